@@ -13,6 +13,7 @@
 #   make test       install what is missing, run every test, print "N passed, M failed"
 #   make bench      deterministic (-icount shift=0) benchmarks, "BENCH name value unit" lines
 #   make debug      QEMU waiting for gdb-multiarch on :1234 (see .gdbinit)
+#   make longrun    the live stream held for an hour on two boards, its counters checked
 #   make clean
 # Variables: BOARD=<name> (boards/<name>/), LIBC=picolibc|newlib, V=1 for full commands.
 
@@ -113,7 +114,7 @@ include test/module.mk
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
+.PHONY: all run live test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -136,6 +137,16 @@ run: setup
 	    scripts/run-demo.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf \
 	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
 
+# make live [APPS="a b"] [KEVTOP_OPTS=-b] [TL_OPTS="-x flush=50"] [LIVE_SECONDS=30]: the demo
+# system (or appinit with programs a and b) with its trace streamed live to kevtop in the
+# terminal, which also writes trace.kev (docs/live.md).
+live: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BOARD=$(BOARD) TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \
+	    KEVTOP_OPTS="$(KEVTOP_OPTS)" $(if $(LIVE_SECONDS),LIVE_SECONDS=$(LIVE_SECONDS)) \
+	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
+	    scripts/run-live.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf $(H)/kevtop
+
 # make new-app NAME=<name>: a working, commented program in user/apps/<name>/ to start from.
 new-app:
 	$(Q)scripts/new-app.sh "$(NAME)"
@@ -150,17 +161,18 @@ bench: setup-bench
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
-# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"] [ARGS="5 init"]:
-# runs the D
+# make dtrace S=script.d | D='clauses' [APPS="a b"] [TARGET=b] [D_OPTS="-x bufsize=16k -q"]
+# [ARGS="5 init"]: runs the D
 # program live on the board in QEMU over the demo system, or over appinit and programs a, b
-# (with a tracelogger capture to trace.kev in the same boot). docs/applications.md.
+# (with a tracelogger capture to trace.kev in the same boot); $target is TARGET's pid, by
+# default the first of APPS (docs/dtrace-target.md). docs/applications.md.
 # as_typed NAME: variable NAME's text as the user typed it, quoted for the shell: never expanded
 # by make ($target, $1 and $$ reach D as they do from an S= file) nor by the shell.
 as_typed = '$(subst ','\'',$(value $(1)))'
 dtrace: setup
 	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)B=$(B) H=$(H) S=$(call as_typed,S) D=$(call as_typed,D) D_OPTS=$(call as_typed,D_OPTS) ARGS=$(call as_typed,ARGS) APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
+	$(Q)B=$(B) H=$(H) S=$(call as_typed,S) D=$(call as_typed,D) D_OPTS=$(call as_typed,D_OPTS) ARGS=$(call as_typed,ARGS) APPS="$(strip $(APPS))" TARGET=$(call as_typed,TARGET) TL_OPTS="$(TL_OPTS)" \
 	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
 	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 
@@ -169,6 +181,15 @@ debug: setup
 	@echo "QEMU is waiting for a debugger on :1234. In another shell run:"
 	@echo "    gdb-multiarch -x .gdbinit $(B)/demo.elf"
 	$(Q)BOARD=$(BOARD) QEMU_TIMEOUT=0 scripts/qemu-run.sh $(B)/demo.elf -S -gdb tcp::1234
+
+# make longrun [LONGRUN_SECONDS=3600]: the live stream held that long on mps2-an385, then on
+# qemu-virt-a53, the demo in a loop and a reader that stops now and then; the counters checked
+# at the end (scripts/longrun.sh). Not part of make test.
+.PHONY: longrun
+longrun: setup-test
+	$(Q)$(MAKE) --no-print-directory BOARD=mps2-an385 all
+	$(Q)$(MAKE) --no-print-directory BOARD=qemu-virt-a53 images
+	$(Q)scripts/longrun.sh
 
 fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \

@@ -362,15 +362,22 @@ static int deliver_message_traced(struct thread *srv, struct thread *client)
     return deliver_body(srv, client, KTRACE_HOOKS);
 }
 
-static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
+// Hands a pulse to server thread srv (RECEIVE-blocked, or running its MsgReceive now); returns
+// its MsgReceive's result. A receive buffer smaller than a pulse cannot hold one: the pulse is
+// taken all the same (its event says so) and the receive fails with EFAULT, as QNX's kernel
+// does (a message into such a buffer is cut to it, which QNX allows).
+static int deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
 {
     struct kmsg_info info = { .chid = ch->chid, .priority = kp->priority,
                               .msglen = (int32_t)sizeof(*kp) };
-    kmemcpy((void *)(uintptr_t)srv->msg_buf, kp, sizeof(*kp));
+    bool fits = srv->msg_len >= sizeof(*kp);
+    if (fits)
+        kmemcpy((void *)(uintptr_t)srv->msg_buf, kp, sizeof(*kp));
     write_info(srv, &info);
     ktrace_comm(KEV_COMM_REC_PULSE, pulse_key(ch, kp->code), who(srv));
     srv->ipc_prio = (uint8_t)kp->priority;
     thread_update_prio_msg(srv);
+    return fits ? 0 : -EFAULT;
 }
 
 // Takes the first RECEIVE-blocked server of a channel off its queue (it stays blocked).
@@ -442,8 +449,6 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
     struct channel *ch = chan_lookup(chid);
     if (!ch || ch->owner != t->proc)
         return -ESRCH;
-    if (bytes < sizeof(struct kpulse))
-        return -EINVAL;
     if (!proc_can_write(t->proc, msg, bytes) ||
         (info && !proc_can_write(t->proc, info, sizeof(struct kmsg_info))))
         return -EFAULT;
@@ -456,12 +461,12 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
     struct list *n = list_pop_front(&ch->pulses);
     if (n) {
         struct pulse *pl = list_entry(n, struct pulse, link);
-        deliver_pulse(t, &pl->p, ch);
+        int r = deliver_pulse(t, &pl->p, ch);
         pool_lock(shared);          // its slot and its sender's count (rank PULSE)
         pulse_free(pl);
         pool_unlock(shared);
         chan_unlock(ch, shared);
-        return 0;
+        return r;
     }
     if (!list_empty(&ch->send_q)) {
         struct thread *client = list_entry(ch->send_q.next, struct thread, qlink);
@@ -685,8 +690,7 @@ static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32
     struct thread *srv = take_receiver(ch);
 
     if (srv) {
-        deliver_pulse(srv, &kp, ch);
-        thread_set_result(srv, 0);
+        thread_set_result(srv, deliver_pulse(srv, &kp, ch));
         sched_make_ready(srv, false);
         chan_unlock(ch, shared);
         return 0;

@@ -273,7 +273,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ChannelDestroy:  return ipc_channel_destroy(p, (int)a[0]);
     case KC_ConnectAttach:   return ipc_connect_attach(p, (int)a[0], (int)a[1]);
     case KC_ConnectDetach:   return ipc_connect_detach(p, (int)a[0]);
-    case KC_NameCtl:         return kname_ctl(p, a[0], a[1], a[2]);
+    case KC_NameCtl:         return kname_ctl(t, a[0], a[1], a[2]);
     case KC_MsgSend:
         return traced ? ipc_send_traced(t, (int)a[0], a[1], a[2], a[3], a[4])
                       : ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);

@@ -12,11 +12,17 @@
 # (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
 # progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
 # and killed, instead of waiting out QEMU_TIMEOUT (scripts/qemu-watch.sh).
+# QEMU_STREAM=tcp:PORT|fifo:PATH|-: the trace stream UART live, while the system runs, to one
+# reader on 127.0.0.1:PORT (0: a free port, said on stderr), a named pipe, or standard output,
+# through build/host/kevrelay, which never lets a reader that stops stall QEMU (it sends the
+# board XOFF; the tracelogger drops and counts whole buffers). QEMU_STREAM_OPTS: kevrelay's
+# options (-b BYTES its buffer, -w SEC the wait for a reader after QEMU's end, -s a summary).
 set -u
 img=$1; shift
 board=${BOARD:-mps2-an385}
 tmo=${QEMU_TIMEOUT:-60}
-# Each board says how QEMU boots it (boards/<board>/qemu.sh: sets cmd, sh_cfg, uart1_opt).
+# Each board says how QEMU boots it (boards/<board>/qemu.sh: sets cmd, sh_cfg, and uart1_opt,
+# which adds the trace stream UART as `-serial SPEC`).
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -f "$here/boards/$board/qemu.sh" ]; then
     echo "qemu-run: board '$board' has no boards/$board/qemu.sh" >&2
@@ -33,24 +39,77 @@ if [ -f "$img" ] && ! grep -qa -- "$board" "$img"; then
         fi
     done
 fi
-sh_cfg=""
-uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+# board_cmd: the board's QEMU command for QEMU_ARGS (cmd, sh_cfg, uart1_opt, qemu_status),
+# with QEMU_ICOUNT's -icount.
 # QEMU_ICOUNT=exact: the board's qemu.sh may set exact_icount (the -icount value; default
 # shift=0,sleep=off) and exact_kopts (kernel options, kernel/kopts.h: idle=poll on the Cortex-M
 # boards, whose CPU waiting in WFI QEMU 7.2 wakes at every second timer deadline only under
 # sleep=off, docs/boards.md). The options go first on the semihosting command line, as the part
-# named "kernel" (a qemu.sh that passes QEMU_ARGS another way, as x86-pc's -append, adds them
-# itself).
-exact_icount=shift=0,sleep=off
-exact_kopts=
-# qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU encodes
-# it, e.g. x86-pc's isa-debug-exit, redefines it).
-qemu_status() { echo "$1"; }
-. "$here/boards/$board/qemu.sh"
-[ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
-if [ "${QEMU_ICOUNT:-0}" = exact ]; then
-    cmd+=(-icount "$exact_icount")
-    [ -n "$exact_kopts" ] && [ -n "$sh_cfg" ] && QEMU_ARGS="kernel $exact_kopts ;; ${QEMU_ARGS:-}"
+# named "kernel" (below; a qemu.sh that passes QEMU_ARGS another way, as x86-pc's -append, adds
+# them itself).
+board_cmd() {
+    sh_cfg=""
+    uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+    exact_icount=shift=0,sleep=off
+    exact_kopts=
+    # qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU
+    # encodes it, e.g. x86-pc's isa-debug-exit, redefines it).
+    qemu_status() { echo "$1"; }
+    . "$here/boards/$board/qemu.sh"
+    [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
+    [ "${QEMU_ICOUNT:-0}" = exact ] && cmd+=(-icount "$exact_icount")
+    return 0
+}
+# qemu_clock ARG...: how QEMU keeps time for these arguments: "host" (no -icount: the host's
+# clock), else "icount," and the -icount options as QEMU merges them (a later value of a key
+# wins; a bare number is shift), e.g. icount,shift=4,sleep=off.
+qemu_clock() {
+    local prev= a o k v i keys=() vals=() opts out=icount
+    for a in "$@"; do
+        if [ "$prev" = -icount ]; then
+            IFS=, read -ra opts <<<"$a"
+            for o in "${opts[@]}"; do
+                case $o in *=*) k=${o%%=*} v=${o#*=} ;; *) k=shift v=$o ;; esac
+                for ((i = 0; i < ${#keys[@]}; i++)); do [ "${keys[i]}" = "$k" ] && break; done
+                keys[i]=$k vals[i]=$v
+            done
+        fi
+        prev=$a
+    done
+    [ ${#keys[@]} = 0 ] && { echo host; return; }
+    for ((i = 0; i < ${#keys[@]}; i++)); do out+=",${keys[i]}=${vals[i]}"; done
+    echo "$out"
+}
+# clock_item ARGS CLOCK: the command line ARGS with "-A QEMU_CLOCK=CLOCK" at the end of the
+# tracelogger's part (docs/kev-format.md: the capture's header says how its time was kept,
+# which the guest cannot tell); fails when ARGS has no such part or it names the item itself.
+clock_item() {
+    local rest=$1 part out= found=1
+    while :; do
+        part=${rest%%;;*}
+        if [ $found = 1 ] && [[ $part =~ ^\ *tracelogger(\ |$) ]] && [[ $part != *QEMU_CLOCK=* ]]; then
+            part="${part%"${part##*[! ]}"} -A QEMU_CLOCK=$2"
+            [[ $rest == *";;"* ]] && part+=" "
+            found=0
+        fi
+        out+=$part
+        [[ $rest == *";;"* ]] || break
+        out+=";;"
+        rest=${rest#*;;}
+    done
+    echo "$out"
+    return $found
+}
+board_cmd
+# The capture records QEMU's clock (QEMU_CLOCK_ITEM=0: not, for a test that measures the
+# command line itself): the board's command is built again with the item on the logger's line.
+if [ "${QEMU_CLOCK_ITEM:-1}" != 0 ] &&
+   args=$(clock_item "${QEMU_ARGS:-}" "$(qemu_clock "${cmd[@]}" "$@")"); then
+    QEMU_ARGS=$args
+    board_cmd
+fi
+if [ "${QEMU_ICOUNT:-0}" = exact ] && [ -n "$exact_kopts" ] && [ -n "$sh_cfg" ]; then
+    QEMU_ARGS="kernel $exact_kopts ;; ${QEMU_ARGS:-}"
 fi
 # QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
 # words separated by spaces (line breaks stay inside words); QEMU joins them again with single
@@ -65,18 +124,48 @@ if [ -n "$sh_cfg" ]; then
     set +f
     cmd+=(-semihosting-config "$sh_cfg")
 fi
-[ -n "${QEMU_UART1:-}" ] && uart1_opt "$QEMU_UART1"
+[ -n "${QEMU_UART1:-}" ] && uart1_opt "file:$QEMU_UART1"
+relay_pid=
+if [ -n "${QEMU_STREAM:-}" ]; then
+    if [ -n "${QEMU_UART1:-}" ]; then
+        echo "qemu-run: QEMU_STREAM and QEMU_UART1 both take the trace stream UART: give one" >&2
+        exit 2
+    fi
+    relay=$here/build/host/kevrelay
+    [ -x "$relay" ] || { echo "qemu-run: QEMU_STREAM needs $relay (make)" >&2; exit 2; }
+    sdir=$(mktemp -d "${TMPDIR:-/tmp}/qemu-stream.XXXXXX")
+    # shellcheck disable=SC2086  # QEMU_STREAM_OPTS: words
+    "$relay" -q "$sdir/uart.sock" ${QEMU_STREAM_OPTS:-} "$QEMU_STREAM" </dev/null &
+    relay_pid=$!
+    trap 'kill $relay_pid 2>/dev/null; rm -rf "$sdir"' EXIT
+    for _ in $(seq 200); do
+        [ -S "$sdir/uart.sock" ] || ! kill -0 $relay_pid 2>/dev/null && break
+        sleep 0.05
+    done
+    [ -S "$sdir/uart.sock" ] || { echo "qemu-run: kevrelay did not start" >&2; exit 2; }
+    cmd+=(-chardev "socket,id=kevstream,path=$sdir/uart.sock")
+    uart1_opt chardev:kevstream
+fi
+# finish RC: after QEMU, the relay delivers what it holds (it ends with its reader, or after
+# its wait for one); then the image's status.
+finish() {
+    if [ -n "$relay_pid" ]; then
+        wait "$relay_pid"
+        relay_pid=
+        rm -rf "$sdir"
+    fi
+    exit "$(qemu_status "$1")"
+}
 if [ "${QEMU_HANG:-0}" != 0 ]; then
     . "$here/scripts/qemu-watch.sh"
     qemu_watch "$tmo" "$QEMU_HANG" "$@"
-    rc=$?
-    exit "$(qemu_status $rc)"
+    finish $?
 fi
 if [ "$tmo" != 0 ]; then
     timeout -k 5 "$tmo" "${cmd[@]}" "$@" </dev/null
     rc=$?
     [ $rc = 124 ] && echo "qemu-run: $img did not finish within ${tmo}s (killed)" >&2
-    exit "$(qemu_status $rc)"
+    finish $rc
 fi
 "${cmd[@]}" "$@"
-exit "$(qemu_status $?)"
+finish $?

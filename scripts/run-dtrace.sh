@@ -5,10 +5,13 @@
 # boot. Each program gets its own part of the boot command line (user/lib/kargs.c: parts
 # separated by ";;").
 #   scripts/run-dtrace.sh IMAGE.elf
-# $target is the first program of APPS (without APPS, the demo's init), bound when it makes its
-# first kernel call (d/dtarget.h).
+# $target is the pid of the program TARGET names, by default the first program of APPS
+# (without APPS, the demo's init): bound when that program makes its first kernel call
+# (d/dtarget.h). The run's first line says which program it is, its last lines which pid it
+# was. Every program's console line keeps its source ("<pid>/<program>: ", docs/console.md);
+# the D program's output is dtrace's own and shows bare, as dtrace(1M) prints it.
 # Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, ARGS (the
-# script's arguments, $1 $2 ..., split at blanks as a shell splits them), APPS,
+# script's arguments, $1 $2 ..., split at blanks as a shell splits them), APPS, TARGET,
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
 # On a board with semihosting the program is compiled on the host (dcompile, with the image's
 # kernel symbols for D's `name) and the target reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
@@ -20,7 +23,7 @@ here=$(dirname "$0")
 . "$here/console.sh"    # D's output shown as text: console source prefixes stripped
 trace=${TRACE_FILE:-trace.kev}
 if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
-    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"] [ARGS=\"arg...\"]" >&2
+    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\" [TARGET=prog]] [D_OPTS=\"-q -x bufsize=16k\"] [ARGS=\"arg...\"]" >&2
     exit 2
 fi
 eval "args=(${ARGS:-})" || { echo "make dtrace: cannot split ARGS=${ARGS:-}" >&2; exit 2; }
@@ -50,12 +53,19 @@ if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
     tl_opts="-p $hz"
 fi
 con=$(mktemp)     # the console's text, for the workload's verdict below
-trap 'rm -f "$con"' EXIT
+raw=${CON_RAW:-$(mktemp)}   # the console as it came, for $target's pid (the kernel's prefixes)
+trap 'rm -f "$con"; [ -z "${CON_RAW:-}" ] && rm -f "$raw"' EXIT
 work=${APPS:+appinit}
 work=${work:-init}
-# $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
-target=${APPS%% *}
-target=${target:-$work}
+# $target: TARGET, else the first of APPS (appinit starts it), else the demo's init
+# (d/dtarget.h); a program of the image
+first=${APPS%% *}
+target=${TARGET:-${first:-$work}}
+if [ ! -f "${img%.elf}/$target.elf" ]; then
+    echo "make dtrace: TARGET=$target: no program $target in ${img##*/} (it has: $(cd "${img%.elf}" 2>/dev/null && ls -- *.elf | sed 's/\.elf$//' | tr '\n' ' '))" >&2
+    exit 2
+fi
+echo "dtrace: \$target is the pid of $target, the first process of that name, from its first kernel call${TARGET:+ (TARGET=$TARGET)}${APPS:+; TARGET= names another of APPS=\"$APPS\"}"
 rest=${APPS:+ ;; appinit $APPS}
 # the programs' USDT probes (docs/usdt.md): dcompile reads their ELF files' notes
 elfs=()
@@ -84,8 +94,8 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     fi
     uart=$(dirname "$img")/trace.uart
     rm -f "$uart" "$trace"
-    QEMU_ARGS=$line QEMU_UART1=$uart \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | tee "$con" | symbolize
+    CON_RAW=$raw QEMU_ARGS=$line QEMU_UART1=$uart \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_bare dtrace "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
     [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }
 else
@@ -96,8 +106,8 @@ else
         "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
-    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | tee "$con" | symbolize
+    CON_RAW=$raw QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_bare dtrace "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
 fi
 # The board's dtrace exits 0 as dtrace(1M) does when its -c workload fails, and says so: the
@@ -105,6 +115,20 @@ fi
 if [ "$rc" = 0 ] && grep -aq '^dtrace: pid [0-9]* (.*) \(exited with status\|killed by signal\)' "$con"; then
     rc=1
     echo "dtrace: the workload failed (above): exit status $rc"
+fi
+# Which pid $target was: the kernel's word, the prefix of the program's first console line;
+# else its starter's line (appinit, the demo's init: "NAME (pid N)"), else the capture's
+# process table.
+tpid=$(sed -nE "s#^([0-9]+)/$target: .*#\1#p" "$raw" | head -1)
+[ -n "$tpid" ] || tpid=$(sed -nE "s#^[0-9]+/$work: $work: $target \(pid ([0-9]+)\).*#\1#p" "$raw" | head -1)
+if [ -z "$tpid" ] && [ -s "$trace" ] && [ -x "$H/dtrace" ]; then
+    tpid=$("$H/dtrace" -q -i "$trace" -c "$target" -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
+    [ "$tpid" = 0 ] && tpid=
+fi
+if [ -n "$tpid" ]; then
+    echo "dtrace: \$target was pid $tpid ($target)"
+else
+    echo "dtrace: \$target: no process named $target on the console or in a capture"
 fi
 echo "dtrace: the system exited with status $rc"
 if [ -n "${APPS:-}" ] && [ -s "$trace" ]; then

@@ -11,13 +11,21 @@
 # tool's. The objects are position-independent (obj-pic/) so that kevsql.so links the same
 # archive; -fno-semantic-interposition lets calls inside it be inlined as in an executable.
 # A tool links it after its own objects: $(H)/tool: $(call kevhost_objs,its sources).
-# Libraries its members need: -ldw -lelf (ELF symbols), -lcapstone (fbt_i386.c).
+# Libraries its members need: -ldw -lelf (ELF symbols), -lcapstone (fbt_i386.c), -lz (the
+# live reader's CRC-32, kev_live.c).
 KEVHOST_LIB  := $(H)/libkevhost.a
 KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
+                trace/d/dusdt_note.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
                 trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
+
+# Naming a capture's code addresses and USDT sites from the ELF files it ran, found by build id
+# (tools/include/kevhost/tool_syms.h, syms_usdt.h): the sources a tool's list names for it (link
+# with -ldw -lelf).
+SYMS_SRCS := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/syms_usdt.c \
+             trace/d/dusdt_note.c tools/common/tool_opts.c
 
 pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
 # kevhost_objs, kevhost_pic_objs: a tool's objects for a list of sources, those the library
@@ -40,5 +48,14 @@ SCRIPT_TESTS_HOST += host-layout|30|test/tools/test_host_layout.sh
 # The option loop (tools/common/tool_opts.c) as each tool over a capture answers it.
 TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport \
                      $(H)/kevtable $(H)/traceprinter $(H)/kevgen $(H)/dcompile \
-                     $(H)/kevsql $(H)/kevcapture $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/dtrace
+                     $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
 SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
+
+# The live reader against the file decoder over the same captures, with every fault injected.
+HOST_TESTS += $(HT)/test_kev_live
+$(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \
+                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
+                         trace/kev_fields.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)

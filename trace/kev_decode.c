@@ -413,7 +413,9 @@ static int parse_trailer_v101(struct kev_reader *r)
     return 0;
 }
 
-int kev_open(struct kev_reader *r, const void *data, size_t len)
+// The header of data[0..len) and where the system page is: 0, or the error code (TRUNCATED
+// when the file ends inside the system page).
+static int open_head(struct kev_reader *r, const void *data, size_t len)
 {
     // One block clear (the compiler's memset; every C environment, freestanding too, provides
     // it): a byte loop over the reader's ~60 KB made each open cost more than decoding a trace,
@@ -437,7 +439,13 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
     r->kr_sp_off = hdr_end;
     r->kr_sp_len = (size_t)splen;
     r->kr_ev_off = hdr_end + (size_t)splen;
-    if (parse_syspage(r) || (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r)))
+    return 0;
+}
+
+int kev_open(struct kev_reader *r, const void *data, size_t len)
+{
+    if (open_head(r, data, len) || parse_syspage(r) ||
+        (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r)))
         return r->kr_err;
     // The data must open with a CONTROL BUFFER slot; this also catches swapped files.
     if (r->kr_ev_end - r->kr_ev_off >= KEV_SLOT_BYTES) {
@@ -531,6 +539,11 @@ enum kev_kcall_part kev_kcall_part(const struct kev_event *e)
 {
     const struct kev_event_desc *d = kcall_row(e->cls, e->ev);
     return d ? (enum kev_kcall_part)d->kcall : KEV_KCALL_NONE;
+}
+
+uint32_t kev_kcall_arg(const struct kev_event *e, unsigned k)
+{
+    return kev_kcall_part(e) == KEV_KCALL_ENTRY && k < e->nw ? e->w[k] : 0u;
 }
 
 unsigned kev_kcall_no(const struct kev_event *e)
@@ -687,6 +700,21 @@ static void upgrade_v101(struct kev_event *e)
     }
 }
 
+// A BUFFER slot followed by the TIME slot the ring writes with it (the same CPU and low word):
+// the buffer's start, whose high word that TIME gives. So a buffer's first event has its true
+// time even when the buffer came out of order, or first in the file.
+static int buffer_time(const struct kev_reader *r, const struct kev_event *e)
+{
+    size_t o = e->offset + KEV_SLOT_BYTES;
+    if (e->cls != KEV_C_CONTROL || e->ev != KEV_CTL_BUFFER || e->nslots != 1 ||
+        !in_range(r, o, KEV_SLOT_BYTES))
+        return 0;
+    uint32_t h = rd32(r, o);
+    return kev_hdr_type(h) == KEV_TYPE_S && kev_hdr_class(h) == KEV_C_CONTROL &&
+           kev_hdr_event(h) == KEV_CTL_TIME && kev_hdr_cpu(h) == e->cpu &&
+           rd32(r, o + 12) == e->t32;
+}
+
 // Bookkeeping of an event about to be given out: format 1.01's numbers, the 64-bit time (the
 // time-ordered walk's cursors rebuilt it already), the framing of CONTROL events, the counts,
 // the names. 0, or the error code.
@@ -699,6 +727,9 @@ static int account(struct kev_reader *r, struct kev_event *e)
         r->kr_ncpu_seen = e->cpu + 1;
     if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_TIME) {
         cs->cs_hi = e->w[0];
+        cs->cs_have_time = 1;
+    } else if (buffer_time(r, e)) {
+        cs->cs_hi = rd32(r, e->offset + KEV_SLOT_BYTES + 8);
         cs->cs_have_time = 1;
     } else if (cs->cs_have_time && e->t32 < cs->cs_last) {
         cs->cs_hi++; // the low word wrapped without a TIME event
@@ -851,6 +882,8 @@ static int file_step(struct kev_reader *r, struct kev_event *e)
     if (r->kr_in_buf)
         return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated: buffer sequence ", "",
                     r->kr_buf_seq, " has no BUFFER_END", NONUM);
+    if (r->kr_live) // the end of what has arrived of a file still being written
+        return 0;
     return check_totals(r);
 }
 
@@ -1086,4 +1119,61 @@ size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, 
 done:
     buf[k] = 0;
     return k;
+}
+
+// ---- a file still being written ----------------------------------------------------------------
+// The live reader (tools/common/kev_live.c) holds the header and system page for the whole
+// capture and gives the rest a piece at a time; each piece becomes the reader's data, so the
+// offsets of its events and errors are the piece's.
+
+int kev_open_head(struct kev_reader *r, const void *data, size_t len)
+{
+    const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
+    const char *d = data;
+    size_t limit = len < 65536 ? len : 65536, i = mlen;
+    while (i + elen <= limit && !mem_eq(d + i, KEV_FILE_HEADER_END, elen))
+        i++;
+    int begun = mem_eq(d, KEV_FILE_MAGIC, len < mlen ? len : mlen);
+    if (i + elen > limit && len < 65536 && begun) { // the header has not all come
+        *r = (struct kev_reader){0};
+        return fail(r, KEV_ERR_TRUNCATED, len, "the header has not all arrived", 0, 0, 0, 0);
+    }
+    int rc = open_head(r, data, len);
+    if (rc)
+        return rc;
+    r->kr_len = r->kr_ev_off;
+    if (parse_syspage(r))
+        return r->kr_err;
+    r->kr_ev_end = r->kr_ev_off;
+    r->kr_live = 1;
+    r->kr_file_order = 1;
+    r->kr_walk.kw_mode = KEV_WALK_FILE;
+    r->kr_walk.kw_off = r->kr_ev_off;
+    return 0;
+}
+
+void kev_feed(struct kev_reader *r, const void *slots, size_t len)
+{
+    r->kr_data = slots;
+    r->kr_len = r->kr_ev_end = len;
+    r->kr_ev_off = 0;
+    r->kr_walk.kw_mode = KEV_WALK_FILE;
+    r->kr_walk.kw_off = 0;
+    r->kr_walk.kw_ncomb = 0;
+    r->kr_in_buf = 0;
+    r->kr_err = 0;
+    r->kr_err_off = 0;
+    r->kr_msg[0] = 0;
+}
+
+int kev_feed_end(struct kev_reader *r, const void *trailer, size_t len)
+{
+    kev_feed(r, trailer, len);
+    r->kr_live = 0;
+    if (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r))
+        return r->kr_err;
+    if (!r->kr_have_trailer || r->kr_ev_end != 0)
+        return fail(r, KEV_ERR_TRAILER, 0, "damaged trailer", 0, 0, 0, 0);
+    r->kr_walk.kw_mode = KEV_WALK_DONE;
+    return check_totals(r);
 }

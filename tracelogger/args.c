@@ -46,7 +46,10 @@ static void usage(void)
            "  -x rtt[=block|skip]  also send the stream through an RTT up-channel (a debug\n"
            "                probe reads it); skip: drop (and count) what a probe does not take\n"
            "  -x startwait=sec  -d1: give up (exit 1) when tracing is not started within sec\n"
-           "                s (default 10)\n");
+           "                s (default 10)\n"
+           "  -x flush=ms   every ms, save the buffers holding events even below the mark, or\n"
+           "                send the stream a heartbeat (default " STR(TL_FLUSH_MS) " with -u or -x rtt, else\n"
+           "                0 = off; not with -r)\n");
 }
 
 static int class_of_qnx(int n)
@@ -110,6 +113,10 @@ static int parse_x(struct tl_opts *o, const char *s)
     if (strcmp(s, "rtt") == 0 || strcmp(s, "rtt=block") == 0 || strcmp(s, "rtt=skip") == 0) {
         o->rtt = strcmp(s, "rtt=skip") == 0 ? 2 : 1;
         return 0;
+    }
+    if (strncmp(s, "flush=", 6) == 0) {
+        o->flush_set = true;
+        return number(s + 6, &o->flush_ms, "flush");
     }
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
@@ -219,6 +226,11 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     if (o->passive && o->classes_off) {
         printf("tracelogger: -F has no effect with -d1 (passive: the program that starts "
                "tracing chooses the classes)\n");
+        goto bad;
+    }
+    // Ring mode saves buffers only at the stop: there is nothing to flush while it runs.
+    if ((o->ring || o->policy == 2) && o->flush_set && o->flush_ms) {
+        printf("tracelogger: -x flush needs buffers saved while tracing runs, not -r\n");
         goto bad;
     }
     if (o->ring && o->policy >= 0 && o->policy != 2) {

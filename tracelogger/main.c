@@ -4,6 +4,12 @@
 // after -n buffers, -s seconds, or when the kernel stops (fill policy). Passive mode (-d1):
 // another program starts and stops tracing; the logger saves buffers until tracing has stopped
 // and nothing is left. Either way it ends with a trailer and a report of every lost event.
+// The flush interval (-x flush=MS, LTTng's live timer): every MS the logger asks the kernel to
+// close each CPU's buffer that holds events (KTRACE_FLUSHBUFFER, the kernel's own path for
+// it: no event costs more) and saves them, so an event reaches the stream at most MS (and the
+// logger's wake-up) after it happened; an interval with nothing to save sends a HEARTBEAT
+// frame instead (stream.c). Buffers the stream's host did not take are counted per CPU with
+// the rest of the loss.
 #include "tracelogger.h"
 #include <kern.h>
 #include <errno.h>
@@ -31,28 +37,46 @@
 static struct tl_opts opts;
 static uint32_t buffers_written, buffers_failed, last_seq, loss_points;
 static bool have_seq;
-static uint64_t events_written, events_failed;
+static uint64_t events_written, events_failed, events_refused;
+static uint32_t buffers_refused;
 // Per CPU (a buffer is one CPU's: its CPU is in its slots' headers), for the trailer.
 static uint64_t cpu_written[KTRACE_QUERY_CPUS];
-static uint32_t cpu_failed[KTRACE_QUERY_CPUS];
+static uint64_t cpu_failed[KTRACE_QUERY_CPUS];      // not stored, and not taken by the host
 
-// Events in a buffer: its BUFFER_END says; DROPPED events and sequence gaps are loss points.
-static uint64_t scan(const struct kev_slot *s, unsigned n, uint32_t seq)
+// A buffer's events (its BUFFER_END says) and times; DROPPED events and sequence gaps are
+// loss points. Its time: the 64-bit TIME events give the high word, each slot the low one.
+static void scan(const struct kev_slot *s, unsigned n, uint32_t seq, struct tl_buf *b)
 {
-    uint64_t events = 0;
+    uint64_t hi = 0;
+    uint32_t lo = 0;
+    b->events = 0;
+    b->t_first = 0;
     for (unsigned i = 0; i < n; i++) {
         if (kev_hdr_class(s[i].header) != KEV_C_CONTROL || kev_hdr_type(s[i].header) != KEV_TYPE_S)
             continue;
-        if (kev_hdr_event(s[i].header) == KEV_CTL_BUFFER_END)
-            events = s[i].data[2];
-        else if (kev_hdr_event(s[i].header) == KEV_CTL_DROPPED)
+        switch (kev_hdr_event(s[i].header)) {
+        case KEV_CTL_TIME:
+            hi = (uint64_t)s[i].data[1] << 32;
+            lo = s[i].data[2];
+            if (!b->t_first)
+                b->t_first = hi | lo;
+            break;
+        case KEV_CTL_BUFFER_END:
+            b->events = s[i].data[2];
+            break;
+        case KEV_CTL_DROPPED:
             loss_points++;
+            break;
+        }
     }
+    uint32_t end = n ? s[n - 1].data[0] : 0;   // BUFFER_END's time, after the last TIME
+    b->t_last = (hi | end) + (end < lo ? 1ull << 32 : 0);
+    b->seq = seq;
+    b->cpu = n ? kev_hdr_cpu(s[0].header) % KTRACE_QUERY_CPUS : 0;
     if (have_seq && seq != last_seq + 1)
         loss_points++;
     have_seq = true;
     last_seq = seq;
-    return events;
 }
 
 // Saves every buffer the kernel has ready. Returns how many.
@@ -62,21 +86,26 @@ static unsigned drain(void)
     unsigned n = 0;
     while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
         const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
-        uint64_t ev = scan(s, b.nslots, b.seq);
-        unsigned cpu = b.nslots ? kev_hdr_cpu(s[0].header) % KTRACE_QUERY_CPUS : 0;
-        if (out_write(s, b.nslots * sizeof(*s)) == 0) {
+        struct tl_buf tb;
+        scan(s, b.nslots, b.seq, &tb);
+        int r = out_buffer(s, b.nslots, &tb);
+        if (r == 0) {
             buffers_written++;
-            events_written += ev;
-            cpu_written[cpu] += ev;
+            events_written += tb.events;
+            cpu_written[tb.cpu] += tb.events;
+        } else if (r > 0) {
+            buffers_refused++;
+            events_refused += tb.events;
+            cpu_failed[tb.cpu] += tb.events;
         } else {
             buffers_failed++;
-            events_failed += ev;
-            cpu_failed[cpu] += ev;
+            events_failed += tb.events;
+            cpu_failed[tb.cpu] += tb.events;
         }
         if (opts.verbose)
-            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events\n",
+            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events%s\n",
                    (unsigned long)b.index, (unsigned long)b.seq, (unsigned long)b.nslots,
-                   u64txt(ev).s);
+                   u64txt(tb.events).s, r > 0 ? ", not taken by the host" : "");
         TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
         if (opts.delay_ms)
             ThreadSleep((uint64_t)opts.delay_ms * 1000000u);
@@ -120,18 +149,46 @@ static bool running(bool *has_run)
     return q.running != 0;
 }
 
+// The flush interval's work when it comes round: the kernel closes the buffers holding
+// events and the logger saves them; with none, the stream hears the LOSS frames it is owed
+// or else a heartbeat, so a reader hears from the board at least once an interval.
+// Returns the buffers saved.
+static unsigned flush_tick(void)
+{
+    TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+    unsigned got = drain();
+    if (!got && !stream_catch_up())
+        stream_heartbeat(opts.flush_ms, buffers_written);
+    return got;
+}
+
 static int capture(int chid)
 {
     uint64_t t0 = ClockTime();
+    const uint64_t flush_ns = (uint64_t)opts.flush_ms * 1000000u;
+    uint64_t next_flush = t0 + flush_ns;
     bool seen_running = !opts.passive;
     for (;;) {
         struct kpulse p;
-        TimerTimeout(POLL_NS);
+        uint64_t now = ClockTime(), wait = POLL_NS;
+        if (flush_ns)
+            wait = next_flush <= now ? 1 : next_flush - now < wait ? next_flush - now : wait;
+        TimerTimeout(wait);
         MsgReceive(chid, &p, sizeof(p), NULL);
+        stream_poll();
         unsigned got = drain();
+        if (flush_ns && ClockTime() >= next_flush) {
+            got += flush_tick();
+            // The next tick one interval on; after a late wake-up (a long buffer write),
+            // one interval from now rather than a burst of ticks catching up.
+            next_flush += flush_ns;
+            if (next_flush <= ClockTime())
+                next_flush = ClockTime() + flush_ns;
+        }
         if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
             break;
-        if (!opts.passive && opts.iterations && buffers_written + buffers_failed >= opts.iterations)
+        if (!opts.passive && opts.iterations &&
+            buffers_written + buffers_failed + buffers_refused >= opts.iterations)
             break;
         bool has_run;
         bool on = running(&has_run);
@@ -191,6 +248,9 @@ int main(void)
     }
     if (out_open(&opts) < 0 || kev_write_head(&opts) < 0)
         return 1;
+    // A live stream is flushed by default; a file alone, or a ring, only when asked.
+    if (!opts.flush_set && stream_on() && !opts.ring && opts.policy != 2)
+        opts.flush_ms = TL_FLUSH_MS;
     if (!opts.passive && TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
         printf("tracelogger: cannot start tracing: %s\n", strerror(errno));
         return 1;
@@ -204,10 +264,12 @@ int main(void)
     drain();                    // what the stop closed; ring mode: everything, oldest first
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    uint64_t lost = q.dropped + q.overwritten + events_failed;
+    uint64_t lost = q.dropped + q.overwritten + events_failed + events_refused;
     uint32_t flags = (opts.ring ? KEV_TRL_RING : 0u) | (buffers_failed ? KEV_TRL_LOGGER_LOSS : 0u) |
+                     (buffers_refused ? KEV_TRL_HOST_LOSS : 0u) |
                      (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
-    // Per CPU: what was written, and what the kernel lost there plus what we failed to write.
+    // Per CPU: what was written, and what the kernel lost there plus what we failed to write
+    // or the host did not take.
     unsigned ncpu = q.ncpus ? q.ncpus : 1;
     if (ncpu > KTRACE_QUERY_CPUS)
         ncpu = KTRACE_QUERY_CPUS;
@@ -226,7 +288,7 @@ int main(void)
            u64txt(out_bytes()).s);
     // -v: the events per second of its own time each stream transport sustained (make bench).
     for (int r = 0; r < 2 && opts.verbose; r++) {
-        uint64_t c = out_sink_cycles(r), hz = ClockCyclesPerSec();
+        uint64_t c = stream_sink_cycles(r), hz = ClockCyclesPerSec();
         if ((r ? opts.rtt : opts.uart) && c)
             printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles)\n",
                    r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
@@ -238,9 +300,14 @@ int main(void)
     if (lost)
         printf("tracelogger: %s events lost in %lu buffers (dropped %s, overwritten %s, "
                "not stored %s)\n", u64txt(lost).s,
-               (unsigned long)(loss_points + buffers_failed), u64txt(q.dropped).s,
-               u64txt(q.overwritten).s, u64txt(events_failed).s);
-    else
+               (unsigned long)(loss_points + buffers_failed + buffers_refused),
+               u64txt(q.dropped).s, u64txt(q.overwritten).s,
+               u64txt(events_failed + events_refused).s);
+    if (buffers_refused)
+        printf("tracelogger: the stream's host did not take %lu buffers (%s events): "
+               "dropped whole, in LOSS frames and the trailer\n",
+               (unsigned long)buffers_refused, u64txt(events_refused).s);
+    if (!lost)
         printf("tracelogger: no events lost\n");
     return buffers_failed || never_started ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // tracelogger: the capture program. It allocates the kernel's ring of trace buffers, waits
 // for the "buffer ready" synthetic interrupt, takes each full buffer, writes it out and gives
-// it back; at the end it writes a trailer with the totals and says what was lost.
+// it back; every flush interval it has the kernel close the buffers holding events, so that a
+// live reader sees them; at the end it writes a trailer with the totals and says what was
+// lost.
 #ifndef TRACELOGGER_H
 #define TRACELOGGER_H
 
@@ -11,6 +13,7 @@
 
 #define TL_MAX_ATTRS 8
 #define TL_ATTR_KEY_MAX 31     // -A: the longest name
+#define TL_FLUSH_MS 100         // the flush interval of a capture with a live stream
 
 struct tl_opts {
     unsigned iterations;    // -n: buffers to capture, 0 = until stopped
@@ -24,6 +27,9 @@ struct tl_opts {
     unsigned start_wait;    // -x startwait=: passive, seconds to wait for the start (10)
     uint32_t classes_off;   // -F: bit per kev.h class
     unsigned stack_hz;      // -p: stack samples a second (SYSTEM STACK events), 0 = none
+    unsigned flush_ms;      // -x flush=: hand over a buffer holding events at least this
+                            // often, or send a heartbeat (0 = off)
+    bool flush_set;         // -x flush given; else TL_FLUSH_MS with a stream, off without
     const char *file;       // -f
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
@@ -35,19 +41,47 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o);
 // The command line: from the debugger (semihosting) when there is one, else `fallback`.
 int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback);
 
-// Output: the file (semihosting) and/or the framed UART stream; both get the same bytes.
+// A kernel buffer as the logger hands it to the output: its CPU, sequence number, events
+// and the times of its first and last slots (the cycle counter).
+struct tl_buf {
+    unsigned cpu;
+    uint32_t seq;
+    uint64_t events, t_first, t_last;
+};
+
+// Output: the file (semihosting) and/or the live stream; both get the same bytes.
 int out_open(const struct tl_opts *o);
 int out_write(const void *p, size_t n);
+// One kernel buffer: 0 stored, 1 dropped whole because the stream's host did not take it
+// (counted in a LOSS frame), -1 storing it failed.
+struct kev_slot;
+int out_buffer(const struct kev_slot *s, unsigned nslots, const struct tl_buf *b);
 int out_close(void);
 uint64_t out_bytes(void);
-// Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
-uint64_t out_sink_cycles(bool of_rtt);
 // Where the trace went, for the closing report: the file's name, or the UART.
 const char *out_where(const struct tl_opts *o);
+
+// The live stream (stream.c): frames on the trace UART and/or the RTT up-channel.
+void stream_open(bool on_uart, bool on_rtt);
+bool stream_on(void);
+void stream_poll(void);                        // reads the host's XON/XOFF bytes
+// Before a buffer of n bytes: 0 when the stream takes it, else why not (KS_LOSS_*).
+unsigned stream_refuses(size_t n);
+void stream_drop(const struct tl_buf *b, unsigned why);     // counts it for a LOSS frame
+int stream_data(const uint8_t *p, size_t n);   // DATA frames; -1 when RTT skipped one
+bool stream_catch_up(void);                    // sends the LOSS frames owed; true if any
+void stream_heartbeat(uint32_t interval_ms, uint32_t buffers);
+void stream_end(void);                         // the LOSS frames owed, then END
+// Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
+uint64_t stream_sink_cycles(bool of_rtt);
 
 // The RTT transport (rtt.c): stream frames in up-channel 0 of an RTT control block.
 int rtt_open(bool block);
 int rtt_write(const uint8_t *p, size_t n);     // one whole frame; -1 when skipped (counted)
+// Skip mode, before a buffer of `whole` framed bytes, the first frame `first`: true when the
+// ring lacks room for it and the probe has stopped reading (the buffer is then dropped
+// whole). Block mode: false.
+bool rtt_refuses(size_t first, size_t whole);
 void rtt_close(void);                          // waits for the probe to read the rest
 uint64_t rtt_lost_bytes(void);
 uint64_t rtt_lost_frames(void);

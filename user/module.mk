@@ -81,7 +81,8 @@ LIBC_SPECS := --specs=picolibc.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
               -Wl,--gc-sections -DPICOLIBC_DOUBLE_PRINTF_SCANF
 else ifeq ($(LIBC),newlib)
-LIBC_SPECS := --specs=nano.specs
+# (user/include/newlib: newlib's <inttypes.h> completed, the 64-bit PRI macros it lacks here)
+LIBC_SPECS := --specs=nano.specs -isystem user/include/newlib
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
               -T ldscripts/app-newlib.ld
 else ifeq ($(LIBC),board)
@@ -131,7 +132,8 @@ UCFLAGS += $(if $(USDT_SDT_H),-DUSDT_SDT_H='"$(USDT_SDT_H)"')
 
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/name.c user/lib/trace_qnx.c \
                  user/lib/trace_start.c user/lib/trace_uring.c user/lib/trace_log.c \
-                 $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
+                 $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c) \
+                 $(if $(filter newlib,$(LIBC)),user/lib/printf_newlib.c user/lib/ufmt.c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 
 # trace_uring.c: its inserts' sizes checked against their alignment where the architecture

@@ -75,7 +75,7 @@ static inline uint32_t devtimer_start_hz(uint32_t hz)
 static inline void trace_uart_init(void)
 {
     TRACE_UART_REG(0x10) = 16;          // BAUDDIV
-    TRACE_UART_REG(0x08) = 1;           // CTRL: transmit
+    TRACE_UART_REG(0x08) = 3;           // CTRL: transmit, receive (the host's XON/XOFF)
 }
 
 static inline void trace_uart_putc(uint8_t c)
@@ -83,6 +83,14 @@ static inline void trace_uart_putc(uint8_t c)
     while (TRACE_UART_REG(0x04) & 1u)   // STATE: transmit buffer full
         ;
     TRACE_UART_REG(0x00) = c;
+}
+
+// A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.
+static inline int trace_uart_getc(void)
+{
+    if (!(TRACE_UART_REG(0x04) & 2u))   // STATE: receive buffer full
+        return -1;
+    return (int)(TRACE_UART_REG(0x00) & 0xffu);
 }
 
 #endif

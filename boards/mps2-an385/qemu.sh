@@ -6,7 +6,7 @@ cmd=(qemu-system-arm -M mps2-an385 -nographic -monitor none
      -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
 # The trace stream UART (UART 1) is QEMU's second -serial.
-uart1_opt() { cmd+=(-serial "file:$1"); }
+uart1_opt() { cmd+=(-serial "$1"); }
 # QEMU_ICOUNT=exact (scripts/qemu-run.sh): repeatable, with the idle thread spinning (QEMU 7.2
 # wakes a Cortex-M waiting in WFI at every second timer deadline only under sleep=off); shift=4
 # (62.5 million instructions a second) so that idle time costs the host a sixteenth of shift=0's.

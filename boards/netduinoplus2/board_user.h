@@ -130,7 +130,7 @@ static inline void swline_lower(void)
 
 static inline void trace_uart_init(void)
 {
-    TRACE_UART_REG(0x0c) = (1u << 13) | (1u << 3);      // CR1: UE, TE
+    TRACE_UART_REG(0x0c) = (1u << 13) | (1u << 3) | (1u << 2); // CR1: UE, TE, RE
 }
 
 static inline void trace_uart_putc(uint8_t c)
@@ -138,6 +138,14 @@ static inline void trace_uart_putc(uint8_t c)
     while (!(TRACE_UART_REG(0x00) & (1u << 7)))         // SR: TXE
         ;
     TRACE_UART_REG(0x04) = c;                           // DR
+}
+
+// A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.
+static inline int trace_uart_getc(void)
+{
+    if (!(TRACE_UART_REG(0x00) & (1u << 5)))            // SR: RXNE
+        return -1;
+    return (int)(TRACE_UART_REG(0x04) & 0xffu);         // DR
 }
 
 #endif

@@ -58,7 +58,7 @@
 static inline void trace_uart_init(void)
 {
     TRACE_UART_REG(0x38) = 0;                               // no interrupts
-    TRACE_UART_REG(0x30) = (1u << 0) | (1u << 8);           // UART and TX enabled
+    TRACE_UART_REG(0x30) = (1u << 0) | (1u << 8) | (1u << 9); // UART, TX and RX enabled
 }
 
 static inline void trace_uart_putc(uint8_t c)
@@ -66,6 +66,14 @@ static inline void trace_uart_putc(uint8_t c)
     while (TRACE_UART_REG(0x18) & (1u << 5))                // TX FIFO full
         ;
     TRACE_UART_REG(0x00) = c;
+}
+
+// A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.
+static inline int trace_uart_getc(void)
+{
+    if (TRACE_UART_REG(0x18) & (1u << 4))                   // RX FIFO empty
+        return -1;
+    return (int)(TRACE_UART_REG(0x00) & 0xffu);
 }
 
 #endif

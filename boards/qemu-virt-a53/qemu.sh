@@ -10,7 +10,7 @@
 # them in the non-secure world, so a multiprocessor run is non-secure throughout (secure=off)
 # and has no trace stream UART; the stream runs on one CPU, in the secure world.
 smp=${QEMU_SMP:-4}
-if [ -n "${QEMU_UART1:-}" ] || [ "$smp" = 1 ]; then
+if [ -n "${QEMU_UART1:-}${QEMU_STREAM:-}" ] || [ "$smp" = 1 ]; then
     cmd=(qemu-system-aarch64 -M virt,secure=on,gic-version=2 -cpu cortex-a53 -m 128)
 else
     cmd=(qemu-system-aarch64 -M virt,gic-version=2 -cpu cortex-a53 -smp "$smp" -m 128)
@@ -18,7 +18,7 @@ fi
 cmd+=(-nographic -monitor none -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
 # The trace stream UART is QEMU's second -serial.
-uart1_opt() { cmd+=(-serial "file:$1"); }
+uart1_opt() { cmd+=(-serial "$1"); }
 # Time from the instruction count (unless qemu-run.sh asks for shift=0 itself), as on x86-pc:
 # on the host clock the generic timer follows the host, and under make test's load a stalled
 # host lets the demo's threads run in another order from run to run (the console lines of two

@@ -52,7 +52,7 @@ static inline void trace_uart_init(void)
 {
     TRACE_UART_REG(0x04) |= 1u;                             // AUX_ENABLES: mini UART on
     TRACE_UART_REG(0x44) = 0;                               // AUX_MU_IER: no interrupts
-    TRACE_UART_REG(0x60) = 2u;                              // AUX_MU_CNTL: TX on
+    TRACE_UART_REG(0x60) = 3u;                              // AUX_MU_CNTL: TX, RX on
 }
 
 static inline void trace_uart_putc(uint8_t c)
@@ -60,6 +60,14 @@ static inline void trace_uart_putc(uint8_t c)
     while (!(TRACE_UART_REG(0x54) & (1u << 5)))             // AUX_MU_LSR: TX has room
         ;
     TRACE_UART_REG(0x40) = c;                               // AUX_MU_IO
+}
+
+// A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.
+static inline int trace_uart_getc(void)
+{
+    if (!(TRACE_UART_REG(0x54) & 1u))                       // AUX_MU_LSR: data ready
+        return -1;
+    return (int)(TRACE_UART_REG(0x40) & 0xffu);             // AUX_MU_IO
 }
 
 #endif

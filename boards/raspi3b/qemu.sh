@@ -8,5 +8,5 @@
 cmd=(qemu-system-aarch64 -M raspi3b -m 1G -nographic -monitor none
      -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
-uart1_opt() { cmd+=(-serial "file:$1"); }
+uart1_opt() { cmd+=(-serial "$1"); }
 case ${QEMU_ICOUNT:-0} in 1|exact|none) ;; *) cmd+=(-icount shift=auto) ;; esac

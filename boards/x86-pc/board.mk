@@ -42,7 +42,8 @@ BOARD_ULDFLAGS      = $(ARCH_CFLAGS) -nostdlib -nostartfiles -static -Wl,--gc-se
                       -T user/arch/x86/app.ld
 BOARD_USER_LIB_SRCS := user/arch/x86/libc/stdio.c user/arch/x86/libc/string.c \
                        user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c \
-                       user/arch/x86/libc/posix.c user/arch/x86/libc/setjmp.c
+                       user/arch/x86/libc/posix.c user/arch/x86/libc/setjmp.c \
+                       user/arch/x86/libc/ctype.c user/lib/ufmt.c
 BOARD_TRACE_STORAGE := uart   # no semihosting: make run captures the trace from COM2
 
 # D programs KDT_LOAD takes up to 256 KB (the kernel's default is 64 KB): thirteen clauses on

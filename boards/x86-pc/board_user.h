@@ -128,4 +128,13 @@ static inline void trace_uart_putc(uint8_t c)
     board_outb(TRACE_UART_PORT + 0, c);
 }
 
+// A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits. (Without a
+// second -serial COM2 reads 0xff everywhere: "data ready" always, the byte 0xff, ignored.)
+static inline int trace_uart_getc(void)
+{
+    if (!(board_inb(TRACE_UART_PORT + 5) & 0x01))             // LSR: data ready
+        return -1;
+    return board_inb(TRACE_UART_PORT + 0);
+}
+
 #endif

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The QEMU tests this board runs when `make test` is run for another board (the board matrix).
-MATRIX_TESTS_x86-pc := ktest demo tracelogger hostile period parity acqparity
+MATRIX_TESTS_x86-pc := ktest demo tracelogger hostile period parity acqparity stream-stop
 # ktest boots with instruction-counted time (QEMU_ICOUNT=exact, scripts/qemu-run.sh): kt_tick
 # holds a timer's end and the tick to the TSC within a few 1 ms periods, and under the default
 # shift=auto a loaded host makes each instruction count for up to 1 us (docs/x86.md), so the

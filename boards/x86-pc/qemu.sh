@@ -37,7 +37,7 @@ for w in "${qwords[@]}"; do
 done
 [ -n "$mods" ] && cmd+=(-initrd "$mods")
 # The trace stream UART (COM2) is QEMU's second -serial.
-uart1_opt() { cmd+=(-serial "file:$1"); }
+uart1_opt() { cmd+=(-serial "$1"); }
 qemu_status() {
     if [ "$1" -ge 129 ] && [ "$1" -le 255 ] && [ $(( $1 & 1 )) -eq 1 ]; then
         echo $(( ($1 - 129) / 2 ))

@@ -84,15 +84,13 @@ static int32_t read_sensor(uint32_t seq)
     return (int32_t)(500 + (seq * 37) % 100);
 }
 
-// The server's name, opened; its server may still be starting: retry for OPEN_WAIT_MS.
+// The server's name, opened; its server may still be starting: NAME_FLAG_WAIT waits for it
+// to attach the name, for at most OPEN_WAIT_MS (TimerTimeout bounds name_open's one kernel
+// call; ETIMEDOUT after it).
 static int open_server(void)
 {
-    for (int ms = 0; ; ms += 10) {
-        int coid = name_open(server_name, 0);
-        if (coid >= 0 || errno != ENOENT || ms >= OPEN_WAIT_MS)
-            return coid;
-        ThreadSleep(10000000);
-    }
+    TimerTimeout(OPEN_WAIT_MS * 1000000ull);
+    return name_open(server_name, NAME_FLAG_WAIT);
 }
 
 // The sensor: NREADINGS readings, one per timer pulse, each sent to the server.

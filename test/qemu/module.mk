@@ -26,6 +26,18 @@ BENCHES    += scripts/bench-logger.sh|$(B)
 # The RTT transport through a stand-in probe on QEMU's gdbstub (docs/tracelogger.md).
 SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrtt
+# The live stream's board side: the flush interval and heartbeats on the guest clock, a reader
+# that stops (XOFF through kevrelay, an RTT probe that stalls), -x rtt=block (docs/tracelogger.md).
+# About 25 s: five short boots.
+SCRIPT_TESTS += qemu/stream-live|180|test/qemu/test_stream_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevrelay
+# make live with kevtop -b: frames while the system runs, the live file the board's byte for
+# byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
+SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter
+# The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
+BENCHES      += scripts/bench-live.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
@@ -75,6 +87,9 @@ TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
 SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
 SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
+# The printf family and the C99 headers with newlib (its printf the user runtime's: ufmt.h);
+# one boot of a few seconds.
+SCRIPT_TESTS += qemu-newlib/printf|120|test/qemu/test_printf.sh|$(BOARD)|$(BNL)
 endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
@@ -94,6 +109,10 @@ SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tra
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
+# (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
+SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 # period: an application keeps its period with the tracelogger writing (test_period.sh).
 SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
@@ -161,7 +180,8 @@ TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H
 # Programs that find each other by name (name_attach, name_open), made by make new-app and
 # given their parts by ARGS, on every board of the matrix.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/test_names.sh|$(b)|$(H))
-# The printf family on every board against the host's printf (user/apps/pfcheck).
+# The printf family and the C99 headers a program includes on every board against the host's
+# (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))
@@ -189,6 +209,14 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
+# Task instances and wait chains on a real capture: user/apps/cadence's own measure of its jobs
+# (their release, end and misses) and relay's of its waits (client -> server -> mutex -> holder)
+# against kevstat, kevsql and the report read in Chromium (test_tasks.sh: one boot a board serves
+# every check, about 15 s each on an idle machine).
+TASKS_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
@@ -196,7 +224,7 @@ DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|420|test/qemu/test_dtrace_script.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))
 # Who blocked whom on a real capture: user/apps/inversion and user/apps/deadlock under the
-# tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
+# tracelogger, kevstat's findings against what the programs print (docs/waits.md).
 ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat $(H)/kevsql
@@ -244,6 +272,12 @@ SCRIPT_TESTS_HOST += build/test-build|300|test/qemu/test_test_build.sh
 TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
 SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
+# The capture says how QEMU kept its time (QEMU_CLOCK, from scripts/qemu-run.sh) and kevstat
+# names the mode and warns of the emulator's artefacts: semihosting's command line, x86-pc's
+# -append, qemu-virt-a53's four CPUs (test_clock_item.sh; 3 to 10 s a board).
+CLOCK_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(CLOCK_BOARDS),qemu-clock/$(b)|120|BOARD=$(b)|test/qemu/test_clock_item.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(CLOCK_BOARDS)),matrix-images-$(b))
 
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;
@@ -314,6 +348,10 @@ SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-loadavg/$(b)|120|BOARD=$(b)|test
 ifneq ($(filter loadavgd,$(IMAGES)),)
 TEST_DEPS    += $(B)/loadavgd.elf $(H)/dcompile
 endif
+# DTrace users' toolbox idioms (?: aggregations, `mpid, `ncpus, zonename, func/mod of kernel
+# pcs, a script's bufsize=16k) live and over the same boot's capture, equal byte for byte, with
+# acq's own pid as truth. One boot of the acqparity image, about 5 s.
+SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))

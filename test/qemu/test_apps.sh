@@ -101,7 +101,8 @@ if grep -q "no dtrace image on $board" "$out/dt.log"; then
 else
     ok $rc "make BOARD=$board dtrace APPS=$app exits 0"
     grep -qE '^ +20$' "$out/dt.log"; ok $? "live D counted the 20 readings"
-    has "$out/dt.log" "^$app: 20 readings sent"; ok $? "the program ran under dtrace"
+    has "$out/dt.log" "$(con_from $app)$app: 20 readings sent"
+    ok $? "the program ran under dtrace, its console lines with their source (<pid>/$app: )"
     nu=$("$h/traceprinter" "$out/dt.kev" 2>/dev/null | grep -cE 'USREVENT:EVENT:100[ ,]')
     [ "$nu" = 20 ]; ok $? "the same boot's capture holds the 20 user events (found $nu)"
     board_ts=$(awk '/^TS / { print $2; exit }' "$out/dt.log")

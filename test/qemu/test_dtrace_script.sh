@@ -33,7 +33,7 @@ run() {
 cat >"$out/pragma.d" <<'D'
 #pragma D option quiet
 #pragma D option strsize=1k
-/* the demo client sends 233 messages */
+/* the demo sends 232 messages: 200 client, 30 driver, 2 init */
 kercall::MsgSend:entry	// every send
 {
 	n++;
@@ -49,9 +49,9 @@ END
 D
 run pragma "$out/pragma.d"
 dump "$out/pragma.log"
-[ $rc = 0 ] && grep -q '^sends 233, url http://x, 560 characters$' "$out/pragma.log" &&
+[ $rc = 0 ] && grep -q '^sends 232, url http://x, 560 characters$' "$out/pragma.log" &&
     ! grep -q 'matched' "$out/pragma.log"
-ok $? "a script beginning with #pragma runs whole: quiet, strsize=1k, 233 sends (rc $rc)"
+ok $? "a script beginning with #pragma runs whole: quiet, strsize=1k, 232 sends (rc $rc)"
 
 # A bad option value in the script is a clear compile error, exit 1, on every board.
 printf '#pragma D option strsize=2kb\nBEGIN { exit(0); }\n' >"$out/bad.d"
@@ -89,9 +89,12 @@ ok $? "a three-aggregation [execname, probefunc] table prints in full with the d
 run small "$out/three.d" "-x aggsize=16k"
 grep -qE '^dtrace: [0-9]+ aggregation drops on CPU [0-9]+' "$out/small.log"
 ok $? "the same table in -x aggsize=16k reports its aggregation drops"
-# $target under make dtrace APPS=worker: the app's pid, the same pid the host's dtrace -c
-# worker finds in that boot's capture (the capture's own process table), and pid == $target
-# selects the app's kernel calls alone.
+# $target under make dtrace APPS="kcerr worker" TARGET=worker: worker's pid, not the first
+# program's, the same pid the host's dtrace -c worker finds in that boot's capture (the
+# capture's own process table), and pid == $target selects worker's kernel calls alone. The
+# run says which program $target is before it boots and which pid it was after, and every
+# program's console line keeps its source ("<pid>/<program>: ", the kernel's word), while the
+# D output is dtrace's own, bare.
 cat >"$out/target.d" <<'D'
 #pragma D option quiet
 kercall:::entry
@@ -109,16 +112,32 @@ END
 	printf("target %d\n", $target);
 }
 D
-TRACE_FILE=$out/target.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace APPS=worker \
-    S="$out/target.d" >"$out/target.log" 2>&1
+TRACE_FILE=$out/target.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace \
+    APPS="kcerr worker" TARGET=worker S="$out/target.d" >"$out/target.log" 2>&1
 rc=$?
-dump "$out/target.log" 6
+dump "$out/target.log" 8
 live=$(sed -n 's/^target //p' "$out/target.log")
 host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
 [ $rc = 0 ] && [ -n "$live" ] && [ "$live" != 0 ] && [ "$live" = "$host" ] &&
     grep -qE '^  worker +[1-9]' "$out/target.log" &&
     [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
-ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+ok $? "make dtrace APPS=\"kcerr worker\" TARGET=worker: \$target is worker's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+# (the build's own lines, if make had to build the image, come before the run's)
+said=$(grep -nF 'dtrace: $target is the pid of worker, the first process of that name, from its first kernel call (TARGET=worker)' "$out/target.log" | head -1 | cut -d: -f1)
+boot=$(grep -n '^kernel: booting' "$out/target.log" | head -1 | cut -d: -f1)
+[ -n "$said" ] && [ -n "$boot" ] && [ "$said" -lt "$boot" ] &&
+    grep -qx "dtrace: \$target was pid ${host:-x} (worker)" "$out/target.log"
+ok $? "the run's first line says \$target is worker's pid, a line after it that it was pid ${host:-none}"
+grep -qE "^${host:-x}/worker: worker: [0-9]+ primes below" "$out/target.log" &&
+    grep -qE '^[0-9]+/kcerr: kcerr: done' "$out/target.log" &&
+    grep -qE '^[0-9]+/appinit: appinit: done, 0 failures$' "$out/target.log" &&
+    ! grep -qE '^(worker|kcerr|appinit): ' "$out/target.log"
+ok $? "under make dtrace the programs' console lines keep their source (${host:-none}/worker: ...), the D output its own"
+make -s BOARD=$board dtrace APPS="kcerr worker" TARGET=nosuch D='BEGIN { exit(0); }' >"$out/notarget.log" 2>&1
+rc=$?
+dump "$out/notarget.log" 2
+[ $rc != 0 ] && grep -q 'TARGET=nosuch: no program nosuch in dtrace-kcerr-worker.elf' "$out/notarget.log"
+ok $? "TARGET= naming no program of the image is refused before the boot, saying which it has (rc $rc)"
 # make dtrace D='...' passes the program's text as typed, as an S= file does: $target, $1 and
 # $$2 reach D unexpanded by make or the shell (make once turned pid$target into pidarget). The
 # truths: the pid the same boot's capture gives worker (dtrace -i -c worker, above), ARGS as

@@ -5,7 +5,8 @@
 # app.mk for two, <name>_ARGS on make's command line for the third). The server attaches its
 # name (name_attach), the sensor opens it (name_open) and exchanges 20 messages with it, then
 # kills it (ProcKill) and name_open fails with ENOENT; the third asks for the server's name
-# and gets EEXIST. Truths: the setpoint the host computes from the template's sawtooth, the
+# and gets EEXIST. The server starts 20 ms late (-d 20), so the sensor's name_open
+# (NAME_FLAG_WAIT) waits for its name and returns when the server attaches it. Truths: the setpoint the host computes from the template's sawtooth, the
 # programs' own errno reports, the kernel's kill line, and the capture's NameCtl events
 # (traceprinter and dtrace -i) against what the programs did.
 #   test/qemu/test_names.sh BOARD HOSTDIR
@@ -36,14 +37,14 @@ for a in $srv $cli $dup; do
 done
 [ -f user/apps/$srv/main.c ] && [ -f user/apps/$cli/main.c ] && [ -f user/apps/$dup/main.c ]
 ok $? "make new-app wrote $srv, $cli and $dup"
-sed -i 's/^ARGS  :=.*/ARGS  := -s/' user/apps/$srv/app.mk
+sed -i 's/^ARGS  :=.*/ARGS  := -s -d 20/' user/apps/$srv/app.mk
 sed -i "s/^ARGS  :=.*/ARGS  := -c $srv -k/; s/^FLAGS := 0/FLAGS := KAPP_F_PRIV/" user/apps/$cli/app.mk
-grep -q "^ARGS  := -s$" user/apps/$srv/app.mk && grep -q "^ARGS  := -c $srv -k$" user/apps/$cli/app.mk
+grep -q "^ARGS  := -s -d 20$" user/apps/$srv/app.mk && grep -q "^ARGS  := -c $srv -k$" user/apps/$cli/app.mk
 ok $? "their app.mk files say ARGS (the template's line)"
 
 # 2. One boot: the third's arguments come from make's command line.
 TRACE_FILE=$out/trace.kev QEMU_TIMEOUT=300 make -s BOARD=$board run APPS="$srv $cli $dup" \
-    ${dup}_ARGS="-s -n $srv -d 50" > "$out/run.log" 2>&1
+    ${dup}_ARGS="-s -n $srv -d 100" > "$out/run.log" 2>&1
 rc=$?
 dump "$out/run.log" 16
 has "$out/run.log" "$(con_from appinit)appinit: done, 2 failures$"
@@ -53,7 +54,7 @@ ok $? "the server got its part from ARGS (-s) and attached its name"
 # The host's truth: the template's sawtooth 500 + (seq * 37) % 100, its mean over 20 readings.
 want=$(python3 -c 'print(sum(500 + (s * 37) % 100 for s in range(1, 21)) // 20)')
 has "$out/run.log" "$(con_from $cli)$cli: 20 readings sent, last setpoint $want$"
-ok $? "the sensor found it with name_open and exchanged 20 messages (setpoint $want, the host's mean)"
+ok $? "the sensor found it with name_open(NAME_FLAG_WAIT) and exchanged 20 messages (setpoint $want, the host's mean)"
 has "$out/run.log" "$(con_from $dup)$dup: name_attach\($srv\): .* \(errno 17\)$"
 ok $? "the third, given -n $srv on make's command line, is refused the name with EEXIST (17)"
 has "$out/run.log" "${CON_KERNEL}process [0-9]+ \($srv\) killed by process [0-9]+ \($cli\)"
@@ -84,6 +85,20 @@ dump "$out/d.txt" 8
 grep -q "^att $srv 1$" "$out/d.txt" && grep -q "^att $dup 1$" "$out/d.txt"
 ok $? "dtrace -i: one attach by the server, one by the third (kercall::NameCtl:entry, arg0 KNAMECTL_ATTACH)"
 grep -q "^eexist $dup 1$" "$out/d.txt"; ok $? "dtrace -i: the EEXIST is the third's"
-grep -qE "^enoent $cli [1-9][0-9]*$" "$out/d.txt"; ok $? "dtrace -i: the sensor's name_open met ENOENT (after the kill, and maybe before the server attached)"
+grep -qE "^enoent $cli [1-9][0-9]*$" "$out/d.txt"; ok $? "dtrace -i: the sensor's name_open met ENOENT after the kill"
+# The waiting open in the capture: the sensor's NameCtl (KNAMECTL_OPEN, KNAMECTL_OPEN_WAIT)
+# entered before the server's attach and returned a connection after it.
+"$h/dtrace" -q -i "$out/trace.kev" -n '
+kercall::NameCtl:entry /arg0 == 3 && arg1 == 1/ { printf("wait %d %s\n", timestamp, execname); self->w = 1; }
+kercall::NameCtl:entry /arg0 == 1/ { printf("attach %d %s\n", timestamp, execname); }
+kercall::NameCtl:return /self->w/ { printf("got %d %d\n", timestamp, arg0); self->w = 0; }' \
+    > "$out/w.txt" 2>&1
+dump "$out/w.txt" 6
+read -r tw wcli <<< "$(awk '$1 == "wait" { print $2, $3; exit }' "$out/w.txt")"
+ta=$(awk -v s=$srv '$1 == "attach" && $3 == s { print $2; exit }' "$out/w.txt")
+read -r tg coid <<< "$(awk '$1 == "got" { print $2, $3; exit }' "$out/w.txt")"
+[ "$wcli" = "$cli" ] && [ -n "$ta" ] && [ -n "$tg" ] && [ "$tw" -lt "$ta" ] && [ "$ta" -le "$tg" ] &&
+    [ "${coid:-0}" -gt 0 ]
+ok $? "the sensor's waiting name_open entered before the server's attach ($tw < ${ta:-none} ns) and returned coid ${coid:-none} after it (${tg:-none} ns)"
 
 echo "1..$n"

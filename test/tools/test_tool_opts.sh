@@ -12,7 +12,7 @@ bin=$(realpath "${1:-build/host}")
 here=$(dirname "$0")
 . "$here/tap.sh"
 scratch toolopts "${2:-build/host-test}"
-tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter dcompile kevsql kevcapture stacksym kevdump kevrtt"
+tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter dcompile kevsql kevcapture kevtop stacksym kevdump kevrtt kevrelay"
 
 for t in $tools; do
     out=$("$bin/$t" --help 2>&1); rc=$?

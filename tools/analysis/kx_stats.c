@@ -3,6 +3,7 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_emul.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,15 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     if (s->kw)
         kw_setup(s->kw, kw_thread_of, &s->m);
     s->ureg = calloc(1, sizeof(*s->ureg));
+    s->tasks = calloc(1, sizeof(*s->tasks));
+    if (s->tasks)
+        kx_tasks_setup(s->tasks);
+    s->chains = calloc(1, sizeof(*s->chains));
+    if (s->chains)
+        kx_chains_setup(s->chains, &s->m, &s->sink);
+    s->emul = malloc(sizeof(*s->emul));
+    if (s->emul)
+        kx_emul_init(s->emul, r, &s->m);
 }
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
@@ -86,6 +96,27 @@ void kx_stats_free(struct kx_stats *s)
     s->ureg = NULL;
     kx_funcs_free(s->funcs);
     s->funcs = NULL;
+    if (s->emul)
+        kx_emul_free(s->emul);
+    free(s->emul);
+    s->emul = NULL;
+    if (s->tasks)
+        kx_tasks_free(s->tasks);
+    free(s->tasks);
+    s->tasks = NULL;
+    if (s->chains)
+        kx_chains_free(s->chains);
+    free(s->chains);
+    s->chains = NULL;
+}
+
+int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const char *arg)
+{
+    if (!s->tasks) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        return -1;
+    }
+    return kx_tasks_rule(s->tasks, tool, opt, arg);
 }
 
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q)
@@ -195,6 +226,8 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
             s->sink.state(s->sink.user, &r);
         }
     }
+    if (s->tasks && st != KX_STATE_UNKNOWN)
+        kx_tasks_state(s->tasks, idx, st, t);
     ts->state = st;
     ts->since = t;
     ts->iv_id = ++s->next_iv;
@@ -305,11 +338,15 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     struct kx_th_stats *ts = &s->th[idx];
     uint64_t t = e->t64;
     unsigned cpu = e->cpu;
+    if (s->chains) // `by`: the thread in whose kernel call the state came (it woke idx ...)
+        kx_chains_state(s->chains, idx, e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD : e->ev,
+                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu]);
     if (e->ev == KEV_TH_RUNNING) {
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
             set_state(s, prev, KEV_TH_READY, t); // switched out without its own event
-        ts->prio_run = e->nw >= 4 ? (int)kx_field(e, kx_fields()->th_prio) : s->m.th[idx].prio;
+        ts->prio_run = kx_field_has(e, kx_fields()->th_prio) ? (int)kx_field(e, kx_fields()->th_prio)
+                                                               : s->m.th[idx].prio;
         ts->runs++;
         if (ts->irq_wait >= 0)
             irq_handled(s, idx, t);
@@ -420,7 +457,7 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
 
 static void int_event(struct kx_stats *s, const struct kev_event *e)
 {
-    uint32_t n = kev_int_irq(e);
+    uint32_t n = kx_int_irq(e);
     unsigned irq = n < KX_MAX_IRQ ? n : KX_MAX_IRQ - 1;
     unsigned cpu = e->cpu;
     struct kx_irq_stats *q = &s->irq[irq];
@@ -547,12 +584,28 @@ static void irq_pulse(struct kx_stats *s, const struct kev_event *e, enum kx_msg
     }
 }
 
+static void chain_msg(struct kx_chains *c, enum kx_msg_step step, const struct kx_msg *g)
+{
+    if (step == KX_MSG_SEND)
+        kx_chains_send(c, g->client, g->srv_pid);
+    else if (step == KX_MSG_RECV)
+        kx_chains_recv(c, g->client, g->server);
+    else if (step == KX_MSG_REPLY)
+        kx_chains_reply(c, g->client);
+}
+
 static void comm_event(struct kx_stats *s, const struct kev_event *e)
 {
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(&s->q, &s->m, e, &g);
     if (g && g->pulse && g->irq && (step == KX_MSG_SEND || step == KX_MSG_RECV))
         irq_pulse(s, e, step, g);
+    if (g && !g->pulse && g->client >= 0 && s->chains)        // who its client waits on
+        chain_msg(s->chains, step, g);
+    if (g && step == KX_MSG_RECV && g->server >= 0 && s->tasks) // a task's release (kx_task.h)
+        kx_tasks_recv(s->tasks, g->server, s->m.cur[e->cpu] == g->server && !s->m.irq[e->cpu],
+                      e->t64, g->t_send, g->pulse ? KX_REL_PULSE : KX_REL_MSG, g->client,
+                      g->irq);
     if (g && s->sink.flow) {
         unsigned i = (unsigned)(g - s->q.m);
         static const struct kx_slice_ref none = { KX_SLICE_NONE, 0 };
@@ -684,6 +737,20 @@ static void user_event(struct kx_stats *s, const struct kev_event *e)
         u->th = th;
 }
 
+// The wait analysis's open waits as the chains see them: each waiter's object and its holder now
+// (a mutex's owner as it changes hands; else the one its SYNC_WAIT named).
+static void chain_sync(struct kx_stats *s)
+{
+    const struct kw *k = s->kw;
+    for (unsigned i = 0; i < k->nopen; i++) {
+        const struct kw_wait *w = &k->wait[k->open[i]];
+        int holder = w->obj >= 0 && k->obj[w->obj].owner_known ? k->obj[w->obj].owner : w->owner;
+        unsigned kind = w->state == KEV_TH_MUTEX ? KX_LINK_MUTEX
+                        : w->state == KEV_TH_SEM ? KX_LINK_SEM : KX_LINK_COND;
+        kx_chains_sync(s->chains, w->th, kind, w->obj, holder);
+    }
+}
+
 int kx_stats_damaged(const struct kx_stats *s)
 {
     return s->r->kr_err != 0;
@@ -693,8 +760,9 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
 {
     unsigned cpu = e->cpu;
     if (e->cls == KEV_C_CONTROL) {
-        if (e->ev == KEV_CTL_DROPPED && e->w[0])
-            new_gap(s, cpu, s->last_t[cpu] ? s->last_t[cpu] : e->t64, e->t64, e->w[0], 0);
+        uint32_t lost = e->ev == KEV_CTL_DROPPED ? kx_field(e, kx_fields()->dropped_lost) : 0;
+        if (lost)
+            new_gap(s, cpu, s->last_t[cpu] ? s->last_t[cpu] : e->t64, e->t64, lost, 0);
         kx_model_update(&s->m, e);
         return;
     }
@@ -720,7 +788,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-            thread_event(s, e, th = kx_thread(&s->m, e->w[0], e->w[1]));
+            thread_event(s, e, th = kx_thread(&s->m, kx_th_pid(e), kx_th_tid(e)));
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
@@ -747,23 +815,42 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         break;
     default: break;
     }
-    if (s->kw && !(s->skip & KX_SKIP_WAIT))
+    if (s->kw && !(s->skip & KX_SKIP_WAIT)) {
         kw_event(s->kw, e, th);
+        if (s->chains && (e->cls == KEV_C_PR_TH || e->cls == KEV_C_SYSTEM ||
+                          e->cls == KEV_C_KER_CALL))
+            chain_sync(s);
+    }
     int was_snapshot = s->m.in_snapshot;
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
         s->m.th[th].cpu >= 0)
         s->th[th].run_cpu = (unsigned)s->m.th[th].cpu + 1u; // where the model placed it
+    if (s->emul)
+        kx_emul_event(s->emul, e);
     if (was_snapshot && !s->m.in_snapshot)
         snapshot_cpus(s, e->t64);
     else if (!s->m.in_snapshot &&
              (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT)))
         for (unsigned c = 0; c < s->ncpu; c++) // who runs where may have changed
             cpu_account(s, c, e->t64);
+    if (s->chains)
+        kx_chains_step(s->chains, e->t64);
+}
+
+// Every task's instances judged, given to the sink in the order they were released.
+static void tasks_finish(struct kx_stats *s)
+{
+    if (!s->tasks)
+        return;
+    kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec);
+    for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
+        s->sink.inst(s->sink.user, &s->tasks->inst[i]);
 }
 
 void kx_stats_finish(struct kx_stats *s)
 {
+    tasks_finish(s); // before the states below end: an instance still open stays open
     // What is still open at the last event ends there: states (their end state unknown),
     // kernel calls (no exit), interrupts (not handled, or without an exit), waits.
     for (unsigned i = 0; i < s->m.nth; i++) {
@@ -789,6 +876,10 @@ void kx_stats_finish(struct kx_stats *s)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
+    if (s->chains)
+        kx_chains_finish(s->chains, s->t_last);
+    if (s->emul)
+        kx_emul_finish(s->emul);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_emul.h>
 
-static void dist(FILE *f, const char *key, const struct kx_dist *d)
+void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
 {
     fprintf(f, "\"%s\":{\"n\":%llu,\"sum\":%llu,\"min\":%llu,\"max\":%llu,\"mean\":%.3f,"
                "\"hist\":[", key, (unsigned long long)d->n, (unsigned long long)d->sum,
@@ -140,7 +141,7 @@ static void kcalls(const struct kx_stats *s, FILE *f)
                 fe = 0;
             }
         fputs("},", f);
-        dist(f, "latency", &k->lat);
+        kx_dist_json(f, "latency", &k->lat);
         fputs("}", f);
         first = 0;
     }
@@ -162,11 +163,11 @@ static void irqs(const struct kx_stats *s, FILE *f)
                 (unsigned long long)q->count, kx_irq_rate(s, q), (unsigned long long)q->first,
                 (unsigned long long)q->last, (unsigned long long)q->no_thread,
                 (unsigned long long)q->unhandled);
-        dist(f, "handler", &q->handler);
+        kx_dist_json(f, "handler", &q->handler);
         fputs(",", f);
-        dist(f, "total", &q->total);
+        kx_dist_json(f, "total", &q->total);
         fputs(",", f);
-        dist(f, "latency", &q->latency);
+        kx_dist_json(f, "latency", &q->latency);
         fputs("}", f);
         first = 0;
     }
@@ -187,9 +188,9 @@ static void channels(const struct kx_stats *s, FILE *f)
                    "\"requests\":%llu,", c->srv_pid, c->pulse ? "true" : "false",
                 (unsigned long long)c->count, (unsigned long long)c->errors,
                 (unsigned long long)c->roots);
-        dist(f, "latency", &c->lat);
+        kx_dist_json(f, "latency", &c->lat);
         fputs(",", f);
-        dist(f, "queue", &c->queue);
+        kx_dist_json(f, "queue", &c->queue);
         fputs(",\"critical_path\":[", f);
         int first = 1;
         for (unsigned k = 0; k < s->npsum; k++) {
@@ -214,8 +215,11 @@ static void channels(const struct kx_stats *s, FILE *f)
     for (unsigned k = 0; k < s->nworst; k++) {
         fprintf(f, "%s{\"thread\":", k ? "," : "");
         label(f, s, s->worst[k].th);
-        fprintf(f, ",\"t0\":%llu,\"t1\":%llu,\"waiting\":%s}", (unsigned long long)s->worst[k].t0,
+        fprintf(f, ",\"t0\":%llu,\"t1\":%llu,\"waiting\":%s", (unsigned long long)s->worst[k].t0,
                 (unsigned long long)s->worst[k].t1, s->worst[k].waiting ? "true" : "false");
+        if (!s->worst[k].waiting) // the thread's states meanwhile, as kevstat splits them
+            kx_wait_parts_json(s, f, s->worst[k].th, s->worst[k].t0, s->worst[k].t1);
+        fputc('}', f);
     }
     fputs("]}", f);
 }
@@ -300,6 +304,8 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     gaps(s, f);
     users(s, f);
     kx_wait_json(s, f);
+    kx_task_json(s, f);
+    kx_chain_json(s, f);
     unsigned nfn;
     const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
     fputs(",\n\"funcs\":[", f);
@@ -312,5 +318,11 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     fprintf(f, "],\n\"funcs_unpaired\":%llu,\"funcs_dropped\":%llu",
             (unsigned long long)kx_funcs_unpaired(s->funcs),
             (unsigned long long)kx_funcs_dropped(s->funcs));
+    if (s->emul) {
+        fputs(",\n\"clock\":", f);
+        kx_emul_json(s->emul, f);
+    }
+    if (s->json_more)
+        s->json_more(s, f);
     fputs("}\n", f);
 }

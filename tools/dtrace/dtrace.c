@@ -12,8 +12,11 @@
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "kevreplay.h"
+#include <kevhost/kev_input.h>
+#include <kevhost/kev_live.h>
 #include "kevtarget.h"
 #include "kevprogs.h"
+#include "kevkvar.h"
 #include "cmdproc.h"
 #include <kevhost/tool_file.h>
 #include <kevhost/tool_fbt.h>
@@ -46,6 +49,7 @@ struct options {
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
     int ncpus_set;      /* -x ncpus given (else -i takes the capture's CPU count) */
+    unsigned follow;    /* -x follow: -i reads a file as it grows (the live reader) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -66,7 +70,10 @@ static void usage(FILE *f)
                "\t-D  define symbol when invoking preprocessor\n"
                "\t-e  exit after compiling request\n"
                "\t-F  coalesce trace output by function (flow indent entry/return)\n"
-               "\t-i  run the program over a captured trace (.kev) instead of live\n"
+               "\t-i  run the program over a captured trace (.kev) instead of live; over a\n"
+               "\t    live trace as it arrives: the tracelogger's stream (a pipe, a serial\n"
+               "\t    device, HOST:PORT, a recorded stream file, - for standard input), or\n"
+               "\t    with -x follow a .kev or stream file read as it grows, until its end\n"
                "\t-I  add include directory to preprocessor search path\n"
                "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
                "\t-n  enable probe(s) with the given clause\n"
@@ -144,10 +151,10 @@ static const char *option_apply(struct options *o, const char *name, const char 
     static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
         "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
         "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
-        "aggpercpu" };
+        "jstackstrsize", "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
-        "lazyload", "cpp", "strip", "noerror" };
+        "lazyload", "cpp", "strip", "noerror", "follow" };
     for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
         if (!strcmp(name, flags[k])) {
             if (!strcmp(name, "errtags")) o->errtags = 1;
@@ -156,6 +163,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "zdefs")) o->zdefs = 1;
             if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
             if (!strcmp(name, "argref")) o->argref = 1;
+            if (!strcmp(name, "follow")) o->follow = 1;
             return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -318,22 +326,15 @@ static int term_ascii(void)
 static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
 
 /* -i's output named (stacksym's rewriting, tools/common/symfilter.c): the consumer's text is
- * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
- * no ELF file of the capture is found (a capture without build ids, nothing given), the text
- * goes out as it is, its addresses and tokens for stacksym. */
+ * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. An
+ * address no ELF file names (none found, or --no-symbols) prints as libdtrace prints one it
+ * cannot name, "0x192be", never as the board's token. */
 static struct symfilter sym_filter;
 static char *sym_line;
 static size_t sym_len, sym_cap;
-static int sym_files = -1; /* the files found, at the first write (-1: not looked yet) */
 
 static void sym_write(void *arg, const char *s, size_t n)
 {
-    if (sym_files < 0)
-        sym_files = (int)syms_files();
-    if (!sym_files) {
-        file_write(arg, s, n);
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         if (sym_len + 2 > sym_cap) {
             sym_cap = sym_cap ? 2 * sym_cap : 4096;
@@ -364,6 +365,11 @@ static void sym_flush(FILE *f)
 static int sym_on; /* the consumer writes through sym_write */
 
 static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
+/* flush_out: what the program printed, out at once (a live source's replay) */
+static void flush_out(void)
+{
+    fflush(run_out);
+}
 
 static int host_freopen(struct dcons *c, const char *path, const char **why)
 {
@@ -581,6 +587,8 @@ static int symbol_of(const char *module, const char *name, uint64_t *addr)
     return elfsym_address(module, name, addr);
 }
 
+static int kernel_given;    /* --kernel FILE was given */
+
 static int kernel_symbols(int argc, char **argv)
 {
     for (int k = 1; k + 1 < argc; k++) {
@@ -591,9 +599,23 @@ static int kernel_symbols(int argc, char **argv)
                 return -1;
             dcc_symbol = symbol_of;
             dcc_kvar = elfsym_object;
+            kernel_given = 1;
         }
     }
     return 0;
+}
+
+/* capture_kernel: over a capture without --kernel, the kernel image the capture ran (found
+ * by its build id, as its frames are named): its symbols for D's `name and its fbt table, as
+ * --kernel gives them, so that a script runs over the capture as it ran on the board. Its
+ * variables are read from what the capture holds (kevkvar.h). */
+static void capture_kernel(void)
+{
+    const char *path = kernel_given ? NULL : syms_kernel_file();
+    if (!kernel_given && (!path || tool_fbt_load("dtrace", path, 0) != 0))
+        return;
+    dcc_symbol = symbol_of;
+    dcc_kvar = kev_kvar_object;
 }
 
 int main(int argc, char **argv)
@@ -753,6 +775,12 @@ int main(int argc, char **argv)
     /* $target: -p's process or -c's, over a capture one of the capture's (as dtrace(1M)
      * grabs or creates it before compiling); 0 without either */
     pid_t child = -1;
+    int live = capture && kev_live_source(capture, (int)o.follow);
+    if (live && (target_cmd || grab || (text && strstr(text, "$target")))) {
+        fprintf(stderr, "dtrace: -c, -p and $target name a capture's process: not over a live "
+                "source (its processes are not known before it runs)\n");
+        return 2;
+    }
     if (capture && (target_cmd || grab)) {
         if (kev_capture_target(capture, target_cmd, &target) != 0)
             return 1;
@@ -791,8 +819,12 @@ int main(int argc, char **argv)
     uint8_t *cap_data = NULL;
     size_t cap_len = 0;
     int cap_mapped = 0;
-    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped)))
+    if (capture && !live && syms_active() &&
+        (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
         syms_trace("dtrace", cap_data, cap_len);
+    }
+    if (capture)
+        capture_kernel();
     if (capture && !target_cmd && !grab && strstr(text, "$target")) {
         enum { PLACEHOLDER = 0x7ffffffe };
         kevprogs_load();
@@ -839,8 +871,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
                     (int)strcspn(text, "/{\n"), text, co->nprobes, co->nprobes == 1 ? "" : "s");
     }
+    /* a live source: read until its header has come (what was read is replayed) */
+    static struct kev_input live_in;
+    uint8_t *live_pre = NULL;
+    size_t live_npre = 0;
+    unsigned live_ncpus = 1;
+    if (live && kev_live_open(capture, (int)o.follow, &live_in, &live_pre, &live_npre,
+                              &live_ncpus) != 0)
+        return 1;
     if (capture && !o.ncpus_set) /* a capture's CPUs: `cpu` and per-CPU buffers as recorded */
-        o.ncpus = kev_capture_ncpus(capture);
+        o.ncpus = live ? live_ncpus : kev_capture_ncpus(capture);
     if (o.cpu_only > o.ncpus) {
         fprintf(stderr, "dtrace: could not enable tracing: cpu option: no CPU %u\n",
                 o.cpu_only - 1u);
@@ -900,7 +940,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    sym_on = cap_data != NULL;
+    sym_on = capture != NULL;
     struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
     static struct dcons cons;
     size_t cmem_len = 16u << 20;
@@ -951,8 +991,19 @@ int main(int argc, char **argv)
 
     int damaged = 0;
     if (capture) {
-        int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
-                            &interrupted, &ctx);
+        kev_kvar_replay(o.ncpus);
+        struct kev_live *l = live ? kev_live_new(live_in.name) : NULL;
+        if (live && !l) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            return 1;
+        }
+        int rr = live ? kev_replay_live(l, &live_in, live_pre, live_npre, &st, &cons,
+                                        o.switchrate_ns, o.ncpus, o.cpu_only, &interrupted, &ctx,
+                                        flush_out)
+                      : kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
+                                   &interrupted, &ctx);
+        kev_live_free(l);
+        free(live_pre);
         if (rr < 0)
             return 1;
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */

@@ -12,6 +12,9 @@
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
+#include <kevhost/kev_input.h>
+#include <sys/stat.h>
+#include <kevhost/kev_live.h>
 #include "kevreplay_args.h"
 #include "kevreplay_table.h"
 #include <d/dprinfo.h>
@@ -26,6 +29,8 @@
 #include <trace/kev.h>
 #include <trace/period_due.h>
 #include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+#include <kevhost/kx_fields.h>
 
 /* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
  * kernel's headers). */
@@ -102,6 +107,9 @@ struct replay {
 
 /* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
 static struct replay *replay_now;
+/* the highest pid a process of the capture was created with so far (its snapshot's too), kept
+ * past the replay for END (kev_replay_pid_max) */
+static uint32_t pid_max;
 
 static struct rthread *rthread(struct replay *p, uint32_t who)
 {
@@ -183,7 +191,7 @@ static struct rproc *rproc(struct replay *p, uint32_t pid, int create)
 int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
     struct replay *p = replay_now;
-    uint32_t pid = who >> 16;
+    uint32_t pid = kev_who_pid(who);
     if (!p) {
         out->state = out->left = KEV_TH_RUNNING;
         out->nlwp = 1;
@@ -203,7 +211,7 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
         out->nlwp = 1;
         out->fname = "kernel";
     }
-    if (!(who & 0xffffu))
+    if (!kev_who_tid(who))
         return 0;
     const struct rthread *t = rthread_find(p, who);
     if (!t || t->state == 0xff)
@@ -297,7 +305,7 @@ static void msg_seen(struct replay *p, const struct kev_event *e, unsigned cpu)
 {
     if (e->cls != KEV_C_COMM || e->ev != KEV_COMM_SND_MESSAGE || e->nw < 2)
         return;
-    struct rmsg *m = rmsg(p, e->w[0]);
+    struct rmsg *m = rmsg(p, kx_comm_rcvid(e));
     const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
     int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
     m->coid = sent ? c->kc_a[0] : 0;
@@ -406,18 +414,19 @@ static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
 {
     uint32_t who = p->cur[cpu];
     p->ctx.cpu = cpu;
-    p->ctx.pid = (int32_t)(who >> 16);
-    p->ctx.tid = (int32_t)(who & 0xffffu);
+    uint32_t pid = kev_who_pid(who);
+    p->ctx.pid = (int32_t)pid;
+    p->ctx.tid = (int32_t)kev_who_tid(who);
     p->ctx.prio = who ? rthread(p, who)->prio : 0;
     if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
         const struct rthread *t = rthread(p, who);
         p->ctx.vtimestamp = cycles_ns(p, t->vt + (t->vt_since ? p->now_cycles - t->vt_since : 0));
     }
-    const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
+    const char *name = pid ? kev_proc_name(r, pid) : "kernel";
     p->ctx.execname = name ? name : "";
-    const struct rproc *q = who >> 16 ? rproc(p, who >> 16, 0) : NULL;
+    const struct rproc *q = pid ? rproc(p, pid, 0) : NULL;
     p->ctx.ppid = q ? q->ppid : 0;
-    p->ctx.nlwp = who >> 16 ? (q ? q->nlwp : 0) : 1;
+    p->ctx.nlwp = pid ? (q ? q->nlwp : 0) : 1;
 }
 
 static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -429,7 +438,7 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
 }
 
 /* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
- * fired it (kernel/kfbt_fire.c): the function by its address (this_fn, w[0]), return with arg0
+ * fired it (kernel/kfbt_fire.c): the function by its address (this_fn), return with arg0
  * the returning instruction's offset and arg1 the value, typed as the table types it. An
  * entry's arguments are not in the event: 0 (said once, no_capture_note). */
 static void fbt_fire(struct replay *p, const struct kev_event *e)
@@ -438,7 +447,7 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
         return;
     int ret = e->ev == KEV_SYS_FUNC_EXIT;
     uint64_t thumb = p->fbt->hdr->dh_arch == DFBT_ARCH_THUMB2 ? 1u : 0u;
-    int f = dfbt_lookup(p->fbt, e->w[0] & ~thumb);
+    int f = dfbt_lookup(p->fbt, kx_field(e, kx_fields()->func_fn[ret]) & ~thumb);
     if (f < 0)
         return;
     uint16_t k = p->fbt_pidx[2u * (unsigned)f + (unsigned)ret];
@@ -447,14 +456,14 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     uint64_t a[DVM_NARGS] = { 0 };
     if (ret && e->nw >= 4) {
         unsigned type = p->fbt->funcs[f].df_ret_type, size = DFBT_T_SIZE(type);
-        uint64_t v = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+        uint64_t v = kx_field64(e, kx_fields()->fexit_value);
         if (type & DFBT_T_PTR)
             size = p->fbt->hdr->dh_arch == DFBT_ARCH_A64 ? 8 : 4;
         if (size && size < 8) {
             unsigned sh = 64u - 8u * size;
             v = (type & DFBT_T_SIGNED) ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
         }
-        a[0] = e->w[2];
+        a[0] = kx_field(e, kx_fields()->fexit_offset);
         a[1] = v;
     }
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
@@ -474,7 +483,7 @@ static int pid_on(const struct dif_obj *o, uint32_t fn, int ret)
 
 /* pid_fire: the pid probes of a FUNC event's program function (docs/pid.md): an entry's by
  * the function's address, a return's by the returning instruction's (the function plus the
- * offset w[2]), in the process the probe names; pid$target's is the first process a pid
+ * offset), in the process the probe names; pid$target's is the first process a pid
  * event of a $target probe comes from, as the kernel binds it. An entry's arguments are not
  * in the event: 0, as fbt's. The event names a Thumb function with bit 0 set and any other
  * by its address (x86's may be odd): the address itself when a probe is on it, else without
@@ -485,8 +494,9 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
     int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
     if (e->nw < 2 || (ret && e->nw < 4))
         return 0;
-    uint32_t fn = pid_on(o, e->w[0], ret) ? e->w[0] : e->w[0] & ~1u;
-    uint32_t at = ret ? fn + e->w[2] : fn;
+    uint32_t this_fn = kx_field(e, kx_fields()->func_fn[ret]);
+    uint32_t fn = pid_on(o, this_fn, ret) ? this_fn : this_fn & ~1u;
+    uint32_t at = ret ? fn + kx_field(e, kx_fields()->fexit_offset) : fn;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||
@@ -503,8 +513,8 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
             continue;
         uint64_t a[DVM_NARGS] = { 0 };
         if (ret) {
-            a[0] = e->w[2];
-            a[1] = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+            a[0] = kx_field(e, kx_fields()->fexit_offset);
+            a[1] = kx_field64(e, kx_fields()->fexit_value);
         }
         dvm_fire_probe(p->st, &p->ctx, k, a);
     }
@@ -512,17 +522,23 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
 }
 
 /* usdt_fire: the USDT probes of the site a USDT event names (docs/usdt.md), with the
- * arguments the event holds. */
-static void usdt_fire(struct replay *p, const struct kev_event *e)
+ * arguments the event holds (its fields, as the event table lays them out). */
+static void usdt_fire(struct replay *p, const struct kev_reader *r, const struct kev_event *e)
 {
+    static struct kev_fields fs;
+    uint64_t site;
     if (e->nw < 2 || !p->firing)
         return;
+    kev_fields_decode(r, e, &fs);
+    const struct kev_field *args = kev_field_get(&fs, "args");
+    if (!kev_field_value(&fs, "site", &site) || !args)
+        return;
     uint64_t a[DVM_NARGS] = { 0 };
-    for (uint32_t i = 0; i < e->w[1] && i < DVM_NARGS && 3u + 2u * i < e->nw; i++)
-        a[i] = e->w[2 + 2 * i] | (uint64_t)e->w[3 + 2 * i] << 32;
+    for (unsigned i = 0; i < args->n && i < DVM_NARGS; i++)
+        a[i] = args->arr[i];
     const struct dif_obj *o = &p->st->obj;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++)
-        if (DPROBE_IS_USDT(o->probes[k].dp_id) && (uint32_t)o->probes[k].dp_period == e->w[0])
+        if (DPROBE_IS_USDT(o->probes[k].dp_id) && (uint32_t)o->probes[k].dp_period == site)
             dvm_fire_probe(p->st, &p->ctx, k, a);
 }
 
@@ -551,49 +567,51 @@ static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
-    const uint32_t *w = e->w;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
         if (!pid_fire(p, e))
             fbt_fire(p, e);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
-        usdt_fire(p, e);
+        usdt_fire(p, r, e);
         return;
     }
+    const struct kx_fields *f = kx_fields();
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
-        (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
-        if ((w[0] >> 8) < DVM_MAXCPU) {
-            struct rthread *t = rthread(p, w[1]);
-            p->cur[w[0] >> 8] = w[1];
-            t->cpu = (uint8_t)(w[0] >> 8);
-            vtime_switch(p, w[0] >> 8, w[1]);
+        kx_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
+        uint32_t c = kx_field(e, f->snap_cpu), who = kx_field(e, f->snap_who);
+        if (c < DVM_MAXCPU) {
+            struct rthread *t = rthread(p, who);
+            p->cur[c] = who;
+            t->cpu = (uint8_t)c;
+            vtime_switch(p, c, who);
         }
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
-        p->in_snapshot = w[0] == 0;
+        p->in_snapshot = kx_field(e, f->snap_what) == 0;
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
-        /* the kernel returned into w[0] on this CPU: the switch ends (its THRUNNING began it;
-         * on-cpu fired from the table, oncpu_before) */
-        oncpu_start(p, r, rthread(p, w[0]));
+        /* the kernel returned into its who on this CPU: the switch ends (its THRUNNING began
+         * it; on-cpu fired from the table, oncpu_before) */
+        oncpu_start(p, r, rthread(p, kx_field(e, f->oncpu_who)));
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        rthread(p, w[0])->prio = (uint8_t)(w[1] & 0xffu);   /* (fired: table_fire) */
+        rthread(p, kx_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
+            (uint8_t)kx_field(e, f->prio_new);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
-        t->owner = w[1];
+        t->owner = kx_field(e, f->sync_owner);
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
         return;
     }
     if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
-        (w[0] == KIRQ_TICK_EV || w[0] == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
-        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], p->cur[cpu] >> 16, p->ctx.prio, 0);
+        (kx_int_irq(e) == KIRQ_TICK_EV || kx_int_irq(e) == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
+        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], kev_who_pid(p->cur[cpu]), p->ctx.prio, 0);
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
@@ -606,7 +624,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             t->kc = (uint16_t)n;
             t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
             for (unsigned k = 0; k < 6; k++)
-                t->kc_a[k] = k < e->nw ? w[k] : 0;
+                t->kc_a[k] = kev_kcall_arg(e, k);
         } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
             t->kc_open = 0;         /* (QNX's interrupted call ends it too) */
         }
@@ -614,7 +632,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         if (!lc)
             return;
         if (part == KEV_KCALL_ENTRY) {
-            t->obj = e->nw ? w[0] : 0;
+            t->obj = kev_kcall_arg(e, 0);   /* the object: every SYNC_* call's first */
             t->owner = 0;
             t->blocked_at = 0;
             return;
@@ -634,11 +652,11 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
                                                e->ev != KEV_TH_DESTROY))
         return;
-    uint32_t who = w[0] << 16 | (w[1] & 0xffffu), pid = w[0];
+    uint32_t pid = kx_th_pid(e), who = kev_who_of(pid, kx_th_tid(e));
     struct rthread *t = rthread(p, who);
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
         struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
-        if (q && q->spawning && (who & 0xffffu) == 1)
+        if (q && q->spawning && kev_who_tid(who) == 1)
             q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
         else if (q)
             q->nlwp++;          /* (the kernel counts it before its CREATE) */
@@ -677,7 +695,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
  * exec-success as itself (kernel/kdtrace.c kdt_fire_spawned). */
 static void spawned(struct replay *p, struct kev_reader *r, const struct rthread *t)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     const struct rproc *q = rproc(p, pid, 0);
     const char *parent = q && q->ppid ? kev_proc_name(r, (uint32_t)q->ppid) : "kernel";
     const char *name = kev_proc_name(r, pid), *own = p->ctx.execname;
@@ -705,10 +723,10 @@ static uint64_t runq_cpu(const struct replay *p)
  * thread's lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     if (t->unstarted) {
         t->unstarted = 0;
-        if (pid && (who & 0xffffu) == 1)
+        if (pid && kev_who_tid(who) == 1)
             spawned(p, r, t);
         fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
     }
@@ -718,7 +736,7 @@ static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     unsigned st = t->state;
     switch (st) {
     case KEV_TH_RUNNING: {
@@ -907,10 +925,13 @@ static void procs_before(struct replay *p, const struct kev_event *e)
     if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
         (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
         return;
-    struct rproc *q = rproc(p, e->w[1], 1);
+    uint32_t pid = kx_pr_pid(e);
+    if (pid > pid_max)
+        pid_max = pid;
+    struct rproc *q = rproc(p, pid, 1);
     if (!q)
         return;
-    q->ppid = (int32_t)e->w[0];
+    q->ppid = (int32_t)kx_pr_ppid(e);
     q->nlwp = p->in_snapshot ? 0 : 1;
     q->spawning = !p->in_snapshot;
 }
@@ -923,7 +944,7 @@ static void procs_after(struct replay *p, const struct kev_event *e)
         (e->ev != KEV_PR_DESTROY_NAME && e->ev != KEV_PR_DESTROY))
         return;
     for (unsigned k = 0; k < RPROCS; k++)
-        if (p->pr[k].used && p->pr[k].ppid == (int32_t)e->w[1])
+        if (p->pr[k].used && p->pr[k].ppid == (int32_t)kx_pr_pid(e))
             p->pr[k].ppid = 0;
 }
 
@@ -951,9 +972,11 @@ static void spawn_failed(struct replay *p, uint64_t err)
 static void oncpu_before(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                          unsigned cpu)
 {
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1 &&
-        p->cur[cpu] != e->w[0]) {
-        p->cur[cpu] = e->w[0];
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_ONCPU || e->nw < 1)
+        return;
+    uint32_t who = kx_field(e, kx_fields()->oncpu_who);
+    if (p->cur[cpu] != who) {
+        p->cur[cpu] = who;
         set_ctx(p, r, cpu);
     }
 }
@@ -1087,6 +1110,11 @@ static uint8_t *read_file(const char *path, size_t *lenp)
     return data;
 }
 
+uint32_t kev_replay_pid_max(void)
+{
+    return pid_max;
+}
+
 unsigned kev_capture_ncpus(const char *path)
 {
     size_t len;
@@ -1102,6 +1130,63 @@ unsigned kev_capture_ncpus(const char *path)
     }
     free(data);
     return n < 1 ? 1 : n > DVM_MAXCPU ? DVM_MAXCPU : n;
+}
+
+/* replay_start: the replay of capture r (its header and system page read), with census c of
+ * what the capture holds. */
+static void replay_start(struct replay *p, struct kev_reader *r, const struct rstack_census *c,
+                         struct dvm_state *st, struct dcons *cons, uint64_t switchrate_ns,
+                         unsigned ncpus, unsigned cpu_only, volatile sig_atomic_t *stop)
+{
+    memset(p, 0, sizeof(*p));
+    p->st = st;
+    p->cons = cons;
+    p->stop = stop;
+    p->switchrate = switchrate_ns;
+    p->next_switch = switchrate_ns;
+    p->cps = r->kr_cycles_per_sec;
+    p->wall0 = boot_date_ns(r);
+    p->ncpus = ncpus;
+    p->cpu_only = cpu_only;
+    p->ctx.execname = "";
+    p->r = r;
+    p->stacks = *c;
+    replay_now = p;
+    pid_max = 0;
+    dvm_uread = replay_uread;
+    no_capture_note(st, &p->stacks);
+    rargs_begin(st);
+    fbt_begin(p);
+    rstacks_begin(st, &p->stacks);
+    for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
+        p->next[j] = st->obj.probes[j].dp_flags ? st->obj.probes[j].dp_period : 0;
+}
+
+/* replay_finish: the capture (name path) ended, decoded with result rc: BEGIN if no event came,
+ * the faults left open, what was lost or damaged said, the buffers read a last time, END's
+ * times. 0, or 1 when the capture was damaged. */
+static int replay_finish(struct replay *p, struct kev_reader *r, const char *path, int rc,
+                         struct dvm_ctx *end_ctx)
+{
+    if (!p->started)            /* a capture without events: BEGIN still runs, at time 0 */
+        fire_begin(p, 0);
+    for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
+        if (p->fault[cpu].on)   /* the capture ended before the FAULT's STACK */
+            fault_fire(p, r, cpu, NULL);
+    int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
+    if (damaged)
+        fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(r));
+    else
+        lost_note(path, r);
+    rargs_report(path);
+    consume(p, 0);
+    free(p->fbt_pidx);
+    p->fbt_pidx = NULL;
+    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
+        end_ctx->timestamp = end_ctx->vtimestamp = p->ctx.timestamp;
+        end_ctx->walltimestamp = p->ctx.walltimestamp;
+    }
+    return damaged ? 1 : 0;
 }
 
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
@@ -1121,53 +1206,247 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     fclose(f);
     static struct kev_reader r;
     static struct replay p;
-    memset(&p, 0, sizeof(p));
     if (kev_open(&r, data, len) != 0) {
         fprintf(stderr, "dtrace: cannot read %s: %s\n", path, kev_error(&r));
         free(data);
         return -1;
     }
-    p.st = st;
-    p.cons = cons;
-    p.stop = stop;
-    p.switchrate = switchrate_ns;
-    p.next_switch = switchrate_ns;
-    p.cps = r.kr_cycles_per_sec;
-    p.wall0 = boot_date_ns(&r);
-    p.ncpus = ncpus;
-    p.cpu_only = cpu_only;
-    p.ctx.execname = "";
-    p.r = &r;
-    replay_now = &p;
-    dvm_uread = replay_uread;
-    if (rstacks_census(data, len, &p.stacks) != 0)
-        memset(&p.stacks, 0, sizeof(p.stacks));
-    no_capture_note(st, &p.stacks);
-    rargs_begin(st);
-    fbt_begin(&p);
-    rstacks_begin(st, &p.stacks);
-    for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
-        p.next[j] = st->obj.probes[j].dp_flags ? st->obj.probes[j].dp_period : 0;
+    struct rstack_census c;
+    if (rstacks_census(data, len, &c) != 0)
+        memset(&c, 0, sizeof(c));
+    replay_start(&p, &r, &c, st, cons, switchrate_ns, ncpus, cpu_only, stop);
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);
     int rc = kev_decode(&r);
-    if (!p.started)             /* a capture without events: BEGIN still runs, at time 0 */
-        fire_begin(&p, 0);
-    for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
-        if (p.fault[cpu].on)    /* the capture ended before the FAULT's STACK */
-            fault_fire(&p, &r, cpu, NULL);
-    int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
-    if (damaged)
-        fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));
-    else
-        lost_note(path, &r);
-    rargs_report(path);
-    consume(&p, 0);
+    rc = replay_finish(&p, &r, path, rc, end_ctx);
     free(data);
-    free(p.fbt_pidx);
-    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
-        end_ctx->timestamp = end_ctx->vtimestamp = p.ctx.timestamp;
-        end_ctx->walltimestamp = p.ctx.walltimestamp;
+    return rc;
+}
+
+/* ---- a live source ------------------------------------------------------------------------
+ * The live reader (kev_live.h) gives the events as they arrive. What the replay needs to know
+ * of the whole capture before its first event (kevreplay_stacks.h's census: ONCPU events,
+ * stack samples) is taken from its first events: they are held until an ONCPU event or
+ * LIVE_CENSUS of them have come, then replayed. Capture time passing without events (the
+ * board's heartbeats) fires the timers too. One trace: a board reset ends the replay. */
+
+#define LIVE_CENSUS 8192u
+
+struct live_replay {
+    struct replay p;
+    struct dvm_state *st;
+    struct dcons *cons;
+    uint64_t switchrate_ns;
+    unsigned ncpus, cpu_only;
+    volatile sig_atomic_t *stop;
+    const char *name;
+    struct rstack_census c;
+    int begun, deciding, ended, reset;
+    int rc;
+    struct kev_reader *r;
+    struct kev_event *held;     /* the first events, their words in words[] */
+    uint32_t *words;
+    size_t nheld, nwords, cap_w;
+};
+
+static void live_replay_held(struct live_replay *lr)
+{
+    lr->deciding = 0;
+    replay_start(&lr->p, lr->r, &lr->c, lr->st, lr->cons, lr->switchrate_ns, lr->ncpus,
+                 lr->cpu_only, lr->stop);
+    size_t w = 0;
+    for (size_t i = 0; i < lr->nheld; i++) {
+        lr->held[i].w = lr->words + w;
+        w += lr->held[i].nw;
+        if (!done(&lr->p))
+            on_event(&lr->p, lr->r, &lr->held[i]);
     }
-    return damaged ? 1 : 0;
+    free(lr->held), free(lr->words);
+    lr->held = NULL, lr->words = NULL;
+}
+
+static void live_begin(void *user, struct kev_reader *r, unsigned seg)
+{
+    struct live_replay *lr = user;
+    if (lr->begun) {            /* a board reset: the replay ends with its trace */
+        lr->reset = 1;
+        return;
+    }
+    lr->begun = 1;
+    lr->deciding = 1;
+    lr->r = r;
+    (void)seg;
+    lr->held = malloc(LIVE_CENSUS * sizeof(*lr->held));
+    lr->cap_w = LIVE_CENSUS * 4u;
+    lr->words = malloc(lr->cap_w * sizeof(uint32_t));
+    if (!lr->held || !lr->words) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        *lr->stop = 1;
+    }
+}
+
+static void live_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct live_replay *lr = user;
+    if (lr->reset || lr->ended || !lr->begun || *lr->stop)
+        return;
+    if (!lr->deciding) {
+        if (!done(&lr->p))
+            on_event(&lr->p, r, e);
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM)
+        rstacks_count(&lr->c, e);
+    if (lr->nwords + e->nw > lr->cap_w) {
+        uint32_t *w = realloc(lr->words, (lr->cap_w *= 2) * sizeof(uint32_t));
+        if (!w) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            *lr->stop = 1;
+            return;
+        }
+        lr->words = w;
+    }
+    lr->held[lr->nheld] = *e;
+    memcpy(lr->words + lr->nwords, e->w, e->nw * sizeof(uint32_t));
+    lr->nwords += e->nw;
+    lr->nheld++;
+    if (lr->c.oncpu || lr->nheld == LIVE_CENSUS)
+        live_replay_held(lr);
+}
+
+static void live_time(void *user, struct kev_reader *r, uint64_t t)
+{
+    struct live_replay *lr = user;
+    if (lr->begun && !lr->deciding && !lr->reset && !lr->ended && lr->p.started &&
+        !done(&lr->p))
+        advance(&lr->p, r, cycles_ns(&lr->p, t));
+}
+
+static void live_end(void *user, struct kev_reader *r, int complete)
+{
+    struct live_replay *lr = user;
+    if (lr->reset || lr->ended || !lr->begun)
+        return;
+    if (lr->deciding)
+        live_replay_held(lr);
+    lr->ended = 1;
+    if (!complete && !r->kr_err) { /* (a trailer that disagrees set its own error) */
+        snprintf(r->kr_msg, sizeof(r->kr_msg), "the trace ended without its trailer");
+        r->kr_err = KEV_ERR_TRUNCATED;
+    }
+    lr->rc = replay_finish(&lr->p, r, lr->name, complete ? KEV_OK : r->kr_err, NULL);
+}
+
+static void live_fault(void *user, enum kev_live_fault f, const char *what)
+{
+    (void)user, (void)f;
+    fprintf(stderr, "dtrace: %s\n", what);
+}
+
+int kev_live_source(const char *name, int follow)
+{
+    struct stat sb;
+    if (!strcmp(name, "-"))
+        return 1;
+    if (stat(name, &sb) != 0)
+        return strchr(name, ':') != NULL;  /* HOST:PORT */
+    if (!S_ISREG(sb.st_mode) || follow)
+        return 1;
+    char magic[2] = "";
+    FILE *f = fopen(name, "rb");
+    size_t n = f ? fread(magic, 1, 2, f) : 0;
+    if (f)
+        fclose(f);
+    return n == 2 && magic[0] == 'K' && magic[1] == 'S';
+}
+
+static void head_begin(void *user, struct kev_reader *r, unsigned seg)
+{
+    unsigned len, *ncpus = user;
+    const char *v = kev_attr(r, "CPU_NUM", &len);
+    (void)seg;
+    *ncpus = v ? (unsigned)strtoul(v, NULL, 10) : r->kr_board_ncpu;
+    if (!*ncpus)
+        *ncpus = 1;
+    if (*ncpus > DVM_MAXCPU)
+        *ncpus = DVM_MAXCPU;
+}
+
+int kev_live_open(const char *name, int follow, struct kev_input *in, uint8_t **pre,
+                  size_t *npre, unsigned *ncpus)
+{
+    if (kev_input_open("dtrace", name, follow, in) != 0)
+        return -1;
+    struct kev_live *l = kev_live_new(in->name);
+    unsigned found = 0;
+    const struct kev_live_consumer c = { .user = &found, .begin = head_begin };
+    size_t cap = 1u << 16;
+    *pre = malloc(cap);
+    *npre = 0;
+    if (!l || !*pre) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        return -1;
+    }
+    kev_live_attach(l, &c);
+    long n = 0;
+    while (!found && (n = kev_input_read(in, *pre + *npre, cap - *npre, -1)) >= 0) {
+        kev_live_feed(l, *pre + *npre, (size_t)n);
+        *npre += (size_t)n;
+        if (*npre == cap && !(*pre = realloc(*pre, cap *= 2))) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            return -1;
+        }
+    }
+    kev_live_free(l);
+    if (!found) {
+        fprintf(stderr, "dtrace: %s: the input ended before a trace's header\n", in->name);
+        return -1;
+    }
+    *ncpus = found;
+    return 0;
+}
+
+int kev_replay_live(struct kev_live *l, struct kev_input *in, const uint8_t *pre, size_t npre,
+                    struct dvm_state *st, struct dcons *cons, uint64_t switchrate_ns,
+                    unsigned ncpus, unsigned cpu_only, volatile sig_atomic_t *stop,
+                    struct dvm_ctx *end_ctx, void (*flush)(void))
+{
+    static struct live_replay lr;
+    memset(&lr, 0, sizeof(lr));
+    lr.st = st, lr.cons = cons, lr.switchrate_ns = switchrate_ns;
+    lr.ncpus = ncpus, lr.cpu_only = cpu_only, lr.stop = stop, lr.name = in->name;
+    const struct kev_live_consumer c = { .user = &lr, .begin = live_begin, .event = live_event,
+                                         .time = live_time, .fault = live_fault,
+                                         .end = live_end };
+    kev_live_attach(l, &c);
+    kev_live_feed(l, pre, npre);
+    static uint8_t buf[1u << 16];
+    while (!lr.ended && !lr.reset && !*stop && !(lr.begun && !lr.deciding && done(&lr.p))) {
+        long n = kev_input_read(in, buf, sizeof(buf), 100);
+        if (n < 0) {
+            kev_live_finish(l);
+            break;
+        }
+        kev_live_feed(l, buf, (size_t)n);
+        if (flush)
+            flush();
+    }
+    if (lr.reset)
+        fprintf(stderr, "dtrace: %s: the board restarted: the replay ends with the trace it "
+                "began\n", in->name);
+    if (!lr.ended && lr.begun) { /* stopped: exit( ), a filled buffer, ^C, or a reset */
+        if (lr.deciding)
+            live_replay_held(&lr);
+        lr.ended = 1;
+        lr.rc = replay_finish(&lr.p, lr.r, lr.name, KEV_OK, NULL);
+    }
+    if (!lr.begun) {
+        fprintf(stderr, "dtrace: %s: no trace arrived\n", in->name);
+        return -1;
+    }
+    if (end_ctx) {
+        end_ctx->timestamp = end_ctx->vtimestamp = lr.p.ctx.timestamp;
+        end_ctx->walltimestamp = lr.p.ctx.walltimestamp;
+    }
+    return lr.rc;
 }

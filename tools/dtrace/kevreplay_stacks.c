@@ -42,10 +42,8 @@ void rstacks_clear(void)
     cur.have = 0;
 }
 
-static int count(void *user, struct kev_reader *r, const struct kev_event *e)
+void rstacks_count(struct rstack_census *c, const struct kev_event *e)
 {
-    (void)r;
-    struct rstack_census *c = user;
     struct kev_stack s;
     struct kev_fault f;
     if (e->ev == KEV_SYS_ONCPU) {
@@ -65,6 +63,12 @@ static int count(void *user, struct kev_reader *r, const struct kev_event *e)
         else
             c->faults++;
     }
+}
+
+static int count(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    rstacks_count(user, e);
     return 0;
 }
 

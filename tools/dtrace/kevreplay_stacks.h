@@ -19,6 +19,9 @@ struct rstack_census {
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);
+/* rstacks_count: one SYSTEM event counted into c (the census of a live source, as it comes). */
+struct kev_event;
+void rstacks_count(struct rstack_census *c, const struct kev_event *e);
 
 /* rstacks_begin: the replay's stacks become dvm_stack's source; says once on stderr what a
  * capture without samples (or faults) cannot give the program st. */

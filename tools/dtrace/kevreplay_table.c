@@ -7,6 +7,7 @@
 #include "kevreplay_table.h"
 #include <d/dprobes.h>
 #include <d/dutext.h>
+#include <kevhost/kx.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,12 +66,10 @@ static int field_value(const struct kev_fields *fs, const char *tok, size_t n, u
         return 0;
     memcpy(name, tok, len);
     name[len] = '\0';
-    const struct kev_field *f = kev_field_get(fs, name);
-    if (!f || KEV_K_IS_ARRAY(f->kind) || f->kind == KEV_K_STRING)
+    if (!kev_field_value(fs, name, v))
         return 0;
-    *v = f->v;
     if (dot && n - len == 4 && !memcmp(dot, ".pid", 4))
-        *v >>= 16;
+        *v = kev_who_pid(*v);
     else if (dot)
         return 0;
     return 1;
@@ -172,8 +171,8 @@ static int fill_args(const char *args, const struct kev_event *e,
                 f->a[k++] = DUTEXT_ADDR;
                 f->a[k] = 4u * e->nw;
             } else {
-                f->a[k++] = e->nw > 0 ? e->w[0] : 0;
-                f->a[k] = e->nw > 1 ? e->w[1] : 0;
+                f->a[k++] = kx_user_word(e, 0);
+                f->a[k] = kx_user_word(e, 1);
             }
         } else if (tok[0] == '?') {
             if (!site || !site(user, tok + 1, fs, &f->a[k])) {

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/kevkvar.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 # -i names its output's code addresses as stacksym does, from the ELF files the capture ran
 # (found by build id: tools/common/tool_syms.c; libdwfl).
@@ -11,7 +11,7 @@ HOST_TOOLS  += $(H)/dtrace
 $(H)/dtrace: $(call kevhost_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf -lcapstone
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf -lcapstone -lz
 
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
@@ -24,6 +24,10 @@ SCRIPT_TESTS_HOST += dtrace-target|60|test/tools/test_dtrace_target.sh
 # A capture that lost events: dtrace -i says so, once, with the stream's own count.
 SCRIPT_TESTS_HOST += dtrace-lost|60|test/tools/test_dtrace_lost.sh
 SCRIPT_TESTS_HOST += dtrace-span|60|test/tools/test_dtrace_span.sh
+# -i over a live source (a stream through a pipe, a file as it grows): the file's output, tick-1s
+# printed while the stream arrives (about 10 s: a 3 s trace, its stream paced to 1.5 s).
+TEST_DEPS_HOST    += $(H)/kevscen
+SCRIPT_TESTS_HOST += dtrace-live|120|test/tools/test_dtrace_live.sh
 # A variable first assigned 0 keeps a later 64-bit value: a per-call time total over a capture
 # against the one traceprinter's events give (kcall_time_total.py).
 SCRIPT_TESTS_HOST += dtrace-var64|60|test/tools/test_dtrace_var64.sh
@@ -52,9 +56,10 @@ $(HT)/test_d_ccstack: $(call host_test_objs,test/unit/test_d_ccstack.c $(D_ALL_S
 HOST_TESTS += $(HT)/test_dtrace_ustr
 $(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c \
                           tools/common/kev_capture.c trace/trace_ring.c $(TRACE_HOST_SRCS) \
+                          tools/common/kev_live.c tools/common/kev_input.c trace/kev_stream.c tools/analysis/kx_fields.c \
                           $(D_ALL_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
 
 $(HT)/test_dcpp: $(call host_test_objs,test/unit/test_dcpp.c trace/d/dcpp.c)
 	@echo "  LINK    $@"

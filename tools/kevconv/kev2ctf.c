@@ -21,8 +21,10 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 
 static const struct tool_opt opts[] = {
@@ -68,6 +70,7 @@ struct conv {
     struct kev_userreg ureg; // user event names and formats the trace declares
     int sync_for[KEV_MAX_CPUS]; // the thread a SYNC_WAIT on this CPU is about: the last to
                                 // block on a mutex, semaphore or condvar here (+1; 0: current)
+    uint8_t known[KX_MAX_THREADS]; // LTTng's readers know the thread (life_*, below)
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -185,6 +188,10 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
         return;
     if (end < s->last)
         end = s->last;
+    if (s->seq == 0 && c->m->have_t && c->m->first_t < s->begin) { // (span_streams)
+        s->begin = c->m->first_t;
+        put_le(s->buf + CTF_OFF_TS_BEGIN, s->begin, 8);
+    }
     if (s->seq == 0 && s->discarded) {
         // babeltrace2 reports the counter's increase from one packet to the next: an empty
         // first packet at 0 makes losses before the first event visible too.
@@ -199,6 +206,22 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
     flush_packet(c, s, end, s->discarded);
     s->end = end;
     s->open = 0;
+}
+
+// Every stream spans the capture, from its first event to its last, as an LTTng session's
+// streams do: babeltrace's stream intersection, on by default in LTTng's analyses, keeps only
+// the time every stream covers, and a CPU that starts writing late would cut the state dump
+// away. A stream's first packet begins at the capture's first event (close_packet); this
+// closes each stream's last packet at the capture's last event, or adds an empty one up to it.
+static void span_streams(struct conv *c)
+{
+    uint64_t end = c->m->have_t ? c->m->last_t : 0;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
+        struct stream *s = &c->s[cpu];
+        if (!s->open && s->f && s->end < end)
+            open_packet(c, cpu, s->end);
+        close_packet(c, cpu, end);
+    }
 }
 
 // ---- events ------------------------------------------------------------------------------------
@@ -261,22 +284,94 @@ static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
     return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
 }
 
+// ---- the threads' life as LTTng's readers follow it -----------------------------------------
+// LTTng's readers (lttng-analyses, Trace Compass) learn of a thread from the state dump at the
+// start (lttng_statedump_process_state), its sched_process_fork, or a sched_switch or
+// sched_waking naming it; lttng-analyses stops ("Cannot run analysis: <tid>") at a
+// sched_pi_setprio about any other. The kernel writes a thread's first priority (PRIO_CHANGE,
+// cause initial) just before its THCREATE, in the START snapshot too, and a loss can hide a
+// creation: a PRIO_CHANGE about a thread they do not know yet is the table's kev_prio_change,
+// which they do not read (its priority reaches them with its next sched_waking or
+// sched_switch, as a new Linux thread's does). lttng-analyses learns which thread a CPU runs
+// only from sched_switch: each snapshot entry "CPU c runs who" adds one from swapper to who on
+// c (derived), so that who's time and calls count from the snapshot on, as kevstat's do, not
+// from the first event of the trace. A process's main thread is forked and then runs its
+// program: sched_process_fork, then sched_process_exec (derived) naming the program.
+
+static void life_know(struct conv *c, int idx)
+{
+    if (idx >= 0)
+        c->known[idx] = 1;
+}
+
+static int life_known(const struct conv *c, int idx)
+{
+    return idx >= 0 && (c->known[idx] || kx_is_idle(c->m, idx));
+}
+
+// PRIO_CHANGE e is about a thread LTTng's readers know (else it is the table's kev_prio_change).
+static int life_prio_known(struct conv *c, const struct kev_event *e)
+{
+    uint32_t who = kx_field(e, kx_fields()->prio_who);
+    return life_known(c, kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)));
+}
+
+// After the fork of thread idx (outside the snapshot): a main thread's exec of its program.
+static void life_fork(struct conv *c, struct stream *s, const struct kev_event *e, int idx)
+{
+    life_know(c, idx);
+    if (idx < 0 || c->m->th[idx].tid != 1 || !c->m->th[idx].comm[0])
+        return;
+    const char *prog = c->m->th[idx].comm;
+    int32_t tid = kx_ltid(c->m, idx);
+    ev_header(s, CTF_ID_SCHED_PROCESS_EXEC, e->t64, strlen(prog) + 1 + 8);
+    put_str(s, prog);
+    put32(s, (uint32_t)tid), put32(s, (uint32_t)tid);
+    c->derived++;
+}
+
+// SNAPSHOT entry e, "CPU cpu runs who": the switch from swapper to who there (none for idle).
+static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigned cpu)
+{
+    uint32_t who = kx_field(e, kx_fields()->snap_who);
+    int idx = who ? kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
+    if (idx < 0 || kx_is_idle(c->m, idx) || cpu >= KEV_MAX_CPUS)
+        return;
+    struct stream *o = &c->s[cpu];
+    if (!o->open)
+        open_packet(c, cpu, e->t64);
+    if (!o->open)
+        return;
+    life_know(c, idx);
+    ev_header(o, CTF_ID_SCHED_SWITCH, e->t64, 72);
+    put_comm(o, "swapper");
+    put32(o, 0), put32(o, (uint32_t)kx_lttng_prio(0)), put64(o, 0);
+    put_comm(o, kx_lcomm(c->m, idx));
+    put32(o, (uint32_t)kx_ltid(c->m, idx));
+    put32(o, (uint32_t)kx_lttng_prio(kx_qprio(c->m, idx)));
+    c->last_cpu[idx] = (int16_t)(cpu + 1);
+    c->derived++;
+}
+
 // Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
 // index in the model (or KX_NO_THREAD), as kx_thread gives it.
 static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
-    int idx = kx_thread(m, e->w[0], e->w[1]);
-    int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(e->w[0], e->w[1]);
-    int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(e->w[0]);
-    int32_t prio = kx_lttng_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, idx));
+    const struct kev_field_desc *wide = kx_fields()->th_prio; // (wide mode's)
+    uint32_t qpid = kx_th_pid(e), qtid = kx_th_tid(e);     // the kernel's own ids
+    int idx = kx_thread(m, qpid, qtid);
+    int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(qpid, qtid);
+    int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(qpid);
+    int32_t prio = kx_lttng_prio(kx_field_has(e, wide) ? (int)kx_field(e, wide) : kx_qprio(m, idx));
     const char *comm = idx >= 0 ? kx_lcomm(m, idx) : "";
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
+        life_know(c, idx);
         ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
-        put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, (uint32_t)pid), put32(s, e->w[0]);
-        put32(s, (uint32_t)kx_lppid(m, e->w[0])), put32(s, kx_ppid(m, e->w[0]));
+        put32(s, (uint32_t)tid), put32(s, qtid), put32(s, (uint32_t)pid), put32(s, qpid);
+        put32(s, (uint32_t)kx_lppid(m, qpid)), put32(s, kx_ppid(m, qpid));
         put_comm(s, comm);
-        put32(s, e->w[0] == 0); // type: 0 user thread, 1 kernel thread (process 0's)
+        put32(s, qpid == 0); // type: 0 user thread, 1 kernel thread (process 0's)
         put32(s, 0), put32(s, 0); // mode, submode
         put32(s, (uint32_t)statedump_status(e->ev));
         put32(s, snapshot_cpu(c, idx, e));
@@ -285,6 +380,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     }
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
+        life_know(c, p), life_know(c, idx);
         ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
         put_comm(s, kx_lcomm(m, p));
         put32(s, (uint32_t)kx_ltid(m, p));
@@ -298,17 +394,19 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     } else if (e->ev == KEV_TH_READY && idx >= 0 && m->th[idx].cpu < 0 &&
                m->th[idx].state != KEV_TH_READY &&
                !kx_is_idle(m, idx)) {   // (idle is Linux's swapper, tid 0: never woken)
+        life_know(c, idx);
         ev_header(s, CTF_ID_SCHED_WAKING, e->t64, 32);
         put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
         put32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
-    } else if (e->ev == KEV_TH_CREATE) {
+    } else if (e->ev == KEV_TH_CREATE && !m->in_snapshot) {
         int p = kx_cpu_thread(m, e->cpu);
         ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
         put_comm(s, p >= 0 ? kx_lcomm(m, p) : "");
         put32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0)), put32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
         put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)pid);
+        life_fork(c, s, e, idx);
     } else if (e->ev == KEV_TH_DESTROY) {
         // Trace Compass removes a thread at sched_process_free (exit changes nothing): the
         // kernel frees a thread's slot when it destroys it, so both are written here.
@@ -321,7 +419,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         c->derived++;
     } else {
         ev_header(s, CTF_ID_KEV_THREAD_STATE, e->t64, 32);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, e->w[1]), put32(s, e->ev);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, qtid), put32(s, e->ev);
         put32(s, (uint32_t)prio);
     }
     return idx;
@@ -369,6 +467,12 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
             if (fd->layout == KEV_L_USER)
                 put_field(s, kev_field_get(&fs, "text"), KEV_K_STRING);
             put_field(s, kev_field_get(&fs, fd->name), fd->kind);
+        }
+        if (ctf_table_function(d)) {    // the function its first field holds, named
+            char fn[128];
+            syms_function(fs.n ? fs.f[0].v : 0, fn, sizeof(fn));
+            reserve(s, strlen(fn) + 1);
+            put_str(s, fn);
         }
         return;
     }
@@ -432,9 +536,10 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
             put_str(s, names[i]);
         return 1;
     }
-    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        uint32_t pid = e->w[0] >> 16, tid = e->w[0] & 0xffffu;
-        unsigned prio = e->w[1] & 0xffu, old = (e->w[1] >> 8) & 0xffu;
+    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2 && life_prio_known(c, e)) {
+        const struct kx_fields *f = kx_fields();
+        uint32_t who = kx_field(e, f->prio_who), pid = kev_who_pid(who), tid = kev_who_tid(who);
+        unsigned prio = kx_field(e, f->prio_new), old = kx_field(e, f->prio_old);
         int idx = kx_thread(c->m, pid, tid);
         int32_t ltid, lpid;
         linux_ids(c, pid, tid, &ltid, &lpid);
@@ -443,21 +548,21 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         put32(s, (uint32_t)ltid);
         put32(s, (uint32_t)kx_lttng_prio((int)old)), put32(s, (uint32_t)kx_lttng_prio((int)prio));
         put32(s, pid), put32(s, tid), put32(s, old), put32(s, prio);
-        put8(s, (uint8_t)(e->w[1] >> 16));
+        put8(s, (uint8_t)kx_field(e, f->prio_cause));
         return 1;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : kx_cpu_thread(c->m, e->cpu);
-        uint32_t owner = e->w[1];
+        uint32_t owner = kx_field(e, kx_fields()->sync_owner);
         ev_header(s, CTF_ID_KEV_SYNC_WAIT, e->t64, 12 + 1 + 16);
         if (th >= 0)
             put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
         else
             put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
         put8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
-        put32(s, e->w[0]);
-        put32(s, owner ? (uint32_t)kx_tid_of(owner >> 16, owner & 0xffffu) : (uint32_t)-1);
-        put32(s, owner >> 16), put32(s, owner & 0xffffu);
+        put32(s, kx_field(e, kx_fields()->sync_object));
+        put32(s, owner ? (uint32_t)kx_tid_of(kev_who_pid(owner), kev_who_tid(owner)) : (uint32_t)-1);
+        put32(s, kev_who_pid(owner)), put32(s, kev_who_tid(owner));
         c->sync_for[e->cpu] = 0;
         return 1;
     }
@@ -474,6 +579,33 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
     return 0;
 }
 
+// A USDT firing: its probe's class (ctf_usdt_class), its name from the program's note, the
+// thread that fired it, the arguments as the program passed them; a site no file names (or a
+// class past the last): its table row's class, kev_usdt.
+static void usdt_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    kev_fields_decode(s->r, e, &fs);
+    int k = syms_usdt_firing(&fs, &f) == 0 && f.p ? ctf_usdt_class(f.p) : -1;
+    if (k < 0) {
+        unknown_event(s, e);
+        return;
+    }
+    int th = kx_cpu_thread(c->m, e->cpu);
+    ev_header(s, CTF_ID_USDT + (uint32_t)k, e->t64,
+              20 + strlen(f.p->module) + strlen(f.p->function) + 2 + 8u * f.p->nargs);
+    if (th >= 0)
+        put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
+    else
+        put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
+    put64(s, f.site);
+    put_str(s, f.p->module);
+    put_str(s, f.p->function);
+    for (unsigned i = 0; i < f.p->nargs && i < SYMS_USDT_ARGS; i++)
+        put64(s, i < f.nargs ? f.arg[i] : 0);
+}
+
 static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     char name[KEV_NAME_MAX] = "";
@@ -484,18 +616,21 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
                          ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
                   e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_pid_of(e->w[0])), put32(s, (uint32_t)kx_pid_of(e->w[1]));
-        put32(s, e->w[1]);
+        put32(s, (uint32_t)kx_pid_of(kx_pr_ppid(e))), put32(s, (uint32_t)kx_pid_of(kx_pr_pid(e)));
+        put32(s, kx_pr_pid(e));
         put_str(s, name);
         return;
-    case KEV_PR_THREAD_NAME:
+    case KEV_PR_THREAD_NAME: {
+        const struct kx_fields *f = kx_fields();
+        uint32_t pid = kx_pr_pid(e), tid = kx_field(e, f->tname_tid);
         if (e->nw > 2)
             kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_tid_of(e->w[0], e->w[1])), put32(s, (uint32_t)kx_pid_of(e->w[0]));
-        put32(s, e->w[1]);
+        put32(s, (uint32_t)kx_tid_of(pid, tid)), put32(s, (uint32_t)kx_pid_of(pid));
+        put32(s, tid);
         put_str(s, name);
         return;
+    }
     default:
         unknown_event(s, e);
     }
@@ -533,7 +668,7 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
     } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
         // (an interrupted call, QNX's, is read as its exit: kev_kcall_exit, kev_fields.c)
         kev_fields_decode(s->r, e, &fs);
-        int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
+        int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err);
         ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 9);
@@ -554,22 +689,26 @@ static void irq_name(char *out, uint32_t irq)
 
 static void int_event(struct stream *s, const struct kev_event *e)
 {
-    char name[16];
+    char name[24];
+    uint32_t irq = kx_int_irq(e);
     switch (e->ev) {
     case KEV_INT_ENTER:
-        irq_name(name, e->w[0]);
+        if (kev_int_pseudo_name(irq))   // the tick, a CPU's tick share, a reschedule IPI
+            snprintf(name, sizeof(name), "%s", kev_int_pseudo_name(irq));
+        else
+            irq_name(name, irq);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
-        put32(s, e->w[0]);
+        put32(s, irq);
         put_str(s, name);
         break;
     case KEV_INT_EXIT:
         ev_header(s, CTF_ID_IRQ_HANDLER_EXIT, e->t64, 8);
-        put32(s, e->w[0]), put32(s, 1); // IRQ_HANDLED
+        put32(s, irq), put32(s, 1); // IRQ_HANDLED
         break;
     case KEV_INT_HANDLER_ENTER: case KEV_INT_HANDLER_EXIT:
         ev_header(s, e->ev == KEV_INT_HANDLER_ENTER ? CTF_ID_KEV_IRQ_HANDLER_ENTRY
                                                     : CTF_ID_KEV_IRQ_HANDLER_EXIT, e->t64, 4);
-        put32(s, kev_int_irq(e));
+        put32(s, irq);
         break;
     default:
         unknown_event(s, e);
@@ -596,7 +735,7 @@ static void control_event(struct conv *c, const struct kev_event *e)
         } else if (!s->open) {
             open_packet(c, e->cpu, e->t64);
         }
-        s->discarded += e->w[0];
+        s->discarded += kx_field(e, kx_fields()->dropped_lost);
         break;
     case KEV_CTL_TIME:
         // The BUFFER slot before it was stamped with the previous high word: a packet that
@@ -641,11 +780,22 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
     case KEV_C_SYSTEM:
-        if (e->ev == KEV_SYS_SNAPSHOT) {
-            ev_header(s, e->w[0] == 0 ? CTF_ID_STATEDUMP_START : CTF_ID_STATEDUMP_END, e->t64, 0);
+        if (e->ev == KEV_SYS_SNAPSHOT && kx_snapshot_cpu(e) >= 0) {
+            unknown_event(s, e);
+            life_snapshot_run(c, e, (unsigned)kx_snapshot_cpu(e));
+        } else if (e->ev == KEV_SYS_SNAPSHOT) {
+            ev_header(s, kx_field(e, kx_fields()->snap_what) == 0 ? CTF_ID_STATEDUMP_START
+                                                                  : CTF_ID_STATEDUMP_END, e->t64, 0);
         } else if (e->ev == KEV_SYS_TIMER) {
+            static struct kev_fields fs;  // the table's timer_id and pid (ctf_meta.c's order)
+            uint64_t id = 0, pid = 0;
+            kev_fields_decode(s->r, e, &fs);
+            kev_field_value(&fs, "timer_id", &id);
+            kev_field_value(&fs, "pid", &pid);
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
-            put32(s, e->w[0]), put32(s, e->w[1]);
+            put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
+        } else if (e->ev == KEV_SYS_USDT) {
+            usdt_event(c, s, e);
         } else if (!system_event(c, s, e)) {
             unknown_event(s, e);
         }
@@ -689,6 +839,29 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 }
 
 // ---- main --------------------------------------------------------------------------------------
+
+// mkdir -p: DIR and its missing parents (LTTng's analyses want the CTF in a directory named
+// kernel, as an LTTng session holds it: -o SESSION/kernel). 0, or -1 with errno set.
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        char keep = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return -1;
+        path[i] = keep;
+    }
+    return 0;
+}
 
 static const char *attr(const struct kev_reader *r, const char *key, char *buf, size_t n)
 {
@@ -779,7 +952,7 @@ int main(int argc, char **argv)
     struct kx_file f;
     if (kx_open("kev2ctf", in, &f))
         return 1;
-    if (mkdir(dir, 0777) && errno != EEXIST) {
+    if (make_dirs(dir)) {
         fprintf(stderr, "kev2ctf: %s: %s\n", dir, strerror(errno));
         kx_close(&f);
         return 1;
@@ -793,8 +966,7 @@ int main(int argc, char **argv)
     syms_trace("kev2ctf", f.data, f.len);
     make_uuid(&f, c.uuid);
     int rc = kx_decode("kev2ctf", &f, on_event, &c);
-    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
-        close_packet(&c, cpu, c.s[cpu].last);
+    span_streams(&c);
     if (!rc)
         trailing_losses(&c, f.r);
     uint64_t discarded = 0;

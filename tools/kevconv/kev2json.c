@@ -26,16 +26,22 @@
 // on the faulting thread's track, written when its stack follows: conv_fault.c) its signal,
 // kind, pc, address, the function holding the pc and the stack's frames; a STACK its kind and
 // frames; PRIO_CHANGE, SYNC_WAIT and IMAGE their fields. Every instant, kernel-call entry and
-// COMM record also carries "fields": the event's fields as the event table names them. Code addresses are named from the
-// ELF files the capture ran, found by build id (tools/common/tool_syms.c).
+// COMM record also carries "fields": the event's fields as the event table names them. An
+// event's words are read once, by the table (kev_fields_decode into conv.fs): its "fields",
+// the named args beside them and the thread a state or PRIO_CHANGE names come from that one
+// reading, none from the words by hand (a fault, a STACK and an IMAGE: from trace/'s decoders
+// of those events, which check their lengths). Code addresses are named from the ELF files the
+// capture ran, found by build id (tools/common/tool_syms.c).
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kevhost/conv_fault.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
@@ -158,6 +164,8 @@ struct conv {
     int sync_for[KEV_MAX_CPUS];             // the thread a SYNC_WAIT on this CPU is about:
                                             // the last to block on a mutex, semaphore or
                                             // condvar here (+1; 0: the CPU's current one)
+    struct kev_fields fs;                   // the event being written, as the table decodes
+                                            // it: its "fields" and every value read from it
 };
 
 // Decimal digits of v (printf's float and integer paths are most of the run time otherwise),
@@ -293,17 +301,31 @@ static void o_hex(struct out *o, uint64_t v) // "0x..." (a JSON string)
     o_str(o, b + i);
 }
 
-// "event" and "fields" (the event's fields as the table names them), after sep.
-static void fields_put(struct conv *c, const struct kev_event *e, const char *sep)
+// e decoded by the event table into c->fs: the one reading of its words that its record's
+// "fields" and named args are written from.
+static void fields_decode(struct conv *c, const struct kev_event *e)
 {
-    static struct kev_fields fs;
-    kev_fields_decode(c->r, e, &fs);
+    kev_fields_decode(c->r, e, &c->fs);
+}
+
+// The value of the decoded event's field name (0 when it has none).
+static uint64_t field(const struct conv *c, const char *name)
+{
+    uint64_t v = 0;
+    kev_field_value(&c->fs, name, &v);
+    return v;
+}
+
+// "event" and "fields" (the decoded event's fields as the table names them), after sep.
+static void fields_write(struct conv *c, const char *sep)
+{
+    const struct kev_fields *fs = &c->fs;
     o_str(&c->o, sep);
     o_str(&c->o, "\"event\":");
-    o_json_str(&c->o, fs.name);
+    o_json_str(&c->o, fs->name);
     o_str(&c->o, ",\"fields\":{");
-    for (unsigned i = 0; i < fs.n; i++) {
-        const struct kev_field *f = &fs.f[i];
+    for (unsigned i = 0; i < fs->n; i++) {
+        const struct kev_field *f = &fs->f[i];
         o_str(&c->o, i ? ",\"" : "\""); // table names are identifiers: no escaping
         o_str(&c->o, f->name);
         o_str(&c->o, "\":");
@@ -339,9 +361,11 @@ static void fields_put(struct conv *c, const struct kev_event *e, const char *se
     o_str(&c->o, "}");
 }
 
+// e's "event" and "fields" (decoded here), after a comma.
 static void fields_arg(struct conv *c, const struct kev_event *e)
 {
-    fields_put(c, e, ",");
+    fields_decode(c, e);
+    fields_write(c, ",");
 }
 
 static void kcall_event(struct conv *c, const struct kev_event *e)
@@ -358,7 +382,8 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         on_thread(c, "B", "kev.kcall", th, e->t64);
         name_field(c, name);
         o_str(&c->o, ",\"args\":{"); // every word named (kev_fields_decode), none raw
-        fields_put(c, e, "");
+        fields_decode(c, e);
+        fields_write(c, "");
         o_str(&c->o, "}}");
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
@@ -374,7 +399,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             name_field(c, label);
             o_str(&c->o, ",\"s\":\"t\"");
         }
-        int32_t ret = (int32_t)e->w[0];
+        int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure; interrupted: its exit's
         o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
@@ -434,7 +459,7 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 // handler runs without an INT_ENTER). irq_depth: bit 0 "irq N" open, bit 1 handler open.
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    uint32_t irq = kev_int_irq(e);
+    uint32_t irq = kx_int_irq(e);
     unsigned cpu = e->cpu % KEV_MAX_CPUS;
     uint32_t tid = irq_tid(cpu, irq);
     uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[cpu][irq] : NULL;
@@ -532,9 +557,9 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_comm_name(e->ev);
     on_context(c, "X", "kev.comm", e);
     name_field(c, n ? n : "COMM");
-    o_str(&c->o, ",\"dur\":0,\"args\":{\"id\":"), put_u64(&c->o, e->w[0]);
-    o_str(&c->o, ",\"pid\":"), put_u64(&c->o, e->w[1]);
-    fields_arg(c, e);
+    o_str(&c->o, ",\"dur\":0,\"args\":{");
+    fields_decode(c, e);
+    fields_write(c, "");
     o_str(&c->o, "}}");
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
@@ -547,16 +572,23 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     }
 }
 
-// An instant on thread th's track whose args begin with the event's "event" and "fields" (its
-// words as the table names them); the caller adds its named args (each starting with a comma)
-// and closes it with instant_end.
-static void instant_begin(struct conv *c, const struct kev_event *e, uint64_t t, int th,
-                          const char *cat, const char *name)
+// An instant on thread th's track whose args begin with the decoded event's "event" and
+// "fields" (c->fs: its words as the table names them); the caller adds its named args (each
+// starting with a comma, each from c->fs) and closes it with instant_end.
+static void instant_open(struct conv *c, uint64_t t, int th, const char *cat, const char *name)
 {
     on_thread(c, "i", cat, th, t);
     name_field(c, name);
     o_str(&c->o, ",\"s\":\"t\",\"args\":{");
-    fields_put(c, e, "");   // the event's words by the table's names, none raw
+    fields_write(c, "");    // the event's words by the table's names, none raw
+}
+
+// The same for e, decoded here.
+static void instant_begin(struct conv *c, const struct kev_event *e, uint64_t t, int th,
+                          const char *cat, const char *name)
+{
+    fields_decode(c, e);
+    instant_open(c, t, th, cat, name);
 }
 
 static void instant_end(struct conv *c)
@@ -621,6 +653,34 @@ static void fault_record(struct conv *c, const struct cf_fault *x)
     instant_end(c);
 }
 
+// A USDT firing (docs/usdt.md) on the firing thread's track, named provider:probe from its
+// program's note (syms_usdt.h; "USDT" when no file names its site), with the probe's parts,
+// its program and function, and each argument as the program passed it (signed where the note
+// says so): "arg0", "arg1", ... as D names them.
+static void usdt_record(struct conv *c, const struct kev_event *e, int th)
+{
+    struct syms_usdt_firing f;
+    fields_decode(c, e);
+    if (syms_usdt_firing(&c->fs, &f) != 0) {
+        instant_open(c, e->t64, th, "kev.system", "USDT");
+        instant_end(c);
+        return;
+    }
+    instant_open(c, e->t64, th, "usdt", f.p ? f.p->probe : "USDT");
+    if (f.p) {
+        arg_str(c, "provider", f.p->provider);
+        arg_str(c, "probe", f.p->name);
+        arg_str(c, "module", f.p->module);
+        arg_str(c, "function", f.p->function);
+    }
+    for (unsigned k = 0; k < f.nargs; k++) {
+        char v[24];
+        syms_usdt_arg_text(&f, k, v, sizeof(v));
+        o_printf(&c->o, ",\"arg%u\":%s", k, v);
+    }
+    instant_end(c);
+}
+
 // Our SYSTEM events with their fields named (a FAULT is held for its stack: fault_record).
 static void system_event(struct conv *c, const struct kev_event *e)
 {
@@ -630,7 +690,6 @@ static void system_event(struct conv *c, const struct kev_event *e)
     char name[64], text[2 * KEV_IMAGE_ID_MAX + 1];
     int cur = kx_cpu_thread(c->m, e->cpu);
     const char *cn = kev_system_name(e->ev);
-    uint32_t w1 = e->nw >= 2 ? e->w[1] : 0;
     if (e->ev == KEV_SYS_FAULT && kev_fault_decode(e->w, e->nw, &f) == 0)
         return;     // held (cf_event): written by fault_record
     if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &st) == 0) {
@@ -642,22 +701,28 @@ static void system_event(struct conv *c, const struct kev_event *e)
         arg_frames(c, &st);
         instant_end(c);
     } else if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        unsigned cause = (w1 >> 16) & 0xffu;
-        const char *cs = kev_prio_cause_name(cause);
-        snprintf(name, sizeof(name), "prio %u -> %u", (w1 >> 8) & 0xffu, w1 & 0xffu);
-        instant_begin(c, e, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
-                      "kev.system", name);
-        o_printf(&c->o, ",\"pid\":%u,\"tid\":%u,\"prio\":%u,\"old_prio\":%u", e->w[0] >> 16,
-                 e->w[0] & 0xffffu, w1 & 0xffu, (w1 >> 8) & 0xffu);
+        fields_decode(c, e);
+        uint32_t who = (uint32_t)field(c, "who");
+        unsigned prio = (unsigned)field(c, "new_prio"), old = (unsigned)field(c, "old_prio");
+        const char *cs = kev_prio_cause_name((unsigned)field(c, "cause"));
+        snprintf(name, sizeof(name), "prio %u -> %u", old, prio);
+        instant_open(c, e->t64, kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)),
+                     "kev.system", name);
+        o_printf(&c->o, ",\"pid\":%u,\"tid\":%u,\"prio\":%u,\"old_prio\":%u", kev_who_pid(who),
+                 kev_who_tid(who), prio, old);
         arg_str(c, "cause", cs ? cs : "?");
         instant_end(c);
     } else if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : cur;
         instant_begin(c, e, e->t64, th, "kev.system", "sync wait");
-        o_printf(&c->o, ",\"object\":%u", e->w[0]);
-        if (w1)
-            o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", w1 >> 16, w1 & 0xffffu);
+        uint32_t owner = (uint32_t)field(c, "owner");
+        o_printf(&c->o, ",\"object\":%u", (unsigned)field(c, "object"));
+        if (owner)
+            o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", kev_who_pid(owner),
+                     kev_who_tid(owner));
         instant_end(c);
+    } else if (e->ev == KEV_SYS_USDT) {
+        usdt_record(c, e, cur);
     } else if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->r, e, &im) == 0) {
         char safe[2 * KEV_IMAGE_NAME_MAX];
         kev_text_safe(safe, sizeof(safe), (const uint8_t *)im.name, strlen(im.name));
@@ -680,7 +745,8 @@ static void prth_event(struct conv *c, const struct kev_event *e)
 {
     char name[96], s[KEV_NAME_MAX];
     if (e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
-        int th = kx_thread(c->m, e->w[0], e->w[1]);
+        fields_decode(c, e);
+        int th = kx_thread(c->m, (uint32_t)field(c, "pid"), (uint32_t)field(c, "tid"));
         if (e->ev == KEV_TH_RUNNING) {
             c->cpu_seen[e->cpu] = 1;
             cpu_close(c, e->cpu, e->t64);
@@ -691,7 +757,8 @@ static void prth_event(struct conv *c, const struct kev_event *e)
         }
         c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
                                e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
-        instant(c, e, th, "kev.state", kev_thread_state_name(e->ev));
+        instant_open(c, e->t64, th, "kev.state", kev_thread_state_name(e->ev));
+        instant_end(c);
         return;
     }
     const char *n = kev_process_event_name(e->ev);
@@ -714,10 +781,12 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         fault_record(c, &done);
     if (e->cls == KEV_C_CONTROL) {
         if (e->ev == KEV_CTL_DROPPED) {
+            fields_decode(c, e);
+            unsigned lost = (unsigned)field(c, "lost");
             rec_begin(c, "i", "loss", 0, 0, e->t64);
             o_printf(&c->o, ",\"s\":\"g\",\"name\":\"lost %u events\",\"args\":{\"cpu\":%u,"
-                          "\"lost\":%u}}", e->w[0], e->cpu, e->w[0]);
-            c->lost_seen[e->cpu] += e->w[0];
+                          "\"lost\":%u}}", lost, e->cpu, lost);
+            c->lost_seen[e->cpu] += lost;
         }
         kx_model_update(c->m, e);
         return 0;
@@ -786,7 +855,8 @@ static void finish(struct conv *c)
         thread_ids(c, (int)i, &pid, &tid);
         o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                       "\"args\":{\"name\":", pid, tid);
-        o_json_str(&c->o, kx_label(c->m, (int)i, label, sizeof(label)));
+        o_json_str(&c->o, idle ? kx_label_plain(c->m, (int)i, label, sizeof(label)) // all CPUs'
+                               : kx_label(c->m, (int)i, label, sizeof(label)));
         o_str(&c->o, "}}");
         const struct kx_thread *t = &c->m->th[i];
         if (t->comm[0] && !idle) {

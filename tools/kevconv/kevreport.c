@@ -24,11 +24,13 @@
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_fields.h>
+#include <kevhost/kx_usdt.h>
 #include <kevhost/tool_syms.h>
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
-    kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
+    kevreport_tasks_js[], kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
 
 enum { OPT_MAX_SEGMENTS = TOOL_OPT_LONG, OPT_MAX_EVENTS, OPT_WAIT_MIN };
 static const struct tool_opt opts[] = {
@@ -39,15 +41,19 @@ static const struct tool_opt opts[] = {
       "findings list the waits of TIME or longer (250us, 1.5ms;\n"
       "0: every wait); default: those over 1% of the waiter's\n"
       "period, or 100 us", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
 static const struct tool_cmd cmd = {
     "kevreport", "[-o FILE.html] [--max-segments N] [--wait-min TIME]\n"
+    "                 [--deadline TASK=TIME]... [--period TASK=TIME]...\n"
     "                 [--symbols DIR]... FILE.kev",
-    "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
+    "Writes a self-contained HTML report: timeline with zoom and pan, task\n"
+    "instances and deadline misses, CPU time,\n"
     "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-    "events, findings (faults among them, with their function and stack), a flame\n"
+    "events, findings (faults among them, with their function and stack; wait\n"
+    "chains followed to their roots; deadlocks), a flame\n"
     "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
     "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
     "found by build id.\n",
@@ -105,16 +111,16 @@ static void int_event(struct rep *p, const struct kev_event *e)
     unsigned cpu = e->cpu;
     switch (e->ev) {
     case KEV_INT_ENTER:
-        p->irq_open[cpu] = e->w[0] + 1;
+        p->irq_open[cpu] = kx_int_irq(e) + 1;
         p->irq_t0[cpu] = e->t64;
         p->hnd_t0[cpu] = p->hnd_t1[cpu] = 0;
         break;
     case KEV_INT_HANDLER_ENTER: p->hnd_t0[cpu] = e->t64; break;
     case KEV_INT_HANDLER_EXIT: p->hnd_t1[cpu] = e->t64; break;
     case KEV_INT_EXIT:
-        if (p->irq_open[cpu] == e->w[0] + 1 && p->nseg < p->max_seg) {
+        if (p->irq_open[cpu] == kx_int_irq(e) + 1 && p->nseg < p->max_seg) {
             fprintf(p->irq.f, "%s[%u,%llu,%llu,%llu,%llu]", ftell(p->irq.f) ? "," : "",
-                    e->w[0], (unsigned long long)rel(p, p->irq_t0[cpu]),
+                    kx_int_irq(e), (unsigned long long)rel(p, p->irq_t0[cpu]),
                     (unsigned long long)rel(p, e->t64),
                     (unsigned long long)rel(p, p->hnd_t0[cpu] ? p->hnd_t0[cpu] : p->irq_t0[cpu]),
                     (unsigned long long)rel(p, p->hnd_t1[cpu] ? p->hnd_t1[cpu] : e->t64));
@@ -154,6 +160,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (kx_stacks_event(&p->stacks, &s->m, e) < 0)
         p->oom = 1;
     kx_faults_event(e);
+    kx_usdt_event(r, e);
     if (e->cls == KEV_C_INT) {
         int_event(p, e);
     } else if (e->cls == KEV_C_USER) {
@@ -299,9 +306,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     unsigned nfn;
     const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
     for (unsigned i = 0; i < nfn; i++) {
-        char at[160], fn[128];
-        if (!syms_pc(fs[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
-            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)fs[i].fn);
+        char fn[128];
+        syms_function(fs[i].fn, fn, sizeof(fn));
         fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
         put_json_str(out, fn);
     }
@@ -309,6 +315,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs(kevreport_js, out);
     fputs("</script>\n<script>\n", out);
     fputs(kevreport_analysis_js, out);
+    fputs("</script>\n<script>\n", out);
+    fputs(kevreport_tasks_js, out);
     fputs("</script>\n<script>\n", out);
     fputs(kevreport_flame_js, out);
     fputs("</script>\n<script>\n", out);
@@ -335,6 +343,7 @@ int main(int argc, char **argv)
     unsigned long long max_seg = 200000, max_ev = 50000;
     uint64_t wait_min = 0;
     int wait_min_set = 0;
+    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         char *end;
@@ -354,6 +363,8 @@ int main(int argc, char **argv)
             if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
+        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
@@ -382,8 +393,11 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(p.s, f.r);
+    p.s->json_more = kx_usdt_json_member; // (the page's stats.usdt)
     p.s->wait_min_ns = wait_min;
     p.s->wait_min_set = wait_min_set;
+    if (p.s->tasks)
+        kx_tasks_rules(p.s->tasks, &timing);
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
     syms_trace("kevreport", f.data, f.len);

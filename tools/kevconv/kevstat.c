@@ -4,7 +4,8 @@
 // process, thread, priority), states (time in each thread state), kcalls (counts, errors,
 // latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
 // send-to-reply latency, critical path), lost (lost-event windows), user (user events per
-// id and process).
+// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses),
+// chains (every wait on another thread followed to its root).
 // Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
 // printed, under a line saying the file is damaged and where), 2 bad usage.
 #include <stdlib.h>
@@ -15,11 +16,15 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_emul.h>
+#include <kevhost/kx_usdt.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits", "faults", "funcs" };
-#define NSECT 10u
+                                        "user", "waits", "faults", "funcs", "tasks",
+                                        "chains", "usdt" };
+#define NSECT 13u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -54,11 +59,13 @@ static const struct tool_opt opts[] = {
       "the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
       "one line a stack, root first, the process first: \"stackchain;main;\n"
       "chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
 static const struct tool_cmd cmd = {
     "kevstat", "[--json] [-s SECTION[,SECTION...]] [--wait-min TIME]\n"
+    "               [--deadline TASK=TIME]... [--period TASK=TIME]...\n"
     "               [--symbols DIR]... FILE.kev\n"
     "       kevstat --folded [--symbols DIR]... FILE.kev",
     "Analyses a .kev trace. Sections (default: all):\n"
@@ -80,6 +87,16 @@ static const struct tool_cmd cmd = {
     "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
     "          entries, returns, calls timed entry to return on their thread, total\n"
     "          and longest time (shown with every section only when recorded)\n"
+    "  tasks   task instances: each thread's jobs from their release at its activation\n"
+    "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
+    "          per task its period, jitter, deadline, response and execution times,\n"
+    "          preemptions, misses and each missed instance\n"
+    "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
+    "          semaphore, a condition variable) followed to its root, the time\n"
+    "          attributed to each root, each waiter's worst wait link by link\n"
+    "  usdt    USDT probes the capture recorded, named provider:probe from their\n"
+    "          programs' notes: firings, each argument's least and greatest value\n"
+    "          (shown with every section only when recorded)\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -257,7 +274,7 @@ static void print_msg(const struct kx_stats *s)
                 if (s->psum[k].chan == (int)i)
                     printf("      %s %-20s %10.3f us\n",
                            col(kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)), 32).s,
-                           s->psum[k].waiting ? "waits to be received" : "works",
+                           s->psum[k].waiting ? "waits to be received" : "holds the request",
                            us(s, s->psum[k].t) / (double)c->roots);
         }
     }
@@ -267,7 +284,7 @@ static void print_msg(const struct kx_stats *s)
         for (unsigned k = 0; k < s->nworst; k++) {
             printf("    %12.3f %12.3f us  %s %s\n", us(s, s->worst[k].t0),
                    us(s, s->worst[k].t1), col(kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)), 32).s,
-                   s->worst[k].waiting ? "waits to be received" : "is on the path");
+                   s->worst[k].waiting ? "waits to be received" : "holds the request");
             struct kw_part part[KW_MAX_PARTS];
             unsigned np = s->worst[k].waiting || !s->kw ? 0
                           : kw_split(s->kw, s->worst[k].th, s->worst[k].t0, s->worst[k].t1,
@@ -319,7 +336,7 @@ static void print_user(const struct kx_stats *s)
         char value[KX_USER_VALUE];
         kx_user_last(s, u, value, sizeof(value));
         printf("  %-8u %s %10llu %14.3f %14.3f  %s%s%s\n", u->id, col(lb, 32).s, (unsigned long long)u->count,
-               us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
+               us(s, u->first), us(s, u->last), un ? un : "",
                un ? ": " : "", value);
     }
     if (s->user_other)
@@ -339,6 +356,81 @@ static void print_user(const struct kx_stats *s)
         printf("  id %u: %llu in %u process%s\n", s->user[i].id, (unsigned long long)n, procs,
                procs == 1 ? "" : "es");
     }
+}
+
+// A task's deadline as the tasks section says it: "2000.000 (period)", "500.000 (given)", "-".
+static const char *deadline_text(const struct kx_stats *s, const struct kx_task *t, char *b,
+                                 size_t n)
+{
+    if (!t->deadline)
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, "%.3f (%s)", us(s, t->deadline), t->deadline_given ? "given" : "period");
+    return b;
+}
+
+static void print_miss(const struct kx_stats *s, const struct kx_inst *i)
+{
+    printf("    missed: released %.3f us, ", us(s, i->release));
+    if (i->end)
+        printf("ended %.3f us: response %.3f us, late %.3f us", us(s, i->end),
+               us(s, i->end - i->release), us(s, (uint64_t)i->lateness));
+    else
+        printf("still open at the end of the trace, late %.3f us or more",
+               us(s, (uint64_t)i->lateness));
+    printf(" (running %.3f us, runnable %.3f us, blocked %.3f us, %u preemptions%s)\n",
+           us(s, i->exec), us(s, i->ready), us(s, i->blocked), i->preempt,
+           i->queued ? "; released while its previous instance ran" : "");
+}
+
+// Task instances (kx_task.h): a line per task, then each task's response times and misses.
+static void print_tasks(const struct kx_stats *s)
+{
+    const struct kx_tasks *k = s->tasks;
+    char lb[80], db[48];
+    printf("== Task instances: %u tasks (an instance: from its release at the thread's activation "
+           "point, a receive, an interrupt wait or a sleep, to its next wait there) ==\n",
+           k ? k->ntask : 0);
+    if (!k || !k->ntask)
+        return;
+    printf("  %-32s %9s %12s %12s %20s %7s %14s\n", "task", "instances", "period us", "jitter us",
+           "deadline us", "misses", "late max us");
+    for (unsigned n = 0; n < k->ntask; n++) {
+        const struct kx_task *t = &k->task[n];
+        printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
+               (unsigned long long)t->n);
+        if (t->period)
+            printf(" %12.3f", us(s, t->period));
+        else
+            printf(" %12s", "-");
+        printf(" %12.3f %20s %7llu", us(s, t->gap_max - t->gap_min),
+               deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses);
+        if (t->late_max == INT64_MIN)
+            printf(" %14s\n", "-");
+        else
+            printf(" %14.3f\n", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
+                                                 : us(s, (uint64_t)t->late_max));
+    }
+    for (unsigned n = 0; n < k->ntask; n++) {
+        const struct kx_task *t = &k->task[n];
+        printf("  %s: %llu ended, %llu open at the end, %llu preemptions; period %s, releases "
+               "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
+               (unsigned long long)t->ended, (unsigned long long)t->unfinished,
+               (unsigned long long)t->preempt,
+               t->period_given ? "given" : t->period ? "the median interval" : "unknown",
+               us(s, t->gap_min), us(s, t->gap_max));
+        quantize(s, &t->resp, "response (release -> end)");
+        quantize(s, &t->exec, "execution (running)");
+        for (size_t j = 0; j < k->ninst; j++)
+            if (k->inst[j].task == n && k->inst[j].missed)
+                print_miss(s, &k->inst[j]);
+    }
+    for (unsigned r = 0; r < k->nrule; r++)
+        if (!k->rule[r].matched)
+            printf("  --%s %s: no task of that name\n", k->rule[r].deadline ? "deadline" : "period",
+                   k->rule[r].name);
+    if (k->lost)
+        printf("  %llu instances not kept: out of memory\n", (unsigned long long)k->lost);
 }
 
 // The waits section, with every wait kept in `waits` during the pass.
@@ -363,6 +455,7 @@ static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
     }
     kx_stats_event(user, e);
     kx_faults_event(e);
+    kx_usdt_event(r, e);
     return 0;
 }
 
@@ -386,8 +479,8 @@ static int folded_cb(void *user, struct kev_reader *r, const struct kev_event *e
 }
 
 // The function calls fbt's firings recorded (kx_funcs.h), the most time first. Explicitly
-// asked for (-s funcs) with none recorded, it says how a capture gets them.
-static int funcs_asked;
+// asked for (-s funcs) with none recorded, it says how a capture gets them; so does -s usdt.
+static int funcs_asked, usdt_asked;
 static int by_total(const void *a, const void *b)
 {
     const struct kx_func_stats *x = a, *y = b;
@@ -416,9 +509,8 @@ static void print_funcs(const struct kx_stats *s)
     printf("== Function calls (fbt and pid firings) ==\n  %-32s %9s %9s %9s %12s %10s %10s\n", "function",
            "entries", "returns", "timed", "total us", "mean us", "max us");
     for (unsigned i = 0; i < n; i++) {
-        char at[160], fn[128];
-        if (!syms_pc(v[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
-            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)v[i].fn);
+        char fn[128];
+        syms_function(v[i].fn, fn, sizeof(fn));
         printf("  %s %9llu %9llu %9llu", col(fn, 32).s, (unsigned long long)v[i].entries,
                (unsigned long long)v[i].returns, (unsigned long long)v[i].timed);
         if (v[i].timed)
@@ -435,6 +527,11 @@ static void print_funcs(const struct kx_stats *s)
         printf("  %llu function events not counted: out of memory\n",
                (unsigned long long)kx_funcs_dropped(s->funcs));
     free(v);
+}
+
+static void print_usdt(const struct kx_stats *s)
+{
+    kx_usdt_print(s, usdt_asked);
 }
 
 static int print_folded(const char *in)
@@ -477,6 +574,7 @@ int main(int argc, char **argv)
     uint64_t wait_min = 0;
     int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
+    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         if (id < 0)
@@ -501,7 +599,10 @@ int main(int argc, char **argv)
                     return tool_usage_error(&cmd, "unknown section %s", tok);
                 want |= 1u << k;
                 funcs_asked |= k == 9;
+                usdt_asked |= k == 12;
             }
+        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
@@ -522,6 +623,9 @@ int main(int argc, char **argv)
     kx_stats_init(s, f.r);
     s->wait_min_ns = wait_min;
     s->wait_min_set = wait_min_set;
+    s->json_more = kx_usdt_json_member;
+    if (s->tasks)
+        kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);
@@ -533,7 +637,9 @@ int main(int argc, char **argv)
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
-                                                             kx_faults_print, print_funcs };
+                                                             kx_faults_print, print_funcs,
+                                                             print_tasks, kx_chain_print,
+                                                             print_usdt };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
@@ -545,10 +651,12 @@ int main(int argc, char **argv)
         if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
             printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                    "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
+        if (s->emul)
+            kx_emul_print(s->emul, stdout);
         if (panic_cpu >= 0) {
             char line[320];
             kev_panic_format(&panic_seen, line, sizeof(line));
-            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t - s->t_first), line);
+            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t), line);
         }
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)

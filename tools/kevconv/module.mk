@@ -14,14 +14,17 @@ KC_DECODE := $(AN_MODEL)
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 # code addresses named from the ELF files a capture ran, found by build id (libdwfl)
-KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/tool_opts.c
+KC_SYMS   := $(SYMS_SRCS)
 # the profile views (kevstat --folded, kev2perfetto, kevreport): the model's stack samples,
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
-KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c
+KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
 KC_CTF_SRCS := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
-KC_PF_SRCS := $(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/conv_fault.c $(KC_STACKS) \
+KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
+         $(KC)/kev2perfetto_slices.c $(KC)/kev2perfetto_funcs.c $(KC)/kev2perfetto_instants.c \
+         $(KC)/kev2perfetto_counters.c $(KC)/kev2perfetto_system.c
+KC_PF_SRCS := $(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/conv_fault.c $(KC_STACKS) \
               $(KC_DECODE)
 $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
@@ -49,16 +52,16 @@ $(H)/kevtable: $(call kevhost_objs,$(KC_TABLE_SRCS))
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
 $(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js \
-    $(KC)/report_contents.js
+    $(KC)/report_contents.js $(KC)/report_tasks.js
 $(H)/kevreport: $(call kevhost_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
                                $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/common/kev_capture.c \
+KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c tools/common/kev_capture.c \
                 trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
 $(H)/kevscen: $(call kevhost_objs,$(KC_SCEN_SRCS))
 	@echo "  LINK    $@"
@@ -90,7 +93,7 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c trace/trace_ring.c tools/common/kev_capture.c trace/kev_file.c \
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c trace/trace_ring.c tools/common/kev_capture.c trace/kev_file.c \
             trace/kev_events.c trace/kev_kercall.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -110,7 +113,7 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
                                           $(AN)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
@@ -119,7 +122,7 @@ $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)
                                       trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js \
-                                              $(KC)/report_contents.js
+                                              $(KC)/report_contents.js $(KC)/report_tasks.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The HTML report's stylesheet and scripts (report.css, report.js, report_analysis.js,
-// report_flame.js, report_contents.js), embedded in kevreport as
+// report_tasks.js, report_flame.js, report_contents.js), embedded in kevreport as
 // NUL-terminated strings so that the report needs no file at run time. module.mk makes this
 // object depend on each of them.
 __asm__(".section .rodata\n"
@@ -15,6 +15,10 @@ __asm__(".section .rodata\n"
         ".global kevreport_analysis_js\n"
         "kevreport_analysis_js:\n"
         ".incbin \"tools/kevconv/report_analysis.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_tasks_js\n"
+        "kevreport_tasks_js:\n"
+        ".incbin \"tools/kevconv/report_tasks.js\"\n"
         ".byte 0\n"
         ".global kevreport_flame_js\n"
         "kevreport_flame_js:\n"

@@ -9,10 +9,10 @@
   var R = window.kevReport;
   if (!R) return;
   var el = R.el;
-  var SHORT = { findings: "Findings", "timeline-section": "Timeline", range: "Range", cpuload: "CPU load",
+  var SHORT = { findings: "Findings", tasks: "Tasks", "timeline-section": "Timeline", range: "Range", cpuload: "CPU load",
     priolane: "Priorities", cpu: "CPU time", states: "Thread states", kcalls: "Kernel calls",
     irqs: "Interrupts", msgs: "Messages", lost: "Lost events", user: "User events",
-    funcs: "Function calls", flame: "Flame graph", events: "Events" };
+    funcs: "Function calls", usdt: "USDT probes", flame: "Flame graph", events: "Events" };
   var events = document.getElementById("events");
   if (events) document.body.appendChild(events);
   var nav = el("nav", { id: "contents" }, [el("b", { text: "Contents: " })]);

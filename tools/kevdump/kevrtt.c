@@ -60,6 +60,11 @@ static int serve(const char *port)
     close(s);
     if (c < 0)
         fprintf(stderr, "kevrtt: accept: %s\n", strerror(errno));
+    // A small send buffer, as a probe's server keeps: a client that stops reading stops the
+    // reading of the channel within a second, as on a desk (loopback's grows to megabytes).
+    int snd = 16384;
+    if (c >= 0)
+        setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
     return c;
 }
 
@@ -169,6 +174,7 @@ int main(int argc, char **argv)
         if (rtt_read_up(&g, addr, 0, &ch) < 0)
             goto gdb_error;
         uint32_t wr = ch.wr_off, rd = ch.rd_off;
+        size_t got = 0;
         polls++;
         if (wr != rd) {
             // Up to the ring's end, then from its start: one or two reads.
@@ -185,15 +191,18 @@ int main(int argc, char **argv)
                               (uint8_t)(wr >> 24) };
             if (gdbr_write(&g, addr + RTT_CB_HEAD_BYTES + RTT_CH_RD, le, 4) < 0)
                 goto gdb_error;
-            if (write_all(out, data, n1 + n2) < 0) {
-                fprintf(stderr, "kevrtt: writing the stream failed: %s\n", strerror(errno));
-                return 1;
-            }
-            total += n1 + n2;
+            got = n1 + n2;
         }
         if (gdbr_cont(&g) < 0)
             goto gdb_error;
-        if (wr == rd)
+        // The target runs while the bytes go out, as with a probe that reads without stopping
+        // the core: a client that stops reading stalls this reader, never the target.
+        if (got && write_all(out, data, got) < 0) {
+            fprintf(stderr, "kevrtt: writing the stream failed: %s\n", strerror(errno));
+            return 1;
+        }
+        total += got;
+        if (!got)
             usleep(interval_us);
         if (gdbr_halt(&g) < 0)
             break;

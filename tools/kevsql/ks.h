@@ -22,6 +22,8 @@
 struct ks_thread {           // thread table (utid = index)
     uint32_t pid, tid;
     char name[KEV_NAME_MAX], comm[KEV_NAME_MAX];
+    char lname[KEV_NAME_MAX];  // its name as Linux gives it (kx_lcomm: a main thread that has
+                               // not renamed itself is its program's)
     int64_t start, end;      // cycles, -1 unknown
     int idle, prio;
 };
@@ -84,6 +86,8 @@ struct ks_trace {
     unsigned nuser;
     struct kx_gap *gap;      // lost-event windows
     unsigned ngap;
+    struct kx_inst *inst;    // task instances, judged (kx_task.h)
+    unsigned ninst;
     uint64_t t_first, t_last, events, lost;
     // The damage a walk met (any table's cursor, the first pass): its message, 0 none.
     int walk_err;
@@ -111,7 +115,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW, KS_DECL, KS_LOAD };
+               KS_FLOW, KS_DECL, KS_LOAD, KS_CHAIN };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -147,6 +151,7 @@ struct ks_ev_rec {
     uint32_t w[8];           // the first words
     size_t offset;
     int64_t v[6];            // table-specific numbers
+    uint64_t x;              // a table's own number (usdt: the site)
     char text[KS_TEXT];      // table-specific text (a user event's value, a stack's frames)
     char name[64];
 };
@@ -186,6 +191,7 @@ struct ks_rec {
         struct kx_flow_row flow;
         struct ks_decl_rec decl;
         struct ks_load_rec load;
+        struct kx_chain_row chain;
     } u;
 };
 
@@ -477,15 +483,25 @@ void ks_kept_free(struct ks_trace *t);
 // kevsql's symbol options (syms_opts: --elf, --kernel, --symbols DIR, --no-symbols,
 // tool_syms.h), kept and given again for each trace: 1 one was, 0 not one, -1 said why.
 int ks_syms_take(int id, const char *val);
+// kevsql's --deadline and --period (kx_timing_opts), given to every trace's first pass.
+int ks_timing_take(int id, const char *val);
+int ks_timing_given(void);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
-// pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names
-// it; 1 when named (fn, when not NULL: the function alone). A stack's frames named, innermost
+// pc's function as every tool names a function (syms_function: "0x..." when nothing names it);
+// a stack's frames named as every tool names a frame ("stackfault`fault_c+0x4"), innermost
 // first, joined by ';'.
-int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
-               size_t fn_n);
+void ks_syms_function(const struct ks_trace *t, uint64_t pc, char *fn, size_t n); // syms_function
 void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
                    size_t n);
+// A USDT event of t (its fields fs, decoded) with its site named as every tool names it
+// (syms_usdt.h): 0 and *f, its probe (when one is named) copied into *named; -1 not one.
+struct syms_usdt;
+struct syms_usdt_firing;
+int ks_syms_usdt(const struct ks_trace *t, const struct kev_fields *fs, struct syms_usdt_firing *f,
+                 struct syms_usdt *named);
+// The site's probe "provider:name" of t in out; 0, or -1 when nothing names the site.
+int ks_syms_usdt_name(const struct ks_trace *t, uint64_t site, char *out, size_t n);
 // Ends t's lookup if it has one (before its bytes are unmapped).
 void ks_syms_forget(const struct ks_trace *t);
 

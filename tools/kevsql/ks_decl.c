@@ -12,16 +12,6 @@
 
 SQLITE_EXTENSION_INIT3
 
-// The field's value; 0 when the event has no such integer field.
-static int field_v(const struct kev_fields *fs, const char *name, uint64_t *v)
-{
-    const struct kev_field *f = name ? kev_field_get(fs, name) : NULL;
-    if (!f || KEV_K_IS_ARRAY(f->kind) || f->kind == KEV_K_STRING)
-        return 0;
-    *v = f->v;
-    return 1;
-}
-
 void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
 {
     const struct ks_decl *d = w->tab->decl;
@@ -43,20 +33,20 @@ void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
     for (unsigned i = 0; i < w->tab->ncols && i < KS_DECL_COLS; i++) {
         const struct ks_dcol *c = &d->cols[i];
         uint64_t x = 0, flag = 0;
-        int has = c->field ? field_v(fs, c->field, &x) : 1;
+        int has = c->field ? kev_field_value(fs, c->field, &x) : 1;
         if (!has)
             return;                     // the event lacks it: no row
         switch (c->src) {
         case KS_DC_UTID: {
             struct kx_model *m = w->s ? &w->s->m : w->m;
-            v->th = m ? kx_thread(m, (uint32_t)(x >> 16), (uint32_t)(x & 0xffffu)) : -1;
+            v->th = m ? kx_thread(m, kev_who_pid(x), kev_who_tid(x)) : -1;
             break;
         }
-        case KS_DC_PID: v->v[i] = (int64_t)(x >> 16); break;
-        case KS_DC_TID: v->v[i] = (int64_t)(x & 0xffffu); break;
+        case KS_DC_PID: v->v[i] = kev_who_pid(x); break;
+        case KS_DC_TID: v->v[i] = kev_who_tid(x); break;
         case KS_DC_FIELD: case KS_DC_NAME: v->v[i] = (int64_t)x; break;
         case KS_DC_IF:
-            if (!field_v(fs, c->cond, &flag))
+            if (!kev_field_value(fs, c->cond, &flag))
                 return;
             v->v[i] = (int64_t)x;
             if (!flag)

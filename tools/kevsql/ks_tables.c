@@ -12,6 +12,8 @@
 
 #include "ks.h"
 #include <kevhost/kx_ids.h>
+#include <kevhost/kx_chain_text.h>
+#include <kevhost/syms_usdt.h>
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
@@ -80,9 +82,9 @@ static void thread_utid(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int(ctx, x == &swapper ? 0 : (int)(x - r->t->th) + 1);
 }
 static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
-{
+{ // as Linux names a thread: a main thread is its program's until it renames itself
     const ROW *x = r->p;
-    ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
+    ks_result_text(ctx, x == &swapper ? x->name : x->lname[0] ? x->lname : NULL);
 }
 static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
 { // "process/thread" as every other tool names it
@@ -453,6 +455,55 @@ static const struct ks_table t_lost = {
     KS_ROWS(gap, ngap),
 };
 
+// instance: every task instance, judged (kx_task.h: the model's rule, kevstat -s tasks's)
+#define ROW struct kx_inst
+static void inst_lateness(const struct ks_row *r, sqlite3_context *ctx) // signed, in ns
+{
+    const ROW *x = r->p;
+    if (!x->deadline || (!x->end && !x->missed)) { // no deadline, or still ahead at the end
+        sqlite3_result_null(ctx);
+        return;
+    }
+    uint64_t due = x->release + x->deadline, end = x->end ? x->end : r->t->t_last;
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, due));
+}
+static void inst_missed(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->deadline)
+        sqlite3_result_int(ctx, x->missed);
+    else
+        sqlite3_result_null(ctx);
+}
+static void inst_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->irq)
+        sqlite3_result_int(ctx, (int)x->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static const struct ks_rcol inst_cols[] = {
+    { RC_INT("id", id) }, { RC_UTID("utid", th) }, { RC_NS("ts", release) },
+    { RC_DUR("dur", release, end), NUL(ZERO), UNENDED }, { RC_SPAN("exec_dur", exec) },
+    { RC_FN("lateness", "INTEGER", inst_lateness) }, { RC_SPAN("period", period), NUL(ZERO) },
+    { RC_FN("missed", "INTEGER", inst_missed) }, { RC_SPAN("deadline", deadline), NUL(ZERO) },
+    { RC_NS("start_ts", start), NUL(ZERO) }, { RC_NS("end_ts", end), NUL(ZERO) },
+    { RC_SPAN("ready_dur", ready) }, { RC_SPAN("blocked_dur", blocked) },
+    { RC_INT("preemptions", preempt) }, { RC_NAME("released_by", how, kx_rel_how_name) },
+    { RC_UTID("source_utid", src) }, { RC_FN("source_irq", "INTEGER", inst_irq) },
+    { RC_INT("queued", queued) },
+};
+#undef ROW
+static const struct ks_table t_instance = {
+    .name = "instance",
+    .doc = "task instances (kevstat -s tasks): each job of a thread from its release at its "
+    "activation point to its next wait there, judged against its task's deadline",
+    .src = KS_SRC_SUMMARY,
+    KS_COLS(inst_cols),
+    KS_ROWS(inst, ninst),
+};
+
 // ============================================================================================
 // Tables of events (in time order)
 // ============================================================================================
@@ -514,8 +565,17 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
 #define ROW struct ks_ev_rec
 static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
 {
-    char b[64];
-    ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
+    const ROW *v = r->p;
+    char b[160];
+    static const struct kev_field_desc *site;
+    if (v->cls == KEV_C_SYSTEM && v->ev == KEV_SYS_USDT && // its probe, as the usdt table names it
+        (site || (site = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_USDT, "site"))) &&
+        site->word < v->nw && site->word < 8 &&
+        ks_syms_usdt_name(r->t, kev_field_of_word(site, v->w[site->word]), b, sizeof(b)) == 0) {
+        ks_result_text(ctx, b);
+        return;
+    }
+    ks_result_text(ctx, event_name(v, b, sizeof(b)));
 }
 static const struct ks_rcol event_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
@@ -575,6 +635,76 @@ static const struct ks_table t_user_event = {
     .needs_stats = 1,
     .on_event = user_on,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// usdt: each USDT firing (docs/usdt.md), named from its program's note as every tool names it
+// (syms_usdt.h): name "provider:probe", then its parts, the program, the function holding the
+// site; the arguments as the program passed them (signed where the note says so). The record:
+// the site in x, the argument count in nw, the arguments in v, name the probe and text the
+// provider, probe, module and function, each NUL-terminated.
+static void usdt_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_USDT)
+        return;
+    if (!w->state && !(w->state = sqlite3_malloc(sizeof(struct kev_fields))))
+        return;
+    struct kev_fields *fs = w->state;
+    struct syms_usdt_firing f;
+    struct syms_usdt named;
+    kev_fields_decode(w->r, e, fs);
+    if (ks_syms_usdt(w->t, fs, &f, &named) != 0)
+        return;
+    struct ks_rec rec;
+    ev_rec(w, e, &rec);
+    struct ks_ev_rec *v = &rec.u.ev;
+    v->x = f.site;
+    v->nw = f.nargs;
+    for (unsigned k = 0; k < f.nargs; k++)
+        v->v[k] = (int64_t)f.arg[k];
+    if (f.p) {
+        const char *part[4] = { f.p->provider, f.p->name, f.p->module, f.p->function };
+        size_t at = 0;
+        for (unsigned k = 0; k < 4; k++)
+            at += (size_t)snprintf(v->text + at, sizeof(v->text) - at, "%.47s", part[k]) + 1;
+        snprintf(v->name, sizeof(v->name), "%.63s", f.p->probe);
+    }
+    ks_push(w, &rec);
+}
+#define ROW struct ks_ev_rec
+static void usdt_part(const struct ks_row *r, sqlite3_context *ctx, unsigned k)
+{
+    const ROW *v = r->p;
+    const char *s = v->text;
+    for (unsigned i = 0; i < k && v->name[0]; i++)
+        s += strlen(s) + 1;
+    if (v->name[0])
+        ks_result_text(ctx, s);
+    else
+        sqlite3_result_null(ctx);
+}
+static void usdt_provider(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 0); }
+static void usdt_probe(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 1); }
+static void usdt_module(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 2); }
+static void usdt_function(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 3); }
+static const struct ks_rcol usdt_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
+    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("site", x) },
+    { RC_TEXT("name", name), NUL(EMPTY) }, { RC_FN("provider", "TEXT", usdt_provider) },
+    { RC_FN("probe", "TEXT", usdt_probe) }, { RC_FN("module", "TEXT", usdt_module) },
+    { RC_FN("function", "TEXT", usdt_function) }, { RC_INT("nargs", nw) },
+    { RC_ELEM("arg0", v, 0, nw) }, { RC_ELEM("arg1", v, 1, nw) }, { RC_ELEM("arg2", v, 2, nw) },
+    { RC_ELEM("arg3", v, 3, nw) }, { RC_ELEM("arg4", v, 4, nw) }, { RC_ELEM("arg5", v, 5, nw) },
+};
+#undef ROW
+static const struct ks_table t_usdt = {
+    .name = "usdt",
+    .doc = "programs' USDT firings: name provider:probe, provider, probe, module and function "
+           "from the program's ELF note (NULL when no file names the site), arguments as the "
+           "program passed them",
+    .src = KS_SRC_EVENTS,
+    KS_COLS(usdt_cols),
+    .ts_col = 1,
+    .on_event = usdt_on,
 };
 
 // ---- declared tables: an event's fields as columns (ks.h struct ks_decl, ks_decl.c) ------------
@@ -985,12 +1115,17 @@ static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-// a pulse's key: channel << 16 | code
+// a pulse's key, SND_PULSE's second word: its fields chid and code, as the event table has them
+static unsigned pulse_field(uint32_t key, const char *name)
+{
+    return (unsigned)kev_field_of_word(kev_field_desc_get(KEV_C_COMM, KEV_COMM_SND_PULSE, name),
+                                       key);
+}
 static void msg_channel(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid >> 16);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "chid"));
     else
         sqlite3_result_null(ctx);
 }
@@ -998,7 +1133,7 @@ static void msg_code(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid & 0xffffu);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "code"));
     else
         sqlite3_result_null(ctx);
 }
@@ -1080,6 +1215,58 @@ static const struct ks_table t_wait = {
     .needs_stats = 1,
     .sink = sink_wait,
     .skip = KX_SKIP_MSG,
+};
+
+// blocked_by: every stretch of a wait on another thread with one chain (kx_chain.h): the
+// waiter, the thread it waits on, the root its time is attributed to, the chain as text
+static void push_chain(void *user, const struct kx_chain_row *c)
+{
+    struct ks_rec rec = { .kind = KS_CHAIN };
+    rec.u.chain = *c;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_chain(struct kx_sink *k) { k->chain = push_chain; }
+#define ROW struct kx_chain_row
+static void chain_how(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_text(ctx, kx_link_name(((const ROW *)r->p)->c.link[0].kind), -1, SQLITE_STATIC);
+}
+static void chain_blocked(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_thread(ctx, r->t, ((const ROW *)r->p)->c.th[1]);
+}
+static void chain_root(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_thread(ctx, r->t, kx_chain_root(&((const ROW *)r->p)->c));
+}
+static void chain_end(const struct ks_row *r, sqlite3_context *ctx)
+{
+    static const char *const n[] = { "root", "unknown", "cycle", "cut" };
+    unsigned e = ((const ROW *)r->p)->c.end;
+    sqlite3_result_text(ctx, e < 4 ? n[e] : "unknown", -1, SQLITE_STATIC);
+}
+static void chain_text(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char b[1024];
+    ks_result_text(ctx, kx_chain_line(r->w->s, &((const ROW *)r->p)->c, b, sizeof(b)));
+}
+static const struct ks_rcol chain_cols[] = {
+    { RC_INT("id", id) }, { RC_INT("wait_id", wait) }, { RC_UTID("utid", c.th[0]) },
+    { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_FN("how", "TEXT", chain_how) },
+    { RC_FN("blocked_utid", "INTEGER", chain_blocked) },
+    { RC_FN("root_utid", "INTEGER", chain_root) }, { RC_INT("depth", c.n) },
+    { RC_FN("ends", "TEXT", chain_end) }, { RC_FN("chain", "TEXT", chain_text) },
+};
+#undef ROW
+static const struct ks_table t_blocked_by = {
+    .name = "blocked_by",
+    .doc = "wait chains (kevstat -s chains): each stretch of a thread's wait on another (a send, "
+    "a mutex, a semaphore, a condvar) with one chain, followed to its root, the thread its time "
+    "is attributed to",
+    .src = KS_SRC_MODEL,
+    KS_COLS(chain_cols),
+    .needs_stats = 1,
+    .sink = sink_chain,
 };
 
 // wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
@@ -1322,7 +1509,8 @@ static void slice_msg_name(const struct ks_row *r, sqlite3_context *ctx)
     const ROW *m = r->p;
     char nb[64];
     if (m->pulse)
-        snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+        snprintf(nb, sizeof(nb), "pulse %u to channel %u", pulse_field(m->srv_pid, "code"),
+                 pulse_field(m->srv_pid, "chid"));
     else
         snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
     ks_result_text(ctx, nb);
@@ -1347,10 +1535,8 @@ static void slice_func_track(const struct ks_row *r, sqlite3_context *ctx)
 }
 static void slice_func_name(const struct ks_row *r, sqlite3_context *ctx)
 { // named as Perfetto shows it (kev2perfetto's): the function alone, else its address
-    const ROW *x = r->p;
-    char at[160], nb[128];
-    if (!ks_syms_pc(r->t, x->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
-        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)x->fn);
+    char nb[128];
+    ks_syms_function(r->t, ((const ROW *)r->p)->fn, nb, sizeof(nb));
     ks_result_text(ctx, nb);
 }
 static const struct ks_rcol slice_func[] = {
@@ -1497,6 +1683,7 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     if (rec.u.ev.v[0] || !e->nw) // a string: no number
         return;
+    rec.u.ev.v[1] = (int32_t)kx_user_word(e, 0); // its first word, signed
     rec.sub = 1;
     ks_push(w, &rec);
 }
@@ -1526,7 +1713,7 @@ static void counter_user_track(const struct ks_row *r, sqlite3_context *ctx) // 
 }
 static void counter_user_value(const struct ks_row *r, sqlite3_context *ctx) // a signed word
 {
-    sqlite3_result_double(ctx, (double)(int32_t)((const ROW *)r->p)->w[0]);
+    sqlite3_result_double(ctx, (double)((const ROW *)r->p)->v[1]);
 }
 static const struct ks_rcol counter_user[] = {
     { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
@@ -1681,8 +1868,9 @@ static const struct ks_table t_args = {
 
 const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
-    &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
-    &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
+    &t_instance, &t_event, &t_user_event, &t_usdt, &t_fault, &t_stack, &t_prio, &t_instant,
+    &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_blocked_by,
+    &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,
 };
 const unsigned ks_ntables = NCOL(ks_tables);

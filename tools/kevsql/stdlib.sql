@@ -10,13 +10,15 @@ CREATE TEMP VIEW thread_label AS -- kevsql stdlib
 SELECT t.utid, t.tid, t.upid, t.label, t.name, p.name AS process, t.is_idle
 FROM thread t LEFT JOIN process p USING (upid);
 
--- Per-thread CPU time and runs, share of the trace's span: a row per thread that ran.
+-- Per-thread CPU time and runs, share of the trace's span: a row per thread that ran, and one
+-- per CPU for its idle thread (utid 0 is every CPU's: cpu says which, the label too).
 CREATE TEMP VIEW thread_cpu AS -- kevsql stdlib
-SELECT s.utid, l.label, count(*) AS runs, sum(s.dur) AS cpu_ns,
+SELECT s.utid, CASE WHEN s.utid = 0 THEN 'idle (CPU ' || s.cpu || ')' ELSE l.label END AS label,
+       CASE WHEN s.utid = 0 THEN s.cpu END AS cpu, count(*) AS runs, sum(s.dur) AS cpu_ns,
        round(100.0 * sum(s.dur) / ((SELECT int_value FROM metadata WHERE name = 'trace_end_ns') -
                                   (SELECT int_value FROM metadata WHERE name = 'trace_start_ns')), 3) AS share_pct
 FROM sched_slice s JOIN thread_label l USING (utid)
-GROUP BY s.utid ORDER BY cpu_ns DESC;
+GROUP BY s.utid, CASE WHEN s.utid = 0 THEN s.cpu END ORDER BY cpu_ns DESC;
 
 -- Per-thread time in each state: a row per (thread, state).
 CREATE TEMP VIEW thread_states AS -- kevsql stdlib
@@ -59,38 +61,44 @@ SELECT irq, name, count(*) AS interrupts, count(latency) AS measured,
        CASE WHEN count(*) > 1 THEN (count(*) - 1) * 1e9 / (max(ts) - min(ts)) END AS rate_per_s
 FROM r GROUP BY irq ORDER BY irq;
 
--- A thread's activations: each time it was woken from a blocked state (released), when it ran
--- (start), when it blocked again (end), and the time from its previous release (period). A
--- row per activation of every thread.
+-- A task's instances (the table instance, kevstat -s tasks's rule): each release at the
+-- thread's activation point (release_ts), its first run (start_ts), its end (NULL: open at the
+-- end of the trace), and the time from its previous release (period). A row per instance.
 CREATE TEMP VIEW thread_activation AS -- kevsql stdlib
-WITH s AS (
-    SELECT utid, ts, dur, woken FROM thread_state
-    WHERE kernel_state NOT IN ('RUNNING', 'READY') OR woken = 1),
-e AS (SELECT *, lead(ts) OVER (PARTITION BY utid ORDER BY ts) AS next_ts FROM s)
-SELECT utid, ts AS release_ts, ts + dur AS start_ts, next_ts AS end_ts,
+SELECT utid, ts AS release_ts, start_ts, end_ts,
        ts - lag(ts) OVER (PARTITION BY utid ORDER BY ts) AS period
-FROM e WHERE woken = 1;
+FROM instance;
 
--- A periodic thread's period and jitter: a row per thread woken at least 3 times (periods
--- from one run start to the next, what the thread itself would measure after each wait).
+-- A task's period and jitter: a row per task with at least 3 instances that ran (periods from
+-- one instance's start to the next, what the thread itself measures after each wait).
 CREATE TEMP VIEW period_jitter AS -- kevsql stdlib
 WITH a AS (
-    SELECT utid, start_ts, start_ts - lag(start_ts) OVER (PARTITION BY utid ORDER BY start_ts) AS p
-    FROM thread_activation)
+    SELECT utid, start_ts - lag(start_ts) OVER (PARTITION BY utid ORDER BY start_ts) AS p
+    FROM instance WHERE start_ts IS NOT NULL)
 SELECT a.utid, l.label, count(p) AS periods, min(p) AS min_ns, avg(p) AS avg_ns, max(p) AS max_ns,
        max(p) - min(p) AS jitter_ns
 FROM a JOIN thread_label l USING (utid)
 WHERE p IS NOT NULL GROUP BY a.utid HAVING count(p) >= 2 ORDER BY periods DESC;
 
--- Deadline misses of periodic threads: an activation that ended (blocked again) after its
--- deadline, the next release by the thread's mean period, or a period over twice the mean
--- (a release missed). A row per miss.
+-- Deadline misses (kevstat -s tasks's): an instance that ended after its deadline (its task's
+-- given deadline, else its period), or was still open at the end of the trace after it. A row
+-- per miss.
 CREATE TEMP VIEW deadline_miss AS -- kevsql stdlib
-SELECT a.utid, l.label, a.release_ts, a.end_ts, a.end_ts - a.release_ts AS response_ns,
-       j.avg_ns AS period_ns, a.period,
-       CASE WHEN a.end_ts - a.release_ts > j.avg_ns THEN 'late' ELSE 'period' END AS kind
-FROM thread_activation a JOIN period_jitter j USING (utid) JOIN thread_label l USING (utid)
-WHERE a.end_ts - a.release_ts > j.avg_ns OR a.period > 2 * j.avg_ns;
+SELECT i.id, i.utid, l.label, i.ts AS release_ts, i.end_ts, i.dur AS response_ns,
+       i.period AS period_ns, i.deadline AS deadline_ns, i.lateness AS lateness_ns
+FROM instance i JOIN thread_label l USING (utid)
+WHERE i.missed = 1 ORDER BY i.ts;
+
+-- Each task's timing (kevstat -s tasks's line): instances, period, deadline, response times,
+-- misses and the largest lateness. A row per task.
+CREATE TEMP VIEW task_timing AS -- kevsql stdlib
+SELECT i.utid, l.label, count(*) AS instances, count(i.end_ts) AS ended, max(i.period) AS period_ns,
+       max(i.deadline) AS deadline_ns, min(nullif(i.dur, -1)) AS min_response_ns,
+       avg(nullif(i.dur, -1)) AS avg_response_ns, max(nullif(i.dur, -1)) AS max_response_ns,
+       max(i.exec_dur) AS max_exec_ns, sum(i.missed) AS misses, max(i.lateness) AS max_lateness_ns,
+       sum(i.preemptions) AS preemptions
+FROM instance i JOIN thread_label l USING (utid)
+GROUP BY i.utid ORDER BY misses DESC, i.utid;
 
 -- Priority inversions (kevstat -s waits'): a thread blocked on an object whose lower-priority
 -- owner was preempted by threads of a priority between the two. A row per (waiter, object,

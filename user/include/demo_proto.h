@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Messages of the demo system (user/apps/{init,srv,client,ticker,driver,worker}).
-// init runs a registry channel; srv registers there; the others get srv's address from
-// init as their spawn argument: (pid << 8) | chid.
+// Messages of the demo system (user/apps/{init,srv,client,ticker,driver,worker}). srv gives
+// its channel the name DEMO_SRV_NAME (name_attach); its clients find it by that name
+// (name_open with NAME_FLAG_WAIT: they may start before it has attached it), as QNX programs
+// find a resource manager.
 #ifndef DEMO_PROTO_H
 #define DEMO_PROTO_H
 
 #include <stdint.h>
 
+#define DEMO_SRV_NAME "srv"
+#define DEMO_OPEN_WAIT_NS 2000000000ull    // how long a client waits for srv's name
+
 enum demo_op {
-    DEMO_REGISTER = 1,  // srv -> init: value = srv's channel
-    DEMO_READ,          // client -> srv: reply value = current reading
+    DEMO_READ = 2,      // client -> srv: reply value = current reading
     DEMO_WRITE,         // client -> srv: value = new set point
     DEMO_SAMPLE,        // driver -> srv: value = device sample
     DEMO_STATS,         // init -> srv: reply with struct demo_stats
@@ -26,9 +29,5 @@ struct demo_msg {
 struct demo_stats {
     int32_t reads, writes, samples, ticks;
 };
-
-#define DEMO_ADDR(pid, chid) ((uint32_t)(pid) << 8 | (uint32_t)(chid))
-#define DEMO_PID(addr)  ((int)((addr) >> 8))
-#define DEMO_CHID(addr) ((int)((addr) & 0xff))
 
 #endif

@@ -56,6 +56,11 @@ int ConnectDetach(int coid);
 // (<sys/dispatch.h>, user/lib/name.c), which call it.
 int NameCtl(int cmd, int arg, const char *name);
 int MsgSend(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes);
+// MsgReceive: a rcvid (> 0) for a message, cut to `bytes` (info->msglen copied of
+// info->srcmsglen sent), 0 for a pulse (struct kpulse in msg). A buffer smaller than a pulse
+// (16 bytes) still receives messages, but a pulse cannot fit it: the call takes the pulse and
+// fails with EFAULT, as QNX's does; a receive loop that should see pulses gives a union of
+// its message and struct kpulse (docs/ARCHITECTURE.md, "Message passing").
 int MsgReceive(int chid, void *msg, size_t bytes, struct kmsg_info *info);
 int MsgReply(int rcvid, int status, const void *msg, size_t bytes);
 int MsgError(int rcvid, int err);
@@ -128,8 +133,8 @@ int DebugWrite(const char *buf, size_t len);
 int kargs(const char *name, char *buf, size_t size, char **argv, int max);
 int kargs_split(char *buf, const char *name, char **argv, int max);
 
-// Decimal text of a 64-bit value, for printf("%s", u64txt(v).s): newlib-nano's printf has no
-// %llu, and this works the same with both C libraries.
+// Decimal text of a 64-bit value, for printf("%s", u64txt(v).s), without printf's 64-bit
+// conversion (every C library here has it now: PRIu64 from <inttypes.h> does the same).
 struct u64txt {
     char s[21];
 };

@@ -65,11 +65,20 @@ int name_open(const char *name, int flags)
         errno = ENOTSUP;
         return -1;
     }
-    if (flags != 0 || name == NULL) {
+    if ((flags & ~NAME_FLAG_WAIT) != 0 || name == NULL) {
         errno = EINVAL;
         return -1;
     }
-    return NameCtl(KNAMECTL_OPEN, 0, name);
+    if (!(flags & NAME_FLAG_WAIT))
+        return NameCtl(KNAMECTL_OPEN, 0, name);
+    // One kernel call, so that a TimerTimeout armed before name_open bounds the wait; it
+    // ends it with 0, which no connection is.
+    int coid = NameCtl(KNAMECTL_OPEN, KNAMECTL_OPEN_WAIT, name);
+    if (coid == 0) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    return coid;
 }
 
 int name_close(int coid)

@@ -94,7 +94,7 @@ void ipc_thread_gone(struct thread *t);
 void ipc_proc_gone(struct proc *p);
 // NameCtl (uapi/kapi.h, KNAMECTL_*): the channels' names (kname.c); a channel's name goes
 // with it (channel_teardown calls kname_channel_gone).
-int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname);
+int kname_ctl(struct thread *t, uint32_t cmd, uint32_t arg, uint32_t uname);
 void kname_channel_gone(const struct channel *ch);
 
 #endif

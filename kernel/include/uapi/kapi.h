@@ -162,9 +162,13 @@ struct kthread_info {
 //     caller's channel; ENOENT: the channel does not have this name.
 //   KNAMECTL_OPEN (arg = 0): a connection to the named channel (a coid, as ConnectAttach
 //     gives). ENOENT: no channel has the name; EAGAIN: the caller's connections are all taken.
+//     arg = KNAMECTL_OPEN_WAIT: while no channel has the name, the caller waits (state
+//     NANOSLEEP) until one takes it, then gets its connection; a TimerTimeout armed before
+//     the call ends the wait with 0 (no coid is 0).
 #define KNAMECTL_ATTACH 1
 #define KNAMECTL_DETACH 2
 #define KNAMECTL_OPEN   3
+#define KNAMECTL_OPEN_WAIT 1u
 #define KNAME_CHAN_MAX  16  // bytes of a channel's name with its NUL
 
 #endif

@@ -92,8 +92,13 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e);
 int kx_snapshot_cpu(const struct kev_event *e);
 // Parent of process pid as PROCCREATE gave it, 0 when unknown.
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
-// "comm/name" or "comm" or "pid N" into buf.
+// A thread as every tool names it: "comm/name", "comm/tid", "name" or "pidP/T" into buf; a CPU's
+// idle thread (named "idle", tid k + 1 on CPU k) with its CPU: "idle (CPU 2)".
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
+// The same without an idle thread's CPU (a track that stands for every CPU's idle thread).
+const char *kx_label_plain(const struct kx_model *m, int idx, char *buf, size_t n);
+// The CPU of a CPU's idle thread (named "idle", tid k + 1 for CPU k), -1 for any other thread.
+int kx_idle_cpu(const struct kx_model *m, int idx);
 // The thread whose context cpu runs in: the one running there (its RUNNING seen, no state since);
 // between a thread's leaving and the next one's RUNNING (the switch: the kernel ends the entry,
 // or takes an interrupt, in the context it was in), the thread the CPU's last ONCPU named;
@@ -106,6 +111,12 @@ int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 // ---- names and small helpers -------------------------------------------------------------------
 // Kernel-call name from the decoder's table, or "kc<N>" in buf.
 const char *kx_kcall_name(unsigned call, char *buf, size_t n);
+// A user event's data word k, 0 past them: the USER row's `data` field is the words the program
+// gave (INSERTSUSEREVENT's two, INSERTCUSEREVENT's buffer), in order.
+static inline uint32_t kx_user_word(const struct kev_event *e, unsigned k)
+{
+    return k < e->nw ? e->w[k] : 0u;
+}
 // A user event's payload is a printable NUL-terminated string (copied into buf).
 int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
 // A user event as every tool shows it: "NAME: value" when its process registered the code
@@ -116,6 +127,9 @@ void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pi
                   const struct kev_event *e, int with_name, char *out, size_t n);
 // The header's BOOT_DATE as UTC seconds since the epoch, 0 when absent or not understood.
 int64_t kx_boot_time(const struct kev_reader *r);
+// A length of time as the tools' options take it: "250us", "1.5ms", "2s", "800ns" (a bare
+// number: microseconds) into *ns; -1 when it is not one.
+int kx_time_arg(const char *arg, uint64_t *ns);
 // Seconds from cycles.
 double kx_seconds(const struct kev_reader *r, uint64_t cycles);
 // Write s as a JSON string (quoted, escaped).

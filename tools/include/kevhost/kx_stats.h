@@ -9,7 +9,11 @@
 //   * messages per channel (client thread -> server process): count, errors, send -> reply
 //     latency, and the critical path of each request across the threads it went through;
 //   * lost-event windows: where events are missing and which classes surrounded the gap;
-//   * user events: count per event id and process (and their first and last time).
+//   * user events: count per event id and process (and their first and last time);
+//   * task instances: each thread's jobs from its release to its end, judged against its
+//     task's period or deadline (kx_task.h);
+//   * wait chains: every wait on another thread followed to its root, and deadlocks
+//     (kx_chain.h).
 // Each of them is the sum of records (kx_rows.h) that a tool may also have one by one
 // (kx_stats_sink). Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded
 // event in time order (it updates the model itself), kx_stats_finish at the end.
@@ -17,14 +21,16 @@
 #ifndef TOOLS_KX_STATS_H
 #define TOOLS_KX_STATS_H
 
+#include "kx_chain.h"
+#include "kx_dist.h"
 #include "kx_funcs.h"
 #include "kx_load.h"
 #include "kx_msg.h"
 #include "kx_rows.h"
+#include "kx_task.h"
 #include "kx_wait.h"
 #include <trace/kev_userreg.h>
 
-#define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
 #define KX_MAX_IRQ 1024u     // interrupts 0..1022 tracked one by one; others share the last
 #define KX_MAX_CHAN 256u
 #define KX_MAX_PATHSUM 1024u
@@ -35,11 +41,6 @@
 #define KX_MAX_USER 256u     // (id, process) pairs counted one by one; the rest in user_other
 #define KX_MAX_IRQ_OPEN 256u
 #define KX_WAIT_MIN_NS 100000u // the default threshold of a listed wait (kx_stats.wait_min_ns) // interrupts waiting for their thread (older ones end unhandled)
-
-struct kx_dist {
-    uint64_t n, sum, min, max;
-    uint64_t hist[KX_HIST];
-};
 
 struct kx_th_stats {
     uint64_t state_t[KEV_TH_NSTATES]; // cycles in each state (RUNNING = CPU time)
@@ -173,6 +174,13 @@ struct kx_stats {
     struct kw *kw;                    // who blocked whom (kx_wait.c; heap, NULL if none)
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
+    struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
+    struct kx_chains *chains;         // wait chains, deadlocks (kx_chain.c; heap, NULL if none)
+    struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
+                                      // heap, NULL out of memory)
+    // what a tool adds to kx_stats_json's object from the analyses it feeds itself (kevstat's
+    // USDT probes): members written before the closing brace, each after a comma; NULL none
+    void (*json_more)(const struct kx_stats *s, FILE *f);
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
@@ -187,10 +195,18 @@ void kx_stats_delete(struct kx_stats *s);
 enum { KX_SKIP_MSG = 1, KX_SKIP_WAIT = 2 };
 // Records to k as they are made (before the first event).
 void kx_stats_sink(struct kx_stats *s, const struct kx_sink *k);
+// A period or deadline given to a task (kevstat --deadline imu=2ms; kx_tasks_rule): opt is
+// "deadline" or "period", arg "NAME=TIME". Before the first event; -1 with the reason on stderr.
+int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const char *arg);
 // Interrupts a second of a source over the time it was active (0 with fewer than two).
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
 void kx_stats_finish(struct kx_stats *s);
+// The time thread idx spent in state st (KEV_TH_*) up to t, in cycles: what the model summed,
+// and the part of the interval it is in until t when that is st. Asked between two events
+// (every event before t given, none after), it is the figure kx_stats_finish would give for a
+// trace ending at t; a live view takes its differences interval by interval (kx_stats_live.c).
+uint64_t kx_stats_th_time(const struct kx_stats *s, int idx, unsigned st, uint64_t t);
 // A user event's value as the tools show it: its text (a string event), its words through the
 // format its process registered (trace/kev_userreg.h), else its words in hex.
 void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
@@ -201,7 +217,6 @@ void kx_user_last(const struct kx_stats *s, const struct kx_user *u, char *out, 
 const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code);
 // Free what kx_stats_init allocated (the wait analysis, the user-event registry).
 void kx_stats_free(struct kx_stats *s);
-void kx_dist_add(struct kx_dist *d, uint64_t v);
 // The sender side of a channel: "process/thread", or "irq N" for pulses from a handler.
 const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,
                            size_t n);
@@ -223,5 +238,13 @@ uint64_t kx_wait_threshold(const struct kx_stats *s, int th);
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);
 // The "waits" member of the JSON object (kx_wait_json.c), after a comma.
 void kx_wait_json(const struct kx_stats *s, FILE *f);
+// ,"parts":[...]: thread th's time in [t0, t1) split by state (kw_split): each part's "state"
+// (KEV_TH_* name, "unknown" before its kept history), "t", and as it applies "by" (who took
+// its CPU), "object", "owner", "owner_prio" (the owner's priority when the wait began).
+void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1);
+// The "tasks" member of the JSON object (kx_task_json.c), after a comma.
+void kx_task_json(const struct kx_stats *s, FILE *f);
+// The "chains" member of the JSON object (kx_chain_json.c), after a comma.
+void kx_chain_json(const struct kx_stats *s, FILE *f);
 
 #endif

@@ -159,6 +159,7 @@ struct kev_reader {
     // kr_file_order is set (before kev_decode) to get them as the file holds them.
     int kr_file_order;
     int kr_merging;  // internal: the time-ordered walk of a file already checked
+    int kr_live;     // a file still being written (kev_open_head): its trailer comes later
 
     // Decoding state.
     struct kev_walk kr_walk;
@@ -179,6 +180,19 @@ int kev_decode(struct kev_reader *r);
 // The first call on a file of several CPUs checks the whole file before the first event.
 int kev_next(struct kev_reader *r, struct kev_event *e);
 const char *kev_error(const struct kev_reader *r); // "" when there is no error
+
+// A file still being written, read as it arrives (the live reader, tools/common/kev_live.c,
+// cuts it into whole buffers). kev_open_head parses the header and system page at the start of
+// data[0..len): 0 with r->kr_ev_off their length, KEV_ERR_TRUNCATED while they have not all
+// arrived (call again with more), or the error. data must stay where it is while r is used
+// (the header items point into it). Then kev_feed gives the next whole buffers (or the loss
+// note) as r's data: kev_next gives their events (offsets are the piece's) and 0 at the end of
+// the piece, without the trailer's check; a new kev_feed clears an error of the last piece,
+// whose events before it were given. kev_feed_end gives the trailer and checks the totals of
+// every piece fed against it: 0, or the error.
+int kev_open_head(struct kev_reader *r, const void *data, size_t len);
+void kev_feed(struct kev_reader *r, const void *slots, size_t len);
+int kev_feed_end(struct kev_reader *r, const void *trailer, size_t len);
 
 void kev_set_user(struct kev_reader *r, void *user);
 void kev_on_any(struct kev_reader *r, kev_cb cb);
@@ -211,22 +225,18 @@ const char *kev_kcall_part_name(unsigned ev);
 // that stored -errno in the first word are read the same way.
 int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err);
 
-// The interrupt number of an INT event. QNX's INT_HANDLER_ENTR is [pid, irq, handler IP,
-// area] (4 words); format 1.02 files written before that carried [irq, pid] in 2 words.
-// The other INT events carry the interrupt first.
-static inline uint32_t kev_int_irq(const struct kev_event *e)
-{
-    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
-        return e->w[1];
-    return e->nw ? e->w[0] : 0u;
-}
-// The pid of an INT_HANDLER_ENTR/EXIT event's handler owner, when the event carries it.
-static inline uint32_t kev_int_handler_pid(const struct kev_event *e)
-{
-    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
-        return e->w[0];
-    return e->nw >= 2 ? e->w[1] : 0u;
-}
+// A kernel call entry's argument k, as the table's KER_CALL rows give
+// them to D ($words: each word an argument; this kernel's entry holds the call's registers,
+// r0 first, two in fast mode, six in wide): 0 past the words the entry recorded.
+uint32_t kev_kcall_arg(const struct kev_event *e, unsigned k);
+
+// The interrupt number of an INT event, its row's `irq` (trace/kev_fields.c). QNX's
+// INT_HANDLER_ENTR is [pid, irq, handler IP, area] (4 words, the row's); format 1.02 files
+// written before that carried [irq, pid] in 2 words, which no row describes: read so.
+uint32_t kev_int_irq(const struct kev_event *e);
+// The pid of an INT_HANDLER_ENTR/EXIT event's handler owner (its row's `pid`), 0 when the event
+// does not carry it.
+uint32_t kev_int_handler_pid(const struct kev_event *e);
 
 // The raw payload bytes from word `first` in memory order (as stored: strings, QNX's
 // view); returns how many were copied (at most n).

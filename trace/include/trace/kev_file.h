@@ -35,6 +35,8 @@ struct kev_out {
 #define KEV_TRL_FILLED      1u // tracing stopped because every buffer was full (fill policy)
 #define KEV_TRL_RING        2u // ring (flight recorder) capture: buffers saved at stop
 #define KEV_TRL_LOGGER_LOSS 4u // the logger failed to store some buffers (counted as lost)
+#define KEV_TRL_HOST_LOSS   8u // the live stream's host did not take some buffers: dropped
+                               // whole, counted as lost (trace/kev_stream.h, LOSS frames)
 
 struct kev_cpu_totals {
     uint64_t events; // events recorded in the file for this CPU (CONTROL events excluded)

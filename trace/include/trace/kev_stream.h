@@ -25,9 +25,11 @@
 //
 // Flow control, host to board, on a transport with a way back (a UART's receive line): the
 // byte KS_XOFF asks the board to stop sending, KS_XON to go on (a serial port's software flow
-// control, which a host tty sends by itself with IXOFF when its input queue fills). The logger
-// never waits for a stopped host: it finishes the frame it is in, drops whole buffers while
-// stopped, and sends LOSS frames for them first when it may send again. Other bytes are ignored.
+// control). The logger never waits for a stopped host: it obeys between kernel buffers, so
+// it finishes the buffer it is sending (a host sends XOFF with at least KS_XOFF_ROOM bytes of
+// room left), then drops whole buffers while stopped, and sends LOSS frames for them first
+// when it may send again. Other bytes are ignored. The file's header and trailer are sent
+// whatever the flow (they are small, and a stream without them is no file).
 // A longer payload than the layout below is accepted and the extra bytes ignored (a later
 // version appends fields). Neither is sent by a logger without a stream.
 // Freestanding: used by the tracelogger (encoder) and host tools (decoder).
@@ -49,6 +51,9 @@
 #define KS_CRC_BYTES 4u
 #define KS_MAX_PAYLOAD 1024u
 #define KS_MAX_FRAME (KS_HDR_BYTES + KS_MAX_PAYLOAD + KS_CRC_BYTES)
+// The room a host keeps when it sends XOFF: a 16 KB kernel buffer in frames (16,576 bytes),
+// the LOSS frames of 4 CPUs, a trailer, with margin.
+#define KS_XOFF_ROOM 32768u
 
 uint32_t ks_crc32(uint32_t crc, const void *p, size_t n);   // start with crc = 0
 
@@ -118,7 +123,11 @@ struct ks_decoder {
     void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
     void (*on_problem)(void *arg, enum ks_problem what, uint64_t offset, uint32_t detail);
     void *arg;
-    uint64_t offset;        // stream offset of buf[0]
+    uint64_t offset;        // stream offset of buf[0] (during a callback: of its frame)
+    const uint8_t *frame;   // during a callback: its whole frame (header, payload, CRC)
+    // the CRC-32 the checks use: ks_crc32 when NULL; a host gives a faster one of the same
+    // polynomial and convention (zlib's crc32)
+    uint32_t (*crc)(uint32_t crc, const void *p, size_t n);
 };
 
 void ks_decoder_init(struct ks_decoder *d);

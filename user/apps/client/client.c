@@ -3,12 +3,13 @@
 // and then like an application waiting for input. Reports its round-trip times.
 #include <kern.h>
 #include <stdio.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 
 int main(void)
 {
-    uint32_t addr = ProcArg();
-    int coid = ConnectAttach(DEMO_PID(addr), DEMO_CHID(addr));
+    TimerTimeout(DEMO_OPEN_WAIT_NS);   // srv may still be starting: wait for its name
+    int coid = name_open(DEMO_SRV_NAME, NAME_FLAG_WAIT);
     if (coid < 0)
         return 1;
     uint64_t worst = 0, total = 0;

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // driver: an interrupt-driven device driver. It owns the board's device timer (mapped into
 // this process only, board_user.h), runs it at 500 Hz (x86-pc's RTC: 512 Hz), takes each interrupt as a pulse, reads the device, hands the sample
-// to srv and unmasks the line. Thirty interrupts, then the device is stopped; it reports how
+// to srv (found by its name) and unmasks the line. Thirty interrupts, then the device is stopped; it reports how
 // long they took at the rate programmed, so a doubled delivery shows (test/qemu/test_demo.sh).
 #include <kern.h>
 #include <stdio.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 #include <board_user.h>
 
 int main(void)
 {
-    uint32_t addr = ProcArg();
-    int srv = ConnectAttach(DEMO_PID(addr), DEMO_CHID(addr));
+    TimerTimeout(DEMO_OPEN_WAIT_NS);   // srv may still be starting: wait for its name
+    int srv = name_open(DEMO_SRV_NAME, NAME_FLAG_WAIT);
     int chid = ChannelCreate(0);
     int self = ConnectAttach(0, chid);
     int id = InterruptAttachEvent(DEVTIMER_IRQ, self, 2);

@@ -6,7 +6,8 @@
 // Prints "BENCH <name> <value> insns". On a kernel built without trace hooks (the baseline
 // image kbench_notrace) the names end in _notrace; with hooks, the kernel figures are given
 // with tracing off, then on in fast and in wide mode (every class, ring policy), and the
-// cost of one trace event is measured inside the kernel (KTRACE_BENCH), and the events each
+// cost of one trace event is measured inside the kernel (KTRACE_BENCH), and of one flush of a
+// buffer (the tracelogger's flush interval), and the events each
 // operation records in fast mode are counted (KTRACE_QUERYEVENTS) so that the script can give
 // the cost added per recorded event.
 #include <board_user.h>
@@ -204,6 +205,34 @@ static uint64_t hook_cost(uint32_t kind)
     return median(v);
 }
 
+// One flush (KTRACE_FLUSHBUFFER, the tracelogger's every -x flush interval) that closes a
+// buffer holding an event, with the buffer switch it causes at the next event: n times
+// (an event, a flush) less n times (an event, a bare TraceEvent call), plus one bare call.
+static uint64_t flush_cost(void)
+{
+    const uint32_t n = 2000;
+    uint64_t v[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t t0 = ClockCycles();
+        for (uint32_t i = 0; i < n; i++) {
+            TraceEvent(KTRACE_INSERTSUSEREVENT, 1, i, 0);
+            TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+        }
+        uint64_t t1 = ClockCycles();
+        for (uint32_t i = 0; i < n; i++) {
+            TraceEvent(KTRACE_INSERTSUSEREVENT, 1, i, 0);
+            TraceEvent(KTRACE_QUERYVERSION, 0, 0, 0);
+        }
+        uint64_t t2 = ClockCycles();
+        for (uint32_t i = 0; i < n; i++)
+            TraceEvent(KTRACE_QUERYVERSION, 0, 0, 0);
+        uint64_t t3 = ClockCycles();
+        uint64_t a = t1 - t0, b = t2 - t1, c = t3 - t2;
+        v[r] = a + c > b ? per_op(a + c - b, n) : 0;
+    }
+    return median(v);
+}
+
 // The ring: 8 buffers of 16 KB, or as many as the board's pool holds (BOARD_TRACE_BUFS:
 // 2 on netduinoplus2). The ring policy wraps, so the count does not change the figures.
 #define KB_BUFS (BOARD_TRACE_BUFS < 8 ? BOARD_TRACE_BUFS : 8)
@@ -235,6 +264,12 @@ static void trace_costs(void)
     TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0);
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
     kernel_benches("_trace_wide", 0);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    // Last: its flushes leave the ring in another state than the figures above had.
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    printf("BENCH trace_flush_insns %s insns\n", u64txt(flush_cost()).s);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);

@@ -37,6 +37,10 @@ int names_attack(int runner_chid)
     bad |= refused(NameCtl(KNAMECTL_ATTACH, mine, "bell\a"), EINVAL, "a control character") << 8;
     bad |= refused(NameCtl(KNAMECTL_ATTACH, mine, NULL), EFAULT, "no address") << 9;
     bad |= refused(NameCtl(99, mine, "x"), EINVAL, "an unknown command") << 10;
+    bad |= refused(NameCtl(KNAMECTL_OPEN, 7, "x"), EINVAL, "an open of an unknown mode") << 17;
+    // A waiting open of a name nobody attaches ends with its timeout, leaving nothing behind.
+    TimerTimeout(1000000ull);
+    bad |= refused(name_open("never_attached", NAME_FLAG_WAIT), ETIMEDOUT, "a waiting open") << 18;
     // The longest name works, once per channel (EBUSY for a second).
     bad |= (NameCtl(KNAMECTL_ATTACH, mine, "fifteen_letters") != 0) << 11;
     bad |= refused(NameCtl(KNAMECTL_ATTACH, mine, "another"), EBUSY, "a second name") << 12;

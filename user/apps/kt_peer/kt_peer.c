@@ -6,7 +6,9 @@
 // and mask the line in bits 0-7 with the id in bits 8-15 (attached by the parent, not by this
 // process), and wrong ids and lines, and exit with 100 + the number of answers that were not
 // EINVAL when there are any. A "UEVT" n request times n
-// 2-word user events inserted by this unprivileged process (kbench's user_event_insns).
+// 2-word user events inserted by this unprivileged process (kbench's user_event_insns). A
+// "SYNC" id request tries to lock mutex id and post semaphore id of the client's process and
+// replies with the two errnos (a sync object is its process's own: docs/applications.md).
 #include <kern.h>
 #include <errno.h>
 #include <string.h>
@@ -61,6 +63,16 @@ int main(void)
                 TraceEvent(KTRACE_INSERTSUSEREVENT, 3, i, 0);
             uint64_t c = ClockCycles() - t0;
             MsgReply(rcvid, 0, &c, sizeof(c));
+            continue;
+        }
+        if (info.msglen == 8 && *(int32_t *)buf == 0x53594e43) {   // "SYNC" id
+            int id = ((int32_t *)buf)[1];
+            int32_t errs[2];
+            errno = 0;
+            errs[0] = MutexLock(id) == -1 ? errno : 0;
+            errno = 0;
+            errs[1] = SemPost(id) == -1 ? errno : 0;
+            MsgReply(rcvid, 0, errs, sizeof(errs));
             continue;
         }
         if (info.msglen == 0) {         // benchmark: empty round trip

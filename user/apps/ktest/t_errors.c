@@ -24,7 +24,6 @@ void test_errors(void)
     CHECK_ERR(MsgSend(coid, buf, 0xfffffff0u, NULL, 0), EFAULT);
     CHECK_ERR(MsgReceive(chid, KERNEL_RAM, 64, NULL), EFAULT);
     CHECK_ERR(MsgReceive(chid, buf, sizeof(buf), KERNEL_RAM), EFAULT);
-    CHECK_ERR(MsgReceive(chid, buf, 4, NULL), EINVAL);
     CHECK_ERR(ThreadName(0, (const char *)KERNEL_RAM), EFAULT);
     CHECK_ERR(ThreadName(0, "a name much too long for the kernel"), EINVAL);
     CHECK_ERR(ProcWait(-1, (int *)KERNEL_RAM), EFAULT);

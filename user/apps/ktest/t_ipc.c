@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Message passing: round trips, info, truncation, MsgError, pulses and their order, priority
-// inheritance on receive, cross-process traffic with kt_peer, and servers that go away.
+// inheritance on receive, cross-process traffic with kt_peer, servers that go away, receive
+// buffers smaller than a pulse, and name_open waiting for a name.
 #include "ktest.h"
+#include <sys/dispatch.h>
 
 struct req {
     int32_t op;         // 0 echo+1, 1 error, 2 quit
@@ -142,6 +144,18 @@ static void cross_process(void)
     int st = MsgSend(coid, msg, sizeof(msg), rep, sizeof(rep));
     CHECK(st == (int)strlen(msg) && strcmp(rep, "sessecorp ssorca gnip") == 0,
           "cross-process round trip (status %d, reply '%s')", st, rep);
+    // A mutex or a semaphore is its process's own: its id names nothing in the peer (EINVAL),
+    // so programs share a resource through a server, not a lock (docs/applications.md).
+    int mid = MutexCreate(), sid = SemCreate(1);
+    int32_t sync_req[2] = { 0x53594e43, mid }, errs[2] = { -1, -1 };   // "SYNC"
+    MsgSend(coid, sync_req, sizeof(sync_req), errs, sizeof(errs));
+    int32_t sem_req[2] = { 0x53594e43, sid }, errs2[2] = { -1, -1 };
+    MsgSend(coid, sem_req, sizeof(sem_req), errs2, sizeof(errs2));
+    CHECK(errs[0] == EINVAL && errs2[1] == EINVAL,
+          "another process's mutex and semaphore ids are refused (EINVAL: %ld, %ld)",
+          (long)errs[0], (long)errs2[1]);
+    MutexDestroy(mid);
+    SemDestroy(sid);
     int32_t quit_cmd = 0x51554954;      // "QUIT"
     MsgSend(coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);
     int status = -1;
@@ -161,10 +175,123 @@ static void cross_process(void)
     ChannelDestroy(chid);
 }
 
+// A receive buffer smaller than a pulse (QNX's documented semantics, its kernel's behaviour):
+// a message into it is cut to the buffer and received; a pulse cannot fit, so the receive
+// takes it and fails with EFAULT, once per pulse, whether the pulse was queued or arrives
+// while the receiver waits. A server looping on MsgReceive thus goes on serving messages.
+static int small_chid;
+static volatile int small_result = 1, small_errno;
+
+static int small_receiver(void *arg)
+{
+    (void)arg;
+    char tiny[4];
+    errno = 0;
+    small_result = MsgReceive(small_chid, tiny, sizeof(tiny), NULL);
+    small_errno = errno;
+    return 0;
+}
+
+static int small_sender(void *arg)
+{
+    (void)arg;
+    int coid = ConnectAttach(0, small_chid);
+    char msg[12] = "abcdefghijk";
+    TimerTimeout(1000 * 1000000ull);    // (a kernel that refuses the receive fails the check)
+    MsgSend(coid, msg, sizeof(msg), NULL, 0);
+    ConnectDetach(coid);
+    return 0;
+}
+
+static void small_receive_buffer(void)
+{
+    small_chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, small_chid);
+    char tiny[4] = { 0, 0, 0, 0 };
+    struct kmsg_info info;
+    // (pulses at our own priority: a receive runs at its pulse's, docs/ARCHITECTURE.md)
+    MsgSendPulse(coid, KTEST_PRIO, 5, 55);
+    MsgSendPulse(coid, KTEST_PRIO, 6, 66);
+    CHECK_ERR(MsgReceive(small_chid, tiny, sizeof(tiny), NULL), EFAULT);
+    struct kpulse p = { 0, 0, 0, 0 };
+    int r = MsgReceive(small_chid, &p, sizeof(p), NULL);
+    CHECK(r == 0 && p.code == 6 && p.value == 66,
+          "a queued pulse into a 4-byte buffer fails with EFAULT and is taken: the next "
+          "receive gets the next pulse (code %ld, value %ld)", (long)p.code, (long)p.value);
+
+    int t = ThreadCreate(small_sender, NULL, stack_get(), TSTACK_SIZE, 110, 0);
+    r = MsgReceive(small_chid, tiny, sizeof(tiny), &info);
+    CHECK(r > 0 && memcmp(tiny, "abcd", 4) == 0 && info.msglen == 4 && info.srcmsglen == 12,
+          "a 12-byte message into a 4-byte buffer is received, cut to it (rcvid %d, %ld of "
+          "%ld bytes)", r, (long)info.msglen, (long)info.srcmsglen);
+    MsgReply(r, 0, NULL, 0);
+    ThreadJoin(t, NULL);
+
+    t = ThreadCreate(small_receiver, NULL, stack_get(), TSTACK_SIZE, 110, 0);   // blocks
+    MsgSendPulse(coid, KTEST_PRIO, 7, 77);
+    ThreadJoin(t, NULL);
+    CHECK(small_result == -1 && small_errno == EFAULT,
+          "a pulse to a receiver waiting with a 4-byte buffer: EFAULT (got %d, errno %d)",
+          small_result, small_errno);
+    ConnectDetach(coid);
+    ChannelDestroy(small_chid);
+}
+
+// name_open of a name no channel has: ENOENT at once (QNX's); with NAME_FLAG_WAIT it waits
+// until a server attaches the name, or as long as a TimerTimeout allows (ETIMEDOUT). Times by
+// the program's own clock.
+static volatile int waiter_coid = -2, waiter_errno;
+static volatile uint64_t waiter_ms;
+
+static int name_waiter(void *arg)
+{
+    (void)arg;
+    uint64_t t0 = now_ms();
+    errno = 0;
+    waiter_coid = name_open("kt_wait", NAME_FLAG_WAIT);
+    waiter_errno = errno;
+    waiter_ms = now_ms() - t0;
+    return 0;
+}
+
+static void name_open_waits(void)
+{
+    CHECK_ERR(name_open("kt_wait", 0), ENOENT);
+    uint64_t t0 = now_ms();
+    TimerTimeout(20 * 1000000ull);
+    errno = 0;
+    int r = name_open("kt_wait", NAME_FLAG_WAIT);
+    int e = errno;
+    uint64_t dt = now_ms() - t0;
+    CHECK(r == -1 && e == ETIMEDOUT && dt >= 20 && dt < 500,
+          "name_open(NAME_FLAG_WAIT) after TimerTimeout(20 ms), no server: ETIMEDOUT after "
+          "%lu ms (got %d, errno %d)", (unsigned long)dt, r, e);
+
+    int t = ThreadCreate(name_waiter, NULL, stack_get(), TSTACK_SIZE, 110, 0);   // waits
+    ThreadSleep(10 * 1000000ull);
+    int still = waiter_coid == -2;
+    name_attach_t *att = name_attach(NULL, "kt_wait", 0);
+    ThreadJoin(t, NULL);
+    CHECK(att && still && waiter_coid > 0 && waiter_ms >= 10,
+          "name_open(NAME_FLAG_WAIT) waits for the server: the coid when it attaches the name, "
+          "%lu ms later (coid %d, errno %d)", (unsigned long)waiter_ms, waiter_coid, waiter_errno);
+    struct kpulse p = { 0, 0, 0, 0 };
+    int sent = MsgSendPulse(waiter_coid, KTEST_PRIO, 3, 33);
+    r = att && sent == 0 ? MsgReceive(att->chid, &p, sizeof(p), NULL) : -1;
+    CHECK(sent == 0 && r == 0 && p.code == 3 && p.value == 33,
+          "the connection it got reaches the named channel (pulse code %ld)", (long)p.code);
+    name_close(waiter_coid);
+    if (att)
+        name_detach(att, 0);
+    CHECK_ERR(name_open("kt_wait", 0), ENOENT);
+}
+
 void test_ipc(void)
 {
     printf("# message passing\n");
     local_round_trips();
     channel_destroyed_under_sender();
     cross_process();
+    small_receive_buffer();
+    name_open_waits();
 }

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// srv: the demo's resource manager. Two threads receive on one channel: clients read and
-// write a set point, the driver posts device samples, the ticker's pulses advance a clock.
+// srv: the demo's resource manager. Its channel has a name (name_attach: DEMO_SRV_NAME), by
+// which the others find it. Two threads receive on it: clients read and write a set point, the
+// driver posts device samples, the ticker's pulses advance a clock; the data they share is the
+// server's own, under a mutex of its process (docs/applications.md, "Sharing a resource").
 #include <kern.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 
 static int chid, lock;
@@ -57,16 +61,17 @@ static int serve(void *arg)
 int main(void)
 {
     ThreadName(0, "srv-main");
-    chid = ChannelCreate(0);
     lock = MutexCreate();
-    uint32_t registry = ProcArg();     // init's registry: DEMO_ADDR(pid, chid)
-    int init = ConnectAttach(DEMO_PID(registry), DEMO_CHID(registry));
-    struct demo_msg reg = { DEMO_REGISTER, chid };
-    if (MsgSend(init, &reg, sizeof(reg), NULL, 0) < 0)
+    name_attach_t *att = name_attach(NULL, DEMO_SRV_NAME, 0);
+    if (!att) {
+        printf("srv: name_attach(%s) failed: errno %d\n", DEMO_SRV_NAME, errno);
         return 1;
+    }
+    chid = att->chid;
     int t = ThreadCreate(serve, NULL, stack2, sizeof(stack2), 0, 0);
     ThreadName(t, "srv-worker");
     serve(NULL);
     ThreadJoin(t, NULL);
+    name_detach(att, 0);
     return 0;
 }

@@ -15,7 +15,8 @@
 // shift=0); "-A respawn=T" floods from T threads run one after another instead, each on its
 // own stack, N events each, payload (k << 24) | sequence for thread k = 1..T, "-A spawners=S"
 // created by S threads at once, "-A idle=1" each after a thread that inserts nothing
-// (tf_respawn.c).
+// (tf_respawn.c); "-A pace=MS" sleeps MS between events, a quiet system for the logger's
+// flush interval (test/qemu/test_stream_live.sh).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
 }
 
 #define MAX_FLOODERS 4
-static uint32_t flood_n, flood_pin = ~0u, flood_migrate, ncpus = 1;
+static uint32_t flood_n, flood_pin = ~0u, flood_migrate, flood_pace, ncpus = 1;
 static bool kstamp;
 static uint8_t flood_stacks[MAX_FLOODERS][512] __attribute__((aligned(16)));
 
@@ -56,6 +57,8 @@ static void flood(uint32_t who)
             TraceUserEventAt(1, 0, who << 24 | i, 0);
         else
             TraceEvent(KTRACE_INSERTSUSEREVENT, 1, who << 24 | i, 0);
+        if (flood_pace)
+            ThreadSleep((uint64_t)flood_pace * 1000000u);
     }
 }
 
@@ -79,6 +82,7 @@ int main(void)
     flood_n = n;
     flood_pin = arg_value(cmd, "pin=", ~0u);
     flood_migrate = arg_value(cmd, "migrate=", 0);
+    flood_pace = arg_value(cmd, "pace=", 0);
     kstamp = arg_value(cmd, "kstamp=", 0) != 0;
     SysInfo(KSYSINFO_NCPUS, &ncpus);
     if (!ncpus)

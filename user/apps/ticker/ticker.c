@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// ticker: a periodic thread: a 5 ms timer delivers pulses; each tick is passed on to srv as
-// a pulse of its own. Forty ticks, then done.
+// ticker: a periodic thread: a 5 ms timer delivers pulses; each tick is passed on as a pulse
+// of its own to srv (found by its name). Forty ticks, then done.
 #include <kern.h>
 #include <stdio.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 
 int main(void)
 {
-    uint32_t addr = ProcArg();
-    int srv = ConnectAttach(DEMO_PID(addr), DEMO_CHID(addr));
+    TimerTimeout(DEMO_OPEN_WAIT_NS);   // srv may still be starting: wait for its name
+    int srv = name_open(DEMO_SRV_NAME, NAME_FLAG_WAIT);
     int chid = ChannelCreate(0);
     int self = ConnectAttach(0, chid);
     int timer = TimerCreate(self, 1, 0);

@@ -21,6 +21,7 @@ typedef struct _name_attach {
 
 #define NAME_FLAG_ATTACH_GLOBAL   0x02  // QNX: a network-wide name (refused: ENOTSUP)
 #define NAME_FLAG_DETACH_SAVEDPP  0x01  // QNX: keep the dispatch handle (nothing to keep here)
+#define NAME_FLAG_WAIT            0x100 // ours, for name_open: wait for the name to be attached
 
 // Creates a channel and gives it the name `path` (1 to KNAME_CHAN_MAX - 1 printable bytes, no
 // '/' or space). NULL with errno: EINVAL (empty or bad name, unknown flag), ENAMETOOLONG,
@@ -31,7 +32,9 @@ name_attach_t *name_attach(dispatch_t *dpp, const char *path, unsigned flags);
 // Removes the name and destroys its channel: clients' sends fail with ESRCH, name_open ENOENT.
 int name_detach(name_attach_t *attach, unsigned flags);
 // A connection (coid) to the channel named `name`; -1 with errno ENOENT when no channel has the
-// name (now: it does not wait; a client started with its server retries, docs/applications.md).
+// name, as QNX's. With NAME_FLAG_WAIT (ours: QNX programs retry) it waits, while no channel has
+// the name, until a server attaches it: for ever, or as long as a TimerTimeout armed just
+// before allows (then -1, ETIMEDOUT). docs/applications.md.
 int name_open(const char *name, int flags);
 // Closes a connection name_open gave (ConnectDetach).
 int name_close(int coid);

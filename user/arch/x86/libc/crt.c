@@ -47,6 +47,7 @@ uint64_t __udivdi3(uint64_t n, uint64_t d);
 uint64_t __umoddi3(uint64_t n, uint64_t d);
 int64_t __divdi3(int64_t n, int64_t d);
 int64_t __moddi3(int64_t n, int64_t d);
+int64_t __divmoddi4(int64_t n, int64_t d, int64_t *rem);
 
 uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem)
 {
@@ -81,4 +82,12 @@ int64_t __moddi3(int64_t n, int64_t d)
     uint64_t r;
     udivmod64(n < 0 ? -(uint64_t)n : (uint64_t)n, d < 0 ? -(uint64_t)d : (uint64_t)d, &r);
     return n < 0 ? -(int64_t)r : (int64_t)r;
+}
+
+// Both at once (lldiv, imaxdiv): the quotient truncated towards zero, the remainder with the
+// dividend's sign, as C99 has them.
+int64_t __divmoddi4(int64_t n, int64_t d, int64_t *rem)
+{
+    *rem = __moddi3(n, d);
+    return __divdi3(n, d);
 }

@@ -57,6 +57,11 @@ time_t time(time_t *t)
     return now;
 }
 
+clock_t clock(void)
+{
+    return (clock_t)(ClockTime() / 1000u);
+}
+
 static int leap(int y)
 {
     return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
@@ -90,12 +95,55 @@ struct tm *gmtime_r(const time_t *t, struct tm *out)
     return out;
 }
 
-// The conversions %a %b %d %H %M %S %Y %m %%; anything else is copied as written.
+struct tm *gmtime(const time_t *t)
+{
+    static struct tm tm;
+    return gmtime_r(t, &tm);
+}
+
+struct tm *localtime(const time_t *t)
+{
+    return gmtime(t);
+}
+
+// Days from 1 January 1970 to the given date (month 1-12), in the proleptic Gregorian
+// calendar: years counted from March, so that the leap day ends a year.
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// tm's fields may be out of range (C99): months carry into years, the rest into seconds; the
+// result is read back into tm, normalised, with its weekday and day of the year.
+time_t mktime(struct tm *tm)
+{
+    int64_t mon = tm->tm_mon, year = (int64_t)tm->tm_year + 1900 + mon / 12;
+    mon %= 12;
+    if (mon < 0) {
+        mon += 12;
+        year--;
+    }
+    time_t t = (days_from_civil(year, (int)mon + 1, 1) + tm->tm_mday - 1) * 86400 +
+               (int64_t)tm->tm_hour * 3600 + (int64_t)tm->tm_min * 60 + tm->tm_sec;
+    gmtime_r(&t, tm);
+    return t;
+}
+
+// The conversions %a %A %b %B %d %e %F %H %I %j %m %M %p %S %T %w %y %Y %%, in the "C"
+// locale; anything else is copied as written.
 size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
 {
-    static const char *const wd[7] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-    static const char *const mo[12] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    static const char *const wd[7] = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
+                                       "Friday", "Saturday" };
+    static const char *const mo[12] = { "January", "February", "March", "April", "May", "June",
+                                        "July", "August", "September", "October", "November",
+                                        "December" };
+    int hour12 = tm->tm_hour % 12 ? tm->tm_hour % 12 : 12;
     size_t n = 0;
     for (; *fmt; fmt++) {
         char part[16];
@@ -104,9 +152,21 @@ size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
             part[1] = '\0';
         } else {
             switch (*++fmt) {
-            case 'a': snprintf(part, sizeof(part), "%s", wd[tm->tm_wday % 7]); break;
-            case 'b': snprintf(part, sizeof(part), "%s", mo[tm->tm_mon % 12]); break;
+            case 'a': snprintf(part, sizeof(part), "%.3s", wd[tm->tm_wday % 7]); break;
+            case 'A': snprintf(part, sizeof(part), "%s", wd[tm->tm_wday % 7]); break;
+            case 'b': snprintf(part, sizeof(part), "%.3s", mo[tm->tm_mon % 12]); break;
+            case 'B': snprintf(part, sizeof(part), "%s", mo[tm->tm_mon % 12]); break;
             case 'd': snprintf(part, sizeof(part), "%02d", tm->tm_mday); break;
+            case 'e': snprintf(part, sizeof(part), "%2d", tm->tm_mday); break;
+            case 'F': snprintf(part, sizeof(part), "%d-%02d-%02d", tm->tm_year + 1900,
+                               tm->tm_mon + 1, tm->tm_mday); break;
+            case 'I': snprintf(part, sizeof(part), "%02d", hour12); break;
+            case 'j': snprintf(part, sizeof(part), "%03d", tm->tm_yday + 1); break;
+            case 'p': snprintf(part, sizeof(part), "%s", tm->tm_hour < 12 ? "AM" : "PM"); break;
+            case 'T': snprintf(part, sizeof(part), "%02d:%02d:%02d", tm->tm_hour, tm->tm_min,
+                               tm->tm_sec); break;
+            case 'w': snprintf(part, sizeof(part), "%d", tm->tm_wday); break;
+            case 'y': snprintf(part, sizeof(part), "%02d", (tm->tm_year + 1900) % 100); break;
             case 'm': snprintf(part, sizeof(part), "%02d", tm->tm_mon + 1); break;
             case 'H': snprintf(part, sizeof(part), "%02d", tm->tm_hour); break;
             case 'M': snprintf(part, sizeof(part), "%02d", tm->tm_min); break;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// printf and friends for the x86 runtime. One formatter (fmt_out) writes into a sink: a string
-// (snprintf) or a console buffer that goes out through DebugWrite when full and at the end of
-// the call (printf). Conversions: d i u x X o s c p %, flags - + space 0 #, width and precision
-// (also *), lengths hh h l ll z j t. No floating point (programs are built without it).
+// printf and friends for the x86 runtime. The conversions are the user runtime's formatter
+// (user/lib/ufmt.c, ufmt.h: integers of every length, strings, no floating point); its sink
+// here is a string (snprintf) or a console buffer that goes out through DebugWrite when full
+// and at the end of the call (printf).
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <kern.h>
+#include <ufmt.h>
 
 struct x86rt_file {
     int fd;
@@ -19,200 +20,41 @@ FILE *const stdout = &files[1];
 FILE *const stderr = &files[2];
 
 struct sink {
+    struct ufmt_sink out;   // first: ufmt hands it back
     char *buf;
     size_t size;        // capacity of buf (string sinks keep one byte for the NUL)
     size_t used;
-    size_t total;       // characters produced, as printf returns
-    bool console;
 };
 
 static void sink_flush(struct sink *s)
 {
-    if (s->console && s->used)
+    if (s->used)
         DebugWrite(s->buf, s->used);
     s->used = 0;
 }
 
-static void sink_putc(struct sink *s, char c)
+static void console_put(struct ufmt_sink *o, char c)
 {
-    s->total++;
-    if (s->console) {
-        if (s->used == s->size)
-            sink_flush(s);
+    struct sink *s = (struct sink *)o;
+    if (s->used == s->size)
+        sink_flush(s);
+    s->buf[s->used++] = c;
+}
+
+static void string_put(struct ufmt_sink *o, char c)
+{
+    struct sink *s = (struct sink *)o;
+    if (s->used + 1 < s->size)
         s->buf[s->used++] = c;
-    } else if (s->used + 1 < s->size) {
-        s->buf[s->used++] = c;
-    }
-}
-
-static void sink_pad(struct sink *s, char c, int n)
-{
-    while (n-- > 0)
-        sink_putc(s, c);
-}
-
-struct spec {
-    bool left, plus, space, zero, alt;
-    int width, prec;    // prec -1: none
-};
-
-// One integer conversion: digits of v in base, with sign, prefix, precision and width.
-static void fmt_int(struct sink *s, const struct spec *sp, uint64_t v, bool neg, unsigned base,
-                    bool upper)
-{
-    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-    char tmp[24];
-    int n = 0;
-    while (v) {
-        tmp[n++] = digits[v % base];
-        v /= base;
-    }
-    if (sp->prec < 0 && n == 0)
-        tmp[n++] = '0';
-    int zeros = sp->prec > n ? sp->prec - n : 0;
-    if (base == 8 && sp->alt && zeros == 0 && (n == 0 || tmp[n - 1] != '0'))
-        zeros = 1;
-    const char *prefix = neg ? "-" : sp->plus ? "+" : sp->space ? " " : "";
-    if (base == 16 && sp->alt && n)
-        prefix = upper ? "0X" : "0x";
-    int len = (int)strlen(prefix) + zeros + n;
-    int pad = sp->width > len ? sp->width - len : 0;
-    if (!sp->left && !(sp->zero && sp->prec < 0))
-        sink_pad(s, ' ', pad);
-    for (const char *p = prefix; *p; p++)
-        sink_putc(s, *p);
-    if (!sp->left && sp->zero && sp->prec < 0)
-        sink_pad(s, '0', pad);
-    sink_pad(s, '0', zeros);
-    while (n)
-        sink_putc(s, tmp[--n]);
-    if (sp->left)
-        sink_pad(s, ' ', pad);
-}
-
-static void fmt_str(struct sink *s, const struct spec *sp, const char *str)
-{
-    if (!str)
-        str = "(null)";
-    int n = (int)(sp->prec >= 0 ? strnlen(str, (size_t)sp->prec) : strlen(str));
-    int pad = sp->width > n ? sp->width - n : 0;
-    if (!sp->left)
-        sink_pad(s, ' ', pad);
-    for (int i = 0; i < n; i++)
-        sink_putc(s, str[i]);
-    if (sp->left)
-        sink_pad(s, ' ', pad);
-}
-
-static void fmt_out(struct sink *s, const char *fmt, va_list ap)
-{
-    for (; *fmt; fmt++) {
-        if (*fmt != '%') {
-            sink_putc(s, *fmt);
-            continue;
-        }
-        struct spec sp = { .prec = -1 };
-        for (;; fmt++) {
-            char f = fmt[1];
-            if (f == '-') sp.left = true;
-            else if (f == '+') sp.plus = true;
-            else if (f == ' ') sp.space = true;
-            else if (f == '0') sp.zero = true;
-            else if (f == '#') sp.alt = true;
-            else break;
-        }
-        fmt++;
-        if (*fmt == '*') {
-            sp.width = va_arg(ap, int);
-            if (sp.width < 0) {
-                sp.left = true;
-                sp.width = -sp.width;
-            }
-            fmt++;
-        } else {
-            while (*fmt >= '0' && *fmt <= '9')
-                sp.width = sp.width * 10 + (*fmt++ - '0');
-        }
-        if (*fmt == '.') {
-            fmt++;
-            sp.prec = 0;
-            if (*fmt == '*') {
-                sp.prec = va_arg(ap, int);
-                fmt++;
-            } else {
-                while (*fmt >= '0' && *fmt <= '9')
-                    sp.prec = sp.prec * 10 + (*fmt++ - '0');
-            }
-        }
-        int lng = 0;    // 0 int, 1 long, 2 long long, -1 short, -2 char
-        for (;; fmt++) {
-            if (*fmt == 'l') lng = lng == 1 ? 2 : 1;
-            else if (*fmt == 'h') lng = lng == -1 ? -2 : -1;
-            else if (*fmt == 'z' || *fmt == 't') lng = 1;      // 32-bit size_t, ptrdiff_t
-            else if (*fmt == 'j') lng = 2;
-            else break;
-        }
-        char c = *fmt;
-        if (!c)
-            break;
-        switch (c) {
-        case 'd':
-        case 'i': {
-            int64_t v = lng == 2 ? va_arg(ap, long long) : lng == 1 ? va_arg(ap, long)
-                                                                  : va_arg(ap, int);
-            if (lng == -1) v = (short)v;
-            if (lng == -2) v = (signed char)v;
-            fmt_int(s, &sp, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, 10, false);
-            break;
-        }
-        case 'u':
-        case 'x':
-        case 'X':
-        case 'o': {
-            uint64_t v = lng == 2 ? va_arg(ap, unsigned long long)
-                       : lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
-            if (lng == -1) v = (unsigned short)v;
-            if (lng == -2) v = (unsigned char)v;
-            fmt_int(s, &sp, v, false, c == 'u' ? 10 : c == 'o' ? 8 : 16, c == 'X');
-            break;
-        }
-        case 'p':
-            sp.alt = true;
-            fmt_int(s, &sp, (uintptr_t)va_arg(ap, void *), false, 16, false);
-            break;
-        case 's':
-            fmt_str(s, &sp, va_arg(ap, const char *));
-            break;
-        case 'c': {
-            char ch[2] = { (char)va_arg(ap, int), 0 };
-            sp.prec = -1;
-            if (!ch[0]) {       // a NUL character still counts
-                sink_pad(s, ' ', sp.left ? 0 : sp.width - 1);
-                sink_putc(s, 0);
-                sink_pad(s, ' ', sp.left ? sp.width - 1 : 0);
-            } else {
-                fmt_str(s, &sp, ch);
-            }
-            break;
-        }
-        case '%':
-            sink_putc(s, '%');
-            break;
-        default:        // unknown conversion: print it as written
-            sink_putc(s, '%');
-            sink_putc(s, c);
-            break;
-        }
-    }
 }
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-    struct sink s = { .buf = buf, .size = size };
-    fmt_out(&s, fmt, ap);
+    struct sink s = { .out = { string_put }, .buf = buf, .size = size };
+    size_t total = ufmt_vformat(&s.out, fmt, ap);
     if (size)
         buf[s.used] = '\0';
-    return (int)s.total;
+    return (int)total;
 }
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)
@@ -236,14 +78,14 @@ int sprintf(char *buf, const char *fmt, ...)
 int vfprintf(FILE *f, const char *fmt, va_list ap)
 {
     char buf[BUFSIZ];
-    struct sink s = { .buf = buf, .size = sizeof(buf), .console = true };
+    struct sink s = { .out = { console_put }, .buf = buf, .size = sizeof(buf) };
     if (f == stdin) {
         errno = EBADF;
         return -1;
     }
-    fmt_out(&s, fmt, ap);
+    size_t total = ufmt_vformat(&s.out, fmt, ap);
     sink_flush(&s);
-    return (int)s.total;
+    return (int)total;
 }
 
 int vprintf(const char *fmt, va_list ap)

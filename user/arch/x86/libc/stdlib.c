@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
-// exit, number parsing, a bump allocator and qsort for the x86 runtime.
+// exit, abort and assert's failure, number parsing, a bump allocator, qsort and bsearch for
+// the x86 runtime.
 #include <stdlib.h>
+#include <assert.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -29,6 +34,13 @@ _Noreturn void abort(void)
     ProcExit(134);
 }
 
+_Noreturn void __assert_func(const char *file, int line, const char *func, const char *expr)
+{
+    fprintf(stderr, "assertion \"%s\" failed: file \"%s\", line %d, function: %s\n", expr, file,
+            line, func);
+    abort();
+}
+
 static int digit_of(char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -37,14 +49,15 @@ static int digit_of(char c)
     return 99;
 }
 
-// The common part of strtoul/strtol: skips space, reads a sign and the base prefix, then the
-// digits; *neg says whether '-' was seen. Saturates at ULONG_MAX with ERANGE.
-static unsigned long parse_ul(const char *s, char **end, int base, bool *neg)
+// The common part of the strto* family: skips space, reads a sign and the base prefix, then
+// the digits. *neg says whether '-' was seen, *over whether the magnitude passed 64 bits.
+static unsigned long long parse_ull(const char *s, char **end, int base, bool *neg, bool *over)
 {
     const char *p = s;
     while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
         p++;
     *neg = false;
+    *over = false;
     if (*p == '+' || *p == '-')
         *neg = *p++ == '-';
     if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
@@ -54,49 +67,93 @@ static unsigned long parse_ul(const char *s, char **end, int base, bool *neg)
     } else if (base == 0) {
         base = p[0] == '0' ? 8 : 10;
     }
-    unsigned long v = 0;
-    bool any = false, over = false;
-    for (; digit_of(*p) < base; p++) {
+    unsigned long long v = 0;
+    bool any = false;
+    if (base < 2 || base > 36) {
+        errno = EINVAL;
+        p = s;
+    }
+    for (; base >= 2 && base <= 36 && digit_of(*p) < base; p++) {
         unsigned d = (unsigned)digit_of(*p);
-        if (v > (~0ul - d) / (unsigned)base)
-            over = true;
+        if (v > (ULLONG_MAX - d) / (unsigned)base)
+            *over = true;
         v = v * (unsigned)base + d;
         any = true;
     }
     if (end)
         *end = (char *)(uintptr_t)(any ? p : s);
-    if (over) {
-        errno = ERANGE;
-        return ~0ul;
-    }
     return v;
+}
+
+// An unsigned conversion: a magnitude over max is ERANGE and max; '-' negates in the type.
+static unsigned long long to_unsigned(const char *s, char **end, int base,
+                                      unsigned long long max)
+{
+    bool neg, over;
+    unsigned long long v = parse_ull(s, end, base, &neg, &over);
+    if (over || v > max) {
+        errno = ERANGE;
+        return max;
+    }
+    return neg ? (0 - v) & max : v;
+}
+
+// A signed conversion within [-max - 1, max]: outside is ERANGE and the bound on its side.
+static long long to_signed(const char *s, char **end, int base, long long max)
+{
+    bool neg, over;
+    unsigned long long v = parse_ull(s, end, base, &neg, &over);
+    unsigned long long lim = neg ? (unsigned long long)max + 1 : (unsigned long long)max;
+    if (over || v > lim) {
+        errno = ERANGE;
+        return neg ? -max - 1 : max;
+    }
+    return neg ? (long long)(0 - v) : (long long)v;
 }
 
 unsigned long strtoul(const char *s, char **end, int base)
 {
-    bool neg;
-    unsigned long v = parse_ul(s, end, base, &neg);
-    return neg ? -v : v;
+    return (unsigned long)to_unsigned(s, end, base, ULONG_MAX);
+}
+
+unsigned long long strtoull(const char *s, char **end, int base)
+{
+    return to_unsigned(s, end, base, ULLONG_MAX);
+}
+
+uintmax_t strtoumax(const char *s, char **end, int base)
+{
+    return to_unsigned(s, end, base, UINTMAX_MAX);
 }
 
 long strtol(const char *s, char **end, int base)
 {
-    bool neg;
-    unsigned long v = parse_ul(s, end, base, &neg);
-    if (!neg && v > 0x7ffffffful) {
-        errno = ERANGE;
-        return 0x7fffffffl;
-    }
-    if (neg && v > 0x80000000ul) {
-        errno = ERANGE;
-        return -0x7fffffffl - 1;
-    }
-    return neg ? -(long)v : (long)v;
+    return (long)to_signed(s, end, base, LONG_MAX);
+}
+
+long long strtoll(const char *s, char **end, int base)
+{
+    return to_signed(s, end, base, LLONG_MAX);
+}
+
+intmax_t strtoimax(const char *s, char **end, int base)
+{
+    return to_signed(s, end, base, INTMAX_MAX);
 }
 
 int atoi(const char *s)
 {
     return (int)strtol(s, NULL, 10);
+}
+
+long atol(const char *s)
+{
+    return strtol(s, NULL, 10);
+}
+
+long long atoll(const char *s)
+{
+    return strtoll(s, NULL, 10);
 }
 
 int abs(int v)
@@ -107,6 +164,37 @@ int abs(int v)
 long labs(long v)
 {
     return v < 0 ? -v : v;
+}
+
+long long llabs(long long v)
+{
+    return v < 0 ? -v : v;
+}
+
+intmax_t imaxabs(intmax_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+// Division truncates towards zero in C99, so the quotient and remainder are C's own.
+div_t div(int num, int den)
+{
+    return (div_t){ num / den, num % den };
+}
+
+ldiv_t ldiv(long num, long den)
+{
+    return (ldiv_t){ num / den, num % den };
+}
+
+lldiv_t lldiv(long long num, long long den)
+{
+    return (lldiv_t){ num / den, num % den };
+}
+
+imaxdiv_t imaxdiv(intmax_t num, intmax_t den)
+{
+    return (imaxdiv_t){ num / den, num % den };
 }
 
 // The heap: from the end of .bss to the bottom of the main stack (app.ld). Threads of a
@@ -165,4 +253,23 @@ void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--)
             swap_bytes(b + (j - 1) * size, b + j * size, size);
+}
+
+void *bsearch(const void *key, const void *base, size_t n, size_t size,
+              int (*cmp)(const void *, const void *))
+{
+    const char *b = base;
+    while (n) {
+        const char *mid = b + n / 2 * size;
+        int c = cmp(key, mid);
+        if (c == 0)
+            return (void *)(uintptr_t)mid;
+        if (c > 0) {
+            b = mid + size;
+            n -= n / 2 + 1;
+        } else {
+            n /= 2;
+        }
+    }
+    return NULL;
 }

@@ -139,6 +139,37 @@ char *strcat(char *dst, const char *src)
     return dst;
 }
 
+char *strncat(char *dst, const char *src, size_t n)
+{
+    char *d = dst + strlen(dst);
+    while (n-- && *src)
+        *d++ = *src++;
+    *d = '\0';
+    return dst;
+}
+
+size_t strspn(const char *s, const char *accept)
+{
+    size_t n = 0;
+    while (s[n] && strchr(accept, s[n]))
+        n++;
+    return n;
+}
+
+size_t strcspn(const char *s, const char *reject)
+{
+    size_t n = 0;
+    while (s[n] && !strchr(reject, s[n]))
+        n++;
+    return n;
+}
+
+char *strpbrk(const char *s, const char *accept)
+{
+    s += strcspn(s, accept);
+    return *s ? (char *)(uintptr_t)s : NULL;
+}
+
 // Not thread-safe (one saved position per process), like the C library's.
 char *strtok(char *s, const char *delim)
 {

@@ -12,6 +12,12 @@
 #ifndef E2BIG
 #define E2BIG 7         // a boot command line longer than the caller's buffer (kargs)
 #endif
+#ifndef EDOM
+#define EDOM 33         // C99's three: EDOM, EILSEQ, ERANGE
+#endif
+#ifndef EILSEQ
+#define EILSEQ 138
+#endif
 
 extern int errno;
 

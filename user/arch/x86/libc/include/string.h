@@ -20,6 +20,10 @@ char *strstr(const char *hay, const char *needle);
 char *strcpy(char *dst, const char *src);
 char *strncpy(char *dst, const char *src, size_t n);
 char *strcat(char *dst, const char *src);
+char *strncat(char *dst, const char *src, size_t n);
+size_t strspn(const char *s, const char *accept);
+size_t strcspn(const char *s, const char *reject);
+char *strpbrk(const char *s, const char *accept);
 char *strtok(char *s, const char *delim);
 char *strerror(int err);
 

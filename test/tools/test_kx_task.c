@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+// Unit tests (cmocka, under ASan/UBSan) of the task-instance rule (tools/analysis/kx_task.c)
+// over hand-built event sequences fed to the analyses (kx_stats.c), whose answers are written
+// here from the schedule each test draws:
+//   * a task released by a pulse at its receive, that sends to a server and waits for the reply
+//     inside each job: one instance a period (not two), released at the pulse's send, its
+//     reply wait counted blocked, its period the pulses' interval;
+//   * an overrun: the next pulse comes while the task still works (queued), its next receive
+//     does not block: the instance ends there, the next one was released at the pulse's send;
+//     one miss, the late instance's successor on time;
+//   * a sleeping task with a mutex wait inside its job; preemptions, execution and ready time;
+//   * given deadlines and periods by the task's name (its program's, for a main thread);
+//   * the median period with a skipped release; an instance still open at the end judged only
+//     when its deadline passed.
+// Threads are pid N, tid 1; times are cycles of a 1 MHz clock (one a microsecond).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kevhost/kx_stats.h>
+#include "kx_events.h"
+
+enum { CLOCK = 2, TASK = 3, SRV = 4, HOG = 5 };
+
+// Thread pid/1 enters state st at t (a wide event with its priority).
+static void th(struct kx_stats *s, unsigned st, uint64_t t, uint32_t pid)
+{
+    kx_stats_event(s, mk(KEV_C_PR_TH, st, t, pid, 1, 10 * pid, 2, 4));
+}
+
+// A pulse of key `key` sent at t by the running thread.
+static void pulse_send(struct kx_stats *s, uint64_t t, uint32_t key)
+{
+    kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_SND_PULSE, t, 1, key, 0, 0, 2));
+}
+
+// ... received by pid/1 at t (in the sender's context when it waited, in its own when it runs).
+static void pulse_recv(struct kx_stats *s, uint64_t t, uint32_t key, uint32_t pid)
+{
+    kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_REC_PULSE, t, key, pid << 16 | 1u, 0, 0, 2));
+}
+
+static const struct kx_task *task(const struct kx_stats *s, uint32_t pid)
+{
+    int i = kx_thread((struct kx_model *)&s->m, pid, 1);
+    const struct kx_task *t = kx_tasks_of(s->tasks, i);
+    assert_non_null(t);
+    return t;
+}
+
+// The instances of pid's task, in release order, into out (at most max); their count.
+static unsigned insts(const struct kx_stats *s, uint32_t pid, const struct kx_inst **out,
+                      unsigned max)
+{
+    int i = kx_thread((struct kx_model *)&s->m, pid, 1);
+    unsigned n = 0;
+    for (size_t j = 0; j < s->tasks->ninst && n < max; j++)
+        if (s->tasks->inst[j].th == i)
+            out[n++] = &s->tasks->inst[j];
+    return n;
+}
+
+// One period P of the clock's job at base: it wakes, sends TASK a pulse, waits again; TASK
+// (waiting in its receive) runs, sends to SRV and waits for its reply, runs again and receives.
+#define P 2000u
+static void imu_period(struct kx_stats *s, uint64_t base, uint32_t key)
+{
+    th(s, KEV_TH_READY, base, CLOCK);
+    th(s, KEV_TH_RUNNING, base + 2, CLOCK);
+    pulse_send(s, base + 10, key);
+    pulse_recv(s, base + 10, key, TASK);      // TASK waits: handed over in the clock's context
+    th(s, KEV_TH_READY, base + 11, TASK);
+    th(s, KEV_TH_RECEIVE, base + 20, CLOCK);
+    th(s, KEV_TH_RUNNING, base + 20, TASK);
+    th(s, KEV_TH_REPLY, base + 100, TASK);    // its send: blocked inside the job
+    th(s, KEV_TH_RUNNING, base + 100, SRV);
+    th(s, KEV_TH_READY, base + 300, TASK);
+    th(s, KEV_TH_RECEIVE, base + 300, SRV);
+    th(s, KEV_TH_RUNNING, base + 300, TASK);
+    th(s, KEV_TH_RECEIVE, base + 400, TASK);  // waits for the next pulse: the job ends
+}
+
+static void test_one_instance_a_period_with_a_send_inside(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 100, TASK);
+    th(s, KEV_TH_RECEIVE, 500, TASK);         // its start-up: no instance
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    th(s, KEV_TH_RECEIVE, 500, SRV);
+    for (unsigned k = 0; k < 5; k++)
+        imu_period(s, 1000 + (uint64_t)k * P, 0x100);
+    kx_stats_finish(s);
+    const struct kx_inst *i[8];
+    assert_int_equal(insts(s, TASK, i, 8), 5);
+    for (unsigned k = 0; k < 5; k++) {
+        uint64_t base = 1000 + (uint64_t)k * P;
+        assert_int_equal(i[k]->release, base + 10);       // the pulse's send
+        assert_int_equal(i[k]->start, base + 20);
+        assert_int_equal(i[k]->end, base + 400);
+        assert_int_equal(i[k]->exec, 80 + 100);
+        assert_int_equal(i[k]->blocked, 200);              // its reply wait
+        assert_int_equal(i[k]->ready, 9);
+        assert_int_equal(i[k]->how, KX_REL_PULSE);
+        assert_int_equal(i[k]->src, kx_thread(&s->m, CLOCK, 1));
+        assert_int_equal(i[k]->missed, 0);
+        assert_int_equal(i[k]->lateness, (int64_t)390 - (int64_t)P);
+    }
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->period, P);
+    assert_int_equal(t->deadline, P);
+    assert_int_equal(t->gap_min, P);
+    assert_int_equal(t->gap_max, P);
+    assert_int_equal(t->misses, 0);
+    assert_int_equal(t->resp.max, 390);
+    // the server is a task too (it waits in its receive): released at each wake-up
+    assert_int_equal(task(s, SRV)->n, 5);
+    kx_stats_free(s);
+    free(s);
+}
+
+// Period 1 of three at T: the task works past the next pulse (queued), receives it without
+// blocking at T + P + 1000, works 100 and waits.
+static void test_overrun_queued_pulse(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    th(s, KEV_TH_RECEIVE, 500, SRV);
+    imu_period(s, 1000, 0x100);
+    uint64_t T = 1000 + P;
+    th(s, KEV_TH_READY, T, CLOCK);
+    th(s, KEV_TH_RUNNING, T + 2, CLOCK);
+    pulse_send(s, T + 10, 0x100);
+    pulse_recv(s, T + 10, 0x100, TASK);
+    th(s, KEV_TH_READY, T + 11, TASK);
+    th(s, KEV_TH_RECEIVE, T + 20, CLOCK);
+    th(s, KEV_TH_RUNNING, T + 20, TASK);      // works 3000: past the next pulse
+    th(s, KEV_TH_READY, T + P, CLOCK);
+    th(s, KEV_TH_RUNNING, T + P + 2, CLOCK);  // the task switched out: preempted
+    pulse_send(s, T + P + 10, 0x100);         // nobody waits: queued
+    th(s, KEV_TH_RECEIVE, T + P + 20, CLOCK);
+    th(s, KEV_TH_RUNNING, T + P + 20, TASK);
+    pulse_recv(s, T + P + 1000, 0x100, TASK); // its receive finds the pulse: no wait
+    th(s, KEV_TH_RECEIVE, T + P + 1100, TASK);
+    imu_period(s, T + 2 * P, 0x100);
+    kx_stats_finish(s);
+    const struct kx_inst *i[8];
+    assert_int_equal(insts(s, TASK, i, 8), 4);
+    assert_int_equal(i[1]->release, T + 10);
+    assert_int_equal(i[1]->end, T + P + 1000);
+    assert_int_equal(i[1]->preempt, 1);
+    assert_int_equal(i[1]->ready, 9 + 18);
+    assert_int_equal(i[1]->missed, 1);
+    assert_int_equal(i[1]->lateness, (int64_t)(P + 990 - P));
+    assert_int_equal(i[2]->release, T + P + 10);        // the queued pulse's send
+    assert_int_equal(i[2]->start, T + P + 1000);
+    assert_int_equal(i[2]->end, T + P + 1100);
+    assert_int_equal(i[2]->queued, 1);
+    assert_int_equal(i[2]->missed, 0);
+    assert_int_equal(i[3]->release, T + 2 * P + 10);
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->period, P);
+    assert_int_equal(t->misses, 1);
+    assert_int_equal(t->late_max, 990);
+    assert_int_equal(t->resp.max, P + 990);
+    kx_stats_free(s);
+    free(s);
+}
+
+// A task that sleeps between jobs and waits on a mutex inside one; HOG preempts it once.
+static void test_sleep_task_mutex_inside(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_NANOSLEEP, 10, TASK);
+    for (unsigned k = 0; k < 4; k++) {
+        uint64_t b = 1000 + 1000 * (uint64_t)k;
+        th(s, KEV_TH_READY, b, TASK);               // the sleep ends: released
+        th(s, KEV_TH_RUNNING, b + 5, TASK);
+        if (k == 1) {
+            th(s, KEV_TH_MUTEX, b + 50, TASK);      // blocked inside the job
+            th(s, KEV_TH_READY, b + 250, TASK);
+            th(s, KEV_TH_RUNNING, b + 260, TASK);
+            th(s, KEV_TH_RUNNING, b + 300, HOG);    // preempts it
+            th(s, KEV_TH_NANOSLEEP, b + 340, HOG);
+            th(s, KEV_TH_RUNNING, b + 340, TASK);
+        }
+        th(s, KEV_TH_NANOSLEEP, b + 400, TASK);
+    }
+    kx_stats_finish(s);
+    const struct kx_inst *i[8];
+    assert_int_equal(insts(s, TASK, i, 8), 4);
+    assert_int_equal(i[0]->how, KX_REL_WAKE);
+    assert_int_equal(i[0]->release, 1000);
+    assert_int_equal(i[0]->end, 1400);
+    assert_int_equal(i[1]->blocked, 200);
+    assert_int_equal(i[1]->ready, 5 + 10 + 40);
+    assert_int_equal(i[1]->exec, 45 + 40 + 60);
+    assert_int_equal(i[1]->preempt, 1);
+    assert_int_equal(i[1]->exec + i[1]->ready + i[1]->blocked, i[1]->end - i[1]->release);
+    assert_int_equal(task(s, TASK)->period, 1000);
+    kx_stats_free(s);
+    free(s);
+}
+
+// Given deadline and period, by the task's program name (a main thread's); a rule naming no
+// task is kept unmatched.
+static void test_given_deadline_by_name(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    assert_int_equal(kx_stats_timing(s, "test", "deadline", "imu=300us"), 0);
+    assert_int_equal(kx_stats_timing(s, "test", "period", "imu=1.5ms"), 0);
+    assert_int_equal(kx_stats_timing(s, "test", "deadline", "nobody=1ms"), 0);
+    assert_int_equal(kx_stats_timing(s, "test", "deadline", "imu"), -1);
+    assert_int_equal(kx_stats_timing(s, "test", "deadline", "imu=soon"), -1);
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    uint32_t name = 'i' | 'm' << 8 | 'u' << 16;  // its process "imu" (little-endian)
+    kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE_NAME, 500, 1, TASK, name, 0, 3));
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    th(s, KEV_TH_RECEIVE, 500, SRV);
+    for (unsigned k = 0; k < 3; k++)
+        imu_period(s, 1000 + (uint64_t)k * P, 0x100);
+    kx_stats_finish(s);
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->deadline_given, 1);
+    assert_int_equal(t->deadline, 300);
+    assert_int_equal(t->period_given, 1);
+    assert_int_equal(t->period, 1500);
+    assert_int_equal(t->misses, 3);               // each response is 390
+    assert_int_equal(t->late_max, 90);
+    assert_int_equal(s->tasks->rule[0].matched, 1);
+    assert_int_equal(s->tasks->rule[2].matched, 0);
+    assert_int_equal(task(s, SRV)->deadline_given, 0);
+    kx_stats_free(s);
+    free(s);
+}
+
+// Releases 1000 apart with one missing (2000): the period is the median, 1000; the last
+// instance, open at the end, is judged only once its deadline has passed.
+static void test_median_period_and_open_instance(void **state)
+{
+    (void)state;
+    static const uint64_t rel[] = { 1000, 2000, 3000, 5000, 6000, 7000 };
+    for (unsigned late = 0; late < 2; late++) {
+        struct kx_stats *s = new_stats();
+        th(s, KEV_TH_INTR, 10, TASK);
+        for (unsigned k = 0; k < 6; k++) {
+            th(s, KEV_TH_READY, rel[k], TASK);
+            th(s, KEV_TH_RUNNING, rel[k] + 1, TASK);
+            if (k < 5)
+                th(s, KEV_TH_INTR, rel[k] + 100, TASK);
+        }
+        th(s, KEV_TH_RUNNING, late ? 8500 : 7500, HOG); // the trace's last event
+        kx_stats_finish(s);
+        const struct kx_task *t = task(s, TASK);
+        assert_int_equal(t->period, 1000);
+        assert_int_equal(t->gap_max, 2000);
+        assert_int_equal(t->ended, 5);
+        assert_int_equal(t->unfinished, 1);
+        assert_int_equal(t->misses, late);
+        const struct kx_inst *i[8];
+        assert_int_equal(insts(s, TASK, i, 8), 6);
+        assert_int_equal(i[5]->end, 0);
+        assert_int_equal(i[5]->missed, late);
+        if (late)
+            assert_int_equal(i[5]->lateness, 500);
+        kx_stats_free(s);
+        free(s);
+    }
+}
+
+// Every instance reaches the sink, judged, in release order, once.
+static unsigned seen;
+static uint64_t last_id;
+static void on_inst(void *user, const struct kx_inst *i)
+{
+    (void)user;
+    assert_true(i->id > last_id);
+    assert_int_equal(i->deadline, P);
+    last_id = i->id;
+    seen++;
+}
+
+static void test_sink_gets_every_instance(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    kx_stats_sink(s, &(struct kx_sink){ .inst = on_inst });
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    th(s, KEV_TH_RECEIVE, 500, SRV);
+    for (unsigned k = 0; k < 4; k++)
+        imu_period(s, 1000 + (uint64_t)k * P, 0x100);
+    seen = 0, last_id = 0;
+    kx_stats_finish(s);
+    assert_int_equal(seen, s->tasks->ninst);
+    assert_int_equal(seen, 4 + 4 + 4);            // TASK, SRV and CLOCK (woken each period)
+    kx_stats_free(s);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_instance_a_period_with_a_send_inside),
+        cmocka_unit_test(test_overrun_queued_pulse),
+        cmocka_unit_test(test_sleep_task_mutex_inside),
+        cmocka_unit_test(test_given_deadline_by_name),
+        cmocka_unit_test(test_median_period_and_open_instance),
+        cmocka_unit_test(test_sink_gets_every_instance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// Task instances (kx_task.h): the activation point, each instance from its release to its end,
+// and the judgement of every instance against its task's deadline at the end of the trace.
+// Invariant: a thread's open instance (th.open) has been accounted (exec, ready, blocked) up
+// to th.since, in the state th.state.
+#include <kevhost/kx_task.h>
+#include <kevhost/kx_ids.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Where a thread waits between jobs: a receive, an interrupt wait, a sleep.
+static int activation(unsigned st)
+{
+    return st == KEV_TH_RECEIVE || st == KEV_TH_INTR || st == KEV_TH_NANOSLEEP;
+}
+
+static int blocked(unsigned st)
+{
+    return st >= KEV_TH_STOPPED && st < KEV_TH_NSTATES;
+}
+
+void kx_tasks_setup(struct kx_tasks *k)
+{
+    for (unsigned i = 0; i < KX_MAX_THREADS; i++)
+        k->th[i].state = KX_STATE_UNKNOWN, k->th[i].rel_src = -1;
+}
+
+void kx_tasks_free(struct kx_tasks *k)
+{
+    free(k->task), k->task = NULL;
+    free(k->inst), k->inst = NULL;
+    k->ntask = k->task_cap = 0;
+    k->ninst = k->inst_cap = 0;
+}
+
+const char *kx_rel_how_name(unsigned how)
+{
+    static const char *const n[] = { "wake", "message", "pulse" };
+    return how <= KX_REL_PULSE ? n[how] : "?";
+}
+
+static int valid(int th)
+{
+    return th >= 0 && th < (int)KX_MAX_THREADS;
+}
+
+// Thread th's task (made when it first waits at its activation point), -1 out of memory.
+static int task_of(struct kx_tasks *k, int th)
+{
+    struct kx_task_th *x = &k->th[th];
+    if (x->task)
+        return x->task - 1;
+    if (k->ntask == k->task_cap) {
+        unsigned cap = k->task_cap ? 2 * k->task_cap : 16;
+        struct kx_task *t = realloc(k->task, cap * sizeof(*t));
+        if (!t)
+            return -1;
+        k->task = t, k->task_cap = cap;
+    }
+    struct kx_task *t = &k->task[k->ntask];
+    memset(t, 0, sizeof(*t));
+    t->th = th;
+    x->task = (int)++k->ntask;
+    return x->task - 1;
+}
+
+// The open instance's time up to t goes to the state the thread was in.
+static void account(struct kx_tasks *k, struct kx_task_th *x, uint64_t t)
+{
+    if (!x->open || t <= x->since || x->state == KX_STATE_UNKNOWN)
+        return;
+    struct kx_inst *i = &k->inst[x->open - 1];
+    uint64_t d = t - x->since;
+    if (x->state == KEV_TH_RUNNING)
+        i->exec += d;
+    else if (x->state == KEV_TH_READY)
+        i->ready += d;
+    else if (blocked(x->state))
+        i->blocked += d;
+}
+
+static void end_open(struct kx_tasks *k, struct kx_task_th *x, uint64_t t)
+{
+    if (!x->open)
+        return;
+    k->inst[x->open - 1].end = t;
+    x->open = 0;
+}
+
+// A new instance of thread th, released at `rel`; running: it runs from t on.
+static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how how, int src,
+                    unsigned irq, int queued, int running, uint64_t t)
+{
+    struct kx_task_th *x = &k->th[th];
+    int task = task_of(k, th);
+    if (task < 0) {
+        k->lost++;
+        return;
+    }
+    if (k->ninst == k->inst_cap) {
+        size_t cap = k->inst_cap ? 2 * k->inst_cap : 256;
+        struct kx_inst *n = realloc(k->inst, cap * sizeof(*n));
+        if (!n) {
+            k->lost++;
+            return;
+        }
+        k->inst = n, k->inst_cap = cap;
+    }
+    struct kx_inst *i = &k->inst[k->ninst++];
+    memset(i, 0, sizeof(*i));
+    i->id = k->ninst;
+    i->th = th;
+    i->task = (unsigned)task;
+    i->release = rel <= t ? rel : t;
+    i->start = running ? t : 0;
+    i->how = (uint8_t)how;
+    i->queued = (uint8_t)queued;
+    i->src = src;
+    i->irq = irq;
+    x->open = k->ninst;
+    struct kx_task *tk = &k->task[task];
+    tk->n++;
+}
+
+void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t)
+{
+    if (!valid(th) || k->judged)
+        return;
+    struct kx_task_th *x = &k->th[th];
+    account(k, x, t);
+    unsigned was = x->state;
+    x->state = st;
+    x->since = t;
+    if (x->open) {
+        struct kx_inst *i = &k->inst[x->open - 1];
+        if (st == KEV_TH_RUNNING && !i->start)
+            i->start = t;
+        if (was == KEV_TH_RUNNING && st == KEV_TH_READY)
+            i->preempt++;
+    }
+    if (activation(st)) {           // waits between jobs: the instance (if any) ends
+        end_open(k, x, t);
+        if (task_of(k, th) < 0)
+            k->lost++;
+        x->at = 1;
+        x->rel = 0;
+    } else if (st == KEV_TH_DEAD) {
+        end_open(k, x, t);
+        x->at = 0;
+    } else if (x->at && (st == KEV_TH_READY || st == KEV_TH_RUNNING)) {
+        x->at = 0;                  // woken at its activation point: released
+        if (x->rel)
+            release(k, th, x->rel, x->rel_how, x->rel_src, x->rel_irq, 0,
+                    st == KEV_TH_RUNNING, t);
+        else
+            release(k, th, t, KX_REL_WAKE, -1, 0, 0, st == KEV_TH_RUNNING, t);
+        x->rel = 0;
+    }
+}
+
+void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t t_send,
+                   enum kx_rel_how how, int src, unsigned irq)
+{
+    if (!valid(th) || k->judged)
+        return;
+    struct kx_task_th *x = &k->th[th];
+    if (!running) {                 // handed over while it waited: released at its wake-up
+        if (x->at) {
+            x->rel = t_send ? t_send : t;
+            x->rel_how = (uint8_t)how, x->rel_src = src, x->rel_irq = irq;
+        }
+        return;
+    }
+    // a receive that found it queued: the instance before ends here, the new one was released
+    // when it was sent
+    account(k, x, t);
+    x->since = t;
+    int queued = x->open != 0;
+    end_open(k, x, t);
+    x->at = 0;
+    release(k, th, t_send ? t_send : t, how, src, irq, queued, 1, t);
+}
+
+// ---- given periods and deadlines -----------------------------------------------------------------
+
+int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const char *arg)
+{
+    struct kx_timing r;
+    if (kx_timing_parse(tool, opt, arg, &r))
+        return -1;
+    if (k->nrule >= KX_MAX_TIMING) {
+        fprintf(stderr, "%s: --%s %s: at most %u periods and deadlines\n", tool, opt, arg,
+                KX_MAX_TIMING);
+        return -1;
+    }
+    k->rule[k->nrule++] = r;
+    return 0;
+}
+
+void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set)
+{
+    for (unsigned i = 0; i < set->n && k->nrule < KX_MAX_TIMING; i++)
+        k->rule[k->nrule++] = set->rule[i];
+}
+
+// A rule names thread th: its label ("process/thread") or its Linux name (a main thread's is
+// its program's).
+static int names(const struct kx_model *m, int th, const char *name)
+{
+    char lb[80];
+    return !strcmp(kx_label(m, th, lb, sizeof(lb)), name) || !strcmp(kx_lcomm(m, th), name);
+}
+
+static uint64_t cycles(uint64_t ns, uint64_t cps)
+{
+    return (uint64_t)((double)ns * (double)cps / 1e9 + 0.5);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Every task's intervals between releases, and its period: the median (the lower one of an
+// even count) from two intervals on, unless a rule gives it.
+static void periods(struct kx_tasks *k)
+{
+    uint64_t *gap = malloc((k->ninst + 1) * sizeof(*gap));
+    size_t *at = calloc(k->ntask + 1, sizeof(*at));
+    uint64_t *last = calloc(k->ntask + 1, sizeof(*last));
+    if (!gap || !at || !last) {
+        free(gap), free(at), free(last);
+        return;
+    }
+    for (size_t n = 0, t = 0; t < k->ntask; t++) // each task's slice of gap[], in task order
+        at[t] = n, n += k->task[t].n ? k->task[t].n - 1 : 0;
+    for (size_t j = 0; j < k->ninst; j++) {
+        const struct kx_inst *i = &k->inst[j];
+        struct kx_task *t = &k->task[i->task];
+        if (last[i->task] && i->release >= last[i->task]) {
+            uint64_t d = i->release - last[i->task];
+            gap[at[i->task] + t->gaps++] = d;
+            t->gap_sum += d;
+            if (t->gaps == 1 || d < t->gap_min)
+                t->gap_min = d;
+            if (d > t->gap_max)
+                t->gap_max = d;
+        }
+        last[i->task] = i->release;
+    }
+    for (unsigned t = 0; t < k->ntask; t++) {
+        struct kx_task *x = &k->task[t];
+        if (x->period_given || x->gaps < 2)
+            continue;
+        qsort(gap + at[t], x->gaps, sizeof(*gap), cmp_u64);
+        x->period = gap[at[t] + (x->gaps - 1) / 2];
+    }
+    free(gap), free(at), free(last);
+}
+
+static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last)
+{
+    struct kx_task *t = &k->task[i->task];
+    i->period = t->period;
+    i->deadline = t->deadline_given ? t->deadline : t->period;
+    t->preempt += i->preempt;
+    if (i->end) {
+        t->ended++;
+        kx_dist_add(&t->resp, i->end - i->release);
+        kx_dist_add(&t->exec, i->exec);
+        const struct kx_inst *w = t->worst ? &k->inst[t->worst - 1] : NULL;
+        if (!w || i->end - i->release > w->end - w->release)
+            t->worst = i->id;
+    } else {
+        t->unfinished++;
+    }
+    if (!i->deadline)
+        return;
+    uint64_t due = i->release + i->deadline, end = i->end ? i->end : t_last;
+    i->lateness = (int64_t)(end - due);
+    i->missed = end > due;
+    if (!i->end && !i->missed)
+        return;                     // open, its deadline still ahead: not judged
+    t->misses += (uint64_t)i->missed;
+    if (i->lateness > t->late_max)
+        t->late_max = i->lateness;
+}
+
+void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps)
+{
+    for (unsigned i = 0; i < KX_MAX_THREADS; i++)  // the open instances' time up to the end
+        if (k->th[i].open) {
+            account(k, &k->th[i], t_last);
+            k->th[i].since = t_last;
+        }
+    for (unsigned r = 0; r < k->nrule; r++)
+        k->rule[r].matched = 0;
+    for (unsigned t = 0; t < k->ntask; t++) {
+        struct kx_task *x = &k->task[t];
+        x->late_max = INT64_MIN;
+        for (unsigned r = 0; r < k->nrule; r++) {
+            struct kx_timing *g = &k->rule[r];
+            if (!names(m, x->th, g->name))
+                continue;
+            g->matched++;
+            if (g->deadline)
+                x->deadline = cycles(g->ns, cps), x->deadline_given = 1;
+            else
+                x->period = cycles(g->ns, cps), x->period_given = 1;
+        }
+    }
+    periods(k);
+    for (unsigned t = 0; t < k->ntask; t++)
+        if (!k->task[t].deadline_given)
+            k->task[t].deadline = k->task[t].period;
+    for (size_t j = 0; j < k->ninst; j++)
+        judge(k, &k->inst[j], t_last);
+    k->judged = 1;
+}
+
+const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th)
+{
+    return k && valid(th) && k->th[th].task ? &k->task[k->th[th].task - 1] : NULL;
+}
+
+const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id)
+{
+    return k && id && id <= k->ninst ? &k->inst[id - 1] : NULL;
+}

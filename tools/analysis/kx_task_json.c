@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Task instances (kx_task.h) as the "tasks" member of kevstat --json's object, which kevreport
+// embeds for its Tasks section. Times in cycles since boot. Per task: its thread, period and
+// deadline (and whether given), the intervals between its releases, its instances (released,
+// ended, still open at the end), misses and the largest lateness (null when nothing was
+// judged), preemptions, the response and execution times as distributions, the longest
+// response's instance, and its missed instances (the first KX_TASK_JSON_MISSES; the count of
+// the rest in "missed_more"): [id, release, start, end, lateness, exec, preemptions].
+#include <kevhost/kx_stats.h>
+
+#define KX_TASK_JSON_MISSES 512u
+
+static void inst_json(FILE *f, const struct kx_inst *i)
+{
+    fprintf(f, "[%llu,%llu,%llu,%llu,%lld,%llu,%u]", (unsigned long long)i->id,
+            (unsigned long long)i->release, (unsigned long long)i->start,
+            (unsigned long long)i->end, (long long)i->lateness, (unsigned long long)i->exec,
+            i->preempt);
+}
+
+static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *k, unsigned n)
+{
+    const struct kx_task *t = &k->task[n];
+    char lb[80];
+    fprintf(f, "%s\n{\"thread\":", n ? "," : "");
+    kx_json_str(f, kx_label(&s->m, t->th, lb, sizeof(lb)));
+    fprintf(f, ",\"th\":%d,\"pid\":%u,\"tid\":%u,\"instances\":%llu,\"ended\":%llu,"
+               "\"unfinished\":%llu,\"period\":%llu,\"period_given\":%d,\"deadline\":%llu,"
+               "\"deadline_given\":%d,\"gaps\":%llu,\"gap_min\":%llu,\"gap_max\":%llu,"
+               "\"gap_mean\":%.3f,\"jitter\":%llu,\"misses\":%llu,\"late_max\":",
+            t->th, s->m.th[t->th].pid, s->m.th[t->th].tid, (unsigned long long)t->n,
+            (unsigned long long)t->ended, (unsigned long long)t->unfinished,
+            (unsigned long long)t->period, t->period_given, (unsigned long long)t->deadline,
+            t->deadline_given, (unsigned long long)t->gaps, (unsigned long long)t->gap_min,
+            (unsigned long long)t->gap_max,
+            t->gaps ? (double)t->gap_sum / (double)t->gaps : 0.0,
+            (unsigned long long)(t->gap_max - t->gap_min), (unsigned long long)t->misses);
+    if (t->late_max == INT64_MIN)
+        fputs("null", f);
+    else
+        fprintf(f, "%lld", (long long)t->late_max);
+    fprintf(f, ",\"preempt\":%llu,", (unsigned long long)t->preempt);
+    kx_dist_json(f, "response", &t->resp);
+    fputc(',', f);
+    kx_dist_json(f, "exec", &t->exec);
+    fputs(",\"worst\":", f);
+    const struct kx_inst *w = kx_tasks_inst(k, t->worst);
+    if (w)
+        inst_json(f, w);
+    else
+        fputs("null", f);
+    fputs(",\"missed\":[", f);
+    uint64_t listed = 0, more = 0;
+    for (size_t j = 0; j < k->ninst; j++) {
+        const struct kx_inst *i = &k->inst[j];
+        if (i->task != n || !i->missed)
+            continue;
+        if (listed == KX_TASK_JSON_MISSES) {
+            more++;
+            continue;
+        }
+        fputs(listed++ ? "," : "", f);
+        inst_json(f, i);
+    }
+    fprintf(f, "],\"missed_more\":%llu}", (unsigned long long)more);
+}
+
+void kx_task_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kx_tasks *k = s->tasks;
+    fprintf(f, ",\n\"tasks\":{\"lost\":%llu,\"rules\":[", k ? (unsigned long long)k->lost : 0ull);
+    for (unsigned r = 0; k && r < k->nrule; r++) {
+        fprintf(f, "%s{\"name\":", r ? "," : "");
+        kx_json_str(f, k->rule[r].name);
+        fprintf(f, ",\"kind\":\"%s\",\"ns\":%llu,\"matched\":%u}",
+                k->rule[r].deadline ? "deadline" : "period", (unsigned long long)k->rule[r].ns,
+                k->rule[r].matched);
+    }
+    fputs("],\"list\":[", f);
+    for (unsigned n = 0; k && n < k->ntask; n++)
+        task_json(s, f, k, n);
+    fputs("]}", f);
+}

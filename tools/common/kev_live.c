@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: MIT
+// The live reader (kev_live.h): input bytes -> frames (framed input) -> whole units of the file
+// -> the shared decoder -> events in time order, with every fault said once and counted.
+//
+// Units. After the header, a .kev file is a run of units, each starting on a slot: a buffer
+// (CONTROL BUFFER ... its CONTROL BUFFER_END), the loss note (a SYSTEM SLOG combine event), the
+// trailer (its length in its first slot). A unit is gathered in l->in until it is whole, then
+// checked (a repeat, its order), decoded (kev_feed), written (the consumers' unit callback) and
+// dropped from l->in. Bytes that start no unit are garbage: skipped to the next frame that
+// starts one (framed input: the tracelogger starts every unit on a frame of its own) or to the
+// next byte that could (raw input).
+// Frames. The stream decoder (kev_stream.h) gives each good frame; the sequence numbers are
+// followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
+// order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
+// A frame that starts with a header starts a new stream (the board restarted): no hole.
+// Invariant: l->in[l->pos..l->len) holds the bytes not yet consumed, starting at a unit's
+// start (or, in ST_SKIP, bytes being searched).
+#define _GNU_SOURCE // memmem
+#include <kevhost/kev_live.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace/kev_file.h>
+#include <trace/kev_stream.h>
+#include <zlib.h>
+
+#define LIVE_MAX_HEAD (1u << 20)                    // a header and system page, at most
+#define LIVE_MAX_BUF_SLOTS (KEV_BUF_SLOTS + 1u)     // kevdump closes an open buffer with one more
+#define LIVE_REPEATS 8u                             // buffers remembered per CPU, for repeats
+#define LIVE_INLINE_WORDS 6u
+
+enum live_mode { MODE_UNKNOWN, MODE_RAW, MODE_FRAMED };
+enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE };
+
+// An event held for the merge of several CPUs.
+struct held {
+    struct kev_event e;
+    uint64_t unit;                 // the unit it came from (a consumer attached later skips it)
+    uint32_t inl[LIVE_INLINE_WORDS];
+    uint32_t *big;                 // malloc'd words when more than LIVE_INLINE_WORDS
+};
+
+struct cpu_queue {
+    struct held *v;
+    size_t head, n, cap;
+};
+
+// A buffer as it is known again: its sequence number, length and BUFFER_END slot.
+struct buf_id {
+    uint32_t seq, len, end_t, end_n;
+};
+
+struct cpu_seen {
+    struct buf_id id[LIVE_REPEATS];
+    unsigned next;
+    int have;
+    uint32_t last_seq;
+};
+
+struct kev_live {
+    char name[128];
+    enum live_mode mode;
+    enum live_state st;
+    struct ks_decoder ks;
+    uint64_t in_off;               // input bytes fed (stream offset of the next)
+    // frames
+    int fr_have;
+    uint32_t fr_last, fr_next;     // the last frame's sequence, the one expected next
+    uint8_t fr_copy[KS_MAX_FRAME];
+    size_t fr_copy_len;
+    uint64_t fr_damaged;           // frames that failed their check since the last good one
+    uint64_t fr_junk_off;          // where the first of them was
+    uint64_t fr_junk_base;         // the stream decoder's skipped bytes at the last good frame
+    int end_handled;
+    // the bytes not yet consumed
+    uint8_t *in;
+    size_t pos, len, cap;
+    size_t scanned;                // slots of the unit at pos already looked at
+    uint64_t skipped;              // bytes skipped in the current ST_SKIP / ST_NONE stretch
+    uint64_t skip_off;
+    int skip_said;
+    // the segment
+    unsigned seg;
+    uint8_t *head;                 // its header and system page (the reader points into it)
+    size_t head_len;
+    struct kev_reader *r;
+    int big;
+    uint64_t file_off;             // bytes of the segment consumed (a unit's offset in the file)
+    uint64_t unit_no;              // units given in the segment
+    int seg_faults;                // faults in the segment
+    int seg_lost;                  // ... of which one lost data (the file is not whole)
+    int seg_complete;              // its trailer arrived and agrees
+    struct cpu_seen seen[KEV_MAX_CPUS];
+    // the merge (several CPUs)
+    unsigned ncpu;
+    struct cpu_queue q[KEV_MAX_CPUS];
+    uint64_t last_t[KEV_MAX_CPUS];
+    uint8_t active[KEV_MAX_CPUS];
+    uint64_t newest, released, lag;
+    uint64_t first_t;              // the segment's first event
+    int have_first;
+    int have_released;
+    uint64_t late_unit;            // the unit whose late events were last said
+    // consumers
+    struct kev_live_consumer c[KEV_LIVE_MAX_CONSUMERS];
+    uint64_t from[KEV_LIVE_MAX_CONSUMERS]; // first unit each gets
+    unsigned nc;
+    struct kev_live_counts n;
+    int done;
+};
+
+// ---- small helpers --------------------------------------------------------------------------
+
+static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
+{
+    if (l->big)
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int is_ctl(uint32_t h, unsigned ev)
+{
+    return kev_hdr_class(h) == KEV_C_CONTROL && kev_hdr_type(h) == KEV_TYPE_S &&
+           kev_hdr_event(h) == ev;
+}
+
+static double seconds(const struct kev_live *l, uint64_t t)
+{
+    return (double)t / (double)(l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1u);
+}
+
+static const size_t magic_len = sizeof(KEV_FILE_MAGIC) - 1;
+
+// p[0..n) is the start of a header (1), cannot be (0), or too short to tell (-1).
+static int header_start(const uint8_t *p, size_t n)
+{
+    size_t k = n < magic_len ? n : magic_len;
+    if (memcmp(p, KEV_FILE_MAGIC, k) != 0)
+        return 0;
+    return k == magic_len ? 1 : -1;
+}
+
+// A fault: counted, said to every consumer in one sentence.
+static void fault(struct kev_live *l, enum kev_live_fault f, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = snprintf(what, sizeof(what), "%s: ", l->name);
+    vsnprintf(what + k, sizeof(what) - (size_t)k, fmt, ap);
+    va_end(ap);
+    l->n.faults[f]++;
+    l->seg_faults++;
+    if (f == KEV_LIVE_CUT || f == KEV_LIVE_DAMAGED || f == KEV_LIVE_RESET)
+        l->seg_lost = 1;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].fault)
+            l->c[i].fault(l->c[i].user, f, what);
+}
+
+static int grow(uint8_t **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 1u << 15;
+    while (c < need)
+        c *= 2;
+    uint8_t *b = realloc(*buf, c);
+    if (!b)
+        return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
+// ---- consumers and the merge ----------------------------------------------------------------
+
+static void give_event(struct kev_live *l, const struct kev_event *e, uint64_t unit)
+{
+    if (l->have_released && e->t64 < l->released) {   // the view has passed it
+        l->n.late_events++;
+        if (l->late_unit != unit + 1) {
+            l->late_unit = unit + 1;
+            fault(l, KEV_LIVE_ORDER, "CPU %u's events from %.6f s came after later ones were "
+                  "shown: kept in the file, not shown live", e->cpu, seconds(l, e->t64));
+        }
+        return;
+    }
+    l->released = e->t64;
+    l->have_released = 1;
+    l->n.events++;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].event && unit >= l->from[i])
+            l->c[i].event(l->c[i].user, l->r, e);
+}
+
+static void give_time(struct kev_live *l, uint64_t t)
+{
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].time)
+            l->c[i].time(l->c[i].user, l->r, t);
+}
+
+static void give_unit(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
+{
+    l->n.units++;
+    l->unit_no++;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].unit && l->unit_no >= l->from[i])
+            l->c[i].unit(l->c[i].user, p, n, kind);
+}
+
+static int hold(struct kev_live *l, const struct kev_event *e)
+{
+    struct cpu_queue *q = &l->q[e->cpu];
+    if (q->head && q->head == q->n) // empty: start again at the front
+        q->head = q->n = 0;
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 1024;
+        struct held *v = realloc(q->v, cap * sizeof(*v));
+        if (!v)
+            return -1;
+        q->v = v;
+        q->cap = cap;
+    }
+    struct held *h = &q->v[q->n];
+    h->e = *e;
+    h->unit = l->unit_no + 1;
+    h->big = NULL;
+    uint32_t *w = h->inl;
+    if (e->nw > LIVE_INLINE_WORDS && !(w = h->big = malloc(e->nw * sizeof(uint32_t))))
+        return -1;
+    memcpy(w, e->w, e->nw * sizeof(uint32_t));
+    q->n++;
+    return 0;
+}
+
+// The earliest time a CPU still writing may give next: events before it can go. A CPU the
+// header counts that has given nothing yet holds them from the segment's first event; one that
+// fell the lag behind the newest event (a second of trace time) is not waited for.
+static uint64_t watermark(const struct kev_live *l)
+{
+    uint64_t w = UINT64_MAX;
+    for (unsigned c = 0; c < l->ncpu; c++) {
+        uint64_t t = l->active[c] ? l->last_t[c] : l->first_t;
+        if (l->newest - t <= l->lag && t < w)
+            w = t;
+    }
+    return w;
+}
+
+// Give the held events in time order (ties: the lower CPU), those before the watermark, or
+// all of them.
+static void release(struct kev_live *l, int all)
+{
+    uint64_t wm = all ? UINT64_MAX : watermark(l);
+    for (;;) {
+        int best = -1;
+        for (unsigned c = 0; c < l->ncpu; c++) {
+            struct cpu_queue *q = &l->q[c];
+            if (q->head < q->n && (best < 0 || q->v[q->head].e.t64 <
+                                                   l->q[best].v[l->q[best].head].e.t64))
+                best = (int)c;
+        }
+        if (best < 0)
+            break;
+        struct cpu_queue *q = &l->q[best];
+        struct held *h = &q->v[q->head];
+        if (!all && h->e.t64 >= wm)
+            break;
+        q->head++;
+        h->e.w = h->big ? h->big : h->inl; // (the queue may have moved since it was held)
+        give_event(l, &h->e, h->unit);
+        free(h->big);
+    }
+    if (wm != UINT64_MAX && l->have_released)
+        give_time(l, wm);
+}
+
+// ---- units ----------------------------------------------------------------------------------
+
+// Decode a buffer (or the loss note): its events go out (one CPU) or into the merge. 0, or -1
+// when it does not decode (said; the events before the damage were given).
+static int decode_unit(struct kev_live *l, const uint8_t *p, size_t n)
+{
+    kev_feed(l->r, p, n);
+    struct kev_event e;
+    int rc;
+    while ((rc = kev_next(l->r, &e)) == 1) {
+        if (l->ncpu <= 1) {
+            give_event(l, &e, l->unit_no + 1);
+            continue;
+        }
+        if (e.cpu >= l->ncpu || hold(l, &e) < 0) {
+            fault(l, KEV_LIVE_DAMAGED, "an event of CPU %u at byte %llu of the trace: %s",
+                  e.cpu, (unsigned long long)(l->file_off + e.offset),
+                  e.cpu >= l->ncpu ? "the header names fewer CPUs" : "out of memory");
+            return -1;
+        }
+        if (!l->have_first)
+            l->first_t = e.t64, l->have_first = 1;
+        l->active[e.cpu] = 1;
+        l->last_t[e.cpu] = e.t64;
+        if (e.t64 > l->newest)
+            l->newest = e.t64;
+    }
+    if (rc) {
+        fault(l, KEV_LIVE_DAMAGED, "the unit at byte %llu of the trace does not decode "
+              "(dropped): %s", (unsigned long long)l->file_off, kev_error(l->r));
+        return -1;
+    }
+    return 0;
+}
+
+// A repeat of a buffer seen lately (1: drop it), or one behind its CPU's sequence (said).
+static int buffer_seen(struct kev_live *l, const uint8_t *p, size_t n)
+{
+    uint32_t h = rd32(l, p), seq = rd32(l, p + 8);
+    const uint8_t *end = p + n - KEV_SLOT_BYTES;
+    struct buf_id id = { seq, (uint32_t)n, rd32(l, end + 4), rd32(l, end + 12) };
+    struct cpu_seen *s = &l->seen[kev_hdr_cpu(h)];
+    for (unsigned i = 0; s->have && i < LIVE_REPEATS; i++)
+        if (!memcmp(&s->id[i], &id, sizeof(id))) {
+            fault(l, KEV_LIVE_REPEAT, "buffer %lu of CPU %u came again at byte %llu of the "
+                  "input: dropped", (unsigned long)seq, kev_hdr_cpu(h),
+                  (unsigned long long)l->in_off);
+            return 1;
+        }
+    if (s->have && (int32_t)(seq - s->last_seq) < 0)
+        fault(l, KEV_LIVE_ORDER, "buffer %lu of CPU %u came after buffer %lu: out of order",
+              (unsigned long)seq, kev_hdr_cpu(h), (unsigned long)s->last_seq);
+    else
+        s->last_seq = seq;
+    s->id[s->next++ % LIVE_REPEATS] = id;
+    s->have = 1;
+    return 0;
+}
+
+static void segment_end(struct kev_live *l, int complete)
+{
+    release(l, 1);
+    l->seg_complete = complete;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].end)
+            l->c[i].end(l->c[i].user, l->r, complete);
+    l->st = ST_DONE;
+}
+
+static void unit_done(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
+{
+    if (kind == KEV_LIVE_TRAILER) {
+        give_unit(l, p, n, kind);
+        int rc = kev_feed_end(l->r, p, n);
+        if (rc && !l->seg_lost) // (a loss already said is the cause)
+            fault(l, KEV_LIVE_DAMAGED, "the trace's trailer disagrees with what arrived: %s",
+                  kev_error(l->r));
+        segment_end(l, rc == 0);
+        if (l->mode == MODE_RAW)
+            l->done = 1;
+    } else if (kind == KEV_LIVE_BUFFER && buffer_seen(l, p, n)) {
+        return;
+    } else if (decode_unit(l, p, n) == 0) {
+        if (kind == KEV_LIVE_BUFFER)
+            l->n.buffers++;
+        give_unit(l, p, n, kind);
+        if (l->ncpu > 1)
+            release(l, 0);
+        else if (l->have_released)
+            give_time(l, l->released);
+    } else if (kind == KEV_LIVE_BUFFER) {
+        l->n.buffers_lost++;
+    }
+}
+
+// The unit at p[0..n): 0 more bytes are needed, > 0 its length (kind set), -1 garbage (p
+// starts no unit, or the unit it starts is malformed).
+static long unit_at(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit *kind)
+{
+    if (n < KEV_SLOT_BYTES)
+        return 0;
+    uint32_t h = rd32(l, p);
+    if (is_ctl(h, KEV_CTL_BUFFER)) {
+        *kind = KEV_LIVE_BUFFER;
+        size_t k = l->scanned ? l->scanned : 1;
+        for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
+            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            if (is_ctl(hk, KEV_CTL_BUFFER_END) && kev_hdr_cpu(hk) == kev_hdr_cpu(h))
+                return (long)((k + 1) * KEV_SLOT_BYTES);
+            if (is_ctl(hk, KEV_CTL_BUFFER) || k + 1 >= LIVE_MAX_BUF_SLOTS)
+                return -1; // a buffer that lost its end
+        }
+        l->scanned = k;
+        return 0;
+    }
+    if (h == KEV_TRAILER_TAG && rd32(l, p + 4) == KEV_TRAILER_MAGIC) {
+        uint32_t tlen = rd32(l, p + 12);
+        *kind = KEV_LIVE_TRAILER;
+        if (tlen < 48 || tlen % 32 != 16 || tlen > kev_trailer_len(KEV_MAX_CPUS))
+            return -1;
+        return n >= tlen ? (long)tlen : 0;
+    }
+    if (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
+        kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE) {
+        *kind = KEV_LIVE_NOTE;
+        size_t k = l->scanned ? l->scanned : 1;
+        for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
+            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            if ((hk & 0x3fffffffu) != (h & 0x3fffffffu) || k >= KEV_MAX_COMBINE_SLOTS)
+                return -1;
+            if (kev_hdr_type(hk) == KEV_TYPE_CE)
+                return (long)((k + 1) * KEV_SLOT_BYTES);
+        }
+        l->scanned = k;
+        return 0;
+    }
+    return -1;
+}
+
+static void consume(struct kev_live *l, size_t n)
+{
+    l->pos += n;
+    l->file_off += n;
+    l->scanned = 0;
+    if (l->pos == l->len)
+        l->pos = l->len = 0;
+}
+
+// Bytes that start nothing: skipped from here (said once per stretch, when it ends).
+static void skip_begin(struct kev_live *l, enum live_state st)
+{
+    l->st = st;
+    l->skipped = 0;
+    l->skip_off = l->in_off - (l->len - l->pos);
+    l->skip_said = 0;
+}
+
+static void skip_said(struct kev_live *l)
+{
+    if (!l->skipped || l->skip_said)
+        return;
+    l->skip_said = 1;
+    l->n.garbage_bytes += l->skipped;
+    if (l->seg)
+        fault(l, KEV_LIVE_GARBAGE, "%llu bytes at byte %llu of the input start no unit of the "
+              "trace: skipped", (unsigned long long)l->skipped, (unsigned long long)l->skip_off);
+    else
+        fault(l, KEV_LIVE_GARBAGE, "%llu bytes before the first header (a stream joined after "
+              "its start, or not a trace): skipped", (unsigned long long)l->skipped);
+}
+
+static void header_begin(struct kev_live *l);
+static void take_skip(struct kev_live *l, int frame_start);
+
+// A header at in[pos]: a new segment; the board restarted when one was still open.
+static void new_header(struct kev_live *l)
+{
+    if (l->seg && l->st != ST_DONE) {
+        fault(l, KEV_LIVE_RESET, "a new header at byte %llu of the input: the board "
+              "restarted; segment %u ends without its trailer, segment %u begins",
+              (unsigned long long)(l->in_off - (l->len - l->pos)), l->seg, l->seg + 1);
+        segment_end(l, 0);
+    }
+    header_begin(l);
+}
+
+// in[pos..] does not start a whole unit: a header later in it is a restart (what comes
+// before it, a unit cut short), else the bytes are skipped (framed input: up to the next
+// frame; raw: to the next byte that could start a unit).
+static void bad_unit(struct kev_live *l, enum kev_live_unit kind)
+{
+    const uint8_t *p = l->in + l->pos;
+    size_t n = l->len - l->pos;
+    const uint8_t *h = memmem(p + 1, n - 1, KEV_FILE_MAGIC, magic_len);
+    if (is_ctl(rd32(l, p), KEV_CTL_BUFFER))
+        l->n.buffers_lost++;
+    if (h) {
+        l->pos += (size_t)(h - p);
+        new_header(l);
+        return;
+    }
+    fault(l, KEV_LIVE_DAMAGED, "byte %llu of the trace starts no whole unit (a %s damaged, "
+          "or garbage): skipped to the next", (unsigned long long)l->file_off,
+          kind == KEV_LIVE_TRAILER ? "trailer" : kind == KEV_LIVE_NOTE ? "loss note" : "buffer");
+    skip_begin(l, ST_SKIP);
+    l->skip_said = 1;
+    if (l->mode == MODE_FRAMED)
+        l->pos = l->len = 0;
+    else
+        l->pos++;
+}
+
+// Take the whole units in[pos..len).
+static void take_units(struct kev_live *l)
+{
+    while (l->st == ST_UNITS && l->pos < l->len) {
+        const uint8_t *p = l->in + l->pos;
+        size_t n = l->len - l->pos;
+        int hs = header_start(p, n);
+        if (hs < 0)
+            return;
+        if (hs == 1) {
+            new_header(l);
+            return;
+        }
+        enum kev_live_unit kind = KEV_LIVE_BUFFER;
+        long k = unit_at(l, p, n, &kind);
+        if (k == 0)
+            return;
+        if (k < 0) {
+            bad_unit(l, kind);
+            if (l->st == ST_SKIP)
+                take_skip(l, 0);
+            return;
+        }
+        unit_done(l, p, (size_t)k, kind);
+        consume(l, (size_t)k);
+    }
+}
+
+// ST_HEAD: the header and system page gathered in in[pos..len).
+static void take_head(struct kev_live *l)
+{
+    size_t n = l->len - l->pos;
+    uint8_t *h = malloc(n);
+    if (!h)
+        return;
+    memcpy(h, l->in + l->pos, n);
+    int rc = kev_open_head(l->r, h, n);
+    if (rc == KEV_ERR_TRUNCATED && n < LIVE_MAX_HEAD) {
+        free(h);
+        return;
+    }
+    if (rc) {
+        free(h);
+        fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
+              (unsigned long long)l->in_off - n, kev_error(l->r));
+        consume(l, magic_len);
+        skip_begin(l, ST_NONE);
+        l->skip_said = 1;
+        return;
+    }
+    free(l->head);
+    l->head = h;
+    l->head_len = l->r->kr_ev_off;
+    l->big = l->r->kr_big;
+    unsigned len;
+    const char *cpus = kev_attr(l->r, "CPU_NUM", &len);
+    l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
+    if (l->ncpu > KEV_MAX_CPUS)
+        l->ncpu = KEV_MAX_CPUS;
+    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
+    l->st = ST_UNITS;
+    for (unsigned i = 0; i < l->nc; i++) {
+        l->from[i] = 0;
+        if (l->c[i].begin)
+            l->c[i].begin(l->c[i].user, l->r, l->seg);
+    }
+    give_unit(l, l->head, l->head_len, KEV_LIVE_HEAD);
+    consume(l, l->head_len);
+    take_units(l);
+}
+
+// A header starts at in[pos]: a new segment.
+static void header_begin(struct kev_live *l)
+{
+    l->seg++;
+    l->n.segments++;
+    l->done = 0;
+    l->st = ST_HEAD;
+    l->file_off = 0;
+    l->unit_no = 0;
+    l->seg_faults = 0;
+    l->seg_lost = 0;
+    l->seg_complete = 0;
+    l->have_released = 0;
+    l->have_first = 0;
+    l->newest = 0;
+    memset(l->seen, 0, sizeof(l->seen));
+    memset(l->active, 0, sizeof(l->active));
+    memset(l->last_t, 0, sizeof(l->last_t));
+    take_head(l);
+}
+
+// p[0..n) could start a unit after the header (1), cannot (0), or is too short to tell (-1):
+// unit_at checks the whole unit.
+static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
+{
+    if (n < 12)
+        return -1;
+    uint32_t h = rd32(l, p);
+    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
+                                                                      KEV_TRAILER_MAGIC) ||
+           (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
+            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+}
+
+// Search in[pos..len) for what can come next: a header (ST_NONE, ST_DONE), or a header or a
+// unit (ST_SKIP). Raw input: at any byte; framed: only where a frame starts (frame_start), the
+// rest of a frame that starts nothing is skipped whole. Not found: the bytes are skipped.
+static void take_skip(struct kev_live *l, int frame_start)
+{
+    while (l->pos < l->len) {
+        const uint8_t *p = l->in + l->pos;
+        size_t n = l->len - l->pos;
+        int at = l->mode == MODE_RAW || frame_start;
+        int hs = at ? header_start(p, n) : 0;
+        int us = at && l->st == ST_SKIP ? unit_start(l, p, n) : 0;
+        if (hs == 1) {
+            skip_said(l);
+            new_header(l);
+            return;
+        }
+        if (us == 1) {
+            skip_said(l);
+            l->scanned = 0;
+            l->st = ST_UNITS;
+            take_units(l);
+            return;
+        }
+        if (hs < 0 || us < 0)
+            return;                                         // more bytes to tell
+        size_t drop = l->mode == MODE_RAW ? 1 : n;          // framed: the rest of the frame
+        l->skipped += drop;
+        l->pos += drop;
+        if (l->pos == l->len)
+            l->pos = l->len = 0;
+        frame_start = 0;
+    }
+}
+
+// The next bytes of the data (the file's bytes: raw input, or a frame's payload).
+static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start)
+{
+    if (l->pos > (1u << 16) && l->pos > l->len / 2) { // compact
+        memmove(l->in, l->in + l->pos, l->len - l->pos);
+        l->len -= l->pos;
+        l->pos = 0;
+    }
+    if (grow(&l->in, &l->cap, l->len + n)) {
+        fault(l, KEV_LIVE_DAMAGED, "out of memory: %zu bytes dropped", n);
+        return;
+    }
+    memcpy(l->in + l->len, p, n);
+    l->len += n;
+    switch (l->st) {
+    case ST_NONE:
+    case ST_DONE:
+    case ST_SKIP: take_skip(l, frame_start); break;
+    case ST_HEAD: take_head(l); break;
+    case ST_UNITS: take_units(l); break;
+    }
+}
+
+// Bytes lost before what comes next: the unit being gathered is dropped (counted), and said
+// in what (of n bytes: "" when it was none).
+static void hole(struct kev_live *l, char *what, size_t n)
+{
+    const uint8_t *p = l->in + l->pos;
+    if (l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
+        is_ctl(rd32(l, p), KEV_CTL_BUFFER)) {
+        l->n.buffers_lost++;
+        snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)rd32(l, p + 8),
+                 kev_hdr_cpu(rd32(l, p)));
+    } else if (l->st == ST_HEAD) {
+        snprintf(what, n, "; the header lost with it: nothing decodes until the next one");
+    }
+    if (l->st == ST_UNITS || l->st == ST_SKIP) {
+        skip_begin(l, ST_SKIP);
+        l->pos = l->len = 0;
+    } else if (l->st != ST_DONE) { // what is skipped until a header is the hole's
+        skip_begin(l, ST_NONE);
+        l->pos = l->len = 0;
+    }
+    l->skip_said = 1;
+}
+
+// ---- frames -----------------------------------------------------------------------------------
+
+static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
+
+// The stream's END frame closed the segment: what it announced against what arrived.
+static void stream_end(struct kev_live *l)
+{
+    l->end_handled = 1;
+    skip_said(l);
+    if ((l->ks.end_len != (uint32_t)l->ks.data_bytes || l->ks.end_crc != l->ks.file_crc) &&
+        !l->seg_faults) // (a loss already said is the cause)
+        fault(l, KEV_LIVE_DAMAGED, "the stream's END announced %lu bytes (CRC %08lx), %llu "
+              "arrived (CRC %08lx)", (unsigned long)l->ks.end_len, (unsigned long)l->ks.end_crc,
+              (unsigned long long)l->ks.data_bytes, (unsigned long)l->ks.file_crc);
+    if (l->st != ST_DONE && l->seg)
+        segment_end(l, 0);
+    if (!l->seg)
+        fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
+    l->done = 1;
+}
+
+// The frame the stream decoder is handing on (its buffer holds it during the callback): its
+// place in the sequence, which frames of every type share. 1: take it; 0: drop it (a repeat of
+// the last frame, or one behind). The damage and garbage since the last good frame are said
+// here, once: a jump in the sequence or a damaged frame is a hole, and the unit being gathered
+// is lost with it (a frame that starts a header starts a new stream: no hole).
+static int frame_seq(struct kev_live *l, int new_stream)
+{
+    const uint8_t *f = l->ks.frame;
+    size_t n = KS_HDR_BYTES + ((size_t)f[6] | (size_t)f[7] << 8);
+    uint32_t seq = (uint32_t)f[4] | (uint32_t)f[5] << 8;
+    if (l->fr_have && seq == l->fr_last && n == l->fr_copy_len &&
+        !memcmp(f, l->fr_copy, n)) {
+        fault(l, KEV_LIVE_REPEAT, "frame %lu came again at byte %llu of the input: dropped",
+              (unsigned long)seq, (unsigned long long)l->ks.offset);
+        l->fr_damaged = 0;
+        return 0;
+    }
+    // (a stream starts at frame 0: one joined later has missed the frames before)
+    uint32_t gap = !new_stream ? (uint16_t)(seq - l->fr_next) : 0;  // the sequence is 16 bits: it wraps
+    if (gap >= 0x8000u) {
+        fault(l, KEV_LIVE_ORDER, "frame %lu came after frame %lu at byte %llu of the input: "
+              "out of order, dropped", (unsigned long)seq, (unsigned long)l->fr_last,
+              (unsigned long long)l->ks.offset);
+        return 0;
+    }
+    uint64_t junk = l->ks.junk_bytes - l->fr_junk_base;
+    if (gap) {
+        l->n.frames_lost += gap;
+        char damaged[64] = "", lost[96] = "";
+        if (l->fr_damaged)
+            snprintf(damaged, sizeof(damaged), "; %llu frame(s) damaged (CRC mismatch)",
+                     (unsigned long long)l->fr_damaged);
+        if (!new_stream)
+            hole(l, lost, sizeof(lost));
+        fault(l, KEV_LIVE_CUT, "the stream lost data before byte %llu of the input; %lu "
+              "frame(s) missing%s%s", (unsigned long long)l->ks.offset, (unsigned long)gap,
+              damaged, lost);
+    } else if (junk) { // (a "frame" that failed its check between two in sequence was junk)
+        char damaged[96] = "";
+        if (l->fr_damaged)
+            snprintf(damaged, sizeof(damaged), " (%llu looked like a frame, damaged (CRC "
+                     "mismatch))", (unsigned long long)l->fr_damaged);
+        l->n.garbage_bytes += junk;
+        fault(l, KEV_LIVE_GARBAGE, "%llu bytes of garbage between frames at byte %llu of the "
+              "input%s: skipped", (unsigned long long)junk, (unsigned long long)l->fr_junk_off,
+              damaged);
+    }
+    l->fr_junk_base = l->ks.junk_bytes;
+    l->fr_damaged = 0;
+    l->fr_have = 1;
+    l->fr_last = seq;
+    l->fr_next = (uint16_t)(seq + 1u);
+    memcpy(l->fr_copy, f, n);
+    l->fr_copy_len = n;
+    l->n.frames++;
+    return 1;
+}
+
+static void on_frame(void *arg, const uint8_t *p, size_t n)
+{
+    struct kev_live *l = arg;
+    int new_stream = header_start(p, n) == 1;
+    if (l->ks.ended && !l->end_handled) // a frame after END: the END first
+        stream_end(l);
+    if (!frame_seq(l, new_stream))
+        return;
+    if (new_stream) { // a new tracelogger's stream: its own byte count and CRC from here
+        l->ks.data_bytes = n;
+        l->ks.file_crc = zcrc(0, p, n);
+        l->ks.ended = 0;
+        l->end_handled = 0;
+    }
+    take(l, p, n, 1);
+}
+
+// The board had nothing to send for a flush interval: every CPU has passed its time.
+static void on_heartbeat(void *arg, const struct ks_heartbeat *h)
+{
+    struct kev_live *l = arg;
+    if (!frame_seq(l, 0) || l->st != ST_UNITS)
+        return;
+    for (unsigned c = 0; c < l->ncpu && c < KEV_MAX_CPUS; c++) {
+        if (!l->active[c] || l->last_t[c] < h->time)
+            l->last_t[c] = h->time;
+        l->active[c] = 1;
+    }
+    if (h->time > l->newest)
+        l->newest = h->time;
+    if (l->ncpu > 1)
+        release(l, 0);
+    else
+        give_time(l, h->time);
+}
+
+// The board dropped buffers the host did not take: said to the consumers as it is.
+static void on_loss(void *arg, const struct ks_loss *s)
+{
+    struct kev_live *l = arg;
+    if (!frame_seq(l, 0))
+        return;
+    l->n.board_lost += s->events;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].loss)
+            l->c[i].loss(l->c[i].user, l->r, s);
+}
+
+// The stream decoder's problems: gaps are followed here (frame_seq), skipped bytes counted by
+// it (junk_bytes); what is kept is where they began and how many frames failed their check.
+static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
+{
+    struct kev_live *l = arg;
+    (void)detail;
+    if (what == KS_P_GAP)
+        return;
+    if (l->ks.junk_bytes == l->fr_junk_base && !l->fr_damaged)
+        l->fr_junk_off = off;
+    if (what != KS_P_JUNK)
+        l->fr_damaged++;
+}
+
+// ---- the interface ----------------------------------------------------------------------------
+
+// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
+// every byte of a stream is checked twice (its frame's CRC, the file's).
+static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
+{
+    return (uint32_t)crc32(crc, p, (uInt)n);
+}
+
+struct kev_live *kev_live_new(const char *name)
+{
+    struct kev_live *l = calloc(1, sizeof(*l));
+    if (!l)
+        return NULL;
+    l->r = calloc(1, sizeof(*l->r));
+    if (!l->r) {
+        free(l);
+        return NULL;
+    }
+    snprintf(l->name, sizeof(l->name), "%s", name);
+    ks_decoder_init(&l->ks);
+    l->ks.crc = zcrc;
+    l->ks.on_data = on_frame;
+    l->ks.on_heartbeat = on_heartbeat;
+    l->ks.on_loss = on_loss;
+    l->ks.on_problem = on_problem;
+    l->ks.arg = l;
+    return l;
+}
+
+void kev_live_free(struct kev_live *l)
+{
+    if (!l)
+        return;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++) {
+        for (size_t i = l->q[c].head; i < l->q[c].n; i++)
+            free(l->q[c].v[i].big);
+        free(l->q[c].v);
+    }
+    free(l->in);
+    free(l->head);
+    free(l->r);
+    free(l);
+}
+
+int kev_live_attach(struct kev_live *l, const struct kev_live_consumer *c)
+{
+    if (l->nc >= KEV_LIVE_MAX_CONSUMERS)
+        return -1;
+    unsigned i = l->nc++;
+    l->c[i] = *c;
+    l->from[i] = l->unit_no + 1;
+    if (l->seg && l->st != ST_HEAD && l->st != ST_DONE) { // the header now, the rest to come
+        if (c->begin)
+            c->begin(c->user, l->r, l->seg);
+        if (c->unit)
+            c->unit(c->user, l->head, l->head_len, KEV_LIVE_HEAD);
+    }
+    return 0;
+}
+
+void kev_live_feed(struct kev_live *l, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    if (l->mode == MODE_UNKNOWN && n) // a .kev file starts with its header, a stream with "KS"
+        l->mode = b[0] == KEV_FILE_MAGIC[0] ? MODE_RAW : MODE_FRAMED;
+    l->n.bytes += n;
+    l->in_off += n;
+    if (l->mode == MODE_RAW) {
+        take(l, b, n, 0);
+        return;
+    }
+    ks_decode(&l->ks, b, n);
+    if (l->ks.ended && !l->end_handled)
+        stream_end(l);
+}
+
+void kev_live_finish(struct kev_live *l)
+{
+    char why[256] = "";
+    size_t k = 0;
+    if (l->mode == MODE_FRAMED) {
+        ks_decoder_finish(&l->ks);
+        uint64_t junk = l->ks.junk_bytes - l->fr_junk_base;
+        if (junk)
+            k += (size_t)snprintf(why + k, sizeof(why) - k, ", inside a frame (%llu bytes)",
+                                  (unsigned long long)junk);
+    }
+    if (l->st == ST_UNITS && l->pos < l->len) {
+        if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+            l->n.buffers_lost++;
+        k += (size_t)snprintf(why + k, sizeof(why) - k, ", inside a unit at byte %llu of the "
+                              "trace (%zu bytes of it arrived)",
+                              (unsigned long long)l->file_off, l->len - l->pos);
+    }
+    if (l->mode == MODE_FRAMED && !l->end_handled && l->seg && k < sizeof(why))
+        snprintf(why + k, sizeof(why) - k, ", without its END frame");
+    skip_said(l);
+    if (why[0])
+        fault(l, KEV_LIVE_CUT, "the stream ended%s: the trace is incomplete", why);
+    if (!l->seg)
+        fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
+    if (l->seg && l->st != ST_DONE)
+        segment_end(l, 0);
+    release(l, 1);
+}
+
+int kev_live_done(const struct kev_live *l)
+{
+    return l->done;
+}
+
+int kev_live_sound(const struct kev_live *l)
+{
+    return l->seg && l->seg_complete && !l->seg_lost && l->n.segments == 1 &&
+           (l->mode == MODE_RAW || l->end_handled);
+}
+
+const struct kev_live_counts *kev_live_counts(const struct kev_live *l)
+{
+    return &l->n;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// Task instances (jobs), as Tracealyzer's actor instances: the one rule kevstat (-s tasks), the
+// report's Tasks section and kevsql's `instance` table show (docs/analysis.md, "Task instances").
+//   * A thread's activation point is where it waits between jobs: blocked in a receive
+//     (RECEIVE: a timer's or an interrupt's pulse, a message), an interrupt wait (INTR) or a
+//     sleep (NANOSLEEP); or a receive that finds what it receives already queued. A thread is
+//     a task from the first time it waits there.
+//   * An instance is released when the thread is woken there (its READY, or its RUNNING when
+//     no READY came first), at the send of the message or pulse it received there when the
+//     capture names one; or, when it receives without blocking (what it receives came while
+//     it ran: an overrun), at that message's send, the instance before ending at the receive.
+//   * It ends when the thread waits at its activation point again, or dies. Blocking
+//     elsewhere meanwhile (a send and its reply, a mutex, a semaphore, a condition variable, a
+//     join) belongs to the instance: its blocked time.
+//   * Per instance: release, start (its first run), end, response (end - release), execution
+//     (running), ready (runnable, not running) and blocked times, preemptions (RUNNING ->
+//     READY). The time before a thread first waits at its activation point is no instance.
+//   * Per task, at the end of the trace: its period (given, else the median of the intervals
+//     between its releases, from three releases on), its deadline (given, else the period),
+//     each instance's lateness (end - release - deadline) and whether it missed (ended after
+//     its deadline, or was still open at the end of the trace after it).
+// The instances are kept (an array grown as they come, like the wait records) until
+// kx_tasks_free: a task's period, and so every instance's deadline, is known only at the end.
+// Threads are the model's indices (kx.h). Single-threaded; the struct is large (on the heap).
+#ifndef TOOLS_KX_TASK_H
+#define TOOLS_KX_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kx.h"
+#include "kx_dist.h"
+#include "tool_opts.h"
+
+#define KX_MAX_TIMING 32u     // --deadline and --period rules
+
+// What released an instance.
+enum kx_rel_how {
+    KX_REL_WAKE,              // woken at its activation point: a sleep's end, an interrupt, a timeout
+    KX_REL_MSG,               // a message it received
+    KX_REL_PULSE,             // a pulse it received (a timer's, an interrupt's, a thread's)
+};
+
+struct kx_inst {
+    uint64_t id;              // 1, 2, ... in the order they were released
+    int th;                   // the task's thread
+    unsigned task;            // its index in kx_tasks.task
+    uint64_t release, start, end; // cycles since boot; start 0: never ran; end 0: open at the end
+    uint64_t exec, ready, blocked; // cycles running, runnable, blocked inside it
+    uint32_t preempt;         // times preempted (RUNNING -> READY)
+    uint8_t how;              // enum kx_rel_how
+    uint8_t queued;           // received without blocking: released while the thread still ran
+    int src;                  // the thread that sent what released it, -1 none known
+    unsigned irq;             // irq + 1 when an interrupt sent it, else 0
+    // judged at the end (kx_tasks_finish): the task's period and deadline (cycles, 0 none known),
+    // end (or the trace's end, when still open) - (release + deadline), past its deadline
+    uint64_t period, deadline;
+    int64_t lateness;
+    int missed;
+};
+
+struct kx_task {
+    int th;
+    uint64_t n, ended, unfinished;        // instances released, ended, still open at the end
+    uint64_t period, deadline;            // cycles, 0 unknown (no deadline: nothing judged)
+    int period_given, deadline_given;     // from a rule (kx_tasks_rule)
+    uint64_t gaps, gap_min, gap_max, gap_sum; // intervals between consecutive releases
+    uint64_t misses, preempt;
+    int64_t late_max;                     // the largest lateness of its judged instances
+                                          // (INT64_MIN: none judged)
+    uint64_t worst;                       // the instance (id) with the longest response, 0 none
+    struct kx_dist resp, exec;            // of its ended instances
+};
+
+struct kx_task_th {
+    int task;                 // its task + 1, 0 not one
+    size_t open;              // its open instance's index + 1, 0 none
+    int at;                   // waiting at its activation point
+    uint64_t rel;             // what it received there: the send's time (0 none yet) ...
+    int rel_src;              // ... its sender, irq + 1, kind
+    unsigned rel_irq;
+    uint8_t rel_how;
+    unsigned state;           // its state as seen here (KX_STATE_UNKNOWN at first) and since
+    uint64_t since;
+};
+
+// A given period or deadline: a task named `name` (its label "process/thread", or its name as
+// Linux gives it: a main thread its program's) has it.
+struct kx_timing {
+    char name[64];
+    uint64_t ns;
+    int deadline;             // 1 a deadline, 0 a period
+    unsigned matched;         // tasks it named (kx_tasks_finish)
+};
+
+// The --deadline and --period options, one table and one parser for every tool that shows the
+// instances (kevstat, kevreport, kevsql; kx_timing.c): a tool splices kx_timing_opts into its
+// options ({ .also = kx_timing_opts }) and hands each option it gets to kx_timing_take, which
+// parses it into a set (so a bad one is said before any trace is read), then gives the set to
+// its analyses (kx_tasks_rules).
+enum { KX_TIMING_OPT_DEADLINE = 0x2100, KX_TIMING_OPT_PERIOD };
+extern const struct tool_opt kx_timing_opts[];
+struct kx_timing_set {
+    struct kx_timing rule[KX_MAX_TIMING];
+    unsigned n;
+};
+// id with its value: 1 taken into set, 0 not one of these, -1 after saying why on stderr.
+int kx_timing_take(struct kx_timing_set *set, const char *tool, int id, const char *val);
+// "NAME=TIME" (TIME as kx_time_arg reads it) of option `opt` ("deadline" or "period") into
+// *r; -1 with the reason on stderr, prefixed with the tool's name.
+int kx_timing_parse(const char *tool, const char *opt, const char *arg, struct kx_timing *r);
+
+struct kx_tasks {
+    struct kx_task_th th[KX_MAX_THREADS];
+    struct kx_task *task;     // grown
+    unsigned ntask, task_cap;
+    struct kx_inst *inst;     // every instance, in the order released (grown)
+    size_t ninst, inst_cap;
+    uint64_t lost;            // instances not kept (out of memory): counted, said
+    struct kx_timing rule[KX_MAX_TIMING];
+    unsigned nrule;
+    int judged;               // kx_tasks_finish ran
+};
+
+// A zeroed struct (calloc) is ready; kx_tasks_setup marks every thread's state unknown.
+void kx_tasks_setup(struct kx_tasks *k);
+void kx_tasks_free(struct kx_tasks *k);
+// Thread th entered state st (KEV_TH_*, KEV_TH_DEAD) at t.
+void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t);
+// Thread th received a message or pulse sent at t_send (how KX_REL_MSG or KX_REL_PULSE, by src
+// or irq + 1) at t: `running` in its own context while it ran (a receive that did not block),
+// else for it while it waited (the event in the sender's context, before its wake-up).
+void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t t_send,
+                   enum kx_rel_how how, int src, unsigned irq);
+// "NAME=TIME" (TIME as kx_time_arg reads it) for option `opt` ("deadline" or "period"): a rule
+// for kx_tasks_finish; -1 with the reason on stderr, prefixed with the tool's name.
+int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const char *arg);
+// Rules parsed already (kx_timing_take), added to k's.
+void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set);
+// At the end of the trace (t_last): every task's period and deadline (the rules by the model's
+// names, cps the cycles a second), every instance judged. Open instances stay open (end 0).
+void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps);
+// Thread th's task, NULL when it is none.
+const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th);
+// The instance with that id, NULL none.
+const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id);
+// "wake", "message", "pulse"
+const char *kx_rel_how_name(unsigned how);
+
+#endif

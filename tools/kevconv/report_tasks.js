@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// The Tasks section of the kevreport page (embedded after report_analysis.js by report_assets.c;
+// no external code): the model's task instances (stats.tasks, tools/analysis/kx_task_json.c:
+// computed once, kevstat -s tasks prints the same). Through window.kevReport it adds:
+//   * a table of the tasks: instances, period (the median interval between releases, or
+//     given), jitter, deadline (the period, or given: kevreport --deadline TASK=TIME),
+//     response times, the largest lateness, misses;
+//   * a response-time histogram per task;
+//   * every missed instance, each with a "show" button that puts it in the timeline's view;
+//   * over the timeline, on each task's row, every missed instance: a red bar from its
+//     deadline to its end (or to the end of the trace) and a tick at its release.
+// Times shown are time since boot, like the other tools. Sets body[data-tasks] when done.
+"use strict";
+(function () {
+  var R = window.kevReport;
+  if (!R || !R.S.tasks) return;
+  var S = R.S, T = R.T, el = R.el, fmt = R.fmtTime, first = S.trace.first;
+  var K = S.tasks, tasks = K.list;
+  function boot(t) { return fmt(t); }          // stats times are cycles since boot
+  function show(t0, t1) {
+    var w = Math.max(3 * (t1 - t0), T.span / 2000);
+    if (R.goTo) R.goTo((t0 + t1) / 2 - first, w);
+    R.canvas.scrollIntoView();
+  }
+
+  var sec = el("section", { id: "tasks" }, [el("h2", { text: "Tasks: instances, periods, deadline misses" })]);
+  R.timelineSection.parentNode.insertBefore(sec, R.timelineSection);
+  sec.appendChild(el("p", { "class": "note", id: "tasks-rule", text: "An instance of a task (a thread) runs from its " +
+    "release, where the thread waits between jobs (a receive: a timer's or an interrupt's pulse, a message; an " +
+    "interrupt wait; a sleep), to its next wait there; blocking elsewhere meanwhile (a send, a mutex) belongs to it. " +
+    "Period: the median interval between releases unless given; deadline: the period unless given " +
+    "(kevreport --deadline TASK=TIME). Times since boot." }));
+  if (!tasks.length) {
+    sec.appendChild(el("p", { id: "tasks-none", text: "No thread waited at an activation point: no task instances." }));
+    document.body.setAttribute("data-tasks", "1");
+    return;
+  }
+  var misses = 0;
+  tasks.forEach(function (t) { misses += t.misses; });
+  sec.appendChild(el("h3", { id: "tasks-h", text: tasks.length + " task(s), " + misses + " deadline miss(es)" }));
+  var tbl = R.table(["task", "instances", "period", "jitter", "deadline", "response min / mean / max",
+    "worst lateness", "misses", ""], tasks.map(function (t) {
+    var b = "";
+    if (t.worst) {
+      b = el("button", { "class": "show", text: "show longest" });
+      b.onclick = function () { show(t.worst[1], t.worst[3]); };
+    }
+    var r = t.response;
+    return [t.thread, t.instances + (t.unfinished ? " (" + t.unfinished + " open at the end)" : ""),
+      t.period ? fmt(t.period) + (t.period_given ? " (given)" : "") : "-", t.gaps ? fmt(t.jitter) : "-",
+      t.deadline ? fmt(t.deadline) + (t.deadline_given ? " (given)" : " (period)") : "-",
+      r.n ? fmt(r.min) + " / " + fmt(r.mean) + " / " + fmt(r.max) : "-",
+      t.late_max === null ? "-" : (t.late_max > 0 ? "late " + fmt(t.late_max) : "early " + fmt(-t.late_max)),
+      t.misses, b];
+  }));
+  tbl.id = "tasks-table";
+  sec.appendChild(tbl);
+  (K.rules || []).forEach(function (g) {
+    if (!g.matched) sec.appendChild(el("p", { "class": "note", text: "--" + g.kind + " " + g.name + ": no task of that name." }));
+  });
+  if (K.lost) sec.appendChild(el("p", { "class": "note", text: K.lost + " instances not kept (out of memory)." }));
+  var hs = el("div", { "class": "hists", id: "tasks-hists" });
+  tasks.forEach(function (t) { hs.appendChild(R.hist(t.thread + " response time", t.response)); });
+  sec.appendChild(hs);
+
+  // every missed instance: [id, release, start, end, lateness, exec, preemptions]
+  var ul = el("ul", { id: "misses" });
+  tasks.forEach(function (t) {
+    t.missed.forEach(function (m) {
+      var end = m[3] || S.trace.last;
+      var text = t.thread + " missed its deadline: released " + boot(m[1]) + ", " + (m[3] ? "ended " + boot(m[3]) +
+        ", response " + fmt(m[3] - m[1]) : "still running at the end of the trace") + " against a deadline of " +
+        fmt(t.deadline) + ": late " + fmt(m[4]) + (m[3] ? "" : " or more") + " (running " + fmt(m[5]) + ", " + m[6] + " preemption(s))";
+      var b = el("button", { "class": "show", text: "show" });
+      b.onclick = function () { show(m[1], end); };
+      ul.appendChild(el("li", { "class": "finding miss", "data-release": String(m[1]) }, [el("span", { "class": "text", text: text }), " ", b]));
+    });
+    if (t.missed_more) ul.appendChild(el("li", { "class": "note", text: t.thread + ": " + t.missed_more + " more misses not listed" }));
+  });
+  if (ul.childNodes.length) {
+    sec.appendChild(el("h3", { id: "misses-h", text: "Deadline misses" }));
+    sec.appendChild(ul);
+  }
+
+  // the misses over the timeline, on each task's row
+  R.overlays.push(function (g) {
+    tasks.forEach(function (t) {
+      var row = R.thRow[t.th];
+      if (row === undefined) return;
+      var y = R.AXIS + row * R.RH;
+      t.missed.forEach(function (m) {
+        var rel = m[1] - first, due = rel + t.deadline, end = (m[3] || S.trace.last) - first;
+        if (end < R.view.t0 || rel > R.view.t1) return;
+        g.fillStyle = "#d50000";
+        g.fillRect(R.x(due), y + R.RH - 4, Math.max(R.x(end) - R.x(due), 2), 3);
+        g.fillRect(R.x(rel), y + 1, 1.5, R.RH - 2);
+      });
+    });
+  });
+  R.draw();
+  document.body.setAttribute("data-tasks", "1");
+})();

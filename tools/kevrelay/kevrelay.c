@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+// kevrelay: carries the trace stream UART of a board in QEMU (the tracelogger's framed .kev,
+// trace/kev_stream.h) to a live reader on a TCP port or a named pipe, while the system runs
+// (scripts/qemu-run.sh, QEMU_STREAM=tcp:PORT|fifo:PATH).
+//
+// Why a relay: QEMU's UART models write to their character device synchronously, so a reader
+// that stops reading would stop the virtual CPU with it. The relay reads QEMU all the time
+// into its own buffer and gives the reader what it takes. When the buffer passes its high
+// mark (all but 2 x KS_XOFF_ROOM bytes used) it sends KS_XOFF down the UART's receive line,
+// and KS_XON once it has drained to half that mark: the tracelogger then drops whole buffers
+// and counts them (LOSS frames), as a board on a desk does for a host that stops reading. A
+// board that keeps sending past a full buffer (an image without flow control) has bytes
+// dropped here, counted and said: never a stalled QEMU, never a silent loss.
+//
+// One reader at a time. Bytes wait in the buffer until one comes (a reader started after
+// QEMU gets the stream from its first byte, while the buffer holds it); a reader that goes
+// away leaves the rest to the next. At QEMU's end the relay delivers what it holds, closes the
+// reader's side (end of file) and exits; with no reader it waits -w seconds, then says how
+// many bytes nobody read.
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <kevhost/tool_opts.h>
+#include <trace/kev_stream.h>
+
+static const struct tool_opt opts[] = {
+    { 'q', 'q', "qemu", "SOCKET", "the Unix socket to create for QEMU's chardev (required)", NULL },
+    { 'b', 'b', "buffer", "BYTES", "the relay's buffer (default 4 MiB, at least 128 KiB)", NULL },
+    { 'w', 'w', "wait", "SEC", "after QEMU's end, how long to wait for a reader (default 10)", NULL },
+    { 's', 's', "summary", NULL, "say each XOFF and XON, and at the end how much went through", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevrelay", "-q SOCKET [-b BYTES] [-w SEC] [-s] tcp:PORT|fifo:PATH|-",
+    "Relays a board's trace stream UART from QEMU to one live reader: on 127.0.0.1:PORT\n"
+    "(PORT 0: a free one, said on stderr), a named pipe (made if missing), or standard\n"
+    "output. QEMU is never stalled by a slow reader: past the buffer's high mark the relay\n"
+    "sends the board XOFF (the tracelogger drops and counts whole buffers), and XON again\n"
+    "when the reader has caught up.\n",
+    opts, "Exit status: 0 everything QEMU sent was delivered, 1 bytes were dropped or never\n"
+          "read, or an error, 2 usage.\n",
+};
+
+// The buffer: a ring of cap bytes, [head, head + fill) holding bytes not yet delivered.
+struct ring {
+    uint8_t *b;
+    size_t cap, head, fill;
+};
+
+static struct {
+    struct ring r;
+    size_t high, low;           // XOFF at or above high, XON at or below low
+    int stopped;                // XOFF sent and not yet XON
+    uint64_t in, out, dropped, xoffs;
+    int qemu, qemu_listen;      // QEMU's connection, and the socket it connects to
+    int reader, reader_listen;  // the reader, and the TCP socket it connects to
+    const char *fifo;           // fifo:PATH, reopened as readers come and go
+    int to_stdout;
+    int qemu_done;              // QEMU closed its side (it exited)
+    int said_drop;
+    int verbose;                // -s
+} rl = { .qemu = -1, .qemu_listen = -1, .reader = -1, .reader_listen = -1 };
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "kevrelay: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void nonblock(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+// Listens on the Unix socket path: made under a temporary name and renamed, so that the
+// path exists only once connecting to it works (qemu-run.sh waits for it).
+static int listen_unix(const char *path)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    char tmp[sizeof(a.sun_path)];
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+        say("socket path too long: %s", path);
+        return -1;
+    }
+    memcpy(a.sun_path, tmp, strlen(tmp) + 1);
+    unlink(tmp);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0 ||
+        rename(tmp, path) < 0) {
+        say("cannot listen on %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return s;
+}
+
+static int listen_tcp(const char *port)
+{
+    char *end;
+    unsigned long p = strtoul(port, &end, 10);
+    if (!*port || *end || p > 65535) {
+        say("bad port '%s'", port);
+        return -1;
+    }
+    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t len = sizeof(a);
+    if (s < 0)
+        return -1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0 ||
+        getsockname(s, (struct sockaddr *)&a, &len) < 0) {
+        say("cannot listen on 127.0.0.1:%s: %s", port, strerror(errno));
+        close(s);
+        return -1;
+    }
+    say("the trace stream is served on 127.0.0.1:%u", (unsigned)ntohs(a.sin_port));
+    return s;
+}
+
+// fifo:PATH: a reader is there when the pipe opens for writing without blocking.
+static void try_fifo(void)
+{
+    if (rl.reader >= 0 || !rl.fifo)
+        return;
+    rl.reader = open(rl.fifo, O_WRONLY | O_NONBLOCK);
+}
+
+static void reader_gone(const char *why)
+{
+    if (rl.reader < 0)
+        return;
+    close(rl.reader);
+    rl.reader = -1;
+    if (rl.r.fill)
+        say("the reader went away (%s); %zu bytes wait for the next one", why, rl.r.fill);
+}
+
+// Flow control: one byte down the UART's receive line when the buffer crosses a mark.
+static void flow(void)
+{
+    uint8_t c;
+    if (!rl.stopped && rl.r.fill >= rl.high)
+        c = KS_XOFF;
+    else if (rl.stopped && rl.r.fill <= rl.low)
+        c = KS_XON;
+    else
+        return;
+    if (rl.qemu < 0 || write(rl.qemu, &c, 1) != 1)
+        return;                 // QEMU gone, or its socket full: tried again on the next read
+    rl.stopped = c == KS_XOFF;
+    rl.xoffs += c == KS_XOFF;
+    if (rl.verbose)
+        say("%s sent, %zu bytes held", c == KS_XOFF ? "XOFF" : "XON", rl.r.fill);
+}
+
+static void from_qemu(void)
+{
+    static uint8_t scratch[65536];
+    struct ring *r = &rl.r;
+    size_t tail = (r->head + r->fill) % r->cap;
+    size_t room = r->cap - r->fill, span = r->cap - tail < room ? r->cap - tail : room;
+    uint8_t *dst = span ? r->b + tail : scratch;
+    ssize_t n = read(rl.qemu, dst, span ? span : sizeof(scratch));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        close(rl.qemu);
+        rl.qemu = -1;
+        rl.qemu_done = 1;
+        return;
+    }
+    rl.in += (uint64_t)n;
+    if (span) {
+        r->fill += (size_t)n;
+    } else {
+        rl.dropped += (uint64_t)n;
+        if (!rl.said_drop++)
+            say("buffer full and the board still sends (no flow control?): dropping bytes");
+    }
+    flow();
+}
+
+static void to_reader(void)
+{
+    struct ring *r = &rl.r;
+    size_t span = r->cap - r->head < r->fill ? r->cap - r->head : r->fill;
+    ssize_t n = write(rl.reader, r->b + r->head, span);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        reader_gone(strerror(errno));
+        return;
+    }
+    rl.out += (uint64_t)n;
+    r->head = (r->head + (size_t)n) % r->cap;
+    r->fill -= (size_t)n;
+    flow();
+}
+
+// A TCP reader's input is read and ignored; its end (or an error) is its leaving.
+static void from_reader(void)
+{
+    uint8_t junk[256];
+    ssize_t n = read(rl.reader, junk, sizeof(junk));
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+        reader_gone(n == 0 ? "closed" : strerror(errno));
+}
+
+static void accept_one(int *listen_fd, int *fd, const char *who)
+{
+    int c = accept(*listen_fd, NULL, NULL);
+    if (c < 0)
+        return;
+    if (*fd >= 0) {             // one at a time
+        say("a second %s was refused: one at a time", who);
+        close(c);
+        return;
+    }
+    nonblock(c);
+    // The kernel's own buffer towards a reader stays small, so that the relay's buffer and
+    // its marks decide when the board is stopped (loopback's grows to megabytes otherwise).
+    int snd = 16384;
+    setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
+    *fd = c;
+}
+
+// QEMU writes the UART a byte at a time: woken for each, the relay would cost QEMU a wake-up
+// per byte. After a read it lets BATCH_US pass, so that the next read takes what came meanwhile.
+#define BATCH_US 1000
+static void batch(void)
+{
+    struct timespec t = { 0, BATCH_US * 1000 };
+    nanosleep(&t, NULL);
+}
+
+// Runs until QEMU has ended and everything was delivered, or the wait for a reader ran out.
+static int relay(unsigned wait_s)
+{
+    double end_wait = 0;
+    for (;;) {
+        if (rl.qemu_done && rl.r.fill == 0)
+            return 0;
+        if (rl.qemu_done && rl.reader < 0) {
+            if (!end_wait)
+                end_wait = now() + wait_s;
+            else if (now() >= end_wait)
+                return 1;
+        }
+        try_fifo();
+        struct pollfd p[4];
+        int np = 0, iq = -1, iql = -1, ir = -1, irl = -1;
+        if (rl.qemu >= 0)
+            p[iq = np++] = (struct pollfd){ rl.qemu, POLLIN, 0 };
+        else if (rl.qemu_listen >= 0 && !rl.qemu_done)
+            p[iql = np++] = (struct pollfd){ rl.qemu_listen, POLLIN, 0 };
+        if (rl.reader >= 0)
+            p[ir = np++] = (struct pollfd){ rl.reader,
+                                            (short)((rl.r.fill ? POLLOUT : 0) |
+                                                    (rl.fifo || rl.to_stdout ? 0 : POLLIN)), 0 };
+        if (rl.reader_listen >= 0 && rl.reader < 0)
+            p[irl = np++] = (struct pollfd){ rl.reader_listen, POLLIN, 0 };
+        if (poll(p, (nfds_t)np, rl.fifo || rl.qemu_done ? 100 : 1000) < 0 && errno != EINTR)
+            return 1;
+        if (iql >= 0 && (p[iql].revents & POLLIN)) {
+            accept_one(&rl.qemu_listen, &rl.qemu, "QEMU connection");
+            close(rl.qemu_listen);
+            rl.qemu_listen = -1;
+        }
+        if (iq >= 0 && (p[iq].revents & (POLLIN | POLLHUP | POLLERR))) {
+            from_qemu();
+            batch();
+        }
+        if (irl >= 0 && (p[irl].revents & POLLIN))
+            accept_one(&rl.reader_listen, &rl.reader, "reader");
+        if (ir >= 0 && rl.reader >= 0) {
+            if (p[ir].revents & POLLIN)
+                from_reader();
+            if (rl.reader >= 0 && rl.r.fill && (p[ir].revents & (POLLOUT | POLLERR | POLLHUP)))
+                to_reader();
+            else if (rl.reader >= 0 && (p[ir].revents & (POLLERR | POLLHUP)))
+                reader_gone("closed");
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *qsock = NULL;
+    size_t cap = 4u << 20;
+    unsigned wait_s = 10;
+    int summary = 0, opt;
+    struct tool_args ta = { argc, argv, 0, NULL };
+    while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
+        char *end;
+        switch (opt) {
+        case 'q': qsock = ta.val; break;
+        case 'b':
+            cap = (size_t)strtoull(ta.val, &end, 0);
+            if (*end || cap < 4u * KS_XOFF_ROOM || cap > (1u << 30))
+                return tool_usage_error(&cmd, "bad -b %s: 131072 to 1073741824 bytes", ta.val);
+            break;
+        case 'w':
+            wait_s = (unsigned)strtoul(ta.val, &end, 10);
+            if (*end)
+                return tool_usage_error(&cmd, "bad -w %s: seconds", ta.val);
+            break;
+        case 's': summary = rl.verbose = 1; break;
+        default: return tool_opts_exit(opt);
+        }
+    }
+    if (!qsock)
+        return tool_usage_error(&cmd, "-q SOCKET is required");
+    if (ta.ind + 1 != argc)
+        return tool_usage_error(&cmd, "one reader: tcp:PORT, fifo:PATH or -");
+    const char *to = argv[ta.ind];
+    signal(SIGPIPE, SIG_IGN);
+    rl.r.cap = cap;
+    rl.r.b = malloc(cap);
+    rl.high = cap - 2u * KS_XOFF_ROOM;
+    rl.low = rl.high / 2u;
+    if (!rl.r.b)
+        return 1;
+    if (strncmp(to, "tcp:", 4) == 0) {
+        if ((rl.reader_listen = listen_tcp(to + 4)) < 0)
+            return 1;
+    } else if (strncmp(to, "fifo:", 5) == 0 && to[5]) {
+        rl.fifo = to + 5;
+        struct stat st;
+        if (stat(rl.fifo, &st) < 0 && mkfifo(rl.fifo, 0600) < 0) {
+            say("cannot make the pipe %s: %s", rl.fifo, strerror(errno));
+            return 1;
+        }
+        if (stat(rl.fifo, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+            say("%s exists and is not a named pipe", rl.fifo);
+            return 1;
+        }
+    } else if (strcmp(to, "-") == 0) {
+        rl.to_stdout = 1;
+        rl.reader = 1;
+        nonblock(1);
+    } else {
+        return tool_usage_error(&cmd, "%s: give tcp:PORT, fifo:PATH or -", to);
+    }
+    if ((rl.qemu_listen = listen_unix(qsock)) < 0)
+        return 1;
+    int rc = relay(wait_s);
+    unlink(qsock);
+    if (rl.r.fill)
+        say("%zu bytes of the stream were never read (no reader within %u s of QEMU's end)",
+            rl.r.fill, wait_s);
+    if (rl.dropped)
+        say("%llu bytes dropped: the buffer was full and the board did not stop",
+            (unsigned long long)rl.dropped);
+    if (summary)
+        say("%llu bytes from QEMU, %llu delivered, XOFF sent %llu times",
+            (unsigned long long)rl.in, (unsigned long long)rl.out,
+            (unsigned long long)rl.xoffs);
+    if (rl.reader >= 0 && !rl.to_stdout)
+        close(rl.reader);
+    return rc || rl.dropped || rl.r.fill ? 1 : 0;
+}
