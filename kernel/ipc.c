@@ -251,16 +251,6 @@ static uint32_t pulse_key(const struct channel *ch, int32_t code)
     return (uint32_t)ch->chid << 16 | ((uint32_t)code & 0xffffu);
 }
 
-// Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
-// MsgReceive now). The caller makes the client REPLY-blocked. Returns the rcvid.
-static void trace_send_ev(const struct thread *client, const struct thread *srv)
-{
-    uint32_t rcvid = (uint32_t)rcvid_of(client);
-    ktrace_msg_ev(KEV_COMM_SND_MESSAGE, rcvid, (uint32_t)client->chan->owner->pid, client);
-    if (srv)
-        ktrace_msg_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv), client);
-}
-
 // The message calls below come in two copies, like the kernel entry (main.c): ipc_send,
 // ipc_receive, ipc_reply and ipc_error for an untraced entry, with no trace code at all
 // (nothing can be recorded there: ktrace_kernel_on is clear, so every class is off), and
@@ -268,29 +258,23 @@ static void trace_send_ev(const struct thread *client, const struct thread *srv)
 // on the inline path (ktrace_kcall.h) and through the general hooks otherwise. `traced` is
 // a constant in each copy.
 
-// A send, and its receipt when a server takes it at once.
+// A send, and its receipt when a server takes it at once, each through its event's helper
+// (ktrace_kcall.h), with one test of the inline path for both.
 static inline void trace_send(const struct thread *client, const struct thread *srv,
                               const bool traced)
 {
     if (!traced)
         return;
-    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
-        uint32_t rcvid = (uint32_t)rcvid_of(client);
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid,
-                               (uint32_t)client->chan->owner->pid);
+    uint32_t rcvid = (uint32_t)rcvid_of(client), pid = (uint32_t)client->chan->owner->pid;
+    if (ktrace_comm_inline()) {
+        kev_emit_snd_message(KEV_INLINE, rcvid, pid, 0, 0);
         if (srv)
-            trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who(srv));
+            kev_emit_rec_message(KEV_INLINE, rcvid, who(srv), 0, 0);
     } else if (KTRACE_ON(KEV_C_COMM)) {
-        trace_send_ev(client, srv);
+        ktrace_snd_message_ev(rcvid, pid, client);
+        if (srv)
+            ktrace_rec_message_ev(rcvid, who(srv), client);
     }
-}
-
-// A receipt, reply or error: the event's words [rcvid, b] and the client it is about.
-static inline void trace_msg(unsigned ev, int rcvid, uint32_t b, const struct thread *client,
-                             const bool traced)
-{
-    if (traced)
-        ktrace_msg_traced(ev, (uint32_t)rcvid, b, client);
 }
 
 // A state change made without the hook (the _quiet calls), recorded on the traced copy.
@@ -479,7 +463,8 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         // (the client, named through its id so that the traced copy need not keep it in a
         // register across the state event: that cost the Cortex-M3's round trip an
         // instruction)
-        trace_msg(KEV_COMM_REC_MESSAGE, rcvid, who(t), rcvid_sender(rcvid), traced);
+        if (traced)
+            ktrace_rec_message_traced((uint32_t)rcvid, who(t), rcvid_sender(rcvid));
         chan_unlock(ch, shared);
         return rcvid;
     }
@@ -541,7 +526,8 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     // The event before the client is made ready, as QNX's MsgReply and our MsgError record
     // theirs: msg:::reply reads the client's connection, which the client, once it can run
     // again (at once on another CPU), may change with its next send.
-    trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
+    if (traced)
+        ktrace_reply_message_traced((uint32_t)rcvid, (uint32_t)status, client);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, status, traced);
     if (KSMP)
@@ -569,7 +555,8 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     }
     if (err <= 0 || err > 4095)
         return -EINVAL;
-    trace_msg(KEV_COMM_MSG_ERROR, rcvid, (uint32_t)err, client, traced);
+    if (traced)
+        ktrace_msg_error_traced((uint32_t)rcvid, (uint32_t)err, client);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, -err, traced);
     if (KSMP)

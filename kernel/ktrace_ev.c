@@ -249,35 +249,32 @@ void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t a
     trace_emit_words(&ktrace, KEV_C_INT, KEV_INT_HANDLER_ENTER, w, 4);
 }
 
-// A message event [rcvid, b] from the site that holds its client (ipc.c): b is the server's
-// pid, the receiver, the status or the error; msg's probes take the client's connection and
-// its message's size from the client (kev_emit.h).
-static inline void msg_emit(bool d, unsigned ev, uint32_t rcvid, uint32_t b,
-                            const struct thread *client)
+// The message events' general path (COMM not recorded plainly: filters, or D runs), from the
+// site that holds the message's client (kernel/ipc.c through ktrace_kcall.h): the event's own
+// helper, its msg probe's connection and size read from the client (kev_emit.h).
+static unsigned msg_how(void)
 {
-    uint32_t coid = (uint32_t)client->coid, bytes = client->msg_len;   // (read only under d)
-    switch (ev) {
-    case KEV_COMM_SND_MESSAGE:   kev_emit_snd_message(d, rcvid, b, coid, bytes); return;
-    case KEV_COMM_REC_MESSAGE:   kev_emit_rec_message(d, rcvid, b, coid, bytes); return;
-    case KEV_COMM_REPLY_MESSAGE: kev_emit_reply_message(d, rcvid, b, coid); return;
-    default:                     kev_emit_msg_error(d, rcvid, b, coid, bytes); return;
-    }
+    return kdt_active ? KEV_D : KEV_RING;
 }
 
-// With D: out of line, so that the path without it is the ring's write alone.
-static __attribute__((noinline)) void msg_ev_d(unsigned ev, uint32_t rcvid, uint32_t b,
-                                               const struct thread *client)
+void ktrace_snd_message_ev(uint32_t rcvid, uint32_t pid, const struct thread *client)
 {
-    msg_emit(true, ev, rcvid, b, client);
+    kev_emit_snd_message(msg_how(), rcvid, pid, (uint32_t)client->coid, client->msg_len);
 }
 
-void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
+void ktrace_rec_message_ev(uint32_t rcvid, uint32_t who, const struct thread *client)
 {
-    if (kdt_active) {
-        msg_ev_d(ev, rcvid, b, client);
-        return;
-    }
-    msg_emit(false, ev, rcvid, b, client);
+    kev_emit_rec_message(msg_how(), rcvid, who, (uint32_t)client->coid, client->msg_len);
+}
+
+void ktrace_reply_message_ev(uint32_t rcvid, uint32_t status, const struct thread *client)
+{
+    kev_emit_reply_message(msg_how(), rcvid, status, (uint32_t)client->coid);
+}
+
+void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *client)
+{
+    kev_emit_msg_error(msg_how(), rcvid, err, (uint32_t)client->coid, client->msg_len);
 }
 
 // The other COMM events: a pulse's send (msg:::pulse, kev_emit.h), its receipt, a signal (no

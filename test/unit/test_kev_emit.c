@@ -451,6 +451,9 @@ static void every_emit_row_against_its_helper(void **state)
     EMIT_CASE(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kev_emit_reply_message(true, 0x10002, -1, 3),
               { "coid", 3 }, { "bytes", 0 });
     assert_int_equal(fired[0].a[3], 0xffffffffu);     // the status as the event's word
+    // the traced entry's inline path is the same helper: the same event, no probe
+    PLAIN_CASE(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kev_emit_reply_message(KEV_INLINE, 0x10002, 5, 3));
+    assert_int_equal(kev_field_get(&fs, "status")->v, 5);
     done(fs.desc, seen);
 
     seen = 0;

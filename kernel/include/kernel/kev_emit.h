@@ -390,56 +390,70 @@ static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, 
 // ---- COMM ---------------------------------------------------------------------------------------
 // The message events [rcvid, b] and msg's probes: coid the client's connection, bytes its
 // message's size (a reply's: 0, not kept), both read by the caller from the client the site
-// holds (kernel/ipc.c).
+// holds (kernel/ipc.c). Each event has one helper, which every path calls: `how` says how it
+// writes. KEV_RING is the ring's general write (class, filters), KEV_D the same and the probe
+// (true converts to it), KEV_INLINE the traced entry's inline path, for a caller that saw COMM
+// recorded plainly (ktrace_kcall.h ktrace_comm_inline): the slot's write alone.
+enum { KEV_RING = 0, KEV_D = 1, KEV_INLINE = 2 };
 
-static inline void kev_emit_snd_message(bool d, uint32_t rcvid, uint32_t pid, uint32_t coid,
-                                        uint32_t bytes)
+static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uint32_t a,
+                                    uint32_t b)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
-    if (!d)
+    if (how == KEV_INLINE)
+        trace_emit_simple_fast(&ktrace, cls, ev, a, b);
+    else
+        trace_emit_simple(&ktrace, cls, ev, a, b);
+}
+
+static inline void kev_emit_snd_message(unsigned how, uint32_t rcvid, uint32_t pid,
+                                        uint32_t coid, uint32_t bytes)
+{
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_SND_MESSAGE_SEND)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
-static inline void kev_emit_rec_message(bool d, uint32_t rcvid, uint32_t who, uint32_t coid,
-                                        uint32_t bytes)
+static inline void kev_emit_rec_message(unsigned how, uint32_t rcvid, uint32_t who,
+                                        uint32_t coid, uint32_t bytes)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_REC_MESSAGE_RECEIVE)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
-static inline void kev_emit_reply_message(bool d, uint32_t rcvid, uint32_t status, uint32_t coid)
+static inline void kev_emit_reply_message(unsigned how, uint32_t rcvid, uint32_t status,
+                                          uint32_t coid)
 {
     const uint32_t bytes = 0;   // a reply's size is not kept
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_REPLY_MESSAGE_REPLY)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
 // (The field is QNX's `errno`; the parameter keeps the name so that kev_dargs.h's F(errno)
 // finds it: no <errno.h> may be included before this header.)
-static inline void kev_emit_msg_error(bool d, uint32_t rcvid, uint32_t errno, uint32_t coid,
-                                      uint32_t bytes)
+static inline void kev_emit_msg_error(unsigned how, uint32_t rcvid, uint32_t errno,
+                                      uint32_t coid, uint32_t bytes)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_MSG_ERROR_ERROR)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
 // SND_PULSE [coid, code | chid << 16]: msg:::pulse (the sender's connection, the code).

@@ -63,7 +63,11 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev);
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
 void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
-void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client);
+// The message events' general path, one per event (kernel/ktrace_ev.c; ktrace_kcall.h).
+void ktrace_snd_message_ev(uint32_t rcvid, uint32_t pid, const struct thread *client);
+void ktrace_rec_message_ev(uint32_t rcvid, uint32_t who, const struct thread *client);
+void ktrace_reply_message_ev(uint32_t rcvid, uint32_t status, const struct thread *client);
+void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *client);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
 
 // Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
@@ -145,16 +149,6 @@ static inline void ktrace_comm(unsigned ev, uint32_t a, uint32_t b)
 {
     if (KTRACE_ON(KEV_C_COMM))
         ktrace_comm_ev(ev, a, b);
-}
-
-// A message event (SND_MESSAGE, REC_MESSAGE, REPLY_MESSAGE, MSG_ERROR: [rcvid, b]) and D's msg
-// probe, from the one site that holds the message's client (ipc.c): D's arguments are the
-// event's words and what the client carries, read there (ktrace.c msg_emit, kev_emit.h).
-static inline void ktrace_msg(unsigned ev, uint32_t rcvid, uint32_t b,
-                              const struct thread *client)
-{
-    if (KTRACE_ON(KEV_C_COMM))
-        ktrace_msg_ev(ev, rcvid, b, client);
 }
 
 static inline void ktrace_timer(uint32_t id, uint32_t pid)

@@ -155,16 +155,39 @@ static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, uns
     ktrace_prio_ev(t, prio, cause);
 }
 
-// A message event on a traced path (ipc.c's traced copies), likewise: the client goes to the
-// general hook, which fires D's msg probe from it (ktrace.h ktrace_msg).
-static inline void ktrace_msg_traced(unsigned ev, uint32_t rcvid, uint32_t b,
-                                     const struct thread *client)
+// The message events on a traced path (ipc.c's traced copies), each through its own helper
+// (kev_emit.h): inline when COMM records simple events on the inline path (either mode), else
+// the general path, which fires D's msg probe from the client (kernel/ktrace_ev.c).
+static inline bool ktrace_comm_inline(void)
 {
-    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, rcvid, b);
-        return;
-    }
-    ktrace_msg(ev, rcvid, b, client);
+    return __builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1);
+}
+
+static inline void ktrace_rec_message_traced(uint32_t rcvid, uint32_t who,
+                                             const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_rec_message(KEV_INLINE, rcvid, who, 0, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_rec_message_ev(rcvid, who, client);
+}
+
+static inline void ktrace_reply_message_traced(uint32_t rcvid, uint32_t status,
+                                               const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_reply_message(KEV_INLINE, rcvid, status, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_reply_message_ev(rcvid, status, client);
+}
+
+static inline void ktrace_msg_error_traced(uint32_t rcvid, uint32_t err,
+                                           const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_msg_error(KEV_INLINE, rcvid, err, 0, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_msg_error_ev(rcvid, err, client);
 }
 
 // ---- a traced entry's user events -----------------------------------------------------------
