@@ -259,21 +259,29 @@ static uint32_t pulse_key(const struct channel *ch, int32_t code)
 // a constant in each copy.
 
 // A send, and its receipt when a server takes it at once, each through its event's helper
-// (ktrace_kcall.h), with one test of the inline path for both.
-static inline void trace_send(const struct thread *client, const struct thread *srv,
-                              const bool traced)
+// (ktrace_kcall.h), with one test of the inline path for both; the general path out of line.
+static __attribute__((noinline)) void trace_send_general(const struct thread *client,
+                                                         const struct thread *srv)
+{
+    uint32_t rcvid = (uint32_t)rcvid_of(client);
+    ktrace_snd_message_ev(rcvid, (uint32_t)client->chan->owner->pid, client);
+    if (srv)
+        ktrace_rec_message_ev(rcvid, who(srv), client);
+}
+
+static inline __attribute__((always_inline)) void trace_send(const struct thread *client,
+                                                             const struct thread *srv,
+                                                             const bool traced)
 {
     if (!traced)
         return;
-    uint32_t rcvid = (uint32_t)rcvid_of(client), pid = (uint32_t)client->chan->owner->pid;
     if (ktrace_comm_inline()) {
-        kev_emit_snd_message(KEV_INLINE, rcvid, pid, 0, 0);
+        uint32_t rcvid = (uint32_t)rcvid_of(client);
+        kev_emit_snd_message(KEV_INLINE, rcvid, (uint32_t)client->chan->owner->pid, 0, 0);
         if (srv)
             kev_emit_rec_message(KEV_INLINE, rcvid, who(srv), 0, 0);
     } else if (KTRACE_ON(KEV_C_COMM)) {
-        ktrace_snd_message_ev(rcvid, pid, client);
-        if (srv)
-            ktrace_rec_message_ev(rcvid, who(srv), client);
+        trace_send_general(client, srv);
     }
 }
 
