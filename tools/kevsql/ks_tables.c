@@ -474,6 +474,14 @@ static void inst_missed(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
+static void inst_emul_miss(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->deadline)
+        sqlite3_result_int(ctx, x->emul_miss);
+    else
+        sqlite3_result_null(ctx);
+}
 static void inst_irq(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
@@ -491,7 +499,8 @@ static const struct ks_rcol inst_cols[] = {
     { RC_SPAN("ready_dur", ready) }, { RC_SPAN("blocked_dur", blocked) },
     { RC_INT("preemptions", preempt) }, { RC_NAME("released_by", how, kx_rel_how_name) },
     { RC_UTID("source_utid", src) }, { RC_FN("source_irq", "INTEGER", inst_irq) },
-    { RC_INT("queued", queued) },
+    { RC_INT("queued", queued) }, { RC_SPAN("emulator_dur", emul) },
+    { RC_FN("emulator_miss", "INTEGER", inst_emul_miss) },
 };
 #undef ROW
 static const struct ks_table t_instance = {
