@@ -105,6 +105,15 @@ w = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2]], capture_outp
 page = open(sys.argv[3]).read()
 sys.exit(0 if w["warnings"] and all(json.dumps(x) in page for x in w["warnings"] + [w["says"]]) else 1)' \
             "$bin/kevstat" "$dir/emul.kev" "$dir/emul.html"
+        "$bin/kevreport" --deadline "$dl" -o "$dir/emul-dl.html" "$dir/emul.kev" >/dev/null 2>&1
+        check "emul ($c): the report's misses of the sampler: $1 the program's, $2 the emulator's" \
+            python3 -c 'import json, re, sys
+d = open(sys.argv[1]).read()
+j = json.loads(re.search(r"<script id=\"kev-data\" type=\"application/json\">(.*?)</script>", d, re.S).group(1))
+t = [t for t in j["stats"]["tasks"]["list"] if t["thread"] == "client/main"][0]
+m = [x[8] for x in t["missed"]]
+sys.exit(0 if (t["misses"], t["emulator_misses"], len(m) - sum(m), sum(m)) == tuple(map(int, sys.argv[2:4])) * 2 else 1)' \
+            "$dir/emul-dl.html" "$1" "$2"
     fi
 done
 "$bin/kevscen" -c icount,shift=4,sleep=off basic "$dir/exact.kev" >/dev/null
