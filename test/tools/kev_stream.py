@@ -7,7 +7,7 @@ DATA frames of at most 1024 bytes, then END. With --fault, one fault a real line
 frame: the live tools' fault tests compare what they count with what was injected here.
 
 usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [--raw]
-                     [--stamp FILE]
+                     [--stamp FILE] [--beat TIME]
   KIND: drop (a frame missing), cut (a frame cut after 300 bytes), garbage (bytes between two
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
@@ -16,6 +16,8 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
   --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
+  --beat TIME: a HEARTBEAT frame saying the board's time is TIME (cycles) before the last
+  write (the loss note and trailer): the board idle after its last buffer until TIME
 Prints "frames N" and, with a fault, what it injected ("garbage_bytes 37", "lost_frames 1")."""
 import struct
 import sys
@@ -56,15 +58,20 @@ def frame(ftype, seq, payload):
     return b"KS" + body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
-def payloads(kev, dupbuf=None):
-    """The stream of kev as (type, payload) pairs, in order; END last."""
+def payloads(kev, dupbuf=None, beat=None):
+    """The stream of kev as (type, payload) pairs, in order; END last; a HEARTBEAT at time
+    beat before the last write."""
     out = []
     cuts = units(kev)
     writes = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
     if dupbuf is not None:
         writes.insert(dupbuf + 1, writes[dupbuf])
     total = b"".join(kev[a:b] for a, b in writes)
-    for a, b in writes:
+    sent = 0
+    for k, (a, b) in enumerate(writes):
+        if beat is not None and k == len(writes) - 1:   # time u64, offset u64, ms u32, buffers u32
+            out.append((3, struct.pack("<QQII", beat, sent, 100, len(writes) - 3)))
+        sent += b - a
         for o in range(a, b, MAX):
             out.append((1, kev[o:min(o + MAX, b)]))
     out.append((2, struct.pack("<II", len(total) & 0xFFFFFFFF, zlib.crc32(total) & 0xFFFFFFFF)))
@@ -77,9 +84,9 @@ def loss_payload(events, cpu=0, reason=2):
     return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 1, 0)
 
 
-def stream(kev, dupbuf=None, loss_at=None, loss_events=0):
+def stream(kev, dupbuf=None, loss_at=None, loss_events=0, beat=None):
     """The frames of kev, one bytes object each, numbered from 0; END last."""
-    pl = payloads(kev, dupbuf)
+    pl = payloads(kev, dupbuf, beat)
     if loss_at is not None:
         pl.insert(loss_at, (4, loss_payload(loss_events)))
     return [frame(t, seq, p) for seq, (t, p) in enumerate(pl)]
@@ -90,7 +97,7 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) > 1 else 2
     kev = open(argv[1], "rb").read()
-    fault, pace, raw, stamp = None, None, False, None
+    fault, pace, raw, stamp, beat = None, None, False, None, None
     i = 3
     while i < len(argv):
         if argv[i] == "--fault":
@@ -104,6 +111,9 @@ def main(argv):
         elif argv[i] == "--raw":
             raw = True
             i += 1
+        elif argv[i] == "--beat":
+            beat = int(argv[i + 1])
+            i += 2
         elif argv[i] == "--stamp":
             stamp = argv[i + 1]
             i += 2
@@ -111,7 +121,7 @@ def main(argv):
             print("kev_stream.py: unknown option " + argv[i], file=sys.stderr)
             return 2
     fr = stream(kev, fault[1] if fault and fault[0] == "dupbuf" else None,
-                fault[1] if fault and fault[0] == "loss" else None, 1234)
+                fault[1] if fault and fault[0] == "loss" else None, 1234, beat)
     said = []
     if fault and fault[0] == "loss":
         said.append("board_lost 1234")
