@@ -96,6 +96,10 @@ for c in none host icount,shift=0,sleep=off; do
            FROM instance JOIN thread_label USING (utid) WHERE label = 'client/main'" 2>&1)
     check "emul ($c): kevsql's instance: misses $1 and $2, $3 instances holding $4 us of the emulator's ($sql)" \
         test "$sql" = "$1,$2,$3,$4"
+    sh=$(printf '%s\n' .headers\ off .mode\ csv "SELECT sum(missed) - sum(emulator_miss), sum(emulator_miss)
+           FROM instance JOIN thread_label USING (utid) WHERE label = 'client/main';" |
+         "$bin/kevsql" --deadline "$dl" "$dir/emul.kev" 2>&1 | tail -1 | tr -d "\r")
+    check "emul ($c): kevsql's shell given the deadline: misses $1 and $2 ($sh)" test "$sh" = "$1,$2"
     if [ "$c" != none ]; then
         "$bin/kevreport" -o "$dir/emul.html" "$dir/emul.kev" >/dev/null 2>&1
         check "emul ($c): the report holds the same time line and warnings" \
