@@ -114,7 +114,7 @@ include test/module.mk
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
+.PHONY: all run live test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -136,6 +136,16 @@ run: setup
 	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
 	    scripts/run-demo.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf \
 	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
+
+# make live [APPS="a b"] [KEVTOP_OPTS=-b] [TL_OPTS="-x flush=50"] [LIVE_SECONDS=30]: the demo
+# system (or appinit with programs a and b) with its trace streamed live to kevtop in the
+# terminal, which also writes trace.kev (docs/live.md).
+live: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BOARD=$(BOARD) TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \
+	    KEVTOP_OPTS="$(KEVTOP_OPTS)" $(if $(LIVE_SECONDS),LIVE_SECONDS=$(LIVE_SECONDS)) \
+	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
+	    scripts/run-live.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf $(H)/kevtop
 
 # make new-app NAME=<name>: a working, commented program in user/apps/<name>/ to start from.
 new-app:

@@ -39,24 +39,77 @@ if [ -f "$img" ] && ! grep -qa -- "$board" "$img"; then
         fi
     done
 fi
-sh_cfg=""
-uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+# board_cmd: the board's QEMU command for QEMU_ARGS (cmd, sh_cfg, uart1_opt, qemu_status),
+# with QEMU_ICOUNT's -icount.
 # QEMU_ICOUNT=exact: the board's qemu.sh may set exact_icount (the -icount value; default
 # shift=0,sleep=off) and exact_kopts (kernel options, kernel/kopts.h: idle=poll on the Cortex-M
 # boards, whose CPU waiting in WFI QEMU 7.2 wakes at every second timer deadline only under
 # sleep=off, docs/boards.md). The options go first on the semihosting command line, as the part
-# named "kernel" (a qemu.sh that passes QEMU_ARGS another way, as x86-pc's -append, adds them
-# itself).
-exact_icount=shift=0,sleep=off
-exact_kopts=
-# qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU encodes
-# it, e.g. x86-pc's isa-debug-exit, redefines it).
-qemu_status() { echo "$1"; }
-. "$here/boards/$board/qemu.sh"
-[ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
-if [ "${QEMU_ICOUNT:-0}" = exact ]; then
-    cmd+=(-icount "$exact_icount")
-    [ -n "$exact_kopts" ] && [ -n "$sh_cfg" ] && QEMU_ARGS="kernel $exact_kopts ;; ${QEMU_ARGS:-}"
+# named "kernel" (below; a qemu.sh that passes QEMU_ARGS another way, as x86-pc's -append, adds
+# them itself).
+board_cmd() {
+    sh_cfg=""
+    uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+    exact_icount=shift=0,sleep=off
+    exact_kopts=
+    # qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU
+    # encodes it, e.g. x86-pc's isa-debug-exit, redefines it).
+    qemu_status() { echo "$1"; }
+    . "$here/boards/$board/qemu.sh"
+    [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
+    [ "${QEMU_ICOUNT:-0}" = exact ] && cmd+=(-icount "$exact_icount")
+    return 0
+}
+# qemu_clock ARG...: how QEMU keeps time for these arguments: "host" (no -icount: the host's
+# clock), else "icount," and the -icount options as QEMU merges them (a later value of a key
+# wins; a bare number is shift), e.g. icount,shift=4,sleep=off.
+qemu_clock() {
+    local prev= a o k v i keys=() vals=() opts out=icount
+    for a in "$@"; do
+        if [ "$prev" = -icount ]; then
+            IFS=, read -ra opts <<<"$a"
+            for o in "${opts[@]}"; do
+                case $o in *=*) k=${o%%=*} v=${o#*=} ;; *) k=shift v=$o ;; esac
+                for ((i = 0; i < ${#keys[@]}; i++)); do [ "${keys[i]}" = "$k" ] && break; done
+                keys[i]=$k vals[i]=$v
+            done
+        fi
+        prev=$a
+    done
+    [ ${#keys[@]} = 0 ] && { echo host; return; }
+    for ((i = 0; i < ${#keys[@]}; i++)); do out+=",${keys[i]}=${vals[i]}"; done
+    echo "$out"
+}
+# clock_item ARGS CLOCK: the command line ARGS with "-A QEMU_CLOCK=CLOCK" at the end of the
+# tracelogger's part (docs/kev-format.md: the capture's header says how its time was kept,
+# which the guest cannot tell); fails when ARGS has no such part or it names the item itself.
+clock_item() {
+    local rest=$1 part out= found=1
+    while :; do
+        part=${rest%%;;*}
+        if [ $found = 1 ] && [[ $part =~ ^\ *tracelogger(\ |$) ]] && [[ $part != *QEMU_CLOCK=* ]]; then
+            part="${part%"${part##*[! ]}"} -A QEMU_CLOCK=$2"
+            [[ $rest == *";;"* ]] && part+=" "
+            found=0
+        fi
+        out+=$part
+        [[ $rest == *";;"* ]] || break
+        out+=";;"
+        rest=${rest#*;;}
+    done
+    echo "$out"
+    return $found
+}
+board_cmd
+# The capture records QEMU's clock (QEMU_CLOCK_ITEM=0: not, for a test that measures the
+# command line itself): the board's command is built again with the item on the logger's line.
+if [ "${QEMU_CLOCK_ITEM:-1}" != 0 ] &&
+   args=$(clock_item "${QEMU_ARGS:-}" "$(qemu_clock "${cmd[@]}" "$@")"); then
+    QEMU_ARGS=$args
+    board_cmd
+fi
+if [ "${QEMU_ICOUNT:-0}" = exact ] && [ -n "$exact_kopts" ] && [ -n "$sh_cfg" ]; then
+    QEMU_ARGS="kernel $exact_kopts ;; ${QEMU_ARGS:-}"
 fi
 # QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
 # words separated by spaces (line breaks stay inside words); QEMU joins them again with single

@@ -8,7 +8,8 @@
 #                               python3-selenium for the analysis tools, python3-distributed
 #                               and python3-pandas for kevsql's Dask cluster, Debian's
 #                               debuginfod server for the symbols test, protoc to decode
-#                               kev2perfetto's output by Perfetto's schema)
+#                               kev2perfetto's output by Perfetto's schema, LTTng's
+#                               analyses to read kev2ctf's output)
 #   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
 #                               benchmark times it beside our converters)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
@@ -51,6 +52,8 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 [ -f /usr/include/elfutils/debuginfod.h ] || missing+=(libdebuginfod-dev)
 # fbtgen's i386 decoder (tools/common/fbt_i386.c): Capstone's instruction lengths and operands.
 [ -f /usr/include/capstone/capstone.h ] || missing+=(libcapstone-dev)
+# The live reader (tools/common/kev_live.c): zlib's CRC-32 checks the stream.
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 # kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
 [ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)
 have sqlite3 || missing+=(sqlite3)
@@ -70,6 +73,8 @@ if [ "$want_test" = 1 ]; then
     /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
     # kev2perfetto's output decoded by Perfetto's schema (test/tools/check_perfetto_protoc.py)
     have protoc || missing+=(protobuf-compiler)
+    # LTTng's own analyses (lttng-cputop, ...) read kev2ctf's output (test/tools/test_lttng_analyses.sh)
+    have lttng-cputop || missing+=(python3-lttnganalyses)
 fi
 if [ "$want_bench" = 1 ]; then
     have babeltrace2 || missing+=(babeltrace2)

@@ -35,7 +35,7 @@ $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
 $(HT)/evrow/dtrace: $(EVROW_OBJ) $(call kevhost_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone -lz
 $(HT)/evrow/kevsql: $(EVROW_OBJ) $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

@@ -11,7 +11,8 @@
 # tool's. The objects are position-independent (obj-pic/) so that kevsql.so links the same
 # archive; -fno-semantic-interposition lets calls inside it be inlined as in an executable.
 # A tool links it after its own objects: $(H)/tool: $(call kevhost_objs,its sources).
-# Libraries its members need: -ldw -lelf (ELF symbols), -lcapstone (fbt_i386.c).
+# Libraries its members need: -ldw -lelf (ELF symbols), -lcapstone (fbt_i386.c), -lz (the
+# live reader's CRC-32, kev_live.c).
 KEVHOST_LIB  := $(H)/libkevhost.a
 KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
@@ -50,4 +51,4 @@ $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/commo
                          trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
                          trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)

@@ -119,6 +119,11 @@ void ks_decoder_init(struct ks_decoder *d)
         z[i] = 0;
 }
 
+static uint32_t crc_of(const struct ks_decoder *d, uint32_t crc, const uint8_t *p, size_t n)
+{
+    return d->crc ? d->crc(crc, p, n) : ks_crc32(crc, p, n);
+}
+
 static void problem(struct ks_decoder *d, enum ks_problem what, uint32_t detail)
 {
     d->problems++;
@@ -175,9 +180,10 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
     d->started = 1;
     d->next_seq = seq + 1;
     d->frames++;
+    d->frame = f;
     if (type == KS_DATA) {
         d->data_bytes += len;
-        d->file_crc = ks_crc32(d->file_crc, f + KS_HDR_BYTES, len);
+        d->file_crc = crc_of(d, d->file_crc, f + KS_HDR_BYTES, len);
         if (d->on_data)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
     } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
@@ -191,11 +197,46 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
     }
 }
 
+// The frame at f[0..n) when it is whole and sound: its length; else 0.
+static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n)
+{
+    if (n < KS_HDR_BYTES || f[0] != KS_MAGIC0 || f[1] != KS_MAGIC1)
+        return 0;
+    unsigned type = f[2];
+    size_t len = get16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS || n < total)
+        return 0;
+    return get32(f + KS_HDR_BYTES + len) == crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len) ? total
+                                                                                        : 0;
+}
+
+// The bytes the buffer must hold for the next step: a header, then its whole frame; what
+// starts with no magic, as much as the buffer holds (junk is skipped a stretch at a time).
+static size_t want(const struct ks_decoder *d)
+{
+    if (d->have >= 2 && (d->buf[0] != KS_MAGIC0 || d->buf[1] != KS_MAGIC1))
+        return sizeof(d->buf);
+    if (d->have < KS_HDR_BYTES)
+        return KS_HDR_BYTES;
+    size_t len = get16(d->buf + 6);
+    return len > KS_MAX_PAYLOAD ? KS_HDR_BYTES : KS_HDR_BYTES + len + KS_CRC_BYTES;
+}
+
+// Whole sound frames are handed on straight from the input while the buffer is empty (no
+// copy: a stream read in large pieces is decoded in place); the rest goes through the buffer,
+// which holds no more than the step in hand needs, so that it empties at each frame's end.
 void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
 {
-    while (n || d->have >= KS_HDR_BYTES) {
-        // Fill up to one frame's worth.
-        while (n && d->have < sizeof(d->buf)) {
+    for (;;) {
+        size_t total;
+        while (!d->have && (total = whole_frame(d, p, n)) != 0) {
+            frame_done(d, p, total - KS_HDR_BYTES - KS_CRC_BYTES);
+            d->offset += total;
+            p += total;
+            n -= total;
+        }
+        size_t w = want(d);
+        while (n && d->have < w) {
             d->buf[d->have++] = *p++;
             n--;
         }
@@ -214,14 +255,14 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
             resync(d, 0);
             continue;
         }
-        size_t total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+        total = KS_HDR_BYTES + len + KS_CRC_BYTES;
         if (d->have < total) {
             if (!n)
                 return;
-            continue;
+            continue;       // (its header known: the rest of the frame next)
         }
         uint32_t crc = get32(d->buf + KS_HDR_BYTES + len);
-        if (crc != ks_crc32(0, d->buf + 2, KS_HDR_BYTES - 2 + len)) {
+        if (crc != crc_of(d, 0, d->buf + 2, KS_HDR_BYTES - 2 + len)) {
             problem(d, KS_P_CRC, (uint32_t)get16(d->buf + 4));
             resync(d, 0);
             continue;

@@ -31,6 +31,13 @@ TEST_DEPS    += $(H)/kevrtt
 # About 25 s: five short boots.
 SCRIPT_TESTS += qemu/stream-live|180|test/qemu/test_stream_live.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrelay
+# make live with kevtop -b: frames while the system runs, the live file the board's byte for
+# byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
+SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter
+# The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
+BENCHES      += scripts/bench-live.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
@@ -103,6 +110,7 @@ SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|1
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
 SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
@@ -263,6 +271,12 @@ SCRIPT_TESTS_HOST += build/test-build|300|test/qemu/test_test_build.sh
 TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
 SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
+# The capture says how QEMU kept its time (QEMU_CLOCK, from scripts/qemu-run.sh) and kevstat
+# names the mode and warns of the emulator's artefacts: semihosting's command line, x86-pc's
+# -append, qemu-virt-a53's four CPUs (test_clock_item.sh; 3 to 10 s a board).
+CLOCK_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(CLOCK_BOARDS),qemu-clock/$(b)|120|BOARD=$(b)|test/qemu/test_clock_item.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(CLOCK_BOARDS)),matrix-images-$(b))
 
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;

@@ -4,6 +4,18 @@
 # that each carried a copy. TAP_PREFIX, when set (e.g. "$board: "), starts every description.
 #   ok STATUS DESCRIPTION    "ok" when STATUS is 0, else "not ok"
 #   check DESCRIPTION EXPR   the same with EXPR's status (EXPR is eval'd)
+#   relay FILE [LABEL]       a checker's TAP lines in FILE ("ok N - what", "not ok N - what"),
+#                            numbered here, LABEL before each description; other lines as they are
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - ${TAP_PREFIX:-}$2"; else echo "not ok $n - ${TAP_PREFIX:-}$2"; fi; }
 check() { if eval "$2"; then ok 0 "$1"; else ok 1 "$1"; fi; }
+relay() {
+    local line
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok 0 "${2:-}${line#* - }" ;;
+            "not ok "*) ok 1 "${2:-}${line#* - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$1"
+}

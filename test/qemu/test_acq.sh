@@ -61,13 +61,7 @@ while read -r st text; do
 done < <(python3 test/qemu/acq_kevstat_check.py "$h/kevstat" "$out/t.kev" "$out/run.log" "$h/kevsql")
 # kevsql's tables on the capture: the independent reader's counts and times, kevstat's sums
 python3 test/tools/check_sql.py "$h/kevsql" "$h/kevstat" "$out/t.kev" > "$out/sql.tap" 2>&1
-while IFS= read -r l; do
-    case $l in
-        "ok "*) ok 0 "kevsql: ${l#ok * - }" ;;
-        "not ok "*) ok 1 "kevsql: ${l#not ok * - }" ;;
-        *) echo "$l" ;;
-    esac
-done < "$out/sql.tap"
+relay "$out/sql.tap" "kevsql: "
 # Where acq's threads ran (THRUNNING events), by CPU: main on CPU 0 only, the others anywhere.
 read -r ncpu main_cpus other_cpus other_off0 < <("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '
     /TRACE_CPU_NUM::/ { ncpu = $2 }

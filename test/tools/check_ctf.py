@@ -14,7 +14,11 @@
 #   - sched continuity per CPU: prev_tid is the CPU's current thread (the last next_tid);
 #   - wake-ups are sched_waking (Trace Compass's LTTng 2.8+ layout) and every
 #     sched_process_exit is followed by a sched_process_free for the same tid (the handler
-#     that removes a thread).
+#     that removes a thread);
+# and by LTTng's analyses' (lttnganalyses' linuxautomaton): a thread is known from its state
+# dump entry, its sched_process_fork or a sched_switch / sched_waking naming it, and a
+# sched_pi_setprio about any other stops them; the state dump lists threads, it forks none;
+# babeltrace's stream intersection (their default) keeps every event.
 # usage: check_ctf.py CTFDIR [NCPU]  (prints TAP lines, no plan; exit 1 on a failure)
 import re
 import subprocess
@@ -107,6 +111,30 @@ detail = first and (events[first[0]][2], "runs next on", first[1], "waker's CPU"
 check("sched_waking's target_cpu is the CPU the thread runs on next, or the one it last ran on "
       "when another CPU pulled it (wrong: %d; pulled or unknown: %d)" % (badtarget, pulled),
       badtarget == 0, detail)
+# ---- LTTng's analyses ----
+known, unknown, dump_forks, in_dump = {0}, [], 0, False
+for name, c, f in events:
+    if name == "lttng_statedump_start":
+        in_dump = True
+    elif name == "lttng_statedump_end":
+        in_dump = False
+    elif name == "lttng_statedump_process_state" or name == "sched_waking":
+        known.add(f["tid"])
+    elif name == "sched_process_fork":
+        known.add(f["child_tid"])
+        dump_forks += in_dump
+    elif name == "sched_switch":
+        known.update((f["prev_tid"], f["next_tid"]))
+    elif name == "sched_pi_setprio" and f["tid"] not in known:
+        unknown.append(f["tid"])
+check("sched_pi_setprio only about a thread already known (unknown: %d)" % len(unknown),
+      not unknown, unknown[:5])
+check("the state dump forks no thread (%d)" % dump_forks, dump_forks == 0)
+inter = subprocess.run(["babeltrace2", "--stream-intersection", ctf], capture_output=True, text=True)
+check("babeltrace2's stream intersection keeps every event (%d of %d)"
+      % (inter.stdout.count("\n"), out.stdout.count("\n")),
+      inter.returncode == 0 and inter.stdout.count("\n") == out.stdout.count("\n"),
+      inter.stderr[:300])
 exits = [f["tid"] for name, c, f in events if name == "sched_process_exit"]
 frees = [f["tid"] for name, c, f in events if name == "sched_process_free"]
 check("every sched_process_exit has its sched_process_free (%d)" % len(exits), exits == frees,

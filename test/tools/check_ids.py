@@ -46,13 +46,18 @@ def sint(v):
     return v - (1 << 64) if v >= 1 << 63 else v
 
 
-# CTF: tid -> (comm, prio) from sched_switch; tid -> pid from statedump and fork.
+# CTF: tid -> (comm, prio) from sched_switch; tid -> pid from statedump and fork. (The switch
+# from swapper kev2ctf derives at a snapshot entry "CPU c runs who", at that entry's time, is
+# for LTTng's analyses: docs/converters.md; Perfetto's trace has none.)
 txt = subprocess.run(["babeltrace2", ctf], capture_output=True, text=True).stdout
+snap = set(re.findall(r'^\[([^\]]*)\] .* kev_snapshot: .*what = 2,', txt, re.M))
 ctf_prio, ctf_pid = {}, {}
-for m in re.finditer(r'sched_switch: .*prev_tid = (-?\d+), prev_prio = (-?\d+), .*'
-                     r'next_tid = (-?\d+), next_prio = (-?\d+)', txt):
-    ctf_prio[int(m.group(1))] = int(m.group(2))
-    ctf_prio[int(m.group(3))] = int(m.group(4))
+for m in re.finditer(r'^\[([^\]]*)\] .*sched_switch: .*prev_tid = (-?\d+), prev_prio = (-?\d+), .*'
+                     r'next_tid = (-?\d+), next_prio = (-?\d+)', txt, re.M):
+    if m.group(1) in snap and m.group(2) == "0":
+        continue
+    ctf_prio[int(m.group(2))] = int(m.group(3))
+    ctf_prio[int(m.group(4))] = int(m.group(5))
 for m in re.finditer(r'statedump_process_state: .*\{ tid = (-?\d+), vtid = \d+, pid = (-?\d+)', txt):
     ctf_pid[int(m.group(1))] = int(m.group(2))
 for m in re.finditer(r'sched_process_fork: .*child_tid = (-?\d+), child_pid = (-?\d+)', txt):

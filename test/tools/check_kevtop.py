@@ -6,7 +6,7 @@ one another without a gap or an overlap, each SPAN seconds of trace time but the
 summed are kevstat's lost events.
 
 usage: check_kevtop.py KEVTOP_B_OUTPUT KEVSTAT_JSON SPAN [FRAMES]
-Prints TAP lines "ok - ..." / "not ok - ..." (the caller numbers them)."""
+Prints TAP lines "ok N - ..." / "not ok N - ..." (tap.sh relay numbers them again)."""
 import json
 import re
 import sys
@@ -16,8 +16,12 @@ LOSS = re.compile(r"^loss: (\d+) events in this interval.*, (\d+) in all")
 ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+\S+\s+\S+\s+\S+\s+([\d.]+)%\s+([\d.]+)ms\s")
 
 
+N = [0]
+
+
 def report(ok, what, detail=""):
-    print("%s - %s" % ("ok" if ok else "not ok", what))
+    N[0] += 1
+    print("%s %d - %s" % ("ok" if ok else "not ok", N[0], what))
     if not ok and detail:
         print("# " + detail)
 

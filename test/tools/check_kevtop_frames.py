@@ -8,7 +8,7 @@ neighbour's; this can.
 usage: check_kevtop_frames.py KEVTOP_JSON SLICES_CSV CYCLES_PER_SEC
   SLICES_CSV: kevsql --csv 'SELECT t.pid, t.tid, s.ts, s.dur FROM sched_slice s JOIN thread t
   USING (utid)'
-Prints "ok - ..." / "not ok - ..." lines."""
+Prints a TAP line "ok 1 - ..." / "not ok 1 - ..."."""
 import csv
 import json
 import sys
@@ -36,7 +36,7 @@ def main(argv):
                 bad.append("frame %.6f-%.6f s, thread %s: slices %.0f ns, kevtop %.0f ns"
                            % (f["t0"], f["t1"], key, want, g))
     ok = checked > 0 and not bad
-    print("%s - each thread's CPU time in each of %d frames is its slices' time inside the "
+    print("%s 1 - each thread's CPU time in each of %d frames is its slices' time inside the "
           "frame (%d thread-frames)" % ("ok" if ok else "not ok", len(frames), checked))
     for line in bad[:5]:
         print("# " + line)

@@ -96,6 +96,20 @@ for key, want in sorted(exp.items()):
         check("critical path goes client -> server -> driver -> server",
               [s["thread"] for s in segs if not s["waiting"]],
               ["server/main", "driver/irq", "server/main"])
+    elif part[0] == "emul":     # kx_emul: the tick's gaps, the runs stalls stretched
+        c = stats.get("clock") or {}
+        tick, turns = c.get("tick", {}), c.get("turns") or {}
+        if part[1] == "tick" and part[2] == "longest":
+            lg = tick.get("longest", {})
+            check(key, lg.get("t1", 0) - lg.get("t0", 0), w)
+        elif part[1] == "tick":
+            check(key, round(tick.get(part[2], -1)), w)
+        elif part[1] == "stretched":
+            check(key, turns.get("stretched", 0), w)
+        elif part[1] == "worst":
+            wr = turns.get("worst") or {}
+            check(key + " (CPU, run, stalled)",
+                  [wr.get("cpu"), wr.get("t1", 0) - wr.get("t0", 0), wr.get("stalled")], want)
     elif key == "lost":
         check("lost events", stats["trace"]["lost"], w)
         check("lost events in the windows", sum(g["lost"] for g in stats["lost_windows"]), w)
@@ -107,6 +121,6 @@ for key, want in sorted(exp.items()):
         cls = g.get("classes", {})
         check("KER_CALL dominates around the gap", max(cls, key=cls.get) if cls else None,
               "KER_CALL")
-if "lost" not in exp and "cpus" not in exp:
+if "lost" not in exp and "cpus" not in exp and "emul.tick.period" not in exp:
     check("no loss window without losses", stats["lost_windows"], [])
 sys.exit(1 if fails else 0)

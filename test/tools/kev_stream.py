@@ -11,7 +11,8 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   KIND: drop (a frame missing), cut (a frame cut after 300 bytes), garbage (bytes between two
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
-  FRAME sent twice, framed anew)
+  FRAME sent twice, framed anew), loss (a LOSS frame at FRAME: the board dropped 1234 events
+  of CPU 0, the host not reading)
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
   --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
@@ -55,9 +56,9 @@ def frame(ftype, seq, payload):
     return b"KS" + body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
-def stream(kev, dupbuf=None):
-    """The frames of kev, one bytes object each; END last."""
-    out, seq = [], 0
+def payloads(kev, dupbuf=None):
+    """The stream of kev as (type, payload) pairs, in order; END last."""
+    out = []
     cuts = units(kev)
     writes = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
     if dupbuf is not None:
@@ -65,11 +66,23 @@ def stream(kev, dupbuf=None):
     total = b"".join(kev[a:b] for a, b in writes)
     for a, b in writes:
         for o in range(a, b, MAX):
-            out.append(frame(1, seq, kev[o:min(o + MAX, b)]))
-            seq += 1
-    out.append(frame(2, seq, struct.pack("<II", len(total) & 0xFFFFFFFF,
-                                         zlib.crc32(total) & 0xFFFFFFFF)))
+            out.append((1, kev[o:min(o + MAX, b)]))
+    out.append((2, struct.pack("<II", len(total) & 0xFFFFFFFF, zlib.crc32(total) & 0xFFFFFFFF)))
     return out
+
+
+def loss_payload(events, cpu=0, reason=2):
+    """A LOSS frame's payload (kev_stream.h): t_first, t_last, offset, events, total (u64);
+    cpu, reason, buffers, first_seq (u32)."""
+    return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 1, 0)
+
+
+def stream(kev, dupbuf=None, loss_at=None, loss_events=0):
+    """The frames of kev, one bytes object each, numbered from 0; END last."""
+    pl = payloads(kev, dupbuf)
+    if loss_at is not None:
+        pl.insert(loss_at, (4, loss_payload(loss_events)))
+    return [frame(t, seq, p) for seq, (t, p) in enumerate(pl)]
 
 
 def main(argv):
@@ -97,9 +110,12 @@ def main(argv):
         else:
             print("kev_stream.py: unknown option " + argv[i], file=sys.stderr)
             return 2
-    fr = stream(kev, fault[1] if fault and fault[0] == "dupbuf" else None)
+    fr = stream(kev, fault[1] if fault and fault[0] == "dupbuf" else None,
+                fault[1] if fault and fault[0] == "loss" else None, 1234)
     said = []
-    if fault and fault[0] != "dupbuf":
+    if fault and fault[0] == "loss":
+        said.append("board_lost 1234")
+    if fault and fault[0] not in ("dupbuf", "loss"):
         kind, k = fault
         if kind == "drop":
             del fr[k]

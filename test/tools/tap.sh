@@ -21,6 +21,20 @@ scratch() {
     mkdir -p "$2"
     dir=$(mktemp -d "$(realpath -m "$2")/$1.XXXXXX")
 }
+# relay FILE [PREFIX]: a checker's TAP lines in FILE numbered here, PREFIX before each name;
+# its plan left out, its other lines kept as comments.
+relay() {
+    local line
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "${2:-}${line#ok * - }" ;;
+            "not ok "*) notok "${2:-}${line#not ok * - }" ;;
+            "1.."*) ;;
+            "#"*) echo "$line" ;;
+            *) echo "# $line" ;;
+        esac
+    done <"$1"
+}
 finish() {
     echo "1..$n"
     [ "$fails" = 0 ] && rm -rf "$dir"

@@ -3,7 +3,8 @@
 # kevreport's analysis page in a real browser (Chromium through chromedriver, Debian's
 # python3-selenium): test_kevreport_ui.py clicks and searches as a user would, over kevscen's
 # "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace; its
-# page at the default threshold of a listed wait and at --wait-min 10ms), and
+# page at the default threshold of a listed wait and at --wait-min 10ms), how a capture's time
+# was kept and the emulator's artefacts as kevstat says them (test_kevreport_clock.py), and
 # its flame graph over a capture with stack samples (test_kevreport_flame.py).
 # Chromium, chromedriver or selenium missing is a failure, not a skip.
 # usage: test_kevreport_ui.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
@@ -27,15 +28,21 @@ fi
 timeout 120 /usr/bin/python3 "$here/test_kevreport_ui.py" "$(realpath "$dir/s.html")" "$dir/s.expect" \
     "$dir/s.tp" "$dir/s.json" "$(realpath "$dir/s10.html")" >"$dir/ui.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok "${line#ok * - }" ;;
-        "not ok "*) notok "${line#not ok * - }" ;;
-        "1.."*) ;;
-        *) echo "# $line" ;;
-    esac
-done <"$dir/ui.tap"
+relay "$dir/ui.tap"
 [ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)"
+
+# How the capture's time was kept and the emulator's artefacts (kx_emul.c), under the summary:
+# kevscen4's emul script in the exact mode on two CPUs (a tick gap and a stall each round), the
+# page's lines the same as kevstat's (test_kevreport_clock.py).
+scen4=${KEVSCEN4:-build/host-test/kevscen4}
+"$scen4" -c icount,shift=0,sleep=off -r 3 emul "$dir/e.kev" >/dev/null
+"$bin/kevreport" -o "$dir/e.html" "$dir/e.kev" >/dev/null
+"$bin/kevstat" -s cpu "$dir/e.kev" >"$dir/e.txt"
+timeout 120 /usr/bin/python3 "$here/test_kevreport_clock.py" "$(realpath "$dir/e.html")" "$dir/e.txt" \
+    >"$dir/clock.tap" 2>&1
+rc=$?
+relay "$dir/clock.tap" "time kept: "
+[ "$rc" = 0 ] || notok "the time-kept browser test ran to its end (exit $rc)"
 
 # The flame graph (report_flame.js) over a capture of user/apps/stackchain on mps2-an385 with
 # a stack sample at every tick (tracelogger -p 1000, kept in data/): its total is the ticks'
@@ -49,13 +56,6 @@ ticks=$("$bin/traceprinter" "$cap" | grep -c 'INT_ENTR:0x00000100')
 timeout 120 /usr/bin/python3 "$here/test_kevreport_flame.py" "$(realpath "$dir/f.html")" "$dir/f.folded" "$ticks" \
     >"$dir/flame.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok "flame graph: ${line#ok * - }" ;;
-        "not ok "*) notok "flame graph: ${line#not ok * - }" ;;
-        "1.."*) ;;
-        *) echo "# $line" ;;
-    esac
-done <"$dir/flame.tap"
+relay "$dir/flame.tap" "flame graph: "
 [ "$rc" = 0 ] || notok "the flame graph's browser test ran to its end (exit $rc)"
 finish

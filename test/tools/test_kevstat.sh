@@ -52,6 +52,48 @@ check "smp: time each CPU ran threads and the migrations in the text" \
              \"$bin/kevstat\" -s cpu \"$dir/smp.kev\" | grep -qE '^  server/main .* 39$' &&
              \"$bin/kevstat\" -s cpu \"$dir/smp.kev\" | grep -qE '^  migrations \\(all threads\\) +39$'"
 
+# How the capture's time was kept (kx_emul.c): kevscen4's emul scenario has its tick skip
+# periods and a run on CPU 1 stalled while CPU 0 takes two ticks, on purpose, the answers from
+# its own script; under each header item QEMU_CLOCK (none, the host's clock, the exact mode):
+# the counts, the "time:" line naming the mode, the warnings (the stalls only under -icount,
+# where QEMU runs the CPUs one at a time), and the same sentences in the report.
+for c in none host icount,shift=0,sleep=off; do
+    copt=; [ "$c" = none ] || copt="-c $c"
+    "$scen4" $copt -r 6 emul "$dir/emul.kev" >"$dir/emul.expect"
+    "$bin/kevstat" --json "$dir/emul.kev" >"$dir/emul.json"
+    python3 "$here/check_stats.py" "$dir/emul.json" "$dir/emul.expect" >"$dir/emul.tap" 2>&1
+    relay "$dir/emul.tap" "emul ($c): "
+    skipped=$(sed -n 's/^expect emul.tick.skipped //p' "$dir/emul.expect")
+    periods=$(sed -n 's/^expect emul.tick.periods //p' "$dir/emul.expect")
+    stretched=$(sed -n 's/^expect emul.stretched //p' "$dir/emul.expect")
+    txt=$("$bin/kevstat" -s cpu "$dir/emul.kev")
+    case $c in
+        none) mode='not recorded' why='does not say how its time was kept' ;;
+        host) mode="QEMU on the host's clock" why='QEMU fired its timer late' ;;
+        *) mode='QEMU exact mode, -icount shift=0,sleep=off' why='a CPU.s timer interrupt waits for its turn' ;;
+    esac
+    check "emul ($c): the time line names the mode ($mode)" grep -q "^time: $mode" <<<"$txt"
+    check "emul ($c): a warning gives the $skipped skipped tick periods of $periods and why" \
+        grep -qE "^WARNING: the tick skipped $skipped of $periods periods .*$why" <<<"$txt"
+    nw=$(grep -c "^WARNING: $stretched of [0-9]* runs on 2 CPUs held a stall of their CPU" <<<"$txt")
+    check "emul ($c): the runs a stall stretched warned of only under -icount ($nw)" \
+        test "$nw" = "$([ "$stretched" = 0 ] && echo 0 || echo 1)"
+    if [ "$c" != none ]; then
+        "$bin/kevreport" -o "$dir/emul.html" "$dir/emul.kev" >/dev/null 2>&1
+        check "emul ($c): the report holds the same time line and warnings" \
+            python3 -c 'import json, sys, subprocess
+w = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2]], capture_output=True,
+                              text=True).stdout)["clock"]
+page = open(sys.argv[3]).read()
+sys.exit(0 if w["warnings"] and all(json.dumps(x) in page for x in w["warnings"] + [w["says"]]) else 1)' \
+            "$bin/kevstat" "$dir/emul.kev" "$dir/emul.html"
+    fi
+done
+"$bin/kevscen" -c icount,shift=4,sleep=off basic "$dir/exact.kev" >/dev/null
+txt=$("$bin/kevstat" -s cpu "$dir/exact.kev")
+check "an exact-mode capture without the artefacts: the mode named, no warning" \
+    bash -c 'grep -q "^time: QEMU exact mode" <<<"$1" && ! grep -q "^WARNING" <<<"$1"' _ "$txt"
+
 txt=$("$bin/kevstat" "$dir/basic20.kev")
 check "text: CPU time table" grep -qE '^  worker/main +10000\.000 ' <<<"$txt"
 check "text: quantize-style histogram" grep -qE '^ +256 \|@{40} 20$' <<<"$txt"

@@ -15,20 +15,20 @@ scratch kevtop "${2:-build/host-test/kevconv}"
 need python3
 scen4=${KEVSCEN4:-build/host-test/kevscen4}
 
+# checked NAME TAPFILE: a checker's TAP lines as this script's (tap.sh relay), named; a checker
+# that printed none failed.
+checked() {
+    relay "$2" "$1: "
+    grep -q '^\(not \)\{0,1\}ok [0-9]* - ' "$2" || notok "$1: the checker ran" "$(tail -2 "$2")"
+}
+
 # check_sums NAME FILE SPAN: kevtop -b's frames against kevstat --json.
 check_sums() {
     "$bin/kevstat" --json "$2" >"$dir/$1.json" 2>/dev/null
     if ! "$bin/kevtop" -b -d "$3" "$2" >"$dir/$1.top" 2>"$dir/$1.err"; then
         notok "$1: kevtop -b runs" "$(head -3 "$dir/$1.err")"; return; fi
-    python3 "$here/check_kevtop.py" "$dir/$1.top" "$dir/$1.json" "$3" >"$dir/$1.tap" 2>&1 ||
-        echo "not ok - check_kevtop.py failed: $(tail -1 "$dir/$1.tap")" >>"$dir/$1.tap"
-    while IFS= read -r line; do
-        case $line in
-            "ok - "*) ok "$1: ${line#ok - }" ;;
-            "not ok - "*) notok "$1: ${line#not ok - }" ;;
-            "# "*) echo "$line" ;;
-        esac
-    done <"$dir/$1.tap"
+    python3 "$here/check_kevtop.py" "$dir/$1.top" "$dir/$1.json" "$3" >"$dir/$1.tap" 2>&1
+    checked "$1" "$dir/$1.tap"
 }
 
 # check_frames NAME FILE SPAN: each frame against kevsql's scheduling slices inside it.
@@ -39,15 +39,7 @@ check_frames() {
                               USING (utid)' >"$dir/$1.csv" 2>"$dir/$1.sqlerr"
     cps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trace"]["cycles_per_sec"])' "$dir/$1.json")
     python3 "$here/check_kevtop_frames.py" "$dir/$1.jsonl" "$dir/$1.csv" "$cps" >"$dir/$1.ftap" 2>&1
-    while IFS= read -r line; do
-        case $line in
-            "ok - "*) ok "$1: ${line#ok - }" ;;
-            "not ok - "*) notok "$1: ${line#not ok - }" ;;
-            "# "*) echo "$line" ;;
-        esac
-    done <"$dir/$1.ftap"
-    grep -q '^ok - ' "$dir/$1.ftap" || grep -q '^not ok - ' "$dir/$1.ftap" ||
-        notok "$1: check_kevtop_frames.py ran" "$(tail -2 "$dir/$1.ftap")"
+    checked "$1" "$dir/$1.ftap"
 }
 
 "$bin/kevgen" -n 200000 -e -o "$dir/one.kev" >/dev/null
@@ -59,7 +51,9 @@ check_frames two-cpus "$dir/smp.kev" 0.01
 "$bin/kevgen" -n 60000 -k 2 -d 0 -o "$dir/lost.kev" >/dev/null
 check_sums lost "$dir/lost.kev" 0.02
 lost=$(kev_counts "$dir/lost.kev")
-check "a lossy trace loses events (traceprinter: ${lost#* })" [ "${lost#* }" -gt 0 ]
+toplost=$(grep '^loss: ' "$dir/lost.top" | tail -1 | sed -n 's/.*, \([0-9]*\) in all.*/\1/p')
+check "an undersized logger: kevtop's loss in all is traceprinter's (${lost#* }, kevtop ${toplost:-none})" \
+    [ "${lost#* }" -gt 0 -a "${toplost:-x}" = "${lost#* }" ]
 
 # The file read as it grows (written 4 KB at a time), and the framed stream through a pipe:
 # the same frames as over the finished file.
@@ -113,9 +107,20 @@ fault cut cut:30 "1 frame(s) missing; 1 frame(s) damaged"
 fault swap swap:30 "out of order, dropped"
 fault dupbuf dupbuf:5 "came again at byte"
 check "dupbuf: nothing lost, the frames are the file's" cmp -s "$dir/dupbuf.top" "$dir/one-cpu.top"
+python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/loss.stream" --fault loss:40 >/dev/null
+"$bin/kevtop" -b -d 0.01 "$dir/loss.stream" >"$dir/loss.top" 2>"$dir/loss.err"
+check "a LOSS frame (the board dropped 1234 events): the loss line says its CPU, why and count" \
+    grep -q '^loss: 1234 events in this interval (CPU 0: 1234 dropped by the logger, the host not reading), 1234 in all' "$dir/loss.top"
+check "a LOSS frame: the total stays in the frames after it" \
+    bash -c "tail -n +2 '$dir/loss.top' | grep '^loss: ' | tail -1 | grep -q ', 1234 in all'"
 fault reset reset:60 "the board restarted"
 check "reset: the second segment has as many frames as the file" \
     [ "$(grep -c '^segment: 2 ' "$dir/reset.top")" = "$(grep -c '^kevtop: ' "$dir/one-cpu.top")" ]
+
+# On a terminal (a pty): the screen, the sort and pause keys, q.
+"$bin/kevgen" -n 30000 -e -o "$dir/keys.kev" >/dev/null
+python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
+checked keys "$dir/keys.tap"
 
 # Bad usage: exit 2 with the reason.
 "$bin/kevtop" -b -d 0 "$dir/one.kev" >/dev/null 2>"$dir/bad.err"

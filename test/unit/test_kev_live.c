@@ -235,6 +235,28 @@ static size_t cat(uint8_t *out, size_t at, const struct frames *fs, unsigned a, 
     return at;
 }
 
+// A capture of n events, its stream's frames, and room for a stream made of them (in).
+struct framed {
+    struct kcap c;
+    struct frames fs;
+    uint8_t *in;
+};
+
+static void framed_make(struct framed *x, uint64_t n)
+{
+    make_trace(&x->c, n, 300);
+    frame_file(x->c.data, x->c.len, &x->fs);
+    x->in = malloc(x->c.len * 3);
+    assert_non_null(x->in);
+}
+
+static void framed_free(struct framed *x)
+{
+    free(x->in);
+    frames_free(&x->fs);
+    kcap_free(&x->c);
+}
+
 // The live reader over in[0..n) fed in pieces up to max bytes, into s.
 static struct kev_live *run(const uint8_t *in, size_t n, size_t max, struct seen *s)
 {
@@ -282,30 +304,26 @@ static void test_raw_pieces(void **st)
 static void test_framed_pieces(void **st)
 {
     (void)st;
-    struct kcap c;
-    make_trace(&c, 40000, 300);
-    struct frames fs;
-    frame_file(c.data, c.len, &fs);
-    uint8_t *in = malloc(c.len * 2);
-    size_t n = cat(in, 0, &fs, 0, fs.count);
+    struct framed x;
+    framed_make(&x, 40000);
+    uint8_t *in = x.in;
+    size_t n = cat(in, 0, &x.fs, 0, x.fs.count);
     struct seen want = { 0 }, got = { 0 };
-    decode_file(c.data, c.len, &want);
+    decode_file(x.c.data, x.c.len, &want);
     size_t maxes[] = { 1, 13, 1036, 9000 };
     for (unsigned i = 0; i < 4; i++) {
         struct kev_live *l = run(in, n, maxes[i], &got);
         assert_true(kev_live_sound(l));
-        assert_int_equal(got.flen, c.len);
-        assert_memory_equal(got.file, c.data, c.len);
+        assert_int_equal(got.flen, x.c.len);
+        assert_memory_equal(got.file, x.c.data, x.c.len);
         assert_int_equal(got.n, want.n);
         assert_memory_equal(got.h, want.h, want.n * sizeof(uint64_t));
-        assert_int_equal(kev_live_counts(l)->frames, fs.count - 1);
+        assert_int_equal(kev_live_counts(l)->frames, x.fs.count - 1);
         kev_live_free(l);
         seen_free(&got);
     }
     seen_free(&want);
-    free(in);
-    frames_free(&fs);
-    kcap_free(&c);
+    framed_free(&x);
 }
 
 static unsigned total_faults(const struct seen *s)
@@ -320,51 +338,45 @@ static unsigned total_faults(const struct seen *s)
 static void test_garbage_between_frames(void **st)
 {
     (void)st;
-    struct kcap c;
-    make_trace(&c, 20000, 300);
-    struct frames fs;
-    frame_file(c.data, c.len, &fs);
-    uint8_t *in = malloc(c.len * 2);
+    struct framed x;
+    framed_make(&x, 20000);
+    uint8_t *in = x.in;
     static const char junk[] = "\r\nboot: garbage on the line KS\x01";
-    size_t n = cat(in, 0, &fs, 0, 9);
+    size_t n = cat(in, 0, &x.fs, 0, 9);
     memcpy(in + n, junk, sizeof(junk) - 1);
-    n = cat(in, n + sizeof(junk) - 1, &fs, 9, fs.count);
+    n = cat(in, n + sizeof(junk) - 1, &x.fs, 9, x.fs.count);
     struct seen got = { 0 };
     struct kev_live *l = run(in, n, 700, &got);
     assert_int_equal(got.faults[KEV_LIVE_GARBAGE], 1);
     assert_int_equal(total_faults(&got), 1);
     assert_int_equal(kev_live_counts(l)->garbage_bytes, sizeof(junk) - 1);
     assert_true(kev_live_sound(l));            // no byte of the file was lost
-    assert_memory_equal(got.file, c.data, c.len);
+    assert_memory_equal(got.file, x.c.data, x.c.len);
     kev_live_free(l);
     seen_free(&got);
-    free(in);
-    frames_free(&fs);
-    kcap_free(&c);
+    framed_free(&x);
 }
 
 // A frame missing in the middle of a buffer, or cut short: one fault, the buffer dropped and
 // counted, every other buffer decoded and written (the file is the original less that buffer).
 static void check_hole(int cut)
 {
-    struct kcap c;
-    make_trace(&c, 20000, 300);
+    struct framed x;
+    framed_make(&x, 20000);
     size_t u[600];
-    size_t nu = units_of(c.data, c.len, u, 590);
-    struct frames fs;
-    frame_file(c.data, c.len, &fs);
+    size_t nu = units_of(x.c.data, x.c.len, u, 590);
     // the frame that holds the second frame of the 4th buffer (units: header, page, buffers)
     unsigned k = 0;
     size_t off = 0, target = u[5] + KS_MAX_PAYLOAD;
-    while (off + (fs.n[k] - KS_HDR_BYTES - KS_CRC_BYTES) <= target)
-        off += fs.n[k] - KS_HDR_BYTES - KS_CRC_BYTES, k++;
-    uint8_t *in = malloc(c.len * 2);
-    size_t n = cat(in, 0, &fs, 0, k);
+    while (off + (x.fs.n[k] - KS_HDR_BYTES - KS_CRC_BYTES) <= target)
+        off += x.fs.n[k] - KS_HDR_BYTES - KS_CRC_BYTES, k++;
+    uint8_t *in = x.in;
+    size_t n = cat(in, 0, &x.fs, 0, k);
     if (cut) { // its first 300 bytes, then the next frame
-        memcpy(in + n, fs.f[k], 300);
+        memcpy(in + n, x.fs.f[k], 300);
         n += 300;
     }
-    n = cat(in, n, &fs, k + 1, fs.count);
+    n = cat(in, n, &x.fs, k + 1, x.fs.count);
     struct seen got = { 0 };
     struct kev_live *l = run(in, n, 999, &got);
     const struct kev_live_counts *cn = kev_live_counts(l);
@@ -376,15 +388,13 @@ static void check_hole(int cut)
     assert_int_equal(got.complete, 0);        // the trailer disagrees: not complete
     // the file: everything but that buffer
     size_t blen = u[6] - u[5];
-    assert_int_equal(got.flen, c.len - blen);
-    assert_memory_equal(got.file, c.data, u[5]);
-    assert_memory_equal(got.file + u[5], c.data + u[6], c.len - u[6]);
+    assert_int_equal(got.flen, x.c.len - blen);
+    assert_memory_equal(got.file, x.c.data, u[5]);
+    assert_memory_equal(got.file + u[5], x.c.data + u[6], x.c.len - u[6]);
     (void)nu;
     kev_live_free(l);
     seen_free(&got);
-    free(in);
-    frames_free(&fs);
-    kcap_free(&c);
+    framed_free(&x);
 }
 
 static void test_frame_missing(void **st)
@@ -403,24 +413,20 @@ static void test_frame_cut(void **st)
 static void test_frame_repeated(void **st)
 {
     (void)st;
-    struct kcap c;
-    make_trace(&c, 20000, 300);
-    struct frames fs;
-    frame_file(c.data, c.len, &fs);
-    uint8_t *in = malloc(c.len * 3);
-    size_t n = cat(in, 0, &fs, 0, 12);
-    n = cat(in, n, &fs, 11, fs.count);
+    struct framed x;
+    framed_make(&x, 20000);
+    uint8_t *in = x.in;
+    size_t n = cat(in, 0, &x.fs, 0, 12);
+    n = cat(in, n, &x.fs, 11, x.fs.count);
     struct seen got = { 0 };
     struct kev_live *l = run(in, n, 3000, &got);
     assert_int_equal(got.faults[KEV_LIVE_REPEAT], 1);
     assert_int_equal(total_faults(&got), 1);
     assert_true(kev_live_sound(l));
-    assert_memory_equal(got.file, c.data, c.len);
+    assert_memory_equal(got.file, x.c.data, x.c.len);
     kev_live_free(l);
     seen_free(&got);
-    free(in);
-    frames_free(&fs);
-    kcap_free(&c);
+    framed_free(&x);
 }
 
 // A buffer twice in a growing file (a logger that wrote it again): the second dropped, said
@@ -562,13 +568,11 @@ static void test_late_attach(void **st)
 static void test_stream_cut_at_end(void **st)
 {
     (void)st;
-    struct kcap c;
-    make_trace(&c, 20000, 300);
-    struct frames fs;
-    frame_file(c.data, c.len, &fs);
-    uint8_t *in = malloc(c.len * 2);
-    size_t n = cat(in, 0, &fs, 0, 20);
-    memcpy(in + n, fs.f[20], 100);
+    struct framed x;
+    framed_make(&x, 20000);
+    uint8_t *in = x.in;
+    size_t n = cat(in, 0, &x.fs, 0, 20);
+    memcpy(in + n, x.fs.f[20], 100);
     n += 100;
     struct seen got = { 0 };
     struct kev_live *l = run(in, n, 512, &got);
@@ -580,9 +584,7 @@ static void test_stream_cut_at_end(void **st)
     assert_int_equal(got.complete, 0);
     kev_live_free(l);
     seen_free(&got);
-    free(in);
-    frames_free(&fs);
-    kcap_free(&c);
+    framed_free(&x);
 }
 
 int main(void)

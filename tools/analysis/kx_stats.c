@@ -3,6 +3,7 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_emul.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,9 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     s->tasks = calloc(1, sizeof(*s->tasks));
     if (s->tasks)
         kx_tasks_setup(s->tasks);
+    s->emul = malloc(sizeof(*s->emul));
+    if (s->emul)
+        kx_emul_init(s->emul, r, &s->m);
 }
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
@@ -89,6 +93,10 @@ void kx_stats_free(struct kx_stats *s)
     s->ureg = NULL;
     kx_funcs_free(s->funcs);
     s->funcs = NULL;
+    if (s->emul)
+        kx_emul_free(s->emul);
+    free(s->emul);
+    s->emul = NULL;
     if (s->tasks)
         kx_tasks_free(s->tasks);
     free(s->tasks);
@@ -776,6 +784,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
         s->m.th[th].cpu >= 0)
         s->th[th].run_cpu = (unsigned)s->m.th[th].cpu + 1u; // where the model placed it
+    if (s->emul)
+        kx_emul_event(s->emul, e);
     if (was_snapshot && !s->m.in_snapshot)
         snapshot_cpus(s, e->t64);
     else if (!s->m.in_snapshot &&
@@ -822,6 +832,8 @@ void kx_stats_finish(struct kx_stats *s)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
+    if (s->emul)
+        kx_emul_finish(s->emul);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_emul.h>
 
 void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
 {
@@ -313,5 +314,9 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     fprintf(f, "],\n\"funcs_unpaired\":%llu,\"funcs_dropped\":%llu",
             (unsigned long long)kx_funcs_unpaired(s->funcs),
             (unsigned long long)kx_funcs_dropped(s->funcs));
+    if (s->emul) {
+        fputs(",\n\"clock\":", f);
+        kx_emul_json(s->emul, f);
+    }
     fputs("}\n", f);
 }

@@ -11,7 +11,7 @@ HOST_TOOLS  += $(H)/dtrace
 $(H)/dtrace: $(call kevhost_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf -lcapstone
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf -lcapstone -lz
 
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
@@ -59,7 +59,7 @@ $(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools
                           tools/common/kev_live.c tools/common/kev_input.c trace/kev_stream.c tools/analysis/kx_fields.c \
                           $(D_ALL_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
 
 $(HT)/test_dcpp: $(call host_test_objs,test/unit/test_dcpp.c trace/d/dcpp.c)
 	@echo "  LINK    $@"

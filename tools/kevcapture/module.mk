@@ -3,4 +3,4 @@
 HOST_TOOLS += $(H)/kevcapture
 $(H)/kevcapture: $(call kevhost_objs,tools/kevcapture/kevcapture.c)
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -lz

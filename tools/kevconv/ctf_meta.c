@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TSDL metadata of the CTF 1.8 traces kev2ctf writes (layout and ids in ctf_meta.h). Event
 // names and fields follow the LTTng kernel tracer where an equivalent exists (sched_switch,
-// sched_waking, sched_process_fork/exit/free, lttng_statedump_*, irq_handler_entry/exit,
+// sched_waking, sched_process_fork/exec/exit/free, lttng_statedump_*, irq_handler_entry/exit,
 // syscall_entry_<name>/syscall_exit_<name>), so babeltrace2 and Trace Compass's kernel views
 // read them; the rest use kev_* classes that keep every .kev event.
 #include "ctf_meta.h"
@@ -188,7 +188,8 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
                "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
                "\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n", u);
     fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lttng-modules\";\n"
-               "\ttracer_major = 2;\n\ttracer_minor = 12;\n\tconverter = \"kev2ctf\";\n"
+               "\ttracer_major = 2;\n\ttracer_minor = 12;\n\ttracer_patchlevel = 0;\n"
+               "\tconverter = \"kev2ctf\";\n"
                "\tthread_id_rule = \"tid = QNX pid * 1000 + QNX tid, pid = QNX pid * 1000 + 1, idle 0\";\n");
     fputs("\thostname = ", f), str(f, env->hostname), fputs(";\n", f);
     fputs("\tsysname = ", f), str(f, env->sysname), fputs(";\n", f);
@@ -221,6 +222,8 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tchar_t child_comm[16];\n\t\tint32_t child_tid;\n\t\tint32_t child_pid;\n");
     event(f, CTF_ID_SCHED_PROCESS_EXIT, "sched_process_exit",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
+    event(f, CTF_ID_SCHED_PROCESS_EXEC, "sched_process_exec",
+          "\t\tstring filename;\n\t\tint32_t tid;\n\t\tint32_t old_tid;\n");
     event(f, CTF_ID_SCHED_PROCESS_FREE, "sched_process_free",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
     event(f, CTF_ID_STATEDUMP_START, "lttng_statedump_start", "");

@@ -55,6 +55,7 @@ struct conv {
     struct kev_userreg ureg; // user event names and formats the trace declares
     int sync_for[KEV_MAX_CPUS]; // the thread a SYNC_WAIT on this CPU is about: the last to
                                 // block on a mutex, semaphore or condvar here (+1; 0: current)
+    uint8_t known[KX_MAX_THREADS]; // LTTng's readers know the thread (life_*, below)
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -156,6 +157,10 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
         return;
     if (end < s->last)
         end = s->last;
+    if (s->seq == 0 && c->m->have_t && c->m->first_t < s->begin) { // (span_streams)
+        s->begin = c->m->first_t;
+        put_le(s->buf + CTF_OFF_TS_BEGIN, s->begin, 8);
+    }
     if (s->seq == 0 && s->discarded) {
         // babeltrace2 reports the counter's increase from one packet to the next: an empty
         // first packet at 0 makes losses before the first event visible too.
@@ -170,6 +175,22 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
     flush_packet(c, s, end, s->discarded);
     s->end = end;
     s->open = 0;
+}
+
+// Every stream spans the capture, from its first event to its last, as an LTTng session's
+// streams do: babeltrace's stream intersection, on by default in LTTng's analyses, keeps only
+// the time every stream covers, and a CPU that starts writing late would cut the state dump
+// away. A stream's first packet begins at the capture's first event (close_packet); this
+// closes each stream's last packet at the capture's last event, or adds an empty one up to it.
+static void span_streams(struct conv *c)
+{
+    uint64_t end = c->m->have_t ? c->m->last_t : 0;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
+        struct stream *s = &c->s[cpu];
+        if (!s->open && s->used && s->end < end)
+            open_packet(c, cpu, s->end);
+        close_packet(c, cpu, end);
+    }
 }
 
 // ---- events ------------------------------------------------------------------------------------
@@ -232,6 +253,75 @@ static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
     return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
 }
 
+// ---- the threads' life as LTTng's readers follow it -----------------------------------------
+// LTTng's readers (lttng-analyses, Trace Compass) learn of a thread from the state dump at the
+// start (lttng_statedump_process_state), its sched_process_fork, or a sched_switch or
+// sched_waking naming it; lttng-analyses stops ("Cannot run analysis: <tid>") at a
+// sched_pi_setprio about any other. The kernel writes a thread's first priority (PRIO_CHANGE,
+// cause initial) just before its THCREATE, in the START snapshot too, and a loss can hide a
+// creation: a PRIO_CHANGE about a thread they do not know yet is the table's kev_prio_change,
+// which they do not read (its priority reaches them with its next sched_waking or
+// sched_switch, as a new Linux thread's does). lttng-analyses learns which thread a CPU runs
+// only from sched_switch: each snapshot entry "CPU c runs who" adds one from swapper to who on
+// c (derived), so that who's time and calls count from the snapshot on, as kevstat's do, not
+// from the first event of the trace. A process's main thread is forked and then runs its
+// program: sched_process_fork, then sched_process_exec (derived) naming the program.
+
+static void life_know(struct conv *c, int idx)
+{
+    if (idx >= 0)
+        c->known[idx] = 1;
+}
+
+static int life_known(const struct conv *c, int idx)
+{
+    return idx >= 0 && (c->known[idx] || kx_is_idle(c->m, idx));
+}
+
+// PRIO_CHANGE e is about a thread LTTng's readers know (else it is the table's kev_prio_change).
+static int life_prio_known(struct conv *c, const struct kev_event *e)
+{
+    uint32_t who = kx_field(e, kx_fields()->prio_who);
+    return life_known(c, kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)));
+}
+
+// After the fork of thread idx (outside the snapshot): a main thread's exec of its program.
+static void life_fork(struct conv *c, struct stream *s, const struct kev_event *e, int idx)
+{
+    life_know(c, idx);
+    if (idx < 0 || c->m->th[idx].tid != 1 || !c->m->th[idx].comm[0])
+        return;
+    const char *prog = c->m->th[idx].comm;
+    int32_t tid = kx_ltid(c->m, idx);
+    ev_header(s, CTF_ID_SCHED_PROCESS_EXEC, e->t64, strlen(prog) + 1 + 8);
+    put_str(s, prog);
+    put32(s, (uint32_t)tid), put32(s, (uint32_t)tid);
+    c->derived++;
+}
+
+// SNAPSHOT entry e, "CPU cpu runs who": the switch from swapper to who there (none for idle).
+static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigned cpu)
+{
+    uint32_t who = kx_field(e, kx_fields()->snap_who);
+    int idx = who ? kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
+    if (idx < 0 || kx_is_idle(c->m, idx) || cpu >= KEV_MAX_CPUS)
+        return;
+    struct stream *o = &c->s[cpu];
+    if (!o->open)
+        open_packet(c, cpu, e->t64);
+    if (!o->open)
+        return;
+    life_know(c, idx);
+    ev_header(o, CTF_ID_SCHED_SWITCH, e->t64, 72);
+    put_comm(o, "swapper");
+    put32(o, 0), put32(o, (uint32_t)kx_lttng_prio(0)), put64(o, 0);
+    put_comm(o, kx_lcomm(c->m, idx));
+    put32(o, (uint32_t)kx_ltid(c->m, idx));
+    put32(o, (uint32_t)kx_lttng_prio(kx_qprio(c->m, idx)));
+    c->last_cpu[idx] = (int16_t)(cpu + 1);
+    c->derived++;
+}
+
 // Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
 // index in the model (or KX_NO_THREAD), as kx_thread gives it.
 static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
@@ -243,6 +333,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     int32_t prio = kx_lttng_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, idx));
     const char *comm = idx >= 0 ? kx_lcomm(m, idx) : "";
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
+        life_know(c, idx);
         ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
         put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, (uint32_t)pid), put32(s, e->w[0]);
         put32(s, (uint32_t)kx_lppid(m, e->w[0])), put32(s, kx_ppid(m, e->w[0]));
@@ -256,6 +347,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     }
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
+        life_know(c, p), life_know(c, idx);
         ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
         put_comm(s, kx_lcomm(m, p));
         put32(s, (uint32_t)kx_ltid(m, p));
@@ -269,17 +361,19 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     } else if (e->ev == KEV_TH_READY && idx >= 0 && m->th[idx].cpu < 0 &&
                m->th[idx].state != KEV_TH_READY &&
                !kx_is_idle(m, idx)) {   // (idle is Linux's swapper, tid 0: never woken)
+        life_know(c, idx);
         ev_header(s, CTF_ID_SCHED_WAKING, e->t64, 32);
         put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
         put32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
-    } else if (e->ev == KEV_TH_CREATE) {
+    } else if (e->ev == KEV_TH_CREATE && !m->in_snapshot) {
         int p = kx_cpu_thread(m, e->cpu);
         ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
         put_comm(s, p >= 0 ? kx_lcomm(m, p) : "");
         put32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0)), put32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
         put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)pid);
+        life_fork(c, s, e, idx);
     } else if (e->ev == KEV_TH_DESTROY) {
         // Trace Compass removes a thread at sched_process_free (exit changes nothing): the
         // kernel frees a thread's slot when it destroys it, so both are written here.
@@ -403,7 +497,7 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
             put_str(s, names[i]);
         return 1;
     }
-    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2 && life_prio_known(c, e)) {
         const struct kx_fields *f = kx_fields();
         uint32_t who = kx_field(e, f->prio_who), pid = kev_who_pid(who), tid = kev_who_tid(who);
         unsigned prio = kx_field(e, f->prio_new), old = kx_field(e, f->prio_old);
@@ -526,10 +620,13 @@ static void irq_name(char *out, uint32_t irq)
 
 static void int_event(struct stream *s, const struct kev_event *e)
 {
-    char name[16];
+    char name[24];
     switch (e->ev) {
     case KEV_INT_ENTER:
-        irq_name(name, e->w[0]);
+        if (kev_int_pseudo_name(e->w[0]))   // the tick, a CPU's tick share, a reschedule IPI
+            snprintf(name, sizeof(name), "%s", kev_int_pseudo_name(e->w[0]));
+        else
+            irq_name(name, e->w[0]);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
         put32(s, e->w[0]);
         put_str(s, name);
@@ -615,7 +712,10 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
     case KEV_C_SYSTEM:
-        if (e->ev == KEV_SYS_SNAPSHOT) {
+        if (e->ev == KEV_SYS_SNAPSHOT && kx_snapshot_cpu(e) >= 0) {
+            unknown_event(s, e);
+            life_snapshot_run(c, e, (unsigned)kx_snapshot_cpu(e));
+        } else if (e->ev == KEV_SYS_SNAPSHOT) {
             ev_header(s, e->w[0] == 0 ? CTF_ID_STATEDUMP_START : CTF_ID_STATEDUMP_END, e->t64, 0);
         } else if (e->ev == KEV_SYS_TIMER) {
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
@@ -734,8 +834,7 @@ int ctf_enc_open_begin(const struct ctf_enc *e, unsigned cpu, uint64_t *t)
 int ctf_enc_finish(struct ctf_enc *e, const struct kev_reader *r, int whole)
 {
     struct conv *c = &e->c;
-    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
-        close_packet(c, cpu, c->s[cpu].last);
+    span_streams(c);
     if (whole)
         trailing_losses(c, r);
     return c->werr;

@@ -65,6 +65,29 @@ static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
     uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
 }
 
+// mkdir -p: DIR and its missing parents (LTTng's analyses want the CTF in a directory named
+// kernel, as an LTTng session holds it: -o SESSION/kernel). 0, or -1 with errno set.
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        char keep = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return -1;
+        path[i] = keep;
+    }
+    return 0;
+}
+
 static int write_metadata(const char *dir, const struct kx_file *f, const uint8_t uuid[16])
 {
     char path[4096];
@@ -106,7 +129,7 @@ int main(int argc, char **argv)
     struct kx_file f;
     if (kx_open("kev2ctf", in, &f))
         return 1;
-    if (mkdir(dir, 0777) && errno != EEXIST) {
+    if (make_dirs(dir)) {
         fprintf(stderr, "kev2ctf: %s: %s\n", dir, strerror(errno));
         kx_close(&f);
         return 1;

@@ -18,6 +18,8 @@
 //   client N1 on CPU 1, server 100 cycles on CPU 0 then 200 on CPU 1 (it migrates), and
 //   irq 7 on CPU 1 has a handler of exactly H1 cycles. Each CPU's buffer is saved whole, one
 //   after the other, so only tools that put events back in time order get the server right.
+// Scenario "emul" (kevscen4): kevscen_emul.c. -c CLOCK: the header item QEMU_CLOCK, as
+//   scripts/qemu-run.sh passes it to the tracelogger (any scenario).
 // Scenario "loss": the basic script with a burst of kernel calls (after the client wakes up in
 //   the middle round) that the logger cannot keep up
 //   with (two buffers, switch policy), so a known number of events is dropped.
@@ -71,6 +73,7 @@ static const uint32_t *prio = basic_prio;
 // sender pid). The expected results are the same.
 static int kstyle;
 static int busy_irq; // -i
+static const char *qemu_clock; // -c
 
 void at(uint64_t t) { trace_host_port.now = t; }
 
@@ -123,6 +126,8 @@ static void begin_file(void)
         .hs_syspage_len = splen,
     };
     kev_hdr_standard(&h, &std);
+    if (qemu_clock)
+        kev_hdr_item(&h, "QEMU_CLOCK", qemu_clock);
     kev_hdr_end(&h);
     kev_out_bytes(&h, sp, splen);
     if (h.ko_err) {
@@ -279,7 +284,8 @@ static void wake_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync|events FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-c CLOCK] [-r ROUNDS]\n"
+               "               basic|loss|smp|wake|sync|events|emul FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
@@ -289,6 +295,7 @@ static void usage(FILE *f)
                "  -N         basic and loss: processes and threads named with terminal control\n"
                "             sequences and UTF-8, as a hostile program may name itself\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
+               "  -c CLOCK   the header item QEMU_CLOCK (host, icount,shift=0,sleep=off ...)\n"
                "  smp and wake (wake-ups across CPUs) need the build for several CPUs\n"
                "             (kevscen4)\n"
                "  sync       priority inversions, inheritance and an ABBA deadlock\n"
@@ -296,6 +303,8 @@ static void usage(FILE *f)
                "             -t the deadlock broken by a timeout\n"
                "  events     one of every event of the event table (trace/kev_events.c) a\n"
                "             round, \"expect-*\" lines the fields each must decode to\n"
+               "  emul       (kevscen4) tick periods skipped and a run stretched by another\n"
+               "             CPU's turn, as QEMU makes them (kevscen_emul.c)\n"
                "  -h, --help this text\n");
 }
 
@@ -318,6 +327,8 @@ int main(int argc, char **argv)
             sync_events = 1;
         } else if (!strcmp(argv[i], "-t")) {
             sync_timeout = 1;
+        } else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
+            qemu_clock = argv[++i];
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
             rounds = (unsigned)strtoul(argv[++i], NULL, 0);
         } else if (!scen) {
@@ -334,11 +345,13 @@ int main(int argc, char **argv)
     int smp = scen && (!strcmp(scen, "smp") || wake);
     int sync = scen && !strcmp(scen, "sync");
     int events = scen && !strcmp(scen, "events");
-    if (!out || (!loss && !smp && !sync && !events && strcmp(scen, "basic")) || rounds < 2) {
+    int emul = scen && !strcmp(scen, "emul");
+    if (!out || (!loss && !smp && !sync && !events && !emul && strcmp(scen, "basic")) ||
+        rounds < 2) {
         usage(stderr);
         return 2;
     }
-    if (smp && TRACE_MAX_CPUS < 2) {
+    if ((smp || emul) && TRACE_MAX_CPUS < 2) {
         fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
         return 2;
     }
@@ -356,7 +369,7 @@ int main(int argc, char **argv)
     trace_host_port.step = 0;
     at(1000);
     trace_ring_start(&ring);
-    if (wake)
+    if (wake || emul)
         snapshot_idles = 2; // the two CPUs the scenario uses
     begin_file();
     snapshot(1000);
@@ -366,6 +379,11 @@ int main(int argc, char **argv)
         uint64_t T = T0 + (uint64_t)i * P;
         if (events) { // every event of the table, once a round
             events_round(T0 + (uint64_t)i * 10000u);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
+        if (emul) {
+            emul_round(T0 + (uint64_t)i * 10000u);
             kcap_drain(&cap, &ring);
             continue;
         }
@@ -400,7 +418,7 @@ int main(int argc, char **argv)
         }
         kcap_drain(&cap, &ring);
     }
-    at(T0 + (uint64_t)rounds * (sync || events ? 10000u : P) + (sync ? 3000u : 0));
+    at(T0 + (uint64_t)rounds * (sync || events || emul ? 10000u : P) + (sync ? 3000u : 0));
     kcap_finish(&cap, &ring);
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
@@ -409,7 +427,9 @@ int main(int argc, char **argv)
     }
     uint64_t R = rounds;
     printf("generated %llu events\n", (unsigned long long)emitted);
-    if (events) {
+    if (events || emul) {
+        if (emul)
+            emul_expect(rounds, qemu_clock);
         kcap_free(&cap);
         free(mem);
         return 0;

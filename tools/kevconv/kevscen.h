@@ -30,4 +30,10 @@ void sync_expect(unsigned rounds, int events, int timeout);
 // fields each must decode to printed as expect-* lines.
 void events_round(uint64_t T);
 
+// The "emul" scenario (kevscen_emul.c): skipped tick periods and a run stretched by another
+// CPU's turn, a round every 10000 cycles; its expected results for the capture's QEMU_CLOCK
+// item (NULL: none).
+void emul_round(uint64_t T);
+void emul_expect(unsigned rounds, const char *clock);
+
 #endif

@@ -16,6 +16,7 @@
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_emul.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
                                         "user", "waits", "faults", "funcs", "tasks" };
@@ -642,6 +643,8 @@ int main(int argc, char **argv)
         if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
             printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                    "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
+        if (s->emul)
+            kx_emul_print(s->emul, stdout);
         if (panic_cpu >= 0) {
             char line[320];
             kev_panic_format(&panic_seen, line, sizeof(line));

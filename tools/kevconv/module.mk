@@ -60,9 +60,9 @@ $(H)/kevreport: $(call kevhost_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/common/kev_capture.c \
+KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c tools/common/kev_capture.c \
                 trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
 $(H)/kevscen: $(call kevhost_objs,$(KC_SCEN_SRCS))
 	@echo "  LINK    $@"
@@ -94,7 +94,7 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c trace/trace_ring.c tools/common/kev_capture.c trace/kev_file.c \
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c trace/trace_ring.c tools/common/kev_capture.c trace/kev_file.c \
             trace/kev_events.c trace/kev_kercall.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)

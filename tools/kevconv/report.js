@@ -98,6 +98,14 @@
     tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events",
     // a process's bad user-event ring records: its doing, shown apart from losses
     tr.rejected ? ", " + tr.rejected + " records of processes' user-event rings rejected (not lost)" : ""]));
+  // How the capture's time was kept, and what the emulator did to it (kx_emul.c's sentences,
+  // kevstat's "time:" and "WARNING:" lines).
+  if (S.clock) {
+    document.body.appendChild(el("p", { "class": "summary", id: "clock", text: "Time: " + S.clock.says + "." }));
+    S.clock.warnings.forEach(function (w) {
+      document.body.appendChild(el("p", { "class": "emul-warning", text: "Warning: " + w + "." }));
+    });
+  }
 
   // ---- timeline -------------------------------------------------------------------------------
   var tsec = section("timeline-section", "Timeline");

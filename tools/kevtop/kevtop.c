@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <kevhost/kev_input.h>
@@ -28,13 +29,15 @@ static const struct tool_opt opts[] = {
     { 'd', 'd', "delay", "SECONDS", "each frame's span of trace time (default 1; 0.01 to 3600)",
       NULL },
     { 'n', 'n', "frames", "N", "stop after N frames", NULL },
+    { 'o', 'o', "output", "FILE", "also write the trace to FILE as it arrives, byte for byte the\n"
+      "board's file (after a board reset, FILE-2.kev, ...)", NULL },
     { OPT_JSON, 0, "json", NULL, "one JSON object a frame, a line each", NULL },
     { 's', 's', "sort", "KEY", "sort by cpu (default), kcalls, msgs, ints, wait, prio, name",
       NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevtop", "[-b | --json] [-d SECONDS] [-n N] [-s KEY] [INPUT]",
+    "kevtop", "[-b | --json] [-d SECONDS] [-n N] [-s KEY] [-o FILE] [INPUT]",
     "Shows a running target's threads live from its trace: CPU %, state, priority, kernel\n"
     "calls, messages and interrupts a second, the worst wait of each interval with its\n"
     "holder, and every loss (events lost in the interval and in all, on which CPU, why).\n"
@@ -107,10 +110,14 @@ static int term_open(struct view *v)
     return 0;
 }
 
+// The terminal's rows (LINES overrides them), at least 8.
 static unsigned term_rows(void)
 {
+    struct winsize w;
     const char *l = getenv("LINES");
     unsigned n = l ? (unsigned)atoi(l) : 0;
+    if (!n && ioctl(1, TIOCGWINSZ, &w) == 0)
+        n = w.ws_row;
     return n >= 8 ? n : 24;
 }
 
@@ -208,7 +215,8 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 
 // ---- the loop -------------------------------------------------------------------------------------
 
-static int parse_args(int argc, char **argv, struct view *v, double *span, const char **in)
+static int parse_args(int argc, char **argv, struct view *v, double *span, const char **in,
+                      const char **out)
 {
     struct tool_args a = { argc, argv, 0, NULL };
     int opt;
@@ -216,6 +224,7 @@ static int parse_args(int argc, char **argv, struct view *v, double *span, const
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
         case 'b': v->batch = 1; break;
+        case 'o': *out = a.val; break;
         case OPT_JSON: v->json = 1; break;
         case 'd':
             *span = strtod(a.val, &end);
@@ -251,8 +260,8 @@ int main(int argc, char **argv)
 {
     static struct view v = { .tty = -1 };
     double span = 1.0;
-    const char *in_name = NULL;
-    int rc = parse_args(argc, argv, &v, &span, &in_name);
+    const char *in_name = NULL, *out_name = NULL;
+    int rc = parse_args(argc, argv, &v, &span, &in_name, &out_name);
     if (rc >= 0)
         return rc;
     v.rows = calloc(KX_MAX_THREADS, sizeof(*v.rows));
@@ -268,6 +277,12 @@ int main(int argc, char **argv)
     top_counts(t, kev_live_counts(l));
     const struct kev_live_consumer me = { .user = &v, .begin = on_begin, .fault = on_fault };
     const struct kev_live_consumer tc = top_consumer(t);
+    struct kev_live_consumer file;
+    struct kev_live_file *w = out_name ? kev_live_file_open("kevtop", out_name, &file) : NULL;
+    if (out_name && !w)
+        return 1;
+    if (w)
+        kev_live_attach(l, &file);
     kev_live_attach(l, &me);
     kev_live_attach(l, &tc);
     if (!v.batch && !v.json && isatty(1) && term_open(&v) < 0)
@@ -296,6 +311,8 @@ int main(int argc, char **argv)
     }
     term_restore(&v);
     kev_input_close(&in);
+    if (kev_live_file_close(w) < 0)
+        return 1;
     top_free(t);
     kev_live_free(l);
     free(v.rows);

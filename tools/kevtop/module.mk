@@ -3,7 +3,7 @@
 HOST_TOOLS += $(H)/kevtop
 $(H)/kevtop: $(call kevhost_objs,tools/kevtop/kevtop.c tools/kevtop/top.c tools/kevtop/top_print.c)
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lm
+	$(Q)$(HOST_CC) -o $@ $^ -lm -lz
 
 # Its frames against kevstat's totals and kevsql's slices over the same files, read whole, as
 # they grow and as the framed stream with each fault injected (about 15 s: the paced writers).

@@ -172,6 +172,8 @@ struct kx_stats {
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
     struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
+    struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
+                                      // heap, NULL out of memory)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);

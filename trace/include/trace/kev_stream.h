@@ -123,7 +123,11 @@ struct ks_decoder {
     void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
     void (*on_problem)(void *arg, enum ks_problem what, uint64_t offset, uint32_t detail);
     void *arg;
-    uint64_t offset;        // stream offset of buf[0]
+    uint64_t offset;        // stream offset of buf[0] (during a callback: of its frame)
+    const uint8_t *frame;   // during a callback: its whole frame (header, payload, CRC)
+    // the CRC-32 the checks use: ks_crc32 when NULL; a host gives a faster one of the same
+    // polynomial and convention (zlib's crc32)
+    uint32_t (*crc)(uint32_t crc, const void *p, size_t n);
 };
 
 void ks_decoder_init(struct ks_decoder *d);

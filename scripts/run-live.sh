@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make live`: boots the demo system (or your programs) in QEMU with the trace streamed live
+# (the tracelogger's -u stream, its flush interval on, through QEMU_STREAM's relay) and shows it
+# in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. The console
+# goes to a file beside the image (the terminal is kevtop's); its last lines are shown at the
+# end. docs/live.md.
+#   scripts/run-live.sh IMAGE.elf KEVTOP
+# RUN_ARGS: the programs' part of the command line (default: the demo's round again and again
+# for LIVE_SECONDS, 30; make live APPS="a b": appinit and your programs, once); TL_OPTS: more
+# tracelogger options (-x flush=MS); KEVTOP_OPTS: kevtop's (-b: plain frames, -d SECONDS);
+# LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image).
+set -u
+img=$1
+top=$2
+here=$(cd "$(dirname "$0")" && pwd)
+out=${LIVE_DIR:-$(dirname "$img")}
+trace=${TRACE_FILE:-trace.kev}
+fifo=$out/live.fifo
+console=$out/live.console
+rm -f "$fifo" "$console"
+mkfifo "$fifo" || exit 1
+args=${RUN_ARGS:-init loop=${LIVE_SECONDS:-30} idle=100}
+# The board's own copy of the file where it has host files (semihosting): the live file must
+# be the same bytes.
+tlfile=
+[ "${TRACE_STORAGE:-semihost}" = semihost ] && tlfile="-f $out/live-board.kev"
+
+echo "live: booting $img in QEMU; the trace streams to kevtop (q quits), the console to $console"
+# QEMU and its relay in a process group of their own, stopped when kevtop ends first.
+setsid env QEMU_STREAM="fifo:$fifo" QEMU_TIMEOUT=0 \
+    QEMU_ARGS="$args ;; tracelogger -d1 -u ${TL_OPTS:-} $tlfile" \
+    "$here/qemu-run.sh" "$img" >"$console" 2>&1 </dev/null &
+qemu=$!
+stop() {
+    kill -- -"$qemu" 2>/dev/null
+    wait "$qemu" 2>/dev/null
+    rm -f "$fifo"
+}
+trap 'stop; exit 130' INT TERM
+# The LTTng live server (docs/live.md): the command babeltrace2 attaches with, once there is
+# one to serve it; none is built yet.
+# shellcheck disable=SC2086  # KEVTOP_OPTS: words
+"$top" ${KEVTOP_OPTS:-} -o "$trace" "$fifo"
+rc=$?
+for _ in $(seq 40); do      # at the trace's end QEMU and the relay are about to exit
+    kill -0 "$qemu" 2>/dev/null || break
+    sleep 0.05
+done
+if kill -0 "$qemu" 2>/dev/null; then
+    echo "live: kevtop ended before the system: stopping QEMU"
+    stop
+else
+    wait "$qemu"
+    qrc=$?
+    rm -f "$fifo"
+    echo "live: the system exited with status $qrc"
+    [ "$rc" = 0 ] && rc=$qrc
+fi
+echo "live: the console's last lines ($console):"
+tail -5 "$console"
+echo "live: the trace is in $trace (build/host/traceprinter $trace; kevstat, kevreport, dtrace -i)"
+exit "$rc"

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// How a capture's time was kept, and what the emulator did to it (kx_emul.c). A capture made
+// under QEMU says how QEMU kept time in its header item QEMU_CLOCK, which scripts/qemu-run.sh
+// passes to the tracelogger (the guest cannot tell): "host" (the host's clock), or "icount,"
+// and QEMU's -icount options ("icount,shift=4,sleep=off": the exact mode, time the instruction
+// count alone). A capture from real hardware has none. Two things QEMU does to time show in
+// the events and would otherwise read as the program's lateness:
+//   * skipped timer periods: the kernel's tick (INT 0x100) did not come for a period or more.
+//     Counted by the kernel's own rule (kernel/include/kernel/tick_periods.h: a tick counts
+//     every period ended by its time + P/8), P the tick's period over the capture. On the
+//     host's clock QEMU fires a late timer once for all the periods the host kept it from;
+//   * stretched runs, on several CPUs under -icount: QEMU runs the virtual CPUs one at a time,
+//     so a thread's run includes the other CPUs' turns. Every CPU takes its own timer
+//     interrupt once a tick period (the tick, INT 0x100, or its share, 0x101: docs/smp.md), so
+//     a CPU that wrote nothing while another CPU took two of its own was not run for a
+//     period or more: a stall. A run holding a stall is a stretched run, by the stalls'
+//     time. (The other CPUs' turns inside a run, stretches of consecutive events from one
+//     other CPU, are kept too: at least that much of the run was theirs.)
+// kx_stats feeds every event (kx_emul_event, after the model took it) and finishes it; kevstat
+// prints kx_emul_print's lines, kevreport shows the JSON's "says" and "warnings".
+#ifndef TOOLS_KX_EMUL_H
+#define TOOLS_KX_EMUL_H
+
+#include <stdio.h>
+#include "kx.h"
+
+enum kx_clock {
+    KX_CLOCK_NONE,      // no QEMU_CLOCK item: real hardware, or not made by qemu-run.sh
+    KX_CLOCK_HOST,      // QEMU on the host's clock
+    KX_CLOCK_ICOUNT,    // -icount without sleep=off: idle time passes on the host's clock
+    KX_CLOCK_EXACT,     // -icount ...,sleep=off: the instruction count alone
+    KX_CLOCK_OTHER,     // an item this reader does not know
+};
+
+#define KX_EMUL_MAX_GAPS 256u // tick gaps kept one by one (the rest counted)
+
+struct kx_emul_gap {
+    uint64_t t0, t1;    // the ticks before and after the gap (cycles)
+    uint64_t missed;    // periods no tick came for
+};
+
+struct kx_emul_run {    // a run: thread th on cpu from t0 to t1
+    int th;
+    unsigned cpu;
+    uint64_t t0, t1;
+    uint64_t turns;     // other CPUs' turns inside it (at least their time)
+    uint64_t stalled;   // its CPU's stalls inside it
+};
+
+struct kx_emul {
+    const struct kev_reader *r;
+    const struct kx_model *m;
+    enum kx_clock clock;
+    char item[96];              // the header item's value ("" when none)
+    uint64_t t_last;
+    unsigned ncpu;              // the capture's CPUs (its trailer, else its header)
+    unsigned cpus_seen;         // the highest CPU with an event, + 1
+    // the tick's entries, in time order
+    uint64_t *tick;
+    size_t ntick, cap;
+    int oom;
+    // results (kx_emul_finish)
+    double period;              // cycles; 0 when fewer than 3 ticks
+    uint64_t periods, skipped;  // periods over the ticks' span, and those no tick came for
+    struct kx_emul_gap gap[KX_EMUL_MAX_GAPS], longest;
+    unsigned ngaps;
+    uint64_t gaps;              // every gap (ngaps of them kept)
+    // turns and runs (several CPUs under -icount only)
+    int turns_on;
+    int turn_cpu;
+    uint64_t turn_t0, turn_t1;
+    uint64_t ticks[KEV_MAX_CPUS];          // each CPU's own timer interrupts so far
+    uint64_t seen[KEV_MAX_CPUS][KEV_MAX_CPUS]; // [c][d]: d's, at c's last event
+    uint64_t last[KEV_MAX_CPUS];           // each CPU's last event
+    struct kx_emul_run open[KEV_MAX_CPUS]; // th < 0: no run open
+    uint64_t runs, stretched, run_t, turn_t, stall_t;
+    struct kx_emul_run worst;   // the stretched run with the longest stalls (th < 0: none)
+    char says[200];
+    char warn[2][800];
+    unsigned nwarn;
+};
+
+void kx_emul_init(struct kx_emul *x, const struct kev_reader *r, const struct kx_model *m);
+// After the model took e: its time, its CPU's turn, the runs it ended or began, a tick.
+void kx_emul_event(struct kx_emul *x, const struct kev_event *e);
+// The results, and the sentences that say them.
+void kx_emul_finish(struct kx_emul *x);
+void kx_emul_free(struct kx_emul *x);
+// kevstat's lines: "time: ..." and each warning.
+void kx_emul_print(const struct kx_emul *x, FILE *f);
+// The JSON object ("clock" in kx_stats_json).
+void kx_emul_json(const struct kx_emul *x, FILE *f);
+
+#endif
