@@ -91,9 +91,13 @@ static inline void put16(struct stream *s, uint16_t v) { put_le(s->buf + s->len,
 static inline void put32(struct stream *s, uint32_t v) { put_le(s->buf + s->len, v, 4); s->len += 4; }
 static inline void put64(struct stream *s, uint64_t v) { put_le(s->buf + s->len, v, 8); s->len += 8; }
 
-// A fixed char[16] (LTTng's comm), NUL padded.
+// A fixed char[16] (LTTng's comm), NUL padded; "<unknown>" for a thread whose name the trace
+// lost (babeltrace2 2.0 reads a char array of NULs only as the one it read before it: another
+// thread's name).
 static void put_comm(struct stream *s, const char *name)
 {
+    if (!name[0])
+        name = "<unknown>";
     size_t n = strnlen(name, CTF_COMM_LEN - 1);
     memcpy(s->buf + s->len, name, n);
     memset(s->buf + s->len + n, 0, CTF_COMM_LEN - n);
