@@ -766,26 +766,30 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     return 0;
 }
 
+// A last, empty packet of cpu raising its counter to lost.
+static void last_packet(struct conv *c, unsigned cpu, uint64_t lost)
+{
+    struct stream *s = &c->s[cpu];
+    uint64_t t = c->m->have_t ? c->m->last_t : 0;
+    uint64_t at = s->last > t ? s->last : t;
+    if (at < s->end) // after the last packet (a BUFFER_END may follow the last event)
+        at = s->end;
+    open_packet(c, cpu, at);
+    s->discarded = lost;
+    close_packet(c, cpu, at);
+}
+
 // Losses no DROPPED event reported (after the last buffer, or buffers the logger could not
 // store): a last, empty packet per CPU raises the counter to the trailer's total.
 static void trailing_losses(struct conv *c, const struct kev_reader *r)
 {
     unsigned ncpu = r->kr_have_trailer ? r->kr_trl_ncpu : r->kr_ncpu_seen;
-    uint64_t t = c->m->have_t ? c->m->last_t : 0;
     for (unsigned cpu = 0; cpu < ncpu && cpu < KEV_MAX_CPUS; cpu++) {
-        struct stream *s = &c->s[cpu];
         uint64_t lost = r->kr_have_trailer ? r->kr_trl_lost[cpu] : r->kr_cpu[cpu].cs_lost_stream;
-        if (lost <= s->discarded)
-            continue;
-        uint64_t at = s->last > t ? s->last : t;
-        if (at < s->end) // after the last packet (a BUFFER_END may follow the last event)
-            at = s->end;
-        open_packet(c, cpu, at);
-        s->discarded = lost;
-        close_packet(c, cpu, at);
+        if (lost > c->s[cpu].discarded)
+            last_packet(c, cpu, lost);
     }
 }
-
 
 // ---- the interface (kev2ctf.h) -----------------------------------------------------------------
 
@@ -827,18 +831,19 @@ void ctf_enc_host_loss(struct ctf_enc *e, unsigned cpu, uint64_t events)
         e->c.s[cpu].host_lost += events;
 }
 
-int ctf_enc_open_begin(const struct ctf_enc *e, unsigned cpu, uint64_t *t)
+void ctf_enc_flush(struct ctf_enc *e, unsigned cpu)
 {
-    if (cpu >= KEV_MAX_CPUS || !e->c.s[cpu].open)
-        return 0;
-    *t = e->c.s[cpu].begin;
-    return 1;
+    if (cpu < KEV_MAX_CPUS && e->c.s[cpu].open && e->c.s[cpu].nev)
+        close_packet(&e->c, cpu, e->c.s[cpu].last);
 }
 
 int ctf_enc_finish(struct ctf_enc *e, const struct kev_reader *r, int whole)
 {
     struct conv *c = &e->c;
     span_streams(c);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) // the host's losses no buffer came after
+        if (c->s[cpu].host_lost)
+            last_packet(c, cpu, c->s[cpu].discarded + c->s[cpu].host_lost);
     if (whole)
         trailing_losses(c, r);
     return c->werr;

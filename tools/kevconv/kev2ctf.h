@@ -46,12 +46,14 @@ int ctf_enc_event(void *user, struct kev_reader *r, const struct kev_event *e);
 // The host lost events of CPU cpu in transit (the stream's LOSS frames): counted from the
 // CPU's next buffer on.
 void ctf_enc_host_loss(struct ctf_enc *c, unsigned cpu, uint64_t events);
-// A CPU's packet being filled and the time it begins: 1 (at *t), or 0 when none is open.
-int ctf_enc_open_begin(const struct ctf_enc *c, unsigned cpu, uint64_t *t);
+// The events of CPU cpu given so far go out now: the packet being filled is closed at its last
+// event (its buffer's next events open another). A live server's, when time has passed them.
+void ctf_enc_flush(struct ctf_enc *c, unsigned cpu);
 // The capture ended: every CPU's stream is closed at the capture's last event (with an empty
-// packet up to it where the CPU fell silent earlier: an LTTng session's streams span it), and,
-// when r's trailer arrived (whole: the decode did not stop), each CPU's counter is raised to
-// the trailer's lost count with a last, empty packet. 0, or 1 after a write error.
+// packet up to it where the CPU fell silent earlier: an LTTng session's streams span it); the
+// host's losses no buffer came after, and, when r's trailer arrived (whole: the decode did not
+// stop), the trailer's lost count, raise each CPU's counter in a last, empty packet. 0, or 1
+// after a write error.
 int ctf_enc_finish(struct ctf_enc *c, const struct kev_reader *r, int whole);
 
 struct ctf_enc_counts {

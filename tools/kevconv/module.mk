@@ -31,6 +31,18 @@ $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
+# kevlive: the trace served live to LTTng's viewers, packets by kev2ctf's encoder.
+HOST_TOOLS += $(H)/kevlive
+$(H)/kevlive: $(call kevhost_objs,$(KC)/kevlive.c $(KC)/live_store.c $(KC)/live_viewer.c $(KC_CTF) \
+                  $(KC_SYMS) $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lz
+# babeltrace2 attached live against babeltrace2 over kev2ctf's conversion, with bad viewers and
+# losses (about 25 s: the paced writers).
+SCRIPT_TESTS_HOST += kevlive|120|test/tools/test_kevlive.sh
+TEST_DEPS_HOST    += $(H)/kevlive $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/kevtop $(H)/traceprinter \
+                     $(HT)/kevscen4
+
 $(H)/kev2json: $(call kevhost_objs,$(KC_JSON_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
