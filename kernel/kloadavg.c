@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The load average: avenrun[3], as Solaris's kernel variable of that name (int avenrun[3],
-// FSCALE = 1 << FSHIFT, FSHIFT 8: avenrun[0] / 256.0 is the 1-minute load): the threads
-// running or ready, the CPUs' idle threads aside, averaged exponentially over 1, 5 and 15
+// FSCALE = 1 << FSHIFT, FSHIFT 8: avenrun[0] / 256.0 is the 1-minute load), and hp_avenrun[3],
+// Solaris's high-precision one (hp_avenrun[0] / 65536.0; int64_t there, 32 bits here): the
+// threads running or ready, the CPUs' idle threads aside, averaged exponentially over 1, 5 and 15
 // minutes, one sample a second. It costs no event anything: the tick that moves k_ticks
 // across a second takes the sample (kloadavg_tick: one compare a tick), a pass over the
 // thread table. D reads it as
-// `avenrun[0..2] (a privileged consumer: docs/fbt.md, "Kernel variables").
+// `avenrun[0..2] and `hp_avenrun[0..2] (a privileged consumer: docs/fbt.md, "Kernel
+// variables").
 //
 // LOCKING. Written by the tick alone: the exclusive tick (kernel/main.c), or on several CPUs
 // the shared one under the timer list's lock (kernel/ktimer.c), which never run at once. The
@@ -17,10 +19,10 @@
 #include <kernel/kloadavg.h>
 
 #define LOAD_FSHIFT 8u     // avenrun's fraction bits (Solaris's FSHIFT)
-#define AVG_SHIFT   16u    // the running averages' own fraction bits
+#define AVG_SHIFT   16u    // hp_avenrun's fraction bits (Solaris's: 65536ths)
 
 uint32_t avenrun[3];
-static uint32_t avg[3];    // the same averages with AVG_SHIFT fraction bits
+uint32_t hp_avenrun[3];    // the same averages with AVG_SHIFT fraction bits, as the sums run
 
 // Each average moves toward the sample by 1 - exp(-1 s / its span) a second, in units of
 // 2^-13: 1 - exp(-1/60), -1/300, -1/900 (illumos's clock.c uses the same three constants).
@@ -47,9 +49,9 @@ static void sample(void)
 {
     int64_t want = (int64_t)runnable() << AVG_SHIFT;
     for (unsigned i = 0; i < 3; i++) {
-        int64_t now = avg[i];
-        avg[i] = (uint32_t)(now + (((want - now) * (int64_t)weight[i]) >> WEIGHT_SHIFT));
-        avenrun[i] = avg[i] >> (AVG_SHIFT - LOAD_FSHIFT);
+        int64_t now = hp_avenrun[i];
+        hp_avenrun[i] = (uint32_t)(now + (((want - now) * (int64_t)weight[i]) >> WEIGHT_SHIFT));
+        avenrun[i] = hp_avenrun[i] >> (AVG_SHIFT - LOAD_FSHIFT);
     }
 }
 

@@ -10,7 +10,8 @@
 // LOSS frames go out before the next frame that does. Flow control is obeyed between
 // buffers only: a buffer begun is finished (a UART always can: a host sends XOFF with a
 // buffer's worth of room left, KS_XOFF_ROOM), so the stream never holds part of a buffer.
-// The header and the trailer are never dropped. One thread (the logger's) calls all of this.
+// The header and the trailer are never dropped by choice (an RTT probe stalled for a second
+// skips them, counted: rtt.c). One thread (the logger's) calls all of this.
 #include "tracelogger.h"
 #include <kern.h>
 #include <trace/kev_stream.h>
@@ -31,8 +32,8 @@ static uint8_t frame[KS_MAX_FRAME];
 // Cycles the logger spent handing frames to each sink (the UART's register writes, the RTT
 // copy and its waits for the probe): the rate each transport sustains (make bench).
 static uint64_t uart_cycles, rtt_cycles;
-// Per CPU and reason: what the next LOSS frame reports (pending when events or buffers are
-// non-zero), and the running total it carries.
+// Per CPU and reason: what the next LOSS frame reports (owed while buffers is non-zero), and
+// the running total it carries.
 static struct ks_loss loss[LOSS_CPUS][LOSS_REASONS];
 
 static void uart_send(const uint8_t *p, size_t n)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target for kevsql's SQL surface (tools/kevsql/, docs/sql.md "Hostile SQL"): any
+// libFuzzer target for kevsql's SQL surface (tools/kevsql/, docs/sql-hostile.md): any
 // byte string is run as SQL statements on a connection where the extension is registered and
 // a small trace is open (its tables, views and functions: CREATE VIRTUAL TABLE ... USING kev(...)
 // with any argument, kev_open / kev_close / kev_ns, recursion, LIMIT / OFFSET ...), every column
 // of every row fetched. Errors are answers; a crash, a sanitizer report or a hang is a finding.
 // fuzz_kevsql is the other side: any bytes as the trace, fixed SQL.
-// Cheap runs (10 M of them are the goal, docs/sql.md "Hostile SQL"): the extension keeps rows
+// Cheap runs (10 M of them are the goal, docs/sql-hostile.md): the extension keeps rows
 // (ks_keep_rows): the trace is opened and its first pass made once a process, each table's walk
 // runs once for each plan and its rows and model are kept, so an input costs SQLite's work on
 // a few hundred rows, not the model's 6 MB set up again under ASan (the walk itself is

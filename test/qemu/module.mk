@@ -213,9 +213,10 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
-# Task instances on a real capture: user/apps/cadence's own measure of its jobs (their release,
-# end and misses) and relay's of its waits against kevstat, kevsql and the report read in
-# Chromium (test_tasks.sh: one boot a board serves every check, about 10 s each).
+# Task instances and wait chains on a real capture: user/apps/cadence's own measure of its jobs
+# (their release, end and misses) and relay's of its waits (client -> server -> mutex -> holder)
+# against kevstat, kevsql and the report read in Chromium (test_tasks.sh: one boot a board serves
+# every check, about 15 s each on an idle machine).
 TASKS_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
@@ -227,7 +228,7 @@ DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|420|test/qemu/test_dtrace_script.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))
 # Who blocked whom on a real capture: user/apps/inversion and user/apps/deadlock under the
-# tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
+# tracelogger, kevstat's findings against what the programs print (docs/waits.md).
 ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat $(H)/kevsql
@@ -351,6 +352,10 @@ SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-loadavg/$(b)|120|BOARD=$(b)|test
 ifneq ($(filter loadavgd,$(IMAGES)),)
 TEST_DEPS    += $(B)/loadavgd.elf $(H)/dcompile
 endif
+# DTrace users' toolbox idioms (?: aggregations, `mpid, `ncpus, zonename, func/mod of kernel
+# pcs, a script's bufsize=16k) live and over the same boot's capture, equal byte for byte, with
+# acq's own pid as truth. One boot of the acqparity image, about 5 s.
+SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))

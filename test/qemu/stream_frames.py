@@ -4,10 +4,13 @@
 # reading of the framing that trace/kev_stream.h documents (our decoder is not used), so the
 # tests compare the board's frames with the board's clock and counters, not with our decoder.
 #   stream_frames.py read PORT OUT [--pause-after BYTES | --pause-every SEC] [--pause SEC]
+#                                   [--until FILE:TEXT]
 #       a reader on 127.0.0.1:PORT (retried until it listens) that saves the raw stream in
 #       OUT, and after BYTES (or every SEC seconds of the host's clock) stops reading for SEC
-#       seconds (a host that stops reading); its socket's receive buffer is small, so that a
-#       pause reaches the board within a second
+#       seconds (a host that stops reading); with --until, it first stays stopped until FILE
+#       holds TEXT (kevrelay -s saying it sent XOFF: the board then has SEC seconds stopped,
+#       however fast the host runs it), at most a minute; its socket's receive buffer is small,
+#       so that a pause reaches the board soon
 #   stream_frames.py parse RAW
 #       one line per HEARTBEAT ("heartbeat TIME OFFSET INTERVAL_MS BUFFERS") and LOSS
 #       ("loss CPU REASON EVENTS BUFFERS TOTAL FIRST_SEQ T_FIRST T_LAST OFFSET") in stream
@@ -22,7 +25,18 @@ import zlib
 DATA, END, HEARTBEAT, LOSS = 1, 2, 3, 4
 
 
-def read(port, out, pause_after, pause, every=None):
+def wait_for(until):
+    path, text = until.split(':', 1)
+    for _ in range(600):
+        try:
+            if text in open(path, errors='replace').read():
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+
+
+def read(port, out, pause_after, pause, every=None, until=None):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
     for _ in range(300):
@@ -46,6 +60,8 @@ def read(port, out, pause_after, pause, every=None):
             if not paused and got >= pause_after:
                 paused = True
                 f.flush()
+                if until:
+                    wait_for(until)
                 time.sleep(pause)
             if next_pause and time.monotonic() >= next_pause:
                 f.flush()
@@ -102,7 +118,8 @@ if __name__ == '__main__':
         pa = int(a[a.index('--pause-after') + 1]) if '--pause-after' in a else None
         ps = float(a[a.index('--pause') + 1]) if '--pause' in a else 0.0
         ev = float(a[a.index('--pause-every') + 1]) if '--pause-every' in a else None
-        read(int(a[1]), a[2], pa, ps, ev)
+        un = a[a.index('--until') + 1] if '--until' in a else None
+        read(int(a[1]), a[2], pa, ps, ev, un)
     elif len(a) == 2 and a[0] == 'parse':
         parse(a[1])
     else:

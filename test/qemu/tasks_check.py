@@ -4,20 +4,16 @@
 # program measured on its own clock: kevstat --json's tasks (cadence/worker: one instance a job,
 # as many misses as the program counted, the period it programmed, every job's response time
 # within 1 us of its own), kevstat's text line, and kevsql's instance table and deadline_miss
-# view (the same numbers in ns). Prints "ok - ..." / "not ok - ..." lines.
-#   tasks_check.py KEVSTAT.json TASKS.txt RUN_LOG KEVSQL TRACE.kev
+# view (the same numbers in ns); a deadline given (--deadline cadence/worker=D, D between two of
+# the program's response times) misses the jobs the program answered later than D, in kevsql and
+# kevstat alike. Prints "ok - ..." / "not ok - ..." lines.
+#   tasks_check.py KEVSTAT.json TASKS.txt RUN_LOG KEVSQL TRACE.kev KEVSTAT
 import json, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tasks_common import cadence
+from tasks_common import check, cadence
 
 st, txt, log = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), open(sys.argv[3], errors="replace").read()
-kevsql, kev = sys.argv[4], sys.argv[5]
-
-
-def check(cond, what, diag=""):
-    print(("ok" if cond else "not ok"), "-", what)
-    if not cond and diag:
-        print("# " + str(diag)[:600])
+kevsql, kev, kevstat = sys.argv[4], sys.argv[5], sys.argv[6]
 
 
 c = cadence(log)
@@ -74,3 +70,19 @@ check(line and int(line.group(1)) == c["jobs"] and abs(float(line.group(2)) - c[
       int(line.group(4)) == c["misses"],
       "kevstat's text: cadence/worker, %d instances, period %d us, %d misses" % (c["jobs"], c["period_us"], c["misses"]),
       line.group(0) if line else txt[:300])
+# a deadline given: D halfway across a gap of 5 us or more between the program's response times,
+# with 5 to 35 of its jobs later than D
+resp = sorted((e - r) * 1e9 / cps for r, e in c["job"])
+cut = [i for i in range(len(resp) - 1) if resp[i + 1] - resp[i] > 5000 and 5 <= len(resp) - 1 - i <= 35]
+if not cut:
+    check(False, "the program's response times leave room for a deadline between them", resp)
+    sys.exit(0)
+i = cut[len(cut) // 2]
+dl, late = int((resp[i] + resp[i + 1]) / 2), len(resp) - 1 - i
+q = subprocess.run([kevsql, "--csv", "--no-header", "--deadline", "cadence/worker=%dns" % dl, kev,
+                    "SELECT count(*) FROM deadline_miss WHERE label = 'cadence/worker'"], capture_output=True, text=True)
+j = subprocess.run([kevstat, "--json", "--deadline", "cadence/worker=%dns" % dl, kev], capture_output=True, text=True)
+given = {t["thread"]: t for t in json.loads(j.stdout)["tasks"]["list"]}.get("cadence/worker", {}) if j.returncode == 0 else {}
+check(q.stdout.strip() == str(late) and given.get("misses") == late and given.get("deadline_given"),
+      "--deadline cadence/worker=%.3f us: %d misses, the jobs the program answered later (kevsql %s, kevstat %s)"
+      % (dl / 1e3, late, q.stdout.strip() or q.stderr.strip(), given.get("misses")))

@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: MIT
 # What user/apps/cadence and user/apps/relay print of their own runs (test/qemu/test_tasks.sh):
 # cadence's jobs (release and end in cycles since boot, on the program's own clock) and summary,
-# relay's rounds (its client's and server's waits) and ids.
+# relay's rounds (its client's and server's waits) and ids; and the checkers' one way to say a
+# result ("ok - ..." / "not ok - ...", a failure's diagnostic after "# ").
 import re
+
+
+def check(cond, what, diag=""):
+    print(("ok" if cond else "not ok"), "-", what)
+    if not cond and diag:
+        print("# " + str(diag)[:600])
 
 
 def cadence(log):

@@ -6,7 +6,12 @@
 # misses names each overrun job, released when the program released it and answering in the
 # time it measured (within 1 us, and the page's rounding); a miss's "show" button puts that job
 # in the timeline's view; the worker's response-time histogram counts every job; the contents
-# bar leads to the section. Leaves a screenshot of the section at SHOT. Prints TAP-like lines.
+# bar leads to the section. And the wait chains of user/apps/relay against the waits it measured:
+# the findings' sentence for relay/client's worst wait (its send to relay/server, which waited
+# on the mutex held by relay/main, each time as the program measured it, within 1.5 us and the
+# page's rounding), its "show" button, the slowest request's states in the model's words, the
+# page saying its times count from boot. Leaves a screenshot of the Tasks section at SHOT and of
+# the findings beside it (SHOT's name with -findings). Prints TAP-like lines.
 #   tasks_report_check.py PAGE.html RUN_LOG SHOT.png
 import os, re, shutil, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
@@ -14,21 +19,53 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chromium_driver import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from tasks_common import cadence
+from tasks_common import check, cadence, relay
 
 page, log_f, shot = sys.argv[1:4]
-c = cadence(open(log_f, errors="replace").read())
-
-
-def check(cond, what, diag=""):
-    print(("ok" if cond else "not ok"), "-", what)
-    if not cond and diag:
-        print("# " + str(diag)[:600])
+log = open(log_f, errors="replace").read()
+c, rl = cadence(log), relay(log)
 
 
 def us_of(t):  # "2.128 ms", "980.5 us", as the page writes a time (report.js fmtTime)
     v = re.match(r"\s*([0-9.]+) (ms|us|ns|s)\b", t)
     return float(v.group(1)) * {"s": 1e6, "ms": 1e3, "us": 1, "ns": 1e-3}[v.group(2)] if v else -1
+
+
+def relay_checks(d):
+    """relay/client's worst wait in the findings, its show button, the slowest request's states."""
+    tb = d.find_elements(By.ID, "time-base")
+    check(tb and "counts from boot" in tb[0].text, "the page says its times count from boot",
+          tb[0].text if tb else "no #time-base")
+    if not rl or None in rl["round"]:
+        check(False, "relay printed every round and its ids")
+        return
+    cps = rl["cps"]
+    k = max(range(rl["rounds"]), key=lambda i: rl["round"][i][1])
+    send, cw, sw = (x * 1e6 / cps for x in rl["round"][k])
+    li = d.find_elements(By.CSS_SELECTOR, "#chains-list li[data-waiter='relay/client']")
+    text = li[0].find_element(By.CSS_SELECTOR, ".text").text if li else ""
+    m = re.match(r"relay/client \(prio 15\) waited (.+?) at (.+?): its send to relay/server, which waited (.+?) "
+                 r"on mutex %d held by relay/main; attributed to .*relay/main ([0-9.]+ \w+)" % rl["mutex"], text)
+    tol = 1.5 + 0.5  # and the page's rounding ("7.503 ms")
+    check(m and abs(us_of(m.group(1)) - cw) <= tol and abs(us_of(m.group(2)) - send) < 20 and
+          abs(us_of(m.group(3)) - sw) <= tol and abs(us_of(m.group(4)) - sw) <= tol,
+          "findings: relay/client waited %.1f us at %.1f us: its send to relay/server, which waited %.1f us on "
+          "mutex %d held by relay/main, attributed to relay/main (the program's round %d)" % (cw, send, sw, rl["mutex"], k),
+          text)
+    if li:
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", li[0])  # below the contents bar
+        li[0].find_element(By.CSS_SELECTOR, "button.show").click()
+        view = d.find_element(By.ID, "view-info").text
+        v = re.search(r"view ([0-9.]+ \w+) \.\. ([0-9.]+ \w+) since boot", view)
+        check(v and us_of(v.group(1)) <= send and send + cw <= us_of(v.group(2)),
+              "findings: show puts the wait (%.1f .. %.1f us since boot) in the timeline's view (%s)" % (send, send + cw, view))
+        d.execute_script("document.getElementById('findings').scrollIntoView()")
+    cells = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+             for tr in d.find_elements(By.CSS_SELECTOR, "#worst-request tr")[1:]]
+    words = [x[1] for x in cells]
+    check("works" not in words and ("blocked (MUTEX) on mutex %d held by relay/main (prio 8)" % rl["mutex"]) in words,
+          "the slowest request in the model's words: the server blocked on the mutex, held by relay/main at its prio 8",
+          words)
 
 
 if not c or None in c["job"]:
@@ -80,6 +117,8 @@ try:
     top = d.execute_script("return document.getElementById('tasks').getBoundingClientRect().top")
     check(0 <= top <= 60, "the contents bar's Tasks brings the section to the top (%s)" % top)
     d.save_screenshot(shot)
+    relay_checks(d)
+    d.save_screenshot(shot.replace(".png", "-findings.png"))
 finally:
     d.quit()
     shutil.rmtree(prof, ignore_errors=True)

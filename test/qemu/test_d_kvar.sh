@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name reads the kernel's
 # data object of that name for a privileged consumer, and the Solaris names with a meaning
-# here are aliases (ncpus, ncpus_online: k_ncpus; mpid: next_pid). One boot of the dtrace
+# here are aliases (ncpus, ncpus_online: k_ncpus; mpid, Solaris's last pid given: next_pid - 1,
+# the kernel's counter being the next to give). One boot of the dtrace
 # image (the board's dtrace, privileged, running init) with gdb-multiarch attached to the same
 # QEMU: D prints the values at END; gdb, stopped at board_halt (the boot's end, nothing spawned
 # after END), reads the variables by their DWARF names. They must be equal.
@@ -47,6 +48,6 @@ read -r dn dn2 dn3 dp dp2 <<< "${d:-x x x x x}"
 read -r gn gp <<< "${g:-y y}"
 check "the boot ran to its end under gdb (status $rc)" '[ $rc = 0 ]'
 [ $rc = 0 ] || tail -8 "$tmp/run.out" | sed 's/^/# /'
-check "D's \`k_ncpus, \`ncpus, \`ncpus_online ($dn $dn2 $dn3) and \`next_pid, \`mpid ($dp $dp2) equal gdb's reads of k_ncpus ($gn) and next_pid ($gp)" \
-    '[ "$dn" = "$gn" ] && [ "$dn2" = "$gn" ] && [ "$dn3" = "$gn" ] && [ "$dp" = "$gp" ] && [ "$dp2" = "$gp" ] && [ "$gp" -gt 1 ]'
+check "D's \`k_ncpus, \`ncpus, \`ncpus_online ($dn $dn2 $dn3) and \`next_pid ($dp) equal gdb's reads of k_ncpus ($gn) and next_pid ($gp); \`mpid ($dp2) is next_pid - 1" \
+    '[ "$dn" = "$gn" ] && [ "$dn2" = "$gn" ] && [ "$dn3" = "$gn" ] && [ "$dp" = "$gp" ] && [ "$dp2" = "$((gp - 1))" ] && [ "$gp" -gt 1 ]'
 [ -n "$g" ] || sed 's/^/# gdb: /' "$tmp/gdb.out" | tail -5

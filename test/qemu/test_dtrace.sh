@@ -176,9 +176,15 @@ check "a compile error on the board is dtrace's message, exit 1" \
 t badx "dtrace -x bufpolicy=sideways -n 'BEGIN { exit(0); }'"
 check "a bad -x value is refused, exit 1" \
     "[ $rc = 1 ] && has badx 'dtrace: invalid value for option bufpolicy: sideways'"
-t bigbuf "dtrace -b 64k -c init -n 'kercall:::entry { trace(arg0); }'"
-check "a bufsize larger than one read is refused before tracing, not lost (exit 1)" \
-    "[ $rc = 1 ] && has bigbuf '^dtrace: bufsize 64k is larger than the 8k this dtrace reads at once' && ! has bigbuf 'demo system done'"
+# A script's bufsize above what one read takes (#pragma D option bufsize=16k) runs, lowered
+# with a word as DTrace lowers a buffer it cannot have; under bufresize=manual it is refused.
+printf '#pragma D option quiet\n#pragma D option bufsize=16k\nBEGIN { printf("ran %%d\\n", 16); exit(0); }\n' >"$out/bigbuf.d"
+t bigbuf "dtrace -s $out/bigbuf.d"
+check "a script's bufsize=16k is lowered to the 8k one read takes, said, and the script runs (exit 0)" \
+    "[ $rc = 0 ] && has bigbuf '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once \\(asked 16k' && has bigbuf '^ran 16$'"
+t bigbufman "dtrace -x bufresize=manual -b 64k -n 'BEGIN { exit(0); }'"
+check "bufresize=manual: a bufsize larger than one read is refused before tracing (exit 1)" \
+    "[ $rc = 1 ] && has bigbufman '^dtrace: bufsize 64k is larger than the 8k this dtrace reads at once \\(bufresize=manual\\)'"
 t badopt "dtrace -Z"
 check "an unknown option prints the usage, exit 2" "[ $rc = 2 ] && has badopt '^usage: dtrace'"
 printf '#define N 3\n#if N > 2\n#error N is too big\n#endif\n' >"$out/cpperr.d"

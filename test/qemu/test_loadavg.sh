@@ -21,13 +21,14 @@ img=$B/loadavgd.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..8"
 threads=3 ms=4000
 
 D='user:::event /arg0 == 240 || arg0 == 241/ { printf("LOADAVG %d %d %d %d %d %d\n", arg0,
-    `avenrun[0], `avenrun[1], `avenrun[2], `kloadavg_due, timestamp); }'
+    `avenrun[0], `avenrun[1], `avenrun[2], `kloadavg_due, timestamp);
+    printf("HPLOAD %d %d %d %d\n", arg0, `hp_avenrun[0], `hp_avenrun[1], `hp_avenrun[2]); }'
 "$H/dcompile" --kernel "$img" -q -n "$D" -o "$tmp/l.dobj" > "$tmp/l.err" 2>&1
-ok $? "dcompile --kernel resolves \`avenrun[0..2] and \`kloadavg_due"
+ok $? "dcompile --kernel resolves \`avenrun[0..2], \`hp_avenrun[0..2] and \`kloadavg_due"
 [ -s "$tmp/l.err" ] && sed 's/^/# /' "$tmp/l.err"
 
 (cd "$tmp" && QEMU_ARGS="dtrace -q -c loadgen $tmp/l.dobj ;; loadgen $threads $ms" \
@@ -45,6 +46,16 @@ python3 "$here/test/tools/loadavg_expect.py" "$threads" "$k" "${t0:-0}" "${t1:-0
     "${a0:-0}" "${a1:-0}" "${a2:-0}" "${b0:-x}" "${b1:-x}" "${b2:-x}" > "$tmp/expect.out" 2>&1
 ok $? "\`avenrun at loadgen's end ($b0 $b1 $b2 /256, from $a0 $a1 $a2) is the 1, 5 and 15-minute exponential average of $threads threads over its $k samples, one a second"
 sed 's/^/# /' "$tmp/expect.out"
+# Solaris's high-precision load, `hp_avenrun (65536ths): the same averages from the same
+# definition, and `avenrun is its value in 256ths (the kernel's one rule: 8 bits fewer).
+read -r _ _ ha0 ha1 ha2 <<< "$(con_of dtrace < "$tmp/run.out" | grep '^HPLOAD 240 ' | head -1)"
+read -r _ _ hb0 hb1 hb2 <<< "$(con_of dtrace < "$tmp/run.out" | grep '^HPLOAD 241 ' | head -1)"
+python3 "$here/test/tools/loadavg_expect.py" --scale 65536 "$threads" "$k" "${t0:-0}" "${t1:-0}" \
+    "${ha0:-0}" "${ha1:-0}" "${ha2:-0}" "${hb0:-x}" "${hb1:-x}" "${hb2:-x}" > "$tmp/expect_hp.out" 2>&1
+ok $? "\`hp_avenrun at loadgen's end ($hb0 $hb1 $hb2 /65536) is the same exponential averages"
+sed 's/^/# /' "$tmp/expect_hp.out"
+check "\`hp_avenrun / 256 is \`avenrun at both reads ($ha0 $ha1 $ha2, $hb0 $hb1 $hb2 against $a0 $a1 $a2, $b0 $b1 $b2)" \
+    '[ $((${ha0:-1} >> 8)) = "${a0:-x}" ] && [ $((${ha1:-1} >> 8)) = "${a1:-x}" ] && [ $((${ha2:-1} >> 8)) = "${a2:-x}" ] && [ $((${hb0:-1} >> 8)) = "${b0:-x}" ] && [ $((${hb1:-1} >> 8)) = "${b1:-x}" ] && [ $((${hb2:-1} >> 8)) = "${b2:-x}" ]'
 
 # An element D cannot read: refused by the compiler with the reason (never a wrong read).
 err() { "$H/dcompile" --kernel "$img" -q -n "BEGIN { trace($1); }" -o "$tmp/e.dobj" 2>&1; }

@@ -10,8 +10,8 @@
 #     hears from the board (a buffer or a heartbeat) every 50 ms;
 #   - the demo streamed live: the stream is the file byte for byte, buffers below the mark
 #     among them, read by traceprinter and QNX's; every event recorded or counted lost;
-#   - a reader that stops for 3 s (the relay sends XOFF): the board runs on, the logger drops
-#     whole buffers and the LOSS frames, the file's trailer and the logger's count agree;
+#   - a reader that stops until the relay has sent XOFF, and 1 s more: the board runs on, the
+#     logger drops whole buffers and the LOSS frames, the file's trailer and its count agree;
 #   - RTT: a stalled reader costs buffers in skip mode (reason 2, counted), none with
 #     -x rtt=block, whose stream is then the file byte for byte.
 # With a third argument `stop`, only the reader that stops (the board's UART receive line and
@@ -64,7 +64,7 @@ summary() { "$h/traceprinter" "$1" 2>&1 | sed -n -e 's/^events: \([0-9]*\) in .*
 refused() { sed -nE "s#${TL}: the stream's host did not take [0-9]* buffers \(([0-9,]*) events\).*#\1#p" "$1" | tr -d ,; }
 field() { sed -n "s/^frames .* $1 \([0-9A-Z]*\).*/\1/p" "$2"; }
 
-# ---- a reader that stops for 3 s: the board runs on, and counts what it dropped ---------------
+# ---- a reader that stops: the board runs on, and counts what it dropped -----------------------
 # The relay's buffer at its smallest (128 KiB: XOFF at 64 KiB), the demo looped 5 s. Without
 # host files the stream is the only copy: it must then be undamaged.
 stop_stream_whole() { [ "$(field end "$out/stop.frames") $(field gaps "$out/stop.frames")" = "OK 0" ]; }
@@ -75,7 +75,7 @@ stop_part() {
         same=stop_stream_whole
     fi
     RELAY_OPTS="-b 131072" live stop "$b/demo.elf" "init loop=5 ;; tracelogger -d1 -u $fopt" \
-        --pause-after 30000 --pause 3
+        --pause-after 30000 --until "$out/stop.log:kevrelay: XOFF sent" --pause 1
     read -r gen rec kd ko <<<"$(kcounts "$out/stop.log")"
     read -r fev flost <<<"$(summary "$out/stop-stream.kev")"
     e=$(refused "$out/stop.log")
@@ -155,18 +155,20 @@ fi
 
 stop_part
 
-# ---- RTT: a reader behind kevrtt (the probe) that stops for 2 s ----------------------------
+# ---- RTT: a reader behind kevrtt (the probe) that stops ------------------------------------
 ram=$(mk APP_RAM_BASE) slot=$(mk APP_RAM_SLOT) slots=$(mk APP_MAX_SLOTS)
 scan=$(printf '0x%x:0x%x' $((ram)) $((slot * slots)))
-# rtt NAME MODE: the demo looped 3 s, its logger on RTT in MODE, kevrtt serving a free port.
+# rtt NAME MODE: the demo looped 6 s, its logger on RTT in MODE, kevrtt serving a free port, a
+# reader that stops for 3 s early in the run (kevrtt has no word for a stalled probe: 3 s
+# outlast what the sockets and the ring hold), so that the run ends with the probe reading.
 rtt() {
     local name=$1 mode=$2 port=$(( 20000 + ($$ % 20000) * 2 ))
-    QEMU_ARGS="init loop=3 ;; tracelogger -d1 -v -x rtt=$mode -f $out/$name.kev" QEMU_TIMEOUT=120 \
+    QEMU_ARGS="init loop=6 ;; tracelogger -d1 -v -x rtt=$mode -f $out/$name.kev" QEMU_TIMEOUT=120 \
         "$run" "$b/demo.elf" -gdb "tcp:localhost:$port" >"$out/$name.log" 2>&1 &
     local qpid=$!
     "$h/kevrtt" -g "localhost:$port" -s "$scan" -l $((port + 1)) 2>"$out/$name-kevrtt.log" &
     local rpid=$!
-    sf read $((port + 1)) "$out/$name.raw" --pause-after 100000 --pause 2
+    sf read $((port + 1)) "$out/$name.raw" --pause-after 30000 --pause 3
     wait $rpid
     wait $qpid
     echo "qemu-run: status $?" >>"$out/$name.log"

@@ -7,8 +7,12 @@
 # release and end, each wait; held against them (test/qemu/tasks_check.py): kevstat's task
 # instances (--json and its text), kevsql's instance table and deadline_miss view: as many
 # misses as the program counted (its overruns), the period it programmed, every job's response
-# time within 1 us of its own; and the report read in Chromium (test/qemu/tasks_report_check.py),
-# with a screenshot left in the scratch directory.
+# time within 1 us of its own, a deadline given as kevstat and kevsql take it; relay's wait
+# chains (test/qemu/relay_check.py): each client wait as long as the program measured it,
+# through its server to the mutex's holder, attributed to the holder for as long as the server
+# waited, in kevsql's blocked_by and kevstat's chains; and the report read in Chromium
+# (test/qemu/tasks_report_check.py), its Tasks section and relay's chain in its findings, with
+# screenshots left in the scratch directory.
 # mps2-an385 runs under -icount shift=0,sleep=off with the kernel's idle=poll (one instruction a
 # nanosecond, repeatable: QEMU_ICOUNT=exact's shift=4 makes one instruction 16 ns, and the
 # instrumented path from the program's clock read to the event 5 us); qemu-virt-a53 under
@@ -40,6 +44,8 @@ ok $? "both programs end well, the logger loses no event"
 ok $? "kevstat --json reads the capture"
 "$h/kevstat" -s tasks "$out/t.kev" >"$out/tasks.txt" 2>&1
 grep -v '^    ' "$out/tasks.txt" | sed 's/^/# /'
+"$h/kevstat" -s chains "$out/t.kev" >"$out/chains.txt" 2>&1
+sed 's/^/# /' "$out/chains.txt"
 "$h/kevreport" -o "$out/t.html" "$out/t.kev" >/dev/null 2>"$out/kevreport.err"
 ok $? "kevreport writes the page"
 tap_from() { # the checker's "ok - " / "not ok - " lines as this script's, the rest as comments
@@ -52,9 +58,13 @@ tap_from() { # the checker's "ok - " / "not ok - " lines as this script's, the r
     done
 }
 python3 test/qemu/tasks_check.py "$out/t.json" "$out/tasks.txt" "$out/run.log" "$h/kevsql" "$out/t.kev" \
-    >"$out/checks" 2>&1
+    "$h/kevstat" >"$out/checks" 2>&1
 ok $? "the checks ran to their end"
 tap_from "" <"$out/checks"
+python3 test/qemu/relay_check.py "$out/t.json" "$out/chains.txt" "$out/run.log" "$h/kevsql" "$out/t.kev" \
+    >"$out/relay" 2>&1
+ok $? "relay's checks ran to their end"
+tap_from "relay: " <"$out/relay"
 timeout 120 /usr/bin/python3 test/qemu/tasks_report_check.py "$(realpath "$out/t.html")" "$out/run.log" \
     "$out/report.png" >"$out/ui" 2>&1
 rc=$?

@@ -13,7 +13,8 @@ import sys
 
 HEAD = re.compile(r"^kevtop: (\d+\.\d+)-(\d+\.\d+) s of trace time \((\d+\.\d+) s\)")
 LOSS = re.compile(r"^loss: (\d+) events in this interval.*, (\d+) in all")
-ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+\S+\s+\S+\s+\S+\s+([\d.]+)%\s+([\d.]+)ms\s")
+# PID TID NAME STATE PRI CPU% CPU ...; a NAME may hold spaces (a CPU's idle thread: "idle (CPU 3)")
+ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+.+?\s+\S+\s+\S+\s+([\d.]+)%\s+([\d.]+)ms\s")
 
 
 N = [0]

@@ -9,21 +9,27 @@ ticks), must be one a second of the D timestamps between START and STOP (their w
 or one less: the ticks' seconds and the timestamps' need not be in phase). Each average at
 STOP must be the expected one within SLACK 256ths (the kernel's fixed point: 16 fraction bits
 a step, its decay constants in units of 2^-13). Prints one line per check; exit 1 when one fails.
-usage: loadavg_expect.py N K START_NS STOP_NS A0 A1 A2 B0 B1 B2 [SLACK]
-       (A: the averages at START, B: at STOP, in 1/256ths)"""
+usage: loadavg_expect.py [--scale S] N K START_NS STOP_NS A0 A1 A2 B0 B1 B2 [SLACK]
+       (A: the averages at START, B: at STOP, in 1/256ths, or 1/S with --scale S: 65536
+       for Solaris's hp_avenrun; SLACK in those units)"""
 import math
 import sys
 
 
 def main():
-    if len(sys.argv) not in (11, 12) or sys.argv[1] in ("-h", "--help"):
+    args = sys.argv[1:]
+    scale = 256.0
+    if len(args) > 1 and args[0] == "--scale":
+        scale = float(args[1])
+        args = args[2:]
+    if len(args) not in (10, 11) or args[0] in ("-h", "--help"):
         print(__doc__)
-        return 0 if len(sys.argv) == 2 else 2
-    n, k = int(sys.argv[1]), int(sys.argv[2])
-    t0, t1 = int(sys.argv[3]), int(sys.argv[4])
-    a = [int(x) / 256.0 for x in sys.argv[5:8]]
-    b = [int(x) / 256.0 for x in sys.argv[8:11]]
-    slack = (int(sys.argv[11]) if len(sys.argv) == 12 else 2) / 256.0
+        return 0 if args[:1] in (["-h"], ["--help"]) else 2
+    n, k = int(args[0]), int(args[1])
+    t0, t1 = int(args[2]), int(args[3])
+    a = [int(x) / scale for x in args[4:7]]
+    b = [int(x) / scale for x in args[7:10]]
+    slack = (int(args[10]) if len(args) == 11 else 2 * scale / 256.0) / scale
     k_hi = t1 // 10**9 - t0 // 10**9
     good = k_hi - 1 <= k <= k_hi and k > 0
     bad = not good

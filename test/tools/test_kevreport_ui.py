@@ -151,7 +151,8 @@ try:
     load = float(d.find_element(By.ID, "cpuload-0").get_attribute("data-load"))
     busy = stats["busy_cycles"][0] if stats.get("busy_cycles") else None
     span = stats["trace"]["last"] - stats["trace"]["first"]
-    idle = sum(th["cpu_cycles"] for th in stats["threads"] if th["name"].endswith("/idle") or th["name"] == "procnto/idle")
+    # a CPU's idle thread is labelled with its CPU: "procnto/idle (CPU 0)"
+    idle = sum(th["cpu_cycles"] for th in stats["threads"] if re.search(r"(^|/)idle( \(CPU \d+\))?$", th["name"]))
     cpu = sum(th["cpu_cycles"] for th in stats["threads"]) - idle
     check(abs(load - cpu / span) < 0.002, "CPU 0 load over the trace %.4f = the threads' CPU time / span %.4f" % (load, cpu / span))
     runs = int(d.find_element(By.ID, "priolane-0").get_attribute("data-runs"))

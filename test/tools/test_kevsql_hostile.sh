@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile SQL against kevsql's extension (docs/sql.md, "Hostile SQL"): what a fleet or a service
+# Hostile SQL against kevsql's extension (docs/sql-hostile.md): what a fleet or a service
 # running users' queries meets. Each statement gives an error that says why, never a crash,
 # never a hang, in kevsql, in Debian's sqlite3 shell with the extension loaded (.load) and in
 # Python's sqlite3 module:

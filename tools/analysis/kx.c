@@ -253,7 +253,7 @@ uint32_t kx_ppid(const struct kx_model *m, uint32_t pid)
     return pid < KX_MAX_PID ? m->ppid[pid] : 0;
 }
 
-const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
+const char *kx_label_plain(const struct kx_model *m, int idx, char *buf, size_t n)
 {
     if (idx < 0) {
         snprintf(buf, n, "idle");
@@ -268,6 +268,24 @@ const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
         snprintf(buf, n, "%s", t->name);
     else
         snprintf(buf, n, "pid%u/%u", t->pid, t->tid);
+    return buf;
+}
+
+int kx_idle_cpu(const struct kx_model *m, int idx)
+{
+    if (idx < 0)
+        return -1;
+    const struct kx_thread *t = &m->th[idx];
+    return !strcmp(t->name, "idle") && t->tid >= 1 && t->tid <= KEV_MAX_CPUS ? (int)t->tid - 1 : -1;
+}
+
+const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
+{
+    kx_label_plain(m, idx, buf, n);
+    int cpu = kx_idle_cpu(m, idx);
+    size_t k = strlen(buf);
+    if (cpu >= 0 && k < n)
+        snprintf(buf + k, n - k, " (CPU %d)", cpu);
     return buf;
 }
 

@@ -79,7 +79,7 @@ void kx_faults_print(const struct kx_stats *st)
         char text[200], fn[520], src[256];
         kev_fault_text(f, text, sizeof(text));
         printf("  %.3f us CPU %u %s %s\n",
-               kx_seconds(st->r, faults[i].t - st->t_first) * 1e6, faults[i].cpu,
+               kx_seconds(st->r, faults[i].t) * 1e6, faults[i].cpu, // since boot
                name ? name : "?", text);
         if (where(f->pc, fn, sizeof(fn), src, sizeof(src)))
             printf("    in %s%s%s%s\n", fn, src[0] ? " [" : "", src, src[0] ? "]" : "");

@@ -48,6 +48,9 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     s->tasks = calloc(1, sizeof(*s->tasks));
     if (s->tasks)
         kx_tasks_setup(s->tasks);
+    s->chains = calloc(1, sizeof(*s->chains));
+    if (s->chains)
+        kx_chains_setup(s->chains, &s->m, &s->sink);
     s->emul = malloc(sizeof(*s->emul));
     if (s->emul)
         kx_emul_init(s->emul, r, &s->m);
@@ -101,6 +104,10 @@ void kx_stats_free(struct kx_stats *s)
         kx_tasks_free(s->tasks);
     free(s->tasks);
     s->tasks = NULL;
+    if (s->chains)
+        kx_chains_free(s->chains);
+    free(s->chains);
+    s->chains = NULL;
 }
 
 int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const char *arg)
@@ -331,6 +338,9 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     struct kx_th_stats *ts = &s->th[idx];
     uint64_t t = e->t64;
     unsigned cpu = e->cpu;
+    if (s->chains) // `by`: the thread in whose kernel call the state came (it woke idx ...)
+        kx_chains_state(s->chains, idx, e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD : e->ev,
+                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu]);
     if (e->ev == KEV_TH_RUNNING) {
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
@@ -573,12 +583,24 @@ static void irq_pulse(struct kx_stats *s, const struct kev_event *e, enum kx_msg
     }
 }
 
+static void chain_msg(struct kx_chains *c, enum kx_msg_step step, const struct kx_msg *g)
+{
+    if (step == KX_MSG_SEND)
+        kx_chains_send(c, g->client, g->srv_pid);
+    else if (step == KX_MSG_RECV)
+        kx_chains_recv(c, g->client, g->server);
+    else if (step == KX_MSG_REPLY)
+        kx_chains_reply(c, g->client);
+}
+
 static void comm_event(struct kx_stats *s, const struct kev_event *e)
 {
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(&s->q, &s->m, e, &g);
     if (g && g->pulse && g->irq && (step == KX_MSG_SEND || step == KX_MSG_RECV))
         irq_pulse(s, e, step, g);
+    if (g && !g->pulse && g->client >= 0 && s->chains)        // who its client waits on
+        chain_msg(s->chains, step, g);
     if (g && step == KX_MSG_RECV && g->server >= 0 && s->tasks) // a task's release (kx_task.h)
         kx_tasks_recv(s->tasks, g->server, s->m.cur[e->cpu] == g->server && !s->m.irq[e->cpu],
                       e->t64, g->t_send, g->pulse ? KX_REL_PULSE : KX_REL_MSG, g->client,
@@ -714,6 +736,20 @@ static void user_event(struct kx_stats *s, const struct kev_event *e)
         u->th = th;
 }
 
+// The wait analysis's open waits as the chains see them: each waiter's object and its holder now
+// (a mutex's owner as it changes hands; else the one its SYNC_WAIT named).
+static void chain_sync(struct kx_stats *s)
+{
+    const struct kw *k = s->kw;
+    for (unsigned i = 0; i < k->nopen; i++) {
+        const struct kw_wait *w = &k->wait[k->open[i]];
+        int holder = w->obj >= 0 && k->obj[w->obj].owner_known ? k->obj[w->obj].owner : w->owner;
+        unsigned kind = w->state == KEV_TH_MUTEX ? KX_LINK_MUTEX
+                        : w->state == KEV_TH_SEM ? KX_LINK_SEM : KX_LINK_COND;
+        kx_chains_sync(s->chains, w->th, kind, w->obj, holder);
+    }
+}
+
 int kx_stats_damaged(const struct kx_stats *s)
 {
     return s->r->kr_err != 0;
@@ -777,8 +813,12 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         break;
     default: break;
     }
-    if (s->kw && !(s->skip & KX_SKIP_WAIT))
+    if (s->kw && !(s->skip & KX_SKIP_WAIT)) {
         kw_event(s->kw, e, th);
+        if (s->chains && (e->cls == KEV_C_PR_TH || e->cls == KEV_C_SYSTEM ||
+                          e->cls == KEV_C_KER_CALL))
+            chain_sync(s);
+    }
     int was_snapshot = s->m.in_snapshot;
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
@@ -792,6 +832,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
              (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT)))
         for (unsigned c = 0; c < s->ncpu; c++) // who runs where may have changed
             cpu_account(s, c, e->t64);
+    if (s->chains)
+        kx_chains_step(s->chains, e->t64);
 }
 
 // Every task's instances judged, given to the sink in the order they were released.
@@ -832,6 +874,8 @@ void kx_stats_finish(struct kx_stats *s)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
+    if (s->chains)
+        kx_chains_finish(s->chains, s->t_last);
     if (s->emul)
         kx_emul_finish(s->emul);
     const struct kev_reader *r = s->r;

@@ -215,8 +215,11 @@ static void channels(const struct kx_stats *s, FILE *f)
     for (unsigned k = 0; k < s->nworst; k++) {
         fprintf(f, "%s{\"thread\":", k ? "," : "");
         label(f, s, s->worst[k].th);
-        fprintf(f, ",\"t0\":%llu,\"t1\":%llu,\"waiting\":%s}", (unsigned long long)s->worst[k].t0,
+        fprintf(f, ",\"t0\":%llu,\"t1\":%llu,\"waiting\":%s", (unsigned long long)s->worst[k].t0,
                 (unsigned long long)s->worst[k].t1, s->worst[k].waiting ? "true" : "false");
+        if (!s->worst[k].waiting) // the thread's states meanwhile, as kevstat splits them
+            kx_wait_parts_json(s, f, s->worst[k].th, s->worst[k].t0, s->worst[k].t1);
+        fputc('}', f);
     }
     fputs("]}", f);
 }
@@ -302,6 +305,7 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     users(s, f);
     kx_wait_json(s, f);
     kx_task_json(s, f);
+    kx_chain_json(s, f);
     unsigned nfn;
     const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
     fputs(",\n\"funcs\":[", f);

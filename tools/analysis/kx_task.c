@@ -187,25 +187,22 @@ void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t
 
 int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const char *arg)
 {
-    const char *eq = strrchr(arg, '=');
-    uint64_t ns;
-    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(k->rule[0].name) ||
-        kx_time_arg(eq + 1, &ns) || !ns) {
-        fprintf(stderr, "%s: --%s %s: give a task and a time, such as imu=2ms or "
-                "store/srv=500us\n", tool, opt, arg);
+    struct kx_timing r;
+    if (kx_timing_parse(tool, opt, arg, &r))
         return -1;
-    }
     if (k->nrule >= KX_MAX_TIMING) {
         fprintf(stderr, "%s: --%s %s: at most %u periods and deadlines\n", tool, opt, arg,
                 KX_MAX_TIMING);
         return -1;
     }
-    struct kx_timing *r = &k->rule[k->nrule++];
-    memset(r, 0, sizeof(*r));
-    memcpy(r->name, arg, (size_t)(eq - arg));
-    r->ns = ns;
-    r->deadline = !strcmp(opt, "deadline");
+    k->rule[k->nrule++] = r;
     return 0;
+}
+
+void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set)
+{
+    for (unsigned i = 0; i < set->n && k->nrule < KX_MAX_TIMING; i++)
+        k->rule[k->nrule++] = set->rule[i];
 }
 
 // A rule names thread th: its label ("process/thread") or its Linux name (a main thread's is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Who blocked whom (kx_wait.h): thread state intervals with the cause of
-// each wait, owners of mutexes and semaphores, priority inversions and deadlock cycles.
+// each wait, owners of mutexes and semaphores, priority inversions.
 // Invariant: every open wait's owner has been accounted up to its seg_t; flush() brings all
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
@@ -181,40 +181,6 @@ static void flush(struct kw *k, uint64_t t)
     }
 }
 
-// ---- deadlocks ----------------------------------------------------------------------------------
-
-// Follow the wait-for edges from thread x; a path back to x is a cycle, recorded once.
-static void check_cycle(struct kw *k, int x, uint64_t t)
-{
-    struct kw_deadlock d = { .t = t };
-    int cur = x;
-    while (d.n < KW_MAX_CYCLE) {
-        int wi = k->th[cur].wait;
-        if (wi < 0 || k->wait[wi].owner < 0)
-            return;
-        d.th[d.n] = cur;
-        d.obj[d.n++] = k->wait[wi].obj;
-        cur = k->wait[wi].owner;
-        if (cur == x)
-            break;
-        for (unsigned i = 1; i < d.n; i++)
-            if (d.th[i] == cur)
-                return; // a cycle not through x: found from one of its own threads
-    }
-    if (cur != x)
-        return;
-    for (unsigned i = 0; i < k->ndl; i++) { // the same open cycle, found from another thread
-        const struct kw_deadlock *o = &k->dl[i];
-        if (o->broken_t || o->n != d.n)
-            continue;
-        for (unsigned j = 0; j < o->n; j++)
-            if (o->th[j] == x)
-                return;
-    }
-    if (k->ndl < KW_MAX_DL)
-        k->dl[k->ndl++] = d;
-}
-
 // ---- threads ------------------------------------------------------------------------------------
 
 static void push_iv(struct kw *k, int x, uint64_t t)
@@ -261,9 +227,10 @@ static void open_wait(struct kw *k, int x, unsigned st, uint64_t t)
     w->owner = w->obj >= 0 ? k->obj[w->obj].owner : -1;
     if (w->owner == x)
         w->owner = -1;
+    w->prio = s->prio;
+    w->owner_prio = w->owner >= 0 ? k->th[w->owner].prio : -1;
     s->wait = (int)wi;
     k->open[k->nopen++] = (int)wi;
-    check_cycle(k, x, t);
 }
 
 // The finding's middle thread th gets `lost` more cycles; mid[] stays largest first (ties: the
@@ -330,7 +297,8 @@ static void keep_done(struct kw *k, const struct kw_wait *w, uint64_t t1)
         }
         k->done = d, k->done_cap = cap;
     }
-    k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->state, w->t0, t1 };
+    k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->prio, w->owner_prio,
+                                            w->state, w->t0, t1 };
 }
 
 static void close_wait(struct kw *k, int x, uint64_t t)
@@ -350,12 +318,6 @@ static void close_wait(struct kw *k, int x, uint64_t t)
         k->waits_no_owner++;
     if (k->on_wait)
         k->on_wait(k->on_wait_user, w);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        struct kw_deadlock *d = &k->dl[i];
-        for (unsigned j = 0; j < d->n && !d->broken_t; j++)
-            if (d->th[j] == x)
-                d->broken_t = t;
-    }
     s->wait = -1;
 }
 
@@ -426,9 +388,9 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
     int owner = who_thread(k, kx_field(e, f->sync_owner));
     w->obj = obj;
     w->owner = owner == x ? -1 : owner;
+    w->owner_prio = w->owner >= 0 ? k->th[w->owner].prio : -1;
     if (kind != KW_COND)
         set_owner(k, obj, owner);
-    check_cycle(k, x, e->t64);
 }
 
 static void prio_change(struct kw *k, const struct kev_event *e)
@@ -526,8 +488,6 @@ void kw_event_slow(struct kw *k, const struct kev_event *e, int th)
 void kw_finish(struct kw *k)
 {
     flush(k, k->t_last);
-    for (unsigned i = 0; i < k->nopen; i++)
-        check_cycle(k, k->wait[k->open[i]].th, k->t_last);
     for (unsigned i = 0; i < k->nopen; i++) {
         keep_done(k, &k->wait[k->open[i]], k->t_last);
         if (k->on_wait)
@@ -576,13 +536,14 @@ static void split_iv(const struct kw *k, const struct kw_iv *iv, uint64_t t0, ui
     uint64_t a = iv->t0 > t0 ? iv->t0 : t0, b = iv->t1 < t1 ? iv->t1 : t1;
     if (b <= a)
         return;
-    struct kw_part q = { iv->state, iv->state == KEV_TH_READY ? iv->by : -1, -1, -1, b - a,
+    struct kw_part q = { iv->state, iv->state == KEV_TH_READY ? iv->by : -1, -1, -1, -1, b - a,
                          0, 0, 0, -1 };
     const struct kw_wait *w = kw_wait_by_serial(k, iv->wait);
     if (w) {
         uint64_t len = (w->t1 ? w->t1 : k->t_last) - w->t0;
         q.obj = w->obj;
         q.owner = w->owner;
+        q.owner_prio = w->owner_prio;
         q.own_by = w->by;
         if (len) { // the owner's doings in proportion to the part of the wait inside [t0, t1)
             q.own_run = (uint64_t)((double)w->own_run * (double)q.t / (double)len);
@@ -616,7 +577,7 @@ unsigned kw_split(const struct kw *k, int th, uint64_t t0, uint64_t t1, struct k
         split_iv(k, &cur, t0, t1, p, &n, max);
     }
     if (covered_from > t0) {
-        struct kw_part q = { NO_STATE, -1, -1, -1, (covered_from < t1 ? covered_from : t1) - t0,
+        struct kw_part q = { NO_STATE, -1, -1, -1, -1, (covered_from < t1 ? covered_from : t1) - t0,
                              0, 0, 0, -1 };
         add_part(p, &n, max, &q);
     }

@@ -61,7 +61,8 @@ size_t kw_wait_groups(const struct kw *k, uint64_t min, uint64_t dflt, struct kw
             x->first_t0 = d->t0;
         x->total += len;
         if (len > x->worst)
-            x->worst = len, x->worst_t0 = d->t0;
+            x->worst = len, x->worst_t0 = d->t0, x->waiter_prio = d->prio,
+            x->owner_prio = d->owner_prio;
     }
     size_t m = 0;
     for (size_t j = 0; j < n; j++)

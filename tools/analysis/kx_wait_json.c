@@ -5,6 +5,7 @@
 // "groups" are the waits that cost something (kw_wait_groups), "boosts" each thread's boosts by
 // the one rule (kx_prio.h) with its other priority changes by kind.
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_chain_text.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,26 @@ static void object(FILE *f, const struct kx_stats *s, int obj)
     kx_json_str(f, kx_wait_obj(s, obj, buf, sizeof(buf)));
 }
 
+void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1)
+{
+    struct kw_part p[KW_MAX_PARTS];
+    unsigned n = s->kw ? kw_split(s->kw, th, t0, t1, p, KW_MAX_PARTS) : 0;
+    fputs(",\"parts\":[", f);
+    for (unsigned i = 0; i < n; i++) {
+        fprintf(f, "%s{\"state\":\"%s\",\"t\":%llu", i ? "," : "",
+                p[i].state < KEV_TH_NSTATES ? kev_thread_state_name(p[i].state) : "unknown",
+                (unsigned long long)p[i].t);
+        if (p[i].state == KEV_TH_READY)
+            fputc(',', f), thread(f, s, "by", p[i].by, p[i].by >= 0 ? s->m.th[p[i].by].prio : -1);
+        if (p[i].obj >= 0 || p[i].owner >= 0) {
+            fputc(',', f), object(f, s, p[i].obj);
+            fputc(',', f), thread(f, s, "owner", p[i].owner, p[i].owner_prio);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 void kx_wait_json(const struct kx_stats *s, FILE *f)
 {
     const struct kw *k = s->kw;
@@ -96,16 +117,20 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
                 (unsigned long long)v->others, (unsigned long long)thr,
                 v->lost >= thr ? "true" : "false");
     }
-    fputs("],\"deadlocks\":[", f);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        const struct kw_deadlock *d = &k->dl[i];
+    fputs("],\"deadlocks\":[", f);   // the wait chains' cycles (kx_chain.h)
+    const struct kx_chains *c = s->chains;
+    for (unsigned i = 0; c && i < c->ndl; i++) {
+        const struct kx_deadlock *d = &c->dl[i];
+        char o[80];
         fprintf(f, "%s{\"t\":%llu,\"broken\":%llu,\"cycle\":[", i ? ",\n" : "\n",
                 (unsigned long long)d->t, (unsigned long long)d->broken_t);
         for (unsigned j = 0; j < d->n; j++) {
             fputs(j ? ",{" : "{", f);
-            thread(f, s, "thread", d->th[j], k->th[d->th[j]].prio);
-            fputc(',', f), object(f, s, d->obj[j]);
-            fputc(',', f), thread(f, s, "owner", d->th[(j + 1) % d->n], -1);
+            thread(f, s, "thread", d->th[j], s->m.th[d->th[j]].prio);
+            fputs(",\"object\":", f);
+            kx_json_str(f, kx_link_obj(s, &d->link[j], o, sizeof(o)));
+            fprintf(f, ",\"how\":\"%s\",", kx_link_name(d->link[j].kind));
+            thread(f, s, "owner", d->th[(j + 1) % d->n], -1);
             fputc('}', f);
         }
         fputs("]}", f);
@@ -120,9 +145,9 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
     for (size_t i = 0; i < ng; i++) {
         const struct kw_group *x = &g[i];
         fputs(i ? ",\n{" : "\n{", f);
-        thread(f, s, "waiter", x->waiter, k->th[x->waiter].prio);
+        thread(f, s, "waiter", x->waiter, x->waiter_prio); // priorities at its worst wait
         fputc(',', f), object(f, s, x->obj);
-        fputc(',', f), thread(f, s, "owner", x->owner, x->owner >= 0 ? k->th[x->owner].prio : -1);
+        fputc(',', f), thread(f, s, "owner", x->owner, x->owner_prio);
         fprintf(f, ",\"state\":\"%s\",\"count\":%llu,\"total\":%llu,\"worst\":%llu,"
                 "\"worst_at\":%llu,\"first\":%llu,\"threshold\":%llu,\"under\":%llu,"
                 "\"period\":%llu}", kev_thread_state_name(x->state), (unsigned long long)x->count,
@@ -154,9 +179,9 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
     for (unsigned i = 0; i < k->nopen; i++) {
         const struct kw_wait *w = &k->wait[k->open[i]];
         fputs(i ? ",{" : "{", f);
-        thread(f, s, "thread", w->th, k->th[w->th].prio);
+        thread(f, s, "thread", w->th, w->prio);
         fputc(',', f), object(f, s, w->obj);
-        fputc(',', f), thread(f, s, "owner", w->owner, w->owner >= 0 ? k->th[w->owner].prio : -1);
+        fputc(',', f), thread(f, s, "owner", w->owner, w->owner_prio);
         fprintf(f, ",\"since\":%llu}", (unsigned long long)w->t0);
     }
     fputs("]}", f);

@@ -4,6 +4,7 @@
 // at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
 // Times are microseconds since boot, like every other tool's.
 #include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_chain_text.h>
 
 #include <stdlib.h>
 
@@ -52,8 +53,11 @@ void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const
         printf("%s%12.3f us running\n", indent, us(s, p->t));
         break;
     case KEV_TH_READY:
-        printf("%s%12.3f us runnable, preempted by %s\n", indent, us(s, p->t),
-               p->by >= 0 ? who(s, p->by, a, sizeof(a)) : "(unknown)");
+        if (p->by >= 0)
+            printf("%s%12.3f us ready, preempted by %s\n", indent, us(s, p->t),
+                   who(s, p->by, a, sizeof(a)));
+        else
+            printf("%s%12.3f us ready, waiting for its CPU\n", indent, us(s, p->t));
         break;
     case 255:
         printf("%s%12.3f us unknown (before the thread's kept history)\n", indent, us(s, p->t));
@@ -62,7 +66,7 @@ void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const
         if (p->obj >= 0 || p->owner >= 0) {
             printf("%s%12.3f us blocked (%s) on %s held by %s", indent, us(s, p->t),
                    kev_thread_state_name(p->state), kx_wait_obj(s, p->obj, o, sizeof(o)),
-                   who(s, p->owner, a, sizeof(a)));
+                   who_prio(s, p->owner, p->owner_prio, a, sizeof(a)));
             if (p->owner >= 0)
                 printf(": owner running %.3f us, preempted %.3f us%s%s, blocked %.3f us",
                        us(s, p->own_run), us(s, p->own_ready), p->own_by >= 0 ? " by " : "",
@@ -138,8 +142,9 @@ static void print_groups(const struct kx_stats *s)
                "%zu ==\n", KX_WAIT_MIN_NS / 1000u, n);
     for (size_t i = 0; i < n; i++)
         printf("  %s on %s held by %s: %llu wait(s), %.3f us in all, worst %.3f us at %.3f us\n",
-               who(s, g[i].waiter, a, sizeof(a)), kx_wait_obj(s, g[i].obj, o, sizeof(o)),
-               who(s, g[i].owner, b, sizeof(b)), (unsigned long long)g[i].count,
+               who_prio(s, g[i].waiter, g[i].waiter_prio, a, sizeof(a)),
+               kx_wait_obj(s, g[i].obj, o, sizeof(o)),
+               who_prio(s, g[i].owner, g[i].owner_prio, b, sizeof(b)), (unsigned long long)g[i].count,
                us(s, g[i].total), us(s, g[i].worst), us(s, g[i].worst_t0));
     if (under)
         printf("  (%llu shorter waits not listed)\n", (unsigned long long)under);
@@ -210,26 +215,13 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
                    (unsigned long long)n[KX_PRIO_MSG_UP], (unsigned long long)n[KX_PRIO_MSG_DOWN]);
     }
     print_groups(s);
-    printf("== Deadlocks: %u ==\n", k->ndl);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        const struct kw_deadlock *d = &k->dl[i];
-        printf("  DEADLOCK at %.3f us: ", us(s, d->t));
-        for (unsigned j = 0; j < d->n; j++)
-            printf("%s%s waits on %s held by %s", j ? ", which" : "",
-                   j ? "" : kx_label(&s->m, d->th[j], a, sizeof(a)),
-                   kx_wait_obj(s, d->obj[j], o, sizeof(o)),
-                   kx_label(&s->m, d->th[(j + 1) % d->n], b, sizeof(b)));
-        if (d->broken_t)
-            printf("; broken at %.3f us (a wait ended: a timeout or a kill)\n",
-                   us(s, d->broken_t));
-        else
-            printf("; still blocked at the end of the trace (%.3f us)\n", us(s, k->t_last));
-    }
+    kx_deadlock_print(s);
     if (k->nopen)
         printf("== Still blocked at the end of the trace (%.3f us) ==\n", us(s, k->t_last));
     for (unsigned i = 0; i < k->nopen; i++) {
         const struct kw_wait *w = &k->wait[k->open[i]];
-        printf("  %s since %.3f us on %s held by %s\n", who(s, w->th, a, sizeof(a)),
-               us(s, w->t0), kx_wait_obj(s, w->obj, o, sizeof(o)), who(s, w->owner, b, sizeof(b)));
+        printf("  %s since %.3f us on %s held by %s\n", who_prio(s, w->th, w->prio, a, sizeof(a)),
+               us(s, w->t0), kx_wait_obj(s, w->obj, o, sizeof(o)),
+               who_prio(s, w->owner, w->owner_prio, b, sizeof(b)));
     }
 }

@@ -13,7 +13,8 @@ AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
 AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
              $(AN)/kx_wait_groups.c $(AN)/kx_wait_json.c \
-             $(AN)/kx_load.c $(AN)/kx_funcs.c $(AN)/kx_task.c $(AN)/kx_task_json.c $(AN)/kx_emul.c
+             $(AN)/kx_load.c $(AN)/kx_funcs.c $(AN)/kx_task.c $(AN)/kx_task_json.c $(AN)/kx_timing.c \
+             $(AN)/kx_chain.c $(AN)/kx_chain_text.c $(AN)/kx_chain_json.c $(AN)/kx_emul.c
 # The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
 # build id (tool_syms.c; link with -ldw -lelf).
 AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/tool_opts.c
@@ -31,6 +32,13 @@ $(HT)/test_kx_task: $(call host_test_objs,test/tools/test_kx_task.c $(AN_STATS) 
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx_task
+
+# The wait chains over hand-built event sequences (kx_chain.c through the analyses).
+$(HT)/test_kx_chain: $(call host_test_objs,test/tools/test_kx_chain.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \
+                                           trace/kev_panic.c trace/kev_stack.c,$(AN_MODEL)))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx_chain
 
 # The wait analysis's priority inversions over hand-built event sequences (every middle
 # thread with its own share of the time lost).

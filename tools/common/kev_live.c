@@ -714,7 +714,7 @@ static int frame_seq(struct kev_live *l, int new_stream)
         return 0;
     }
     // (a stream starts at frame 0: one joined later has missed the frames before)
-    uint32_t gap = !new_stream ? (seq - l->fr_next) & 0xffffu : 0;
+    uint32_t gap = !new_stream ? (uint16_t)(seq - l->fr_next) : 0;  // the sequence is 16 bits: it wraps
     if (gap >= 0x8000u) {
         fault(l, KEV_LIVE_ORDER, "frame %lu came after frame %lu at byte %llu of the input: "
               "out of order, dropped", (unsigned long)seq, (unsigned long)l->fr_last,
@@ -747,7 +747,7 @@ static int frame_seq(struct kev_live *l, int new_stream)
     l->fr_damaged = 0;
     l->fr_have = 1;
     l->fr_last = seq;
-    l->fr_next = (seq + 1u) & 0xffffu;
+    l->fr_next = (uint16_t)(seq + 1u);
     memcpy(l->fr_copy, f, n);
     l->fr_copy_len = n;
     l->n.frames++;

@@ -492,6 +492,15 @@ unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, 
     return n;
 }
 
+const char *syms_kernel_file(void)
+{
+    resolve_all();
+    for (unsigned k = 0; k < nimages && !no_symbols; k++)
+        if (images[k].kernel)
+            return images[k].path;
+    return NULL;
+}
+
 unsigned syms_files(void)
 {
     resolve_all();

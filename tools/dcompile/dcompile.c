@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <d/dcc.h>
+#include <d/dcpp.h>
 #include <d/dvm.h>
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
@@ -37,6 +38,9 @@ static const struct tool_opt opts[] = {
       "$target is the first process named NAME, from its first kernel call\n"
       "(d/dtarget.h); without -T, the program its pid$target probes name", NULL },
     { 'Z', 'Z', NULL, NULL, "permit probe descriptions that match no probe", NULL },
+    { 'C', 'C', NULL, NULL,
+      "run the script through the preprocessor the board's dtrace -C has\n"
+      "(trace/d/dcpp.c: #define, #if, no #include)", NULL },
     // taken out of argv before the loop (tool_fbt_kernel, tool_usdt_option, kernel_symbols)
     { TOOL_OPT_LONG, 0, "kernel", "FILE",
       "the board image's ELF file: D's `symbol is its address there,\n"
@@ -47,7 +51,7 @@ static const struct tool_opt opts[] = {
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "dcompile", "[-qZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
+    "dcompile", "[-qCZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
     "-o out.dobj [arg ...]",
     "Compiles a D program for the target (make dtrace S=script.d boots it).\n"
     "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n",
@@ -155,13 +159,32 @@ static char *target_program(const char *src, size_t len, const struct dcc_in *gi
     return NULL;
 }
 
+/* preprocess: -C, the text through the board's own preprocessor, so that a script compiled
+ * here means what `dtrace -C -s` means on the board; src is freed. NULL after saying why. */
+static char *preprocess(char *src, size_t *len, const char *name)
+{
+    static struct dcpp cpp;
+    size_t cap = 4 * *len + 4096;
+    char *out = malloc(cap);
+    int rc = out ? dcpp_run(&cpp, src, *len, out, cap) : -1;
+    free(src);
+    if (rc != 0) {
+        fprintf(stderr, "dtrace: failed to preprocess script %s: %s\n", name,
+                out ? cpp.err : "out of memory");
+        free(out);
+        return NULL;
+    }
+    *len = cpp.outlen;
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     struct dobj_file_hdr h;
     dobj_defaults(&h);
     const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL;
     char *xs[32];
-    int nx = 0, opt, zdefs = 0;
+    int nx = 0, opt, zdefs = 0, cpp = 0;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help")) {
             tool_help(&cmd, stdout);
@@ -175,6 +198,7 @@ int main(int argc, char **argv)
         switch (opt) {
         case 'q': h.quiet = 1; break;
         case 'Z': zdefs = 1; break;
+        case 'C': cpp = 1; break;
         case 'x':
             if (nx == 32)
                 return tool_usage_error(&cmd, "more than 32 -x options");
@@ -199,6 +223,8 @@ int main(int argc, char **argv)
     }
     if (inline_src)
         len = strlen(src);
+    if (cpp && !(src = preprocess(src, &len, script ? script : "(inline)")))
+        return 1;
     if (zdefs) { /* -Z: as the pragma, after the text so that error lines stay the script's */
         static const char z[] = "\n#pragma D option zdefs\n";
         src = realloc(src, len + sizeof(z));

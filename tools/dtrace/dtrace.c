@@ -16,6 +16,7 @@
 #include <kevhost/kev_live.h>
 #include "kevtarget.h"
 #include "kevprogs.h"
+#include "kevkvar.h"
 #include "cmdproc.h"
 #include <kevhost/tool_file.h>
 #include <kevhost/tool_fbt.h>
@@ -150,7 +151,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
     static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
         "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
         "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
-        "aggpercpu" };
+        "jstackstrsize", "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
         "lazyload", "cpp", "strip", "noerror", "follow" };
@@ -325,22 +326,15 @@ static int term_ascii(void)
 static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
 
 /* -i's output named (stacksym's rewriting, tools/common/symfilter.c): the consumer's text is
- * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
- * no ELF file of the capture is found (a capture without build ids, nothing given), the text
- * goes out as it is, its addresses and tokens for stacksym. */
+ * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. An
+ * address no ELF file names (none found, or --no-symbols) prints as libdtrace prints one it
+ * cannot name, "0x192be", never as the board's token. */
 static struct symfilter sym_filter;
 static char *sym_line;
 static size_t sym_len, sym_cap;
-static int sym_files = -1; /* the files found, at the first write (-1: not looked yet) */
 
 static void sym_write(void *arg, const char *s, size_t n)
 {
-    if (sym_files < 0)
-        sym_files = (int)syms_files();
-    if (!sym_files) {
-        file_write(arg, s, n);
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         if (sym_len + 2 > sym_cap) {
             sym_cap = sym_cap ? 2 * sym_cap : 4096;
@@ -593,6 +587,8 @@ static int symbol_of(const char *module, const char *name, uint64_t *addr)
     return elfsym_address(module, name, addr);
 }
 
+static int kernel_given;    /* --kernel FILE was given */
+
 static int kernel_symbols(int argc, char **argv)
 {
     for (int k = 1; k + 1 < argc; k++) {
@@ -603,9 +599,23 @@ static int kernel_symbols(int argc, char **argv)
                 return -1;
             dcc_symbol = symbol_of;
             dcc_kvar = elfsym_object;
+            kernel_given = 1;
         }
     }
     return 0;
+}
+
+/* capture_kernel: over a capture without --kernel, the kernel image the capture ran (found
+ * by its build id, as its frames are named): its symbols for D's `name and its fbt table, as
+ * --kernel gives them, so that a script runs over the capture as it ran on the board. Its
+ * variables are read from what the capture holds (kevkvar.h). */
+static void capture_kernel(void)
+{
+    const char *path = kernel_given ? NULL : syms_kernel_file();
+    if (!kernel_given && (!path || tool_fbt_load("dtrace", path, 0) != 0))
+        return;
+    dcc_symbol = symbol_of;
+    dcc_kvar = kev_kvar_object;
 }
 
 int main(int argc, char **argv)
@@ -810,8 +820,11 @@ int main(int argc, char **argv)
     size_t cap_len = 0;
     int cap_mapped = 0;
     if (capture && !live && syms_active() &&
-        (cap_data = tool_map_file(capture, &cap_len, &cap_mapped)))
+        (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
         syms_trace("dtrace", cap_data, cap_len);
+    }
+    if (capture)
+        capture_kernel();
     if (capture && !target_cmd && !grab && strstr(text, "$target")) {
         enum { PLACEHOLDER = 0x7ffffffe };
         kevprogs_load();
@@ -927,7 +940,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    sym_on = cap_data != NULL;
+    sym_on = capture != NULL;
     struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
     static struct dcons cons;
     size_t cmem_len = 16u << 20;
@@ -978,6 +991,7 @@ int main(int argc, char **argv)
 
     int damaged = 0;
     if (capture) {
+        kev_kvar_replay(o.ncpus);
         struct kev_live *l = live ? kev_live_new(live_in.name) : NULL;
         if (live && !l) {
             fprintf(stderr, "dtrace: out of memory\n");

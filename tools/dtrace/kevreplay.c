@@ -107,6 +107,9 @@ struct replay {
 
 /* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
 static struct replay *replay_now;
+/* the highest pid a process of the capture was created with so far (its snapshot's too), kept
+ * past the replay for END (kev_replay_pid_max) */
+static uint32_t pid_max;
 
 static struct rthread *rthread(struct replay *p, uint32_t who)
 {
@@ -922,6 +925,8 @@ static void procs_before(struct replay *p, const struct kev_event *e)
     if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
         (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
         return;
+    if (e->w[1] > pid_max)
+        pid_max = e->w[1];
     struct rproc *q = rproc(p, e->w[1], 1);
     if (!q)
         return;
@@ -1104,6 +1109,11 @@ static uint8_t *read_file(const char *path, size_t *lenp)
     return data;
 }
 
+uint32_t kev_replay_pid_max(void)
+{
+    return pid_max;
+}
+
 unsigned kev_capture_ncpus(const char *path)
 {
     size_t len;
@@ -1141,6 +1151,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->r = r;
     p->stacks = *c;
     replay_now = p;
+    pid_max = 0;
     dvm_uread = replay_uread;
     no_capture_note(st, &p->stacks);
     rargs_begin(st);

@@ -22,6 +22,9 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
  * cpu_only (kev_replay): N + 1 fires only CPU N's events and profile-N there (-x cpu=N);
  * BEGIN, END, ERROR and tick-N as always; 0: every CPU. */
 unsigned kev_capture_ncpus(const char *path);
+/* kev_replay_pid_max: during kev_replay, the highest pid the capture has created a process
+ * with so far (its snapshot's processes included): the kernel's next_pid is one more. */
+uint32_t kev_replay_pid_max(void);
 /* kev_live_source: name is a live source for -i: standard input ("-"), HOST:PORT, a pipe or a
  * device, a file holding the tracelogger's stream, or (follow) any file, read as it grows. */
 int kev_live_source(const char *name, int follow);

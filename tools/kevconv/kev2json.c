@@ -823,7 +823,8 @@ static void finish(struct conv *c)
         thread_ids(c, (int)i, &pid, &tid);
         o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                       "\"args\":{\"name\":", pid, tid);
-        o_json_str(&c->o, kx_label(c->m, (int)i, label, sizeof(label)));
+        o_json_str(&c->o, idle ? kx_label_plain(c->m, (int)i, label, sizeof(label)) // all CPUs'
+                               : kx_label(c->m, (int)i, label, sizeof(label)));
         o_str(&c->o, "}}");
         const struct kx_thread *t = &c->m->th[i];
         if (t->comm[0] && !idle) {

@@ -30,7 +30,7 @@
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
     kevreport_tasks_js[], kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
 
-enum { OPT_MAX_SEGMENTS = TOOL_OPT_LONG, OPT_MAX_EVENTS, OPT_WAIT_MIN, OPT_DEADLINE, OPT_PERIOD };
+enum { OPT_MAX_SEGMENTS = TOOL_OPT_LONG, OPT_MAX_EVENTS, OPT_WAIT_MIN };
 static const struct tool_opt opts[] = {
     { 'o', 'o', NULL, "FILE", "output (default: FILE.kev with .html instead of .kev)", NULL },
     { OPT_MAX_SEGMENTS, 0, "max-segments", "N", "timeline records kept (default 200000)", NULL },
@@ -39,11 +39,7 @@ static const struct tool_opt opts[] = {
       "findings list the waits of TIME or longer (250us, 1.5ms;\n"
       "0: every wait); default: those over 1% of the waiter's\n"
       "period, or 100 us", NULL },
-    { OPT_DEADLINE, 0, "deadline", "TASK=TIME",
-      "the deadline of a task's instances (imu=2ms; default: its\n"
-      "period); TASK: process/thread, or a main thread's program", NULL },
-    { OPT_PERIOD, 0, "period", "TASK=TIME",
-      "a task's period (default: the median interval between releases)", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
@@ -54,7 +50,8 @@ static const struct tool_cmd cmd = {
     "Writes a self-contained HTML report: timeline with zoom and pan, task\n"
     "instances and deadline misses, CPU time,\n"
     "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-    "events, findings (faults among them, with their function and stack), a flame\n"
+    "events, findings (faults among them, with their function and stack; wait\n"
+    "chains followed to their roots; deadlocks), a flame\n"
     "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
     "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
     "found by build id.\n",
@@ -344,8 +341,7 @@ int main(int argc, char **argv)
     unsigned long long max_seg = 200000, max_ev = 50000;
     uint64_t wait_min = 0;
     int wait_min_set = 0;
-    struct { const char *opt, *arg; } timing[KX_MAX_TIMING];
-    unsigned ntiming = 0;
+    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         char *end;
@@ -365,11 +361,8 @@ int main(int argc, char **argv)
             if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
-        } else if (id == OPT_DEADLINE || id == OPT_PERIOD) {
-            if (ntiming == sizeof(timing) / sizeof(timing[0]))
-                return tool_usage_error(&cmd, "too many --deadline and --period options");
-            timing[ntiming].opt = id == OPT_DEADLINE ? "deadline" : "period";
-            timing[ntiming++].arg = a.val;
+        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
@@ -400,9 +393,8 @@ int main(int argc, char **argv)
     kx_stats_init(p.s, f.r);
     p.s->wait_min_ns = wait_min;
     p.s->wait_min_set = wait_min_set;
-    for (unsigned i = 0; i < ntiming; i++)
-        if (kx_stats_timing(p.s, cmd.name, timing[i].opt, timing[i].arg))
-            return 2;
+    if (p.s->tasks)
+        kx_tasks_rules(p.s->tasks, &timing);
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
     syms_trace("kevreport", f.data, f.len);

@@ -4,7 +4,8 @@
 // process, thread, priority), states (time in each thread state), kcalls (counts, errors,
 // latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
 // send-to-reply latency, critical path), lost (lost-event windows), user (user events per
-// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses).
+// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses),
+// chains (every wait on another thread followed to its root).
 // Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
 // printed, under a line saying the file is damaged and where), 2 bad usage.
 #include <stdlib.h>
@@ -15,12 +16,14 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_faults.h>
 #include <kevhost/kx_emul.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits", "faults", "funcs", "tasks" };
-#define NSECT 11u
+                                        "user", "waits", "faults", "funcs", "tasks",
+                                        "chains" };
+#define NSECT 12u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -44,23 +47,18 @@ static struct col col(const char *s, unsigned width)
     return c;
 }
 
-enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN, OPT_DEADLINE, OPT_PERIOD };
+enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN };
 static const struct tool_opt opts[] = {
     { 's', 's', NULL, "SECTION[,SECTION...]", "the sections to print (default: all)", NULL },
     { OPT_JSON, 0, "json", NULL, "one JSON object with every result (times in cycles)", NULL },
     { OPT_WAIT_MIN, 0, "wait-min", "TIME",
       "group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
       "default: those over 1% of the waiter's period, or 100 us", NULL },
-    { OPT_DEADLINE, 0, "deadline", "TASK=TIME",
-      "the deadline of a task's instances (imu=2ms, store/srv=500us;\n"
-      "default: its period); TASK: process/thread, or a main thread's\n"
-      "program; again for another task", NULL },
-    { OPT_PERIOD, 0, "period", "TASK=TIME",
-      "a task's period (default: the median interval between its releases)", NULL },
     { OPT_FOLDED, 0, "folded", NULL,
       "the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
       "one line a stack, root first, the process first: \"stackchain;main;\n"
       "chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
@@ -92,6 +90,9 @@ static const struct tool_cmd cmd = {
     "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
     "          per task its period, jitter, deadline, response and execution times,\n"
     "          preemptions, misses and each missed instance\n"
+    "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
+    "          semaphore, a condition variable) followed to its root, the time\n"
+    "          attributed to each root, each waiter's worst wait link by link\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -269,7 +270,7 @@ static void print_msg(const struct kx_stats *s)
                 if (s->psum[k].chan == (int)i)
                     printf("      %s %-20s %10.3f us\n",
                            col(kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)), 32).s,
-                           s->psum[k].waiting ? "waits to be received" : "works",
+                           s->psum[k].waiting ? "waits to be received" : "holds the request",
                            us(s, s->psum[k].t) / (double)c->roots);
         }
     }
@@ -279,7 +280,7 @@ static void print_msg(const struct kx_stats *s)
         for (unsigned k = 0; k < s->nworst; k++) {
             printf("    %12.3f %12.3f us  %s %s\n", us(s, s->worst[k].t0),
                    us(s, s->worst[k].t1), col(kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)), 32).s,
-                   s->worst[k].waiting ? "waits to be received" : "is on the path");
+                   s->worst[k].waiting ? "waits to be received" : "holds the request");
             struct kw_part part[KW_MAX_PARTS];
             unsigned np = s->worst[k].waiting || !s->kw ? 0
                           : kw_split(s->kw, s->worst[k].th, s->worst[k].t0, s->worst[k].t1,
@@ -331,7 +332,7 @@ static void print_user(const struct kx_stats *s)
         char value[KX_USER_VALUE];
         kx_user_last(s, u, value, sizeof(value));
         printf("  %-8u %s %10llu %14.3f %14.3f  %s%s%s\n", u->id, col(lb, 32).s, (unsigned long long)u->count,
-               us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
+               us(s, u->first), us(s, u->last), un ? un : "",
                un ? ": " : "", value);
     }
     if (s->user_other)
@@ -564,8 +565,7 @@ int main(int argc, char **argv)
     uint64_t wait_min = 0;
     int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
-    struct { const char *opt, *arg; } timing[KX_MAX_TIMING];
-    unsigned ntiming = 0;
+    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         if (id < 0)
@@ -578,11 +578,6 @@ int main(int argc, char **argv)
             if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
-        } else if (id == OPT_DEADLINE || id == OPT_PERIOD) {
-            if (ntiming == sizeof(timing) / sizeof(timing[0]))
-                return tool_usage_error(&cmd, "too many --deadline and --period options");
-            timing[ntiming].opt = id == OPT_DEADLINE ? "deadline" : "period";
-            timing[ntiming++].arg = a.val;
         } else if (id == 's') {
             want = 0;
             char buf[256];
@@ -596,6 +591,8 @@ int main(int argc, char **argv)
                 want |= 1u << k;
                 funcs_asked |= k == 9;
             }
+        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
@@ -616,9 +613,8 @@ int main(int argc, char **argv)
     kx_stats_init(s, f.r);
     s->wait_min_ns = wait_min;
     s->wait_min_set = wait_min_set;
-    for (unsigned i = 0; i < ntiming; i++)
-        if (kx_stats_timing(s, cmd.name, timing[i].opt, timing[i].arg))
-            return 2;
+    if (s->tasks)
+        kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);
@@ -631,7 +627,7 @@ int main(int argc, char **argv)
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
                                                              kx_faults_print, print_funcs,
-                                                             print_tasks };
+                                                             print_tasks, kx_chain_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
@@ -648,7 +644,7 @@ int main(int argc, char **argv)
         if (panic_cpu >= 0) {
             char line[320];
             kev_panic_format(&panic_seen, line, sizeof(line));
-            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t - s->t_first), line);
+            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t), line);
         }
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)

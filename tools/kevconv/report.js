@@ -98,6 +98,9 @@
     tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events",
     // a process's bad user-event ring records: its doing, shown apart from losses
     tr.rejected ? ", " + tr.rejected + " records of processes' user-event rings rejected (not lost)" : ""]));
+  // one time base on the whole page, kevstat's: time since boot
+  document.body.appendChild(el("p", { "class": "note", id: "time-base", text: "Every time on this page counts from boot, as kevstat's do; the trace's first event came " +
+    fmtTime(tr.first) + " after boot, its last " + fmtTime(tr.last) + "." }));
   // How the capture's time was kept, and what the emulator did to it (kx_emul.c's sentences,
   // kevstat's "time:" and "WARNING:" lines).
   if (S.clock) {
@@ -141,7 +144,7 @@
     rows[thRow[s[0]]].items.push({ t0: s[1], t1: s[2], color: stateColor(T.states[s[3]]),
       text: T.threads[s[0]].name + ": " + T.states[s[3]] });
     if (s[3] === 1 && s[4] >= 0)
-      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: /(^|\/)idle$/.test(T.threads[s[0]].name) ? "#d8d8d8" : hue(s[0] + 1),
+      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: /(^|\/)idle( \(CPU \d+\))?$/.test(T.threads[s[0]].name) ? "#d8d8d8" : hue(s[0] + 1),
         text: "CPU " + s[4] + ": " + T.threads[s[0]].name });
   });
   T.irq.forEach(function (q) {
@@ -258,7 +261,7 @@
     return best;
   }
   function showMark(u) {
-    detail.textContent = "user event " + u[2] + " on " + T.threads[u[0]].name + " at " + fmtTime(u[1]) +
+    detail.textContent = "user event " + u[2] + " on " + T.threads[u[0]].name + " at " + fmtTime(u[1] + tr.first) +
       ": " + (u[3] === "" ? "(no value)" : u[3]);
   }
   canvas.addEventListener("click", function (ev) {
@@ -347,6 +350,16 @@
   iq.appendChild(ih);
 
   // ---- messages --------------------------------------------------------------------------------
+  // A part of a thread's time (kx_wait_parts_json) in the model's words: running, ready
+  // (preempted by whom), blocked in a state (on what, held by whom and its priority then).
+  function stateText(q) {
+    if (q.state === "RUNNING") return "running";
+    if (q.state === "READY") return q.by ? "ready, preempted by " + q.by : "ready, waiting for its CPU";
+    if (q.state === "unknown") return "unknown (before the thread's kept history)";
+    var t = "blocked (" + q.state + ")";
+    if (q.object) t += " on " + q.object + " held by " + (q.owner ? q.owner + (q.owner_prio >= 0 ? " (prio " + q.owner_prio + ")" : "") : "(nobody known)");
+    return t;
+  }
   var ms = section("msgs", "Messages");
   ms.appendChild(table(["client", "server", "kind", "count", "errors", "mean send -> reply", "max"], S.channels.map(function (c) {
     return [c.client, c.server + " (" + c.server_pid + ")", c.pulse ? "pulse" : "message", c.count, c.errors,
@@ -358,15 +371,21 @@
   S.channels.filter(function (c) { return c.requests; }).forEach(function (c) {
     ms.appendChild(el("h3", { text: "Critical path of " + c.client + " -> " + c.server + " (mean per request)" }));
     ms.appendChild(table(["thread", "", "time"], c.critical_path.map(function (p) {
-      return [p.thread, p.waiting ? "waits to be received" : "works", fmtTime(p.cycles / c.requests)];
+      return [p.thread, p.waiting ? "waits to be received" : "holds the request", fmtTime(p.cycles / c.requests)];
     })));
   });
   if (S.worst_request) {
     var w = S.worst_request;
     ms.appendChild(el("h3", { text: "Slowest request: " + fmtTime(w.total_cycles) + " across " + w.depth + " threads" }));
-    ms.appendChild(table(["thread", "", "from", "to", "time"], w.path.map(function (p) {
-      return [p.thread, p.waiting ? "waits to be received" : "works", fmtTime(p.t0 - tr.first), fmtTime(p.t1 - tr.first), fmtTime(p.t1 - p.t0)];
-    })));
+    // each thread that held the request, then its states meanwhile as the model names them
+    var wrows = [];
+    w.path.forEach(function (p) {
+      wrows.push([p.thread, p.waiting ? "waits to be received" : "holds the request", fmtTime(p.t0), fmtTime(p.t1), fmtTime(p.t1 - p.t0)]);
+      (p.parts || []).forEach(function (q) { wrows.push(["", stateText(q), "", "", fmtTime(q.t)]); });
+    });
+    var wt = table(["thread", "", "from", "to", "time"], wrows);
+    wt.id = "worst-request";
+    ms.appendChild(wt);
   }
 
   // ---- lost events -----------------------------------------------------------------------------
@@ -375,7 +394,7 @@
   if (!S.lost_windows.length) lo.appendChild(el("p", { text: tr.damaged ? "No event was lost before the damage." : "No event was lost." }));
   else {
     lo.appendChild(table(["CPU", "from", "to", "lost", "classes around the gap"], S.lost_windows.map(function (g) {
-      return [g.cpu, fmtTime(g.t0 - tr.first), g.after_end ? "end of trace" : fmtTime(g.t1 - tr.first), g.lost,
+      return [g.cpu, fmtTime(g.t0), g.after_end ? "end of trace" : fmtTime(g.t1), g.lost,
         Object.keys(g.classes).map(function (k) { return k + " " + g.classes[k]; }).join(", ")];
     })));
     lo.appendChild(el("p", { "class": "note", text: "Results spanning these windows (state times, latencies, message matching) may be wrong there." }));
@@ -385,7 +404,7 @@
   var ue = section("user", "User events");
   if (!S.user_events.length) ue.appendChild(el("p", { text: "No user events in this trace." }));
   else ue.appendChild(table(["id", "process", "count", "first", "last"], S.user_events.map(function (u) {
-    return [u.id, u.pid + " " + u.process, u.count, fmtTime(u.first - tr.first), fmtTime(u.last - tr.first)];
+    return [u.id, u.pid + " " + u.process, u.count, fmtTime(u.first), fmtTime(u.last)];
   })));
   if (S.user_events_not_listed) ue.appendChild(el("p", { "class": "note", text: S.user_events_not_listed + " more user events not listed." }));
 

@@ -4,7 +4,8 @@
 //   * a findings panel (#findings): faults (who, the signal, pc, address, the function holding
 //     the pc and the stack, named by kevreport from the capture's ELF files; a marker on the
 //     faulting thread's row), who blocked whom and how long (the waits over a threshold by
-//     waiter, object and holder: count, total, worst), priority inversions ranked by the time
+//     waiter, object and holder: count, total, worst), the wait chains followed to their
+//     roots (each waiter's worst wait link by link), priority inversions ranked by the time
 //     they cost, deadlock cycles, boosts by the one rule (kx_prio.h), message inheritance
 //     apart, threads still blocked at the end, each with a "show" button;
 //   * go-to-time (#goto), a cursor, and statistics of a selected range (#range-*);
@@ -54,6 +55,25 @@
     var parts = m.map(function (x) { return who(x.thread, x.thread_prio) + " for " + fmt(x.lost); });
     if (v.others_lost) parts.push("other threads for " + fmt(v.others_lost));
     return parts.join(", ");
+  }
+  // A link of a wait chain from its waiter's side, as kevstat says it (kx_chain_text.c).
+  function linkText(p) {
+    var to = p.to || "a thread not known";
+    if (p.how === "send" || p.how === "reply") return "on its send to " + to + (p.how === "send" ? " (not received)" : "");
+    if (p.how === "mutex") return "on " + p.object + " held by " + to;
+    if (p.how === "semaphore") return "on " + p.object + (p.given ? " posted by " : " taken by ") + to;
+    return "on " + p.object + (p.to ? " signalled by " + to : " (signaller unknown)");
+  }
+  // "fuse (prio 30) waited 7.46 ms at 112.7 ms: its send to store/srv, which waited 7.39 ms on
+  // mutex 1 held by store/main; attributed to store/main 7.39 ms, store/srv 70 us"
+  function chainText(x) {
+    var w = x.worst, t = who(x.waiter, w.prio) + " waited " + fmt(w.len) + " at " + fmt(w.t0) + (w.open ? " (still at the end)" : "");
+    w.path.forEach(function (p, i) {
+      var l = linkText(p);
+      t += i ? ", which waited " + fmt(p.t) + " " + l : ": " + (l.indexOf("on its ") === 0 ? l.slice(3) : l);
+    });
+    return t + (w.cycle ? " (a deadlock cycle)" : "") + "; attributed to " + w.roots.map(function (r) {
+      return (r.thread || "no thread known (a cycle, or a holder unknown)") + " " + fmt(r.t); }).join(", ");
   }
   // Faults (T.faults, kx_faults.c: computed and named once, by kevreport): a finding each with
   // its stack, and a marker on the faulting thread's row (the overlay below).
@@ -106,6 +126,33 @@
         }));
       wt.id = "waits-table";
       fs.appendChild(wt);
+    }
+    // Wait chains (S.chains, tools/include/kevhost/kx_chain.h): each waiter whose worst wait
+    // reached its threshold, the time its waits gave each root, its worst wait link by link
+    // with its priority then, and a "show" button on it.
+    var C = S.chains;
+    if (C) {
+      var cws = C.waiters.filter(function (x) { return x.listed; }).sort(function (a, b) { return b.worst.len - a.worst.len; });
+      fs.appendChild(el("h3", { id: "chains-h", text: "Wait chains, followed to their roots: " + cws.length + " waiter(s)" }));
+      fs.appendChild(el("p", { "class": "note", text: "Each wait on another thread (a send to its receiver and its reply, a mutex to its owner, " +
+        "a semaphore to its taker, a condition variable to its signaller) followed link by link to the thread at its end, which waited " +
+        "on no thread (it ran, was ready, or was blocked in a receive or a sleep): the root, to which the time is attributed. " +
+        "Listed: the waiters whose worst wait reached their threshold, as above." }));
+      if (cws.length) {
+        var ct = R.table(["waiter", "waits", "total", "worst", "attributed to (the roots)"], cws.map(function (x) {
+          return [x.waiter, x.count, fmt(x.total), fmt(x.worst.len), x.roots.map(function (r) {
+            return (r.thread || "no thread known") + " " + fmt(r.t); }).join(", ")];
+        }));
+        ct.id = "chains-table";
+        fs.appendChild(ct);
+        var cl = el("ul", { id: "chains-list" });
+        cws.forEach(function (x) {
+          var li = finding("chain", chainText(x), x.worst.t0 - first + x.worst.len / 2, 3 * x.worst.len);
+          li.setAttribute("data-waiter", x.waiter);
+          cl.appendChild(li);
+        });
+        fs.appendChild(cl);
+      }
     }
     // Priority inversions, ranked by the time they cost; one that cost less than the
     // threshold of its waiter in all ("listed" false: kw_threshold) is counted, not listed
@@ -184,7 +231,7 @@
     T.events.forEach(function (e) { if (e[0] >= a && e[0] < b && e[2] >= 0) nev[e[2]] = (nev[e[2]] || 0) + 1; });
     rOut.textContent = "";
     rOut.appendChild(el("p", { id: "range-info", text: "from " + boot(a) + " to " + boot(b) + " (" + fmt(b - a) + ")" }));
-    rOut.appendChild(R.table(["thread", "running", "CPU share", "runnable (preempted)", "blocked", "events"],
+    rOut.appendChild(R.table(["thread", "running", "CPU share", "ready (runnable, not running)", "blocked", "events"],
       Object.keys(per).filter(function (k) { return per[k].run || per[k].ready || nev[k]; }).map(function (k) {
         var p = per[k];
         return [T.threads[k].name, fmt(p.run), (100 * p.run / (b - a)).toFixed(1) + "%", fmt(p.ready), fmt(p.blocked), nev[k] || 0];

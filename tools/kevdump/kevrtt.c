@@ -62,7 +62,7 @@ static int serve(const char *port)
         fprintf(stderr, "kevrtt: accept: %s\n", strerror(errno));
     // A small send buffer, as a probe's server keeps: a client that stops reading stops the
     // reading of the channel within a second, as on a desk (loopback's grows to megabytes).
-    int snd = 65536;
+    int snd = 16384;
     if (c >= 0)
         setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
     return c;

@@ -39,7 +39,7 @@ static const struct tool_opt opts[] = {
     { 'q', 'q', "qemu", "SOCKET", "the Unix socket to create for QEMU's chardev (required)", NULL },
     { 'b', 'b', "buffer", "BYTES", "the relay's buffer (default 4 MiB, at least 128 KiB)", NULL },
     { 'w', 'w', "wait", "SEC", "after QEMU's end, how long to wait for a reader (default 10)", NULL },
-    { 's', 's', "summary", NULL, "say at the end how much went through", NULL },
+    { 's', 's', "summary", NULL, "say each XOFF and XON, and at the end how much went through", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
@@ -70,6 +70,7 @@ static struct {
     int to_stdout;
     int qemu_done;              // QEMU closed its side (it exited)
     int said_drop;
+    int verbose;                // -s
 } rl = { .qemu = -1, .qemu_listen = -1, .reader = -1, .reader_listen = -1 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -173,6 +174,8 @@ static void flow(void)
         return;                 // QEMU gone, or its socket full: tried again on the next read
     rl.stopped = c == KS_XOFF;
     rl.xoffs += c == KS_XOFF;
+    if (rl.verbose)
+        say("%s sent, %zu bytes held", c == KS_XOFF ? "XOFF" : "XON", rl.r.fill);
 }
 
 static void from_qemu(void)
@@ -241,7 +244,7 @@ static void accept_one(int *listen_fd, int *fd, const char *who)
     nonblock(c);
     // The kernel's own buffer towards a reader stays small, so that the relay's buffer and
     // its marks decide when the board is stopped (loopback's grows to megabytes otherwise).
-    int snd = 65536;
+    int snd = 16384;
     setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
     *fd = c;
 }
@@ -326,7 +329,7 @@ int main(int argc, char **argv)
             if (*end)
                 return tool_usage_error(&cmd, "bad -w %s: seconds", ta.val);
             break;
-        case 's': summary = 1; break;
+        case 's': summary = rl.verbose = 1; break;
         default: return tool_opts_exit(opt);
         }
     }

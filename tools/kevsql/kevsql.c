@@ -24,6 +24,7 @@
 #include "kevsql.h"
 #include <kevhost/tool_opts.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/kx_task.h>
 
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 
@@ -48,11 +49,13 @@ static const struct tool_opt opts[] = {
       "the cluster took, from asking the workers to the merged rows", NULL },
     { OPT_SEND, 0, "send", NULL, "with --scheduler: send every trace to the workers", NULL },
     { OPT_TIMING, 0, "timing", NULL, "with --scheduler: how long the cluster took", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevsql", "[--csv|--json] [--check] [--lenient] TRACE.kev ['SELECT ...']\n"
+    "kevsql", "[--csv|--json] [--check] [--lenient] [--deadline TASK=TIME]...\n"
+    "              [--period TASK=TIME]... TRACE.kev ['SELECT ...']\n"
     "       kevsql [--csv|--json] [-j N] [--merge 'SELECT ... FROM result'] 'SELECT ...'\n"
     "              TRACE.kev|DIR...\n"
     "       kevsql ... --scheduler tcp://HOST:PORT 'SELECT ...' TRACE.kev|DIR...",
@@ -421,7 +424,7 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         case OPT_SEND: case OPT_TIMING: case OPT_SCHEDULER:
             return tool_usage_error(&cmd, "%s goes with --scheduler", argv[a.ind - 1]);
         default:
-            if ((k = ks_syms_take(id, a.val)) < 0)
+            if ((k = ks_timing_take(id, a.val)) < 0 || (!k && ks_syms_take(id, a.val) < 0))
                 return 2;
         }
     }
@@ -454,6 +457,9 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         }
         return ksq_fleet(&o);
     }
+    if (!o.query && ks_timing_given())
+        return tool_usage_error(&cmd, "--deadline and --period go with a query (the shell "
+                                "opens the trace without them)");
     if (!o.query)
         return shell(o.traces[0]);
     sqlite3 *db = ksq_open(o.traces[0], o.lenient, "kevsql");

@@ -22,6 +22,8 @@
 struct ks_thread {           // thread table (utid = index)
     uint32_t pid, tid;
     char name[KEV_NAME_MAX], comm[KEV_NAME_MAX];
+    char lname[KEV_NAME_MAX];  // its name as Linux gives it (kx_lcomm: a main thread that has
+                               // not renamed itself is its program's)
     int64_t start, end;      // cycles, -1 unknown
     int idle, prio;
 };
@@ -113,7 +115,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW, KS_DECL, KS_LOAD };
+               KS_FLOW, KS_DECL, KS_LOAD, KS_CHAIN };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -188,6 +190,7 @@ struct ks_rec {
         struct kx_flow_row flow;
         struct ks_decl_rec decl;
         struct ks_load_rec load;
+        struct kx_chain_row chain;
     } u;
 };
 
@@ -479,6 +482,9 @@ void ks_kept_free(struct ks_trace *t);
 // kevsql's symbol options (syms_opts: --elf, --kernel, --symbols DIR, --no-symbols,
 // tool_syms.h), kept and given again for each trace: 1 one was, 0 not one, -1 said why.
 int ks_syms_take(int id, const char *val);
+// kevsql's --deadline and --period (kx_timing_opts), given to every trace's first pass.
+int ks_timing_take(int id, const char *val);
+int ks_timing_given(void);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
 // pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names

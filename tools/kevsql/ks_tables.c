@@ -12,6 +12,7 @@
 
 #include "ks.h"
 #include <kevhost/kx_ids.h>
+#include <kevhost/kx_chain_text.h>
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
@@ -80,9 +81,9 @@ static void thread_utid(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int(ctx, x == &swapper ? 0 : (int)(x - r->t->th) + 1);
 }
 static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
-{
+{ // as Linux names a thread: a main thread is its program's until it renames itself
     const ROW *x = r->p;
-    ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
+    ks_result_text(ctx, x == &swapper ? x->name : x->lname[0] ? x->lname : NULL);
 }
 static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
 { // "process/thread" as every other tool names it
@@ -1136,6 +1137,58 @@ static const struct ks_table t_wait = {
     .skip = KX_SKIP_MSG,
 };
 
+// blocked_by: every stretch of a wait on another thread with one chain (kx_chain.h): the
+// waiter, the thread it waits on, the root its time is attributed to, the chain as text
+static void push_chain(void *user, const struct kx_chain_row *c)
+{
+    struct ks_rec rec = { .kind = KS_CHAIN };
+    rec.u.chain = *c;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_chain(struct kx_sink *k) { k->chain = push_chain; }
+#define ROW struct kx_chain_row
+static void chain_how(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_text(ctx, kx_link_name(((const ROW *)r->p)->c.link[0].kind), -1, SQLITE_STATIC);
+}
+static void chain_blocked(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_thread(ctx, r->t, ((const ROW *)r->p)->c.th[1]);
+}
+static void chain_root(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_thread(ctx, r->t, kx_chain_root(&((const ROW *)r->p)->c));
+}
+static void chain_end(const struct ks_row *r, sqlite3_context *ctx)
+{
+    static const char *const n[] = { "root", "unknown", "cycle", "cut" };
+    unsigned e = ((const ROW *)r->p)->c.end;
+    sqlite3_result_text(ctx, e < 4 ? n[e] : "unknown", -1, SQLITE_STATIC);
+}
+static void chain_text(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char b[1024];
+    ks_result_text(ctx, kx_chain_line(r->w->s, &((const ROW *)r->p)->c, b, sizeof(b)));
+}
+static const struct ks_rcol chain_cols[] = {
+    { RC_INT("id", id) }, { RC_INT("wait_id", wait) }, { RC_UTID("utid", c.th[0]) },
+    { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_FN("how", "TEXT", chain_how) },
+    { RC_FN("blocked_utid", "INTEGER", chain_blocked) },
+    { RC_FN("root_utid", "INTEGER", chain_root) }, { RC_INT("depth", c.n) },
+    { RC_FN("ends", "TEXT", chain_end) }, { RC_FN("chain", "TEXT", chain_text) },
+};
+#undef ROW
+static const struct ks_table t_blocked_by = {
+    .name = "blocked_by",
+    .doc = "wait chains (kevstat -s chains): each stretch of a thread's wait on another (a send, "
+    "a mutex, a semaphore, a condvar) with one chain, followed to its root, the thread its time "
+    "is attributed to",
+    .src = KS_SRC_MODEL,
+    KS_COLS(chain_cols),
+    .needs_stats = 1,
+    .sink = sink_chain,
+};
+
 // wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
 // thread; past KW_MAX_PRE threads one row with utid NULL for the rest)
 static void push_wait_pre(void *user, const struct kw_wait *w)
@@ -1737,7 +1790,8 @@ static const struct ks_table t_args = {
 const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
     &t_instance, &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
-    &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
+    &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_blocked_by,
+    &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,
 };
 const unsigned ks_ntables = NCOL(ks_tables);

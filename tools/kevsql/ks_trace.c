@@ -10,6 +10,7 @@
 
 #include "ks.h"
 #include <kevhost/kx_ids.h>
+#include <kevhost/kx_chain_text.h>
 #include <kevhost/tool_map.h>
 
 SQLITE_EXTENSION_INIT3
@@ -157,6 +158,20 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 
 // ---- the first pass ------------------------------------------------------------------------------
 
+// The periods and deadlines kevsql was given (kx_timing_take, the tools' one parser), for every
+// trace's task instances. Set before any trace is opened, read only after.
+static struct kx_timing_set timing;
+
+int ks_timing_take(int id, const char *val)
+{
+    return kx_timing_take(&timing, "kevsql", id, val);
+}
+
+int ks_timing_given(void)
+{
+    return timing.n != 0;
+}
+
 struct pass {
     struct ks_trace *t;
     struct kx_stats *s;
@@ -225,6 +240,8 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     memset(p, 0, sizeof(*p));
     p->t = t;
     p->s = s;
+    if (s->tasks)
+        kx_tasks_rules(s->tasks, &timing);
     struct kev_event e;
     int k;
     while ((k = kx_src_next(src, &e)) == 1) {
@@ -253,6 +270,7 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         x->pid = m->pid, x->tid = m->tid;
         memcpy(x->name, m->name, sizeof(x->name));
         memcpy(x->comm, m->comm, sizeof(x->comm));
+        snprintf(x->lname, sizeof(x->lname), "%s", kx_lcomm(&s->m, (int)i));
         x->start = p->start[i] ? p->start[i] : -1;
         x->end = p->end[i] ? p->end[i] : -1;
         x->idle = kx_is_idle(&s->m, (int)i);
@@ -285,25 +303,27 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     t->t_first = s->t_first, t->t_last = s->t_last;
     t->events = s->events;
     t->lost = kev_lost_total(r);
-    // deadlock cycles, one row per link
+    // deadlock cycles (the wait chains'), one row per link
     const struct kw *kw = s->kw;
+    const struct kx_chains *ch = s->chains;
     unsigned nl = 0;
-    for (unsigned i = 0; kw && i < kw->ndl; i++)
-        nl += kw->dl[i].n;
+    for (unsigned i = 0; ch && i < ch->ndl; i++)
+        nl += ch->dl[i].n;
     t->dl = sqlite3_malloc64((nl + 1) * sizeof(*t->dl));
     if (!t->dl) {
         *err = sqlite3_mprintf("kev: out of memory");
         goto out;
     }
-    for (unsigned i = 0; kw && i < kw->ndl; i++)
-        for (unsigned j = 0; j < kw->dl[i].n; j++) {
+    for (unsigned i = 0; ch && i < ch->ndl; i++)
+        for (unsigned j = 0; j < ch->dl[i].n; j++) {
+            const struct kx_deadlock *c = &ch->dl[i];
             struct ks_dl *d = &t->dl[t->ndl++];
             d->cycle = i + 1, d->pos = j;
-            d->th = kw->dl[i].th[j];
-            d->owner = kw->dl[i].th[(j + 1) % kw->dl[i].n];
-            kx_wait_obj(s, kw->dl[i].obj[j], d->obj, sizeof(d->obj));
-            d->t = (int64_t)kw->dl[i].t;
-            d->broken = kw->dl[i].broken_t ? (int64_t)kw->dl[i].broken_t : -1;
+            d->th = c->th[j];
+            d->owner = c->th[(j + 1) % c->n];
+            kx_link_obj(s, &c->link[j], d->obj, sizeof(d->obj));
+            d->t = (int64_t)c->t;
+            d->broken = c->broken_t ? (int64_t)c->broken_t : -1;
         }
     // priority inversions as kevstat lists them, one row per middle thread (at least one)
     unsigned ni = 0;

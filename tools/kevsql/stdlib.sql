@@ -10,13 +10,15 @@ CREATE TEMP VIEW thread_label AS -- kevsql stdlib
 SELECT t.utid, t.tid, t.upid, t.label, t.name, p.name AS process, t.is_idle
 FROM thread t LEFT JOIN process p USING (upid);
 
--- Per-thread CPU time and runs, share of the trace's span: a row per thread that ran.
+-- Per-thread CPU time and runs, share of the trace's span: a row per thread that ran, and one
+-- per CPU for its idle thread (utid 0 is every CPU's: cpu says which, the label too).
 CREATE TEMP VIEW thread_cpu AS -- kevsql stdlib
-SELECT s.utid, l.label, count(*) AS runs, sum(s.dur) AS cpu_ns,
+SELECT s.utid, CASE WHEN s.utid = 0 THEN 'idle (CPU ' || s.cpu || ')' ELSE l.label END AS label,
+       CASE WHEN s.utid = 0 THEN s.cpu END AS cpu, count(*) AS runs, sum(s.dur) AS cpu_ns,
        round(100.0 * sum(s.dur) / ((SELECT int_value FROM metadata WHERE name = 'trace_end_ns') -
                                   (SELECT int_value FROM metadata WHERE name = 'trace_start_ns')), 3) AS share_pct
 FROM sched_slice s JOIN thread_label l USING (utid)
-GROUP BY s.utid ORDER BY cpu_ns DESC;
+GROUP BY s.utid, CASE WHEN s.utid = 0 THEN s.cpu END ORDER BY cpu_ns DESC;
 
 -- Per-thread time in each state: a row per (thread, state).
 CREATE TEMP VIEW thread_states AS -- kevsql stdlib

@@ -14,15 +14,17 @@ int cg_is_void_call(const struct dnode *n)
            strcmp(n->s, "ustack") != 0 && strcmp(n->s, "jstack") != 0; /* stacks: %k values */
 }
 
-/* stack_emit: the firing's stack( )/ustack( ) into r: DIF_S_STACK(kind, frames), frames 0
- * for the engine's most (stack( )'s first argument; stack_check made it a constant). */
+/* stack_emit: the firing's stack( )/ustack( )/jstack( ) into r: DIF_S_STACK(kind, frames),
+ * frames 0 for the engine's most (the first argument; stack_check made it a constant).
+ * jstack( ) is the user stack: DTrace's for a process without a Java helper, as every
+ * process is here (its strsize argument names nothing then). */
 static void stack_emit(struct cg *g, struct dnode *st, unsigned r)
 {
     int64_t frames = 0;
     if (st->b && !cg_const_value(st->b, &frames))
         frames = 0;
     unsigned k = cg_reg_alloc(g);
-    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, st->s[0] == 'u'), k));
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, st->s[0] != 's'), k));
     cg_emit(g, DIF_INSTR(DIF_PUSHT, k, DIF_TYPE_INT, 0));
     cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, frames), k));
     cg_emit(g, DIF_INSTR(DIF_PUSHT, k, DIF_TYPE_INT, 0));
@@ -65,13 +67,10 @@ void cg_push_rec(struct cg *g, struct dnode *n)
     if (n->kind == N_CALL && (!strcmp(n->s, "stack") || !strcmp(n->s, "ustack") ||
                               !strcmp(n->s, "jstack"))) {
         /* a stack as a value (an aggregation key, printf's %k, the stack( ) action): 'k',
-         * a stack id (d/dstacks.h); jstack( ) has no frames here */
+         * a stack id (d/dstacks.h) */
         stack_check(g, n);
         unsigned r = cg_reg_alloc(g);
-        if (n->s[0] == 'j')
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 0), r));
-        else
-            stack_emit(g, n, r);
+        stack_emit(g, n, r);
         cg_emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
         cg_reg_free(g, r);
         g->rec[g->nrec++] = 'k';
@@ -366,8 +365,7 @@ void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a = cg_act_new(g, DIF_ACT_RAISE, st->line);
     } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
         stack_check(g, st);
-        if (fn[0] != 'j')
-            cg_push_rec(g, st); /* the stack's id, printed by the consumer */
+        cg_push_rec(g, st); /* the stack's id, printed by the consumer */
         a = cg_act_new(g, DIF_ACT_STACK, st->line);
         a->da_arg = fn[0] == 's' ? 0 : fn[0] == 'u' ? 1 : 2;
     } else {

@@ -314,6 +314,13 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
         }
         if (strchr(n->s, '`')) /* a kernel variable: its value is kernel memory */
             return cg_kernel_variable(g, n, t);
+        if (!strcmp(n->s, "zonename") && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
+            /* one zone: Solaris names it "global" on a system without zones */
+            r = cg_reg_alloc(g);
+            cg_emit(g, DIF_INSTR_IDX(DIF_SETS, cg_intern_str(g, "global"), r));
+            *t = T_STRING;
+            return r;
+        }
         if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
             !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
             r = cg_reg_alloc(g);

@@ -34,6 +34,7 @@ struct sym {
     char keys[DIF_TUPMAX + 1];
     uint8_t mem;        /* a variable in D memory (DIF_TYPE_MEM): a struct/union or an array */
     uint8_t isarr;      /* a declared array of nelem elements of `type` */
+    uint8_t decl;       /* its type was declared (uint16_t x;), not taken from a first use */
     uint32_t nelem;
 };
 

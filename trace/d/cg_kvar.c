@@ -33,11 +33,14 @@ uint64_t cg_kernel_symbol(struct cg *g, const struct dnode *n)
 }
 
 /* kernel_object: the image's data object `name (or mod`name), or the one a Solaris name means
- * here, in addr and size (dcc_kvar); its errors are kernel_variable's. */
-static void kernel_object(struct cg *g, const struct dnode *n, uint64_t *addr, uint64_t *size)
+ * here, in addr and size (dcc_kvar), and what to add to its value for the Solaris name's
+ * (*delta: `mpid, the last process id given, is next_pid - 1); its errors are
+ * kernel_variable's. */
+static void kernel_object(struct cg *g, const struct dnode *n, uint64_t *addr, uint64_t *size,
+                          int *delta)
 {
-    static const char *const alias[][2] = {
-        { "ncpus", "k_ncpus" }, { "ncpus_online", "k_ncpus" }, { "mpid", "next_pid" },
+    static const struct { const char *sol, *ours; int delta; } alias[] = {
+        { "ncpus", "k_ncpus", 0 }, { "ncpus_online", "k_ncpus", 0 }, { "mpid", "next_pid", -1 },
     };
     const char *name = n->s, *tick = strrchr(name, '`'), *sym = tick + 1;
     char mod[64];
@@ -50,9 +53,12 @@ static void kernel_object(struct cg *g, const struct dnode *n, uint64_t *addr, u
     memcpy(mod, name, ml);
     mod[ml] = 0;
     int found = dcc_kvar(mod, sym, addr, size) == 0;
+    *delta = 0;
     for (unsigned i = 0; !found && i < sizeof(alias) / sizeof(alias[0]); i++)
-        if (!strcmp(sym, alias[i][0]))
-            found = dcc_kvar(mod, alias[i][1], addr, size) == 0;
+        if (!strcmp(sym, alias[i].sol) && dcc_kvar(mod, alias[i].ours, addr, size) == 0) {
+            found = 1;
+            *delta = alias[i].delta;
+        }
     if (!found)
         cg_kernel_symbol(g, n);    /* an unknown name: its error, in libdtrace's words */
     if (!found)
@@ -81,32 +87,45 @@ static unsigned kernel_read(struct cg *g, uint64_t addr, uint64_t size, struct d
 unsigned cg_kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t)
 {
     uint64_t addr = 0, size = 0;
-    kernel_object(g, n, &addr, &size);
+    int delta;
+    kernel_object(g, n, &addr, &size, &delta);
     if (size != 1 && size != 2 && size != 4 && size != 8)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: a kernel variable of %u bytes: D reads "
                   "integers of 1, 2, 4 or 8 bytes (&%s is its address)", n->s, (unsigned)size,
                   n->s);
-    return kernel_read(g, addr, size, t);
+    unsigned r = kernel_read(g, addr, size, t);
+    if (delta) {
+        unsigned rd = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, (uint64_t)(int64_t)delta), rd));
+        cg_emit(g, DIF_INSTR(DIF_ADD, r, rd, r));
+        cg_reg_free(g, rd);
+        *t = T_INT32;   /* Solaris's pid_t */
+    }
+    return r;
 }
 
 /* cg_kernel_element: `name[i], an element of a kernel array whose element type D knows (the
- * symbol table gives only the object's size): Solaris's `avenrun, int[3] (kernel/kloadavg.c).
- * The index is a constant within the object, checked here; the element is read as
- * cg_kernel_variable reads an object. */
+ * symbol table gives only the object's size): Solaris's `avenrun, int[3], and `hp_avenrun,
+ * the same averages with 16 fraction bits (int64_t[3] on Solaris, 32 bits here: a load below
+ * 65536), kernel/kloadavg.c. The index is a constant within the object, checked here; the
+ * element is read as cg_kernel_variable reads an object. */
 unsigned cg_kernel_element(struct cg *g, const struct dnode *n, struct dtype *t)
 {
-    static const struct { const char *name; unsigned elem; } arrays[] = { { "avenrun", 4 } };
+    static const struct { const char *name; unsigned elem; } arrays[] = {
+        { "avenrun", 4 }, { "hp_avenrun", 4 },
+    };
     const char *sym = strrchr(n->s, '`') + 1;
     unsigned elem = 0;
     for (unsigned i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
         if (!strcmp(sym, arrays[i].name))
             elem = arrays[i].elem;
     uint64_t addr = 0, size = 0;
-    kernel_object(g, n, &addr, &size);
+    int delta;
+    kernel_object(g, n, &addr, &size, &delta);
     if (!elem)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s[]: D knows the element type of no kernel "
-                  "array but `avenrun's (the symbol table gives only sizes): read %s whole or "
-                  "at &%s", n->s, n->s, n->s);
+                  "array but `avenrun's and `hp_avenrun's (the symbol table gives only sizes): "
+                  "read %s whole or at &%s", n->s, n->s, n->s);
     int64_t i;
     if (!n->b || n->b->next || !cg_const_value(n->b, &i))
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s[]: a kernel array takes one constant "

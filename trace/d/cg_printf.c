@@ -90,8 +90,10 @@ void cg_printf_check(struct cg *g, const char *fmt, int line, const char *fn, in
                       *f, d_strchr("eEfFgG", *f) ? "a float or double" : "not a float");
         if (aggmode == 1)
             continue; /* printa: keys are checked once the aggregation is known (mode 2) */
-        if (aggmode == 2) { /* printa's keys in g->rec: only stacks are told apart here */
-            if (arg < g->nrec && (g->rec[arg] == 'k') != (*f == 'k'))
+        if (aggmode == 2) { /* printa's keys in g->rec: stacks and strings told apart (a %s
+                             * of func( )'s key would print nothing: libdtrace refuses it) */
+            if (arg < g->nrec && ((g->rec[arg] == 'k') != (*f == 'k') ||
+                                  (g->rec[arg] == 's') != (*f == 's')))
                 dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) key #%d is incompatible "
                           "with conversion #%d prototype (%%%c)", fn, (int)arg + 1, (int)conv, *f);
             arg++;

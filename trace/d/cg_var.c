@@ -240,9 +240,13 @@ void cg_store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
                   cg_scope_prefix(s->scope), n->s,
                   s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
-    /* as libdtrace's dt_cg_asgn_op: a scalar variable keeps the register's 64 bits whatever
-     * its type (DIF's registers and variables are 64-bit); its type narrows where the value
-     * is recorded, stored in memory or cast, not here */
+    /* as libdtrace's dt_cg_asgn_op: a variable whose type came from its first use keeps the
+     * register's 64 bits whatever that type (DIF's registers and variables are 64-bit); one
+     * declared narrower than 64 bits (uint16_t x;) holds its type's width, as C's assignment
+     * and illumos's arithmetic/tst.compnarrowassign: x = 0xbeefcafe and x += 1 wrap at 16 */
+    if (s->decl && t.kind == DIF_TYPE_INT && s->type.kind == DIF_TYPE_INT && !s->type.ptr &&
+        s->type.size < 8)
+        cg_convert(g, r, (struct dtype){ .kind = DIF_TYPE_INT, .size = 8 }, s->type);
     cg_emit(g, DIF_INSTR_IDX(st_op[s->scope], cg_sym_id(g, s), r));
 }
 
@@ -278,6 +282,7 @@ void cg_declare(struct cg *g, struct ddecl *d)
         s->mem = (uint8_t)sou;
         memcpy(s->keys, d->keys, sizeof(s->keys));
         s->defined = 1;
+        s->decl = 1;
         return;
     }
     if (cg_sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
@@ -312,4 +317,5 @@ void cg_declare(struct cg *g, struct ddecl *d)
     s->isarr = d->isarr;
     s->nelem = d->nelem;
     s->defined = 1;
+    s->decl = 1;
 }

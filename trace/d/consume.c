@@ -1226,7 +1226,7 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_DENORMALIZE:
             c->norm[a->da_arg] = 1;
             break;
-        case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c); jstack( ): none */
+        case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c) */
             dcons_stack_print(&c->out, n ? (uint64_t)args[0].i : 0);
             break;
         case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM: case DIF_ACT_RAISE:

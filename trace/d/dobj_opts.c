@@ -93,6 +93,15 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
         return 0;
     }
     uint64_t v;
+    if (!d_strcmp(name, "stackframes") || !d_strcmp(name, "ustackframes") ||
+        !d_strcmp(name, "jstackframes") || !d_strcmp(name, "jstackstrsize")) {
+        /* the frames and strings a stack action keeps: this engine's stacks hold
+         * DVM_STACK_MAXDEPTH frames, and there is no Java helper to name jstack( )'s (which
+         * is ustack( ) here, as DTrace's is for a process without one): checked, kept as is */
+        if (d_optval_size(val, &v) != 0)
+            return fail(err, errlen, "invalid value for option ", name, val);
+        return 0;
+    }
     if (!d_strcmp(name, "strsize")) { /* the compiler took it; only checked here */
         if (d_optval_size(val, &v) != 0 || v < 2 || v > DIF_STRSIZE_MAX)
             return fail(err, errlen, "invalid value for option ", name, val);

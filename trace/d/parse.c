@@ -496,17 +496,19 @@ static struct dnode *expr(struct dcc *cc)
 static struct dnode *statements(struct dcc *cc);
 
 /* ---- ?: as a statement, with actions for operands ---------------------------------------
- * `OPT_x ? printf(...) : 1;`, the idiom of scripts written for Solaris 10 (whose DTrace
- * accepted actions and subroutines with side effects as ?: operands; illumos refuses them,
- * D_OP_ACT): a ?: whose value is dropped and one of whose arms calls something runs as
- * `if (OPT_x) printf(...); else 1;` (split like any if, below), each arm's calls only when
- * its arm is chosen. A ?: used for its value keeps DTrace's rule (cg_expr.c: D_OP_ACT). */
+ * `OPT_x ? printf(...) : 1;` and `OPT_x ? @c[probefunc] = count() : 1;`, the idioms of
+ * scripts written for Solaris 10 (whose DTrace accepted actions, aggregations and subroutines
+ * with side effects as ?: operands; illumos refuses them, D_OP_ACT): a ?: whose value is
+ * dropped and one of whose arms calls something or aggregates runs as `if (OPT_x) ...; else
+ * 1;` (split like any if, below), each arm's statements only when its arm is chosen. A ?:
+ * used for its value keeps DTrace's rule (cg_expr.c: D_OP_ACT). */
 static int calls_in(const struct dnode *n)
 {
     if (!n)
         return 0;
     switch (n->kind) {
     case N_CALL: return 1;
+    case N_ASSIGN: return n->a && n->a->kind == N_AGG;
     case N_COND: return calls_in(n->b) || calls_in(n->c);
     case N_COMMA: return calls_in(n->a) || calls_in(n->b);
     default: return 0;

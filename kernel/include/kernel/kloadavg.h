@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 // The 1, 5 and 15-minute averages of the threads running or ready, in 1/256ths. Read by D as
-// `avenrun[i]; written only by kloadavg_tick.
+// `avenrun[i]; written only by kloadavg_tick. hp_avenrun: the same in 65536ths (Solaris's
+// high-precision `hp_avenrun[i]).
 extern uint32_t avenrun[3];
+extern uint32_t hp_avenrun[3];
 
 // k_ticks of the next sample, and the samples of every second up to `ticks` (kloadavg.c).
 extern uint64_t kloadavg_due;

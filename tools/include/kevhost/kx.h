@@ -92,8 +92,13 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e);
 int kx_snapshot_cpu(const struct kev_event *e);
 // Parent of process pid as PROCCREATE gave it, 0 when unknown.
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
-// "comm/name" or "comm" or "pid N" into buf.
+// A thread as every tool names it: "comm/name", "comm/tid", "name" or "pidP/T" into buf; a CPU's
+// idle thread (named "idle", tid k + 1 on CPU k) with its CPU: "idle (CPU 2)".
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
+// The same without an idle thread's CPU (a track that stands for every CPU's idle thread).
+const char *kx_label_plain(const struct kx_model *m, int idx, char *buf, size_t n);
+// The CPU of a CPU's idle thread (named "idle", tid k + 1 for CPU k), -1 for any other thread.
+int kx_idle_cpu(const struct kx_model *m, int idx);
 // The thread whose context cpu runs in: the one running there (its RUNNING seen, no state since);
 // between a thread's leaving and the next one's RUNNING (the switch: the kernel ends the entry,
 // or takes an interrupt, in the context it was in), the thread the CPU's last ONCPU named;

@@ -115,6 +115,7 @@ struct kx_flow_row {
 struct kx_msg;
 struct kw_wait;
 struct kx_inst;
+struct kx_chain_row;
 struct kx_sink {
     void *user;
     void (*state)(void *user, const struct kx_state_row *r);
@@ -133,6 +134,9 @@ struct kx_sink {
     void (*flow)(void *user, const struct kx_flow_row *r);
     // a task instance, judged (kx_task.h): every one at the end of the trace, in release order
     void (*inst)(void *user, const struct kx_inst *i);
+    // a stretch of a wait with one chain (kx_chain.h), when it ends; those of the waits still
+    // open at the end of the trace, there
+    void (*chain)(void *user, const struct kx_chain_row *r);
 };
 
 #endif

@@ -11,7 +11,9 @@
 //   * lost-event windows: where events are missing and which classes surrounded the gap;
 //   * user events: count per event id and process (and their first and last time);
 //   * task instances: each thread's jobs from its release to its end, judged against its
-//     task's period or deadline (kx_task.h).
+//     task's period or deadline (kx_task.h);
+//   * wait chains: every wait on another thread followed to its root, and deadlocks
+//     (kx_chain.h).
 // Each of them is the sum of records (kx_rows.h) that a tool may also have one by one
 // (kx_stats_sink). Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded
 // event in time order (it updates the model itself), kx_stats_finish at the end.
@@ -19,6 +21,7 @@
 #ifndef TOOLS_KX_STATS_H
 #define TOOLS_KX_STATS_H
 
+#include "kx_chain.h"
 #include "kx_dist.h"
 #include "kx_funcs.h"
 #include "kx_load.h"
@@ -172,6 +175,7 @@ struct kx_stats {
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
     struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
+    struct kx_chains *chains;         // wait chains, deadlocks (kx_chain.c; heap, NULL if none)
     struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
                                       // heap, NULL out of memory)
 };
@@ -231,7 +235,13 @@ uint64_t kx_wait_threshold(const struct kx_stats *s, int th);
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);
 // The "waits" member of the JSON object (kx_wait_json.c), after a comma.
 void kx_wait_json(const struct kx_stats *s, FILE *f);
+// ,"parts":[...]: thread th's time in [t0, t1) split by state (kw_split): each part's "state"
+// (KEV_TH_* name, "unknown" before its kept history), "t", and as it applies "by" (who took
+// its CPU), "object", "owner", "owner_prio" (the owner's priority when the wait began).
+void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1);
 // The "tasks" member of the JSON object (kx_task_json.c), after a comma.
 void kx_task_json(const struct kx_stats *s, FILE *f);
+// The "chains" member of the JSON object (kx_chain_json.c), after a comma.
+void kx_chain_json(const struct kx_stats *s, FILE *f);
 
 #endif

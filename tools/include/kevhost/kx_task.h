@@ -30,6 +30,7 @@
 
 #include "kx.h"
 #include "kx_dist.h"
+#include "tool_opts.h"
 
 #define KX_MAX_TIMING 32u     // --deadline and --period rules
 
@@ -92,6 +93,23 @@ struct kx_timing {
     unsigned matched;         // tasks it named (kx_tasks_finish)
 };
 
+// The --deadline and --period options, one table and one parser for every tool that shows the
+// instances (kevstat, kevreport, kevsql; kx_timing.c): a tool splices kx_timing_opts into its
+// options ({ .also = kx_timing_opts }) and hands each option it gets to kx_timing_take, which
+// parses it into a set (so a bad one is said before any trace is read), then gives the set to
+// its analyses (kx_tasks_rules).
+enum { KX_TIMING_OPT_DEADLINE = 0x2100, KX_TIMING_OPT_PERIOD };
+extern const struct tool_opt kx_timing_opts[];
+struct kx_timing_set {
+    struct kx_timing rule[KX_MAX_TIMING];
+    unsigned n;
+};
+// id with its value: 1 taken into set, 0 not one of these, -1 after saying why on stderr.
+int kx_timing_take(struct kx_timing_set *set, const char *tool, int id, const char *val);
+// "NAME=TIME" (TIME as kx_time_arg reads it) of option `opt` ("deadline" or "period") into
+// *r; -1 with the reason on stderr, prefixed with the tool's name.
+int kx_timing_parse(const char *tool, const char *opt, const char *arg, struct kx_timing *r);
+
 struct kx_tasks {
     struct kx_task_th th[KX_MAX_THREADS];
     struct kx_task *task;     // grown
@@ -117,6 +135,8 @@ void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t
 // "NAME=TIME" (TIME as kx_time_arg reads it) for option `opt` ("deadline" or "period"): a rule
 // for kx_tasks_finish; -1 with the reason on stderr, prefixed with the tool's name.
 int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const char *arg);
+// Rules parsed already (kx_timing_take), added to k's.
+void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set);
 // At the end of the trace (t_last): every task's period and deadline (the rules by the model's
 // names, cps the cycles a second), every instance judged. Open instances stay open (end 0).
 void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps);

@@ -7,9 +7,8 @@
 //   * priority inversions: a thread blocked on an object whose owner, of lower priority, is
 //     preempted by third threads of a priority between the two (time lost; every such thread
 //     that ran on the owner's CPU in its place, each with its own share, largest first);
-//   * the wait-for graph (thread -> owner of what it waits on) and its cycles: deadlocks, on
-//     complete traces (a cycle seen at any time, broken only by a timeout) and on truncated
-//     ones (the cycle still open at the end).
+//   * each open wait's object and owner, which the wait chains (kx_chain.h) follow to their
+//     roots and to the deadlocks.
 // Sources (docs/trace-events.md): SYSTEM SYNC_WAIT [object, owner who] and PRIO_CHANGE
 // [who, new | old << 8 | cause << 16] when the capture has them; without them the owner of a
 // mutex is derived from MutexLock/MutexUnlock entries and exits, a semaphore's from the last
@@ -34,8 +33,6 @@
 #define KW_HIST        128u    // state intervals kept per thread (a ring)
 #define KW_MAX_WAITS   4096u   // wait records (a ring: the oldest are reused)
 #define KW_MAX_INV     64u     // inversion findings (per waiter, owner, preemptor, object)
-#define KW_MAX_DL      16u     // deadlock findings
-#define KW_MAX_CYCLE   16u     // threads in one cycle
 #define KW_MAX_PARTS   8u      // parts of a split segment
 #define KW_MAX_PRE     8u      // threads named per wait / inversion (the rest counted apart)
 
@@ -60,6 +57,8 @@ struct kw_pre {
 struct kw_wait {
     uint64_t serial;   // 1, 2, ... (0: unused)
     int th, owner, obj; // obj: index in kw.obj, -1 when the object is unknown
+    int prio, owner_prio; // their priorities when it began (the waiter's inherited included;
+                       // the owner's before the boost the wait gives it), -1 unknown
     unsigned state;    // the waiter's KEV_TH_* state
     uint64_t t0, t1;   // t1 0 while open
     uint64_t seg_t;    // start of the owner's segment not yet accounted
@@ -118,18 +117,12 @@ struct kw_inv {
     uint64_t others;
 };
 
-struct kw_deadlock {
-    unsigned n;
-    int th[KW_MAX_CYCLE], obj[KW_MAX_CYCLE]; // th[i] waits on obj[i], held by th[i + 1]
-    uint64_t t;         // when the cycle closed
-    uint64_t broken_t;  // when a thread of it stopped waiting (0: still open at the end)
-};
-
 // A part of a thread's time in [t0, t1): running, ready (preempted by `by`), or blocked in
 // `state` on obj held by `owner`, with what the owner did (the wait record's summary).
 struct kw_part {
     unsigned state;
     int by, obj, owner;
+    int owner_prio;     // the owner's priority when the wait began, -1 unknown
     uint64_t t;
     uint64_t own_run, own_ready, own_blocked;
     int own_by;         // who preempted the owner for the longest
@@ -139,6 +132,7 @@ struct kw_part {
 // by waiter and object (kx_wait_groups.c).
 struct kw_done {
     int th, obj, owner;
+    int prio, owner_prio;
     unsigned state;
     uint64_t t0, t1;
 };
@@ -165,8 +159,6 @@ struct kw {
     unsigned nopen;
     struct kw_inv inv[KW_MAX_INV];
     unsigned ninv;
-    struct kw_deadlock dl[KW_MAX_DL];
-    unsigned ndl;
     uint64_t sync_events, prio_events, waits_no_owner, t_last;
     struct kw_done *done;        // every wait, in the order they ended (grown; kw_free frees)
     size_t ndone, done_cap;
@@ -195,8 +187,7 @@ static inline void kw_event(struct kw *k, const struct kev_event *e, int th)
     kw_event_slow(k, e, th);
 }
 // At the end of the trace: close the accounting at t_last (open waits stay open: a truncated
-// trace's last states last to its end), look for cycles among the open waits, and give each
-// open wait (t1 0) to on_wait.
+// trace's last states last to its end), and give each open wait (t1 0) to on_wait.
 void kw_finish(struct kw *k);
 static inline int kw_has_sync_events(const struct kw *k) { return k->sync_events != 0; }
 static inline int kw_has_prio_events(const struct kw *k) { return k->prio_events != 0; }
@@ -218,6 +209,7 @@ struct kw_group {
     unsigned state;      // the waiter's KEV_TH_* state (MUTEX, SEM, CONDVAR)
     uint64_t count, total, worst;
     uint64_t worst_t0, first_t0;
+    int waiter_prio, owner_prio; // their priorities when the worst wait began (-1 unknown)
     uint64_t min;        // the threshold its waits were held to
     uint64_t under;      // its waits under the threshold (not counted above)
 };

@@ -49,6 +49,9 @@ unsigned syms_files(void);
 // given 1 when that file was given with --elf. The number of programs (0 under --no-symbols).
 unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, int given),
                        void *arg);
+// syms_kernel_file: the kernel image's ELF file the capture ran (found by build id as every
+// image is, or the --kernel FILE given for it), looked up now; NULL when none is found.
+const char *syms_kernel_file(void);
 // syms_pc: pc as a frame is named ("stackfault`fault_c+0x4", module`function+offset; a
 // caller frame is looked up at its call, pc - 1), or "0x..." when no file names it (or
 // --no-symbols); 1 when named. fn, when not NULL, gets the function alone ("" when unnamed).

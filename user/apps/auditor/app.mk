@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # auditor: a low-priority auditor holding a mutex a high-priority consumer needs, and a client
 # sending to a server from above and from below its priority, each counted by the program
-# itself (main.c; docs/analysis.md; test/qemu/test_auditor.sh).
+# itself (main.c; docs/waits.md; test/qemu/test_auditor.sh).
 # PRIO: main directs the others (auditor 10, server 20, consumer 30, client 35 then 5).
 PRIO  := 40
 FLAGS := 0

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // auditor: who blocked whom, and why a priority changed, with the truth counted by the program
-// itself for the analysis tools to be held against (docs/analysis.md).
+// itself for the analysis tools to be held against (docs/waits.md).
 //
 //   thread     prio  does
 //   auditor     10   ROUNDS times: takes the mutex `books`, works HOLD_SPIN loops, gives it

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// deadlock: an ABBA deadlock on purpose, for the analysis tools (docs/analysis.md).
+// deadlock: an ABBA deadlock on purpose, for the analysis tools (docs/waits.md).
 // Thread a takes mutex 1 then wants mutex 2; thread b takes mutex 2 then wants mutex 1; each
 // waits (sleeping) until the other holds its first before it asks for its second. b's second
 // lock has a timeout (TimerTimeout, TIMEOUT_MS): it fails with ETIMEDOUT, b lets mutex 2 go,

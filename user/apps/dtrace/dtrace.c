@@ -569,6 +569,24 @@ int main(void)
         fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
         return 1;
     }
+    // The kernel hands over a whole principal buffer per read, and this program reads
+    // sizeof(records) at once: a larger bufsize (a script's #pragma D option bufsize=16k) is
+    // lowered to it before loading, as DTrace lowers a buffer it cannot have, and said; under
+    // bufresize=manual it is refused instead, as DTrace refuses what it cannot have then.
+    if (h->bufsize > sizeof(records)) {
+        if (h->bufresize_manual) {
+            fprintf(stderr, "dtrace: bufsize %luk is larger than the %uk this dtrace reads at "
+                            "once (bufresize=manual): use -b %uk or less\n",
+                    (unsigned long)(h->bufsize / 1024), (unsigned)(sizeof(records) / 1024),
+                    (unsigned)(sizeof(records) / 1024));
+            return 1;
+        }
+        fprintf(stderr, "dtrace: buffer size lowered to %uk: this dtrace reads %uk at once "
+                        "(asked %luk; -x switchrate=10hz drains it more often)\n",
+                (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024),
+                (unsigned long)(h->bufsize / 1024));
+        h->bufsize = sizeof(records);
+    }
     static char why[128];
     struct kdt_load l = kdt_load_of(h, why, sizeof(why));
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
@@ -603,16 +621,6 @@ int main(void)
                 (unsigned long)(st->bufsize_lowered / 1024), (unsigned)st->opts.ncpu,
                 (unsigned long)(st->agg[0].size / 1024),
                 (unsigned long)(st->bufsize_lowered / 1024));
-    // The kernel hands over a whole principal buffer per read: one larger than what this
-    // program reads at once could never be read (KDT_READ says ENOSPC), so refuse it now
-    // rather than lose its records.
-    if (st->opts.bufsize > sizeof(records)) {
-        fprintf(stderr, "dtrace: bufsize %luk is larger than the %uk this dtrace reads at "
-                        "once: use -b %uk or less\n", (unsigned long)(st->opts.bufsize / 1024),
-                (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024));
-        dt(KDT_UNLOAD, 0, 0, 0);
-        return 1;
-    }
     if (outf == stdout)
         setvbuf(stdout, NULL, _IOLBF, 0);
 

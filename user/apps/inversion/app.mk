@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # inversion: a priority inversion on a semaphore and a mutex with inheritance, for the
-# analysis tools (main.c; docs/analysis.md; test/qemu/test_sync_apps.sh).
+# analysis tools (main.c; docs/waits.md; test/qemu/test_sync_apps.sh).
 # PRIO: main directs the others (low 10, mid 20, mid2 25, high 30) from above them.
 PRIO  := 40
 FLAGS := 0

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// inversion: two priority inversions on purpose, for the analysis tools (docs/analysis.md).
+// inversion: two priority inversions on purpose, for the analysis tools (docs/waits.md).
 //
 // Four threads: low (prio 10), mid (20), mid2 (25), high (30); main (40) directs them.
 //  1. A semaphore (no inheritance): low takes it and works; high blocks on it; two middle

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // relay: a client waits on a server that waits on a mutex a third thread holds: the chain
 // send -> server -> mutex -> holder, each wait measured by the program on its own clock, for
-// the wait-chain analysis to be held against (docs/analysis.md).
+// the wait-chain analysis to be held against (docs/waits.md).
 //
 //   thread   prio  does
 //   main      8    the holder: ROUNDS times, at its timer's pulse (every ROUND_US), takes the

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs the scripts DTrace users bring (the DTraceToolkit's entries and one-liners, the
+Dynamic Tracing Guide's examples) as a user would on a board: live with `make dtrace
+APPS=...`'s boot, then with build/host/dtrace -i over the same boot's capture, and prints
+a verdict per entry and the counts. Not in `make test`: the scripts are not in this tree.
+
+    git -C <mirror of estibi/DTraceToolkit> archive HEAD | tar -x -C /tmp/tk
+    git -C <mirror of illumos-gate, or a fork of it> archive HEAD usr/src/cmd/dtrace/demo \\
+        | tar -x -C /tmp/il
+    make APPS="acq worker" all       # the image make dtrace APPS="acq worker" boots
+    test/d/toolbox/run-toolbox.py --toolkit /tmp/tk --guide /tmp/il/usr/src/cmd/dtrace/demo
+
+Entries: each Toolkit tool (Bin/*: a .d file as it is; a shell or perl wrapper's
+`dtrace -n '...'` program with its option variables at their defaults), each one-liner of
+Docs/oneliners.txt, each .d file of the Guide's demo directory. The selection ("--list"
+says why each other is left out): every probe description names a provider this system has
+and matches probes here (the image's `dtrace -l`), as `dtrace -e` over the image says; the
+Guide's examples that need a program's own pid probes, TCP/IP or kstat are left out too.
+Arguments a script needs ($1, $$1) are the workload's (ARGS below).
+
+The boot: QEMU_ICOUNT=exact, `dtrace -c appinit PROGRAM ;; appinit APPS ;; tracelogger -d1
+[-p HZ] -f trace.kev` (make dtrace's, with stack samples at the script's profile rate),
+$target the first of APPS. Live output: the board's dtrace lines less its own "dtrace: "
+messages, named by stacksym; over the capture: dtrace -i's standard output.
+
+Verdicts: SAME (both ran, no error either side but the same ones, the outputs equal byte
+for byte), SHAPE (equal once every number is masked: the same rows, other counts), RUN (both
+ran without error, the rows differ), FAIL (a compile error, an error on one side only, a
+non-zero exit), with the first error. What makes SHAPE and RUN differ is mostly the capture's
+window: the live run starts at dtrace's go and ends at its stop, the capture between
+appinit's start and stop of tracing, so the firings before and after (dtrace's and appinit's
+own start, the tracelogger saving the capture) are live only."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+# arguments of the scripts that take them, for the workload "acq worker" (pids: dtrace 1,
+# appinit 2, the tracelogger 3, acq 4, worker 5)
+ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["5", "1"],
+        "profile_profpri.d": ["5"], "sched_whererun.d": ["worker"]}
+GUIDE_OUT = re.compile(r"^(ip_|tcp_|udp_|io_|struct_kstat|sdt_callout|user_)")
+
+
+def sh(argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace", **kw)
+
+
+def wrapper_program(text):
+    """A shell or perl wrapper's program: the text of its dtrace -n '...', with '$var'
+    interpolations at their defaults (0; "" for a name), None when it has none."""
+    m = re.search(r"dtrace[^\n']*?-[a-zA-Z]*n\s*'", text)
+    if not m:
+        return None
+    out, j = [], m.end()
+    while j < len(text):
+        if text[j] == "'":
+            mm = re.match(r"'(\$\w+|\"\$\w+\"|\$\{\w+\})'", text[j:])
+            if not mm:
+                break
+            var = mm.group(1).strip('"${}')
+            out.append("" if var in ("pname", "command") else "0")
+            j += mm.end()
+            continue
+        out.append(text[j])
+        j += 1
+    body = "".join(out).replace("\\@", "@").replace("\\\\n", "\\n").replace("\\$", "$")
+    return re.sub(r"\$FILTER\b", "", body) + "\n"
+
+
+def entries(toolkit, guide):
+    """(set, name, D text) of every candidate."""
+    out = []
+    if toolkit:
+        binp = os.path.join(toolkit, "Bin")
+        for name in sorted(os.listdir(binp)):
+            path = os.path.realpath(os.path.join(binp, name))
+            try:
+                text = open(path, errors="replace").read()
+            except OSError:
+                continue
+            prog = text if name.endswith(".d") else wrapper_program(text)
+            if prog is not None:
+                out.append(("toolkit", name if name.endswith(".d") else name + ".d", prog))
+        k = 0
+        for line in open(os.path.join(toolkit, "Docs", "oneliners.txt"), errors="replace"):
+            m = re.match(r"\s*dtrace\s+(-\w+\s+)*?-?(\w*)n\s+'(.*)'\s*$", line)
+            if m:
+                k += 1
+                quiet = "q" in "".join(re.findall(r"-(\w+)", line.split("'")[0]))
+                out.append(("oneliner", "oneliner%02d.d" % k,
+                            ("#pragma D option quiet\n" if quiet else "") + m.group(3) + "\n"))
+    if guide:
+        for d in sorted(os.listdir(guide)):
+            sub = os.path.join(guide, d)
+            if os.path.isdir(sub):
+                for f in sorted(os.listdir(sub)):
+                    if f.endswith(".d"):
+                        out.append(("guide", d + "_" + f,
+                                    open(os.path.join(sub, f), errors="replace").read()))
+    return out
+
+
+def needs_cpp(text):
+    return re.search(r"(?m)^\s*#\s*(include|define|if)", text) is not None
+
+
+def selected(h, img, kind, name, path, text):
+    """None when the entry is in the set, else why not."""
+    if kind == "guide" and GUIDE_OUT.match(name):
+        return "the Guide's TCP/IP, I/O, kstat, callout or user-program example"
+    argv = [h + "/dtrace", "-e"] + (["-C"] if needs_cpp(text) else []) + \
+        ["--kernel", img, "-s", path] + ARGS.get(name, [])
+    err = sh(argv).stderr
+    if "does not match any probes" in err:
+        return "probes not here: " + err.strip().splitlines()[0][-100:]
+    body = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    for m in re.finditer(r"(?m)^\s*([a-zA-Z_]+)[\w$*]*:([\w*$.-]*):([\w*$.-]*):([\w*$.-]*)",
+                         body):
+        if "$" in m.group(0):
+            continue
+        desc = m.group(0).strip()
+        if sh([h + "/dtrace", "--kernel", img, "-l", "-n", desc]).returncode != 0:
+            return "probes not here: " + desc
+    return None
+
+
+def profile_rate(text):
+    rates = re.findall(r"profile-(\w+)", text)
+    m = re.search(r"(?m)^#define\s+RATE\s+(\d+)", text)
+    hz = 0
+    for r in rates:
+        if r == "RATE" and m:
+            r = m.group(1)
+        mm = re.match(r"^(\d+)(hz|ms|msec|s|sec)?$", r)
+        if mm:
+            n, u = int(mm.group(1)), mm.group(2) or "hz"
+            v = n if u == "hz" else 1000 // n if u in ("ms", "msec") else 1
+            hz = max(hz, v)
+    return min(hz, 5000)
+
+
+ERR = re.compile(r"error|invalid|fault|failed|cannot|not supported|drops?( |$)", re.I)
+
+
+def run_one(h, img, apps, work, name, path, text):
+    target = apps.split()[0]
+    cpp = ["-C"] if needs_cpp(text) else []
+    args = ARGS.get(name, [])
+    obj = os.path.join(work, "x.dobj")
+    cc = sh([h + "/dcompile"] + cpp + ["--kernel", img, "-T", target, "-s", path, "-o", obj] +
+            args)
+    if cc.returncode != 0:
+        return "FAIL", (cc.stderr.strip().splitlines() or ["dcompile failed"])[0]
+    hz = profile_rate(text)
+    kev = os.path.join(work, "trace.kev")
+    env = dict(os.environ, QEMU_ICOUNT="exact", QEMU_TIMEOUT="300",
+               QEMU_ARGS="dtrace -c appinit %s ;; appinit %s ;; tracelogger -d1 %s-f %s" %
+               (obj, apps, "-p %d " % hz if hz else "", kev))
+    boot = subprocess.run([ROOT + "/scripts/qemu-run.sh", img], env=env, cwd=work, text=True,
+                          errors="replace", stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = [re.sub(r"^\d+/dtrace: ", "", l.rstrip("\r")) for l in boot.stdout.splitlines()
+             if re.match(r"^\d+/dtrace: ", l)]
+    # the board's messages (its stderr shares the console: one may follow a printf( )'s
+    # text on its line)
+    live_err = [l[l.index("dtrace: "):] for l in lines if "dtrace: " in l]
+    live = "".join(l + "\n" for l in lines if not l.startswith("dtrace: "))
+    live = sh([h + "/stacksym", "-k", img] +
+              [os.path.join(img[:-4], f) for f in sorted(os.listdir(img[:-4]))
+               if f.endswith(".elf")], input=live).stdout
+    if boot.returncode != 0 or not os.path.exists(kev):
+        return "FAIL", "the boot failed (status %d)" % boot.returncode
+    cap = sh([h + "/dtrace"] + cpp + ["-c", target, "-i", kev, "-s", path] + args, cwd=work)
+    cap_err = cap.stderr.splitlines()
+    def errors(ls):   # (not "script NAME matched N probes", whatever NAME holds)
+        return sorted(l for l in ls if ERR.search(l) and " matched " not in l)
+    errs = errors(live_err), errors(cap_err)
+    if cap.returncode != 0:
+        return "FAIL", "dtrace -i exit %d: %s" % (cap.returncode, (cap_err or [""])[0])
+    if errs[0] != errs[1]:
+        return "FAIL", ((errs[0] + errs[1]) or [""])[0]
+    if live == cap.stdout:
+        return "SAME", ""
+    mask = lambda s: re.sub(r" +", " ", re.sub(r"@+", "@", re.sub(r"\d+", "N", s)))
+    if mask(live) == mask(cap.stdout):
+        return "SHAPE", ""
+    return "RUN", "%d lines live, %d over the capture" % (live.count("\n"),
+                                                            cap.stdout.count("\n"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Run the Toolkit's and the Guide's scripts live "
+                                 "and over the same boot's capture (see the header).")
+    ap.add_argument("--toolkit", help="a DTraceToolkit checkout (its Bin/ and Docs/)")
+    ap.add_argument("--guide", help="illumos's usr/src/cmd/dtrace/demo")
+    ap.add_argument("--board", default="mps2-an385")
+    ap.add_argument("--apps", default="acq worker", help="the workload (make dtrace APPS=)")
+    ap.add_argument("--list", action="store_true", help="print the selection only")
+    ap.add_argument("--only", help="a regex of entry names to run")
+    a = ap.parse_args()
+    if not a.toolkit and not a.guide:
+        ap.error("give --toolkit DIR, --guide DIR or both")
+    h = os.path.join(ROOT, "build", "host")
+    img = os.path.join(ROOT, "build", a.board, "dtrace-%s.elf" % "-".join(a.apps.split()))
+    if not os.path.exists(img):
+        sys.exit("run-toolbox: %s: not built (make APPS=\"%s\" all)" % (img, a.apps))
+    counts = {}
+    with tempfile.TemporaryDirectory() as work:
+        for kind, name, text in entries(a.toolkit, a.guide):
+            if a.only and not re.search(a.only, name):
+                continue
+            path = os.path.join(work, name)
+            with open(path, "w") as f:
+                f.write(text)
+            why = selected(h, img, kind, name, path, text)
+            if a.list:
+                print("%s %s %s" % ("SELECT" if why is None else "SKIP(%s)" % why, kind, name))
+                continue
+            if why is not None:
+                continue
+            verdict, detail = run_one(h, img, a.apps, work, name, path, text)
+            counts.setdefault(kind, {}).setdefault(verdict, 0)
+            counts[kind][verdict] += 1
+            print("%s %s %s%s" % (verdict, kind, name, " (" + detail + ")" if detail else ""),
+                  flush=True)
+    for kind in sorted(counts):
+        c = counts[kind]
+        n = sum(c.values())
+        print("%s: %d entries: %d same, %d same rows, %d run both without error, %d failed" %
+              (kind, n, c.get("SAME", 0), c.get("SHAPE", 0), c.get("RUN", 0),
+               c.get("FAIL", 0)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The idioms of DTrace users' toolbox scripts, live on the board and over the same boot's
+# capture, as a user runs them (make dtrace APPS=acq's boot: appinit, acq and the tracelogger
+# with stack samples; then build/host/dtrace -i with no --kernel: the kernel image is found by
+# the capture's build id). One script of our own uses each construct: a script's
+# `#pragma D option bufsize=16k` (the board lowers it to the 8k one read takes, and says so),
+# aggregations as ?: operands (OPT_x ? @c[...] = count() : 1;), `mpid and `ncpus (kernel
+# variables, which a capture determines: the last pid created, its CPUs), zonename, and
+# func( )/mod( )/%a of kernel pcs at profile-997 samples. Truths: the two runs' outputs equal
+# byte for byte; acq's pid as appinit reports it ("acq (pid N) finished") is `mpid at acq's
+# exec-success (Solaris's mpid: the last pid given) and pid there; one CPU; the global zone
+# (Solaris's name on a system without zones); the kernel samples named as kernel functions.
+# Over the capture a kernel variable the capture does not determine (`hp_avenrun) is said
+# once, not an error at every firing. One boot of about 5 s (QEMU_ICOUNT=exact: the samples
+# come at the same instructions every run).
+#   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
+set -u
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/console.sh"
+. "$here/test/qemu/tap_lib.sh"
+board=${BOARD:-mps2-an385}
+TAP_PREFIX="$board: "
+img=$B/acqparity.elf
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# files in $tmp"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+echo "1..9"
+
+cat > "$tmp/toolbox.d" <<'D'
+#pragma D option quiet
+#pragma D option bufsize=16k
+
+inline int OPT_counts = 1;
+inline int OPT_never = 0;
+
+proc:::exec-success
+/execname == "acq"/
+{
+	live = 1;
+	printf("exec %s pid %d mpid %d ncpus %d zone %s\n", execname, pid, `mpid, `ncpus, zonename);
+}
+
+proc:::exit
+/execname == "acq"/
+{
+	live = 0;
+	printf("exit %s mpid %d\n", execname, `mpid);
+}
+
+sched:::on-cpu
+/live/
+{
+	OPT_counts ? @on[execname] = count() : 1;
+	OPT_never ? @on["never"] = count() : 1;
+	OPT_never ? 1 : (@zone[zonename] = count());
+}
+
+profile-997
+/live && arg0/
+{
+	@kfunc[func(arg0)] = count();
+	@kmod[mod(arg0)] = count();
+	@kpc[arg0] = count();
+}
+
+END
+{
+	printa("on-cpu %s %@d\n", @on);
+	printa("zone %s %@d\n", @zone);
+	printa("func %a %@d\n", @kfunc);
+	printa("mod %a %@d\n", @kmod);
+	printa("pc %a %@d\n", @kpc);
+}
+D
+"$H/dcompile" --kernel "$img" -T acq -s "$tmp/toolbox.d" -o "$tmp/toolbox.dobj" > "$tmp/cc.err" 2>&1
+ok $? "the script compiles for the board: ?: aggregations, \`mpid, \`ncpus, zonename, func/mod of kernel pcs"
+[ -s "$tmp/cc.err" ] && sed 's/^/# /' "$tmp/cc.err"
+
+(cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+    QEMU_ARGS="dtrace -c appinit $tmp/toolbox.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/trace.kev" \
+    "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
+rc=$?
+con_of dtrace < "$tmp/run.out" | grep -v '^kernel: ' > "$tmp/dtrace.out"
+grep -v '^dtrace: ' "$tmp/dtrace.out" | "$H/stacksym" -k "$img" "${img%.elf}"/*.elf > "$tmp/live.out"
+check "the boot ran to its end, acq and appinit without failures (status $rc)" \
+    "[ $rc = 0 ] && grep -qE \"\$(con_from appinit)appinit: done, 0 failures\$\" '$tmp/run.out'"
+[ $rc = 0 ] || tail -8 "$tmp/run.out" | sed 's/^/# /'
+check "the board lowers the script's bufsize=16k to the 8k one read takes and says so" \
+    "grep -q '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once (asked 16k' '$tmp/dtrace.out'"
+
+(cd "$tmp" && "$H/dtrace" -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
+crc=$?
+check "dtrace -i over the same boot's capture, no --kernel (the image found by build id), exits 0 with nothing on stderr ($crc)" \
+    "[ $crc = 0 ] && [ ! -s '$tmp/cap.err' ]"
+sed 's/^/# stderr: /' "$tmp/cap.err" | head -4
+cmp -s "$tmp/live.out" "$tmp/cap.out"
+ok $? "live and over the capture the output is the same, byte for byte ($(wc -l < "$tmp/live.out") lines)"
+diff "$tmp/live.out" "$tmp/cap.out" | head -10 | sed 's/^/# /'
+
+acq=$(sed -n "s#^[0-9]*/appinit: appinit: acq (pid \([0-9]*\)) finished\$#\1#p" "$tmp/run.out")
+check "\`mpid at acq's exec-success is acq's pid as appinit reports it (${acq:-?}: the last pid given), and pid there; \`ncpus 1; the global zone" \
+    "grep -qx 'exec acq pid ${acq:-x} mpid ${acq:-x} ncpus 1 zone global' '$tmp/cap.out' && grep -qx 'exit acq mpid ${acq:-x}' '$tmp/cap.out'"
+check "aggregations as ?: operands count in the arm chosen only (acq's on-cpu, no 'never' row; zonename a key)" \
+    "grep -qE '^on-cpu acq [1-9][0-9]*\$' '$tmp/cap.out' && ! grep -q never '$tmp/cap.out' && grep -qE '^zone global [1-9]' '$tmp/cap.out'"
+check "func( ), mod( ) and %a name the kernel pcs of the samples as kernel functions" \
+    "grep -qE '^func kernel\`[a-z_]+ [1-9]' '$tmp/cap.out' && grep -qE '^mod kernel +[1-9]' '$tmp/cap.out' && grep -qE '^pc kernel\`[a-z_]+\\+0x[0-9a-f]+ [1-9]' '$tmp/cap.out' && ! grep -q '\`0x' '$tmp/cap.out'"
+
+# A kernel variable the capture does not determine: one clear line, not an error a firing.
+"$H/dtrace" -q -i "$tmp/trace.kev" -n 'sched:::on-cpu { @[`hp_avenrun[0]] = count(); }' \
+    > "$tmp/hp.out" 2> "$tmp/hp.err"
+hrc=$?
+said=$(grep -c 'hp_avenrun is kernel memory, which a capture does not hold' "$tmp/hp.err")
+check "over the capture \`hp_avenrun at every on-cpu is said once ($said lines), no invalid address error (exit $hrc)" \
+    "[ $hrc = 0 ] && [ $said = 1 ] && ! grep -q 'invalid address' '$tmp/hp.err'"
