@@ -15,10 +15,17 @@
 # live reader's CRC-32, kev_live.c).
 KEVHOST_LIB  := $(H)/libkevhost.a
 KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
+                trace/d/dusdt_note.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
                 trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
+
+# Naming a capture's code addresses and USDT sites from the ELF files it ran, found by build id
+# (tools/include/kevhost/tool_syms.h, syms_usdt.h): the sources a tool's list names for it (link
+# with -ldw -lelf).
+SYMS_SRCS := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/syms_usdt.c \
+             trace/d/dusdt_note.c tools/common/tool_opts.c
 
 pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
 # kevhost_objs, kevhost_pic_objs: a tool's objects for a list of sources, those the library

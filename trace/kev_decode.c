@@ -541,6 +541,11 @@ enum kev_kcall_part kev_kcall_part(const struct kev_event *e)
     return d ? (enum kev_kcall_part)d->kcall : KEV_KCALL_NONE;
 }
 
+uint32_t kev_kcall_arg(const struct kev_event *e, unsigned k)
+{
+    return kev_kcall_part(e) == KEV_KCALL_ENTRY && k < e->nw ? e->w[k] : 0u;
+}
+
 unsigned kev_kcall_no(const struct kev_event *e)
 {
     const struct kev_event_desc *d = kcall_row(e->cls, e->ev);

@@ -269,7 +269,7 @@ static const struct kev_field_desc f_stack[] = {
     B("ended", ENUM, 1, 16, 4, stack_ended_names, "0 complete, else the unwind error"),
     B("at_max", FLAG, 1, 20, 1, NULL, "the depth bound ended the walk"),
     B("pc64", FLAG, 1, 24, 1, NULL, "each pc is two words, high first"),
-    { "pcs", KEV_K_ADDRS, KEV_L_PCS, 2, 0, 0, 0, NULL, "the pcs, innermost first" },
+    { "pcs", KEV_K_ADDRS, KEV_L_PCS, 2, 5, 0, 0, NULL, "the pcs, innermost first" },
 };
 static const struct kev_field_desc f_fault[] = {
     W("who", WHO, 0, "the faulting thread"),

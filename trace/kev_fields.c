@@ -296,7 +296,7 @@ static uint64_t pair(const uint32_t *w, int hi_first)
 // One word's bits as the field describes them (bits 0: the whole word).
 static uint64_t word_bits(uint32_t w, const struct kev_field_desc *fd)
 {
-    return fd->bits ? (w >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u) : w;
+    return kev_field_bits(fd, w);
 }
 
 uint64_t kev_field_of_word(const struct kev_field_desc *fd, uint32_t w)
@@ -339,6 +339,72 @@ int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, u
     }
 }
 
+// The values of array field fd of e from word w (KEV_L_REST, KEV_L_PCS, KEV_L_ARGS) into out,
+// at most max: their number. ref is the value of the field number fd->shift names: PCS's pc64
+// (each pc two words, high first), ARGS's count (each argument two words, low first).
+static unsigned array_values(const struct kev_event *e, const struct kev_field_desc *fd, unsigned w,
+                             uint64_t ref, uint64_t *out, unsigned max)
+{
+    unsigned n = 0;
+    if (fd->layout == KEV_L_REST || (fd->layout == KEV_L_PCS && !ref))
+        for (unsigned k = w; k < e->nw && n < max; k++)
+            out[n++] = e->w[k];
+    else if (fd->layout == KEV_L_PCS)
+        for (unsigned k = w; k + 1 < e->nw && n < max; k += 2)
+            out[n++] = pair(&e->w[k], 1);
+    else if (fd->layout == KEV_L_ARGS)
+        for (unsigned k = w; k + 1 < e->nw && n < ref && n < max; k += 2)
+            out[n++] = pair(&e->w[k], 0);
+    return n;
+}
+
+unsigned kev_field_array(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *out,
+                         unsigned max)
+{
+    const struct kev_event_desc *d = kev_event_describe(e->cls, e->ev);
+    if (!d || !fd || fd < d->fields || fd >= d->fields + d->nfields || fd->word == KEV_W_NEXT ||
+        (fd->layout != KEV_L_REST && fd->layout != KEV_L_PCS && fd->layout != KEV_L_ARGS))
+        return 0;
+    uint64_t ref = 0;
+    if (fd->layout != KEV_L_REST && fd->shift < d->nfields)
+        kev_field_read(e, &d->fields[fd->shift], &ref);
+    return array_values(e, fd, fd->word, ref, out, max);
+}
+
+// An INT event's field called name (irq, pid), its row's, looked up once per event number.
+static uint32_t int_field(const struct kev_event *e, unsigned which)
+{
+    static const struct kev_field_desc *fd[2][KEV_INT_HANDLER_EXIT + 1];
+    static int ready;
+    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+        for (unsigned ev = 0; ev <= KEV_INT_HANDLER_EXIT; ev++) {
+            fd[0][ev] = kev_field_desc_get(KEV_C_INT, ev, "irq");
+            fd[1][ev] = kev_field_desc_get(KEV_C_INT, ev, "pid");
+        }
+        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    }
+    const struct kev_field_desc *d = e->ev <= KEV_INT_HANDLER_EXIT ? fd[which][e->ev] : NULL;
+    if (d && d->layout == KEV_L_WORD && d->word < e->nw)    // (every INT field: inline)
+        return kev_field_bits(d, e->w[d->word]);
+    uint64_t v = 0;
+    kev_field_read(e, d, &v);
+    return (uint32_t)v;
+}
+
+uint32_t kev_int_irq(const struct kev_event *e)
+{
+    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw < 4)    // format 1.02: [irq, pid]
+        return e->nw ? e->w[0] : 0u;
+    return int_field(e, 0);
+}
+
+uint32_t kev_int_handler_pid(const struct kev_event *e)
+{
+    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw < 4)
+        return e->nw >= 2 ? e->w[1] : 0u;
+    return int_field(e, 1);
+}
+
 unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e,
                            struct kev_fields *o)
 {
@@ -358,7 +424,6 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
     }
     unsigned next = 0;      // the word after the last field's
     uint64_t vals[KEV_MAX_FIELDS] = { 0 }; // each row field's value (counts, lengths)
-    uint32_t info = 0;      // STACK's info word (PC64)
     for (unsigned i = 0; i < d->nfields; i++) {
         const struct kev_field_desc *fd = &d->fields[i];
         unsigned w = fd->word == KEV_W_NEXT ? next : fd->word;
@@ -372,8 +437,6 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
             f->v = word_bits(e->w[w], fd);
             f->names = fd->names;
             vals[i] = f->v;
-            if (w == 1)
-                info = e->w[1];
             next = w + 1;
             break;
         case KEV_L_HI_LO:
@@ -417,20 +480,9 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
             if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
                 return o->n;
             f->arr = vals_begin(o);
-            if (fd->layout == KEV_L_REST)
-                for (unsigned k = w; k < e->nw; k++)
-                    vals_put(o, e->w[k]);
-            else if (fd->layout == KEV_L_PCS && (info & KEV_STACK_PC64))
-                for (unsigned k = w; k + 1 < e->nw; k += 2)
-                    vals_put(o, pair(&e->w[k], 1));
-            else if (fd->layout == KEV_L_PCS)
-                for (unsigned k = w; k < e->nw; k++)
-                    vals_put(o, e->w[k]);
-            else
-                for (unsigned k = w, a = 0; k + 1 < e->nw && a < vals[fd->shift % KEV_MAX_FIELDS];
-                     k += 2, a++)
-                    vals_put(o, pair(&e->w[k], 0));
-            f->n = (unsigned)(vals_begin(o) - f->arr);
+            f->n = array_values(e, fd, w, vals[fd->shift % KEV_MAX_FIELDS], o->vals + o->nvals,
+                                (unsigned)(NELEM(o->vals) - o->nvals));
+            o->nvals += f->n;
             next = e->nw;
             break;
         case KEV_L_USER: {

@@ -1,28 +1,37 @@
 // SPDX-License-Identifier: MIT
-// The decoder of SYSTEM IMAGE events (trace/kev_image.h): the one reading of their layout
-// (trace/kev.h, docs/trace-events.md) for every host tool.
+// The decoder of SYSTEM IMAGE events (trace/kev_image.h): the one reading of their layout for
+// every host tool, each field where the event table's row puts it: the id's bytes at its
+// field's word, the name in the words after them.
 #include <trace/kev_image.h>
 #include <trace/kev_text.h>
 #include <stdio.h>
 #include <string.h>
 
+static const struct kev_field_desc *fd(const char *name)
+{
+    return kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_IMAGE, name);
+}
+
 int kev_image_decode(const struct kev_reader *r, const struct kev_event *e, struct kev_image *im)
 {
-    if (!e || e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_IMAGE || e->nw < KEV_IMAGE_WORDS)
+    const struct kev_field_desc *id = fd("build_id");
+    uint64_t pid, len, load;
+    if (!e || e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_IMAGE || !id ||
+        !kev_field_read(e, fd("pid"), &pid) || !kev_field_read(e, fd("id_len"), &len) ||
+        !kev_field_read(e, fd("load"), &load))
         return -1;
-    unsigned len = KEV_IMAGE_ID_LEN(e->w[1]);
-    unsigned idw = (len + 3u) / 4u;
-    if (len > KEV_IMAGE_ID_MAX || e->nw < KEV_IMAGE_WORDS + idw)
+    unsigned idw = (unsigned)(len + 3u) / 4u;
+    if (len > KEV_IMAGE_ID_MAX || e->nw < id->word + idw)
         return -1;
     memset(im, 0, sizeof(*im));
-    im->pid = e->w[0];
-    im->base = e->w[2];
-    im->id_len = len;
+    im->pid = (unsigned)pid;
+    im->base = (uint32_t)load;
+    im->id_len = (unsigned)len;
     uint8_t bytes[KEV_IMAGE_ID_MAX + 4u];
-    kev_event_bytes(r, e, KEV_IMAGE_WORDS, bytes, 4u * idw);
+    kev_event_bytes(r, e, id->word, bytes, 4u * idw);
     memcpy(im->id, bytes, len);
     uint8_t tmp[8u * KEV_MAX_COMBINE_SLOTS];
-    size_t nb = kev_event_bytes(r, e, KEV_IMAGE_WORDS + idw, tmp, sizeof(tmp));
+    size_t nb = kev_event_bytes(r, e, id->word + idw, tmp, sizeof(tmp));
     size_t k = 0;
     while (k < nb && k + 1 < sizeof(im->name) && tmp[k])
         k++;

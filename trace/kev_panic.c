@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Decoding of the SYSTEM KPANIC event (trace/kev_panic.h): its words and its message, and the
-// one line traceprinter, kevstat and kevdump print for it. A kernel fault's kind is FAULT's
-// (KEV_FAULT_*, named by kev_stack.c), its 64-bit words high first, as every event's. A
-// capture written before that (its first word a cause 0-5, pc and address low word first) is
-// read too, each old cause as the kind it meant.
+// Decoding of the SYSTEM KPANIC event (trace/kev_panic.h): its fields where the event table's
+// row puts them and its message, and the one line traceprinter, kevstat and kevdump print for
+// it. A kernel fault's kind is FAULT's (KEV_FAULT_*, named by kev_stack.c). A capture written
+// before that layout (its first word a cause 0-5, pc and address low word first), which no row
+// describes, is read too, each old cause as the kind it meant.
 #include <stdio.h>
 #include <trace/kev.h>
 #include <trace/kev_events.h>
 #include <trace/kev_panic.h>
 #include <trace/kev_stack.h>
-
-static uint64_t high_first(const uint32_t *w)
-{
-    return (uint64_t)w[0] << 32 | w[1];
-}
 
 // The layout before KEV_PANIC_CALL / KEV_PANIC_EXCEPTION: a cause alone, low words first.
 static void decode_old(const uint32_t *w, struct kev_panic *p)
@@ -28,26 +23,36 @@ static void decode_old(const uint32_t *w, struct kev_panic *p)
     p->addr_valid = p->addr != 0;   // the old layout wrote 0 when the CPU gave none
 }
 
+// Field name of e (a KPANIC): 1 and *v, 0 when e lacks it.
+static int field(const struct kev_event *e, const char *name, uint64_t *v)
+{
+    return kev_field_read(e, kev_field_desc_get(e->cls, e->ev, name), v);
+}
+
 int kev_panic_decode(const struct kev_reader *r, const struct kev_event *e, struct kev_panic *p)
 {
-    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_KPANIC || e->nw < KEV_KPANIC_WORDS)
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_KPANIC)
         return 0;
-    const uint32_t *w = e->w;
-    if (w[0] <= KEV_PANIC_OTHER) {
-        decode_old(w, p);
+    const struct kev_field_desc *msg = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_KPANIC, "message");
+    uint64_t origin, kind, addr_valid, who;
+    if (!msg || e->nw < msg->word || !field(e, "origin", &origin) || !field(e, "who", &who))
+        return 0;
+    if (origin <= KEV_PANIC_OTHER) {
+        decode_old(e->w, p);
     } else {
+        if (!field(e, "kind", &kind) || !field(e, "addr_valid", &addr_valid) ||
+            !field(e, "pc", &p->pc) || !field(e, "addr", &p->addr))
+            return 0;
         p->old_layout = 0;
-        p->origin = KEV_PANIC_ORIGIN(w[0]);
-        p->kind = KEV_FAULT_KIND(w[0]);
-        p->addr_valid = (w[0] & KEV_FAULT_ADDR_VALID) != 0;
-        p->pc = high_first(&w[1]);
-        p->addr = high_first(&w[3]);
+        p->origin = (unsigned)origin;
+        p->kind = (unsigned)kind;
+        p->addr_valid = addr_valid != 0;
     }
-    p->pid = kev_who_pid(w[5]);
-    p->tid = kev_who_tid(w[5]);
+    p->pid = kev_who_pid(who);
+    p->tid = kev_who_tid(who);
     p->msg[0] = 0;
-    if (e->nw > KEV_KPANIC_WORDS)
-        kev_event_string(r, e, KEV_KPANIC_WORDS, p->msg, sizeof(p->msg));
+    if (e->nw > msg->word)
+        kev_event_string(r, e, msg->word, p->msg, sizeof(p->msg));
     return 1;
 }
 

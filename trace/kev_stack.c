@@ -1,49 +1,54 @@
 // SPDX-License-Identifier: MIT
 // The decoder of SYSTEM STACK and FAULT events (trace/kev_stack.h): the one reading of their
-// layout (trace/kev.h, docs/trace-events.md) for every host tool.
+// layout for every host tool, each field where the event table's row puts it
+// (trace/kev_events.c: the same rows the kernel's packing follows).
+#include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <stdio.h>
 
-static inline uint64_t word_pair(const uint32_t *w)
+// Field name of e (a STACK or FAULT built over its words): 1 and *v, 0 when e lacks it.
+static int field(const struct kev_event *e, const char *name, uint64_t *v)
 {
-    return (uint64_t)w[0] << 32 | w[1];   // high word first, as CONTROL TIME
+    return kev_field_read(e, kev_field_desc_get(e->cls, e->ev, name), v);
 }
 
 int kev_stack_decode(const uint32_t *w, unsigned nw, struct kev_stack *s)
 {
-    if (!w || nw < 2)
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_STACK, .w = w, .nw = nw };
+    uint64_t who, kind, depth, ended, at_max, pc64;
+    if (!w || !field(&e, "who", &who) || !field(&e, "kind", &kind) || !field(&e, "depth", &depth) ||
+        !field(&e, "ended", &ended) || !field(&e, "at_max", &at_max) || !field(&e, "pc64", &pc64))
         return -1;
-    uint32_t info = w[1];
-    s->who = w[0];
-    s->pid = kev_who_pid(w[0]);
-    s->tid = kev_who_tid(w[0]);
-    s->kind = KEV_STACK_KIND(info);
-    s->depth = KEV_STACK_DEPTH(info);
-    s->ended = KEV_STACK_ENDED(info);
-    s->at_max = (info & KEV_STACK_AT_MAX) != 0;
-    s->pc64 = (info & KEV_STACK_PC64) != 0;
-    unsigned per = s->pc64 ? 2u : 1u;
+    s->who = (uint32_t)who;
+    s->pid = kev_who_pid(who);
+    s->tid = kev_who_tid(who);
+    s->kind = (unsigned)kind;
+    s->depth = (unsigned)depth;
+    s->ended = (unsigned)ended;
+    s->at_max = at_max != 0;
+    s->pc64 = pc64 != 0;
     if (s->kind < KEV_STACK_USER || s->kind > KEV_STACK_FAULT || s->depth > KEV_STACK_MAXDEPTH ||
-        nw < 2u + per * s->depth)
+        kev_field_array(&e, kev_field_desc_get(e.cls, e.ev, "pcs"), s->pcs,
+                        KEV_STACK_MAXDEPTH) < s->depth)
         return -1;
-    for (unsigned i = 0; i < s->depth; i++)
-        s->pcs[i] = s->pc64 ? word_pair(&w[2 + 2 * i]) : w[2 + i];
     return 0;
 }
 
 int kev_fault_decode(const uint32_t *w, unsigned nw, struct kev_fault *f)
 {
-    if (!w || nw < 6)
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FAULT, .w = w, .nw = nw };
+    uint64_t who, sig, kind, addr_valid;
+    if (!w || !field(&e, "who", &who) || !field(&e, "signal", &sig) || !field(&e, "kind", &kind) ||
+        !field(&e, "addr_valid", &addr_valid) || !field(&e, "pc", &f->pc) ||
+        !field(&e, "addr", &f->addr))
         return -1;
-    f->who = w[0];
-    f->pid = kev_who_pid(w[0]);
-    f->tid = kev_who_tid(w[0]);
-    f->sig = KEV_FAULT_SIGNAL(w[1]);
-    f->kind = KEV_FAULT_KIND(w[1]);
-    f->addr_valid = (w[1] & KEV_FAULT_ADDR_VALID) != 0;
-    f->pc = word_pair(&w[2]);
-    f->addr = word_pair(&w[4]);
+    f->who = (uint32_t)who;
+    f->pid = kev_who_pid(who);
+    f->tid = kev_who_tid(who);
+    f->sig = (unsigned)sig;
+    f->kind = (unsigned)kind;
+    f->addr_valid = addr_valid != 0;
     return 0;
 }
 

@@ -12,6 +12,11 @@
 #    value step was given, demo:::third's arguments its counter and -i);
 #  - the same D program with dtrace -i over that boot's capture (SYSTEM USDT events, taken by
 #    the tracelogger appinit starts) gives the board's answers, count for count;
+#  - every reader of that capture (traceprinter, kevstat, kevsql, kev2ctf read by babeltrace2,
+#    kev2perfetto decoded by protoc, kev2json, kevreport drawn by chromium) names each firing
+#    as readelf -n names its site's note, counts what the program passed, and shows the
+#    arguments the program printed (a negative one signed); kev2ctf's FUNC events name their
+#    function as nm does (test/qemu/check_usdt_readers.py);
 #  - a probe that matches nothing, and a site address that is not a site: DTrace-worded
 #    refusals, nothing placed;
 #  - in the same boot, pid$target probes on two of usdtdemo's functions (docs/pid.md), with
@@ -59,8 +64,8 @@ esac
 # entry the kernel cannot run, a return it cannot run alone) and objdump's return mnemonic
 case $board in
 x86-pc)
-    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=fmt_out
-    noret_why="fmt_out leaves by its switch's indirect jump too" ret_re='^ret' ;;
+    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=convert
+    noret_why="printf's convert leaves by its switch's indirect jump too" ret_re='^ret' ;;
 qemu-virt-a53|raspi3b)
     fbit=0 noentry=strnlen noentry_why="strnlen's add" noret=libc_thread_init
     noret_why="libc_thread_init can leave by a tail call or an indirect jump" ret_re='^ret' ;;
@@ -79,7 +84,7 @@ skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
     done
 }
-echo "1..31"
+echo "1..38"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -184,7 +189,7 @@ check "the arguments are the program's: sum of step's i $(v step-arg0) (465), it
     '[ "$(v step-arg0)" = 465 ] && [ "$(v step-arg1)" = "$((${acc:-0} - 90))" ] && [ "$(v third-arg0)" = 55 ] &&
      [ "$(v third-arg1)" = -30 ] && grep -q "^@@A step 7 63 usdtdemo step$" "$tmp/board"'
 
-# 8-9: over the capture, the same answers
+# 8-11: over the capture, the same answers
 grep -q "tracelogger: no events lost" "$tmp/live"
 ok $? "the capture of the run lost nothing"
 "$H/dtrace" -q --elf "$prog" -i "$tmp/run.kev" -s "$tmp/usdt.d" > "$tmp/replay.raw" 2> "$tmp/replay.err"
@@ -210,13 +215,54 @@ rc=$?
 ok $? "with usdtdemo's file nowhere, demo:::step is refused (rc $rc), naming usdtdemo and --elf / --symbols"
 [ $? = 0 ] || sed 's/^/# /' "$tmp/gone.err" | head -5
 
-# 10: a probe description matching nothing: the compiler says so in DTrace's words
+# 12-18: the capture's USDT events by name in every reader (docs/usdt.md, "Over the capture"),
+# the ELF file found by the capture's build id: each firing named provider:probe as readelf -n
+# names the note at its site, each probe counted as the program passed it, and demo:third's
+# arguments as the program printed them (-3, -6, ...: signed as its note says); kev2ctf's FUNC
+# events name their function as nm's symbols hold this_fn; babeltrace2 reads the CTF, protoc
+# decodes the Perfetto trace by Perfetto's schema, chromium draws the report's USDT section.
+readers() {     # readers NAME OUTPUT [NM]: check_usdt_readers.py's line, numbered
+    local line
+    python3 "$here/test/qemu/check_usdt_readers.py" "$1" "$2" "$tmp/readelf" "$tmp/live" ${3:-} > "$tmp/rd.tap" 2>&1
+    line=$(grep -m1 -E '^(not )?ok - ' "$tmp/rd.tap")
+    if [ -z "$line" ]; then ok 1 "$1: its check ran"
+    else [ "${line%% - *}" = ok ]; ok $? "${line#*ok - }"; fi
+    grep -v -E '^(not )?ok - ' "$tmp/rd.tap" | sed 's/^\([^#]\)/# \1/' | head -8
+}
+"$H/traceprinter" "$tmp/run.kev" > "$tmp/tp.txt" 2> "$tmp/tp.err"
+readers traceprinter "$tmp/tp.txt"
+"$H/kevstat" -s usdt "$tmp/run.kev" > "$tmp/ks.txt" 2> "$tmp/ks.err"
+readers kevstat "$tmp/ks.txt"
+{ "$H/kevsql" --json "$tmp/run.kev" 'SELECT site, name, module, arg0, arg1 FROM usdt ORDER BY ts'
+  echo; "$H/kevsql" --json "$tmp/run.kev" "SELECT name, count(*) FROM event WHERE class = 'SYSTEM' GROUP BY name"
+} > "$tmp/sql.txt" 2> "$tmp/sql.err"
+readers kevsql "$tmp/sql.txt"
+${cross}nm -S "$prog" > "$tmp/nm.txt"
+"$H/kev2ctf" -o "$tmp/ctf" "$tmp/run.kev" 2> "$tmp/ctf.err" && babeltrace2 "$tmp/ctf" > "$tmp/bt.txt" 2>> "$tmp/ctf.err"
+readers ctf "$tmp/bt.txt" "$tmp/nm.txt"
+"$H/kev2perfetto" -o "$tmp/p.pftrace" "$tmp/run.kev" 2> "$tmp/pf.err"
+python3 "$here/test/tools/check_perfetto.py" -v "$tmp/p.view" "$tmp/p.pftrace" > /dev/null 2>&1
+python3 "$here/test/tools/check_perfetto_protoc.py" -d "$tmp/p.inst" "$here/test/tools/perfetto_subset.proto" \
+    "$tmp/p.pftrace" "$tmp/p.view" > "$tmp/p.protoc" 2>&1
+grep '^not ok' "$tmp/p.protoc" | sed 's/^/# protoc: /'
+readers perfetto "$tmp/p.inst"
+"$H/kev2json" -o "$tmp/j.json" "$tmp/run.kev" 2> "$tmp/j.err"
+readers json "$tmp/j.json"
+"$H/kevreport" -o "$tmp/r.html" "$tmp/run.kev" > /dev/null 2> "$tmp/r.err"
+prof=$(mktemp -d)
+timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+    --virtual-time-budget=5000 --dump-dom "file://$tmp/r.html" > "$tmp/r.html.dom" 2> /dev/null
+rm -rf "$prof"
+readers report "$tmp/r.html"
+
+# 19: a probe description matching nothing: the compiler says so in DTrace's words
 "$H/dcompile" --elf "$prog" -n 'demo:::nosuch { exit(0); }' -o "$tmp/x.dobj" > "$tmp/nomatch" 2>&1
 grep -q 'probe description demo:::nosuch does not match any probes' "$tmp/nomatch"
 ok $? "a USDT probe that does not exist: 'does not match any probes'"
 [ $? = 0 ] || sed 's/^/# /' "$tmp/nomatch"
 
-# 11: a site address that is not a site (the note of demo:::done moved to the instruction
+# 20: a site address that is not a site (the note of demo:::done moved to the instruction
 # after its nop, 2 or 4 bytes on, in a copy of the ELF file): the kernel checks the site
 # before it writes anything and refuses in DTrace's words.
 python3 "$here/test/qemu/usdt_note.py" "$prog" "$tmp/moved.elf" done "pc+$insn"
@@ -229,7 +275,7 @@ grep -q "dtrace: could not enable tracing: demo:usdtdemo::done: 0x[0-9a-f]* is n
 ok $? "a note that names no site: 'is not a USDT site of usdtdemo', refused before anything is written"
 [ $? = 0 ] || tail -8 "$tmp/moved" | sed 's/^/# /'
 
-# 12-22: the pid provider (on the boards that place its probes)
+# 21-34: the pid provider (on the boards that place its probes)
 if [ $pid = no ]; then
     skip_pid 10 "pid probes: gdb's counts, arguments, returns, text, the host's refusals, capture"
     # what the kernel says instead, nothing run (a boot refused at enabling)
@@ -243,7 +289,7 @@ if [ $pid = no ]; then
     ok $r "the kernel refuses a pid probe here (kpid_none.c's reason) and runs nothing"
     [ $r = 0 ] || tail -4 "$tmp/kref" | sed 's/^/# /'
 else
-# 12-13: the pid probes against gdb over the same run
+# 21-22: the pid probes against gdb over the same run
 bad=0 counts=""
 for f in $pidfuncs; do
     d=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
@@ -306,7 +352,7 @@ for f in $pidfuncs; do
 done
 ok $bad "the first return's arg1 is gdb's finish value, its arg0 the return's offset in objdump (D/oracle:$rets)"
 
-# 16: the probed functions' text when the D program stops (usdtdemo has exited): the ELF
+# 25: the probed functions' text when the D program stops (usdtdemo has exited): the ELF
 # file's bytes, as gdb reads them from the file
 bad=0 nt=0
 for w in $texts; do
@@ -318,7 +364,7 @@ for w in $texts; do
 done
 ok $bad "after usdtdemo exited, its $nt probed functions' text is the ELF file's again (no trap left)"
 
-# 17-19: what the host refuses, in DTrace's words, before anything reaches the board
+# 26-28: what the host refuses, in DTrace's words, before anything reaches the board
 refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
     "$H/dcompile" --elf "$prog" -T usdtdemo -n "$1 { @ = count(); }" -o "$tmp/r.dobj" > "$tmp/refuse" 2>&1
     grep -qF "$2" "$tmp/refuse" || { sed 's/^/# /' "$tmp/refuse"; return 1; }
@@ -330,7 +376,7 @@ ok $? "an entry whose first instruction the kernel cannot displace ($noentry_why
 refuse "pid\$target::$noret:return" "pid\$target:usdtdemo:$noret:return: $noret cannot be probed: it can leave by a tail call or an indirect jump"
 ok $? "a return the kernel cannot run alone ($noret_why): 'cannot be probed'"
 
-# 20: the pid probes over the capture: the same counts and return values (entry arguments are
+# 29-32: the pid probes over the capture: the same counts and return values (entry arguments are
 # not in FUNC_ENTER: the ARGS lines are left out)
 "$H/dtrace" -q --elf "$prog" -i "$tmp/run.kev" -c usdtdemo -s "$tmp/pid.d" 2> "$tmp/pidreplay.err" |
     grep -E '^(COUNT|RET) ' | sort > "$tmp/pidreplay"
@@ -357,7 +403,7 @@ rc=$?
 ok $? "\$target with no pid probe and no -c over a capture: refused (rc $rc), naming the processes"
 [ $? = 0 ] || sed 's/^/# /' "$tmp/notarget.err" | head -3
 
-# 21: kevstat's function calls over the same capture (its FUNC events, named from the ELF
+# 33: kevstat's function calls over the same capture (its FUNC events, named from the ELF
 # files the capture ran): each probed function's entries and returns as D counted them
 "$H/kevstat" -s funcs "$tmp/run.kev" > "$tmp/funcs" 2>&1
 bad=0 calls=""
@@ -371,7 +417,7 @@ done
 ok $bad "kevstat -s funcs over the capture: each function's entries and returns as D counted them ($calls)"
 if [ $bad != 0 ]; then sed 's/^/# /' "$tmp/funcs" | head -10; fi
 
-# 22: what only the kernel can refuse, in DTrace's words, nothing placed: a pid probe on a
+# 34: what only the kernel can refuse, in DTrace's words, nothing placed: a pid probe on a
 # process that does not exist, and on one that runs another program (pid 1 is dtrace). A boot
 # each, refused at enabling (about half a second).
 bad=0
@@ -386,7 +432,7 @@ done
 ok $bad "the kernel refuses a pid probe on a process that does not exist or runs another program, and runs nothing"
 fi
 
-# 23-25: is-enabled (sys/sdt.h's semaphores, docs/usdt.md): demo:::costly computes its argument
+# 35-37: is-enabled (sys/sdt.h's semaphores, docs/usdt.md): demo:::costly computes its argument
 # only under USDT_ENABLED, and the program counts how often it did. Its semaphore, as
 # readelf -n and gdb's info probes give it, is the program's variable (nm); enabled (the boot
 # above) the guarded code ran on every pass and D saw each; with only demo:::done enabled it
@@ -414,7 +460,7 @@ check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1))
      ! grep -q "usdtdemo: passed" "$tmp/badsem"'
 [ $? = 0 ] || tail -n 3 "$tmp/off" "$tmp/badsem" | sed 's/^/# /'
 
-# 26: A64's pid-entry instructions, a function opening with each (usdtdemo shapes): every
+# 38: A64's pid-entry instructions, a function opening with each (usdtdemo shapes): every
 # result right (the program's check), and D's counts, arguments and return values on each
 # the program's (its own sums; a return value's sum taken mod 2^32, as the program's)
 if [ "$insn" != 4 ]; then

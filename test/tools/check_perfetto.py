@@ -455,7 +455,7 @@ for ts, te in instants:
         elif len(nvals) != 1:
             bad_args.append(("an annotation with %d values" % len(nvals), ts))
         else:
-            val = ad[nvals[0]]
+            val = sint(ad[4]) if nvals[0] == 4 else ad[nvals[0]]   # (int_value: int64)
             args[ad.get(10, b"").decode()] = val.decode() if isinstance(val, bytes) else val
     tid = (descr.get(ted.get(11)) or (None, None))[1]
     dumped.append({"ts": ts, "tid": tid, "name": name.decode() if name else None,

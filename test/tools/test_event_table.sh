@@ -185,12 +185,22 @@ while IFS= read -r line; do
     esac
 done <"$dir/doc.tap"
 
-# The readers take a field's bits and a who's process and thread from the table
-# (docs/event-table.md: kev_fields_decode, kev_field_read, kev_who_pid): no tool's source
-# unpacks an event word's bits or splits a who (pid << 16 | tid) by hand. Not readers: kevscen
-# (it writes events), the instruction decoders (fbt_*, fbtgen) and kevdump's target memory.
-hand=$(cd "$root" && grep -rnE '\bw\[[0-9]+\] *(>>|& *0x)|>> *16\b|& *0xffffu?\b' tools --include='*.c' |
-       grep -v '^tools/kevconv/kevscen\|^tools/common/fbt_\|^tools/fbtgen/\|^tools/kevdump/' || true)
-if [ -z "$hand" ]; then ok "no tool unpacks an event word's bits or a who by hand"
-else notok "a tool unpacks an event's words by hand, not by the event table" "$hand"; fi
+# The readers take every field from the table (docs/event-table.md: kev_fields_decode,
+# kev_field_read, the model's kx_fields.h, kev_who_pid): no tool's source reads an event's word
+# at a position of its own (w[0], w[1]...), takes a word's bits or splits a who (pid << 16 |
+# tid) by hand; and the shared decoders of STACK, FAULT, KPANIC and IMAGE (trace/) use none of
+# kev.h's packing macros, which are the kernel's side. Not readers: kevscen and kev_capture.c
+# (they write events), the instruction decoders (fbt_*, fbtgen), kevdump's target memory, and
+# kev_live.c's 16-bit stream frame numbers; qnx_kercall.c reads QNX's kernel-call layouts by
+# their own positions (trace/kev_kercall.c's table of them), as QNX's traceprinter prints them.
+hand=$(cd "$root" && grep -rnE '\bw\[[0-9]+\]|>> *16\b|& *0xffffu?\b' tools --include='*.c' |
+       grep -v '^tools/kevconv/kevscen\|^tools/common/kev_capture.c\|^tools/common/fbt_\|^tools/fbtgen/\|^tools/kevdump/' |
+       grep -v '^tools/traceprinter/qnx_kercall.c' |
+       grep -v '^tools/common/kev_live.c:.*& *0xffffu' || true)
+if [ -z "$hand" ]; then ok "no tool reads an event's words by position, a word's bits or a who by hand"
+else notok "a tool reads an event's words by hand, not by the event table" "$hand"; fi
+macros=$(cd "$root" && grep -rnE 'KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_VALID)|PANIC_ORIGIN|IMAGE_ID_LEN)\b' \
+             trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
+if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC and IMAGE by the table, not kev.h's packing"
+else notok "a decoder unpacks by kev.h's packing macros, not by the event table" "$macros"; fi
 finish

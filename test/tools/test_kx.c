@@ -148,16 +148,44 @@ static void test_nested_request(void **state)
     free(s);
 }
 
+// Thread 7/1 sends message rcvid to process 3, whose thread 3/2 is waiting for it (the kernel
+// writes the receive in the sender's context, naming the receiver), then 3/2 runs.
+static void kernel_send(struct kx_stats *s, uint64_t t, uint32_t rcvid)
+{
+    th(s, KEV_TH_RUNNING, t - 10, 7, 1);
+    comm(s, KEV_COMM_SND_MESSAGE, t, rcvid, 3);
+    comm(s, KEV_COMM_REC_MESSAGE, t, rcvid, 3u << 16 | 2);
+    th(s, KEV_TH_RUNNING, t + 5, 3, 2);
+}
+
+// The kernel's reply [rcvid, status] and error [rcvid, errno] end the message their rcvid
+// names, whatever their status or errno (the table names no pid there): a reply with status 5
+// and an error with EINVAL (22) each end their client's message, none unmatched.
+static void test_reply_status_and_error(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    kernel_send(s, 10, 0x108);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 40, 0x108, 5);
+    kernel_send(s, 60, 0x109);
+    comm(s, KEV_COMM_MSG_ERROR, 80, 0x109, 22);
+    kx_stats_finish(s);
+    assert_int_equal(s->q.unmatched_reply, 0);
+    assert_int_equal(s->nchan, 1);
+    assert_int_equal(s->chan[0].lat.n, 2);
+    assert_int_equal(s->chan[0].lat.min, 20); // 60 -> 80 (the error), 10 -> 40 (the reply)
+    assert_int_equal(s->q.nlive, 0);
+    kx_stats_free(s);
+    free(s);
+}
+
 // The kernel's form: receive in the sender's context naming the receiver as pid << 16 | tid,
 // and a pulse sent from an interrupt handler.
 static void test_kernel_form_and_irq_pulse(void **state)
 {
     (void)state;
     struct kx_stats *s = new_stats();
-    th(s, KEV_TH_RUNNING, 0, 7, 1);
-    comm(s, KEV_COMM_SND_MESSAGE, 10, 0x108, 3);
-    comm(s, KEV_COMM_REC_MESSAGE, 10, 0x108, 3u << 16 | 2);
-    th(s, KEV_TH_RUNNING, 15, 3, 2);
+    kernel_send(s, 10, 0x108);
     comm(s, KEV_COMM_REPLY_MESSAGE, 40, 0x108, 0);
     kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, 50, 8, 0, 0, 0, 2));
     comm(s, KEV_COMM_SND_PULSE, 52, 0, 2);
@@ -387,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_implicit_switch),
         cmocka_unit_test(test_nested_request),
         cmocka_unit_test(test_kernel_form_and_irq_pulse),
+        cmocka_unit_test(test_reply_status_and_error),
         cmocka_unit_test(test_unmatched_and_overflow),
         cmocka_unit_test(test_stale_nested),
         cmocka_unit_test(test_kcalls_and_loss),

@@ -159,11 +159,11 @@ int kx_snapshot_cpu(const struct kev_event *e)
 
 static void thread_event(struct kx_model *m, const struct kev_event *e)
 {
-    int idx = kx_thread(m, e->w[0], e->w[1]);
+    int idx = kx_thread(m, kx_th_pid(e), kx_th_tid(e));
     if (idx < 0)
         return;
     struct kx_thread *t = &m->th[idx];
-    if (e->nw >= 4)
+    if (kx_field_has(e, kx_fields()->th_prio))  // (wide mode's)
         t->prio = (int)kx_field(e, kx_fields()->th_prio);
     if (e->ev == KEV_TH_RUNNING) {
         unsigned cpu = e->cpu;
@@ -184,11 +184,14 @@ static void thread_event(struct kx_model *m, const struct kev_event *e)
 static void name_event(struct kx_model *m, const struct kev_event *e)
 {
     char name[KEV_NAME_MAX];
-    if (e->ev == KEV_PR_CREATE_NAME && e->w[1] < KX_MAX_PID)
-        m->ppid[e->w[1]] = e->w[0];
+    const struct kx_fields *f = kx_fields();
+    uint32_t pid = kx_pr_pid(e);
+    if (e->ev == KEV_PR_CREATE_NAME && pid < KX_MAX_PID)
+        m->ppid[pid] = kx_pr_ppid(e);
     kev_event_name(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
-        int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
+        uint32_t tid = kx_field(e, f->tname_tid);
+        int idx = kx_thread(m, pid, tid ? tid : 1);
         if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
             m->th[idx].renamed = 1;
         if (idx >= 0)
@@ -196,7 +199,7 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
         return;
     }
     for (unsigned i = 0; i < m->nth; i++) // PROCCREATE_NAME: rare, a scan is fine
-        if (m->th[i].pid == e->w[1])
+        if (m->th[i].pid == pid)
             set_str(m->th[i].comm, name);
 }
 
@@ -212,18 +215,18 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
             thread_event(m, e);
         else if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_THREAD_NAME) && e->nw >= 3)
             name_event(m, e);
-        else if (e->ev == KEV_PR_CREATE && e->w[1] < KX_MAX_PID)
-            m->ppid[e->w[1]] = e->w[0];
+        else if (e->ev == KEV_PR_CREATE && kx_pr_pid(e) < KX_MAX_PID)
+            m->ppid[kx_pr_pid(e)] = kx_pr_ppid(e);
         else if (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)
-            for (unsigned i = 0; i < m->nth; i++)
-                if (m->th[i].pid == e->w[1] && m->th[i].state != KEV_TH_DEAD)
+            for (unsigned i = 0, pid = kx_pr_pid(e); i < m->nth; i++)
+                if (m->th[i].pid == pid && m->th[i].state != KEV_TH_DEAD)
                     leave_cpu(m, (int)i), m->th[i].state = KEV_TH_DEAD;
     } else if (e->cls == KEV_C_INT && e->nw >= 1) {
         unsigned c = e->cpu;
         if (e->ev == KEV_INT_ENTER)
-            m->irq[c] = e->w[0] + 1, m->irq_how[c] = 1;
+            m->irq[c] = kx_int_irq(e) + 1, m->irq_how[c] = 1;
         else if (e->ev == KEV_INT_HANDLER_ENTER && !m->irq[c])
-            m->irq[c] = kev_int_irq(e) + 1, m->irq_how[c] = 2;
+            m->irq[c] = kx_int_irq(e) + 1, m->irq_how[c] = 2;
         else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
             m->irq[c] = 0, m->irq_how[c] = 0;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
@@ -297,7 +300,7 @@ int kx_cpu_thread(const struct kx_model *m, unsigned cpu)
 int kx_event_thread(struct kx_model *m, const struct kev_event *e)
 {
     if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-        return kx_thread(m, e->w[0], e->w[1]);
+        return kx_thread(m, kx_th_pid(e), kx_th_tid(e));
     return kx_cpu_thread(m, e->cpu);
 }
 

@@ -4,6 +4,7 @@
 // runs stretched by the other CPUs' turns. One pass, fed by kx_stats; the sentences are made
 // here so that kevstat and the report say the same.
 #include <kevhost/kx_emul.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 
 #include <stdlib.h>
@@ -153,7 +154,9 @@ void kx_emul_event(struct kx_emul *x, const struct kev_event *e)
     x->t_last = e->t64;
     if (e->cpu >= x->cpus_seen)
         x->cpus_seen = e->cpu + 1u;
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && e->w[0] == KX_TICK_IRQ)
+    uint32_t irq = e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 ? kx_int_irq(e)
+                                                                               : UINT32_MAX;
+    if (irq == KX_TICK_IRQ)
         add_tick(x, e->t64);
     if (!x->turns_on || e->cpu >= KEV_MAX_CPUS)
         return;
@@ -162,8 +165,7 @@ void kx_emul_event(struct kx_emul *x, const struct kev_event *e)
     follow_turns(x, e);
     silence(x, e->cpu, e->t64);
     spoke(x, e->cpu, e->t64);
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
-        (e->w[0] == KX_TICK_IRQ || e->w[0] == KX_TICK_SHARE_IRQ))
+    if (irq == KX_TICK_IRQ || irq == KX_TICK_SHARE_IRQ)
         x->ticks[e->cpu]++;
     if (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT))
         follow_runs(x, e->cpu, e->t64);

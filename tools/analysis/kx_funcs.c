@@ -169,8 +169,11 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
     if (e->cls != KEV_C_SYSTEM || e->nw < 2 ||
         (e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
         return;
-    struct kx_func_stats *s = func(f, e->w[0]);
-    int user = in_program(f, pid, e->w[0]);
+    const struct kx_fields *kf = kx_fields();
+    unsigned x = e->ev == KEV_SYS_FUNC_EXIT;
+    uint64_t fn = kx_field(e, kf->func_fn[x]);
+    struct kx_func_stats *s = func(f, fn);
+    int user = in_program(f, pid, fn);
     struct call_stack *st = user ? thread_stack(f, th) : stack_of(f, e->cpu);
     if (!s || !st) {
         f->dropped++;
@@ -182,18 +185,18 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
         // (its :return not enabled): kernel functions do not call themselves, so that call
         // and the ones above it have ended. (A program's may: no such rule there.)
         for (unsigned j = 0; !user && j < st->n; j++)
-            if (st->c[j].fn == e->w[0]) {
+            if (st->c[j].fn == fn) {
                 end_unpaired(f, st, e->cpu, j, k);
                 break;
             }
         if (st->n == KX_FUNC_DEPTH) // the outermost open call gives way: all end unrecorded
             end_unpaired(f, st, e->cpu, 0, k);
-        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, ++f->next_id, th, user };
+        st->c[st->n++] = (struct open_call){ fn, e->t64, ++f->next_id, th, user };
         return;
     }
     s->returns++;
     unsigned i = st->n;
-    while (i > 0 && st->c[i - 1].fn != e->w[0])
+    while (i > 0 && st->c[i - 1].fn != fn)
         i--;
     if (i == 0) // not entered on this CPU's stack: counted, not timed
         return;
@@ -208,9 +211,9 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
         s->max = d;
     if (k && k->func) {
         struct kx_func_row r = {
-            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
-            .ret_off = kx_field(e, kx_fields()->fexit_offset),
-            .value = kx_field64(e, kx_fields()->fexit_value),
+            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = fn, .call_site = kx_field(e, kf->func_site[x]),
+            .ret_off = kx_field(e, kf->fexit_offset),
+            .value = kx_field64(e, kf->fexit_value),
             .depth = st->n, .user = user,
         };
         k->func(k->user, &r);

@@ -122,8 +122,14 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     g->client = g->irq ? KX_NO_THREAD : client; // a pulse from an interrupt handler
     g->server = KX_NO_THREAD;
     g->client_pid = g->client >= 0 ? m->th[g->client].pid : 0;
-    g->coid = e->w[0];
-    g->srv_pid = e->w[1];
+    const struct kx_fields *f = kx_fields();
+    if (g->pulse) { // its connection; its channel and code, kept as the word that holds them
+        g->coid = kx_field(e, f->spulse_coid);
+        g->srv_pid = kx_field_word(e, f->spulse_chid);
+    } else {        // the message's id; the channel's owner
+        g->coid = kx_comm_rcvid(e);
+        g->srv_pid = kx_comm_pid(e);
+    }
     g->t_send = e->t64;
     g->id = ++q->next_id;
     g->parent = g->first_child = g->next_sibling = -1;
@@ -139,9 +145,10 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
 }
 
 // The receive as docs/kev-format.md describes it: in the server's context, naming the sender
-// pid. The oldest pending send from that pid to the server's process.
-static int match_by_pid(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
-                        int server, int pulse)
+// pid (QNX's receive has it where ours has the receiver's who: `sender`). The oldest pending
+// send from that pid to the server's process.
+static int match_by_pid(struct kx_msgs *q, struct kx_model *m, uint32_t sender, int server,
+                        int pulse)
 {
     uint32_t pid = server >= 0 ? m->th[server].pid : 0;
     int best = -1;
@@ -150,11 +157,18 @@ static int match_by_pid(struct kx_msgs *q, struct kx_model *m, const struct kev_
             continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if ((e->w[1] && g->client_pid != e->w[1]) || (best >= 0 && g->id > q->m[best].id))
+        if ((sender && g->client_pid != sender) || (best >= 0 && g->id > q->m[best].id))
             continue;
         best = i;
     }
     return best;
+}
+
+// A receive's key: a message's rcvid; a pulse's channel and code, as the word that holds them
+// (the send's srv_pid).
+static uint32_t recv_key(const struct kev_event *e, int pulse)
+{
+    return pulse ? kx_field_word(e, kx_fields()->rpulse_chid) : kx_comm_rcvid(e);
 }
 
 // The receive as the kernel also writes it: in the sender's context, when it hands the
@@ -166,6 +180,7 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
 {
     int best = -1;
     unsigned irq = m->irq[e->cpu];
+    uint32_t rcvid = kx_comm_rcvid(e);
     for (unsigned k = 0; k < q->nlive; k++) {
         if (q->lst[k] != pulse)
             continue;
@@ -173,7 +188,7 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
         struct kx_msg *g = &q->m[i];
         if (irq ? g->irq != irq : g->client != cur)
             continue;
-        if ((!pulse && g->coid != e->w[0]) || (best >= 0 && g->id < q->m[best].id))
+        if ((!pulse && g->coid != rcvid) || (best >= 0 && g->id < q->m[best].id))
             continue;
         best = i;
     }
@@ -182,16 +197,17 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
 
 // The kernel's receive written in the receiver's own context (the message or pulse was
 // queued): the receiver names itself. The oldest pending send with the same id: a message's
-// first word, or for a pulse the word the kernel writes second in SND_PULSE (its channel).
+// rcvid, a pulse's channel and code (recv_key).
 static int match_queued(struct kx_msgs *q, const struct kev_event *e, int pulse)
 {
     int best = -1;
+    uint32_t key = recv_key(e, pulse);
     for (unsigned k = 0; k < q->nlive; k++) {
         if (q->lst[k] != pulse)
             continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if ((pulse ? g->srv_pid : g->coid) != e->w[0] || (best >= 0 && g->id > q->m[best].id))
+        if ((pulse ? g->srv_pid : g->coid) != key || (best >= 0 && g->id > q->m[best].id))
             continue;
         best = i;
     }
@@ -216,14 +232,14 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
             server = named;
     }
     if (best < 0)
-        best = match_by_pid(q, m, e, cur, pulse);
+        best = match_by_pid(q, m, who, cur, pulse);
     if (best < 0) {
         q->unmatched_recv++;
         return KX_MSG_NONE;
     }
     struct kx_msg *g = &q->m[best];
     g->server = server;
-    g->rcvid = e->w[0];
+    g->rcvid = recv_key(e, pulse);
     g->t_recv = e->t64;
     if (pulse) { // a pulse is done once received
         g->done = 1;
@@ -245,12 +261,13 @@ static enum kx_msg_step on_reply(struct kx_msgs *q, const struct kev_event *e, i
                                  const struct kx_msg **out)
 {
     int found = -1;
+    uint32_t rcvid = kx_comm_rcvid(e);
     for (unsigned k = 0; k < q->nlive && found < 0; k++) {
         if (q->lst[k] != 2 || q->lsrv[k] != server) // a message received, not replied to
             continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if (g->rcvid == e->w[0] && (!e->w[1] || g->client_pid == e->w[1]))
+        if (g->rcvid == rcvid)
             found = i;
     }
     if (found < 0) {

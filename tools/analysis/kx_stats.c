@@ -345,7 +345,8 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
             set_state(s, prev, KEV_TH_READY, t); // switched out without its own event
-        ts->prio_run = e->nw >= 4 ? (int)kx_field(e, kx_fields()->th_prio) : s->m.th[idx].prio;
+        ts->prio_run = kx_field_has(e, kx_fields()->th_prio) ? (int)kx_field(e, kx_fields()->th_prio)
+                                                               : s->m.th[idx].prio;
         ts->runs++;
         if (ts->irq_wait >= 0)
             irq_handled(s, idx, t);
@@ -456,7 +457,7 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
 
 static void int_event(struct kx_stats *s, const struct kev_event *e)
 {
-    uint32_t n = kev_int_irq(e);
+    uint32_t n = kx_int_irq(e);
     unsigned irq = n < KX_MAX_IRQ ? n : KX_MAX_IRQ - 1;
     unsigned cpu = e->cpu;
     struct kx_irq_stats *q = &s->irq[irq];
@@ -759,8 +760,9 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
 {
     unsigned cpu = e->cpu;
     if (e->cls == KEV_C_CONTROL) {
-        if (e->ev == KEV_CTL_DROPPED && e->w[0])
-            new_gap(s, cpu, s->last_t[cpu] ? s->last_t[cpu] : e->t64, e->t64, e->w[0], 0);
+        uint32_t lost = e->ev == KEV_CTL_DROPPED ? kx_field(e, kx_fields()->dropped_lost) : 0;
+        if (lost)
+            new_gap(s, cpu, s->last_t[cpu] ? s->last_t[cpu] : e->t64, e->t64, lost, 0);
         kx_model_update(&s->m, e);
         return;
     }
@@ -786,7 +788,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-            thread_event(s, e, th = kx_thread(&s->m, e->w[0], e->w[1]));
+            thread_event(s, e, th = kx_thread(&s->m, kx_th_pid(e), kx_th_tid(e)));
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;

@@ -322,5 +322,7 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
         fputs(",\n\"clock\":", f);
         kx_emul_json(s->emul, f);
     }
+    if (s->json_more)
+        s->json_more(s, f);
     fputs("}\n", f);
 }

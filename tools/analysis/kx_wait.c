@@ -433,11 +433,11 @@ static void kcall(struct kw *k, const struct kev_event *e, int x)
         if (kind == KW_NONE)
             return;
         s->kc_call = call + 1;
-        s->kc_obj = e->w[0];
+        s->kc_obj = kev_kcall_arg(e, 0);    // the object: every SYNC_* call's first argument
         if (call == CALL_MUTEX_UNLOCK) {
-            set_owner(k, find_obj(k, KW_MUTEX, e->w[0]), -1);
+            set_owner(k, find_obj(k, KW_MUTEX, s->kc_obj), -1);
         } else if (call == CALL_SEM_POST) {
-            int o = find_obj(k, KW_SEM, e->w[0]);
+            int o = find_obj(k, KW_SEM, s->kc_obj);
             if (o >= 0 && k->obj[o].owner == x)
                 set_owner(k, o, -1);
         }

@@ -17,7 +17,7 @@ AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(
              $(AN)/kx_chain.c $(AN)/kx_chain_text.c $(AN)/kx_chain_json.c $(AN)/kx_emul.c
 # The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
 # build id (tool_syms.c; link with -ldw -lelf).
-AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/tool_opts.c
+AN_STACKS := $(AN)/kx_stacks.c $(SYMS_SRCS)
 
 # Unit tests of the model and the analyses (cmocka, ASan + UBSan).
 $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \

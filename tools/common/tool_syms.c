@@ -54,6 +54,7 @@ static char board[KEV_NAME_MAX];
 static int no_symbols, unchecked_done, hooked;
 static const void *trace_data;      // the capture, until its images are read
 static size_t trace_len;
+static unsigned serial = 1;         // syms_serial: raised when the lookup starts over
 
 // ---- the files tried for an image ---------------------------------------------------------
 
@@ -387,6 +388,7 @@ void syms_trace(const char *t, const void *data, size_t len)
     tool = t;
     trace_data = data;
     trace_len = len;
+    serial++;
     hook();
 }
 
@@ -517,6 +519,13 @@ int syms_pc(uint64_t pc, int caller, char *out, size_t n, char *fn, size_t fn_n)
     return 0;
 }
 
+void syms_function(uint64_t pc, char *fn, size_t n)
+{
+    char at[512];
+    if (!syms_pc(pc, 0, at, sizeof(at), fn, n) || !fn[0])
+        snprintf(fn, n, "0x%llx", (unsigned long long)pc);
+}
+
 void syms_stack(const uint64_t *pcs, unsigned depth, const char *sep, char *out, size_t n)
 {
     size_t len = 0;
@@ -542,4 +551,10 @@ void syms_end(void)
     kernel_path[0] = board[0] = 0;
     no_symbols = unchecked_done = 0;
     trace_data = NULL;
+    serial++;
+}
+
+unsigned syms_serial(void)
+{
+    return serial;
 }

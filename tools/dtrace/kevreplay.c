@@ -305,7 +305,7 @@ static void msg_seen(struct replay *p, const struct kev_event *e, unsigned cpu)
 {
     if (e->cls != KEV_C_COMM || e->ev != KEV_COMM_SND_MESSAGE || e->nw < 2)
         return;
-    struct rmsg *m = rmsg(p, e->w[0]);
+    struct rmsg *m = rmsg(p, kx_comm_rcvid(e));
     const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
     int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
     m->coid = sent ? c->kc_a[0] : 0;
@@ -438,7 +438,7 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
 }
 
 /* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
- * fired it (kernel/kfbt_fire.c): the function by its address (this_fn, w[0]), return with arg0
+ * fired it (kernel/kfbt_fire.c): the function by its address (this_fn), return with arg0
  * the returning instruction's offset and arg1 the value, typed as the table types it. An
  * entry's arguments are not in the event: 0 (said once, no_capture_note). */
 static void fbt_fire(struct replay *p, const struct kev_event *e)
@@ -447,7 +447,7 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
         return;
     int ret = e->ev == KEV_SYS_FUNC_EXIT;
     uint64_t thumb = p->fbt->hdr->dh_arch == DFBT_ARCH_THUMB2 ? 1u : 0u;
-    int f = dfbt_lookup(p->fbt, e->w[0] & ~thumb);
+    int f = dfbt_lookup(p->fbt, kx_field(e, kx_fields()->func_fn[ret]) & ~thumb);
     if (f < 0)
         return;
     uint16_t k = p->fbt_pidx[2u * (unsigned)f + (unsigned)ret];
@@ -483,7 +483,7 @@ static int pid_on(const struct dif_obj *o, uint32_t fn, int ret)
 
 /* pid_fire: the pid probes of a FUNC event's program function (docs/pid.md): an entry's by
  * the function's address, a return's by the returning instruction's (the function plus the
- * offset w[2]), in the process the probe names; pid$target's is the first process a pid
+ * offset), in the process the probe names; pid$target's is the first process a pid
  * event of a $target probe comes from, as the kernel binds it. An entry's arguments are not
  * in the event: 0, as fbt's. The event names a Thumb function with bit 0 set and any other
  * by its address (x86's may be odd): the address itself when a probe is on it, else without
@@ -494,7 +494,8 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
     int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
     if (e->nw < 2 || (ret && e->nw < 4))
         return 0;
-    uint32_t fn = pid_on(o, e->w[0], ret) ? e->w[0] : e->w[0] & ~1u;
+    uint32_t this_fn = kx_field(e, kx_fields()->func_fn[ret]);
+    uint32_t fn = pid_on(o, this_fn, ret) ? this_fn : this_fn & ~1u;
     uint32_t at = ret ? fn + kx_field(e, kx_fields()->fexit_offset) : fn;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &o->probes[k];
@@ -566,7 +567,6 @@ static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
-    const uint32_t *w = e->w;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
         if (!pid_fire(p, e))
             fbt_fire(p, e);
@@ -610,7 +610,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
-        (w[0] == KIRQ_TICK_EV || w[0] == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
+        (kx_int_irq(e) == KIRQ_TICK_EV || kx_int_irq(e) == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
         fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], kev_who_pid(p->cur[cpu]), p->ctx.prio, 0);
         return;
     }
@@ -624,7 +624,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             t->kc = (uint16_t)n;
             t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
             for (unsigned k = 0; k < 6; k++)
-                t->kc_a[k] = k < e->nw ? w[k] : 0;
+                t->kc_a[k] = kev_kcall_arg(e, k);
         } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
             t->kc_open = 0;         /* (QNX's interrupted call ends it too) */
         }
@@ -632,7 +632,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         if (!lc)
             return;
         if (part == KEV_KCALL_ENTRY) {
-            t->obj = e->nw ? w[0] : 0;
+            t->obj = kev_kcall_arg(e, 0);   /* the object: every SYNC_* call's first */
             t->owner = 0;
             t->blocked_at = 0;
             return;
@@ -652,7 +652,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
                                                e->ev != KEV_TH_DESTROY))
         return;
-    uint32_t pid = w[0], who = kev_who_of(pid, w[1]);  /* (the state's pid, tid) */
+    uint32_t pid = kx_th_pid(e), who = kev_who_of(pid, kx_th_tid(e));
     struct rthread *t = rthread(p, who);
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
         struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
@@ -925,12 +925,13 @@ static void procs_before(struct replay *p, const struct kev_event *e)
     if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
         (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
         return;
-    if (e->w[1] > pid_max)
-        pid_max = e->w[1];
-    struct rproc *q = rproc(p, e->w[1], 1);
+    uint32_t pid = kx_pr_pid(e);
+    if (pid > pid_max)
+        pid_max = pid;
+    struct rproc *q = rproc(p, pid, 1);
     if (!q)
         return;
-    q->ppid = (int32_t)e->w[0];
+    q->ppid = (int32_t)kx_pr_ppid(e);
     q->nlwp = p->in_snapshot ? 0 : 1;
     q->spawning = !p->in_snapshot;
 }
@@ -943,7 +944,7 @@ static void procs_after(struct replay *p, const struct kev_event *e)
         (e->ev != KEV_PR_DESTROY_NAME && e->ev != KEV_PR_DESTROY))
         return;
     for (unsigned k = 0; k < RPROCS; k++)
-        if (p->pr[k].used && p->pr[k].ppid == (int32_t)e->w[1])
+        if (p->pr[k].used && p->pr[k].ppid == (int32_t)kx_pr_pid(e))
             p->pr[k].ppid = 0;
 }
 

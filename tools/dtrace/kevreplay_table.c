@@ -7,6 +7,7 @@
 #include "kevreplay_table.h"
 #include <d/dprobes.h>
 #include <d/dutext.h>
+#include <kevhost/kx.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,8 +171,8 @@ static int fill_args(const char *args, const struct kev_event *e,
                 f->a[k++] = DUTEXT_ADDR;
                 f->a[k] = 4u * e->nw;
             } else {
-                f->a[k++] = e->nw > 0 ? e->w[0] : 0;
-                f->a[k] = e->nw > 1 ? e->w[1] : 0;
+                f->a[k++] = kx_user_word(e, 0);
+                f->a[k] = kx_user_word(e, 1);
             }
         } else if (tok[0] == '?') {
             if (!site || !site(user, tok + 1, fs, &f->a[k])) {

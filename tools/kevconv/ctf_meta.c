@@ -13,6 +13,7 @@
 #include <trace/kev_events.h>
 #include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
+#include <kevhost/syms_usdt.h>
 
 static void str(FILE *f, const char *s)
 {
@@ -150,8 +151,48 @@ static void field_decl(FILE *f, const char *name, unsigned kind)
     }
 }
 
+int ctf_table_function(const struct kev_event_desc *d)
+{
+    return d->cls == KEV_C_SYSTEM && (d->lo == KEV_SYS_FUNC_ENTER || d->lo == KEV_SYS_FUNC_EXIT);
+}
+
+// The USDT probes' classes made so far (ctf_usdt_class), declared after the table's.
+static struct syms_usdt usdt_class[CTF_USDT_MAX];
+static unsigned nusdt_class;
+
+int ctf_usdt_class(const struct syms_usdt *p)
+{
+    for (unsigned i = 0; i < nusdt_class; i++) {
+        const struct syms_usdt *c = &usdt_class[i];
+        if (!strcmp(c->probe, p->probe) && !strcmp(c->module, p->module) &&
+            c->nargs == p->nargs && !memcmp(c->size, p->size, sizeof(c->size)))
+            return (int)i;
+    }
+    if (nusdt_class == CTF_USDT_MAX)
+        return -1;
+    usdt_class[nusdt_class] = *p;
+    return (int)nusdt_class++;
+}
+
+static void usdt_events(FILE *f)
+{
+    for (unsigned i = 0; i < nusdt_class; i++) {
+        const struct syms_usdt *c = &usdt_class[i];
+        fputs("event {\n\tname = ", f);
+        str(f, c->probe);
+        fprintf(f, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
+                   "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n"
+                   "\t\tuint64_hex_t site;\n\t\tstring module;\n\t\tstring function;\n",
+                CTF_ID_USDT + i);
+        for (unsigned k = 0; k < c->nargs && k < SYMS_USDT_ARGS; k++)
+            fprintf(f, "\t\t%s arg%u;\n", c->size[k] < 0 ? "int64_t" : "uint64_t", k);
+        fputs("\t};\n};\n\n", f);
+    }
+}
+
 // The class of a table row: kev_<name in lower case>, its fields the row's (a USER-like row's
-// data field may be text instead: both are declared, one written empty).
+// data field may be text instead: both are declared, one written empty), and a function's
+// name after them where the row holds a function's address (ctf_table_function).
 static void table_event(FILE *f, unsigned row, const struct kev_event_desc *d)
 {
     char name[64] = "kev_";
@@ -166,6 +207,8 @@ static void table_event(FILE *f, unsigned row, const struct kev_event_desc *d)
             field_decl(f, "text", KEV_K_STRING);
         field_decl(f, d->fields[k].name, d->fields[k].kind);
     }
+    if (ctf_table_function(d))
+        field_decl(f, "function", KEV_K_STRING);
     fputs("\t};\n};\n\n", f);
 }
 
@@ -323,4 +366,5 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     for (unsigned i = 0; i < kev_event_rows(); i++)
         if (!kev_event_row(i)->kcall)
             table_event(f, i, kev_event_row(i));
+    usdt_events(f);
 }

@@ -43,6 +43,7 @@ enum ctf_id {
     CTF_ID_TABLE = 64 + 256,         // + the event table's row (kev_event_row): the events
                                      // above does not name, each a kev_<name> class whose
                                      // fields are the row's (ctf_table_fields)
+    CTF_ID_USDT = 1024,              // + a USDT probe's class (ctf_usdt_class)
 };
 
 struct kev_reader;
@@ -70,6 +71,21 @@ struct ctf_kclass {
 // before ctf_kcall_class or ctf_write_metadata.
 void ctf_kcall_layouts(const struct kev_reader *r);
 const struct ctf_kclass *ctf_kcall_class(unsigned call, int exit);
+
+// A table row whose first field is a function's address (FUNC_ENTER, FUNC_EXIT: this_fn): its
+// class ends with a string "function", the function named as kev2perfetto names its slices
+// (syms_function: the name alone, "0x..." when no file names it).
+int ctf_table_function(const struct kev_event_desc *d);
+
+// A USDT probe's class (docs/usdt.md), made when a firing of it is first written: named
+// provider:probe as LTTng-UST names a tracepoint, its fields the firing thread (tid, pid, vtid),
+// the site (uint64_hex_t), the program and the function holding the site (strings), then each
+// argument arg0.. as int64_t where the note says it is signed, else uint64_t. A probe is its
+// name, program and argument types. Returns the class's index (its id CTF_ID_USDT + index), or
+// -1 past CTF_USDT_MAX classes (the firing is then written as its table row, kev_usdt).
+#define CTF_USDT_MAX 256u
+struct syms_usdt;
+int ctf_usdt_class(const struct syms_usdt *p);
 
 #define CTF_COMM_LEN 16u // LTTng's char comm[16]
 #define CTF_MAGIC 0xc1fc1fc1u

@@ -23,6 +23,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 
 // ---- stream packets ----------------------------------------------------------------------------
@@ -331,18 +332,20 @@ static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigne
 static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
-    int idx = kx_thread(m, e->w[0], e->w[1]);
-    int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(e->w[0], e->w[1]);
-    int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(e->w[0]);
-    int32_t prio = kx_lttng_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, idx));
+    const struct kev_field_desc *wide = kx_fields()->th_prio; // (wide mode's)
+    uint32_t qpid = kx_th_pid(e), qtid = kx_th_tid(e);     // the kernel's own ids
+    int idx = kx_thread(m, qpid, qtid);
+    int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(qpid, qtid);
+    int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(qpid);
+    int32_t prio = kx_lttng_prio(kx_field_has(e, wide) ? (int)kx_field(e, wide) : kx_qprio(m, idx));
     const char *comm = idx >= 0 ? kx_lcomm(m, idx) : "";
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
         life_know(c, idx);
         ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
-        put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, (uint32_t)pid), put32(s, e->w[0]);
-        put32(s, (uint32_t)kx_lppid(m, e->w[0])), put32(s, kx_ppid(m, e->w[0]));
+        put32(s, (uint32_t)tid), put32(s, qtid), put32(s, (uint32_t)pid), put32(s, qpid);
+        put32(s, (uint32_t)kx_lppid(m, qpid)), put32(s, kx_ppid(m, qpid));
         put_comm(s, comm);
-        put32(s, e->w[0] == 0); // type: 0 user thread, 1 kernel thread (process 0's)
+        put32(s, qpid == 0); // type: 0 user thread, 1 kernel thread (process 0's)
         put32(s, 0), put32(s, 0); // mode, submode
         put32(s, (uint32_t)statedump_status(e->ev));
         put32(s, snapshot_cpu(c, idx, e));
@@ -390,7 +393,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         c->derived++;
     } else {
         ev_header(s, CTF_ID_KEV_THREAD_STATE, e->t64, 32);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, e->w[1]), put32(s, e->ev);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, qtid), put32(s, e->ev);
         put32(s, (uint32_t)prio);
     }
     return idx;
@@ -438,6 +441,12 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
             if (fd->layout == KEV_L_USER)
                 put_field(s, kev_field_get(&fs, "text"), KEV_K_STRING);
             put_field(s, kev_field_get(&fs, fd->name), fd->kind);
+        }
+        if (ctf_table_function(d)) {    // the function its first field holds, named
+            char fn[128];
+            syms_function(fs.n ? fs.f[0].v : 0, fn, sizeof(fn));
+            reserve(s, strlen(fn) + 1);
+            put_str(s, fn);
         }
         return;
     }
@@ -544,6 +553,33 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
     return 0;
 }
 
+// A USDT firing: its probe's class (ctf_usdt_class), its name from the program's note, the
+// thread that fired it, the arguments as the program passed them; a site no file names (or a
+// class past the last): its table row's class, kev_usdt.
+static void usdt_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    kev_fields_decode(s->r, e, &fs);
+    int k = syms_usdt_firing(&fs, &f) == 0 && f.p ? ctf_usdt_class(f.p) : -1;
+    if (k < 0) {
+        unknown_event(s, e);
+        return;
+    }
+    int th = kx_cpu_thread(c->m, e->cpu);
+    ev_header(s, CTF_ID_USDT + (uint32_t)k, e->t64,
+              20 + strlen(f.p->module) + strlen(f.p->function) + 2 + 8u * f.p->nargs);
+    if (th >= 0)
+        put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
+    else
+        put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
+    put64(s, f.site);
+    put_str(s, f.p->module);
+    put_str(s, f.p->function);
+    for (unsigned i = 0; i < f.p->nargs && i < SYMS_USDT_ARGS; i++)
+        put64(s, i < f.nargs ? f.arg[i] : 0);
+}
+
 static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     char name[KEV_NAME_MAX] = "";
@@ -554,18 +590,21 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
                          ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
                   e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_pid_of(e->w[0])), put32(s, (uint32_t)kx_pid_of(e->w[1]));
-        put32(s, e->w[1]);
+        put32(s, (uint32_t)kx_pid_of(kx_pr_ppid(e))), put32(s, (uint32_t)kx_pid_of(kx_pr_pid(e)));
+        put32(s, kx_pr_pid(e));
         put_str(s, name);
         return;
-    case KEV_PR_THREAD_NAME:
+    case KEV_PR_THREAD_NAME: {
+        const struct kx_fields *f = kx_fields();
+        uint32_t pid = kx_pr_pid(e), tid = kx_field(e, f->tname_tid);
         if (e->nw > 2)
             kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_tid_of(e->w[0], e->w[1])), put32(s, (uint32_t)kx_pid_of(e->w[0]));
-        put32(s, e->w[1]);
+        put32(s, (uint32_t)kx_tid_of(pid, tid)), put32(s, (uint32_t)kx_pid_of(pid));
+        put32(s, tid);
         put_str(s, name);
         return;
+    }
     default:
         unknown_event(s, e);
     }
@@ -603,7 +642,7 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
     } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
         // (an interrupted call, QNX's, is read as its exit: kev_kcall_exit, kev_fields.c)
         kev_fields_decode(s->r, e, &fs);
-        int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
+        int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err);
         ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 9);
@@ -625,24 +664,25 @@ static void irq_name(char *out, uint32_t irq)
 static void int_event(struct stream *s, const struct kev_event *e)
 {
     char name[24];
+    uint32_t irq = kx_int_irq(e);
     switch (e->ev) {
     case KEV_INT_ENTER:
-        if (kev_int_pseudo_name(e->w[0]))   // the tick, a CPU's tick share, a reschedule IPI
-            snprintf(name, sizeof(name), "%s", kev_int_pseudo_name(e->w[0]));
+        if (kev_int_pseudo_name(irq))   // the tick, a CPU's tick share, a reschedule IPI
+            snprintf(name, sizeof(name), "%s", kev_int_pseudo_name(irq));
         else
-            irq_name(name, e->w[0]);
+            irq_name(name, irq);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
-        put32(s, e->w[0]);
+        put32(s, irq);
         put_str(s, name);
         break;
     case KEV_INT_EXIT:
         ev_header(s, CTF_ID_IRQ_HANDLER_EXIT, e->t64, 8);
-        put32(s, e->w[0]), put32(s, 1); // IRQ_HANDLED
+        put32(s, irq), put32(s, 1); // IRQ_HANDLED
         break;
     case KEV_INT_HANDLER_ENTER: case KEV_INT_HANDLER_EXIT:
         ev_header(s, e->ev == KEV_INT_HANDLER_ENTER ? CTF_ID_KEV_IRQ_HANDLER_ENTRY
                                                     : CTF_ID_KEV_IRQ_HANDLER_EXIT, e->t64, 4);
-        put32(s, kev_int_irq(e));
+        put32(s, irq);
         break;
     default:
         unknown_event(s, e);
@@ -671,7 +711,7 @@ static void control_event(struct conv *c, const struct kev_event *e)
         } else if (!s->open) {
             open_packet(c, e->cpu, e->t64);
         }
-        s->discarded += e->w[0];
+        s->discarded += kx_field(e, kx_fields()->dropped_lost);
         break;
     case KEV_CTL_TIME:
         // The BUFFER slot before it was stamped with the previous high word: a packet that
@@ -720,10 +760,18 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             unknown_event(s, e);
             life_snapshot_run(c, e, (unsigned)kx_snapshot_cpu(e));
         } else if (e->ev == KEV_SYS_SNAPSHOT) {
-            ev_header(s, e->w[0] == 0 ? CTF_ID_STATEDUMP_START : CTF_ID_STATEDUMP_END, e->t64, 0);
+            ev_header(s, kx_field(e, kx_fields()->snap_what) == 0 ? CTF_ID_STATEDUMP_START
+                                                                  : CTF_ID_STATEDUMP_END, e->t64, 0);
         } else if (e->ev == KEV_SYS_TIMER) {
+            static struct kev_fields fs;  // the table's timer_id and pid (ctf_meta.c's order)
+            uint64_t id = 0, pid = 0;
+            kev_fields_decode(s->r, e, &fs);
+            kev_field_value(&fs, "timer_id", &id);
+            kev_field_value(&fs, "pid", &pid);
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
-            put32(s, e->w[0]), put32(s, e->w[1]);
+            put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
+        } else if (e->ev == KEV_SYS_USDT) {
+            usdt_event(c, s, e);
         } else if (!system_event(c, s, e)) {
             unknown_event(s, e);
         }

@@ -37,9 +37,11 @@
 #include <string.h>
 
 #include <kevhost/conv_fault.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
@@ -397,7 +399,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             name_field(c, label);
             o_str(&c->o, ",\"s\":\"t\"");
         }
-        int32_t ret = (int32_t)e->w[0];
+        int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure; interrupted: its exit's
         o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
@@ -457,7 +459,7 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 // handler runs without an INT_ENTER). irq_depth: bit 0 "irq N" open, bit 1 handler open.
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    uint32_t irq = kev_int_irq(e);
+    uint32_t irq = kx_int_irq(e);
     unsigned cpu = e->cpu % KEV_MAX_CPUS;
     uint32_t tid = irq_tid(cpu, irq);
     uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[cpu][irq] : NULL;
@@ -651,6 +653,34 @@ static void fault_record(struct conv *c, const struct cf_fault *x)
     instant_end(c);
 }
 
+// A USDT firing (docs/usdt.md) on the firing thread's track, named provider:probe from its
+// program's note (syms_usdt.h; "USDT" when no file names its site), with the probe's parts,
+// its program and function, and each argument as the program passed it (signed where the note
+// says so): "arg0", "arg1", ... as D names them.
+static void usdt_record(struct conv *c, const struct kev_event *e, int th)
+{
+    struct syms_usdt_firing f;
+    fields_decode(c, e);
+    if (syms_usdt_firing(&c->fs, &f) != 0) {
+        instant_open(c, e->t64, th, "kev.system", "USDT");
+        instant_end(c);
+        return;
+    }
+    instant_open(c, e->t64, th, "usdt", f.p ? f.p->probe : "USDT");
+    if (f.p) {
+        arg_str(c, "provider", f.p->provider);
+        arg_str(c, "probe", f.p->name);
+        arg_str(c, "module", f.p->module);
+        arg_str(c, "function", f.p->function);
+    }
+    for (unsigned k = 0; k < f.nargs; k++) {
+        char v[24];
+        syms_usdt_arg_text(&f, k, v, sizeof(v));
+        o_printf(&c->o, ",\"arg%u\":%s", k, v);
+    }
+    instant_end(c);
+}
+
 // Our SYSTEM events with their fields named (a FAULT is held for its stack: fault_record).
 static void system_event(struct conv *c, const struct kev_event *e)
 {
@@ -691,6 +721,8 @@ static void system_event(struct conv *c, const struct kev_event *e)
             o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", kev_who_pid(owner),
                      kev_who_tid(owner));
         instant_end(c);
+    } else if (e->ev == KEV_SYS_USDT) {
+        usdt_record(c, e, cur);
     } else if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->r, e, &im) == 0) {
         char safe[2 * KEV_IMAGE_NAME_MAX];
         kev_text_safe(safe, sizeof(safe), (const uint8_t *)im.name, strlen(im.name));

@@ -25,7 +25,8 @@
 //   the capture ran (found by build id: tools/common/tool_syms.c);
 // - user events and faults as instant TrackEvents with args (debug annotations) on the
 //   thread's track: a user event named as every tool names it ("NAME: value") with its code,
-//   text and words; a fault "fault SIGSEGV" with the signal, kind, pc, address, the function
+//   text and words; a USDT firing named provider:probe from its program's note, with its
+//   probe's parts, program, function, site and arguments (arg0.., signed where the note says); a fault "fault SIGSEGV" with the signal, kind, pc, address, the function
 //   holding the pc and the stack the kernel recorded after it (conv_fault.c);
 // - the function calls fbt and pid recorded (FUNC_ENTER/EXIT, paired by
 //   tools/analysis/kx_funcs.c) as slices, begin and end, nested as they ran: a kernel
@@ -36,7 +37,7 @@
 // - kernel calls as slices, entry to exit, on a "kernel calls" track under the calling
 //   thread's (a call whose exit is missing - the thread died in it, or it was lost - ends at
 //   the thread's next call, its death, or the end of the trace); the events the above does
-//   not place (PRIO_CHANGE, SYNC_WAIT, USDT, TIMER, KPANIC, process events, SIGNAL, an
+//   not place (PRIO_CHANGE, SYNC_WAIT, TIMER, KPANIC, process events, SIGNAL, an
 //   interrupt handler's entry and exit, ...) as instants on the thread's track; both with
 //   the event's fields as the event table names them (trace/kev_events.h) as args.
 // - thread states other than running and ready (which the sched events give) as slices on a
@@ -105,8 +106,8 @@ static void model_after(struct conv *c, const struct kev_event *e, int th)
             pf_ready_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_PR_TH && e->nw >= 2 &&
                (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)) {
-        for (unsigned i = 0; i < m->nth; i++) // (rare: a scan is fine)
-            if (m->th[i].pid == e->w[1]) {
+        for (unsigned i = 0, pid = kx_pr_pid(e); i < m->nth; i++) // (rare: a scan is fine)
+            if (m->th[i].pid == pid) {
                 pf_state_close(c, (int)i, e->t64, STATE_NEXT);
                 pf_ready_note(c, (int)i, e->t64);
             }
@@ -123,17 +124,19 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (e->cls == KEV_C_KER_CALL)
         pf_kcall_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && (e->ev == KEV_TH_DEAD || e->ev == KEV_TH_DESTROY) && e->nw >= 2)
-        pf_kcall_close(c, kx_thread(c->m, e->w[0], e->w[1]), e->t64); // died in a call
+        pf_kcall_close(c, kx_thread(c->m, kx_th_pid(e), kx_th_tid(e)), e->t64); // died in a call
     else if ((e->cls == KEV_C_PR_TH && e->ev > KEV_TH_DESTROY) ||
              (e->cls == KEV_C_COMM && e->ev == KEV_COMM_SIGNAL) ||
              (e->cls == KEV_C_INT && (e->ev == KEV_INT_HANDLER_ENTER || e->ev == KEV_INT_HANDLER_EXIT)) ||
              (e->cls == KEV_C_SYSTEM && e->ev != KEV_SYS_STACK && e->ev != KEV_SYS_FAULT &&
-              e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
+              e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT && e->ev != KEV_SYS_USDT))
         pf_table_instant(c, r, e, pf_current_of(c->m, e->cpu)); // (then as below, as every event)
+    else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT)
+        pf_usdt_instant(c, r, e, pf_current_of(c->m, e->cpu));
     if (e->cls == KEV_C_USER)
         pf_user_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
-        th = kx_thread(c->m, e->w[0], e->w[1]);
+        th = kx_thread(c->m, kx_th_pid(e), kx_th_tid(e));
         pf_state_event(c, r, e, th);
         pf_sched_thread(c, e, th);
     }

@@ -51,7 +51,6 @@ struct conv {
     FILE *f;
     struct pb out;                         // packets not yet written to f (pf_out_flush)
     struct pb ev, sub, pkt;                // a packet being built, and its parts
-    uint64_t packets;
     int werr;
     int seq_started;                       // the track-event sequence has begun
     uint8_t described[KX_MAX_THREADS + 1]; // a TrackDescriptor was written (last: irq tracks)
@@ -62,15 +61,12 @@ struct conv {
     uint8_t lost_pending[KEV_MAX_CPUS];    // events were lost before the CPU's next bundle
     uint64_t lost[KEV_MAX_CPUS];           // DROPPED counts seen per CPU
     int16_t last_cpu[KX_MAX_THREADS];      // CPU each thread last ran on + 1 (0: not yet seen)
-    uint64_t written;                      // ftrace events written
     // kernel-call and state slices (kev2perfetto_slices.c)
     uint16_t kc_open[KX_MAX_THREADS + 1];  // the call (+1) whose slice is open on the thread's
                                            // kernel-call track (last: no thread known)
     uint8_t kc_described[KX_MAX_THREADS + 1];
-    uint64_t kcalls;                       // kernel-call slices written
     uint8_t state_open[KX_MAX_THREADS];    // a slice is open on the thread's state track
     uint8_t state_described[KX_MAX_THREADS];
-    uint64_t states;                       // state slices written
     // function calls (kev2perfetto_funcs.c)
     struct kx_funcs *funcs;                // fbt's function calls, paired (NULL: none yet)
     struct kx_sink func_sink;
@@ -78,20 +74,16 @@ struct conv {
     int exit_paired;                       // the FUNC_EXIT being read ended a call (func_keep)
     size_t nrows, caprows;
     uint8_t cpu_described[KEV_MAX_CPUS];   // a CPU's function track was described
-    uint64_t slices;                       // function slices written
     // instants (kev2perfetto_instants.c)
     struct kx_msgs *q;
     struct sent_msg sent[KX_MSG_MAX];      // by the message's record in the matching's pool
-    uint64_t flows;                        // flow events written
     struct cf_faults faults;               // a FAULT waits for its STACK (conv_fault.h)
     struct kev_userreg ureg;               // user event names and formats the trace declares
-    uint64_t instants;                     // user event and fault instants written
     // counters (kev2perfetto_counters.c)
     int16_t prio_out[KX_MAX_THREADS];      // priority + 1 last on the thread's counter (0: none)
     uint8_t ready[KX_MAX_THREADS];         // the thread is counted among the ready threads
     int ready_n, ready_out;                // ready threads now; last written (-1: none yet)
     uint64_t ready_t;                      // when ready_n last changed
-    uint64_t counters;                     // counter values written
     // the stack samples, written as callstacks at the end (kx_pf_stacks.c)
     struct kx_stacks stacks;
 };
@@ -137,6 +129,7 @@ void pf_te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const ch
 // Debug annotations (args) of a track event.
 void pf_arg_str(struct pb *te, const char *name, const char *v);
 void pf_arg_uint(struct pb *te, const char *name, uint64_t v, int pointer);
+void pf_arg_int(struct pb *te, const char *name, int64_t v);
 void pf_table_args(const struct kev_fields *fs, struct pb *te);
 size_t pf_hex_item(char *out, unsigned j, uint64_t v);
 
@@ -169,6 +162,8 @@ void pf_user_event(struct conv *c, const struct kev_reader *r, const struct kev_
 void pf_fault_instant(struct conv *c, const struct cf_fault *x);
 void pf_table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
                       int cur);
+void pf_usdt_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                     int cur);
 
 // ---- counters (kev2perfetto_counters.c) ----------------------------------------------------------
 void pf_prio_note(struct conv *c, int th, uint64_t t);

@@ -27,7 +27,6 @@ static void counter_value(struct conv *c, uint64_t uuid, uint64_t t, int64_t v)
     size_t at = pf_te_begin(c, t);
     pb_int(&c->pkt, 30, v);
     pf_te_end(c, at, uuid, 4, NULL, NULL);
-    c->counters++;
 }
 
 // Thread th's priority as the model has it after the event at t (PRIO_CHANGE's new priority, a

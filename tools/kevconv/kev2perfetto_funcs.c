@@ -114,21 +114,18 @@ void pf_func_slices(struct conv *c)
         }
         size_t te_at = pf_te_begin(c, p[k].t);
         struct pb *te = &c->pkt;
-        char at[160], fn[128];
+        char fn[128];
         if (!end) {
-            if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
-                snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
+            syms_function(r->fn, fn, sizeof(fn));
             if (r->t1) {
                 pf_arg_uint(te, "call_site", r->call_site, 1);
             } else { // (the row keeps no call site for a call that did not return)
                 pf_arg_uint(te, "this_fn", r->fn, 1);
                 pf_arg_uint(te, "return_missing", 1, 0);
-                c->instants++;
             }
         } else {
             pf_arg_uint(te, "return_value", r->value, 0);
             pf_arg_uint(te, "return_offset", r->ret_off, 0);
-            c->slices++;
         }
         pf_te_end(c, te_at, uuid, end ? 2 : r->t1 ? 1 : 3, NULL, end ? NULL : fn);
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kev2perfetto.h"
+#include <kevhost/syms_usdt.h>
 #include <kevhost/tool_syms.h>
 
 // One flow point of message g: an instant on the track with the flow id (field 47, or 48
@@ -18,7 +19,6 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     size_t at = pf_te_begin(c, t);
     pb_fixed64(&c->pkt, flow_field, g->id);
     pf_te_end(c, at, pf_track_uuid(c, th, irq), 3, NULL, name);
-    c->flows++;
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
@@ -46,7 +46,6 @@ void pf_user_event(struct conv *c, const struct kev_reader *r, const struct kev_
     pf_arg_str(&c->pkt, "value", value);
     pf_arg_str(&c->pkt, "data", words);
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, "user", name);
-    c->instants++;
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -73,7 +72,42 @@ void pf_fault_instant(struct conv *c, const struct cf_fault *x)
         pf_arg_str(te, "stack", stack);
     }
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, "fault", name);
-    c->instants++;
+}
+
+// A USDT firing on the firing thread's track (cur), named provider:probe from its program's
+// note (syms_usdt.h), category "usdt", with the probe's parts, its program, function and site,
+// and each argument as the program passed it, "arg0", "arg1", ... as D names them: an int
+// value where the note says it is signed, else a uint. A site no file names: the event's
+// instant as the table names it.
+void pf_usdt_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                     int cur)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    if (c->m->in_snapshot)
+        return;
+    kev_fields_decode(r, e, &fs);
+    if (syms_usdt_firing(&fs, &f) != 0 || !f.p) {
+        pf_table_instant(c, r, e, cur);
+        return;
+    }
+    pf_describe(c, cur, 0);
+    size_t at = pf_te_begin(c, e->t64);
+    struct pb *te = &c->pkt;
+    pf_arg_str(te, "provider", f.p->provider);
+    pf_arg_str(te, "probe", f.p->name);
+    pf_arg_str(te, "module", f.p->module);
+    pf_arg_str(te, "function", f.p->function);
+    pf_arg_uint(te, "site", f.site, 1);
+    for (unsigned k = 0; k < f.nargs; k++) {
+        char key[8] = "arg0";
+        key[3] = (char)('0' + k);
+        if (syms_usdt_signed(&f, k))
+            pf_arg_int(te, key, (int64_t)f.arg[k]);
+        else
+            pf_arg_uint(te, key, f.arg[k], 0);
+    }
+    pf_te_end(c, at, pf_track_uuid(c, cur, 0), 3, "usdt", f.p->probe);
 }
 
 // The send kept in record i, if it was never placed, as an instant with its fields.
@@ -102,7 +136,7 @@ void pf_comm_event(struct conv *c, const struct kev_reader *r, const struct kev_
         struct sent_msg *s = &c->sent[i];
         s->e = *e;
         s->e.nw = e->nw < SENT_WORDS ? e->nw : SENT_WORDS;
-        memcpy(s->w, e->w, s->e.nw * sizeof(s->w[0]));
+        memcpy(s->w, e->w, s->e.nw * sizeof(*s->w));
         s->th = pf_current_of(c->m, e->cpu);
         s->pending = !c->m->in_snapshot;
     } else if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
@@ -157,5 +191,4 @@ void pf_table_instant(struct conv *c, const struct kev_reader *r, const struct k
     size_t at = pf_te_begin(c, e->t64);
     pf_table_args(&fs, &c->pkt);
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, class_cat(e->cls), fs.name);
-    c->instants++;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kev2perfetto.h"
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_digits.h>
 
 #define EVENTS_PER_BUNDLE 512u
@@ -53,7 +54,6 @@ static void event_end(struct conv *c, unsigned cpu, const size_t at[2])
 {
     pb_close(&c->bundle[cpu], at[1]);
     pb_close(&c->bundle[cpu], at[0]);
-    c->written++;
     if (++c->nbundle[cpu] >= EVENTS_PER_BUNDLE)
         pf_flush_bundle(c, cpu);
 }
@@ -86,7 +86,8 @@ void pf_sched_thread(struct conv *c, const struct kev_event *e, int th)
     struct kx_model *m = c->m;
     if (th < 0 || m->in_snapshot)
         return;
-    int32_t prio = kx_kernel_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, th));
+    const struct kev_field_desc *wide = kx_fields()->th_prio; // (wide mode's)
+    int32_t prio = kx_kernel_prio(kx_field_has(e, wide) ? (int)kx_field(e, wide) : kx_qprio(m, th));
     int cur = pf_current_of(m, e->cpu);
     const struct kx_thread *t = &m->th[th];
     if (e->ev == KEV_TH_RUNNING) // (a waking written now targets this CPU)
@@ -125,10 +126,11 @@ void pf_sched_irq(struct conv *c, const struct kev_event *e)
     size_t at[2];
     struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(c->m, pf_current_of(c->m, e->cpu)),
                                e->ev == KEV_INT_ENTER ? 36 : 37, at);
-    pb_int(b, 1, (int32_t)e->w[0]);
+    uint32_t irq = kx_int_irq(e);
+    pb_int(b, 1, (int32_t)irq);
     if (e->ev == KEV_INT_ENTER) {
         char name[16];
-        pb_bytes(b, 2, name, irq_name(name, e->w[0]));
+        pb_bytes(b, 2, name, irq_name(name, irq));
     } else {
         pb_int(b, 2, 1);
     }
@@ -140,7 +142,7 @@ void pf_sched_irq(struct conv *c, const struct kev_event *e)
 void pf_sched_lost(struct conv *c, const struct kev_event *e)
 {
     pf_flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
-    c->lost[e->cpu] += e->w[0];
+    c->lost[e->cpu] += kx_field(e, kx_fields()->dropped_lost);
     c->lost_pending[e->cpu] = 1;
 }
 

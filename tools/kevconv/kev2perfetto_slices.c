@@ -27,7 +27,6 @@ void pf_kcall_close(struct conv *c, int th, uint64_t t)
     pf_arg_uint(&c->pkt, "exit_missing", 1, 0);
     pf_te_end(c, at, uuid, 2, NULL, NULL);
     c->kc_open[slot] = 0;
-    c->kcalls++;
 }
 
 // A kernel call's entry begins a slice named for the call, its exit ends it (an exit without
@@ -59,7 +58,6 @@ void pf_kcall_event(struct conv *c, const struct kev_reader *r, const struct kev
     } else if (ends) {
         pf_te_end(c, at, uuid, 2, NULL, NULL);
         c->kc_open[slot] = 0;
-        c->kcalls++;
     } else {
         char label[64];
         snprintf(label, sizeof(label), "%s exit", name);
@@ -85,7 +83,6 @@ void pf_state_close(struct conv *c, int th, uint64_t t, int why)
         pf_arg_uint(&c->pkt, why == STATE_TRACE_ENDED ? "trace_ended" : "events_lost", 1, 0);
     pf_te_end(c, at, uuid, 2, NULL, NULL);
     c->state_open[th] = 0;
-    c->states++;
 }
 
 // A thread state event: the thread's state slice ends, and a state other than running or ready

@@ -34,7 +34,6 @@ void pf_put_parts(struct conv *c, const struct pb *const *part, unsigned nparts,
     }
     if (c->out.len >= OUT_FLUSH)
         pf_out_flush(c);
-    c->packets++;
 }
 
 // Wrap c->pkt's content as one Trace.packet and write it.
@@ -153,6 +152,14 @@ void pf_arg_uint(struct pb *te, const char *name, uint64_t v, int pointer)
     pb_close(te, at);
 }
 
+void pf_arg_int(struct pb *te, const char *name, int64_t v)
+{
+    size_t at = pb_open(te, 4);
+    pb_str(te, 10, name);
+    pb_int(te, 4, v);
+    pb_close(te, at);
+}
+
 // The event's fields, as the event table names them, as debug annotations of te: integers
 // as uint or int values, addresses as pointers, strings and arrays ("0x.. 0x..") as strings.
 // (fs: the event's fields, decoded by the caller)
@@ -172,10 +179,7 @@ void pf_table_args(const struct kev_fields *fs, struct pb *te)
             list[k] = 0;
             pf_arg_str(te, f->name, list);
         } else if (f->kind == KEV_K_S32) {
-            size_t at = pb_open(te, 4);
-            pb_str(te, 10, f->name);
-            pb_int(te, 4, (int64_t)f->v);
-            pb_close(te, at);
+            pf_arg_int(te, f->name, (int64_t)f->v);
         } else {
             pf_arg_uint(te, f->name, f->v, f->kind == KEV_K_ADDR);
         }

@@ -24,6 +24,8 @@
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_fields.h>
+#include <kevhost/kx_usdt.h>
 #include <kevhost/tool_syms.h>
 #include "report_rows.h"
 
@@ -109,16 +111,16 @@ static void int_event(struct rep *p, const struct kev_event *e)
     unsigned cpu = e->cpu;
     switch (e->ev) {
     case KEV_INT_ENTER:
-        p->irq_open[cpu] = e->w[0] + 1;
+        p->irq_open[cpu] = kx_int_irq(e) + 1;
         p->irq_t0[cpu] = e->t64;
         p->hnd_t0[cpu] = p->hnd_t1[cpu] = 0;
         break;
     case KEV_INT_HANDLER_ENTER: p->hnd_t0[cpu] = e->t64; break;
     case KEV_INT_HANDLER_EXIT: p->hnd_t1[cpu] = e->t64; break;
     case KEV_INT_EXIT:
-        if (p->irq_open[cpu] == e->w[0] + 1 && p->nseg < p->max_seg) {
+        if (p->irq_open[cpu] == kx_int_irq(e) + 1 && p->nseg < p->max_seg) {
             fprintf(p->irq.f, "%s[%u,%llu,%llu,%llu,%llu]", ftell(p->irq.f) ? "," : "",
-                    e->w[0], (unsigned long long)rel(p, p->irq_t0[cpu]),
+                    kx_int_irq(e), (unsigned long long)rel(p, p->irq_t0[cpu]),
                     (unsigned long long)rel(p, e->t64),
                     (unsigned long long)rel(p, p->hnd_t0[cpu] ? p->hnd_t0[cpu] : p->irq_t0[cpu]),
                     (unsigned long long)rel(p, p->hnd_t1[cpu] ? p->hnd_t1[cpu] : e->t64));
@@ -158,6 +160,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (kx_stacks_event(&p->stacks, &s->m, e) < 0)
         p->oom = 1;
     kx_faults_event(e);
+    kx_usdt_event(r, e);
     if (e->cls == KEV_C_INT) {
         int_event(p, e);
     } else if (e->cls == KEV_C_USER) {
@@ -303,9 +306,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     unsigned nfn;
     const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
     for (unsigned i = 0; i < nfn; i++) {
-        char at[160], fn[128];
-        if (!syms_pc(fs[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
-            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)fs[i].fn);
+        char fn[128];
+        syms_function(fs[i].fn, fn, sizeof(fn));
         fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
         put_json_str(out, fn);
     }
@@ -391,6 +393,7 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(p.s, f.r);
+    p.s->json_more = kx_usdt_json_member; // (the page's stats.usdt)
     p.s->wait_min_ns = wait_min;
     p.s->wait_min_set = wait_min_set;
     if (p.s->tasks)

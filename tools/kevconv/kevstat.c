@@ -19,11 +19,12 @@
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_faults.h>
 #include <kevhost/kx_emul.h>
+#include <kevhost/kx_usdt.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
                                         "user", "waits", "faults", "funcs", "tasks",
-                                        "chains" };
-#define NSECT 12u
+                                        "chains", "usdt" };
+#define NSECT 13u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -93,6 +94,9 @@ static const struct tool_cmd cmd = {
     "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
     "          semaphore, a condition variable) followed to its root, the time\n"
     "          attributed to each root, each waiter's worst wait link by link\n"
+    "  usdt    USDT probes the capture recorded, named provider:probe from their\n"
+    "          programs' notes: firings, each argument's least and greatest value\n"
+    "          (shown with every section only when recorded)\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -451,6 +455,7 @@ static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
     }
     kx_stats_event(user, e);
     kx_faults_event(e);
+    kx_usdt_event(r, e);
     return 0;
 }
 
@@ -474,8 +479,8 @@ static int folded_cb(void *user, struct kev_reader *r, const struct kev_event *e
 }
 
 // The function calls fbt's firings recorded (kx_funcs.h), the most time first. Explicitly
-// asked for (-s funcs) with none recorded, it says how a capture gets them.
-static int funcs_asked;
+// asked for (-s funcs) with none recorded, it says how a capture gets them; so does -s usdt.
+static int funcs_asked, usdt_asked;
 static int by_total(const void *a, const void *b)
 {
     const struct kx_func_stats *x = a, *y = b;
@@ -504,9 +509,8 @@ static void print_funcs(const struct kx_stats *s)
     printf("== Function calls (fbt and pid firings) ==\n  %-32s %9s %9s %9s %12s %10s %10s\n", "function",
            "entries", "returns", "timed", "total us", "mean us", "max us");
     for (unsigned i = 0; i < n; i++) {
-        char at[160], fn[128];
-        if (!syms_pc(v[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
-            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)v[i].fn);
+        char fn[128];
+        syms_function(v[i].fn, fn, sizeof(fn));
         printf("  %s %9llu %9llu %9llu", col(fn, 32).s, (unsigned long long)v[i].entries,
                (unsigned long long)v[i].returns, (unsigned long long)v[i].timed);
         if (v[i].timed)
@@ -523,6 +527,11 @@ static void print_funcs(const struct kx_stats *s)
         printf("  %llu function events not counted: out of memory\n",
                (unsigned long long)kx_funcs_dropped(s->funcs));
     free(v);
+}
+
+static void print_usdt(const struct kx_stats *s)
+{
+    kx_usdt_print(s, usdt_asked);
 }
 
 static int print_folded(const char *in)
@@ -590,6 +599,7 @@ int main(int argc, char **argv)
                     return tool_usage_error(&cmd, "unknown section %s", tok);
                 want |= 1u << k;
                 funcs_asked |= k == 9;
+                usdt_asked |= k == 12;
             }
         } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
             return 2;
@@ -613,6 +623,7 @@ int main(int argc, char **argv)
     kx_stats_init(s, f.r);
     s->wait_min_ns = wait_min;
     s->wait_min_set = wait_min_set;
+    s->json_more = kx_usdt_json_member;
     if (s->tasks)
         kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
@@ -627,7 +638,8 @@ int main(int argc, char **argv)
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
                                                              kx_faults_print, print_funcs,
-                                                             print_tasks, kx_chain_print };
+                                                             print_tasks, kx_chain_print,
+                                                             print_usdt };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",

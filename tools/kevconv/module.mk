@@ -14,11 +14,11 @@ KC_DECODE := $(AN_MODEL)
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 # code addresses named from the ELF files a capture ran, found by build id (libdwfl)
-KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/tool_opts.c
+KC_SYMS   := $(SYMS_SRCS)
 # the profile views (kevstat --folded, kev2perfetto, kevreport): the model's stack samples,
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
-KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c
+KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
 KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c
 KC_CTF_SRCS := $(KC)/kev2ctf_dir.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)

@@ -420,6 +420,16 @@
     if (S.funcs_unpaired) fc.appendChild(el("p", { "class": "note", text: S.funcs_unpaired + " entries with no return recorded (their :return not enabled): counted, not timed." }));
   }
 
+  // ---- USDT probes (firings the capture recorded, named from the programs' notes: stats.usdt,
+  // tools/analysis/kx_usdt.c)
+  if (S.usdt && S.usdt.length) {
+    var us = section("usdt", "USDT probes");
+    us.appendChild(table(["probe", "program", "function", "count", "first", "last", "arguments: least..greatest"], S.usdt.map(function (u) {
+      return [u.probe, u.module || "?", u.function, u.count, fmtTime(u.first), fmtTime(u.last),
+        u.args.map(function (a, k) { return "arg" + k + " " + a.min + ".." + a.max; }).join("  ")];
+    })));
+  }
+
   // The page's parts for the modules that follow this script (report_analysis.js; a flame
   // graph): they add sections, draw over the timeline (overlays) and follow the view (changed).
   window.kevReport = { D: D, S: S, T: T, hz: hz, el: el, table: table, section: section, hist: hist,

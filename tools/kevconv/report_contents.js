@@ -12,7 +12,7 @@
   var SHORT = { findings: "Findings", tasks: "Tasks", "timeline-section": "Timeline", range: "Range", cpuload: "CPU load",
     priolane: "Priorities", cpu: "CPU time", states: "Thread states", kcalls: "Kernel calls",
     irqs: "Interrupts", msgs: "Messages", lost: "Lost events", user: "User events",
-    funcs: "Function calls", flame: "Flame graph", events: "Events" };
+    funcs: "Function calls", usdt: "USDT probes", flame: "Flame graph", events: "Events" };
   var events = document.getElementById("events");
   if (events) document.body.appendChild(events);
   var nav = el("nav", { id: "contents" }, [el("b", { text: "Contents: " })]);

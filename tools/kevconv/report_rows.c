@@ -7,14 +7,21 @@
 #include "report_rows.h"
 
 #include <kevhost/kx_fields.h>
+#include <kevhost/syms_usdt.h>
 #include <trace/kev.h>
 
-// A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's).
+// A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's), a
+// USDT firing named from its program's note as every tool names it (syms_usdt.h).
 static void system_what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
 {
     const struct kx_fields *f = kx_fields();
+    static struct kev_fields fs;
+    struct syms_usdt_firing u;
     const char *name;
-    if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
+    if (e->ev == KEV_SYS_USDT && (kev_fields_decode(s->r, e, &fs), syms_usdt_firing(&fs, &u) == 0)) {
+        size_t k = (size_t)snprintf(b, n, "USDT ");    // (n is a row's 256 bytes)
+        syms_usdt_text(&u, b + k, n - k);
+    } else if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
         uint32_t owner = kx_field(e, f->sync_owner);
         snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", kx_field(e, f->sync_object),
                  kev_who_pid(owner), kev_who_tid(owner));
@@ -28,26 +35,47 @@ static void system_what(const struct kx_stats *s, const struct kev_event *e, cha
     }
 }
 
+// An event's row from its fields as the table names them: "NAME field value ..." (the first
+// three one-value fields).
+static void fields_what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
+{
+    static struct kev_fields fs;
+    kev_fields_decode(s->r, e, &fs);
+    size_t k = (size_t)snprintf(b, n, "%s", fs.name);
+    for (unsigned i = 0, shown = 0; i < fs.n && shown < 3 && k < n; i++)
+        if (fs.f[i].kind != KEV_K_STRING && !KEV_K_IS_ARRAY(fs.f[i].kind)) {
+            k += (size_t)snprintf(b + k, n - k, " %s 0x%llx", fs.f[i].name,
+                                  (unsigned long long)fs.f[i].v);
+            shown++;
+        }
+}
+
 static void what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
 {
     char nb[32];
     const char *name;
+    int32_t ret;
+    uint32_t err;
     switch (e->cls) {
     case KEV_C_PR_TH:
+        if (e->ev >= KX_TH_EVENTS || e->nw < 2) {
+            fields_what(s, e, b, n);
+            break;
+        }
         name = kev_thread_state_name(e->ev);
-        snprintf(b, n, "%s %u/%u", name ? name : "?", e->w[0], e->nw > 1 ? e->w[1] : 0);
+        snprintf(b, n, "%s %u/%u", name ? name : "?", kx_th_pid(e), kx_th_tid(e));
         break;
-    case KEV_C_KER_CALL:
+    case KEV_C_KER_CALL: // the entry's first argument, the exit's result
         snprintf(b, n, "%s %s 0x%x", kx_kcall_name(kev_kcall_no(e), nb, sizeof(nb)),
-                 kev_kcall_part_name(e->ev), e->w[0]);
+                 kev_kcall_part_name(e->ev),
+                 kev_kcall_exit(e, &ret, &err) ? (uint32_t)ret : kev_kcall_arg(e, 0));
         break;
     case KEV_C_INT:
         name = kev_int_name(e->ev);
         snprintf(b, n, "%s irq %u", name ? name : "INT", kev_int_irq(e));
         break;
     case KEV_C_COMM:
-        name = kev_comm_name(e->ev);
-        snprintf(b, n, "%s 0x%x 0x%x", name ? name : "COMM", e->w[0], e->nw > 1 ? e->w[1] : 0);
+        fields_what(s, e, b, n);
         break;
     case KEV_C_SYSTEM:
         system_what(s, e, b, n);
@@ -60,7 +88,7 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
 void report_event_row(FILE *f, const struct kx_stats *s, const struct kev_event *e, uint64_t t,
                       int th, int first)
 {
-    char b[128];
+    char b[256];
     what(s, e, b, sizeof(b));
     fprintf(f, "%s[%llu,%u,%d,\"%s\",", first ? "" : ",", (unsigned long long)t, e->cpu,
             th, kev_class_name(e->cls));

@@ -151,6 +151,7 @@ struct ks_ev_rec {
     uint32_t w[8];           // the first words
     size_t offset;
     int64_t v[6];            // table-specific numbers
+    uint64_t x;              // a table's own number (usdt: the site)
     char text[KS_TEXT];      // table-specific text (a user event's value, a stack's frames)
     char name[64];
 };
@@ -487,13 +488,20 @@ int ks_timing_take(int id, const char *val);
 int ks_timing_given(void);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
-// pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names
-// it; 1 when named (fn, when not NULL: the function alone). A stack's frames named, innermost
+// pc's function as every tool names a function (syms_function: "0x..." when nothing names it);
+// a stack's frames named as every tool names a frame ("stackfault`fault_c+0x4"), innermost
 // first, joined by ';'.
-int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
-               size_t fn_n);
+void ks_syms_function(const struct ks_trace *t, uint64_t pc, char *fn, size_t n); // syms_function
 void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
                    size_t n);
+// A USDT event of t (its fields fs, decoded) with its site named as every tool names it
+// (syms_usdt.h): 0 and *f, its probe (when one is named) copied into *named; -1 not one.
+struct syms_usdt;
+struct syms_usdt_firing;
+int ks_syms_usdt(const struct ks_trace *t, const struct kev_fields *fs, struct syms_usdt_firing *f,
+                 struct syms_usdt *named);
+// The site's probe "provider:name" of t in out; 0, or -1 when nothing names the site.
+int ks_syms_usdt_name(const struct ks_trace *t, uint64_t site, char *out, size_t n);
 // Ends t's lookup if it has one (before its bytes are unmapped).
 void ks_syms_forget(const struct ks_trace *t);
 

@@ -12,6 +12,7 @@
 
 #include "ks.h"
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -38,7 +39,7 @@ int ks_syms_take(int id, const char *val)
         return -1;
     }
     opt_id[opt_n] = id, opt_val[opt_n++] = val;
-    syms_end(); // given again for each trace (ks_syms_pc)
+    syms_end(); // given again for each trace (follow)
     return 1;
 }
 
@@ -64,15 +65,13 @@ static void follow(const struct ks_trace *t)
     current = t, current_gen = t->sym_gen;
 }
 
-int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
-               size_t fn_n)
+void ks_syms_function(const struct ks_trace *t, uint64_t pc, char *fn, size_t n)
 {
     sqlite3_mutex *mx = mutex();
     sqlite3_mutex_enter(mx);
     follow(t);
-    int named = syms_pc(pc, caller, out, n, fn, fn_n);
+    syms_function(pc, fn, n);
     sqlite3_mutex_leave(mx);
-    return named;
 }
 
 void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
@@ -83,6 +82,33 @@ void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth
     follow(t);
     syms_stack(pcs, depth, ";", out, n);
     sqlite3_mutex_leave(mx);
+}
+
+int ks_syms_usdt(const struct ks_trace *t, const struct kev_fields *fs, struct syms_usdt_firing *f,
+                 struct syms_usdt *named)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    follow(t);
+    int rc = syms_usdt_firing(fs, f);
+    if (rc == 0 && f->p) {  // (the table is the lookup's: copied while it is t's)
+        *named = *f->p;
+        f->p = named;
+    }
+    sqlite3_mutex_leave(mx);
+    return rc;
+}
+
+int ks_syms_usdt_name(const struct ks_trace *t, uint64_t site, char *out, size_t n)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    follow(t);
+    const struct syms_usdt *p = syms_usdt(site);
+    if (p)
+        snprintf(out, n, "%s", p->probe);
+    sqlite3_mutex_leave(mx);
+    return p ? 0 : -1;
 }
 
 void ks_syms_forget(const struct ks_trace *t)

@@ -13,6 +13,7 @@
 #include "ks.h"
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/syms_usdt.h>
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
@@ -564,8 +565,17 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
 #define ROW struct ks_ev_rec
 static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
 {
-    char b[64];
-    ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
+    const ROW *v = r->p;
+    char b[160];
+    static const struct kev_field_desc *site;
+    if (v->cls == KEV_C_SYSTEM && v->ev == KEV_SYS_USDT && // its probe, as the usdt table names it
+        (site || (site = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_USDT, "site"))) &&
+        site->word < v->nw && site->word < 8 &&
+        ks_syms_usdt_name(r->t, kev_field_of_word(site, v->w[site->word]), b, sizeof(b)) == 0) {
+        ks_result_text(ctx, b);
+        return;
+    }
+    ks_result_text(ctx, event_name(v, b, sizeof(b)));
 }
 static const struct ks_rcol event_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
@@ -625,6 +635,76 @@ static const struct ks_table t_user_event = {
     .needs_stats = 1,
     .on_event = user_on,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// usdt: each USDT firing (docs/usdt.md), named from its program's note as every tool names it
+// (syms_usdt.h): name "provider:probe", then its parts, the program, the function holding the
+// site; the arguments as the program passed them (signed where the note says so). The record:
+// the site in x, the argument count in nw, the arguments in v, name the probe and text the
+// provider, probe, module and function, each NUL-terminated.
+static void usdt_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_USDT)
+        return;
+    if (!w->state && !(w->state = sqlite3_malloc(sizeof(struct kev_fields))))
+        return;
+    struct kev_fields *fs = w->state;
+    struct syms_usdt_firing f;
+    struct syms_usdt named;
+    kev_fields_decode(w->r, e, fs);
+    if (ks_syms_usdt(w->t, fs, &f, &named) != 0)
+        return;
+    struct ks_rec rec;
+    ev_rec(w, e, &rec);
+    struct ks_ev_rec *v = &rec.u.ev;
+    v->x = f.site;
+    v->nw = f.nargs;
+    for (unsigned k = 0; k < f.nargs; k++)
+        v->v[k] = (int64_t)f.arg[k];
+    if (f.p) {
+        const char *part[4] = { f.p->provider, f.p->name, f.p->module, f.p->function };
+        size_t at = 0;
+        for (unsigned k = 0; k < 4; k++)
+            at += (size_t)snprintf(v->text + at, sizeof(v->text) - at, "%.47s", part[k]) + 1;
+        snprintf(v->name, sizeof(v->name), "%.63s", f.p->probe);
+    }
+    ks_push(w, &rec);
+}
+#define ROW struct ks_ev_rec
+static void usdt_part(const struct ks_row *r, sqlite3_context *ctx, unsigned k)
+{
+    const ROW *v = r->p;
+    const char *s = v->text;
+    for (unsigned i = 0; i < k && v->name[0]; i++)
+        s += strlen(s) + 1;
+    if (v->name[0])
+        ks_result_text(ctx, s);
+    else
+        sqlite3_result_null(ctx);
+}
+static void usdt_provider(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 0); }
+static void usdt_probe(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 1); }
+static void usdt_module(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 2); }
+static void usdt_function(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 3); }
+static const struct ks_rcol usdt_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
+    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("site", x) },
+    { RC_TEXT("name", name), NUL(EMPTY) }, { RC_FN("provider", "TEXT", usdt_provider) },
+    { RC_FN("probe", "TEXT", usdt_probe) }, { RC_FN("module", "TEXT", usdt_module) },
+    { RC_FN("function", "TEXT", usdt_function) }, { RC_INT("nargs", nw) },
+    { RC_ELEM("arg0", v, 0, nw) }, { RC_ELEM("arg1", v, 1, nw) }, { RC_ELEM("arg2", v, 2, nw) },
+    { RC_ELEM("arg3", v, 3, nw) }, { RC_ELEM("arg4", v, 4, nw) }, { RC_ELEM("arg5", v, 5, nw) },
+};
+#undef ROW
+static const struct ks_table t_usdt = {
+    .name = "usdt",
+    .doc = "programs' USDT firings: name provider:probe, provider, probe, module and function "
+           "from the program's ELF note (NULL when no file names the site), arguments as the "
+           "program passed them",
+    .src = KS_SRC_EVENTS,
+    KS_COLS(usdt_cols),
+    .ts_col = 1,
+    .on_event = usdt_on,
 };
 
 // ---- declared tables: an event's fields as columns (ks.h struct ks_decl, ks_decl.c) ------------
@@ -1455,10 +1535,8 @@ static void slice_func_track(const struct ks_row *r, sqlite3_context *ctx)
 }
 static void slice_func_name(const struct ks_row *r, sqlite3_context *ctx)
 { // named as Perfetto shows it (kev2perfetto's): the function alone, else its address
-    const ROW *x = r->p;
-    char at[160], nb[128];
-    if (!ks_syms_pc(r->t, x->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
-        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)x->fn);
+    char nb[128];
+    ks_syms_function(r->t, ((const ROW *)r->p)->fn, nb, sizeof(nb));
     ks_result_text(ctx, nb);
 }
 static const struct ks_rcol slice_func[] = {
@@ -1605,6 +1683,7 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     if (rec.u.ev.v[0] || !e->nw) // a string: no number
         return;
+    rec.u.ev.v[1] = (int32_t)kx_user_word(e, 0); // its first word, signed
     rec.sub = 1;
     ks_push(w, &rec);
 }
@@ -1634,7 +1713,7 @@ static void counter_user_track(const struct ks_row *r, sqlite3_context *ctx) // 
 }
 static void counter_user_value(const struct ks_row *r, sqlite3_context *ctx) // a signed word
 {
-    sqlite3_result_double(ctx, (double)(int32_t)((const ROW *)r->p)->w[0]);
+    sqlite3_result_double(ctx, (double)((const ROW *)r->p)->v[1]);
 }
 static const struct ks_rcol counter_user[] = {
     { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
@@ -1789,7 +1868,7 @@ static const struct ks_table t_args = {
 
 const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
-    &t_instance, &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
+    &t_instance, &t_event, &t_user_event, &t_usdt, &t_fault, &t_stack, &t_prio, &t_instant,
     &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_blocked_by,
     &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,

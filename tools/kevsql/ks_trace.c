@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "ks.h"
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/tool_map.h>
@@ -184,15 +185,15 @@ static void pass_event(struct pass *p, const struct kev_event *e)
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || p->s->m.in_snapshot)
         return;
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
-        int th = kx_thread(&p->s->m, e->w[0], e->w[1]);
+        int th = kx_thread(&p->s->m, kx_th_pid(e), kx_th_tid(e));
         if (th >= 0)
             (e->ev == KEV_TH_CREATE ? p->start : p->end)[th] = (int64_t)e->t64;
     } else if (e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME) {
-        if (e->w[1] < KX_MAX_PID)
-            p->pstart[e->w[1]] = (int64_t)e->t64;
+        if (kx_pr_pid(e) < KX_MAX_PID)
+            p->pstart[kx_pr_pid(e)] = (int64_t)e->t64;
     } else if (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME) {
-        if (e->w[1] < KX_MAX_PID)
-            p->pend[e->w[1]] = (int64_t)e->t64;
+        if (kx_pr_pid(e) < KX_MAX_PID)
+            p->pend[kx_pr_pid(e)] = (int64_t)e->t64;
     }
 }
 

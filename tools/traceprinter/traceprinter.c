@@ -19,6 +19,9 @@
 #include <trace/kev_text.h>
 #include <kevhost/tool_map.h>
 #include <kevhost/tool_opts.h>
+#include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
+#include <kevhost/kx.h>
 #include "qnx_kercall.h"
 #include <trace/kev_events.h>
 
@@ -44,13 +47,15 @@ static const struct tool_opt opts[] = {
       "%C CPU   %e event number   %Z class   %z event name\n"
       "%k class and event as QNX's traceprinter writes them\n"
       "%a arguments   %% a percent sign", NULL },
+    { .also = syms_opts },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "traceprinter", "[-n] [-m] [-p FORMAT] FILE.kev",
+    "traceprinter", "[-n] [-m] [-p FORMAT] [--symbols DIR]... FILE.kev",
     "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
     "Events come in file order, as QNX's traceprinter prints them: buffer after\n"
-    "buffer, so several CPUs' events come a buffer at a time.\n",
+    "buffer, so several CPUs' events come a buffer at a time. A USDT event is\n"
+    "named provider:probe from its program's ELF file, found by build id.\n",
     opts, "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
 };
 
@@ -249,6 +254,24 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
     return 1;
 }
 
+// A USDT firing (ours; docs/usdt.md): its probe named from its program's note, the arguments
+// as the program passed them (signed where the note says so). 1 if done; 0 for a site no file
+// names (its fields then, as the table names them).
+static int usdt_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    char text[512];
+    if (e->ev != KEV_SYS_USDT)
+        return 0;
+    kev_fields_decode(r, e, &fs);
+    if (syms_usdt_firing(&fs, &f) != 0 || !f.p)
+        return 0;
+    syms_usdt_text(&f, text, sizeof(text));
+    add(l, "%s", text);
+    return 1;
+}
+
 // Our stack, fault and image events (docs/trace-events.md "Stacks and faults", "Images and
 // build ids"; QNX's printer skips them): the shared decoder's line, with the thread's name.
 // 1 if done.
@@ -276,21 +299,39 @@ static int stack_event(const struct kev_reader *r, const struct kev_event *e, st
     return 1;
 }
 
+// Field name of e where its row puts it (trace/kev_events.c), 0 when the event lacks it: the
+// events QNX prints, read by the table and printed under QNX's labels.
+static uint64_t fv(const struct kev_event *e, const char *name)
+{
+    uint64_t v = 0;
+    kev_field_read(e, kev_field_desc_get(e->cls, e->ev, name), &v);
+    return v;
+}
+
+// A word QNX prints whole where the table names two fields in it (a pulse's channel and code),
+// or none (INT_ENTR's and INT_EXIT's second word, QNX's IP and inkernel, where this kernel
+// writes the thread it interrupted), or an event no row describes: word k of the payload as
+// QNX's layout of the event has it, 0 past the payload.
+static uint32_t qnx_word(const struct kev_event *e, unsigned k)
+{
+    return k < e->nw ? e->w[k] : 0u;
+}
+
 static void arguments(const struct kev_reader *r, const struct kev_event *e, int one_line,
                       struct line *l)
 {
-    const uint32_t *w = e->w;
     char name[1024], tmp[64];
     switch (e->cls) {
     case KEV_C_CONTROL:
-        if (e->ev == KEV_CTL_TIME)
-            add(l, "msb:0x%08x lsb(offset):0x%08x", w[0], w[1]);
+        if (e->ev == KEV_CTL_TIME) // (its 64-bit cycles in QNX's two halves)
+            add(l, "msb:0x%08x lsb(offset):0x%08x", (uint32_t)(fv(e, "cycles") >> 32),
+                (uint32_t)fv(e, "cycles"));
         else if (e->ev == KEV_CTL_BUFFER) // QNX's own wording
-            add(l, "sequence = %u, num_events = %u", w[0], w[1]);
+            add(l, "sequence = %u, num_events = %u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
         else if (e->ev == KEV_CTL_BUFFER_END)
-            add(l, "seq:%u events:%u", w[0], w[1]);
+            add(l, "seq:%u events:%u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
         else if (e->ev == KEV_CTL_DROPPED)
-            add(l, "lost:%u total:%u", w[0], w[1]);
+            add(l, "lost:%u total:%u", (unsigned)fv(e, "lost"), (unsigned)fv(e, "lost_total"));
         else
             raw_words(l, e, 0, one_line);
         return;
@@ -298,12 +339,12 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
                     // HANDLER_ENTR [pid, irq, IP, area], HANDLER_EXIT [irq, sigevent...]
         add(l, "0x%08x (%d) ", kev_int_irq(e), (int)kev_int_irq(e));
         if (e->ev == KEV_INT_ENTER)
-            add(l, "IP:0x%08x", w[1]);
+            add(l, "IP:0x%08x", qnx_word(e, 1));
         else if (e->ev == KEV_INT_EXIT)
-            add(l, "inkernel:0x%08x", w[1]);
+            add(l, "inkernel:0x%08x", qnx_word(e, 1));
         else if (e->ev == KEV_INT_HANDLER_ENTER)
-            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)kev_int_handler_pid(e), e->nw > 2 ? w[2] : 0u,
-                e->nw > 3 ? w[3] : 0u);
+            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)kev_int_handler_pid(e),
+                (uint32_t)fv(e, "handler"), (uint32_t)fv(e, "area"));
         else if (e->ev == KEV_INT_HANDLER_EXIT)
             add(l, "SIGEVENT:INTR EVENT");
         else
@@ -334,39 +375,59 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         }
         return;
     }
-    case KEV_C_PR_TH:
+    case KEV_C_PR_TH: {
+        uint32_t pid = (uint32_t)fv(e, "pid"), tid = (uint32_t)fv(e, "tid");
         if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
-            who(r, w[0], w[1], tmp, sizeof(tmp));
-            add(l, "pid:%d tid:%d", (int)w[0], (int)w[1]);
-            if (e->nw >= 4)
-                add(l, " priority:%d policy:%d", (int)w[2], (int)w[3]);
+            uint64_t prio, policy;
+            who(r, pid, tid, tmp, sizeof(tmp));
+            add(l, "pid:%d tid:%d", (int)pid, (int)tid);
+            if (kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "prio"), &prio) &&
+                kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "policy"), &policy))
+                add(l, " priority:%d policy:%d", (int)prio, (int)policy);
             add(l, "%s", tmp);
         } else if (e->ev == KEV_PR_THREAD_NAME) {
             kev_event_name(r, e, 2, name, sizeof(name));
-            add(l, "pid:%u tid:%u name:%s", w[0], w[1], name);
+            add(l, "pid:%u tid:%u name:%s", pid, tid, name);
         } else { // [ppid, pid, name]
-            add(l, "ppid:%u pid:%u", w[0], w[1]);
+            add(l, "ppid:%u pid:%u", (unsigned)fv(e, "ppid"), pid);
             if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) {
                 kev_event_name(r, e, 2, name, sizeof(name));
                 add(l, " name:%s", name);
             }
         }
         return;
-    case KEV_C_COMM:
-        who(r, w[1], 0, tmp, sizeof(tmp)); // QNX's labels; the process name is ours
+    }
+    case KEV_C_COMM: { // QNX's two words, each the table's field (the process name is ours)
+        static const char *const field[KEV_COMM_NEVENTS][2] = {
+            [KEV_COMM_SND_MESSAGE] = { "rcvid", "pid" }, [KEV_COMM_SND_PULSE] = { "coid", NULL },
+            [KEV_COMM_REC_MESSAGE] = { "rcvid", "who" }, [KEV_COMM_REC_PULSE] = { NULL, "who" },
+            [KEV_COMM_SND_PULSE_EXE] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_DIS] = { "scoid", "pid" },
+            [KEV_COMM_SND_PULSE_DEA] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_UN] = { "scoid", "pid" },
+            [KEV_COMM_SIGNAL] = { "signo", "code" }, [KEV_COMM_REPLY_MESSAGE] = { "rcvid", "status" },
+            [KEV_COMM_MSG_ERROR] = { "rcvid", "errno" },
+        };
+        uint32_t v[2];
+        for (unsigned k = 0; k < 2; k++) { // (a pulse's channel and code: one word to QNX)
+            const char *f = e->ev < KEV_COMM_NEVENTS ? field[e->ev][k] : NULL;
+            const struct kev_field_desc *fd = f ? kev_field_desc_get(e->cls, e->ev, f) : NULL;
+            v[k] = fd ? (uint32_t)fv(e, f) : qnx_word(e, k);
+        }
+        uint32_t v0 = v[0], v1 = v[1];
+        who(r, v1, 0, tmp, sizeof(tmp));
         if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_REC_MESSAGE)
-            add(l, "rcvid:0x%08x pid:%d%s", w[0], (int)w[1], tmp);
+            add(l, "rcvid:0x%08x pid:%d%s", v0, (int)v1, tmp);
         else if (e->ev == KEV_COMM_REPLY_MESSAGE || e->ev == KEV_COMM_MSG_ERROR)
-            add(l, "tid:%d pid:%d%s", (int)w[0], (int)w[1], tmp);
+            add(l, "tid:%d pid:%d%s", (int)v0, (int)v1, tmp);
         else if (e->ev == KEV_COMM_SIGNAL)
-            add(l, "si_signo:%d si_code:%d", (int)w[0], (int)w[1]);
+            add(l, "si_signo:%d si_code:%d", (int)v0, (int)v1);
         else
-            add(l, "scoid:0x%08x pid:%d%s", w[0], (int)w[1], tmp);
+            add(l, "scoid:0x%08x pid:%d%s", v0, (int)v1, tmp);
         return;
+    }
     case KEV_C_USER:
-        if (e->nslots == 1) { // QNX: "USREVENT:EVENT:7, d0:0x... d1:0x..."
+        if (e->nslots == 1) { // QNX: "USREVENT:EVENT:7, d0:0x... d1:0x..." (its data words)
             l->n -= l->n && l->p[l->n - 1] == ' ';
-            add(l, ", d0:0x%08x d1:0x%08x", w[0], w[1]);
+            add(l, ", d0:0x%08x d1:0x%08x", kx_user_word(e, 0), kx_user_word(e, 1));
             return;
         }
         // QNX prints any longer user event as a string: its bytes up to the first NUL (the
@@ -382,7 +443,7 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         return;
     case KEV_C_SYSTEM: {
         struct kev_panic p;
-        if (sync_event(r, e, l) || stack_event(r, e, l))
+        if (sync_event(r, e, l) || stack_event(r, e, l) || usdt_event(r, e, l))
             return;
         if (kev_panic_decode(r, e, &p)) {   // ours: the kernel's last words
             kev_panic_format(&p, name, sizeof(name));
@@ -540,6 +601,8 @@ int main(int argc, char **argv)
         } else if (id == 'p') {
             o.fmt = a.val;
             o.custom_fmt = 1;
+        } else if (syms_take(cmd.name, id, a.val) < 0) {
+            return 2;
         }
     }
     if (tool_one_file(&cmd, &a, &o.file))
@@ -559,6 +622,7 @@ int main(int argc, char **argv)
     static struct printer pr;
     pr.o = &o;
     int rc = kev_open(&r, data, len);
+    syms_trace(cmd.name, data, len);
     if (!rc) {
         print_header(&r);
         kev_set_user(&r, &pr);
@@ -574,6 +638,7 @@ int main(int argc, char **argv)
         print_summary(&r, rc);
     }
     fflush(stdout);
+    syms_end();
     tool_unmap_file(data, len, mapped);
     if (rc) {
         fprintf(stderr, "traceprinter: %s: %s\n", o.file, kev_error(&r));

@@ -111,6 +111,12 @@ int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 // ---- names and small helpers -------------------------------------------------------------------
 // Kernel-call name from the decoder's table, or "kc<N>" in buf.
 const char *kx_kcall_name(unsigned call, char *buf, size_t n);
+// A user event's data word k, 0 past them: the USER row's `data` field is the words the program
+// gave (INSERTSUSEREVENT's two, INSERTCUSEREVENT's buffer), in order.
+static inline uint32_t kx_user_word(const struct kev_event *e, unsigned k)
+{
+    return k < e->nw ? e->w[k] : 0u;
+}
 // A user event's payload is a printable NUL-terminated string (copied into buf).
 int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
 // A user event as every tool shows it: "NAME: value" when its process registered the code

@@ -178,6 +178,9 @@ struct kx_stats {
     struct kx_chains *chains;         // wait chains, deadlocks (kx_chain.c; heap, NULL if none)
     struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
                                       // heap, NULL out of memory)
+    // what a tool adds to kx_stats_json's object from the analyses it feeds itself (kevstat's
+    // USDT probes): members written before the closing brace, each after a comma; NULL none
+    void (*json_more)(const struct kx_stats *s, FILE *f);
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);

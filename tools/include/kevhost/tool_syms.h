@@ -56,9 +56,15 @@ const char *syms_kernel_file(void);
 // caller frame is looked up at its call, pc - 1), or "0x..." when no file names it (or
 // --no-symbols); 1 when named. fn, when not NULL, gets the function alone ("" when unnamed).
 int syms_pc(uint64_t pc, int caller, char *out, size_t n, char *fn, size_t fn_n);
+// syms_function: the function holding pc as every tool names a function (a function call's
+// slice, a table's row, an fbt event): its name alone, else "0x..." (no file names it).
+void syms_function(uint64_t pc, char *fn, size_t n);
 // syms_stack: a recorded stack's frames named (syms_pc), innermost first, joined by sep.
 void syms_stack(const uint64_t *pcs, unsigned depth, const char *sep, char *out, size_t n);
 // syms_end: forgets everything (the files, the images).
 void syms_end(void);
+// syms_serial: a number that changes whenever the lookup starts over (syms_trace, syms_end),
+// for what is read from the files found (syms_usdt.h) to know when to read them again.
+unsigned syms_serial(void);
 
 #endif

@@ -225,22 +225,18 @@ const char *kev_kcall_part_name(unsigned ev);
 // that stored -errno in the first word are read the same way.
 int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err);
 
-// The interrupt number of an INT event. QNX's INT_HANDLER_ENTR is [pid, irq, handler IP,
-// area] (4 words); format 1.02 files written before that carried [irq, pid] in 2 words.
-// The other INT events carry the interrupt first.
-static inline uint32_t kev_int_irq(const struct kev_event *e)
-{
-    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
-        return e->w[1];
-    return e->nw ? e->w[0] : 0u;
-}
-// The pid of an INT_HANDLER_ENTR/EXIT event's handler owner, when the event carries it.
-static inline uint32_t kev_int_handler_pid(const struct kev_event *e)
-{
-    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
-        return e->w[0];
-    return e->nw >= 2 ? e->w[1] : 0u;
-}
+// A kernel call entry's argument k, as the table's KER_CALL rows give
+// them to D ($words: each word an argument; this kernel's entry holds the call's registers,
+// r0 first, two in fast mode, six in wide): 0 past the words the entry recorded.
+uint32_t kev_kcall_arg(const struct kev_event *e, unsigned k);
+
+// The interrupt number of an INT event, its row's `irq` (trace/kev_fields.c). QNX's
+// INT_HANDLER_ENTR is [pid, irq, handler IP, area] (4 words, the row's); format 1.02 files
+// written before that carried [irq, pid] in 2 words, which no row describes: read so.
+uint32_t kev_int_irq(const struct kev_event *e);
+// The pid of an INT_HANDLER_ENTR/EXIT event's handler owner (its row's `pid`), 0 when the event
+// does not carry it.
+uint32_t kev_int_handler_pid(const struct kev_event *e);
 
 // The raw payload bytes from word `first` in memory order (as stored: strings, QNX's
 // view); returns how many were copied (at most n).

@@ -46,7 +46,8 @@ enum kev_flayout {
     KEV_L_LO_HI,   // a 64-bit value: w[word] low, w[word + 1] high (FUNC_EXIT's value)
     KEV_L_STRING,  // a NUL-terminated string from w[word] (KEV_W_NEXT: after the last field)
     KEV_L_REST,    // the words from w[word] to the end
-    KEV_L_PCS,     // STACK's pcs: one word each, or two (high first) when info has PC64
+    KEV_L_PCS,     // STACK's pcs: one word each, or two (high first) when field number
+                   // `shift` (pc64) is set
     KEV_L_ARGS,    // USDT's arguments: a count of them (field number `shift`), low word first
     KEV_L_BYTES,   // IMAGE's build id: a length in bytes (field number `shift`), whole words
     KEV_L_USER,    // a USER event: its text when it is a string event, else its words
@@ -190,10 +191,20 @@ const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const
 // too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
 // low-word-first pair of which only the low word is present reads as that word (the decoder's).
 int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v);
+// An array field of e at a fixed word (KEV_L_REST, KEV_L_PCS, KEV_L_ARGS; fd its row's, as
+// kev_field_desc_get gives it): its values into out, at most max; their number (0 when fd is
+// none of these). A reader that wants one array without decoding the rest (STACK's pcs).
+unsigned kev_field_array(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *out,
+                         unsigned max);
 // A field of one word (KEV_L_WORD) out of a copy of the word that holds it, which a reader kept
 // instead of the event (kevsql's pulse key: SND_PULSE's second word): its bits, or the whole
 // word; 0 when fd is NULL or not a one-word field.
 uint64_t kev_field_of_word(const struct kev_field_desc *fd, uint32_t w);
+// The same for a KEV_L_WORD field fd (not NULL), inline: a reader's hot path (kx_fields.h).
+static inline uint32_t kev_field_bits(const struct kev_field_desc *fd, uint32_t w)
+{
+    return fd->bits ? (w >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u) : w;
+}
 // A who value (KEV_K_WHO): the thread's process and its thread id, and the who of a pid and tid.
 static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
 static inline uint32_t kev_who_tid(uint64_t who) { return (uint32_t)who & 0xffffu; }

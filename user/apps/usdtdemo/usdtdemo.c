@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // usdtdemo: USDT probes and the program's own count of how often it passed each site
 // (docs/usdt.md), for test/qemu/test_usdt.sh: demo:::step (its two arguments where they came, in registers),
-// demo:::third (a counter the compiler keeps in memory), demo:::done (none). step_plain is
+// demo:::third (a counter the compiler keeps in memory, and a negative value: the program
+// prints the arguments it passed, which the capture's readers must show the same),
+// demo:::done (none). step_plain is
 // step without its site, so that the site's cost when disabled can be read from the code
 // (scripts/bench-usdt.sh: their instructions compared). step_plain and spread are the same
 // test's pid probes (docs/pid.md): spread has an argument on the stack and opens with a push.
@@ -63,6 +65,7 @@ int main(void)
     if (argc >= 2 && !strcmp(argv[1], "shapes"))
         return shapes_run();
     unsigned acc = 0, plain = 0;
+    int third_arg1[10];
     for (unsigned i = 1; i <= 30; i++) {
         acc = step(i, acc);
         plain = step_plain(i, plain);
@@ -71,6 +74,7 @@ int main(void)
         if (i % 3u == 0) {
             passed_third++;
             USDT(demo, third, passed_third, -(int)i);
+            third_arg1[(passed_third - 1) % 10u] = -(int)i;
         }
         costly(i);
     }
@@ -78,5 +82,9 @@ int main(void)
     passed_done++;
     printf("usdtdemo: passed step %u third %u done %u, acc %u (plain %u), costly %u\n",
            passed_step, passed_third, passed_done, acc, plain, passed_costly);
+    printf("usdtdemo: demo:third's arguments");
+    for (unsigned k = 0; k < passed_third && k < 10u; k++)
+        printf(" %u,%d", k + 1, third_arg1[k]);
+    printf("\n");
     return acc == plain ? 0 : 1;
 }
