@@ -191,18 +191,8 @@ void arch_init(void)
 // entry.S calls the untraced or the traced copy through x86_entry_fn, which
 // arch_trace_entry_select sets when tracing turns on or off, so that the untraced path tests
 // nothing (a test of ktrace_kernel_on cost every entry 3 instructions, the traced null call
-// 1.5 an event). The work an entry left is rare and tests ktrace_kernel_on itself: the entry's
-// own call may have started or stopped tracing.
-static __attribute__((noinline)) void more_work_entry(unsigned kind)
-{
-#ifndef KTRACE_DISABLED
-    if (ktrace_kernel_on) {
-        kernel_entry_traced(kind);
-        return;
-    }
-#endif
-    kernel_entry(kind);
-}
+// 1.5 an event). The work an entry left is rare and tests ktrace_kernel_on (kernel_entry_now):
+// the entry's own call may have started or stopped tracing.
 
 static inline __attribute__((always_inline)) void entry_body(unsigned vector, const bool traced)
 {
@@ -214,7 +204,7 @@ static inline __attribute__((always_inline)) void entry_body(unsigned vector, co
     else
         kernel_entry(kind);
     while (x86_more_work(&kind))
-        more_work_entry(kind);
+        kernel_entry_now(kind);
     // The thread about to run traps on its first FPU instruction unless the FPU holds its
     // registers already (fpu.c).
     bool fpu_not_ours = k_current != x86_fpu_owner;
