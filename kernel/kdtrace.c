@@ -45,6 +45,7 @@
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
 #include <d/dprobes.h>
+#include <d/dtimers.h>
 #include <d/dstacks.h>
 #include <d/dutext.h>
 #include <kernel/kstack.h>
@@ -544,7 +545,20 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
     if (kernel_pc && (!d || d->scrub)) // a consumer without KAPP_F_PRIV sees no kernel address
         kernel_pc = DVM_KADDR_HIDDEN;
     uint64_t now = ktimer_cycles_to_ns(cycles);
+    bool due = false;
+    for (unsigned i = 0; i < ntimers && !due; i++)
+        due = timer_on(i, cpu, tick_cpu) &&
+              timers[i].next_ns[timers[i].flags & DIF_PRF_PROFILE ? cpu : 0] <= now;
+    if (!due)
+        return;
     this_cpu()->stack_at_interrupt = t && !t->proc;
+    // One site: the run's DTIMER event (trace/kev.h), whose stamp the firings take, with the
+    // time they were decided by, so that dtrace -i fires them at the same place in the capture.
+    d_lock();
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_DTIMER, t ? ktrace_who(t) : 0,
+                      (uint32_t)cycles);
+    ktrace_site_take(before);
     for (unsigned i = 0; i < ntimers; i++) {
         if (!timer_on(i, cpu, tick_cpu))
             continue;
@@ -561,6 +575,7 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
         while (n--)
             kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
+    d_unlock();
     this_cpu()->stack_at_interrupt = false;
 }
 
@@ -648,6 +663,19 @@ static int refuse(struct proc *p, const struct kdt_load *l, int e, const char *m
 {
     copy_err(p, l, msg);
     return e;
+}
+
+// The block of a program refused after it was made: cleared as unload clears it (the refused
+// object and what the engine wrote of its state must not show through in the next ring or
+// block made of this memory) and given back.
+static void block_drop(void)
+{
+    kmemset(block, 0, block_len);
+    pmem_free(&k_pmem, block);
+    ktrace_sync_d_stop();
+    block = NULL;
+    dst = NULL;
+    ntimers = 0;
 }
 
 static int load(struct proc *p, uint32_t uargs)
@@ -742,13 +770,7 @@ static int load(struct proc *p, uint32_t uargs)
     if (dvm_load(dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
                  err, sizeof(err)) < 0) {
         copy_err(p, &l, err);
-        // Cleared as unload clears it: the refused object and what the engine wrote of its
-        // state must not show through in the next ring or block made of this memory.
-        kmemset(block, 0, block_len);
-        pmem_free(&k_pmem, block);
-        ktrace_sync_d_stop();
-        block = NULL;
-        dst = NULL;
+        block_drop();
         return -EINVAL;
     }
     dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
@@ -756,16 +778,24 @@ static int load(struct proc *p, uint32_t uargs)
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
-    // Its tick-N / profile-N probes.
+    // Its tick-N / profile-N probes, all of them or the program is refused (a timer left out
+    // would never fire, and nothing would say so).
     ntimers = 0;
-    for (uint32_t i = 0; i < dst->obj.hdr->dh_nprobes && ntimers < KDT_MAX_TIMERS; i++) {
+    for (uint32_t i = 0; i < dst->obj.hdr->dh_nprobes; i++) {
         const struct dif_probe *pr = &dst->obj.probes[i];
-        if (pr->dp_flags) {     // a timer's (a USDT site's dp_period is its address)
-            timers[ntimers].id = pr->dp_id;
-            timers[ntimers].flags = pr->dp_flags;
-            timers[ntimers].period_ns = pr->dp_period;
-            ntimers++;
+        if (!pr->dp_flags)      // not a timer's (a USDT site's dp_period is its address)
+            continue;
+        if (ntimers == KDT_MAX_TIMERS) {
+            ksnprintf(err, sizeof(err), "more than %u tick-N and profile-N probes (this "
+                      "kernel runs %u at most)", KDT_MAX_TIMERS, KDT_MAX_TIMERS);
+            copy_err(p, &l, err);
+            block_drop();
+            return -ENOSPC;
         }
+        timers[ntimers].id = pr->dp_id;
+        timers[ntimers].flags = pr->dp_flags;
+        timers[ntimers].period_ns = pr->dp_period;
+        ntimers++;
     }
     cpu_only = l.cpu_only;
     consumer = p;
@@ -837,6 +867,21 @@ static int kvar_allowed(const struct proc *p, const char **why)
     return 0;
 }
 
+// The program's span in the capture: a DPROG event (trace/kev.h) at the instant its probes go
+// on (KDT_GO) or off (KDT_STOP), in the consumer's name, with its timers' digest, so that
+// dtrace -i over a capture of the run fires from the one to the other as the board fired.
+// Within a hold (d_lock): the site's time becomes the event's stamp, which BEGIN, END, the
+// timers' start and the clocks' take; returned in cycles.
+static uint64_t span_mark(uint32_t what)
+{
+    uint32_t before = ktrace_stamp_here();
+    uint32_t timers = dtimer_digest(dst->obj.probes, dst->obj.hdr->dh_nprobes);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_DPROG, what | timers << 8,
+                      ktrace_who(k_current));
+    ktrace_site_take(before);
+    return site_cycles();
+}
+
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -857,17 +902,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         int placed;
         if (kdt_active)
             return -EBUSY;
-        // tick-N a period from now; profile-N at its period's next multiple since boot, the
-        // times dtrace -i holds a capture's samples to (trace/period_due.h)
-        uint64_t now = now_ns();
-        wall_base_read(now);
-        for (unsigned i = 0; i < ntimers; i++) {
-            uint64_t first = timers[i].flags & DIF_PRF_PROFILE
-                                 ? period_first_due(timers[i].period_ns, now)
-                                 : now + timers[i].period_ns;
-            for (unsigned c = 0; c < KMAX_CPUS; c++)
-                timers[i].next_ns[c] = first;
-        }
+        wall_base_read(now_ns());
         // the fbt probes first (their sites placed before the others go on), with the
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
@@ -893,14 +928,27 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             k_threads[i].vt_since = 0;
         for (unsigned c = 0; c < KMAX_CPUS; c++)
             vt_running[c] = NULL;
-        kdt_vtime_switch(k_current);
         ktrace_kdt_go(k_current);
+        d_lock();
+        uint64_t go = span_mark(KEV_DPROG_GO);
+        kdt_vtime_switch(k_current);
+        // tick-N a period from the go; profile-N at its period's next multiple since boot, the
+        // times dtrace -i holds a capture's samples to (trace/period_due.h)
+        uint64_t now = ktimer_cycles_to_ns(go);
+        for (unsigned i = 0; i < ntimers; i++) {
+            uint64_t first = timers[i].flags & DIF_PRF_PROFILE
+                                 ? period_first_due(timers[i].period_ns, now)
+                                 : now + timers[i].period_ns;
+            for (unsigned c = 0; c < KMAX_CPUS; c++)
+                timers[i].next_ns[c] = first;
+        }
         kdt_active = true;
+        d_unlock();
         placed = e;   // the fbt sites placed: KDT_GO's result
         spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
-            fill_ctx_of(&ctx, k_current, board_cycles());    // (exclusive: no firing under way)
+            fill_ctx_of(&ctx, k_current, go);    // (exclusive: no firing under way)
             dvm_fire_begin(dst, &ctx);
             if (dst->exiting)
                 kdt_active = false;
@@ -916,8 +964,11 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kpid_disable();
         bool was = kdt_active;
         kdt_active = true;
+        d_lock();
+        span_mark(KEV_DPROG_STOP);
         if (was || dst->exiting)
-            kdt_fire(DPROBE_END, 0, 0, 0, 0);
+            kdt_fire(DPROBE_END, 0, 0, 0, 0);   // at the mark's time (the hold's site)
+        d_unlock();
         kdt_active = false;
         spin_probes(false);
         kprof_update();
