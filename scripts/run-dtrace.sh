@@ -87,7 +87,7 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     done
     # the tracelogger streams to UART 1, with the same options as on a board with host files
     # (its stack samples: without them dtrace -i over the capture has no stacks)
-    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
+    line="dtrace ${D_OPTS:-} ${APPS:+-K }-c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2
@@ -106,7 +106,7 @@ else
         "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
-    CON_RAW=$raw QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
+    CON_RAW=$raw QEMU_ARGS="dtrace ${APPS:+-K }-c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
         QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_bare dtrace "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
 fi
