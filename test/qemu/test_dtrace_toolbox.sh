@@ -17,7 +17,8 @@
 # END's context and times, the first ticks, every kernel call and switch of dtrace, appinit and
 # the tracelogger (the calls they make; a clause at every kernel call would leave the board
 # no idle time, whose samples the func( ) check needs), and an exit( ) before the workload
-# ends, after which END comes at the stop;
+# ends, after which END comes at the stop; a printa( ) and trunc( ) at each tick, at 20 reads a
+# second (what each read shows is what fired before the board's consumer read it);
 # the outputs must still be equal byte for byte, and BEGIN run as the board's dtrace (pid 1 on
 # the console, the capture's DPROG events' thread). One boot of about 5 s (QEMU_ICOUNT=exact:
 # the samples come at the same instructions every run).
@@ -38,6 +39,7 @@ echo "1..12"
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
 #pragma D option bufsize=16k
+#pragma D option switchrate=20hz
 
 inline int OPT_counts = 1;
 inline int OPT_never = 0;
@@ -66,10 +68,18 @@ sched:::off-cpu
 	@offtime[execname] = sum(vtimestamp);
 }
 
+sched:::on-cpu
+/execname != "dtrace"/
+{
+	@between[execname] = count();
+}
+
 tick-50ms
 /ticks++ < 3/
 {
 	printf("tick %d at %d ns\n", ticks, timestamp - start);
+	printa("on-cpu before the read %s %@d\n", @between);
+	trunc(@between);
 }
 
 proc:::exec-success

@@ -104,6 +104,9 @@ struct replay {
     int window;                       /* the capture holds a D program's span (DPROG events):
                                        * the replay fires from its go to its stop alone */
     int stopped;                      /* that stop was reached: END's context is p->end */
+    uint32_t consumer;                /* the board's dtrace's thread (the span's go) */
+    int board_reads;                  /* the capture holds its kernel calls: the records are
+                                       * consumed where it read them, not at the switch rate */
     int timer_events;                 /* its timers fire at the capture's DTIMER events (the
                                        * board's program had the same timers), not by time */
     uint8_t fresh[DVM_MAXCPU];        /* a CPU whose next choice fires no off-cpu: at the go,
@@ -318,7 +321,10 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
 
 /* The kernel-call numbers whose entry tells what a message or a block is about
  * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
-enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_THREADJOIN_EV = 50, KC_PROCWAIT_EV = 62 };
+enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_DTRACE_EV = 33, KC_THREADJOIN_EV = 50,
+       KC_PROCWAIT_EV = 62 };
+/* The board's consumer reading a CPU's records: DTrace(KDT_READ, cpu, ...) (uapi/kdtrace.h) */
+enum { KDT_READ_CMD = 4 };
 
 /* msg_seen: a message's connection and size, which the board's msg probes give as arg0 and
  * arg2 (kernel/ktrace.c kdt_msg) and no COMM event carries: the client's MsgSend's first and
@@ -1135,6 +1141,30 @@ static void span_go(struct replay *p, struct kev_reader *r, const struct kev_eve
                 "profile-N probes are not this one's): these fire at their own times, where "
                 "the board's interrupts would have come a little after\n");
     start(p, t, 1);
+    /* KDT_GO's own entry came just before: when the consumer's kernel calls are traced, its
+     * reads are, and the replay consumes at them (board_read) */
+    struct rthread *ct = rthread(p, who);
+    p->consumer = who;
+    p->board_reads = ct->kc_open && ct->kc == KC_DTRACE_EV;
+    if (p->board_reads)
+        p->next_switch = UINT64_MAX;
+}
+
+/* board_read: the board's consumer reads a CPU's records here (its DTrace(KDT_READ, cpu)
+ * entry), and prints what they ask for as it reads them: printa( ) shows an aggregation as it
+ * is then, trunc( ) and clear( ) act then. The replay consumes that CPU's records at the same
+ * place, so that firings between two reads land in the same read on both sides. */
+static void board_read(struct replay *p, const struct kev_event *e, unsigned cpu)
+{
+    if (!p->board_reads || !in_span(p) || p->cur[cpu] != p->consumer ||
+        e->cls != KEV_C_KER_CALL || kev_kcall_part(e) != KEV_KCALL_ENTRY ||
+        kev_kcall_no(e) != KC_DTRACE_EV || kev_kcall_arg(e, 0) != KDT_READ_CMD)
+        return;
+    uint32_t c = kev_kcall_arg(e, 1);
+    if (c < p->st->opts.ncpu) {
+        dvm_buf_read(p->st, c, 0, dcons_record, p->cons);
+        dcons_drops(p->cons);
+    }
 }
 
 /* span_stop: the span's stop: END fires at this event's time in the consumer's context, as
@@ -1218,6 +1248,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     procs_before(p, e);
     oncpu_before(p, r, e, cpu);
     table_fire(p, r, e, fire);
+    board_read(p, e, cpu);
     procs_after(p, e);
     on_thread(p, r, e, cpu);
     return done(p) && !in_span(p);
