@@ -69,7 +69,7 @@ sched:::off-cpu
 }
 
 sched:::on-cpu
-/execname != "dtrace"/
+/execname == "acq"/
 {
 	@between[execname] = count();
 }
@@ -86,7 +86,8 @@ proc:::exec-success
 /execname == "acq"/
 {
 	live = 1;
-	printf("exec %s pid %d mpid %d ncpus %d zone %s\n", execname, pid, `mpid, `ncpus, zonename);
+	printf("exec %s pid %d mpid %d ncpus %d zone %s target %d\n", execname, pid, `mpid, `ncpus,
+	    zonename, $target);
 }
 
 proc:::exit
@@ -144,7 +145,7 @@ check "the boot ran to its end, acq and appinit without failures (status $rc)" \
 check "the board lowers the script's bufsize=16k to the 8k one read takes and says so" \
     "grep -q '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once (asked 16k' '$tmp/dtrace.out'"
 
-(cd "$tmp" && "$H/dtrace" -c acq -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
+(cd "$tmp" && "$H/dtrace" -T acq -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
 crc=$?
 check "dtrace -i over the same boot's capture, no --kernel (the image found by build id), exits 0 with nothing on stderr ($crc)" \
     "[ $crc = 0 ] && [ ! -s '$tmp/cap.err' ]"
@@ -165,8 +166,8 @@ check "nothing left out: dtrace's, appinit's and the tracelogger's own kernel ca
     "grep -qE '^calls dtrace ProcSpawn [1-9]' '$tmp/cap.out' && grep -qE '^calls appinit ProcSpawn [1-9]' '$tmp/cap.out' && grep -qE '^calls tracelogger TraceEvent [1-9]' '$tmp/cap.out' && grep -q '^tick 3 at ' '$tmp/cap.out'"
 
 acq=$(sed -n "s#^[0-9]*/appinit: appinit: acq (pid \([0-9]*\)) finished\$#\1#p" "$tmp/run.out")
-check "\`mpid at acq's exec-success is acq's pid as appinit reports it (${acq:-?}: the last pid given), and pid there; \`ncpus 1; the global zone" \
-    "grep -qx 'exec acq pid ${acq:-x} mpid ${acq:-x} ncpus 1 zone global' '$tmp/cap.out' && grep -qx 'exit acq mpid ${acq:-x}' '$tmp/cap.out'"
+check "\`mpid at acq's exec-success is acq's pid as appinit reports it (${acq:-?}: the last pid given), and pid there; \`ncpus 1; the global zone; \$target 0 there (-T acq: bound at acq's first kernel call, d/dtarget.h, live and over the capture)" \
+    "grep -qx 'exec acq pid ${acq:-x} mpid ${acq:-x} ncpus 1 zone global target 0' '$tmp/cap.out' && grep -qx 'exit acq mpid ${acq:-x}' '$tmp/cap.out'"
 check "aggregations as ?: operands count in the arm chosen only (acq's on-cpu, no 'never' row; zonename a key)" \
     "grep -qE '^on-cpu acq [1-9][0-9]*\$' '$tmp/cap.out' && ! grep -q never '$tmp/cap.out' && grep -qE '^zone global [1-9]' '$tmp/cap.out'"
 check "func( ), mod( ) and %a name the kernel pcs of the samples as kernel functions" \

@@ -175,7 +175,7 @@ def run_one(h, img, apps, work, name, path, text):
                if f.endswith(".elf")], input=live).stdout
     if boot.returncode != 0 or not os.path.exists(kev):
         return "FAIL", "the boot failed (status %d)" % boot.returncode
-    cap = sh([h + "/dtrace"] + cpp + ["-c", target, "-i", kev, "-s", path] + args, cwd=work)
+    cap = sh([h + "/dtrace"] + cpp + ["-T", target, "-i", kev, "-s", path] + args, cwd=work)
     cap_err = cap.stderr.splitlines()
     def errors(ls):   # (not "script NAME matched N probes", whatever NAME holds)
         return sorted(l for l in ls if ERR.search(l) and " matched " not in l)
