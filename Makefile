@@ -139,13 +139,14 @@ run: setup
 
 # make live [APPS="a b"] [KEVTOP_OPTS=-b] [TL_OPTS="-x flush=50"] [LIVE_SECONDS=30]: the demo
 # system (or appinit with programs a and b) with its trace streamed live to kevtop in the
-# terminal, which also writes trace.kev (docs/live.md).
+# terminal, which also writes trace.kev, served to LTTng's viewers by kevlive as it grows (the
+# babeltrace2 command is said first; docs/live.md).
 live: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BOARD=$(BOARD) TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \
 	    KEVTOP_OPTS="$(KEVTOP_OPTS)" $(if $(LIVE_SECONDS),LIVE_SECONDS=$(LIVE_SECONDS)) \
 	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
-	    scripts/run-live.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf $(H)/kevtop
+	    scripts/run-live.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf $(H)/kevtop $(H)/kevlive
 
 # make new-app NAME=<name>: a working, commented program in user/apps/<name>/ to start from.
 new-app:

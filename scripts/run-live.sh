@@ -4,15 +4,18 @@
 # (the tracelogger's -u stream, its flush interval on, through QEMU_STREAM's relay) and shows it
 # in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. The console
 # goes to a file beside the image (the terminal is kevtop's); its last lines are shown at the
-# end. docs/live.md.
-#   scripts/run-live.sh IMAGE.elf KEVTOP
+# end. With KEVLIVE, the trace is also served to LTTng's viewers as it comes (kevlive follows
+# the file kevtop writes): the babeltrace2 command that attaches is said first. docs/live.md.
+#   scripts/run-live.sh IMAGE.elf KEVTOP [KEVLIVE]
 # RUN_ARGS: the programs' part of the command line (default: the demo's round again and again
 # for LIVE_SECONDS, 30; make live APPS="a b": appinit and your programs, once); TL_OPTS: more
 # tracelogger options (-x flush=MS); KEVTOP_OPTS: kevtop's (-b: plain frames, -d SECONDS);
-# LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image).
+# LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image);
+# LIVE_PORT: kevlive's port (default LTTng's 5344, or a free one when it is taken).
 set -u
 img=$1
 top=$2
+klive=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 out=${LIVE_DIR:-$(dirname "$img")}
 trace=${TRACE_FILE:-trace.kev}
@@ -38,8 +41,25 @@ stop() {
     rm -f "$fifo"
 }
 trap 'stop; exit 130' INT TERM
-# The LTTng live server (docs/live.md): the command babeltrace2 attaches with, once there is
-# one to serve it; none is built yet.
+# The LTTng live server, following the file kevtop writes (created empty first, so that it
+# does not read an earlier run's): its log beside the console.
+kpid=
+if [ -n "$klive" ]; then
+    : >"$trace"
+    for p in ${LIVE_PORT:-5344 0}; do
+        "$klive" -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
+        kpid=$!
+        port=
+        for _ in $(seq 40); do
+            port=$(sed -n 's/^kevlive: serving LTTng live viewers on 127.0.0.1 port \([0-9]*\)$/\1/p' "$out/kevlive.log")
+            [ -n "$port" ] || ! kill -0 "$kpid" 2>/dev/null && break
+            sleep 0.05
+        done
+        [ -n "$port" ] && break
+        kpid=
+    done
+    [ -n "$port" ] && echo "live: LTTng viewers attach with: babeltrace2 net://localhost:$port/host/${BOARD:-mps2-an385}/kev"
+fi
 # shellcheck disable=SC2086  # KEVTOP_OPTS: words
 "$top" ${KEVTOP_OPTS:-} -o "$trace" "$fifo"
 rc=$?
@@ -47,15 +67,21 @@ for _ in $(seq 40); do      # at the trace's end QEMU and the relay are about to
     kill -0 "$qemu" 2>/dev/null || break
     sleep 0.05
 done
+whole=0
 if kill -0 "$qemu" 2>/dev/null; then
     echo "live: kevtop ended before the system: stopping QEMU"
     stop
 else
+    whole=1
     wait "$qemu"
     qrc=$?
     rm -f "$fifo"
     echo "live: the system exited with status $qrc"
     [ "$rc" = 0 ] && rc=$qrc
+fi
+if [ -n "$kpid" ]; then     # kevlive ends once its viewers have read the whole trace
+    [ $whole = 1 ] && grep -q " attached to " "$out/kevlive.log" || kill "$kpid" 2>/dev/null
+    wait "$kpid" 2>/dev/null
 fi
 echo "live: the console's last lines ($console):"
 tail -5 "$console"

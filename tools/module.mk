@@ -48,7 +48,7 @@ SCRIPT_TESTS_HOST += host-layout|30|test/tools/test_host_layout.sh
 # The option loop (tools/common/tool_opts.c) as each tool over a capture answers it.
 TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport \
                      $(H)/kevtable $(H)/traceprinter $(H)/kevgen $(H)/dcompile \
-                     $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
+                     $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/kevlive $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
 SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
 
 # The live reader against the file decoder over the same captures, with every fault injected.

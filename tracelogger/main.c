@@ -151,13 +151,16 @@ static bool running(bool *has_run)
 
 // The flush interval's work when it comes round: the kernel closes the buffers holding
 // events and the logger saves them; with none, the stream hears the LOSS frames it is owed
-// or else a heartbeat, so a reader hears from the board at least once an interval.
+// or else, while tracing runs, a heartbeat, so a reader hears from the board at least once an
+// interval. (Once tracing stopped, a heartbeat would vouch for time the trace does not cover:
+// a reader would count a running thread's CPU past the trace's last event.)
 // Returns the buffers saved.
 static unsigned flush_tick(void)
 {
     TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
     unsigned got = drain();
-    if (!got && !stream_catch_up())
+    bool has_run;
+    if (!got && !stream_catch_up() && running(&has_run))
         stream_heartbeat(opts.flush_ms, buffers_written);
     return got;
 }

@@ -34,7 +34,11 @@ TEST_DEPS    += $(H)/kevrelay
 # make live with kevtop -b: frames while the system runs, the live file the board's byte for
 # byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
 SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
-TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter
+TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev2ctf
+# kevlive with babeltrace2 attached live: events while the system runs, the board's file's events
+# at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).
+SCRIPT_TESTS += qemu/kevlive|120|test/qemu/test_kevlive.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevlive $(H)/kev2ctf $(H)/kevtop $(H)/traceprinter
 # The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
 BENCHES      += scripts/bench-live.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter

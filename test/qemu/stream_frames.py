@@ -55,6 +55,7 @@ def read(port, out, pause_after, pause, every=None, until=None):
             if not d:
                 break
             f.write(d)
+            f.flush()           # (OUT may be a pipe another reader follows live)
             got += len(d)
             if not paused and got >= pause_after:
                 paused = True

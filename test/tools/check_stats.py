@@ -106,6 +106,10 @@ for key, want in sorted(exp.items()):
             check(key, round(tick.get(part[2], -1)), w)
         elif part[1] == "stretched":
             check(key, turns.get("stretched", 0), w)
+        elif part[1] == "tasks" and part[2] != "deadline":
+            # the sampler (kevscen_emul.c), kevstat given its deadline (test_kevstat.sh)
+            t = find(stats["tasks"]["list"], thread="client/main")
+            check(key, t.get(part[2]), w)
         elif part[1] == "worst":
             wr = turns.get("worst") or {}
             check(key + " (CPU, run, stalled)",

@@ -7,7 +7,7 @@ DATA frames of at most 1024 bytes, then END. With --fault, one fault a real line
 frame: the live tools' fault tests compare what they count with what was injected here.
 
 usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [--raw]
-                     [--stamp FILE]
+                     [--stamp FILE] [--idle WRITE:SECONDS] [--beat TIME]
   KIND: drop (a frame missing), cut (a frame cut after 300 bytes), garbage (bytes between two
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
@@ -16,6 +16,12 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
   --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
+  --idle: after the logger's write WRITE (0 the header, 1 the system page, 2 the first buffer),
+  a HEARTBEAT frame, then nothing for SECONDS (a board with nothing to say): its time is one
+  cycle before the earliest event still to come (a trace shorter than 2^32 cycles); prints
+  "heartbeat TIME" and "idle START END" (the host's monotonic clock)
+  --beat: a HEARTBEAT frame saying the board's time is TIME (cycles) before the last write (the
+  loss note and trailer): the board idle after its last buffer until TIME; no pause
 Prints "frames N" and, with a fault, what it injected ("garbage_bytes 37", "lost_frames 1")."""
 import struct
 import sys
@@ -77,11 +83,35 @@ def loss_payload(events, cpu=0, reason=2):
     return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 1, 0)
 
 
-def stream(kev, dupbuf=None, loss_at=None, loss_events=0):
+def heartbeat(kev, write):
+    """A HEARTBEAT after the logger's write `write`, as (frame index, payload, time): time, one
+    cycle before the first slot of each buffer after it (its time word; the earliest), offset,
+    interval_ms, buffers."""
+    cuts = units(kev)
+    fmt = ">I" if b"TRACE_BIG_ENDIAN::" in kev[:cuts[1]] else "<I"
+    frames = sum((cuts[i + 1] - cuts[i] + MAX - 1) // MAX for i in range(write + 1))
+    later = [struct.unpack_from(fmt, kev, cuts[i] + 4)[0] for i in range(write + 1, len(cuts) - 1)
+             if (struct.unpack_from(fmt, kev, cuts[i])[0] >> 10) & 0x1F == 1]
+    t = min(later) - 1
+    return frames, struct.pack("<QQII", t, cuts[write + 1], 100, write - 1), t
+
+
+def heartbeat_at_end(kev, t):
+    """A HEARTBEAT at time t before the logger's last write (the loss note and trailer), as
+    heartbeat() gives one."""
+    cuts = units(kev)
+    last = len(cuts) - 2
+    frames = sum((cuts[i + 1] - cuts[i] + MAX - 1) // MAX for i in range(last))
+    return frames, struct.pack("<QQII", t, cuts[last], 100, last - 2), t
+
+
+def stream(kev, dupbuf=None, loss_at=None, loss_events=0, beat=None):
     """The frames of kev, one bytes object each, numbered from 0; END last."""
     pl = payloads(kev, dupbuf)
     if loss_at is not None:
         pl.insert(loss_at, (4, loss_payload(loss_events)))
+    if beat is not None:
+        pl.insert(beat[0], (3, beat[1]))
     return [frame(t, seq, p) for seq, (t, p) in enumerate(pl)]
 
 
@@ -90,7 +120,7 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) > 1 else 2
     kev = open(argv[1], "rb").read()
-    fault, pace, raw, stamp = None, None, False, None
+    fault, pace, raw, stamp, idle, beat_t = None, None, False, None, None, None
     i = 3
     while i < len(argv):
         if argv[i] == "--fault":
@@ -107,12 +137,22 @@ def main(argv):
         elif argv[i] == "--stamp":
             stamp = argv[i + 1]
             i += 2
+        elif argv[i] == "--beat":
+            beat_t = int(argv[i + 1])
+            i += 2
+        elif argv[i] == "--idle":
+            w, sec = argv[i + 1].split(":")
+            idle = (int(w), float(sec))
+            i += 2
         else:
             print("kev_stream.py: unknown option " + argv[i], file=sys.stderr)
             return 2
+    beat = heartbeat(kev, idle[0]) if idle else None
+    if beat_t is not None:
+        beat = heartbeat_at_end(kev, beat_t)
     fr = stream(kev, fault[1] if fault and fault[0] == "dupbuf" else None,
-                fault[1] if fault and fault[0] == "loss" else None, 1234)
-    said = []
+                fault[1] if fault and fault[0] == "loss" else None, 1234, beat)
+    said = ["heartbeat %d" % beat[2]] if beat else []
     if fault and fault[0] == "loss":
         said.append("board_lost 1234")
     if fault and fault[0] not in ("dupbuf", "loss"):
@@ -133,13 +173,20 @@ def main(argv):
         elif kind == "reset":
             fr = fr[:k] + stream(kev)
     data = kev if raw else b"".join(fr)
+    # the stream in parts: with --idle, up to the HEARTBEAT frame, then the rest after the pause
+    parts = [data] if not idle else [b"".join(fr[:beat[0] + 1]), b"".join(fr[beat[0] + 1:])]
     with open(argv[2], "wb") as o:
-        step = pace[0] if pace else len(data)
-        for off in range(0, len(data), step):
-            o.write(data[off:off + step])
-            o.flush()
-            if pace and off + step < len(data):
-                time.sleep(pace[1])
+        for k, part in enumerate(parts):
+            if k:
+                t0 = time.monotonic()
+                time.sleep(idle[1])
+                said.append("idle %.3f %.3f" % (t0, time.monotonic()))
+            step = pace[0] if pace else len(part)
+            for off in range(0, len(part), step):
+                o.write(part[off:off + step])
+                o.flush()
+                if pace and off + step < len(part):
+                    time.sleep(pace[1])
     if stamp:
         with open(stamp, "w") as f:
             f.write("%.3f\n" % time.monotonic())

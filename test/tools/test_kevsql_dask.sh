@@ -4,7 +4,8 @@
 # dask-worker processes (one thread each) started on loopback as Dask's docs say, and kevsql's
 # answers over it against the same command on this machine alone (-j 2): a query over several
 # traces (each trace's rows, typed), a --merge over their union, and the same with the traces
-# and the extension sent to the workers as bytes (--send) instead of opened by their paths.
+# and the extension sent to the workers as bytes (--send) instead of opened by their paths;
+# --deadline given to every worker's trace.
 # The cluster is stopped at the end (its processes, by their ids; killed if one lingers).
 # usage: test_kevsql_dask.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/sql)
 set -u
@@ -89,5 +90,32 @@ check "--timing (before --scheduler) says how long the cluster's part took" \
     grep -qE "^kevsql: the cluster's part took [0-9]+\\.[0-9]{3} s$" "$dir/dask.err"
 on=$(sed -n 's/^kevsql: 5 traces on \([0-9]*\) workers.*/\1/p' "$dir/dask.err" | sort -u | tr '\n' ' ')
 check "the workers shared the traces (on how many workers each time: $on)" grep -q "traces on 2 workers" "$dir/dask.err"
+
+# --deadline on the cluster: kevscen4's emul script, whose sampler (client/main) misses a 20 us
+# deadline every round, the emulator's miss where its CPU's stall covers the lateness (under
+# -icount), the program's otherwise: the counts the script programmed, as kevsql gives them
+# on this machine; a bad rule refused before the cluster is asked.
+mkdir -p "$dir/emul"
+for c in host icount,shift=0,sleep=off; do
+    ${KEVSCEN4:-build/host-test/kevscen4} -c "$c" -r 6 emul "$dir/emul/${c%%,*}.kev" > "$dir/emul/${c%%,*}.expect"
+done
+qd="SELECT sum(missed) - sum(emulator_miss) AS program, sum(emulator_miss) AS emulator
+    FROM instance JOIN thread_label USING (utid) WHERE label = 'client/main'"
+"$sq" --scheduler "$url" --csv --no-header --deadline client/main=20us "$qd" "$dir/emul" 2>> "$dir/dask.err" |
+    sed 's|^[^,]*/||' | sort > "$dir/dask-d.csv"
+want=$(for e in host icount; do
+           printf '%s.kev,%s,%s\n' "$e" "$(sed -n 's/^expect emul.tasks.misses //p' "$dir/emul/$e.expect")" \
+               "$(sed -n 's/^expect emul.tasks.emulator_misses //p' "$dir/emul/$e.expect")"
+       done)
+got=$(cut -d, -f1,5,6 "$dir/dask-d.csv")
+check "--deadline on the cluster: each trace's misses, the program's and the emulator's, as programmed ($(echo $got))" \
+    test "$got" = "$want"
+"$sq" -j 2 --csv --no-header --deadline client/main=20us "$qd" "$dir/emul" 2>/dev/null | sed 's|^[^,]*/||' |
+    sort > "$dir/local-d.csv"
+check "--deadline on the cluster: this machine's rows (-j 2)" cmp -s "$dir/local-d.csv" "$dir/dask-d.csv"
+"$sq" --scheduler "$url" --deadline client/main=soon "$qd" "$dir/emul" > /dev/null 2> "$dir/bad-d.err"
+rc=$?
+check "a bad --deadline on the cluster: exit 2, said before the cluster is asked ($(tail -1 "$dir/bad-d.err"))" \
+    bash -c "[ $rc = 2 ] && grep -q 'client/main=soon: give a task and a time' '$dir/bad-d.err' && ! grep -q 'traces on' '$dir/bad-d.err'"
 sed 's/^/# /' "$dir/dask.err" | head -10
 finish

@@ -56,11 +56,15 @@ check "smp: time each CPU ran threads and the migrations in the text" \
 # periods and a run on CPU 1 stalled while CPU 0 takes two ticks, on purpose, the answers from
 # its own script; under each header item QEMU_CLOCK (none, the host's clock, the exact mode):
 # the counts, the "time:" line naming the mode, the warnings (the stalls only under -icount,
-# where QEMU runs the CPUs one at a time), and the same sentences in the report.
+# where QEMU runs the CPUs one at a time), and the same sentences in the report. Its sampler
+# (client/main) given a deadline its long run misses: the program's misses and the emulator's
+# (those its stall covers), the instances holding the emulator's time and how much, in kevstat,
+# kevsql's instance table and the report's misses.
 for c in none host icount,shift=0,sleep=off; do
     copt=; [ "$c" = none ] || copt="-c $c"
     "$scen4" $copt -r 6 emul "$dir/emul.kev" >"$dir/emul.expect"
-    "$bin/kevstat" --json "$dir/emul.kev" >"$dir/emul.json"
+    dl="client/main=$(sed -n 's/^expect emul.tasks.deadline //p' "$dir/emul.expect")us"
+    "$bin/kevstat" --json --deadline "$dl" "$dir/emul.kev" >"$dir/emul.json"
     python3 "$here/check_stats.py" "$dir/emul.json" "$dir/emul.expect" >"$dir/emul.tap" 2>&1
     relay "$dir/emul.tap" "emul ($c): "
     skipped=$(sed -n 's/^expect emul.tick.skipped //p' "$dir/emul.expect")
@@ -78,6 +82,24 @@ for c in none host icount,shift=0,sleep=off; do
     nw=$(grep -c "^WARNING: $stretched of [0-9]* runs on 2 CPUs held a stall of their CPU" <<<"$txt")
     check "emul ($c): the runs a stall stretched warned of only under -icount ($nw)" \
         test "$nw" = "$([ "$stretched" = 0 ] && echo 0 || echo 1)"
+    # the sampler's misses and the emulator's time in its instances: kevstat's text, kevsql's
+    want=$(for k in misses emulator_misses stretched emulator; do
+               sed -n "s/^expect emul.tasks.$k //p" "$dir/emul.expect"; done | tr '\n' ' ')
+    set -- $want
+    txt=$("$bin/kevstat" -s tasks --deadline "$dl" "$dir/emul.kev")
+    check "emul ($c): kevstat's task line: the program's misses $1, the emulator's $2" \
+        grep -qE "^  client/main +[0-9]+ .* \(given\) +$1 +$2 " <<<"$txt"
+    check "emul ($c): kevstat marks the emulator's $2 misses, and only them" \
+        test "$(grep -c "^    missed: .*the EMULATOR's miss" <<<"$txt")/$(grep -c '^    missed: ' <<<"$txt")" = "$2/$(($1 + $2))"
+    sql=$("$bin/kevsql" --csv --no-header --deadline "$dl" "$dir/emul.kev" "SELECT sum(missed) -
+           sum(emulator_miss), sum(emulator_miss), sum(emulator_dur > 0), sum(emulator_dur) / 1000
+           FROM instance JOIN thread_label USING (utid) WHERE label = 'client/main'" 2>&1)
+    check "emul ($c): kevsql's instance: misses $1 and $2, $3 instances holding $4 us of the emulator's ($sql)" \
+        test "$sql" = "$1,$2,$3,$4"
+    sh=$(printf '%s\n' .headers\ off .mode\ csv "SELECT sum(missed) - sum(emulator_miss), sum(emulator_miss)
+           FROM instance JOIN thread_label USING (utid) WHERE label = 'client/main';" |
+         "$bin/kevsql" --deadline "$dl" "$dir/emul.kev" 2>&1 | tail -1 | tr -d "\r")
+    check "emul ($c): kevsql's shell given the deadline: misses $1 and $2 ($sh)" test "$sh" = "$1,$2"
     if [ "$c" != none ]; then
         "$bin/kevreport" -o "$dir/emul.html" "$dir/emul.kev" >/dev/null 2>&1
         check "emul ($c): the report holds the same time line and warnings" \
@@ -87,6 +109,15 @@ w = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2]], capture_outp
 page = open(sys.argv[3]).read()
 sys.exit(0 if w["warnings"] and all(json.dumps(x) in page for x in w["warnings"] + [w["says"]]) else 1)' \
             "$bin/kevstat" "$dir/emul.kev" "$dir/emul.html"
+        "$bin/kevreport" --deadline "$dl" -o "$dir/emul-dl.html" "$dir/emul.kev" >/dev/null 2>&1
+        check "emul ($c): the report's misses of the sampler: $1 the program's, $2 the emulator's" \
+            python3 -c 'import json, re, sys
+d = open(sys.argv[1]).read()
+j = json.loads(re.search(r"<script id=\"kev-data\" type=\"application/json\">(.*?)</script>", d, re.S).group(1))
+t = [t for t in j["stats"]["tasks"]["list"] if t["thread"] == "client/main"][0]
+m = [x[8] for x in t["missed"]]
+sys.exit(0 if (t["misses"], t["emulator_misses"], len(m) - sum(m), sum(m)) == tuple(map(int, sys.argv[2:4])) * 2 else 1)' \
+            "$dir/emul-dl.html" "$1" "$2"
     fi
 done
 "$bin/kevscen" -c icount,shift=4,sleep=off basic "$dir/exact.kev" >/dev/null

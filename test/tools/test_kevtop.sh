@@ -80,7 +80,8 @@ heads = open(sys.argv[2]).read().count("\nkevtop: ") + 1
 print(len(js), heads, round(a, 3), round(b, 3))
 sys.exit(0 if len(js) == heads and abs(a - b) < 0.001 * len(js) + 1e-6 else 1)
 PY
-check "--json has -b's frames and CPU times ($(cat "$dir/json.out"))" [ $? = 0 ]
+rc=$?
+check "--json has -b's frames and CPU times ($(cat "$dir/json.out"))" [ $rc = 0 ]
 "$bin/kevtop" -b -n 3 -d 0.01 "$dir/one.kev" >"$dir/n3.top"
 check "-n 3 prints 3 frames" [ "$(grep -c '^kevtop: ' "$dir/n3.top")" = 3 ]
 
@@ -116,6 +117,36 @@ check "a LOSS frame: the total stays in the frames after it" \
 fault reset reset:60 "the board restarted"
 check "reset: the second segment has as many frames as the file" \
     [ "$(grep -c '^segment: 2 ' "$dir/reset.top")" = "$(grep -c '^kevtop: ' "$dir/one-cpu.top")" ]
+
+# The board idle 25 ms after its last buffer (a HEARTBEAT then, before the trailer): the frames
+# the heartbeat closes count the thread running at the last event as running to their ends,
+# and the segment's end then ends its run at the last event. No frame gives a thread more CPU
+# time than its own length (the last frame once gave one minus the tail: 7.4e14 ms), and each
+# thread's frames add up to kevstat's CPU time, the last runner's plus the heartbeat's tail
+# (from the last event to the end of the last frame it closed: the time programmed here).
+last=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trace"]["last"])' "$dir/one-cpu.json")
+python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/beat.stream" --beat $((last + 625000)) >/dev/null
+"$bin/kevtop" --json -d 0.01 "$dir/beat.stream" >"$dir/beat.jsonl" 2>"$dir/beat.err"
+python3 - "$dir/beat.jsonl" "$dir/one-cpu.json" $((last + 625000)) >"$dir/beat.out" 2>&1 <<'PY'
+import json, sys
+fr = [json.loads(l) for l in open(sys.argv[1])]
+st = json.load(open(sys.argv[2]))
+beat, last = int(sys.argv[3]), st["trace"]["last"]
+over = [(f["t0_cycles"], t["name"], t["cpu_cycles"]) for f in fr for t in f["threads"]
+        if t["cpu_cycles"] > f["t1_cycles"] - f["t0_cycles"]]
+tail = max(f["t1_cycles"] for f in fr if f["t1_cycles"] <= beat) - last
+runner = [t["name"] for t in fr[-2]["threads"] if t["state"] == "RUNNING"]
+got = {}
+for f in fr:
+    for t in f["threads"]:
+        got[t["name"]] = got.get(t["name"], 0) + t["cpu_cycles"]
+bad = [(t["name"], t["cpu_cycles"], got.get(t["name"], 0)) for t in st["threads"]
+       if got.get(t["name"], 0) != t["cpu_cycles"] + (tail if [t["name"]] == runner else 0)]
+print("%d frames, the tail %d cycles on %s; over their frame: %s; sums off: %s" % (len(fr), tail, runner, over[:3], bad[:3]))
+sys.exit(0 if fr[-1]["last"] and tail > 250000 and len(runner) == 1 and not over and not bad else 1)
+PY
+rc=$?
+check "a heartbeat past the last event: no frame gives more CPU than its length, the sums kevstat's and the tail ($(cat "$dir/beat.out"))" [ $rc = 0 ]
 
 # On a terminal (a pty): the screen, the sort and pause keys, q.
 "$bin/kevgen" -n 30000 -e -o "$dir/keys.kev" >/dev/null

@@ -11,7 +11,11 @@
 //   * a sleeping task with a mutex wait inside its job; preemptions, execution and ready time;
 //   * given deadlines and periods by the task's name (its program's, for a main thread);
 //   * the median period with a skipped release; an instance still open at the end judged only
-//     when its deadline passed.
+//     when its deadline passed;
+//   * the emulator's part: a tick gap (two periods skipped) under QEMU's host clock, and a CPU
+//     stalled while the other took its ticks under the exact mode on two CPUs: the time each
+//     instance holds of them, a miss that time covers the emulator's, the others the program's,
+//     the largest lateness the program's; none of it when the mode says the gap is the target's.
 // Threads are pid N, tid 1; times are cycles of a 1 MHz clock (one a microsecond).
 #include <setjmp.h>
 #include <stdarg.h>
@@ -276,6 +280,125 @@ static void test_median_period_and_open_instance(void **state)
     }
 }
 
+// The kernel's tick on `cpu` at t (INT 0x100, entered and left).
+static void tick(struct kx_stats *s, unsigned cpu, uint64_t t)
+{
+    struct kev_event *e = (struct kev_event *)mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2);
+    e->cpu = cpu;
+    kx_stats_event(s, e);
+    e = (struct kev_event *)mk(KEV_C_INT, KEV_INT_EXIT, t + 1, 0x100, 0, 0, 0, 2);
+    e->cpu = cpu;
+    kx_stats_event(s, e);
+}
+
+// th() on a CPU.
+static void th_on(struct kx_stats *s, unsigned cpu, unsigned st, uint64_t t, uint32_t pid)
+{
+    struct kev_event *e = (struct kev_event *)mk(KEV_C_PR_TH, st, t, pid, 1, 10 * pid, 2, 4);
+    e->cpu = cpu;
+    kx_stats_event(s, e);
+}
+
+// TASK ("imu", deadline 250) sleeps between jobs on CPU 0, whose tick (period 1000) does not
+// come at 5000 and 6000: a gap from 4000 to 7000, two periods. Its jobs, [release, end):
+//   1100-1200, 3900-6050 (late 1900; 2050 inside the gap, 2000 at most: the periods skipped),
+//   6100-6110 (inside the gap, on time), 6900-7900 (late 750; 100 inside), 9000-9100.
+// The events in time order: a tick at a multiple of 1000 (t), a job's release (r), its end (e).
+static void tick_gap_schedule(struct kx_stats *s)
+{
+    static const struct { char what; uint64_t t; } ev[] = {
+        { 't', 1000 }, { 'r', 1100 }, { 'e', 1200 }, { 't', 2000 }, { 't', 3000 },
+        { 'r', 3900 }, { 't', 4000 }, { 'e', 6050 }, { 'r', 6100 }, { 'e', 6110 },
+        { 'r', 6900 }, { 't', 7000 }, { 'e', 7900 }, { 't', 8000 }, { 't', 9000 },
+        { 'r', 9000 }, { 'e', 9100 }, { 't', 10000 }, { 't', 11000 }, { 't', 12000 },
+    };
+    for (size_t k = 0; k < sizeof(ev) / sizeof(ev[0]); k++)
+        if (ev[k].what == 't')
+            tick(s, 0, ev[k].t);
+        else if (ev[k].what == 'r') {
+            th(s, KEV_TH_READY, ev[k].t, TASK);
+            th(s, KEV_TH_RUNNING, ev[k].t, TASK);
+        } else
+            th(s, KEV_TH_NANOSLEEP, ev[k].t, TASK);
+}
+
+static void test_tick_gap_in_instances(void **state)
+{
+    (void)state;
+    static const enum kx_clock mode[] = { KX_CLOCK_HOST, KX_CLOCK_NONE, KX_CLOCK_EXACT };
+    for (unsigned m = 0; m < 3; m++) {
+        struct kx_stats *s = new_stats();
+        s->emul->clock = mode[m];   // as the capture's header item would say
+        assert_int_equal(kx_stats_timing(s, "test", "deadline", "imu=250us"), 0);
+        th(s, KEV_TH_NANOSLEEP, 500, TASK);
+        uint32_t name = 'i' | 'm' << 8 | 'u' << 16;
+        kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE_NAME, 500, 1, TASK, name, 0, 3));
+        tick_gap_schedule(s);
+        kx_stats_finish(s);
+        assert_int_equal(s->emul->gaps, 1);
+        const struct kx_inst *i[8];
+        assert_int_equal(insts(s, TASK, i, 8), 5);
+        const struct kx_task *t = task(s, TASK);
+        int marked = m == 0;
+        static const uint64_t inside[] = { 0, 2000, 10, 100, 0 };
+        for (unsigned k = 0; k < 5; k++)
+            assert_int_equal(i[k]->emul, marked ? inside[k] : 0);
+        assert_int_equal(i[1]->missed, 1);
+        assert_int_equal(i[1]->lateness, 1900);
+        assert_int_equal(i[1]->emul_miss, marked);
+        assert_int_equal(i[3]->missed, 1);
+        assert_int_equal(i[3]->emul_miss, 0);    // 100 of 750: the program's
+        assert_int_equal(t->misses, marked ? 1 : 2);
+        assert_int_equal(t->emul_misses, marked ? 1 : 0);
+        assert_int_equal(t->stretched, marked ? 3 : 0);
+        assert_int_equal(t->emul, marked ? 2110 : 0);
+        assert_int_equal(t->late_max, marked ? 750 : 1900);
+        kx_stats_free(s);
+        free(s);
+    }
+}
+
+// Two CPUs in the exact mode: TASK runs on CPU 1 from 1100 to 3600 without an event while CPU 0
+// takes its ticks at 2000 and 3000: CPU 1 stalled 2500, which covers the job's lateness (2250
+// past its deadline of 250). Its next job, 4100-4400 (late 50), holds no stall: the program's.
+static void test_stalled_cpu_in_instances(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    s->emul->clock = KX_CLOCK_EXACT, s->emul->ncpu = 2, s->emul->turns_on = 1;
+    assert_int_equal(kx_stats_timing(s, "test", "deadline", "imu=250us"), 0);
+    uint32_t name = 'i' | 'm' << 8 | 'u' << 16;
+    th_on(s, 1, KEV_TH_NANOSLEEP, 500, TASK);
+    kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE_NAME, 500, 1, TASK, name, 0, 3));
+    tick(s, 0, 1000);
+    th_on(s, 1, KEV_TH_READY, 1100, TASK);
+    th_on(s, 1, KEV_TH_RUNNING, 1100, TASK);
+    tick(s, 0, 2000);
+    tick(s, 0, 3000);
+    th_on(s, 1, KEV_TH_NANOSLEEP, 3600, TASK);
+    tick(s, 0, 4000);
+    th_on(s, 1, KEV_TH_READY, 4100, TASK);
+    th_on(s, 1, KEV_TH_RUNNING, 4100, TASK);
+    th_on(s, 1, KEV_TH_NANOSLEEP, 4400, TASK);
+    tick(s, 0, 5000);
+    kx_stats_finish(s);
+    assert_int_equal(s->emul->stretched, 1);
+    const struct kx_inst *i[4];
+    assert_int_equal(insts(s, TASK, i, 4), 2);
+    assert_int_equal(i[0]->emul, 2500);
+    assert_int_equal(i[0]->lateness, 2250);
+    assert_int_equal(i[0]->emul_miss, 1);
+    assert_int_equal(i[1]->emul, 0);
+    assert_int_equal(i[1]->missed, 1);
+    assert_int_equal(i[1]->emul_miss, 0);
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->misses, 1);
+    assert_int_equal(t->emul_misses, 1);
+    assert_int_equal(t->late_max, 50);
+    kx_stats_free(s);
+    free(s);
+}
+
 // Every instance reaches the sink, judged, in release order, once.
 static unsigned seen;
 static uint64_t last_id;
@@ -315,6 +438,8 @@ int main(void)
         cmocka_unit_test(test_given_deadline_by_name),
         cmocka_unit_test(test_median_period_and_open_instance),
         cmocka_unit_test(test_sink_gets_every_instance),
+        cmocka_unit_test(test_tick_gap_in_instances),
+        cmocka_unit_test(test_stalled_cpu_in_instances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@ bin=$(realpath "${1:-build/host}")
 here=$(dirname "$0")
 . "$here/tap.sh"
 scratch toolopts "${2:-build/host-test}"
-tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter dcompile kevsql kevcapture kevtop stacksym kevdump kevrtt kevrelay"
+tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter dcompile kevsql kevcapture kevtop kevlive stacksym kevdump kevrtt kevrelay"
 
 for t in $tools; do
     out=$("$bin/$t" --help 2>&1); rc=$?
@@ -35,7 +35,8 @@ for t in $tools; do
         case "$opt" in --elf|--kernel) val=$bin/kevgen ;; esac
         # -h prints the help; kevsql --scheduler URL would reach for a Dask cluster
         [ "$opt" = "-h" ] || [ "$opt" = "--scheduler" ] && continue
-        # in the scratch directory, with no input (kevcapture writes capture.kev, reads stdin)
+        # in the scratch directory, with no input (kevcapture writes capture.kev, reads stdin;
+        # kevlive serves port 5344 until stdin ends, at once)
         err=$(cd "$dir" && "$bin/$t" "$opt" ${val:+"$val"} 2>&1 >/dev/null </dev/null)
         grep -qiE "unknown option|needs its" <<<"$err" && bad="$bad [$opt: $err]"
     done < <(awk '/^  -/ { sub(/^  /, ""); split($0, p, /  +/); print p[1] }' <<<"$out")

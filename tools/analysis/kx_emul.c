@@ -2,7 +2,8 @@
 // How the capture's time was kept and what the emulator did to it (kx_emul.h): the header's
 // QEMU_CLOCK item, the tick periods no tick came for, and on several CPUs under -icount the
 // runs stretched by the other CPUs' turns. One pass, fed by kx_stats; the sentences are made
-// here so that kevstat and the report say the same.
+// here so that kevstat and the report say the same. The gaps and stalls are kept whole for
+// kx_emul_inside, which the task instances ask after the pass.
 #include <kevhost/kx_emul.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
@@ -47,22 +48,36 @@ void kx_emul_init(struct kx_emul *x, const struct kev_reader *r, const struct kx
 
 void kx_emul_free(struct kx_emul *x)
 {
-    free(x->tick);
-    x->tick = NULL;
+    free(x->tick), x->tick = NULL;
+    free(x->gap), x->gap = NULL;
+    free(x->stall), x->stall = NULL;
+}
+
+// Room for element n of the list *p (*cap elements of `size`); 0, or -1 (and x->oom) when none.
+static int grow(struct kx_emul *x, void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 256;
+    void *q = realloc(*p, c * size);
+    if (!q) {
+        x->oom = 1;
+        return -1;
+    }
+    *p = q, *cap = c;
+    return 0;
 }
 
 static void add_tick(struct kx_emul *x, uint64_t t)
 {
-    if (x->ntick == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 1024;
-        uint64_t *p = realloc(x->tick, cap * sizeof(*p));
-        if (!p) {
-            x->oom = 1;
-            return;
-        }
-        x->tick = p, x->cap = cap;
-    }
-    x->tick[x->ntick++] = t;
+    if (!grow(x, (void **)&x->tick, &x->cap, x->ntick, sizeof(*x->tick)))
+        x->tick[x->ntick++] = t;
+}
+
+static void add_stall(struct kx_emul *x, int th, uint64_t t0, uint64_t t1)
+{
+    if (!grow(x, (void **)&x->stall, &x->stall_cap, x->nstall, sizeof(*x->stall)))
+        x->stall[x->nstall++] = (struct kx_emul_stall){ th, t0, t1 };
 }
 
 // ---- turns and runs ------------------------------------------------------------------------
@@ -109,6 +124,7 @@ static void silence(struct kx_emul *x, unsigned c, uint64_t t)
     for (unsigned d = 0; d < x->ncpu; d++)
         if (d != c && x->ticks[d] >= x->seen[c][d] + 2) {
             o->stalled += t - from;
+            add_stall(x, o->th, from, t);
             return;
         }
 }
@@ -200,7 +216,7 @@ static void note_gap(struct kx_emul *x, uint64_t t0, uint64_t t1, uint64_t misse
     struct kx_emul_gap g = { t0, t1, missed };
     x->skipped += missed;
     x->gaps++;
-    if (x->ngaps < KX_EMUL_MAX_GAPS)
+    if (!grow(x, (void **)&x->gap, &x->gap_cap, x->ngaps, sizeof(*x->gap)))
         x->gap[x->ngaps++] = g;
     if (t1 - t0 > x->longest.t1 - x->longest.t0)
         x->longest = g;
@@ -296,15 +312,15 @@ static void say_clock(struct kx_emul *x)
 static void say_ticks(struct kx_emul *x, char *w, size_t n)
 {
     const char *why;
-    if (x->clock == KX_CLOCK_EXACT && x->ncpu > 1)
-        why = "QEMU runs the CPUs one at a time, and a CPU's timer interrupt waits for its turn:"
-              " lateness around these gaps is the emulator's, not the program's";
-    else if (x->clock == KX_CLOCK_EXACT)
-        why = "under the exact mode QEMU keeps every period, so the target held its interrupts"
-              " up (masked, or the kernel busy): this is the target's own lateness";
-    else if (x->clock == KX_CLOCK_NONE)
+    if (x->clock == KX_CLOCK_NONE)
         why = "the capture does not say how its time was kept: on real hardware the target held"
               " its interrupts up, under QEMU the host may have held QEMU up";
+    else if (!x->gaps_emulator)
+        why = "under the exact mode QEMU keeps every period, so the target held its interrupts"
+              " up (masked, or the kernel busy): this is the target's own lateness";
+    else if (x->clock == KX_CLOCK_EXACT)
+        why = "QEMU runs the CPUs one at a time, and a CPU's timer interrupt waits for its turn:"
+              " lateness around these gaps is the emulator's, not the program's";
     else
         why = "QEMU fired its timer late, once for every period the host kept it from: deadline"
               " misses, overruns and late wake-ups around these gaps are the emulator's, not the"
@@ -331,6 +347,73 @@ static void say_runs(struct kx_emul *x, char *w, size_t n)
              ms(x, x->worst.stalled));
 }
 
+// ---- the emulator's time inside an interval -------------------------------------------------
+
+static int cmp_stall(const void *a, const void *b)
+{
+    const struct kx_emul_stall *x = a, *y = b;
+    if (x->th != y->th)
+        return x->th < y->th ? -1 : 1;
+    return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+// The stalls by thread, then time, each thread's merged where they overlap (a thread the model
+// saw on two CPUs at once), so that a thread's ends follow its starts: kx_emul_inside searches.
+static void sort_stalls(struct kx_emul *x)
+{
+    if (!x->nstall)
+        return;                 // qsort takes no NULL list
+    qsort(x->stall, x->nstall, sizeof(*x->stall), cmp_stall);
+    size_t n = 0;
+    for (size_t i = 0; i < x->nstall; i++) {
+        struct kx_emul_stall *l = n ? &x->stall[n - 1] : NULL, *s = &x->stall[i];
+        if (l && l->th == s->th && s->t0 <= l->t1)
+            l->t1 = s->t1 > l->t1 ? s->t1 : l->t1;
+        else
+            x->stall[n++] = *s;
+    }
+    x->nstall = n;
+}
+
+static uint64_t overlap(uint64_t a, uint64_t b, uint64_t t0, uint64_t t1)
+{
+    uint64_t lo = a > t0 ? a : t0, hi = b < t1 ? b : t1;
+    return hi > lo ? hi - lo : 0;
+}
+
+uint64_t kx_emul_inside(const struct kx_emul *x, int th, uint64_t a, uint64_t b)
+{
+    if (!x || b <= a)
+        return 0;
+    uint64_t sum = 0;
+    size_t lo = 0, hi = x->ngaps;   // the first gap that ends after a (gaps follow each other)
+    while (x->gaps_emulator && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->gap[mid].t1 <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; x->gaps_emulator && i < x->ngaps && x->gap[i].t0 < b; i++) {
+        const struct kx_emul_gap *g = &x->gap[i];
+        uint64_t o = overlap(a, b, g->t0, g->t1);
+        uint64_t most = (uint64_t)((double)g->missed * x->period + 0.5);
+        sum += o < most ? o : most;
+    }
+    lo = 0, hi = x->nstall;         // th's first stall that ends after a
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct kx_emul_stall *s = &x->stall[mid];
+        if (s->th < th || (s->th == th && s->t1 <= a))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < x->nstall && x->stall[i].th == th && x->stall[i].t0 < b; i++)
+        sum += overlap(a, b, x->stall[i].t0, x->stall[i].t1);
+    return sum < b - a ? sum : b - a;
+}
+
 void kx_emul_finish(struct kx_emul *x)
 {
     if (x->turns_on) {
@@ -341,6 +424,10 @@ void kx_emul_finish(struct kx_emul *x)
             close_run(x, c, x->t_last);
         }
     }
+    sort_stalls(x);
+    // the gaps are the emulator's but on real hardware (not known without the item) and on one
+    // CPU in the exact mode, where QEMU keeps every period
+    x->gaps_emulator = x->clock != KX_CLOCK_NONE && !(x->clock == KX_CLOCK_EXACT && x->ncpu <= 1);
     tick_gaps(x);
     say_clock(x);
     x->nwarn = 0;
@@ -348,6 +435,10 @@ void kx_emul_finish(struct kx_emul *x)
         say_ticks(x, x->warn[x->nwarn++], sizeof(x->warn[0]));
     if (x->stretched)
         say_runs(x, x->warn[x->nwarn++], sizeof(x->warn[0]));
+    if (x->oom)
+        snprintf(x->warn[x->nwarn++], sizeof(x->warn[0]), "out of memory: the tick's gaps or "
+                 "the stalled CPUs not all found; the task instances may hold more of the "
+                 "emulator's time than they say");
 }
 
 void kx_emul_print(const struct kx_emul *x, FILE *f)

@@ -843,13 +843,15 @@ static void tasks_finish(struct kx_stats *s)
 {
     if (!s->tasks)
         return;
-    kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec);
+    kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec, s->emul);
     for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
         s->sink.inst(s->sink.user, &s->tasks->inst[i]);
 }
 
 void kx_stats_finish(struct kx_stats *s)
 {
+    if (s->emul)
+        kx_emul_finish(s->emul); // the emulator's gaps and stalls, for the instances
     tasks_finish(s); // before the states below end: an instance still open stays open
     // What is still open at the last event ends there: states (their end state unknown),
     // kernel calls (no exit), interrupts (not handled, or without an exit), waits.
@@ -878,8 +880,6 @@ void kx_stats_finish(struct kx_stats *s)
         kw_finish(s->kw);
     if (s->chains)
         kx_chains_finish(s->chains, s->t_last);
-    if (s->emul)
-        kx_emul_finish(s->emul);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

@@ -261,9 +261,13 @@ static void periods(struct kx_tasks *k)
     free(gap), free(at), free(last);
 }
 
-static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last)
+static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last,
+                  const struct kx_emul *x)
 {
     struct kx_task *t = &k->task[i->task];
+    i->emul = kx_emul_inside(x, i->th, i->release, i->end ? i->end : t_last);
+    t->stretched += i->emul != 0;
+    t->emul += i->emul;
     i->period = t->period;
     i->deadline = t->deadline_given ? t->deadline : t->period;
     t->preempt += i->preempt;
@@ -284,12 +288,18 @@ static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last)
     i->missed = end > due;
     if (!i->end && !i->missed)
         return;                     // open, its deadline still ahead: not judged
+    i->emul_miss = (uint8_t)(i->missed && i->emul >= (uint64_t)i->lateness);
+    if (i->emul_miss) {
+        t->emul_misses++;
+        return;
+    }
     t->misses += (uint64_t)i->missed;
     if (i->lateness > t->late_max)
         t->late_max = i->lateness;
 }
 
-void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps)
+void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps,
+                     const struct kx_emul *x)
 {
     for (unsigned i = 0; i < KX_MAX_THREADS; i++)  // the open instances' time up to the end
         if (k->th[i].open) {
@@ -317,7 +327,7 @@ void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_la
         if (!k->task[t].deadline_given)
             k->task[t].deadline = k->task[t].period;
     for (size_t j = 0; j < k->ninst; j++)
-        judge(k, &k->inst[j], t_last);
+        judge(k, &k->inst[j], t_last, x);
     k->judged = 1;
 }
 

@@ -5,17 +5,19 @@
 // ended, still open at the end), misses and the largest lateness (null when nothing was
 // judged), preemptions, the response and execution times as distributions, the longest
 // response's instance, and its missed instances (the first KX_TASK_JSON_MISSES; the count of
-// the rest in "missed_more"): [id, release, start, end, lateness, exec, preemptions].
+// the rest in "missed_more"): [id, release, start, end, lateness, exec, preemptions, the
+// emulator's time in it, 1 when the miss is the emulator's]. "misses" are the program's,
+// "emulator_misses" the emulator's; "stretched" instances hold "emulator" cycles it took.
 #include <kevhost/kx_stats.h>
 
 #define KX_TASK_JSON_MISSES 512u
 
 static void inst_json(FILE *f, const struct kx_inst *i)
 {
-    fprintf(f, "[%llu,%llu,%llu,%llu,%lld,%llu,%u]", (unsigned long long)i->id,
+    fprintf(f, "[%llu,%llu,%llu,%llu,%lld,%llu,%u,%llu,%u]", (unsigned long long)i->id,
             (unsigned long long)i->release, (unsigned long long)i->start,
             (unsigned long long)i->end, (long long)i->lateness, (unsigned long long)i->exec,
-            i->preempt);
+            i->preempt, (unsigned long long)i->emul, i->emul_miss);
 }
 
 static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *k, unsigned n)
@@ -39,7 +41,9 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
         fputs("null", f);
     else
         fprintf(f, "%lld", (long long)t->late_max);
-    fprintf(f, ",\"preempt\":%llu,", (unsigned long long)t->preempt);
+    fprintf(f, ",\"preempt\":%llu,\"emulator_misses\":%llu,\"stretched\":%llu,\"emulator\":%llu,",
+            (unsigned long long)t->preempt, (unsigned long long)t->emul_misses,
+            (unsigned long long)t->stretched, (unsigned long long)t->emul);
     kx_dist_json(f, "response", &t->resp);
     fputc(',', f);
     kx_dist_json(f, "exec", &t->exec);

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-// kev2ctf: converts a .kev trace into a CTF 1.8 trace directory (metadata + one stream file
-// per CPU, channel0_<cpu>) that babeltrace2 and Trace Compass read. Every non-CONTROL .kev
-// event becomes exactly one CTF event (layout and names: ctf_meta.h / ctf_meta.c); the CONTROL
-// events become packet structure: BUFFER / BUFFER_END frame a packet, DROPPED raises the
-// packet context's events_discarded counter (a new packet starts there), losses after the last
-// buffer (the trailer's count) become a final empty packet, so babeltrace2 reports every lost
-// event as discarded. Decoding is the shared trace/kev_decode.c.
-// Exit status: 0 ok, 1 damaged or unreadable input or a write error (what was decoded before
-// the problem is written), 2 bad usage.
+// kev2ctf's encoder (kev2ctf.h): .kev events into CTF 1.8 packets, one stream per CPU, that
+// babeltrace2 and Trace Compass read; kev2ctf_dir.c writes them into a trace directory, kevlive
+// serves them live. Every non-CONTROL .kev event becomes exactly one CTF event (layout and
+// names: ctf_meta.h / ctf_meta.c); the CONTROL events become packet structure: BUFFER /
+// BUFFER_END frame a packet, DROPPED raises the packet context's events_discarded counter (a
+// new packet starts there), losses after the last buffer (the trailer's count) become a final
+// empty packet, so babeltrace2 reports every lost event as discarded. Decoding is the shared
+// trace/kev_decode.c.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "ctf_meta.h"
+#include "kev2ctf.h"
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_stack.h>
@@ -27,25 +26,10 @@
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 
-static const struct tool_opt opts[] = {
-    { 'o', 'o', NULL, "DIR", "output directory", NULL },
-    { 'v', 'v', NULL, NULL, "print a summary (events, packets, discarded) on stderr", NULL },
-    { .also = syms_opts },
-    { 0 },
-};
-static const struct tool_cmd cmd = {
-    "kev2ctf", "[-v] [--symbols DIR]... -o DIR FILE.kev",
-    "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
-    "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
-    "A fault's function and a stack's frames are named from the ELF files the capture\n"
-    "ran, found by build id.\n",
-    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
-};
-
 // ---- stream packets ----------------------------------------------------------------------------
 
 struct stream {
-    FILE *f;
+    int used;             // a packet was made: the CPU has a stream
     uint8_t *buf;
     size_t len, cap;
     int open;             // a packet is being filled
@@ -54,11 +38,13 @@ struct stream {
     uint64_t seq;         // packets written
     uint64_t discarded;   // events lost on this CPU so far (the CTF counter)
     uint64_t nev;         // events in the open packet
+    uint64_t host_lost;   // events the host lost in transit, counted from the next buffer
     const struct kev_reader *r; // the capture's reader (strings' byte order), set per event
 };
 
 struct conv {
-    const char *dir;
+    ctf_packet_fn out;    // where closed packets go
+    void *out_user;
     struct kx_model *m;
     struct stream s[KEV_MAX_CPUS];
     int16_t last_cpu[KX_MAX_THREADS]; // CPU each thread last ran on + 1 (0: not yet seen)
@@ -106,9 +92,13 @@ static inline void put16(struct stream *s, uint16_t v) { put_le(s->buf + s->len,
 static inline void put32(struct stream *s, uint32_t v) { put_le(s->buf + s->len, v, 4); s->len += 4; }
 static inline void put64(struct stream *s, uint64_t v) { put_le(s->buf + s->len, v, 8); s->len += 8; }
 
-// A fixed char[16] (LTTng's comm), NUL padded.
+// A fixed char[16] (LTTng's comm), NUL padded; "<unknown>" for a thread whose name the trace
+// lost (babeltrace2 2.0 reads a char array of NULs only as the one it read before it: another
+// thread's name).
 static void put_comm(struct stream *s, const char *name)
 {
+    if (!name[0])
+        name = "<unknown>";
     size_t n = strnlen(name, CTF_COMM_LEN - 1);
     memcpy(s->buf + s->len, name, n);
     memset(s->buf + s->len + n, 0, CTF_COMM_LEN - n);
@@ -121,23 +111,6 @@ static void put_str(struct stream *s, const char *str)
     size_t n = strlen(str) + 1;
     memcpy(s->buf + s->len, str, n);
     s->len += n;
-}
-
-static int open_stream(struct conv *c, unsigned cpu)
-{
-    struct stream *s = &c->s[cpu];
-    if (s->f)
-        return 0;
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/channel0_%u", c->dir, cpu);
-    s->f = fopen(path, "wb");
-    if (!s->f) {
-        fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
-        c->werr = 1;
-        return -1;
-    }
-    setvbuf(s->f, NULL, _IOFBF, 1 << 20);
-    return 0;
 }
 
 static void packet_header(struct conv *c, struct stream *s, unsigned cpu, uint64_t t)
@@ -161,8 +134,7 @@ static void packet_header(struct conv *c, struct stream *s, unsigned cpu, uint64
 static void open_packet(struct conv *c, unsigned cpu, uint64_t t)
 {
     struct stream *s = &c->s[cpu];
-    if (open_stream(c, cpu))
-        return;
+    s->used = 1;
     packet_header(c, s, cpu, t);
     s->open = 1;
     s->begin = s->last = t;
@@ -171,12 +143,14 @@ static void open_packet(struct conv *c, unsigned cpu, uint64_t t)
 
 static void flush_packet(struct conv *c, struct stream *s, uint64_t end, uint64_t discarded)
 {
+    struct ctf_packet pk = { (unsigned)(s - c->s), s->buf, s->len, s->begin, end, discarded,
+                             s->seq, s->len > CTF_PACKET_HDR ? s->nev : 0 };
     put_le(s->buf + CTF_OFF_TS_END, end, 8);
     put_le(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8, 8);
     put_le(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8, 8);
     put_le(s->buf + CTF_OFF_SEQ, s->seq++, 8);
     put_le(s->buf + CTF_OFF_DISCARDED, discarded, 8);
-    if (fwrite(s->buf, 1, s->len, s->f) != s->len)
+    if (c->out(c->out_user, &pk))
         c->werr = 1;
     c->packets++;
 }
@@ -218,7 +192,7 @@ static void span_streams(struct conv *c)
     uint64_t end = c->m->have_t ? c->m->last_t : 0;
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
         struct stream *s = &c->s[cpu];
-        if (!s->open && s->f && s->end < end)
+        if (!s->open && s->used && s->end < end)
             open_packet(c, cpu, s->end);
         close_packet(c, cpu, end);
     }
@@ -721,6 +695,8 @@ static void control_event(struct conv *c, const struct kev_event *e)
     switch (e->ev) {
     case KEV_CTL_BUFFER:
         close_packet(c, e->cpu, s->last);
+        s->discarded += s->host_lost; // (lost before this buffer: counted from its packet on)
+        s->host_lost = 0;
         open_packet(c, e->cpu, e->t64);
         break;
     case KEV_CTL_BUFFER_END:
@@ -838,29 +814,104 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     return 0;
 }
 
-// ---- main --------------------------------------------------------------------------------------
-
-// mkdir -p: DIR and its missing parents (LTTng's analyses want the CTF in a directory named
-// kernel, as an LTTng session holds it: -o SESSION/kernel). 0, or -1 with errno set.
-static int make_dirs(const char *dir)
+// A last, empty packet of cpu raising its counter to lost.
+static void last_packet(struct conv *c, unsigned cpu, uint64_t lost)
 {
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n >= sizeof(path)) {
-        errno = ENAMETOOLONG;
-        return -1;
+    struct stream *s = &c->s[cpu];
+    uint64_t t = c->m->have_t ? c->m->last_t : 0;
+    uint64_t at = s->last > t ? s->last : t;
+    if (at < s->end) // after the last packet (a BUFFER_END may follow the last event)
+        at = s->end;
+    open_packet(c, cpu, at);
+    s->discarded = lost;
+    close_packet(c, cpu, at);
+}
+
+// Losses no DROPPED event reported (after the last buffer, or buffers the logger could not
+// store): a last, empty packet per CPU raises the counter to the trailer's total.
+static void trailing_losses(struct conv *c, const struct kev_reader *r)
+{
+    unsigned ncpu = r->kr_have_trailer ? r->kr_trl_ncpu : r->kr_ncpu_seen;
+    for (unsigned cpu = 0; cpu < ncpu && cpu < KEV_MAX_CPUS; cpu++) {
+        uint64_t lost = r->kr_have_trailer ? r->kr_trl_lost[cpu] : r->kr_cpu[cpu].cs_lost_stream;
+        if (lost > c->s[cpu].discarded)
+            last_packet(c, cpu, lost);
     }
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != 0)
-            continue;
-        char keep = path[i];
-        path[i] = 0;
-        if (mkdir(path, 0777) && errno != EEXIST)
-            return -1;
-        path[i] = keep;
-    }
-    return 0;
+}
+
+// ---- the interface (kev2ctf.h) -----------------------------------------------------------------
+
+struct ctf_enc {
+    struct conv c;
+};
+
+struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_packet_fn out,
+                            void *user)
+{
+    struct ctf_enc *e = calloc(1, sizeof(*e));
+    if (!e)
+        return NULL;
+    e->c.m = m;
+    e->c.out = out;
+    e->c.out_user = user;
+    memcpy(e->c.uuid, uuid, 16);
+    kc_unplaced = 0;
+    return e;
+}
+
+void ctf_enc_free(struct ctf_enc *e)
+{
+    if (!e)
+        return;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        free(e->c.s[cpu].buf);
+    free(e);
+}
+
+int ctf_enc_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    return on_event(&((struct ctf_enc *)user)->c, r, e);
+}
+
+void ctf_enc_host_loss(struct ctf_enc *e, unsigned cpu, uint64_t events)
+{
+    if (cpu < KEV_MAX_CPUS)
+        e->c.s[cpu].host_lost += events;
+}
+
+void ctf_enc_flush(struct ctf_enc *e, unsigned cpu)
+{
+    if (cpu < KEV_MAX_CPUS && e->c.s[cpu].open && e->c.s[cpu].nev)
+        close_packet(&e->c, cpu, e->c.s[cpu].last);
+}
+
+int ctf_enc_finish(struct ctf_enc *e, const struct kev_reader *r, int whole)
+{
+    struct conv *c = &e->c;
+    span_streams(c);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) // the host's losses no buffer came after
+        if (c->s[cpu].host_lost)
+            last_packet(c, cpu, c->s[cpu].discarded + c->s[cpu].host_lost);
+    if (whole)
+        trailing_losses(c, r);
+    return c->werr;
+}
+
+void ctf_enc_counts(const struct ctf_enc *e, struct ctf_enc_counts *n)
+{
+    n->events = e->c.events;
+    n->derived = e->c.derived;
+    n->packets = e->c.packets;
+    n->discarded = 0;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        n->discarded += e->c.s[cpu].discarded;
+    n->unplaced = kc_unplaced;
+}
+
+void ctf_enc_clock(const struct kev_reader *r, struct ctf_clock *clk)
+{
+    clk->freq = r->kr_cycles_per_sec ? r->kr_cycles_per_sec : 1000000000u;
+    clk->offset_s = kx_boot_time(r);
 }
 
 static const char *attr(const struct kev_reader *r, const char *key, char *buf, size_t n)
@@ -871,124 +922,14 @@ static const char *attr(const struct kev_reader *r, const char *key, char *buf, 
     return buf;
 }
 
-static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
+void ctf_enc_metadata(FILE *f, const struct kev_reader *r, const uint8_t uuid[16],
+                      const struct ctf_clock *clk)
 {
-    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
-    size_t n = f->len < 65536 ? f->len : 65536;
-    for (size_t i = 0; i < n; i++) {
-        h1 = (h1 ^ f->data[i]) * 0x100000001b3ull;
-        h2 = (h2 ^ f->data[f->len - 1 - i]) * 0x100000001b3ull;
-    }
-    put_le(uuid, h1, 8);
-    put_le(uuid + 8, h2 ^ f->len, 8);
-    uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); // version 4 layout
-    uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
-}
-
-static int write_metadata(struct conv *c, const struct kx_file *f)
-{
-    char path[4096], host[64], sys[64], rel[64], ver[64], mach[64];
-    const struct kev_reader *r = f->r;
-    snprintf(path, sizeof(path), "%s/metadata", c->dir);
-    FILE *mf = fopen(path, "w");
-    if (!mf) {
-        fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    struct ctf_clock clk = { r->kr_cycles_per_sec ? r->kr_cycles_per_sec : 1000000000u,
-                             kx_boot_time(r) };
+    char host[64], sys[64], rel[64], ver[64], mach[64];
     struct ctf_env env = { attr(r, "NODENAME", host, sizeof(host)),
                            attr(r, "SYSNAME", sys, sizeof(sys)),
                            attr(r, "SYS_RELEASE", rel, sizeof(rel)),
                            attr(r, "SYS_VERSION", ver, sizeof(ver)),
                            attr(r, "MACHINE", mach, sizeof(mach)), r->kr_board };
-    ctf_write_metadata(mf, c->uuid, &clk, &env);
-    if (fclose(mf)) {
-        fprintf(stderr, "kev2ctf: %s: write error\n", path);
-        return -1;
-    }
-    return 0;
-}
-
-// Losses no DROPPED event reported (after the last buffer, or buffers the logger could not
-// store): a last, empty packet per CPU raises the counter to the trailer's total.
-static void trailing_losses(struct conv *c, const struct kev_reader *r)
-{
-    unsigned ncpu = r->kr_have_trailer ? r->kr_trl_ncpu : r->kr_ncpu_seen;
-    uint64_t t = c->m->have_t ? c->m->last_t : 0;
-    for (unsigned cpu = 0; cpu < ncpu && cpu < KEV_MAX_CPUS; cpu++) {
-        struct stream *s = &c->s[cpu];
-        uint64_t lost = r->kr_have_trailer ? r->kr_trl_lost[cpu] : r->kr_cpu[cpu].cs_lost_stream;
-        if (lost <= s->discarded)
-            continue;
-        uint64_t at = s->last > t ? s->last : t;
-        if (at < s->end) // after the last packet (a BUFFER_END may follow the last event)
-            at = s->end;
-        open_packet(c, cpu, at);
-        s->discarded = lost;
-        close_packet(c, cpu, at);
-    }
-}
-
-int main(int argc, char **argv)
-{
-    const char *in = NULL, *dir = NULL;
-    int verbose = 0;
-    struct tool_args a = { argc, argv, 0, NULL };
-    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
-        if (id < 0)
-            return tool_opts_exit(id);
-        if (id == 'v')
-            verbose = 1;
-        else if (id == 'o')
-            dir = a.val;
-        else if (syms_take(cmd.name, id, a.val) < 0)
-            return 2;
-    }
-    if (tool_one_file(&cmd, &a, &in))
-        return 2;
-    if (!dir)
-        return tool_usage_error(&cmd, "-o DIR is required");
-    struct kx_file f;
-    if (kx_open("kev2ctf", in, &f))
-        return 1;
-    if (make_dirs(dir)) {
-        fprintf(stderr, "kev2ctf: %s: %s\n", dir, strerror(errno));
-        kx_close(&f);
-        return 1;
-    }
-    static struct conv c;
-    static struct kx_model m;
-    c.dir = dir;
-    c.m = &m;
-    kx_model_init(&m, f.r);
-    ctf_kcall_layouts(f.r);
-    syms_trace("kev2ctf", f.data, f.len);
-    make_uuid(&f, c.uuid);
-    int rc = kx_decode("kev2ctf", &f, on_event, &c);
-    span_streams(&c);
-    if (!rc)
-        trailing_losses(&c, f.r);
-    uint64_t discarded = 0;
-    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
-        struct stream *s = &c.s[cpu];
-        discarded += s->discarded;
-        if (s->f && fclose(s->f))
-            c.werr = 1;
-        free(s->buf);
-    }
-    if (write_metadata(&c, &f))
-        c.werr = 1;
-    if (c.werr && !rc)
-        fprintf(stderr, "kev2ctf: %s: write error\n", dir);
-    if (kc_unplaced)
-        fprintf(stderr, "kev2ctf: %llu kernel-call fields beyond their call's layout were not"
-                        " written (kevtable shows them)\n", (unsigned long long)kc_unplaced);
-    if (verbose)
-        fprintf(stderr, "kev2ctf: %llu events (+%llu derived), %llu packets, %llu discarded\n",
-                (unsigned long long)c.events, (unsigned long long)c.derived,
-                (unsigned long long)c.packets, (unsigned long long)discarded);
-    syms_end();
-    kx_close(&f);
-    return rc || c.werr ? 1 : 0;
+    ctf_write_metadata(f, uuid, clk, &env);
 }

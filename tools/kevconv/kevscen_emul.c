@@ -11,7 +11,11 @@
 //     while CPU 0 takes two ticks: a stall of EM_RUN - 10 cycles. It runs again at T+5100 for
 //     10 cycles, with no stall.
 // With -c (the header item QEMU_CLOCK, as scripts/qemu-run.sh passes it) the capture says how
-// its time was kept; the stalls are QEMU's turns only under -icount.
+// its time was kept; the stalls are QEMU's turns only under -icount, the gaps the emulator's
+// but without the item. The sampler sleeps between its runs: a task of two instances a round,
+// the long one (EM_RUN) and the short one inside the gap; given a deadline of EM_DEADLINE
+// (shorter than the long run less its stall, longer than the short one), the long one misses
+// every round, the emulator's miss where its stall covers the lateness.
 #include "kevscen.h"
 
 #include <stdio.h>
@@ -23,6 +27,8 @@
 #define EM_TICK 1000u
 #define EM_SKIP 2u      // periods skipped a round (the 5th and 6th)
 #define EM_RUN 2500u    // the sampler's stretched run, past two of CPU 0's ticks
+#define EM_SHORT 10u    // the sampler's run inside the gap
+#define EM_DEADLINE 20u // the deadline the tests give the sampler (client/main)
 #define EM_TICK_IRQ 0x100u
 #define EM_SHARE_IRQ 0x101u
 enum { EM_SAMPLER = 2, EM_HOG = 5 };   // the basic script's client and worker
@@ -62,7 +68,7 @@ void emul_round(uint64_t T)
             tick(T + k * EM_TICK, EM_TICK_IRQ);
         if (k == 5) {
             trace_host_port.cpu = 1, at(T + 5100), th(KEV_TH_RUNNING, EM_SAMPLER);
-            at(T + 5110), th(KEV_TH_NANOSLEEP, EM_SAMPLER);
+            at(T + 5100 + EM_SHORT), th(KEV_TH_NANOSLEEP, EM_SAMPLER);
         }
         shares(T, k, k + 1);
     }
@@ -83,4 +89,15 @@ void emul_expect(unsigned rounds, const char *clock)
     printf("expect emul.stretched %llu\n", icount ? R : 0);
     if (icount)
         printf("expect emul.worst %u %u %u\n", 1u, EM_RUN, EM_RUN - 10); // CPU, run, stalled
+    // the sampler's instances under --deadline client/main=EM_DEADLINE us: the long one's miss
+    // (late EM_RUN - EM_DEADLINE) the emulator's when its stall (EM_RUN - 10) covers it; the
+    // gap's time in the short one, when the gaps are the emulator's (an item names QEMU)
+    int gaps = clock != NULL;
+    printf("expect emul.tasks.deadline %u\n", EM_DEADLINE);
+    printf("expect emul.tasks.instances %llu\n", 2 * R);
+    printf("expect emul.tasks.misses %llu\n", icount ? 0 : R);
+    printf("expect emul.tasks.emulator_misses %llu\n", icount ? R : 0);
+    printf("expect emul.tasks.stretched %llu\n", (icount ? R : 0) + (gaps ? R : 0));
+    printf("expect emul.tasks.emulator %llu\n", (icount ? R * (EM_RUN - 10) : 0) +
+                                                 (gaps ? R * EM_SHORT : 0));
 }

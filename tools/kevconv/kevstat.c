@@ -378,9 +378,16 @@ static void print_miss(const struct kx_stats *s, const struct kx_inst *i)
     else
         printf("still open at the end of the trace, late %.3f us or more",
                us(s, (uint64_t)i->lateness));
-    printf(" (running %.3f us, runnable %.3f us, blocked %.3f us, %u preemptions%s)\n",
+    printf(" (running %.3f us, runnable %.3f us, blocked %.3f us, %u preemptions%s)",
            us(s, i->exec), us(s, i->ready), us(s, i->blocked), i->preempt,
            i->queued ? "; released while its previous instance ran" : "");
+    if (i->emul_miss)
+        printf("; the EMULATOR's miss: it took %.3f us of the instance, the lateness or more",
+               us(s, i->emul));
+    else if (i->emul)
+        printf("; the emulator took %.3f us of it, less than the lateness: the program's miss",
+               us(s, i->emul));
+    putchar('\n');
 }
 
 // Task instances (kx_task.h): a line per task, then each task's response times and misses.
@@ -393,8 +400,8 @@ static void print_tasks(const struct kx_stats *s)
            k ? k->ntask : 0);
     if (!k || !k->ntask)
         return;
-    printf("  %-32s %9s %12s %12s %20s %7s %14s\n", "task", "instances", "period us", "jitter us",
-           "deadline us", "misses", "late max us");
+    printf("  %-32s %9s %12s %12s %20s %7s %10s %14s\n", "task", "instances", "period us",
+           "jitter us", "deadline us", "misses", "emulator's", "late max us");
     for (unsigned n = 0; n < k->ntask; n++) {
         const struct kx_task *t = &k->task[n];
         printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
@@ -403,8 +410,9 @@ static void print_tasks(const struct kx_stats *s)
             printf(" %12.3f", us(s, t->period));
         else
             printf(" %12s", "-");
-        printf(" %12.3f %20s %7llu", us(s, t->gap_max - t->gap_min),
-               deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses);
+        printf(" %12.3f %20s %7llu %10llu", us(s, t->gap_max - t->gap_min),
+               deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses,
+               (unsigned long long)t->emul_misses);
         if (t->late_max == INT64_MIN)
             printf(" %14s\n", "-");
         else
@@ -419,6 +427,11 @@ static void print_tasks(const struct kx_stats *s)
                (unsigned long long)t->preempt,
                t->period_given ? "given" : t->period ? "the median interval" : "unknown",
                us(s, t->gap_min), us(s, t->gap_max));
+        if (t->stretched)
+            printf("    EMULATOR: %llu instances hold %.3f us the emulator took (tick gaps, stalls "
+                   "of their CPU); of the misses %llu are the emulator's, %llu the program's\n",
+                   (unsigned long long)t->stretched, us(s, t->emul),
+                   (unsigned long long)t->emul_misses, (unsigned long long)t->misses);
         quantize(s, &t->resp, "response (release -> end)");
         quantize(s, &t->exec, "execution (running)");
         for (size_t j = 0; j < k->ninst; j++)

@@ -19,7 +19,8 @@ KC_SYMS   := $(SYMS_SRCS)
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
-KC_CTF_SRCS := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)
+KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c
+KC_CTF_SRCS := $(KC)/kev2ctf_dir.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
 KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
          $(KC)/kev2perfetto_slices.c $(KC)/kev2perfetto_funcs.c $(KC)/kev2perfetto_instants.c \
@@ -29,6 +30,18 @@ KC_PF_SRCS := $(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/con
 $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
+
+# kevlive: the trace served live to LTTng's viewers, packets by kev2ctf's encoder.
+HOST_TOOLS += $(H)/kevlive
+$(H)/kevlive: $(call kevhost_objs,$(KC)/kevlive.c $(KC)/live_store.c $(KC)/live_viewer.c $(KC_CTF) \
+                  $(KC_SYMS) $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lz
+# babeltrace2 attached live against babeltrace2 over kev2ctf's conversion, with bad viewers and
+# losses (about 25 s: the paced writers).
+SCRIPT_TESTS_HOST += kevlive|120|test/tools/test_kevlive.sh
+TEST_DEPS_HOST    += $(H)/kevlive $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/kevtop $(H)/traceprinter \
+                     $(HT)/kevscen4
 
 $(H)/kev2json: $(call kevhost_objs,$(KC_JSON_SRCS))
 	@echo "  LINK    $@"
@@ -111,7 +124,7 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 	@echo "  TESTLD  $$@"
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
-$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2ctf,$(KC_CTF_SRCS)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
                                           $(AN)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))

@@ -4,11 +4,14 @@
 // computed once, kevstat -s tasks prints the same). Through window.kevReport it adds:
 //   * a table of the tasks: instances, period (the median interval between releases, or
 //     given), jitter, deadline (the period, or given: kevreport --deadline TASK=TIME),
-//     response times, the largest lateness, misses;
+//     response times, the largest lateness, the program's misses and the emulator's (a miss
+//     whose lateness the time the emulator took in it covers: kx_task.h);
 //   * a response-time histogram per task;
-//   * every missed instance, each with a "show" button that puts it in the timeline's view;
-//   * over the timeline, on each task's row, every missed instance: a red bar from its
-//     deadline to its end (or to the end of the trace) and a tick at its release.
+//   * every missed instance, each with a "show" button that puts it in the timeline's view,
+//     the emulator's marked (class "emulator") and saying so;
+//   * over the timeline, on each task's row, every missed instance: a bar from its deadline to
+//     its end (or to the end of the trace), red, grey for the emulator's, and a tick at its
+//     release.
 // Times shown are time since boot, like the other tools. Sets body[data-tasks] when done.
 "use strict";
 (function () {
@@ -35,11 +38,12 @@
     document.body.setAttribute("data-tasks", "1");
     return;
   }
-  var misses = 0;
-  tasks.forEach(function (t) { misses += t.misses; });
-  sec.appendChild(el("h3", { id: "tasks-h", text: tasks.length + " task(s), " + misses + " deadline miss(es)" }));
+  var misses = 0, emul = 0;
+  tasks.forEach(function (t) { misses += t.misses; emul += t.emulator_misses; });
+  sec.appendChild(el("h3", { id: "tasks-h", text: tasks.length + " task(s), " + misses + " deadline miss(es)" +
+    (emul ? " of the program's, " + emul + " the emulator's (the time QEMU took in them covers their lateness)" : "") }));
   var tbl = R.table(["task", "instances", "period", "jitter", "deadline", "response min / mean / max",
-    "worst lateness", "misses", ""], tasks.map(function (t) {
+    "worst lateness", "misses", "the emulator's", ""], tasks.map(function (t) {
     var b = "";
     if (t.worst) {
       b = el("button", { "class": "show", text: "show longest" });
@@ -51,7 +55,7 @@
       t.deadline ? fmt(t.deadline) + (t.deadline_given ? " (given)" : " (period)") : "-",
       r.n ? fmt(r.min) + " / " + fmt(r.mean) + " / " + fmt(r.max) : "-",
       t.late_max === null ? "-" : (t.late_max > 0 ? "late " + fmt(t.late_max) : "early " + fmt(-t.late_max)),
-      t.misses, b];
+      t.misses, t.emulator_misses, b];
   }));
   tbl.id = "tasks-table";
   sec.appendChild(tbl);
@@ -63,7 +67,8 @@
   tasks.forEach(function (t) { hs.appendChild(R.hist(t.thread + " response time", t.response)); });
   sec.appendChild(hs);
 
-  // every missed instance: [id, release, start, end, lateness, exec, preemptions]
+  // every missed instance: [id, release, start, end, lateness, exec, preemptions, the
+  // emulator's time in it, 1 when the miss is the emulator's]
   var ul = el("ul", { id: "misses" });
   tasks.forEach(function (t) {
     t.missed.forEach(function (m) {
@@ -71,9 +76,12 @@
       var text = t.thread + " missed its deadline: released " + boot(m[1]) + ", " + (m[3] ? "ended " + boot(m[3]) +
         ", response " + fmt(m[3] - m[1]) : "still running at the end of the trace") + " against a deadline of " +
         fmt(t.deadline) + ": late " + fmt(m[4]) + (m[3] ? "" : " or more") + " (running " + fmt(m[5]) + ", " + m[6] + " preemption(s))";
+      if (m[8]) text += "; the emulator's miss, not the program's: QEMU took " + fmt(m[7]) + " of it, the lateness or more";
+      else if (m[7]) text += "; QEMU took " + fmt(m[7]) + " of it, less than the lateness: the program's miss";
       var b = el("button", { "class": "show", text: "show" });
       b.onclick = function () { show(m[1], end); };
-      ul.appendChild(el("li", { "class": "finding miss", "data-release": String(m[1]) }, [el("span", { "class": "text", text: text }), " ", b]));
+      ul.appendChild(el("li", { "class": "finding miss" + (m[8] ? " emulator" : ""), "data-release": String(m[1]) },
+        [el("span", { "class": "text", text: text }), " ", b]));
     });
     if (t.missed_more) ul.appendChild(el("li", { "class": "note", text: t.thread + ": " + t.missed_more + " more misses not listed" }));
   });
@@ -91,7 +99,7 @@
       t.missed.forEach(function (m) {
         var rel = m[1] - first, due = rel + t.deadline, end = (m[3] || S.trace.last) - first;
         if (end < R.view.t0 || rel > R.view.t1) return;
-        g.fillStyle = "#d50000";
+        g.fillStyle = m[8] ? "#9e9e9e" : "#d50000";
         g.fillRect(R.x(due), y + R.RH - 4, Math.max(R.x(end) - R.x(due), 2), 3);
         g.fillRect(R.x(rel), y + 1, 1.5, R.RH - 2);
       });

@@ -314,8 +314,13 @@ static int say_damage(sqlite3 *db, const char *path, const char *tool)
     return damaged;
 }
 
-// The interactive shell: Debian's sqlite3 with the extension beside this program loaded and the
-// trace open; without them, says what is missing.
+// --deadline and --period as given (OPT, RULE pairs), for the shell to give its extension.
+static const char *timing_arg[2 * KX_MAX_TIMING];
+static unsigned ntiming_arg;
+
+// The interactive shell: Debian's sqlite3 with the extension beside this program loaded, the
+// periods and deadlines given to it (kev_timing, its output thrown away) and the trace open;
+// without them, says what is missing.
 static int shell(const char *path)
 {
     char self[PATH_MAX], so[PATH_MAX + 16];
@@ -333,16 +338,30 @@ static int shell(const char *path)
         fprintf(stderr, "kevsql: %s: %s (the extension the shell loads)\n", so, strerror(errno));
         return 1;
     }
-    char *load = NULL, *open = NULL;
-    if (asprintf(&load, ".load %s", so) < 0 || asprintf(&open, "SELECT kev_open('%s') AS tables;",
-                                                          path) < 0)
-        return 1;
     if (strchr(path, '\'')) {
         fprintf(stderr, "kevsql: the shell takes a path without a quote (%s)\n", path);
         return 2;
     }
-    execlp("sqlite3", "sqlite3", "-cmd", load, "-cmd", open, "-cmd", ".headers on", "-cmd",
-           ".mode column", ":memory:", (char *)NULL);
+    const char *argv[2 * (KX_MAX_TIMING + 8)];
+    unsigned k = 0;
+    char *load = NULL, *open = NULL;
+    if (asprintf(&load, ".load %s", so) < 0 || asprintf(&open, "SELECT kev_open('%s') AS tables;",
+                                                          path) < 0)
+        return 1;
+    argv[k++] = "sqlite3", argv[k++] = "-cmd", argv[k++] = load;
+    if (ntiming_arg)
+        argv[k++] = "-cmd", argv[k++] = ".output /dev/null";
+    for (unsigned i = 0; i + 1 < ntiming_arg; i += 2) {
+        char *q = sqlite3_mprintf("SELECT kev_timing(%Q, %Q);", timing_arg[i], timing_arg[i + 1]);
+        if (!q)
+            return 1;
+        argv[k++] = "-cmd", argv[k++] = q;
+    }
+    if (ntiming_arg)
+        argv[k++] = "-cmd", argv[k++] = ".output";
+    argv[k++] = "-cmd", argv[k++] = open, argv[k++] = "-cmd", argv[k++] = ".headers on";
+    argv[k++] = "-cmd", argv[k++] = ".mode column", argv[k++] = ":memory:", argv[k] = NULL;
+    execvp("sqlite3", (char *const *)argv);
     fprintf(stderr, "kevsql: sqlite3: %s (Debian's sqlite3 package is the shell; scripts/setup.sh "
             "installs it)\n", strerror(errno));
     return 1;
@@ -426,6 +445,10 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         default:
             if ((k = ks_timing_take(id, a.val)) < 0 || (!k && ks_syms_take(id, a.val) < 0))
                 return 2;
+            if (k && ntiming_arg + 2 <= sizeof(timing_arg) / sizeof(timing_arg[0])) {
+                timing_arg[ntiming_arg++] = id == KX_TIMING_OPT_DEADLINE ? "deadline" : "period";
+                timing_arg[ntiming_arg++] = a.val;
+            }
         }
     }
     for (int i = a.ind; i < argc; i++)
@@ -457,9 +480,6 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         }
         return ksq_fleet(&o);
     }
-    if (!o.query && ks_timing_given())
-        return tool_usage_error(&cmd, "--deadline and --period go with a query (the shell "
-                                "opens the trace without them)");
     if (!o.query)
         return shell(o.traces[0]);
     sqlite3 *db = ksq_open(o.traces[0], o.lenient, "kevsql");

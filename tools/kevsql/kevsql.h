@@ -33,8 +33,7 @@ int ksq_fleet(const struct ksq_opts *o);
 // --no-symbols), kept for every trace the command opens: 1 one was, 0 not one, -1 said why.
 int ks_syms_take(int id, const char *val);
 // The extension's --deadline and --period (kx_timing_opts), kept for every trace the command
-// opens (ks_trace.c): 1 one was, 0 not one, -1 said why. ks_timing_given: some were.
+// opens (ks_trace.c): 1 one was, 0 not one, -1 said why.
 int ks_timing_take(int id, const char *val);
-int ks_timing_given(void);
 
 #endif

@@ -11,7 +11,10 @@
 # A trace (and the extension) goes by its path when every worker sees the same file there
 # (same size), and as bytes otherwise: the task writes them to a file of its own and opens that.
 #   kevsql_dask.py [--csv|--json] [--no-header] [--lenient] [--check] [--merge SQL] [--send]
-#                  [--timing] --scheduler URL 'SELECT ...' TRACE.kev|DIR...
+#                  [--timing] [--deadline TASK=TIME]... [--period TASK=TIME]...
+#                  --scheduler URL 'SELECT ...' TRACE.kev|DIR...
+# (--deadline, --period: kevsql's, given to the extension on each trace's connection before it
+# opens the trace, kev_timing(); checked here first by the same function)
 # (--send: bytes even where the workers see the paths, to try that way on one machine;
 # --timing: says on stderr how long the cluster's part took, from asking the workers what they
 # see to the merged rows, apart from this client's own start: its imports and its connection)
@@ -62,9 +65,10 @@ def local_file(ref, name):
     return path
 
 
-def run_one(name, trace_ref, so_ref, query, lenient):
+def run_one(name, trace_ref, so_ref, query, lenient, timing):
     """One trace on a worker: (column names, rows with the trace and its metadata first,
-    error or None); the rows None when the query failed there."""
+    error or None); the rows None when the query failed there. timing: (OPT, RULE) pairs
+    for kev_timing."""
     so = local_file(so_ref, "kevsql.so")
     path = local_file(trace_ref, "trace.kev")
     db = sqlite3.connect(":memory:")
@@ -72,6 +76,8 @@ def run_one(name, trace_ref, so_ref, query, lenient):
     try:
         db.enable_load_extension(True)
         db.load_extension(so)
+        for opt, rule in timing:
+            db.execute("SELECT kev_timing(?, ?)", (opt, rule))
         db.execute("SELECT kev_open(?, ?)", (path, "lenient" if lenient else "strict"))
         for key in META[1:]:
             row = db.execute("SELECT str_value FROM metadata WHERE name = ?", (key,)).fetchone()
@@ -93,14 +99,14 @@ def run_one(name, trace_ref, so_ref, query, lenient):
     return META + named, [first + list(r) for r in rows], err
 
 
-def run_batch(names, trace_refs, so_ref, query, lenient):
+def run_batch(names, trace_refs, so_ref, query, lenient, timing):
     """Several traces on a worker, one after the other: one pandas DataFrame of all their rows
     (one frame a batch: the client then takes a few frames, not one a trace), each trace's
     error or None, and the traces whose query failed."""
     import pandas as pd
     cols, rows, errs = None, [], []
     for n, r in zip(names, trace_refs):
-        c, got, err = run_one(n, r, so_ref, query, lenient)
+        c, got, err = run_one(n, r, so_ref, query, lenient, timing)
         errs.append(err)
         if got is None:
             continue
@@ -191,6 +197,8 @@ def main():
                     help="send the traces and the extension to the workers even where they see them")
     ap.add_argument("--timing", action="store_true",
                     help="say how long the cluster's part took (submission to merged rows)")
+    ap.add_argument("--deadline", action="append", default=[], metavar="TASK=TIME")
+    ap.add_argument("--period", action="append", default=[], metavar="TASK=TIME")
     ap.add_argument("words", nargs="+")
     a = ap.parse_args()
     query = None
@@ -205,6 +213,18 @@ def main():
     traces = traces_of(paths)
     here = os.path.dirname(os.path.abspath(__file__))
     so = os.path.join(here, "kevsql.so")
+    timing = [("deadline", r) for r in a.deadline] + [("period", r) for r in a.period]
+    if timing:  # a bad rule said before the cluster is asked, by the extension's own parser
+        db = sqlite3.connect(":memory:")
+        db.enable_load_extension(True)
+        db.load_extension(so)
+        for opt, rule in timing:
+            try:
+                db.execute("SELECT kev_timing(?, ?)", (opt, rule))
+            except sqlite3.Error as e:
+                print("kevsql: %s" % e, file=sys.stderr)
+                return 2
+        db.close()
     from distributed import Client
     client = Client(a.scheduler)
     t0 = time.monotonic()
@@ -227,7 +247,7 @@ def main():
     size = max(1, len(traces) // (4 * nthreads))
     batches = [list(range(k, min(k + size, len(traces)))) for k in range(0, len(traces), size)]
     futures = [client.submit(run_batch, [traces[k] for k in b], [ref(k + 1) for k in b], so_ref,
-                             query, a.lenient, pure=False) for b in batches]
+                             query, a.lenient, timing, pure=False) for b in batches]
     status = 0
     frames = []
     gathered = client.gather(futures)

@@ -87,6 +87,7 @@ struct ks_trace {
     struct kx_gap *gap;      // lost-event windows
     unsigned ngap;
     struct kx_inst *inst;    // task instances, judged (kx_task.h)
+    struct kx_timing_set timing; // its connection's kev_timing rules when kev_open opened it
     unsigned ninst;
     uint64_t t_first, t_last, events, lost;
     // The damage a walk met (any table's cursor, the first pass): its message, 0 none.
@@ -457,6 +458,7 @@ struct ks_conn {
     uint64_t run_key, plans;
     unsigned walks;
     struct ks_argcache *args; // EXTRACT_ARG's copy of the open trace's args (ks_ext.c), NULL none
+    struct kx_timing_set timing; // kev_timing's rules, for the traces kev_open opens next
     sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
     struct ks_conn *next;
 };
@@ -483,9 +485,9 @@ void ks_kept_free(struct ks_trace *t);
 // kevsql's symbol options (syms_opts: --elf, --kernel, --symbols DIR, --no-symbols,
 // tool_syms.h), kept and given again for each trace: 1 one was, 0 not one, -1 said why.
 int ks_syms_take(int id, const char *val);
-// kevsql's --deadline and --period (kx_timing_opts), given to every trace's first pass.
+// kevsql's --deadline and --period (kx_timing_opts), given to every trace's first pass
+// (before the trace's own, kev_timing's).
 int ks_timing_take(int id, const char *val);
-int ks_timing_given(void);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
 // pc's function as every tool names a function (syms_function: "0x..." when nothing names it);

@@ -10,6 +10,11 @@
 //   kev_tables               a table of the tables, with a line on each
 //   kev_columns              every table's columns, with whether each is Perfetto's
 //   kev_ns(CYCLES)           nanoseconds since boot of a time in the trace's cycles
+//   kev_timing(OPT, RULE)    a period or deadline (OPT 'period' or 'deadline', RULE as
+//                            kevsql's --period/--deadline take it: 'imu=2ms') for the task
+//                            instances of the traces the connection opens next; returns the
+//                            rules it has; kev_timing() forgets them (the shell and the Dask
+//                            workers give kevsql's options this way)
 // The tables are virtual (ks_vtab.c): rows are decoded from the mapped file when a query reads
 // them, so a trace larger than memory can be queried.
 #include <stdlib.h>
@@ -88,6 +93,7 @@ static void fn_kev_open(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     }
     t->strict = !mode || strcmp(mode, "lenient");
+    t->timing = c->timing;
     drop_all(db, c);
     c->t = t;
     t->id = ++c->next_id;
@@ -108,6 +114,32 @@ static void fn_kev_open(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     }
     sqlite3_result_int(ctx, (int)ks_ntables);
+}
+
+static void fn_kev_timing(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    struct ks_conn *c = sqlite3_user_data(ctx);
+    if (!argc) {
+        c->timing.n = 0;
+        sqlite3_result_int(ctx, 0);
+        return;
+    }
+    const char *opt = (const char *)sqlite3_value_text(argv[0]);
+    const char *rule = (const char *)sqlite3_value_text(argv[1]);
+    int id = opt && !strcmp(opt, "deadline") ? KX_TIMING_OPT_DEADLINE
+           : opt && !strcmp(opt, "period")   ? KX_TIMING_OPT_PERIOD : 0;
+    if (!id || !rule) {
+        sqlite3_result_error(ctx, "kev_timing: OPT is 'deadline' or 'period', then TASK=TIME", -1);
+        return;
+    }
+    if (kx_timing_take(&c->timing, "kev_timing", id, rule) != 1) { // (the reason on stderr)
+        char *m = sqlite3_mprintf("kev_timing: --%s %s: give a task and a time, such as imu=2ms "
+                                  "(at most %u rules)", opt, rule, KX_MAX_TIMING);
+        sqlite3_result_error(ctx, m ? m : "kev_timing: bad rule", -1);
+        sqlite3_free(m);
+        return;
+    }
+    sqlite3_result_int(ctx, (int)c->timing.n);
 }
 
 static void fn_kev_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -494,6 +526,9 @@ int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "kev_damage", 0, SQLITE_UTF8, c, fn_kev_damage, NULL,
                                         NULL, NULL);
+    for (int n = 0; n <= 2 && rc == SQLITE_OK; n += 2)
+        rc = sqlite3_create_function_v2(db, "kev_timing", n, SQLITE_UTF8 | SQLITE_DIRECTONLY, c,
+                                        fn_kev_timing, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "kev_ns", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, c,
                                         fn_kev_ns, NULL, NULL, NULL);

@@ -467,13 +467,21 @@ static void inst_lateness(const struct ks_row *r, sqlite3_context *ctx) // signe
     uint64_t due = x->release + x->deadline, end = x->end ? x->end : r->t->t_last;
     sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, due));
 }
-static void inst_missed(const struct ks_row *r, sqlite3_context *ctx)
+// A judgement of the instance (0 or 1), NULL when its task has no deadline.
+static void judged(sqlite3_context *ctx, const ROW *x, int v)
 {
-    const ROW *x = r->p;
     if (x->deadline)
-        sqlite3_result_int(ctx, x->missed);
+        sqlite3_result_int(ctx, v);
     else
         sqlite3_result_null(ctx);
+}
+static void inst_missed(const struct ks_row *r, sqlite3_context *ctx)
+{
+    judged(ctx, r->p, ((const ROW *)r->p)->missed);
+}
+static void inst_emul_miss(const struct ks_row *r, sqlite3_context *ctx)
+{
+    judged(ctx, r->p, ((const ROW *)r->p)->emul_miss);
 }
 static void inst_irq(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -492,7 +500,8 @@ static const struct ks_rcol inst_cols[] = {
     { RC_SPAN("ready_dur", ready) }, { RC_SPAN("blocked_dur", blocked) },
     { RC_INT("preemptions", preempt) }, { RC_NAME("released_by", how, kx_rel_how_name) },
     { RC_UTID("source_utid", src) }, { RC_FN("source_irq", "INTEGER", inst_irq) },
-    { RC_INT("queued", queued) },
+    { RC_INT("queued", queued) }, { RC_SPAN("emulator_dur", emul) },
+    { RC_FN("emulator_miss", "INTEGER", inst_emul_miss) },
 };
 #undef ROW
 static const struct ks_table t_instance = {

@@ -168,11 +168,6 @@ int ks_timing_take(int id, const char *val)
     return kx_timing_take(&timing, "kevsql", id, val);
 }
 
-int ks_timing_given(void)
-{
-    return timing.n != 0;
-}
-
 struct pass {
     struct ks_trace *t;
     struct kx_stats *s;
@@ -242,7 +237,7 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     p->t = t;
     p->s = s;
     if (s->tasks)
-        kx_tasks_rules(s->tasks, &timing);
+        kx_tasks_rules(s->tasks, &timing), kx_tasks_rules(s->tasks, &t->timing);
     struct kev_event e;
     int k;
     while ((k = kx_src_next(src, &e)) == 1) {

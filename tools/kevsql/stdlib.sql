@@ -82,20 +82,24 @@ WHERE p IS NOT NULL GROUP BY a.utid HAVING count(p) >= 2 ORDER BY periods DESC;
 
 -- Deadline misses (kevstat -s tasks's): an instance that ended after its deadline (its task's
 -- given deadline, else its period), or was still open at the end of the trace after it. A row
--- per miss.
+-- per miss; emulator_miss 1 when the emulator's time in it covers its lateness.
 CREATE TEMP VIEW deadline_miss AS -- kevsql stdlib
 SELECT i.id, i.utid, l.label, i.ts AS release_ts, i.end_ts, i.dur AS response_ns,
-       i.period AS period_ns, i.deadline AS deadline_ns, i.lateness AS lateness_ns
+       i.period AS period_ns, i.deadline AS deadline_ns, i.lateness AS lateness_ns,
+       i.emulator_dur AS emulator_ns, i.emulator_miss
 FROM instance i JOIN thread_label l USING (utid)
 WHERE i.missed = 1 ORDER BY i.ts;
 
 -- Each task's timing (kevstat -s tasks's line): instances, period, deadline, response times,
--- misses and the largest lateness. A row per task.
+-- the program's misses and the emulator's, the largest lateness but the emulator's misses'.
+-- A row per task.
 CREATE TEMP VIEW task_timing AS -- kevsql stdlib
 SELECT i.utid, l.label, count(*) AS instances, count(i.end_ts) AS ended, max(i.period) AS period_ns,
        max(i.deadline) AS deadline_ns, min(nullif(i.dur, -1)) AS min_response_ns,
        avg(nullif(i.dur, -1)) AS avg_response_ns, max(nullif(i.dur, -1)) AS max_response_ns,
-       max(i.exec_dur) AS max_exec_ns, sum(i.missed) AS misses, max(i.lateness) AS max_lateness_ns,
+       max(i.exec_dur) AS max_exec_ns, sum(i.missed) - sum(i.emulator_miss) AS misses,
+       sum(i.emulator_miss) AS emulator_misses,
+       max(CASE WHEN i.emulator_miss = 0 THEN i.lateness END) AS max_lateness_ns,
        sum(i.preemptions) AS preemptions
 FROM instance i JOIN thread_label l USING (utid)
 GROUP BY i.utid ORDER BY misses DESC, i.utid;

@@ -6,6 +6,11 @@
 // waits) are counted in the frame in which the model completes them. A heartbeat (the live
 // reader's time callback) closes the frames it passes; the segment's end closes the last one at
 // the last event, after kx_stats_finish, so that the frames add up to the model's totals.
+// But for one thing: a heartbeat past the last event closes frames counting the thread that ran
+// there as running to their ends (the board said nothing happened meanwhile), and if the
+// segment then ends, kx_stats_finish ends that run at the last event, before them. The model's
+// total is then below what the frames counted: the last frame gives the thread no CPU time
+// (never a negative one), and the frames exceed the model's total by the heartbeat's tail.
 #include "top.h"
 
 #include <stdlib.h>
@@ -128,7 +133,7 @@ static void close_frame(struct top *t, uint64_t t1, int last)
     unsigned nr = 0;
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++) {
         uint64_t cum = kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, t1);
-        uint64_t cpu = cum - t->prev[i];
+        uint64_t cpu = cum > t->prev[i] ? cum - t->prev[i] : 0; // (the heartbeat's tail: above)
         t->prev[i] = cum;
         if (!cpu && !t->kcalls[i] && !t->msgs[i] && !t->ints[i] && !t->wait[i])
             continue;

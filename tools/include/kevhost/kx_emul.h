@@ -17,7 +17,9 @@
 //     time. (The other CPUs' turns inside a run, stretches of consecutive events from one
 //     other CPU, are kept too: at least that much of the run was theirs.)
 // kx_stats feeds every event (kx_emul_event, after the model took it) and finishes it; kevstat
-// prints kx_emul_print's lines, kevreport shows the JSON's "says" and "warnings".
+// prints kx_emul_print's lines, kevreport shows the JSON's "says" and "warnings". Every gap and
+// every stall is kept, so that the task instances can say how much of each the emulator held
+// (kx_emul_inside): a miss the emulator's time explains is not the program's lateness.
 #ifndef TOOLS_KX_EMUL_H
 #define TOOLS_KX_EMUL_H
 
@@ -32,11 +34,14 @@ enum kx_clock {
     KX_CLOCK_OTHER,     // an item this reader does not know
 };
 
-#define KX_EMUL_MAX_GAPS 256u // tick gaps kept one by one (the rest counted)
-
 struct kx_emul_gap {
     uint64_t t0, t1;    // the ticks before and after the gap (cycles)
     uint64_t missed;    // periods no tick came for
+};
+
+struct kx_emul_stall {  // thread th's CPU was not run from t0 to t1 (inside th's run there)
+    int th;
+    uint64_t t0, t1;
 };
 
 struct kx_emul_run {    // a run: thread th on cpu from t0 to t1
@@ -58,13 +63,14 @@ struct kx_emul {
     // the tick's entries, in time order
     uint64_t *tick;
     size_t ntick, cap;
-    int oom;
+    int oom;                    // a list could not grow: what it missed is not known
     // results (kx_emul_finish)
     double period;              // cycles; 0 when fewer than 3 ticks
     uint64_t periods, skipped;  // periods over the ticks' span, and those no tick came for
-    struct kx_emul_gap gap[KX_EMUL_MAX_GAPS], longest;
-    unsigned ngaps;
-    uint64_t gaps;              // every gap (ngaps of them kept)
+    struct kx_emul_gap *gap, longest; // every gap, in time order (grown)
+    size_t ngaps, gap_cap;
+    uint64_t gaps;              // every gap
+    int gaps_emulator;          // the gaps are the emulator's (the mode says so: say_ticks)
     // turns and runs (several CPUs under -icount only)
     int turns_on;
     int turn_cpu;
@@ -75,8 +81,10 @@ struct kx_emul {
     struct kx_emul_run open[KEV_MAX_CPUS]; // th < 0: no run open
     uint64_t runs, stretched, run_t, turn_t, stall_t;
     struct kx_emul_run worst;   // the stretched run with the longest stalls (th < 0: none)
+    struct kx_emul_stall *stall; // every stall; by thread, then time, after kx_emul_finish
+    size_t nstall, stall_cap;
     char says[200];
-    char warn[2][800];
+    char warn[3][800];
     unsigned nwarn;
 };
 
@@ -86,6 +94,10 @@ void kx_emul_event(struct kx_emul *x, const struct kev_event *e);
 // The results, and the sentences that say them.
 void kx_emul_finish(struct kx_emul *x);
 void kx_emul_free(struct kx_emul *x);
+// The emulator's time inside [a, b) for thread th, at most b - a (after kx_emul_finish): of each
+// tick gap that is the emulator's, its overlap with [a, b) but no more than the periods it
+// skipped (the host held QEMU that long somewhere in the gap); and th's own stalls there.
+uint64_t kx_emul_inside(const struct kx_emul *x, int th, uint64_t a, uint64_t b);
 // kevstat's lines: "time: ..." and each warning.
 void kx_emul_print(const struct kx_emul *x, FILE *f);
 // The JSON object ("clock" in kx_stats_json).

@@ -19,6 +19,10 @@
 //     between its releases, from three releases on), its deadline (given, else the period),
 //     each instance's lateness (end - release - deadline) and whether it missed (ended after
 //     its deadline, or was still open at the end of the trace after it).
+//   * The emulator's part (kx_emul.h), at the end: the time of the instance the emulator held
+//     (its tick gaps, its stalls of the thread's CPU: kx_emul_inside). A miss whose lateness
+//     that time covers is the emulator's: without it the instance would have met its deadline.
+//     The others are the program's; a task counts the two apart.
 // The instances are kept (an array grown as they come, like the wait records) until
 // kx_tasks_free: a task's period, and so every instance's deadline, is known only at the end.
 // Threads are the model's indices (kx.h). Single-threaded; the struct is large (on the heap).
@@ -30,6 +34,7 @@
 
 #include "kx.h"
 #include "kx_dist.h"
+#include "kx_emul.h"
 #include "tool_opts.h"
 
 #define KX_MAX_TIMING 32u     // --deadline and --period rules
@@ -50,6 +55,7 @@ struct kx_inst {
     uint32_t preempt;         // times preempted (RUNNING -> READY)
     uint8_t how;              // enum kx_rel_how
     uint8_t queued;           // received without blocking: released while the thread still ran
+    uint8_t emul_miss;        // missed, and the emulator's time inside covers the lateness
     int src;                  // the thread that sent what released it, -1 none known
     unsigned irq;             // irq + 1 when an interrupt sent it, else 0
     // judged at the end (kx_tasks_finish): the task's period and deadline (cycles, 0 none known),
@@ -57,6 +63,7 @@ struct kx_inst {
     uint64_t period, deadline;
     int64_t lateness;
     int missed;
+    uint64_t emul;            // cycles of it (to the trace's end, when open) the emulator held
 };
 
 struct kx_task {
@@ -65,9 +72,11 @@ struct kx_task {
     uint64_t period, deadline;            // cycles, 0 unknown (no deadline: nothing judged)
     int period_given, deadline_given;     // from a rule (kx_tasks_rule)
     uint64_t gaps, gap_min, gap_max, gap_sum; // intervals between consecutive releases
-    uint64_t misses, preempt;
-    int64_t late_max;                     // the largest lateness of its judged instances
-                                          // (INT64_MIN: none judged)
+    uint64_t misses, preempt;             // misses: the program's
+    uint64_t emul_misses;                 // the emulator's misses (emul_miss)
+    uint64_t stretched, emul;             // instances the emulator held time of, that time
+    int64_t late_max;                     // the largest lateness of its judged instances but
+                                          // the emulator's misses (INT64_MIN: none judged)
     uint64_t worst;                       // the instance (id) with the longest response, 0 none
     struct kx_dist resp, exec;            // of its ended instances
 };
@@ -138,8 +147,10 @@ int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const c
 // Rules parsed already (kx_timing_take), added to k's.
 void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set);
 // At the end of the trace (t_last): every task's period and deadline (the rules by the model's
-// names, cps the cycles a second), every instance judged. Open instances stay open (end 0).
-void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps);
+// names, cps the cycles a second), every instance judged, with the emulator's part when x (its
+// pass finished) is not NULL. Open instances stay open (end 0).
+void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps,
+                     const struct kx_emul *x);
 // Thread th's task, NULL when it is none.
 const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th);
 // The instance with that id, NULL none.

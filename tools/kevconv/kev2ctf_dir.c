@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// kev2ctf: converts a .kev trace into a CTF 1.8 trace directory (metadata + one stream file
+// per CPU, channel0_<cpu>) that babeltrace2 and Trace Compass read. The encoding is kev2ctf.c's
+// (kev2ctf.h), the one kevlive serves live; this file decodes the capture into it and writes
+// each packet to its CPU's file.
+// Exit status: 0 ok, 1 damaged or unreadable input or a write error (what was decoded before
+// the problem is written), 2 bad usage.
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kev2ctf.h"
+#include <kevhost/tool_syms.h>
+
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "DIR", "output directory", NULL },
+    { 'v', 'v', NULL, NULL, "print a summary (events, packets, discarded) on stderr", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2ctf", "[-v] [--symbols DIR]... -o DIR FILE.kev",
+    "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
+    "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+    "A fault's function and a stack's frames are named from the ELF files the capture\n"
+    "ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
+
+// The trace directory: each CPU's stream file, opened at its first packet.
+struct dir_out {
+    const char *dir;
+    FILE *f[KEV_MAX_CPUS];
+};
+
+static int put_packet(void *user, const struct ctf_packet *pk)
+{
+    struct dir_out *d = user;
+    if (!d->f[pk->cpu]) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/channel0_%u", d->dir, pk->cpu);
+        if (!(d->f[pk->cpu] = fopen(path, "wb"))) {
+            fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
+            return -1;
+        }
+        setvbuf(d->f[pk->cpu], NULL, _IOFBF, 1 << 20);
+    }
+    return fwrite(pk->p, 1, pk->n, d->f[pk->cpu]) == pk->n ? 0 : -1;
+}
+
+// The trace's uuid: a hash of the capture's first and last 64 KiB and its length.
+static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
+{
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    size_t n = f->len < 65536 ? f->len : 65536;
+    for (size_t i = 0; i < n; i++) {
+        h1 = (h1 ^ f->data[i]) * 0x100000001b3ull;
+        h2 = (h2 ^ f->data[f->len - 1 - i]) * 0x100000001b3ull;
+    }
+    h2 ^= f->len;
+    for (unsigned i = 0; i < 8; i++)
+        uuid[i] = (uint8_t)(h1 >> (8 * i)), uuid[8 + i] = (uint8_t)(h2 >> (8 * i));
+    uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); // version 4 layout
+    uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+}
+
+// mkdir -p: DIR and its missing parents (LTTng's analyses want the CTF in a directory named
+// kernel, as an LTTng session holds it: -o SESSION/kernel). 0, or -1 with errno set.
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        char keep = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return -1;
+        path[i] = keep;
+    }
+    return 0;
+}
+
+static int write_metadata(const char *dir, const struct kx_file *f, const uint8_t uuid[16])
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/metadata", dir);
+    FILE *mf = fopen(path, "w");
+    if (!mf) {
+        fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct ctf_clock clk;
+    ctf_enc_clock(f->r, &clk);
+    ctf_enc_metadata(mf, f->r, uuid, &clk);
+    if (fclose(mf)) {
+        fprintf(stderr, "kev2ctf: %s: write error\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL, *dir = NULL;
+    int verbose = 0;
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'v')
+            verbose = 1;
+        else if (id == 'o')
+            dir = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
+            return 2;
+    }
+    if (tool_one_file(&cmd, &a, &in))
+        return 2;
+    if (!dir)
+        return tool_usage_error(&cmd, "-o DIR is required");
+    struct kx_file f;
+    if (kx_open("kev2ctf", in, &f))
+        return 1;
+    if (make_dirs(dir)) {
+        fprintf(stderr, "kev2ctf: %s: %s\n", dir, strerror(errno));
+        kx_close(&f);
+        return 1;
+    }
+    static struct kx_model m;
+    static struct dir_out d;
+    uint8_t uuid[16];
+    d.dir = dir;
+    kx_model_init(&m, f.r);
+    ctf_kcall_layouts(f.r);
+    syms_trace("kev2ctf", f.data, f.len);
+    make_uuid(&f, uuid);
+    struct ctf_enc *c = ctf_enc_new(&m, uuid, put_packet, &d);
+    if (!c) {
+        fprintf(stderr, "kev2ctf: out of memory\n");
+        kx_close(&f);
+        return 1;
+    }
+    int rc = kx_decode("kev2ctf", &f, ctf_enc_event, c);
+    int werr = ctf_enc_finish(c, f.r, !rc);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        if (d.f[cpu] && fclose(d.f[cpu]))
+            werr = 1;
+    if (write_metadata(dir, &f, uuid))
+        werr = 1;
+    if (werr && !rc)
+        fprintf(stderr, "kev2ctf: %s: write error\n", dir);
+    struct ctf_enc_counts n;
+    ctf_enc_counts(c, &n);
+    if (n.unplaced)
+        fprintf(stderr, "kev2ctf: %llu kernel-call fields beyond their call's layout were not"
+                        " written (kevtable shows them)\n", (unsigned long long)n.unplaced);
+    if (verbose)
+        fprintf(stderr, "kev2ctf: %llu events (+%llu derived), %llu packets, %llu discarded\n",
+                (unsigned long long)n.events, (unsigned long long)n.derived,
+                (unsigned long long)n.packets, (unsigned long long)n.discarded);
+    ctf_enc_free(c);
+    syms_end();
+    kx_close(&f);
+    return rc || werr ? 1 : 0;
+}
