@@ -39,7 +39,9 @@ symbolize() {
 # The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
 # profile-N probe, at its highest rate (at most 5000, the profile provider's; a sampler and a
 # profile-N probe of one rate interrupt together, so that dtrace -i over trace.kev fires that
-# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides.
+# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides. The
+# rate is the compiled program's (dcompile --sample-hz: whatever $1 or a #define made N) where
+# the host compiles it; read from the text below for a board that compiles the text itself.
 rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
 tl_opts=${TL_OPTS:-}
 if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
@@ -101,9 +103,14 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -s "$S" -o "$obj" --sample-hz "$obj.hz" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" --sample-hz "$obj.hz" "${args[@]}" || exit 1
+    fi
+    if [ -z "${TL_OPTS:-}" ]; then
+        hz=$(cat "$obj.hz")
+        tl_opts=
+        [ "$hz" -gt 0 ] && tl_opts="-p $((hz > 5000 ? 5000 : hz))"
     fi
     rm -f "$trace"
     CON_RAW=$raw QEMU_ARGS="dtrace ${APPS:+-K }-c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
