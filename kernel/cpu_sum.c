@@ -3,7 +3,7 @@
 // LOCKING: none. Each CPU adds to its own counters only (kernel/cpu.h); a total read while the
 // others count is each CPU's value at some moment of the read, which is what SysInfo's callers
 // take differences of (smpbench). With one CPU (KMAX_CPUS 1) there is no shared mode and no
-// run-queue lock: the counters stay 0, and so do their sums.
+// run-queue lock: the counters of those stay 0, and so do their sums.
 #include <kernel/cpu.h>
 #include <kernel/cpu_sum.h>
 
@@ -12,9 +12,7 @@ static uint64_t counter_of(const struct cpu *c, enum cpu_counter which)
     switch (which) {
     case CPU_SHARED_KCALLS:    return c->shared_kcalls;
     case CPU_IPIS:             return c->ipis;
-#if KMAX_CPUS > 1
-    case CPU_TICKS_SHARED:     return c->ticks_shared;
-#endif
+    case CPU_TICKS_SHARED:     return cpu_ticks_shared(c);
 #ifdef KLOCK_STATS
     case CPU_RUNQ_TAKES:       return c->runq_takes;
     case CPU_RUNQ_FOUND_TAKEN: return c->runq_found_taken;

@@ -17,7 +17,8 @@
 // that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
 // receive that blocks takes it only for the choice (docs/smp.md, "Run queues").
 #include <kernel/ipc.h>
-#include <kernel/klock.h>
+#include <kernel/kview.h>
+#include <kernel/smp.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/ktrace_kcall.h>
@@ -25,11 +26,9 @@
 struct channel k_channels[KMAX_CHANNELS];
 static struct connection connections[KMAX_CONNECTIONS];
 static struct pulse pulses[KMAX_PULSES];
-#if KMAX_CPUS > 1
 // The pool's slots (in_use, sender, charged) and every process's npulses in shared mode (rank
 // PULSE, under the channel's lock; klock.h). A slot's link and payload are its channel's.
 static struct kspin pulse_pool_lock;
-#endif
 
 #define CHID_BASE 1
 #define COID_BASE 1
@@ -185,18 +184,14 @@ static struct thread *rcvid_client(const struct proc *server_proc, int rcvid)
     if (rcvid <= 0 || idx < 0 || idx >= KMAX_THREADS)
         return NULL;
     struct thread *c = &k_threads[idx];
-#if KMAX_CPUS > 1
-    struct channel *ch = *(struct channel *volatile *)&c->chan;
-#else
-    struct channel *ch = c->chan;
-#endif
+    // (several CPUs: once, from memory, as another CPU's answer may clear it meanwhile)
+    struct channel *ch = KSMP ? *(struct channel *volatile *)&c->chan : c->chan;
     if (!c->in_use || c->gen != (uint16_t)(rcvid >> 8) || c->state != THS_REPLY || !ch ||
         ch->owner != server_proc)
         return NULL;
     return c;
 }
 
-#if KMAX_CPUS > 1
 static inline void chan_lock(struct channel *ch, const bool shared)
 {
     if (shared)
@@ -210,12 +205,7 @@ static inline void chan_unlock(struct channel *ch, const bool shared)
     if (shared)
         kspin_unlock(&ch->lock, KLOCK_RANK_CHAN);
 }
-#else
-static inline void chan_lock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
-static inline void chan_unlock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
-#endif
 
-#if KMAX_CPUS > 1
 static inline void pool_lock(const bool shared)
 {
     if (shared)
@@ -227,10 +217,6 @@ static inline void pool_unlock(const bool shared)
     if (shared)
         kspin_unlock(&pulse_pool_lock, KLOCK_RANK_PULSE);
 }
-#else
-static inline void pool_lock(const bool shared) { (void)shared; }
-static inline void pool_unlock(const bool shared) { (void)shared; }
-#endif
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -265,16 +251,6 @@ static uint32_t pulse_key(const struct channel *ch, int32_t code)
     return (uint32_t)ch->chid << 16 | ((uint32_t)code & 0xffffu);
 }
 
-// Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
-// MsgReceive now). The caller makes the client REPLY-blocked. Returns the rcvid.
-static void trace_send_ev(const struct thread *client, const struct thread *srv)
-{
-    uint32_t rcvid = (uint32_t)rcvid_of(client);
-    ktrace_msg_ev(KEV_COMM_SND_MESSAGE, rcvid, (uint32_t)client->chan->owner->pid, client);
-    if (srv)
-        ktrace_msg_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv), client);
-}
-
 // The message calls below come in two copies, like the kernel entry (main.c): ipc_send,
 // ipc_receive, ipc_reply and ipc_error for an untraced entry, with no trace code at all
 // (nothing can be recorded there: ktrace_kernel_on is clear, so every class is off), and
@@ -282,29 +258,31 @@ static void trace_send_ev(const struct thread *client, const struct thread *srv)
 // on the inline path (ktrace_kcall.h) and through the general hooks otherwise. `traced` is
 // a constant in each copy.
 
-// A send, and its receipt when a server takes it at once.
-static inline void trace_send(const struct thread *client, const struct thread *srv,
-                              const bool traced)
+// A send, and its receipt when a server takes it at once, each through its event's helper
+// (ktrace_kcall.h), with one test of the inline path for both; the general path out of line.
+static __attribute__((noinline)) void trace_send_general(const struct thread *client,
+                                                         const struct thread *srv)
+{
+    uint32_t rcvid = (uint32_t)rcvid_of(client);
+    ktrace_snd_message_ev(rcvid, (uint32_t)client->chan->owner->pid, client);
+    if (srv)
+        ktrace_rec_message_ev(rcvid, who(srv), client);
+}
+
+static inline __attribute__((always_inline)) void trace_send(const struct thread *client,
+                                                             const struct thread *srv,
+                                                             const bool traced)
 {
     if (!traced)
         return;
-    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
+    if (ktrace_comm_inline()) {
         uint32_t rcvid = (uint32_t)rcvid_of(client);
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid,
-                               (uint32_t)client->chan->owner->pid);
+        kev_emit_snd_message(KEV_INLINE, rcvid, (uint32_t)client->chan->owner->pid, 0, 0);
         if (srv)
-            trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who(srv));
+            kev_emit_rec_message(KEV_INLINE, rcvid, who(srv), 0, 0);
     } else if (KTRACE_ON(KEV_C_COMM)) {
-        trace_send_ev(client, srv);
+        trace_send_general(client, srv);
     }
-}
-
-// A receipt, reply or error: the event's words [rcvid, b] and the client it is about.
-static inline void trace_msg(unsigned ev, int rcvid, uint32_t b, const struct thread *client,
-                             const bool traced)
-{
-    if (traced)
-        ktrace_msg_traced(ev, (uint32_t)rcvid, b, client);
 }
 
 // A state change made without the hook (the _quiet calls), recorded on the traced copy.
@@ -319,24 +297,20 @@ static inline void trace_state(struct thread *t, const bool traced)
 // CPUs by the scheduler's traced calls; with one, here, after (nothing else runs meanwhile).
 static inline void make_ready(struct thread *t, const bool traced)
 {
-#if KMAX_CPUS > 1
-    if (traced) {
+    if (KSMP && traced) {
         sched_make_ready_traced(t, false);
         return;
     }
-#endif
     sched_make_ready_quiet(t, false);
     trace_state(t, traced);
 }
 
 static inline void unblock(struct thread *t, int32_t ret, const bool traced)
 {
-#if KMAX_CPUS > 1
-    if (traced) {
+    if (KSMP && traced) {
         thread_unblock_traced(t, ret);
         return;
     }
-#endif
     thread_unblock_quiet(t, ret);
     trace_state(t, traced);
 }
@@ -497,7 +471,8 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         // (the client, named through its id so that the traced copy need not keep it in a
         // register across the state event: that cost the Cortex-M3's round trip an
         // instruction)
-        trace_msg(KEV_COMM_REC_MESSAGE, rcvid, who(t), rcvid_sender(rcvid), traced);
+        if (traced)
+            ktrace_rec_message_traced((uint32_t)rcvid, who(t), rcvid_sender(rcvid));
         chan_unlock(ch, shared);
         return rcvid;
     }
@@ -510,7 +485,6 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 
 // A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
 // server inherited from it goes with it, as it would with a successful reply.
-#if KMAX_CPUS > 1
 // The shared side's hold on a reply's or an error's client (rcvid_client's answer): its
 // channel's lock, the client checked again under it (another thread of this server may have
 // answered it meanwhile).
@@ -531,7 +505,6 @@ answer_chan_lock(struct thread *client)
     }
     return ch;
 }
-#endif
 
 static inline __attribute__((always_inline)) int reply(struct thread *t, int rcvid,
                                                        int32_t status, uint32_t msg,
@@ -539,10 +512,8 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    (void)shared;       // (one CPU: no lock)
-#if KMAX_CPUS > 1
     struct channel *ch = NULL;
-    if (shared) {
+    if (KSMP && shared) {
         // Failures go to the exclusive side, which returns them.
         if (!client || status < 0 || (bytes && !proc_can_read(t->proc, msg, bytes)))
             return KSHARED_RETRY;
@@ -550,7 +521,6 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
         if (!ch)
             return KSHARED_RETRY;
     }
-#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
@@ -564,12 +534,12 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     // The event before the client is made ready, as QNX's MsgReply and our MsgError record
     // theirs: msg:::reply reads the client's connection, which the client, once it can run
     // again (at once on another CPU), may change with its next send.
-    trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
+    if (traced)
+        ktrace_reply_message_traced((uint32_t)rcvid, (uint32_t)status, client);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, status, traced);
-#if KMAX_CPUS > 1
-    chan_unlock(ch, shared);
-#endif
+    if (KSMP)
+        chan_unlock(ch, shared);
     return 0;
 }
 
@@ -579,29 +549,26 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    (void)shared;       // (one CPU: no lock)
-#if KMAX_CPUS > 1
     struct channel *ch = NULL;
-    if (shared) {
+    if (KSMP && shared) {
         if (!client || err <= 0 || err > 4095)
             return KSHARED_RETRY;
         ch = answer_chan_lock(client);
         if (!ch)
             return KSHARED_RETRY;
     }
-#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
     }
     if (err <= 0 || err > 4095)
         return -EINVAL;
-    trace_msg(KEV_COMM_MSG_ERROR, rcvid, (uint32_t)err, client, traced);
+    if (traced)
+        ktrace_msg_error_traced((uint32_t)rcvid, (uint32_t)err, client);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, -err, traced);
-#if KMAX_CPUS > 1
-    chan_unlock(ch, shared);
-#endif
+    if (KSMP)
+        chan_unlock(ch, shared);
     return 0;
 }
 
@@ -637,7 +604,6 @@ int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, 
     return reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS, false);
 }
 
-#if KMAX_CPUS > 1
 // The message fast path's copies (kernel/kentry_shared.h): shared mode, untraced and traced.
 int ipc_send_shared(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
                     uint32_t rbytes, bool traced)
@@ -664,7 +630,6 @@ int ipc_error_shared(struct thread *t, int rcvid, int32_t err, bool traced)
 {
     return traced ? error(t, rcvid, err, KTRACE_HOOKS, true) : error(t, rcvid, err, false, true);
 }
-#endif
 
 int ipc_error(struct thread *t, int rcvid, int32_t err)
 {
@@ -769,14 +734,12 @@ int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t 
     return send_pulse(from, coid, prio, code, value, false);
 }
 
-#if KMAX_CPUS > 1
 // MsgSendPulse on the fast path (kentry_shared.h): shared mode. Its events are the general
 // hooks' (the same sites as the exclusive call's), so one copy serves traced and untraced.
 int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value)
 {
     return send_pulse(from, coid, prio, code, value, true);
 }
-#endif
 
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value)
 {
@@ -799,7 +762,6 @@ int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t valu
     return queue_pulse(c->chan, prio, code, value, 0, NULL, res);
 }
 
-#if KMAX_CPUS > 1
 // A device interrupt's pulse on the shared side (irq.c irq_dispatch_shared): whether it can go
 // there, looked at before the interrupt is acknowledged, and then the pulse. The connection and
 // its channel are read only in shared mode (they change on the exclusive side alone); the
@@ -820,7 +782,6 @@ int ipc_irq_pulse_shared(struct proc *p, int coid, int prio, int32_t code, int32
     return queue_pulse_locking(conn_lookup(p, coid)->chan, prio, code, value, 0, NULL, res,
                                true);
 }
-#endif
 
 void ipc_pulse_cancel(struct pulse *res)
 {

@@ -23,7 +23,7 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 #include <kernel/sched.h>
 #include <kernel/thread.h>
 #include <uapi/ktrace.h>
@@ -42,9 +42,7 @@ struct irq_line {
     uint32_t count;
     uint32_t lost;      // interrupts and synthetic raises whose pulse could not be queued
     struct pulse pend;  // the line's own pulse: its delivery needs nothing from the pool
-#if KMAX_CPUS > 1
     struct kspin lock;  // masked, the controller's enable, count, lost in shared mode
-#endif
 };
 
 #define NLINES (KMAX_IRQS + 1)     // device lines, then KIRQ_TRACE
@@ -65,17 +63,16 @@ void irq_init(void)
     k_irq_count = 0;
 }
 
-#if KMAX_CPUS > 1
 // A line whose enable one CPU's interrupt controller alone holds (kernel/arch.h arch_irq_cpu:
 // AArch64's device timer) is attached, masked, unmasked and detached on that CPU, and the
 // thread that does it is the device's user: bound there for good, as touching the device's
 // registers elsewhere binds it (so that its interrupts' pulses find it there, and it never
 // waits to move), wherever it calls from. A call from another CPU is entered again when the
 // thread runs there. True when the call may go on here; false when it goes again there (its
-// result is not written: the caller is not running).
-static bool on_line_cpu(unsigned irq)
+// result is not written: the caller is not running). Always true with one CPU.
+static inline bool on_line_cpu(unsigned irq)
 {
-    int c = arch_irq_cpu(irq);
+    int c = smp_irq_cpu(irq);
     if (c < 0)
         return true;
     struct thread *t = k_current;
@@ -83,7 +80,7 @@ static bool on_line_cpu(unsigned irq)
     if ((unsigned)c == cpu_id())
         return true;
     t->kc_trace = 0;    // its traced entry has no exit: the call is entered again
-    arch_kc_restart(t);
+    smp_kc_restart(t);
     return false;
 }
 
@@ -91,12 +88,9 @@ static bool on_line_cpu(unsigned irq)
 // another CPU, or by a thread not bound to it yet (on_line_cpu moves or binds it).
 static bool line_binds(unsigned irq)
 {
-    int c = irq < KMAX_IRQS ? arch_irq_cpu(irq) : -1;
+    int c = irq < KMAX_IRQS ? smp_irq_cpu(irq) : -1;
     return c >= 0 && ((unsigned)c != cpu_id() || !k_current->affinity_fixed);
 }
-#else
-static inline bool on_line_cpu(unsigned irq) { (void)irq; return true; }
-#endif
 
 void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
 {
@@ -136,7 +130,6 @@ int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t c
     return (int)irq + IRQ_ID_BASE;
 }
 
-#if KMAX_CPUS > 1
 static inline void line_lock(struct irq_line *l, const bool shared)
 {
     if (shared)
@@ -154,12 +147,8 @@ static inline void line_unlock(struct irq_line *l, const bool shared)
 // work left, which only an exclusive entry takes before it returns: arch.h arch_irq_raised).
 static bool mask_needs_exclusive(unsigned irq, bool mask)
 {
-    return irq >= KMAX_IRQS || (!mask && arch_irq_raised(irq));
+    return irq >= KMAX_IRQS || (!mask && smp_irq_raised(irq));
 }
-#else
-static inline void line_lock(struct irq_line *l, const bool shared) { (void)l; (void)shared; }
-static inline void line_unlock(struct irq_line *l, const bool shared) { (void)l; (void)shared; }
-#endif
 
 static struct irq_line *line_of(const struct proc *p, int id)
 {
@@ -191,10 +180,8 @@ static inline __attribute__((always_inline)) int mask_body(struct proc *p, unsig
     struct irq_line *l = line_of(p, id);
     if (!l || (unsigned)(id - IRQ_ID_BASE) != irq)
         return -EINVAL;
-#if KMAX_CPUS > 1
-    if (shared && (mask_needs_exclusive(irq, mask) || line_binds(irq)))
+    if (KSMP && shared && (mask_needs_exclusive(irq, mask) || line_binds(irq)))
         return KSHARED_RETRY;
-#endif
     if (irq < KMAX_IRQS && !on_line_cpu(irq))
         return 0;
     line_lock(l, shared);
@@ -214,12 +201,10 @@ int irq_mask(struct proc *p, unsigned irq, int id, bool mask)
     return mask_body(p, irq, id, mask, false);
 }
 
-#if KMAX_CPUS > 1
 int irq_mask_shared(struct proc *p, unsigned irq, int id, bool mask)
 {
     return mask_body(p, irq, id, mask, true);
 }
-#endif
 
 int irq_trigger(struct proc *p, unsigned irq)
 {
@@ -256,12 +241,8 @@ static void pulse_lost(struct irq_line *l, unsigned irq, const bool shared)
 static inline __attribute__((always_inline)) int line_pulse(struct irq_line *l, unsigned irq,
                                                             const bool shared)
 {
-#if KMAX_CPUS > 1
-    if (shared)
+    if (KSMP && shared)
         return ipc_irq_pulse_shared(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend);
-#else
-    (void)shared;
-#endif
     return ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend);
 }
 
@@ -318,7 +299,6 @@ void irq_dispatch(unsigned irq)
     dispatch_body(irq, false);
 }
 
-#if KMAX_CPUS > 1
 bool irq_shared_ok(int irq)
 {
     if (irq < 0 || irq >= KMAX_IRQS || lines[irq].kind != IRQ_EVENT)
@@ -333,19 +313,15 @@ void irq_dispatch_shared(unsigned irq)
     __atomic_fetch_add(&k_irq_count, 1, __ATOMIC_RELAXED);
     dispatch_body(irq, true);
 }
-#endif
 
 void irq_proc_gone(struct proc *p)
 {
     for (unsigned i = 0; i < NLINES; i++) {
         if (lines[i].kind == IRQ_EVENT && lines[i].proc == p) {
-#if KMAX_CPUS > 1
-            int c = i < KMAX_IRQS ? arch_irq_cpu(i) : -1;
+            int c = i < KMAX_IRQS ? smp_irq_cpu(i) : -1;
             if (c >= 0 && (unsigned)c != cpu_id())
                 orphaned |= 1u << i;    // its CPU disables it (dispatch_body)
-            else
-#endif
-            if (i < KMAX_IRQS)
+            else if (i < KMAX_IRQS)
                 arch_irq_disable(i);
             ipc_pulse_cancel(&lines[i].pend);
             kmemset(&lines[i], 0, sizeof(lines[i]));

@@ -4,6 +4,7 @@
 // leaves the caller's result to whoever wakes it: kcall_dispatch() writes the result only
 // when the caller is still running.
 #include <kernel/kcall.h>
+#include <kernel/kview.h>
 #include <kernel/thread.h>
 #include <kernel/sched.h>
 #include <kernel/proc.h>
@@ -17,11 +18,10 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kcrash.h>
 #include <d/dprobes.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 #include <kernel/cpu_sum.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
@@ -170,11 +170,7 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
     case KSYSINFO_TRACE_HOOKS:    v = KTRACE_HOOKS; break;
     case KSYSINFO_NTHREAD:        v = KMAX_THREADS; break;
     case KSYSINFO_NCPUS:          v = k_ncpus; break;
-#if KMAX_CPUS > 1
-    case KSYSINFO_KENTRIES_EXCLUSIVE: v = (uint32_t)k_klock_exclusive_entries; break;
-#else
-    case KSYSINFO_KENTRIES_EXCLUSIVE: v = 0; break;     // one CPU: no lock taken
-#endif
+    case KSYSINFO_KENTRIES_EXCLUSIVE: v = (uint32_t)smp_exclusive_entries(); break;
     // The per-CPU counters' totals, modulo 2^32 (kernel/cpu_sum.c).
     case KSYSINFO_KCALLS_SHARED:    v = (uint32_t)cpu_counter_sum(CPU_SHARED_KCALLS); break;
     case KSYSINFO_IPIS:             v = (uint32_t)cpu_counter_sum(CPU_IPIS); break;
@@ -183,9 +179,11 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
     case KSYSINFO_RUNQ_HOLD_CYCLES: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_HOLD_CYCLES); break;
     case KSYSINFO_TICKS:            v = (uint32_t)ktimer_now(); break;
     case KSYSINFO_TICKS_LATE:       v = k_ticks_late; break;
-#if KMAX_CPUS > 1
-    case KSYSINFO_TICKS_SHARED:     v = (uint32_t)cpu_counter_sum(CPU_TICKS_SHARED); break;
-#endif
+    case KSYSINFO_TICKS_SHARED:     // (one CPU: no shared side, EINVAL as documented)
+        if (!KSMP)
+            return -EINVAL;
+        v = (uint32_t)cpu_counter_sum(CPU_TICKS_SHARED);
+        break;
     case KSYSINFO_TIMER_OVERRUNS:   v = k_timer_overruns; break;
     default:                      return -EINVAL;
     }
@@ -348,7 +346,7 @@ static inline __attribute__((always_inline)) void dispatch_body(struct thread *t
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
     // (A traced entry retried from the shared fast path recorded its entry event there:
     // kc_trace is set only then, kernel/kentry_shared.h.)
-    if (traced && __builtin_expect(!(KMAX_CPUS > 1 && KLOCK_SHARED_TRACED && t->kc_trace), 1))
+    if (traced && __builtin_expect(!(KSMP && KLOCK_SHARED_TRACED && t->kc_trace), 1))
         ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
     int r = kcall_invoke(t, n, a, traced);

@@ -31,24 +31,19 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
-#include <kernel/cpu.h>
-#if KMAX_CPUS > 1
-#include <kernel/klock.h>
+#include <kernel/smp.h>
+
 static struct kspin con_lock;
 static inline void con_take(void)
 {
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         kspin_lock(&con_lock, KLOCK_RANK_CON);
 }
 static inline void con_give(void)
 {
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         kspin_unlock(&con_lock, KLOCK_RANK_CON);
 }
-#else
-static inline void con_take(void) {}
-static inline void con_give(void) {}
-#endif
 
 #define SH_WRITE0 0x04
 

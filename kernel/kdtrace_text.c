@@ -1,27 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The payload of a long user event for D (d/dutext.h): user:::event fires with arg1 =
-// DUTEXT_ADDR and arg2 = the payload's stored size, and while it fires copyin( ) and
-// copyinstr( ) at DUTEXT_ADDR read the bytes the ring gets (kdt_uread asks kdt_text_read
-// first). ktrace.c's insert_user calls this from the one site that also emits the event.
-// proc:::exec's args[0], the program's name, is served the same way (kdtrace.c).
+// DUTEXT_ADDR and arg2 = the payload's stored size (kdtrace.c kdt_fire_payload), and while it
+// fires copyin( ) and copyinstr( ) at DUTEXT_ADDR read the bytes the ring gets (kdt_uread asks
+// kdt_text_read first). proc:::exec's args[0], the program's name, is served the same way.
 // The window is per CPU: a firing runs on its CPU with interrupts off (kdtrace.c's rule), so
 // no other firing sees it; it is cleared before the call returns.
 #include <kernel/kdtrace.h>
 #include <kernel/cpu.h>
-#include <d/dprobes.h>
 #include <d/dutext.h>
 
 static struct dutext text[KMAX_CPUS];
-
-void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
-{
-    struct dutext *t = &text[cpu_id()];
-    t->p = bytes;
-    t->len = dutext_size(nwords);
-    kdt_fire(DPROBE_USER_EVENT, code, DUTEXT_ADDR, t->len, 0);
-    t->p = NULL;
-    t->len = 0;
-}
 
 void kdt_text_set(const void *p, unsigned len)
 {

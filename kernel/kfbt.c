@@ -14,33 +14,17 @@
 // arch_fbt_patch_end brings the others to the kernel lock and has them resynchronise before
 // they run any of it: docs/fbt.md "Placing on several CPUs").
 #include <kernel/kfbt.h>
-#include <kernel/pmem.h>
-#include <kernel/proc.h>
+#include <kernel/kstack.h>
+#include <kernel/arch_trace.h>
+#include <kernel/kview.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <d/dif.h>
 #include <uapi/kerrno.h>
 
-extern const uint8_t __fbt_start[];   // ldscripts/kernel.ld.S: the table's address
-
 struct kfbt_sites kfbt_kernel;
 struct kfbt_stats kfbt_stats;
-static struct dfbt table;
-static int table_state;   // 0 not looked at, 1 good, -1 none or damaged
 static uint32_t live_bytes;
-
-const struct dfbt *kfbt_table(void)
-{
-    if (!table_state) {
-        const struct dfbt_hdr *h = (const struct dfbt_hdr *)__fbt_start;
-        char err[64];
-        table_state = h->dh_magic == DFBT_MAGIC && h->dh_nsites &&
-                      dfbt_open(&table, __fbt_start, h->dh_len, err, sizeof(err)) == 0 &&
-                      table.sites && table.hdr->dh_addr == (uint32_t)(uintptr_t)__fbt_start
-                          ? 1 : -1;
-    }
-    return table_state > 0 ? &table : NULL;
-}
 
 // The live entry of site s, made if new (the hash always has room: twice the sites).
 static struct kfbt_live *live_get(struct kfbt_sites *ks, uint32_t s)
@@ -133,7 +117,7 @@ int kfbt_enable(struct dvm_state *st, const char **why)
     while (cap < 2u * n)
         cap *= 2;
     live_bytes = cap * (uint32_t)sizeof(struct kfbt_live);
-    struct kfbt_live *live = pmem_alloc(&k_pmem, live_bytes, 8);
+    struct kfbt_live *live = kview_alloc(live_bytes, 8);
     if (!live) {
         *why = "fbt: no memory for the probe sites";
         return -ENOMEM;
@@ -147,12 +131,13 @@ int kfbt_enable(struct dvm_state *st, const char **why)
     for (uint32_t i = 0; i <= build.mask; i++) {
         const struct dfbt_site *s = live[i].site ? &t->sites[live[i].site - 1u] : NULL;
         if (s && !site_holds(s, (const uint8_t *)&s->ds_orig)) {
-            pmem_free(&k_pmem, live);
+            kview_free(live);
             *why = "fbt: the kernel's text differs from its fbt table at a probe site";
             return -EIO;
         }
     }
     *ks = build;
+    kstack_set_fbt(kfbt_stack);     // stack( ) in the probes' firings (kernel/kstack.c)
     uint8_t trap[4];
     arch_fbt_trap_insn(trap);
     arch_fbt_patch_begin();
@@ -182,7 +167,7 @@ void kfbt_disable(void)
     ks->mask = 0;
     ks->nlive = 0;
     kmemset(live, 0, live_bytes);
-    pmem_free(&k_pmem, live);
+    kview_free(live);
     kfbt_stats.placed = 0;
 }
 

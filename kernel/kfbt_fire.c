@@ -16,17 +16,13 @@
 // event and its probe are one critical section); the hash and table are only read; the
 // figures are atomic.
 #include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
+#include <kernel/kstack.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
-
-// What this CPU fires now (written by it alone): its trapped registers and site, for stack( ).
-static struct {
-    const struct fbt_regs *regs;
-    const struct dfbt_site *site;
-} firing[KMAX_CPUS];
 
 static const struct kfbt_live *live_find(const struct kfbt_sites *ks, uintptr_t pc)
 {
@@ -40,6 +36,31 @@ static const struct kfbt_live *live_find(const struct kfbt_sites *ks, uintptr_t 
             return &ks->live[i];
     }
 }
+
+// The image's table, checked once (kernel/kfbt.h).
+extern const uint8_t __fbt_start[];   // ldscripts/kernel.ld.S: the table's address
+
+static struct dfbt table;
+static int table_state;   // 0 not looked at, 1 good, -1 none or damaged
+
+const struct dfbt *kfbt_table(void)
+{
+    if (!table_state) {
+        const struct dfbt_hdr *h = (const struct dfbt_hdr *)__fbt_start;
+        char err[64];
+        table_state = h->dh_magic == DFBT_MAGIC && h->dh_nsites &&
+                      dfbt_open(&table, __fbt_start, h->dh_len, err, sizeof(err)) == 0 &&
+                      table.sites && table.hdr->dh_addr == (uint32_t)(uintptr_t)__fbt_start
+                          ? 1 : -1;
+    }
+    return table_state > 0 ? &table : NULL;
+}
+
+// What this CPU fires now (written by it alone): its trapped registers and site, for stack( ).
+static struct {
+    const struct fbt_regs *regs;
+    const struct dfbt_site *site;
+} firing[KMAX_CPUS];
 
 // The table's site at pc (binary search), or NULL.
 static const struct dfbt_site *site_find(const struct dfbt *t, uintptr_t pc)

@@ -33,9 +33,3 @@ int kfbt_copy_table(struct proc *p, uint32_t buf, uint32_t len)
     (void)p; (void)buf; (void)len;
     return -ENOENT;
 }
-
-int kfbt_stack(uint64_t *pcs, unsigned max)
-{
-    (void)pcs; (void)max;
-    return -1;
-}

@@ -3,11 +3,11 @@
 // KLOCK_CHECK=1): each CPU keeps the ranks it holds (struct cpu.locks_held, bit per rank);
 // taking a rank at or below one held, or releasing one not held, is a kernel panic naming both;
 // so is work of the exclusive side done in a shared entry (klock_check_exclusive).
-// Without KLOCK_CHECK this file is empty and the lock calls check nothing.
+// Built only into KLOCK_CHECK images of several CPUs (kernel/module.mk); elsewhere the lock
+// calls check nothing.
 #include <kernel/kernel.h>
 #include <kernel/klock.h>
 
-#if KMAX_CPUS > 1 && defined(KLOCK_CHECK)
 void klock_check_acquire(unsigned rank)
 {
     struct cpu *c = this_cpu();
@@ -31,4 +31,3 @@ void klock_check_exclusive(const char *what)
     if (arch_kernel_in_shared())
         kpanic("%s on CPU %u in a shared entry: the exclusive side's work", what, cpu_id());
 }
-#endif

@@ -13,6 +13,7 @@
 // Runs on the exclusive side (not a shared call, kernel/kentry_shared.h): neither this table,
 // the waiters nor the channels change under it.
 #include <kernel/ipc.h>
+#include <kernel/kview.h>
 #include <kernel/proc.h>
 #include <kernel/kernel.h>
 

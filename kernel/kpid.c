@@ -8,13 +8,12 @@
 // the first of its instruction's. On several CPUs each write is made while no other CPU can
 // run a program's text (kcpus_hold: docs/pid.md, "Several CPUs").
 #include <kernel/kpid.h>
-#include <kernel/kunmap.h>
+#include <kernel/arch_trace.h>
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
-#include <kernel/proc.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <uapi/kerrno.h>
@@ -177,7 +176,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         nsites++;
     }
     if (nsites)
-        kcpus_hold();       // no other CPU at EL0 until this CPU lets the lock go
+        kview_hold_cpus();       // no other CPU at EL0 until this CPU lets the lock go
     for (unsigned i = 0; i < nsites; i++)
         arch_usdt_write(sites[i].addr, arch_pid_trap());
     kpid_stats.placed = nsites;
@@ -191,7 +190,7 @@ static void restore(uint32_t addr, uint32_t insn, bool *held)
     if (insn_at(addr) != (pid_insn_t)arch_pid_trap())
         return;
     if (!*held)
-        kcpus_hold();
+        kview_hold_cpus();
     *held = true;
     arch_usdt_write(addr, insn);
 }

@@ -19,21 +19,9 @@
 #include <kernel/ptimer.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
-#include <kernel/ktimer.h>
+#include <kernel/kview.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_stack.h>
-
-// A board without a profile timer: the profile provider runs from the tick.
-__attribute__((weak)) bool ptimer_present(void)
-{
-    return false;
-}
-
-__attribute__((weak)) void ptimer_arm(unsigned cpu, uint64_t at)
-{
-    (void)cpu;
-    (void)at;
-}
 
 uint64_t kprof_ns_to_cycles(uint64_t ns)
 {
@@ -64,7 +52,7 @@ static void run(bool tick_cpu)
 {
     uint32_t ts;
     uint64_t now = board_cycles();
-    bool sampled = ktrace_stack_due(ktimer_cycles_to_ns(now), &ts);
+    bool sampled = ktrace_stack_due(kview_ns(now), &ts);
     if (!kdt_active)
         return;
     if (sampled) {

@@ -4,17 +4,24 @@
 // probe. The architecture's unwinders do the walking (kernel/unwind.h); the probe context
 // (kernel entered, interrupts off) is the one they are written for.
 #include <kernel/kstack.h>
+#include <kernel/arch_trace.h>
 #include <kernel/unwind.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dstacks.h>
 #include <kernel/kernel.h>
-#include <kernel/kfbt.h>
 #include <kernel/arch.h>
 
 // Frames of the D engine between the probe's site and the unwinder, at most.
 #define KSTACK_ENGINE_FRAMES 12u
 
 uintptr_t kstack_probe_site[KMAX_CPUS];
+
+static kstack_fbt_fn fbt_stack;     // written on the exclusive side (kfbt_enable)
+
+void kstack_set_fbt(kstack_fbt_fn fn)
+{
+    fbt_stack = fn;
+}
 
 void kstack_report(uint64_t table_drops)
 {
@@ -42,7 +49,7 @@ unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max)
     }
     if (max > DVM_STACK_MAXDEPTH)
         max = DVM_STACK_MAXDEPTH;
-    int fbt = kfbt_stack(pcs, max);   // an fbt probe: from its function's caller (kfbt.h)
+    int fbt = fbt_stack ? fbt_stack(pcs, max) : -1;  // an fbt probe: from its function's caller
     if (fbt >= 0)
         return (unsigned)fbt;
     // the engine's frames (kdt_fire ... here) come first: walk deep enough to pass them,

@@ -9,25 +9,20 @@
 #include <kernel/ktimer.h>
 #include <kernel/board.h>
 #include <kernel/arch.h>
-#include <kernel/cpu.h>
+#include <kernel/smp.h>
 #include <kernel/kloadavg.h>
-#if KMAX_CPUS > 1
-#include <kernel/klock.h>
+
 static struct kspin timer_lock;
 static inline void timers_lock(void)
 {
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         kspin_lock(&timer_lock, KLOCK_RANK_TIMER);
 }
 static inline void timers_unlock(void)
 {
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         kspin_unlock(&timer_lock, KLOCK_RANK_TIMER);
 }
-#else
-static inline void timers_lock(void) {}
-static inline void timers_unlock(void) {}
-#endif
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
@@ -96,7 +91,6 @@ void ktimer_stop_linked(struct ktimer *t)
     timers_unlock();
 }
 
-#if KMAX_CPUS > 1
 // The tick on the shared side (several CPUs; docs/smp.md, "The tick"). Under
 // timer_lock: the periods that ended and no tick has counted (arch_tick_pending, by the
 // counter) are claimed here (arch_tick_claim moves the arch's end of period on), and k_ticks
@@ -131,11 +125,11 @@ enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
             list_entry(timers.next, struct ktimer, link)->expires <= ticks) {
             r = KTICK_EXCLUSIVE;
         } else {
-            arch_tick_claim(n);
+            smp_tick_claim(n);
             __atomic_store_n(&k_ticks, ticks, __ATOMIC_RELAXED);
             if (n > 1)
                 __atomic_store_n(&k_ticks_late, k_ticks_late + (n - 1u), __ATOMIC_RELAXED);
-            this_cpu()->ticks_shared += n;
+            cpu_count_ticks_shared(this_cpu(), n);
             kloadavg_tick(ticks);   // avenrun, once a second, under timer_lock (kloadavg.c)
             if (span)
                 span->from = ticks - n, span->to = ticks;
@@ -146,13 +140,12 @@ enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
     return r;
 }
 
-void ktimer_start_after(struct ktimer *t, uint64_t ticks)
+void ktimer_start_after_locked(struct ktimer *t, uint64_t ticks)
 {
     timers_lock();
     ktimer_insert(t, k_ticks + ticks);
     timers_unlock();
 }
-#endif
 
 void ktimer_run(uint64_t now)
 {

@@ -11,7 +11,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kev_emit.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dprobes.h>
 
 // The si_code QNX's siginfo.h gives the fault the hardware reported (KEV_FAULT_*).

@@ -8,7 +8,7 @@
 // and checked: a note that does not lie whole in its image, or is no GNU build id, is written
 // as no id (length 0). No D probe; no lock (the ring's producer takes care of its own).
 #include <kernel/ktrace.h>
-#include <kernel/proc.h>
+#include <kernel/kview.h>
 #include <uapi/kapi.h>
 
 // The kernel image's note and extent (ldscripts/kernel.ld.S) and its ELF file's name (the

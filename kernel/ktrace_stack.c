@@ -9,15 +9,14 @@
 // frames). The sample times are CPU c's own, written by CPU c (kprof.c's callers) or by the
 // exclusive side when the rate changes.
 #include <kernel/ktrace_stack.h>
+#include <kernel/arch_trace.h>
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kstack.h>
 #include <kernel/unwind.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dstacks.h>
-#include <kernel/kprof.h>
 #include <kernel/ptimer.h>
-#include <kernel/ktimer.h>
 #include <kernel/board.h>
 #include <trace/period_due.h>
 #include <uapi/kerrno.h>
@@ -39,10 +38,9 @@ int ktrace_stack_set_rate(uint32_t hz)
     ktrace_stack_period = hz ? 1000000000u / hz : 0;
     // On its period's multiples since boot, as profile-N's times are (trace/period_due.h):
     // a sampler and a profile-N probe of one rate interrupt together.
-    uint64_t now = ktimer_cycles_to_ns(board_cycles());
+    uint64_t now = kview_ns(board_cycles());
     for (unsigned c = 0; c < KMAX_CPUS; c++)
         sample_next[c] = hz ? (uint32_t)period_first_due(ktrace_stack_period, now) : 0;
-    kprof_update();
     return (int)hz;
 }
 
@@ -56,7 +54,7 @@ uint64_t ktrace_stack_next(unsigned cpu)
 {
     if (!ktrace_stack_period)
         return 0;
-    return widen(sample_next[cpu], ktimer_cycles_to_ns(board_cycles()));
+    return widen(sample_next[cpu], kview_ns(board_cycles()));
 }
 
 // The reason a walk was cut short: the unwind error it counted (unwind_errors[] before and

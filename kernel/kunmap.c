@@ -28,8 +28,8 @@
 #include <kernel/board.h>
 #include <kernel/kernel.h>
 #include <kernel/thread.h>
+#include <kernel/smp.h>
 
-#if KMAX_CPUS > 1
 // How long a marked CPU may take to come: far beyond any turn (QEMU's -icount runs the CPUs
 // one at a time, a few milliseconds each; a loaded host deschedules a virtual CPU for tens).
 #define KUNMAP_WAIT_MS 1000u
@@ -42,7 +42,7 @@ static void wait_in_kernel(uint32_t want, const char *what, uint32_t base, uint3
     for (unsigned c = 0; c < k_ncpus; c++)
         if ((want >> c & 1u) && !*(volatile bool *)&k_cpus[c].lock_waiting) {
             wait |= 1u << c;
-            arch_cpu_kick(c);
+            smp_kick(c);
         }
     uint64_t t0 = board_cycles();
     uint64_t limit = (uint64_t)board_cycles_per_sec() / 1000u * KUNMAP_WAIT_MS;
@@ -94,4 +94,3 @@ void kunmap_waited(struct cpu *c)
         arch_mpu_switch(c->current->proc);
     }
 }
-#endif

@@ -58,23 +58,18 @@
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kev_emit.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 #include <kernel/kernel.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dprobes.h>
 
 static uint32_t rejected;          // records rejected this capture, every process (atomic)
 
 uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected, __ATOMIC_RELAXED); }
 
-// A ring's lock (struct kuring.lock exists on several CPUs only): the trace ring's spinlock.
-#if KMAX_CPUS > 1
-#define ur_lock(k)   trace_lock(&(k)->lock)
-#define ur_unlock(k) trace_unlock(&(k)->lock)
-#else
-#define ur_lock(k)   ((void)(k))
-#define ur_unlock(k) ((void)(k))
-#endif
+// A ring's lock (kernel/ktrace.h: nothing with one CPU).
+#define ur_lock(k)   kuring_lock(k)
+#define ur_unlock(k) kuring_unlock(k)
 
 static void mark_new_capture(struct kuring *k, uint32_t now)
 {
@@ -96,11 +91,9 @@ void kuring_new_capture(void)
     for (unsigned i = 0; i < KMAX_PROCS; i++)
         if (k_procs[i].state == PROC_ALIVE)
             mark_new_capture(&k_procs[i].ur, now);
-#if KMAX_CPUS > 1
-    for (unsigned i = 0; i < KMAX_THREADS; i++)
+    for (unsigned i = 0; KSMP && i < KMAX_THREADS; i++)
         if (k_threads[i].in_use)
-            mark_new_capture(&k_threads[i].ur, now);
-#endif
+            mark_new_capture(thread_ring(&k_threads[i]), now);
 }
 
 static void kuring_forget(struct proc *p, struct kuring *k);
@@ -149,19 +142,15 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
 
 int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec)
 {
-#if KMAX_CPUS > 1
-    if (!t->proc)
-        return -EINVAL;
-    ur_lock(&t->ur);
-    int r = do_register(t->proc, &t->ur, addr, nrec);
+    if (!KSMP || !t->proc)
+        return -EINVAL;     // (one CPU: the process's ring serves its threads)
+    struct kuring *k = thread_ring(t);
+    ur_lock(k);
+    int r = do_register(t->proc, k, addr, nrec);
     if (r == 0)     // the ring it holds now (0: forgotten), named where t reads it
-        arch_thread_ring_hint(t, t->ur.addr);
-    ur_unlock(&t->ur);
+        arch_thread_ring_hint(t, k->addr);
+    ur_unlock(k);
     return r;
-#else
-    (void)t, (void)addr, (void)nrec;
-    return -EINVAL;     // one CPU: the process's ring serves its threads
-#endif
 }
 
 // n records of p rejected (given_up: the ring too): counted and attributed, never lost.
@@ -259,18 +248,26 @@ static void drain_locked(struct proc *p, struct kuring *k)
         reject(p, bad, false);
 }
 
-#if KMAX_CPUS > 1
 // The entry's drain before the kernel lock, with a D program running: inside the shared side
 // (kuring.h says why), for a thread not being destroyed. An exclusive entry may have stopped
 // the program before this CPU got in: drain_locked tests kdt_active again for each record.
+// (Several CPUs only.)
 void kuring_drain_in_shared(struct thread *t)
 {
-    arch_kernel_enter_shared();
+    smp_enter_shared();
     if (!t->dying)
-        kuring_drain_thread(t);
-    arch_kernel_exit_shared();
+        kuring_drain_now(t);
+    smp_exit_shared();
 }
-#endif
+
+void kuring_drain_now(struct thread *t)
+{
+    struct kuring *own = thread_ring(t);
+    if (KSMP && own->addr)
+        kuring_drain_ring(t->proc, own);
+    else if (t->proc)
+        kuring_drain_ring(t->proc, &t->proc->ur);
+}
 
 void kuring_drain_ring(struct proc *p, struct kuring *k)
 {
@@ -324,8 +321,9 @@ void kuring_proc_gone(struct proc *p)
 // no mark: the kernel forgot it then, and the library frees that one itself (corrupt 1).
 void kuring_thread_gone(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    struct kuring *k = &t->ur;
+    if (!KSMP)
+        return;
+    struct kuring *k = thread_ring(t);
     if (t->proc) {
         ur_lock(k);
         uint32_t addr = k->addr;
@@ -338,7 +336,4 @@ void kuring_thread_gone(struct thread *t)
         ur_unlock(k);
     }
     k->addr = 0;
-#else
-    (void)t;
-#endif
 }

@@ -4,11 +4,11 @@
 // (the header's usdt_notes), and only for a consumer that may trace the program (privileged,
 // or running it: kpid.c's rule); what the D object says is checked against them.
 #include <kernel/kusdt.h>
+#include <kernel/arch_trace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
-#include <kernel/proc.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <d/dusdt.h>

@@ -3,10 +3,11 @@
 // image's boot program as pid 1 and never returns. kernel_entry() is where every exception
 // from thread mode lands (arch.h contract); it does the work of that entry and picks the thread
 // to resume. When pid 1 ends, the system halts with its exit status.
-#include <kernel/kusdt.h>
-#include <kernel/kpid.h>
 #include <kernel/kernel.h>
+#include <kernel/kview.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/arch.h>
+#include <kernel/smp.h>
 #include <kernel/board.h>
 #include <kernel/sched.h>
 #include <kernel/thread.h>
@@ -19,12 +20,7 @@
 #include <kernel/kcall.h>
 #include <kernel/kinit.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
-#include <d/dprobes.h>
-#include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/ktrace_stack.h>
-#include <kernel/kprof.h>
 #include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
@@ -36,7 +32,6 @@ extern const char boot_app_name[];      // from the image's program table (apps.
 // One idle thread per CPU, pinned to it.
 static uint32_t idle_stack[KMAX_CPUS][128] __attribute__((aligned(16)));
 
-#if KMAX_CPUS > 1
 // The TIME event of a CPU's trace buffer whose timer interrupt came in a period another CPU
 // took the tick of (KENTRY_CPUTICK, exclusive): at its first such entry in each second of
 // k_ticks, so that a second k_ticks jumped across (a late tick) still has one.
@@ -50,7 +45,6 @@ static void cputick_time_event(void)
             trace_ring_tick(&ktrace);
     }
 }
-#endif
 
 // A timer interrupt's stack sample (tracelogger -p) and D's tick-N / profile-N probes on this
 // CPU, where the board has no profile timer (kernel/kprof.c; with one, nothing: they run from
@@ -71,10 +65,8 @@ static inline __attribute__((always_inline)) void tick_traced(bool kernel_tick, 
     if (kernel_tick) {
         if (ktrace.tr_running && tick_crossed_multiple(from, to, TICK_HZ))
             trace_ring_tick(&ktrace);
-    } else {
-#if KMAX_CPUS > 1
+    } else if (KSMP) {
         cputick_time_event();
-#endif
     }
     tick_samples(kernel_tick);
 }
@@ -91,7 +83,7 @@ static void kernel_tick(void)
         k_ticks_late += periods - 1u;
     ktimer_run(k_ticks);
     kloadavg_tick(k_ticks);     // avenrun, once a second (kloadavg.c)
-    sched_tick(KMAX_CPUS > 1 ? arch_cpu_tick_periods() : periods);
+    sched_tick(smp_cpu_tick_periods(periods));
     if (unlikely(ktrace_kernel_on))     // (a TIME event at least every 2^32 cycles)
         tick_traced(true, k_ticks - periods, k_ticks);
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
@@ -103,10 +95,8 @@ static void kernel_fault(struct thread *t)
         return;
     if (kpid_fault(t))      // a placed pid probe's trap: fired, its instruction run
         return;
-#if KMAX_CPUS > 1
-    if (t->proc && arch_fault_retry(t))     // a device of another CPU's: t moves there
+    if (t->proc && smp_fault_retry(t))      // a device of another CPU's: t moves there
         return;
-#endif
     char what[96];
     struct arch_fault_where where;
     arch_fault_where(&where);       // first: arch_fault_info may clear the fault status
@@ -135,11 +125,7 @@ static __attribute__((noinline, cold)) void kernel_entry_rare(unsigned kind)
 // On AArch64 inline in both entry points: as a call of its own (GCC's choice for the hooked
 // kernel there) it cost the traced-but-off kernel 2 instructions a null call over the kernel
 // built without hooks, where it was inlined. The Cortex-M's compiler does best left to choose.
-#if KMAX_CPUS > 1
-static inline __attribute__((always_inline)) void halt_if_done(void)
-#else
-static void halt_if_done(void)
-#endif
+static SMP_ALWAYS_INLINE void halt_if_done(void)
 {
     if (!k_system_done)
         return;
@@ -161,16 +147,16 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
 
     if (traced)
         kuring_drain_thread(t);         // its user events come before this entry's
-#if KMAX_CPUS > 1
-    this_cpu()->kicked = false;
-    if (unlikely(t->dying)) {
-        // Another CPU destroyed this thread while it ran here (thread_destroy): end it now,
-        // before it does anything more; what brought it here is dropped with it.
-        thread_destroy(t, t->dying_status);
-        if (kind == KENTRY_CALL || kind == KENTRY_FAULT)
-            kind = KENTRY_RESCHED;
+    if (KSMP) {
+        this_cpu()->kicked = false;
+        if (unlikely(t->dying)) {
+            // Another CPU destroyed this thread while it ran here (thread_destroy): end it
+            // now, before it does anything more; what brought it here is dropped with it.
+            thread_destroy(t, t->dying_status);
+            if (kind == KENTRY_CALL || kind == KENTRY_FAULT)
+                kind = KENTRY_RESCHED;
+        }
     }
-#endif
     switch (kind) {
     case KENTRY_CALL:
         if (traced)
@@ -191,9 +177,8 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         break;
     case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
         ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
-#if KMAX_CPUS > 1
-        sched_tick(arch_cpu_tick_periods());            // its own thread's slice
-#endif
+        if (KSMP)
+            sched_tick(smp_cpu_tick_periods(0));        // its own thread's slice
         if (unlikely(ktrace_kernel_on))
             tick_traced(false, 0, 0);       // this CPU's TIME, stack samples and profile-N
         ktrace_int(KEV_INT_EXIT, KIRQ_CPUTICK, 0);
@@ -207,16 +192,14 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     }
     halt_if_done();
     if (traced)
-        ktrace_exit_begin();
+        ktrace_exit_begin(irq_raise_synthetic);
     struct thread *next = traced ? sched_choose_traced() : sched_choose();
     if (traced)
         ktrace_exit_end(next);
     if (next->proc != t->proc || kind == KENTRY_FAULT)
         arch_mpu_switch(next->proc);
-#if KMAX_CPUS > 1
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         sched_kick_others();
-#endif
 }
 
 void kernel_entry(unsigned kind)
@@ -229,7 +212,6 @@ void kernel_entry_traced(unsigned kind)
     kernel_entry_body(kind, KTRACE_HOOKS);
 }
 
-#if KMAX_CPUS > 1
 void kernel_cpu_online(void)
 {
     struct cpu *c = this_cpu();
@@ -237,7 +219,6 @@ void kernel_cpu_online(void)
     struct thread *next = ktrace_kernel_on ? sched_choose_traced() : sched_choose();
     arch_mpu_switch(next->proc);
 }
-#endif
 
 // A CPU's idle thread: the arch's wait for an interrupt, or, with the kernel option idle=poll,
 // a spin (kernel/kopts.h).
@@ -260,16 +241,14 @@ _Noreturn void kernel_main(void)
     arch_init();
     board_late_init();
 
-#if KMAX_CPUS > 1
-    k_ncpus = arch_cpus_present();
-#endif
+    k_ncpus = smp_cpus_present();
     for (unsigned c = 0; c < k_ncpus; c++) {
         struct thread *idle = thread_alloc(NULL);
         KASSERT(idle, "no thread for idle");
         thread_set_name(idle, "idle");       // one per CPU, all "idle" (as QNX's)
         idle->prio = idle->base_prio = 0;
         idle->policy = SCHED_POLICY_FIFO;
-        idle->affinity = KMAX_CPUS > 1 ? 1u << c : 0;
+        idle->affinity = KSMP ? 1u << c : 0;
         arch_thread_setup(idle, (uint32_t)(uintptr_t)idle_main, 0, 0,
                           (uint32_t)(uintptr_t)&idle_stack[c][ARRAY_SIZE(idle_stack[c])], true);
         k_cpus[c].idle = idle;
@@ -289,16 +268,13 @@ _Noreturn void kernel_main(void)
     KASSERT(boot, "no thread for boot");
     thread_set_name(boot, "boot");
     arch_tick_start(board_cycles_per_sec() / TICK_HZ);
-#if KMAX_CPUS > 1
-    if (k_ncpus > 1) {
+    if (KSMP && k_ncpus > 1) {
         kprintf("kernel: %u CPUs\n", k_ncpus);
-        arch_cpus_start();
+        smp_cpus_start();
     }
-#endif
     arch_start(boot);
 }
 
-#if KMAX_CPUS > 1
 // A CPU's timer interrupt on the shared side while tracing runs and no D program does (the
 // arch's shared interrupt entry, kernel/arch/aarch64/cpu.c): the events the exclusive
 // KENTRY_TICK or KENTRY_CPUTICK writes, in their order, around this CPU's own slice. took:
@@ -318,4 +294,3 @@ void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_perio
     sched_tick_shared(cpu_periods);
     ktrace_int(KEV_INT_EXIT, irq, 0);
 }
-#endif

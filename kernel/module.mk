@@ -2,16 +2,16 @@
 # The kernel: portable core + arch + board, built once per board into a library that every
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
-               kernel/proc.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
-               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_sync.c \
-               kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
+               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
+               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 # What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
 KERNEL_SRCS += kernel/ktrace_image.c
 # The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
-KERNEL_SRCS += kernel/kprof.c
+KERNEL_SRCS += kernel/kprof.c kernel/ptimer_none.c
 # The load average, Solaris's avenrun, sampled once a second by the tick.
 KERNEL_SRCS += kernel/kloadavg.c
 # The kernel's own options from the boot command line (idle=poll).
@@ -22,12 +22,14 @@ KERNEL_SRCS += kernel/cpu_sum.c
 KERNEL_SRCS += kernel/kflight.c
 # The kernel's data and bss as a range, where D's `name reads (kernel/kdtrace.c).
 KERNEL_SRCS += kernel/kdata.c
-# The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
-KERNEL_SRCS += kernel/kpanic.c
-# Several CPUs: the lock-order checker (kernel/klock.h; make KLOCK_CHECK=1 builds it in).
-KERNEL_SRCS += kernel/klock_check.c
-# Several CPUs: a freed map taken back from the other CPUs' tables (kernel/kunmap.h).
-KERNEL_SRCS += kernel/kunmap.c
+# The panic path: the message and the stop, the halt in place in flight-recorder mode; and the
+# tracing layer's recorder it calls, the KPANIC event.
+KERNEL_SRCS += kernel/kpanic.c kernel/ktrace_panic.c
+# Several CPUs (the one-CPU kernel has none of these: kernel/smp.h): the hook lockstat's
+# spin probes hang on (kernel/klock.h klock_probe), a freed map taken back from the other
+# CPUs' tables (kernel/kunmap.h), and the lock-order checker (make KLOCK_CHECK=1 builds it in).
+KSMP_SRCS := kernel/klock.c kernel/kunmap.c $(if $(filter 1,$(KLOCK_CHECK)),kernel/klock_check.c)
+KERNEL_SRCS += $(if $(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),$(KSMP_SRCS))
 # The fbt provider (docs/fbt.md): placing probes, and the trap, on the architectures that have
 # its trap (ARCH_FBT_SRCS, arch.mk) and the boards whose kernel text is RAM (not
 # BOARD_NO_FBT); elsewhere a stand-in that refuses fbt probes.

@@ -32,33 +32,47 @@
 // A same-CPU message round trip between threads bound to one CPU touches that CPU's queue and
 // lock alone: R2's bit is not set for them, and no other CPU is looked at.
 #include <kernel/sched.h>
-#include <kernel/arch.h>
+#include <kernel/smp.h>
+#include <kernel/kview.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/kdtrace.h>
 #include <kernel/board.h>
-#include <d/dprobes.h>
 
+// One CPU's ready queues (R1, R2), on cache lines of their own. With one CPU the queues and
+// their map are two arrays of their own (RQ_Q, RQ_MAP: the layout the one-CPU scheduler was
+// measured with, docs/PERFORMANCE.md), and the rest of struct runq is never used.
 #if KMAX_CPUS > 1
-#include <kernel/klock.h>
-// One CPU's ready queues (R1, R2), on cache lines of their own.
 struct runq {
     struct kspin lock;          // shared mode (klock.h, rank RUNQ)
     uint32_t nmigr;             // queued threads that may run on another CPU too
     uint32_t words;             // bit w: map[w] non-zero (the top in two clz)
     uint32_t map[8];            // bit p: q[p] non-empty
     struct list q[256];         // FIFO per priority
-} __attribute__((aligned(64)));
+} KCPU_LINE_ALIGNED;
+#define RQ_Q(c) (runqs[c].q)
+#define RQ_MAP(c) (runqs[c].map)
+#else
+struct runq {
+    struct kspin lock;
+    uint32_t nmigr, words;
+};
+static struct list ready_q[256];
+static uint32_t ready_map[8];
+#define RQ_Q(c) ((void)(c), ready_q)
+#define RQ_MAP(c) ((void)(c), ready_map)
+#endif
 static struct runq runqs[KMAX_CPUS];
 // R2's flags, one byte per CPU (each written by plain stores under its queue's lock, read
 // together by the others): 1 while runqs[c].nmigr > 0.
 static union {
     volatile uint8_t cpu[KMAX_CPUS];
     uint32_t any[(KMAX_CPUS + 3) / 4];
-} rq_over __attribute__((aligned(64)));
+} rq_over KCPU_LINE_ALIGNED;
 
 // Whether a CPU other than `self` has a thread another CPU may take (R2): a load or two.
 static inline bool others_overloaded(unsigned self)
 {
+    if (!KSMP)
+        return false;
     if (KMAX_CPUS <= 4)
         return (__atomic_load_n(&rq_over.any[0], __ATOMIC_RELAXED) & ~(0xffu << (8u * self))) != 0;
     for (unsigned i = 0; i < (KMAX_CPUS + 3) / 4; i++) {
@@ -81,8 +95,6 @@ static inline uint32_t rq_overloaded(void)
                 m |= (uint32_t)(rq_over.cpu[i * 4 + j] != 0) << (i * 4 + j);
     return m;
 }
-#define RQ_Q(c) (runqs[c].q)
-#define RQ_MAP(c) (runqs[c].map)
 // kick_check_pending: set by whoever may have made work for another CPU during this CPU's
 // entry: a thread made ready that may run on a CPU other than this one, a running thread's
 // priority lowered, a thread released that another CPU skipped (R3). sched_kick_others looks
@@ -90,49 +102,37 @@ static inline uint32_t rq_overloaded(void)
 // CPU (the common same-CPU message round trip) looks at none. Per CPU (the entry's own).
 #define kick_check_pending (this_cpu()->kick_check)
 #define NO_CPU 0xffu
-#else
-static struct list ready_q[256];
-static uint32_t ready_map[8];
-#define RQ_Q(c) ((void)(c), ready_q)
-#define RQ_MAP(c) ((void)(c), ready_map)
-#endif
 struct cpu k_cpus[KMAX_CPUS];
 unsigned k_ncpus = 1;
-uint64_t k_context_switches;
 
 void sched_init(void)
 {
-#if KMAX_CPUS > 1
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         for (unsigned i = 0; i < 256; i++)
             list_init(&RQ_Q(c)[i]);
         for (unsigned i = 0; i < 8; i++)
             RQ_MAP(c)[i] = 0;
-        runqs[c].nmigr = 0;
-        runqs[c].words = 0;
-        runqs[c].lock.word = 0;
-        rq_over.cpu[c] = 0;
+        if (KSMP) {
+            runqs[c].nmigr = 0;
+            runqs[c].words = 0;
+            kspin_init(&runqs[c].lock);
+            rq_over.cpu[c] = 0;
+        }
     }
-#else
-    for (unsigned i = 0; i < 256; i++)
-        list_init(&ready_q[i]);
-    for (unsigned i = 0; i < 8; i++)
-        ready_map[i] = 0;
-#endif
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         k_cpus[c].id = c;
         k_cpus[c].current = NULL;
         k_cpus[c].yield_pending = false;
         k_cpus[c].kicked = false;
+        k_cpus[c].context_switches = 0;
     }
     k_cpus[0].online = true;
     k_ncpus = 1;
-    k_context_switches = 0;
 }
 
 static inline bool may_run_on(const struct thread *t, unsigned cpu)
 {
-    return KMAX_CPUS == 1 || !t->affinity || ((t->affinity >> cpu) & 1u);
+    return !KSMP || !t->affinity || ((t->affinity >> cpu) & 1u);
 }
 
 // Puts t on CPU cpu's queues (its lock held in shared mode).
@@ -147,37 +147,28 @@ static inline __attribute__((always_inline)) void enqueue_on(unsigned cpu, struc
     else
         list_push_back(&RQ_Q(cpu)[t->prio], &t->qlink);
     RQ_MAP(cpu)[t->prio >> 5] |= 1u << (t->prio & 31);
-#if KMAX_CPUS > 1
-    runqs[cpu].words |= 1u << (t->prio >> 5);
-    t->rq_cpu = (uint8_t)cpu;
-    if ((!t->affinity || (t->affinity & ~(1u << cpu))) && runqs[cpu].nmigr++ == 0)
-        rq_over.cpu[cpu] = 1;
-#endif
+    if (KSMP) {
+        runqs[cpu].words |= 1u << (t->prio >> 5);
+        thread_set_rq_cpu(t, cpu);
+        if ((!t->affinity || (t->affinity & ~(1u << cpu))) && runqs[cpu].nmigr++ == 0)
+            rq_over.cpu[cpu] = 1;
+    }
 }
 
 // Takes t off its queue (its lock held in shared mode).
 static inline __attribute__((always_inline)) void dequeue(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    unsigned cpu = t->rq_cpu;
-#else
-    const unsigned cpu = 0;
-#endif
+    const unsigned cpu = thread_rq_cpu(t);
     list_unlink(&t->qlink);
     if (list_empty(&RQ_Q(cpu)[t->prio])) {
         RQ_MAP(cpu)[t->prio >> 5] &= ~(1u << (t->prio & 31));
-#if KMAX_CPUS > 1
-        if (!RQ_MAP(cpu)[t->prio >> 5])
+        if (KSMP && !RQ_MAP(cpu)[t->prio >> 5])
             runqs[cpu].words &= ~(1u << (t->prio >> 5));
-#endif
     }
-#if KMAX_CPUS > 1
-    if ((!t->affinity || (t->affinity & ~(1u << cpu))) && --runqs[cpu].nmigr == 0)
+    if (KSMP && (!t->affinity || (t->affinity & ~(1u << cpu))) && --runqs[cpu].nmigr == 0)
         rq_over.cpu[cpu] = 0;
-#endif
 }
 
-#if KMAX_CPUS > 1
 // ---- Multiprocessor: locks, looks at other CPUs, placement ----
 
 // The run-queue locks' contention (KLOCK_STATS images, make KLOCK_STATS=1; docs/smp.md):
@@ -204,7 +195,7 @@ static inline void rq_stats_release(void) { }
 
 static inline bool in_shared(void)
 {
-    return arch_kernel_in_shared();
+    return smp_in_shared();
 }
 
 static inline __attribute__((always_inline)) void rq_lock(unsigned cpu, const bool shared)
@@ -255,11 +246,11 @@ static void other_lock(struct cpu *c, unsigned o)
     }
     rq_stats_take(&runqs[o]);
     if (o < c->id) {
-        arch_spin_unlock(&runqs[c->id].lock.word);
-        arch_spin_lock(&runqs[o].lock.word);
-        arch_spin_lock(&runqs[c->id].lock.word);
+        kspin_raw_unlock(&runqs[c->id].lock);
+        kspin_raw_lock(&runqs[o].lock);
+        kspin_raw_lock(&runqs[c->id].lock);
     } else {
-        arch_spin_lock(&runqs[o].lock.word);
+        kspin_raw_lock(&runqs[o].lock);
     }
 }
 
@@ -268,7 +259,7 @@ static void other_unlock(struct cpu *c, unsigned o)
     if (!c->rq_held)
         rq_unlock(o, true);
     else
-        arch_spin_unlock(&runqs[o].lock.word);
+        kspin_raw_unlock(&runqs[o].lock);
 }
 
 // The highest priority queued on CPU cpu, or -1: a look without its lock (a hint, rechecked
@@ -406,10 +397,9 @@ static void kick(unsigned i)
 {
     struct cpu *c = &k_cpus[i];
     const struct thread *cur = current_of(i);
-    if (__builtin_expect(kdt_active, 0) && cur)     // D's sched:::surrender
-        kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, i);
+    ktrace_surrender(cur, i);       // D's sched:::surrender
     c->kicked = true;
-    arch_cpu_kick(i);
+    smp_kick(i);
 }
 
 // A choice's start on CPU self: the most urgent thread on another CPU's queue that self may
@@ -468,10 +458,9 @@ static inline __attribute__((always_inline)) void settle(struct cpu *c,
         (others_overloaded(c->id) || (skipped && peek_top(c->id) > (int)next->prio)) &&
         waiting_above(c->id, next->prio, shared)) {
         c->kicked = true;
-        arch_cpu_kick(c->id);
+        smp_kick(c->id);
     }
 }
-#endif
 
 // TRACE ORDER (several CPUs). A thread's READY event is recorded before another CPU can take
 // it from the queue it was put on, so that the capture, and D, see it made ready before it
@@ -484,7 +473,6 @@ static inline __attribute__((always_inline)) void settle(struct cpu *c,
 // dtrace -i's answers over a capture then differed from the live ones by one, in 1 CI run;
 // test/qemu/thread_states_check.py holds captures to the order.) The queue lock ranks below
 // D's and the ring's, which the event takes, as traced_choice_end's does.
-#if KMAX_CPUS > 1
 // make_ready for a thread that may run on another CPU than this one (c): placed (R4). Returns
 // whether t's state event was recorded (TRACE ORDER).
 static __attribute__((noinline)) bool make_ready_placed(struct cpu *c, struct thread *t,
@@ -510,14 +498,16 @@ static __attribute__((noinline)) bool make_ready_placed(struct cpu *c, struct th
     kick_check_pending = true;      // (to another CPU, or may run on another: the rule's check)
     return recorded;
 }
-#endif
 
 // Makes t ready on the queue its placement gives (one CPU: the one queue). With `record`, it
 // may record t's state event itself (TRACE ORDER): returns whether it did.
 static inline __attribute__((always_inline)) bool make_ready(struct thread *t, bool at_head,
                                                              const bool record)
 {
-#if KMAX_CPUS > 1
+    if (!KSMP) {
+        enqueue_on(0, t, at_head);
+        return false;
+    }
     struct cpu *c = this_cpu();
     unsigned self = c->id;
     if (__builtin_expect(t->affinity == 1u << self || k_ncpus == 1, 1)) {
@@ -529,11 +519,6 @@ static inline __attribute__((always_inline)) bool make_ready(struct thread *t, b
         return false;
     }
     return make_ready_placed(c, t, at_head, record);
-#else
-    (void)record;
-    enqueue_on(0, t, at_head);
-    return false;
-#endif
 }
 
 void sched_make_ready(struct thread *t, bool at_head)
@@ -547,23 +532,18 @@ void sched_make_ready_quiet(struct thread *t, bool at_head)
     make_ready(t, at_head, false);
 }
 
-#if KMAX_CPUS > 1
 void sched_make_ready_traced(struct thread *t, bool at_head)
 {
     if (!make_ready(t, at_head, true))
         ktrace_state_call(t);
 }
-#endif
 
 void sched_remove(struct thread *t)
 {
-#if KMAX_CPUS > 1
     KASSERT(!in_shared(), "sched_remove in a shared entry");
-#endif
     dequeue(t);
 }
 
-#if KMAX_CPUS > 1
 // Every CPU's queue lock, in CPU-id order (the rule for two extended to all: no cycle), one
 // take of the rank for the check; this CPU's own, if held, is held again after (own_lock).
 // Returns whether it was.
@@ -571,11 +551,11 @@ static bool all_lock(struct cpu *c)
 {
     bool held = c->rq_held;
     if (held)
-        arch_spin_unlock(&runqs[c->id].lock.word);
+        kspin_raw_unlock(&runqs[c->id].lock);
     else
         klock_check_acquire(KLOCK_RANK_RUNQ);
     for (unsigned i = 0; i < KMAX_CPUS; i++)
-        arch_spin_lock(&runqs[i].lock.word);
+        kspin_raw_lock(&runqs[i].lock);
     return held;
 }
 
@@ -583,7 +563,7 @@ static void all_unlock(struct cpu *c, bool held)
 {
     for (unsigned i = KMAX_CPUS; i-- > 0;)
         if (!held || i != c->id)
-            arch_spin_unlock(&runqs[i].lock.word);
+            kspin_raw_unlock(&runqs[i].lock);
     if (!held)
         klock_check_release(KLOCK_RANK_RUNQ);
 }
@@ -611,7 +591,7 @@ void sched_set_prio_shared(struct thread *t, uint8_t p)
     }
     bool held = all_lock(c);
     if (t->state == THS_READY && list_linked(&t->qlink)) {
-        unsigned q = t->rq_cpu;
+        unsigned q = thread_rq_cpu(t);
         dequeue(t);
         t->prio = p;
         enqueue_on(q, t, false);
@@ -624,24 +604,22 @@ void sched_set_prio_shared(struct thread *t, uint8_t p)
     }
     all_unlock(c, held);
 }
-#endif
 
 int sched_top_prio(void)
 {
-#if KMAX_CPUS > 1
-    int top = -1;
-    for (unsigned c = 0; c < k_ncpus; c++) {
-        int p = peek_top(c);
-        if (p > top)
-            top = p;
+    if (KSMP) {
+        int top = -1;
+        smp_for_each_cpu(c) {
+            int p = peek_top(c);
+            if (p > top)
+                top = p;
+        }
+        return top;
     }
-    return top;
-#else
     for (int w = 7; w >= 0; w--)
-        if (ready_map[w])
-            return w * 32 + 31 - __builtin_clz(ready_map[w]);
+        if (RQ_MAP(0)[w])
+            return w * 32 + 31 - __builtin_clz(RQ_MAP(0)[w]);
     return -1;
-#endif
 }
 
 void sched_yield_current(void)
@@ -654,8 +632,7 @@ void sched_yield_current(void)
 static inline __attribute__((always_inline)) struct thread *top_ready(unsigned cpu, bool *skipped,
                                                                    const bool smp)
 {
-#if KMAX_CPUS > 1
-    if (smp) {
+    if (KSMP && smp) {
         // The usual case first: the first thread of the top queue may run here now.
         int p = peek_top(cpu);
         if (p < 0)
@@ -665,9 +642,6 @@ static inline __attribute__((always_inline)) struct thread *top_ready(unsigned c
             return t;
         return top_for(cpu, cpu, skipped);
     }
-#endif
-    (void)skipped;
-    (void)smp;
     for (int w = 7; w >= 0; w--) {
         uint32_t m = RQ_MAP(cpu)[w];
         if (m) {
@@ -708,7 +682,6 @@ void sched_tick(unsigned periods)
     slice_used_up(this_cpu(), periods);
 }
 
-#if KMAX_CPUS > 1
 // The same on the shared side (its timer's interrupt, kernel/arch/<arch>/cpu.c), under this
 // CPU's own queue lock, taken here and kept until the entry's choice (own_lock), as a shared
 // call's first make_ready does. What it writes is this CPU's alone: its running thread's slice
@@ -727,7 +700,6 @@ void sched_tick_shared(unsigned periods)
     own_lock(c);
     slice_used_up(c, periods);
 }
-#endif
 
 // The traced pass's end on several CPUs: the state events of the thread it put back on the
 // ready queue (requeued, READY; NULL: none) and of the one it chose (RUNNING), then the CPU's
@@ -756,37 +728,29 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     struct cpu *c = this_cpu();
     struct thread *cur = c->current;
     bool skipped = false;
-    (void)shared;
-#if KMAX_CPUS > 1
-    const unsigned self = c->id;
-    if (shared)
+    const unsigned self = KSMP ? c->id : 0;
+    if (KSMP && shared)
         own_lock(c);
-    if (smp && __builtin_expect(others_overloaded(self), 0))
+    if (KSMP && smp && __builtin_expect(others_overloaded(self), 0))
         pull(c, cur && cur->state == THS_RUNNING ?
                 (int)cur->prio - (c->yield_pending ? 1 : 0) : -1, shared);
-#else
-    const unsigned self = 0;
-#endif
     struct thread *next = top_ready(self, &skipped, smp);
     int top = next ? (int)next->prio : -1;
     bool yield = c->yield_pending;
     struct thread *requeued = NULL;
-    (void)requeued;
 
     c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
         if (top < (int)cur->prio || (top == (int)cur->prio && !yield)) {
-#if KMAX_CPUS > 1
-            if (shared)
+            if (KSMP && shared)
                 own_unlock(c);
-            if (smp && skipped)
+            if (KSMP && smp && skipped)
                 settle(c, cur, cur, true, shared);
-#endif
             return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
         }
         // Preempted threads keep their place at the head; yielding ones go to the back.
         enqueue_on(self, cur, !yield);
-        if (traced && KMAX_CPUS == 1)
+        if (traced && !KSMP)
             ktrace_state_traced(cur);   // inline (ktrace_kcall.h); several CPUs: at the end
         requeued = cur;
         next = top_ready(self, &skipped, smp);
@@ -795,16 +759,14 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     dequeue(next);
     next->state = THS_RUNNING;
     next->cpu = (uint8_t)self;
-    if (traced && KMAX_CPUS == 1)
+    if (traced && !KSMP)
         ktrace_state_traced(next);      // (the Cortex-M's shape: each event in place is the
-    if (next != cur) {                  // cheaper there, measured)
-#if KMAX_CPUS > 1
+    if (next != cur)                    // cheaper there, measured)
         c->context_switches++;
-#else
-        k_context_switches++;
-#endif
+    if (!KSMP) {
+        c->current = next;
+        return next;
     }
-#if KMAX_CPUS > 1
     if (traced)
         traced_choice_end(c, requeued, next);
     else
@@ -814,13 +776,8 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     if (smp)
         settle(c, cur, next, skipped, shared);
     return next;
-#else
-    c->current = next;
-    return next;
-#endif
 }
 
-#if KMAX_CPUS > 1
 // After an entry on this CPU: every other CPU running something less urgent than a ready
 // thread it may take is interrupted, once (its `kicked` stays set until it enters the kernel).
 // The full barrier first: the waker's half of R4 (this entry's enqueues, then the looks at
@@ -834,7 +791,7 @@ void sched_kick_others(void)
     const bool shared = in_shared();
     unsigned self = cpu_id();
     uint32_t over = rq_overloaded();
-    for (unsigned i = 0; i < k_ncpus; i++) {
+    smp_for_each_cpu(i) {
         struct cpu *c = &k_cpus[i];
         if (i == self || !c->online || c->kicked)
             continue;
@@ -851,7 +808,6 @@ void sched_running_prio_lowered(void)
 {
     kick_check_pending = true;
 }
-#endif
 
 int sched_set_runmask(struct thread *t, uint32_t mask)
 {
@@ -870,7 +826,6 @@ int sched_set_runmask(struct thread *t, uint32_t mask)
     return 0;
 }
 
-#if KMAX_CPUS > 1
 void sched_bind_fixed(struct thread *t, uint32_t mask)
 {
     t->affinity = mask;
@@ -883,18 +838,14 @@ static __attribute__((noinline)) struct thread *choose_smp(const bool traced)
 {
     return traced ? choose(KTRACE_HOOKS, false, true) : choose(false, false, true);
 }
-#endif
 
 struct thread *sched_choose(void)
 {
-#if KMAX_CPUS > 1
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         return choose_smp(false);
-#endif
     return choose(false, false, false);
 }
 
-#if KMAX_CPUS > 1
 // Shared mode: this CPU's queue lock, unless held already, kept until its choice (own_lock).
 // Another CPU's is taken where it is touched (make_ready, pull), never held
 // across the entry; R3, not a lock, keeps a thread that blocked here from running elsewhere.
@@ -919,13 +870,10 @@ struct thread *sched_choose_shared_traced(void)
 {
     return choose_shared(KTRACE_HOOKS);
 }
-#endif
 
 struct thread *sched_choose_traced(void)
 {
-#if KMAX_CPUS > 1
-    if (k_ncpus > 1)
+    if (KSMP && k_ncpus > 1)
         return choose_smp(true);
-#endif
     return choose(KTRACE_HOOKS, false, false);
 }

@@ -3,6 +3,7 @@
 // of the Arm semihosting specification. Handles: the host's handles are small integers; a
 // process may use only those it opened (bitmap in struct proc, handles 0..127).
 #include <kernel/shost.h>
+#include <kernel/kview.h>
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>

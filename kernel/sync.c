@@ -9,15 +9,13 @@
 #include <kernel/sync.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 
 struct kcond {
     bool in_use;
     struct proc *owner_proc;
     struct list waiters;
-#if KMAX_CPUS > 1
     struct kspin lock;      // waiters in shared mode (KLOCK_RANK_COND: before its mutex's)
-#endif
 } KCPU_LINE_ALIGNED;    // (each sync object on lines of its own: kernel/cpu.h)
 
 struct ksem {
@@ -27,9 +25,7 @@ struct ksem {
     struct list waiters;
     struct thread *taker;   // the last thread that took it and has not posted (the trace's
                             // SYNC_WAIT owner; a hint: a semaphore has no owner)
-#if KMAX_CPUS > 1
     struct kspin lock;      // count, waiters, taker in shared mode (KLOCK_RANK_SYNC)
-#endif
 } KCPU_LINE_ALIGNED;
 
 static struct kmutex mutexes[KMAX_MUTEXES];
@@ -114,11 +110,10 @@ static void mutex_take(struct kmutex *m, struct thread *t)
 // (shared side: thread.c prio_lock).
 static inline void update_prio_held(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    thread_update_prio_locked(t);
-#else
-    thread_update_prio(t);
-#endif
+    if (KSMP)
+        thread_update_prio_locked(t);
+    else
+        thread_update_prio(t);
 }
 
 // Gives m to its best waiter (woken with `ret`), or frees it; then the old owner's
@@ -147,13 +142,10 @@ static inline __attribute__((always_inline)) void owners_boost(struct kmutex *m,
                                                                const struct thread *w,
                                                                const bool shared)
 {
-#if KMAX_CPUS > 1
-    if (shared) {
+    if (KSMP && shared) {
         thread_raise_prio_shared(m->owner, w->prio);
         return;
     }
-#endif
-    (void)w, (void)shared;
     update_prio_held(m->owner);
 }
 
@@ -179,7 +171,6 @@ static int mutex_id(const struct kmutex *m)
 // kernel); true in shared mode, under the object's lock, and the priority lock where a mutex's
 // waiters change (what only the exclusive side may do is retried: KSHARED_RETRY, nothing changed).
 // Timeouts are armed and cancelled on both sides (ktimer.c's own lock). "The shared side" below has the rules.
-#if KMAX_CPUS > 1
 #define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
 #define obj_unlock(o, shared) do { if (shared) kspin_unlock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
 // A thread blocked or made ready in shared mode: this CPU's run-queue lock, kept until its
@@ -226,24 +217,10 @@ static void mutex_hand_over_shared(struct kmutex *m)
 // timeout or a kill.)
 static inline bool mutex_has_waiters(const struct kmutex *m)
 {
+    if (!KSMP)
+        return !list_empty(&m->waiters);
     return *(struct list *const volatile *)&m->waiters.next != &m->waiters;
 }
-#else
-static inline int mutex_wait_shared(struct kmutex *m, struct thread *t, int id)
-{
-    (void)m, (void)t, (void)id;
-    return KSHARED_RETRY;
-}
-static inline void mutex_hand_over_shared(struct kmutex *m) { (void)m; }
-static inline bool mutex_has_waiters(const struct kmutex *m) { return !list_empty(&m->waiters); }
-#define obj_lock(o, shared)   ((void)(o), (void)(shared))
-#define obj_unlock(o, shared) ((void)(o), (void)(shared))
-#define runq_hold(shared)     ((void)(shared))
-#define cond_lock(c, shared)  ((void)(c), (void)(shared))
-#define cond_unlock(c, shared) ((void)(c), (void)(shared))
-#define prio_hold(shared)     ((void)(shared))
-#define prio_let_go(shared)   ((void)(shared))
-#endif
 
 static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *t, int id,
                                                                  const bool shared)
@@ -549,7 +526,6 @@ void sync_proc_gone(struct proc *p)
             sems[i].in_use = false;
 }
 
-#if KMAX_CPUS > 1
 // The shared side (kernel/kentry_shared.h, kernel/klock.h). The exclusive side changes these
 // objects with no lock (it runs alone in the kernel) and alone creates, destroys and looks up
 // their existence, so a lookup here reads in_use and owner_proc unlocked. Under an object's
@@ -633,4 +609,3 @@ int sync_call_shared(struct thread *t, uint32_t n, int id, uint32_t arg1)
     default:             return KSHARED_RETRY;
     }
 }
-#endif

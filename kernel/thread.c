@@ -11,8 +11,7 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/kuring.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 
 struct thread k_threads[KMAX_THREADS];
 
@@ -166,35 +165,28 @@ void thread_unblock_quiet(struct thread *t, int32_t ret)
     sched_make_ready_quiet(t, false);
 }
 
-#if KMAX_CPUS > 1
 void thread_unblock_traced(struct thread *t, int32_t ret)
 {
     unblock_prepare(t, ret);
     sched_make_ready_traced(t, false);
 }
-#endif
 
 void thread_destroy(struct thread *t, int32_t status)
 {
     struct proc *p = t->proc;
 
-#if KMAX_CPUS > 1
-    // Running on another CPU: its context is that CPU's until it enters the kernel, so it is
-    // not freed from here. It is marked, its CPU interrupted, and kernel_entry() destroys it
-    // there (as if it had ended itself). Until then it counts as gone for proc_exit().
-    if (t->state == THS_RUNNING && t != k_current) {
+    // Several CPUs, running on another CPU: its context is that CPU's until it enters the
+    // kernel, so it is not freed from here. It is marked, its CPU interrupted, and
+    // kernel_entry() destroys it there (as if it had ended itself). Until then it counts as
+    // gone for proc_exit().
+    if (KSMP && t->state == THS_RUNNING && t != k_current) {
         if (!t->dying) {
             t->dying = true;
             t->dying_status = status;
-            struct cpu *c = &k_cpus[t->cpu];
-            if (!c->kicked) {
-                c->kicked = true;
-                arch_cpu_kick(t->cpu);
-            }
+            smp_kick_once(t->cpu);
         }
         return;
     }
-#endif
     if (t->state == THS_READY)
         sched_remove(t);
     thread_leave_wait(t);
@@ -267,7 +259,6 @@ static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh
     return why == PRIO_BY_CALL ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
 }
 
-#if KMAX_CPUS > 1
 // The priority lock (rank KLOCK_RANK_PRIO, kernel/klock.h): in shared mode, every change of a
 // thread's effective priority that another CPU may make at the same time, and every change of a
 // mutex's waiters (who they are, their order), which the inherited priority is read from.
@@ -298,7 +289,6 @@ void prio_unlock(void)
 {
     kspin_unlock(&prio_lock_word, KLOCK_RANK_PRIO);
 }
-#endif
 
 // A waiting thread's priority becomes p: its place in its queue's priority order. With several
 // CPUs a sole waiter stays where it is, so that a mutex's waiters are never seen empty meanwhile
@@ -307,10 +297,8 @@ static inline void waitq_move(struct thread *t, uint8_t p)
 {
     struct list *q = t->waitq;
     t->prio = p;
-#if KMAX_CPUS > 1
-    if (q->next == &t->qlink && q->prev == &t->qlink)
+    if (KSMP && q->next == &t->qlink && q->prev == &t->qlink)
         return;
-#endif
     list_unlink(&t->qlink);
     waitq_insert(q, t);
 }
@@ -329,30 +317,25 @@ static inline __attribute__((always_inline)) void prio_set(struct thread *t, uin
                                                            const bool traced, const bool shared,
                                                            const bool owned)
 {
-    (void)owned;
     if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
         ktrace_prio_traced(t, p, prio_cause(t, p, inh, why));
     if (t->state == THS_READY) {
-#if KMAX_CPUS > 1
-        if (arch_kernel_in_shared()) {
+        if (smp_in_shared()) {
             sched_set_prio_shared(t, p);
             return;
         }
-#endif
         sched_remove(t);
         t->prio = p;
         sched_make_ready(t, false);
     } else if (t->waitq && (!shared || t->state == THS_MUTEX)) {
         waitq_move(t, p);
     } else {
-#if KMAX_CPUS > 1
-        if (!owned && arch_kernel_in_shared()) {
+        if (!owned && smp_in_shared()) {
             sched_set_prio_shared(t, p);
             return;
         }
-        if (p < t->prio && t->state == THS_RUNNING)
+        if (KSMP && p < t->prio && t->state == THS_RUNNING)
             sched_running_prio_lowered();
-#endif
         t->prio = p;
     }
 }
@@ -373,31 +356,29 @@ static inline __attribute__((always_inline)) void update_prio(struct thread *t,
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
     for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
         uint8_t p = t->ipc_prio ? t->ipc_prio : t->base_prio;
-#if KMAX_CPUS > 1
-        uint8_t inh = list_empty(&t->held_mutexes) ? 0 : sync_inherited_prio(t);
-#else
-        uint8_t inh = sync_inherited_prio(t);
-#endif
+        uint8_t inh = KSMP && list_empty(&t->held_mutexes) ? 0 : sync_inherited_prio(t);
         if (inh > p)
             p = inh;
         if (p == t->prio)
             return;
         prio_set(t, p, inh, why, traced, false, owned);
-#if KMAX_CPUS > 1
-        if (owned)
+        if (KSMP && owned)
             return;         // (it is not MUTEX-blocked: no chain goes on from it)
-#endif
         why = PRIO_BY_CHANGE;   // the owners down the chain change by inheritance
         t = chain_next(t);
     }
 }
 
-#if KMAX_CPUS > 1
-// The priority lock around a recomputation, when t holds a mutex (see prio_lock above).
+// The priority lock around a recomputation, when t holds a mutex (see prio_lock above); with
+// one CPU the recomputation alone, whose chain is every owner's (sync.c's too).
 static inline __attribute__((always_inline)) void update_prio_locking(struct thread *t,
                                                                       const bool traced,
                                                                       enum prio_why why)
 {
+    if (!KSMP) {
+        update_prio(t, traced, why, false);
+        return;
+    }
     if (list_empty(&t->held_mutexes)) {
         update_prio(t, traced, why, true);
         return;
@@ -433,33 +414,20 @@ void thread_raise_prio_shared(struct thread *t, uint8_t p)
         t = chain_next(t);
     }
 }
-#endif
 
 void thread_update_prio(struct thread *t)
 {
-#if KMAX_CPUS > 1
     update_prio_locking(t, true, PRIO_BY_CHANGE);
-#else
-    update_prio(t, true, PRIO_BY_CHANGE, false);    // (sync.c's too: chains)
-#endif
 }
 
 void thread_update_prio_msg(struct thread *t)
 {
-#if KMAX_CPUS > 1
     update_prio_locking(t, true, PRIO_BY_MSG);
-#else
-    update_prio(t, true, PRIO_BY_MSG, false);
-#endif
 }
 
 void thread_update_prio_quiet(struct thread *t)
 {
-#if KMAX_CPUS > 1
     update_prio_locking(t, false, PRIO_BY_MSG);
-#else
-    update_prio(t, false, PRIO_BY_MSG, false);
-#endif
 }
 
 void thread_set_base_prio(struct thread *t, uint8_t prio)

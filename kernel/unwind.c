@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The frame-record walker (AArch64's x29 chain, i686's ebp chain) and the unwinders' error
-// counters. Portable: the architecture supplies the first pc and frame pointer and a checked
-// reader. Bounded: a caller's record must lie strictly above its callee's, inside the stack's
+// The frame-record walker (AArch64's x29 chain, i686's ebp chain), the unwinders' error
+// counters and the reader of a kernel stack within bounds. Portable: the architecture supplies
+// the first pc and frame pointer and a checked reader. Bounded: a caller's record must lie strictly above its callee's, inside the stack's
 // bounds, so a walk takes at most `max` steps and never revisits a record.
 #include <kernel/unwind.h>
 
@@ -67,4 +67,13 @@ unsigned unwind_frame_records(const struct unwind_mem *m, unsigned word, uint64_
     if (err)
         *err = why;
     return n;
+}
+
+int unwind_read_bounded(const void *ctx, uint64_t addr, void *dst, unsigned n)
+{
+    const struct unwind_mem *m = ctx;
+    if (addr < m->lo || addr >= m->hi || m->hi - addr < n)
+        return -1;
+    __builtin_memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
 }

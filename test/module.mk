@@ -16,6 +16,10 @@ SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
 # sh block of the docs run as written (docs/README.md, "How the pages are kept").
 SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 
+# The kernel's layers as docs/ARCHITECTURE.md draws them, held against the code's calls and
+# includes (scripts/kernel_graph.py): the gates, the cycles, the multiprocessor #ifs. A second.
+SCRIPT_TESTS_HOST += kernel-layers|60|test/tools/test_kernel_layers.py
+
 # The event table test (read after the tools' module.mk files, whose source lists it uses): a
 # capture of every event read by every consumer, and the consumers
 # built again with a test-only row (test/tools/test_event_row.c, added before main through

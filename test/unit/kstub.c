@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "kstub.h"
+#include <kernel/kpanic.h>
 #include <kernel/kdata.h>
 #include <arch_kcall.h>
 #include <kernel/arch.h>
@@ -149,6 +150,11 @@ unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
 {
     (void)pcs, (void)max;
     return 0;
+}
+
+void kpanic_set_recorder(kpanic_recorder_fn fn)
+{
+    (void)fn;
 }
 
 _Noreturn void kpanic(const char *fmt, ...)

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Host unit tests of the portable kernel code, against host stand-ins for the arch and board
 # layers (kstub.c). One binary per test_<x>.c.
-KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/ipc.c kernel/kname.c \
+KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c \
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
-              kernel/shost.c kernel/kconsole.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_sync.c kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c \
-              kernel/kstack.c kernel/unwind.c kernel/ktrace_stack.c kernel/ktrace_image.c kernel/kprof.c \
+              kernel/shost.c kernel/kconsole.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_panic.c kernel/ktrace_sync.c kernel/klockstat.c kernel/kdtrace.c kernel/kdt_fire.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c \
+              kernel/kstack.c kernel/unwind.c kernel/ktrace_stack.c kernel/ktrace_image.c kernel/kprof.c kernel/ptimer_none.c \
               trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c trace/d/stacks.c \
               test/unit/kstub.c
 KUNIT_CORE  += kernel/cpu_sum.c    # SysInfo's per-CPU totals (kcall.c)
@@ -33,12 +33,13 @@ HOST_TESTS += $(HT)/test_unwind
 
 # The lock-order checker (kernel/klock_check.c) as a KLOCK_CHECK kernel with two CPUs has it,
 # over host stand-ins for the arch's locks (test/unit/arch_klock.h, arch_cpu.h).
-# The tests that link the kernel's locks without the D engine take its spin probes off.
-KSPIN_OFF_OBJ := $(HT)/obj/kspin_off.o
-$(KSPIN_OFF_OBJ): test/unit/kspin_off.c
+# The tests that link the kernel's locks without the D engine link the probe hook's home
+# (kernel/klock.c), with no probe installed.
+KLOCK_HOOK_OBJ := $(HT)/obj/klock_smp/klock.o
+$(KLOCK_HOOK_OBJ): kernel/klock.c
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -c $< -o $@
-KLOCK_TEST_OBJS := $(HT)/obj/klock/test_klock.o $(HT)/obj/klock/klock_check.o $(KSPIN_OFF_OBJ)
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
+KLOCK_TEST_OBJS := $(HT)/obj/klock/test_klock.o $(HT)/obj/klock/klock_check.o $(KLOCK_HOOK_OBJ)
 $(HT)/obj/klock/test_klock.o: test/unit/test_klock.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -DKLOCK_CHECK -c $< -o $@
@@ -61,7 +62,7 @@ HOST_TESTS += $(HT)/test_tick_periods
 # stand-ins for the arch and tracing): the tick's round-robin IPIs (test_sched_smp.c) and the
 # per-CPU run queues against the real-time rule (test_sched_smp_rt.c).
 SCHED_SMP_OBJS := $(HT)/obj/sched_smp/test_sched_smp.o $(HT)/obj/sched_smp/test_sched_smp_rt.o \
-                  $(HT)/obj/sched_smp/sched.o $(KSPIN_OFF_OBJ)
+                  $(HT)/obj/sched_smp/sched.o $(KLOCK_HOOK_OBJ)
 $(HT)/obj/sched_smp/%.o: test/unit/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=4 -c $< -o $@
@@ -77,7 +78,7 @@ HOST_TESTS += $(HT)/test_sched_smp
 # a period, and a timeout armed on one CPU while another takes the period's tick, over a
 # stand-in for the timer list's lock that lets the other CPU take it first
 # (test/unit/ktimer_smp/arch_klock.h, found before test/unit's own).
-KTIMER_SMP_OBJS := $(HT)/obj/ktimer_smp/test_ktimer_smp.o $(HT)/obj/ktimer_smp/ktimer.o $(KSPIN_OFF_OBJ)
+KTIMER_SMP_OBJS := $(HT)/obj/ktimer_smp/test_ktimer_smp.o $(HT)/obj/ktimer_smp/ktimer.o $(KLOCK_HOOK_OBJ)
 $(HT)/obj/ktimer_smp/test_ktimer_smp.o: test/unit/test_ktimer_smp.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -Itest/unit/ktimer_smp $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@

@@ -20,6 +20,7 @@
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
 #include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <kernel/ktimer.h>
 
 static uint8_t ram[32768] __attribute__((aligned(32768)));

@@ -98,7 +98,7 @@ static struct {
     int32_t result;
 } sync_seen;
 
-void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
+void klockstat_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
 {
     assert_int_equal(holds, 1);
     sync_seen.n++;
@@ -107,7 +107,7 @@ void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
     sync_seen.a0 = a[0];
 }
 
-void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
+void klockstat_call_return(struct thread *t, unsigned n, int32_t result)
 {
     assert_int_equal(holds, 1);
     sync_seen.n++;
@@ -451,6 +451,9 @@ static void every_emit_row_against_its_helper(void **state)
     EMIT_CASE(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kev_emit_reply_message(true, 0x10002, -1, 3),
               { "coid", 3 }, { "bytes", 0 });
     assert_int_equal(fired[0].a[3], 0xffffffffu);     // the status as the event's word
+    // the traced entry's inline path is the same helper: the same event, no probe
+    PLAIN_CASE(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kev_emit_reply_message(KEV_INLINE, 0x10002, 5, 3));
+    assert_int_equal(kev_field_get(&fs, "status")->v, 5);
     done(fs.desc, seen);
 
     seen = 0;
@@ -535,7 +538,7 @@ static void every_emit_row_against_its_helper(void **state)
     PLAIN_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
                kev_emit_kcall_exit(false, true, (struct thread *)th, kc, 5, 0, false));
     assert_int_equal(sync_seen.n, 0);
-    seen |= 2u;     // (its lockstat entry: derived, handed on to ktrace_sync_call_return above)
+    seen |= 2u;     // (its lockstat entry: derived, handed on to klockstat_call_return above)
     done(fs.desc, seen);
 
     // USER: the code its number; a one-slot event's words; a payload (the probe's bytes the

@@ -104,12 +104,12 @@ static void test_context_switch_count(void **state)
     (void)state;
     struct thread *a = kstub_thread(NULL, 20);
     struct thread *b = kstub_thread(NULL, 30);
-    uint64_t before = k_context_switches;
+    uint64_t before = k_cpus[0].context_switches;
     assert_ptr_equal(sched_choose(), b);
     assert_ptr_equal(sched_choose(), b);
     b->state = THS_SEM;
     assert_ptr_equal(sched_choose(), a);
-    assert_int_equal(k_context_switches - before, 2);
+    assert_int_equal(k_cpus[0].context_switches - before, 2);
 }
 
 int main(void)

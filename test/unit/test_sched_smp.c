@@ -30,9 +30,9 @@ struct ktrace_hot ktrace_hot;
 struct trace_ring ktrace;
 static unsigned kicks[KMAX_CPUS];
 void arch_cpu_kick(unsigned cpu) { kicks[cpu]++; }
-void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
 {
-    (void)id; (void)a0; (void)a1; (void)a2; (void)a3;
+    (void)cur; (void)cpu;
 }
 int test_spins_held;
 // The state events sched.c records (TRACE ORDER): whose, in what state, with how many

@@ -32,36 +32,11 @@ static const char *const irq_names[DPROBE_IRQ_MAX] = {
     "irq31",
 };
 
-static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
-    { "sched", "", "", "on-cpu" },        { "sched", "", "", "off-cpu" },
-    { "sched", "", "", "thread-create" }, { "sched", "", "", "thread-exit" },
-    { "sched", "", "", "wakeup" },        { "sched", "", "", "block-send" },
-    { "sched", "", "", "block-receive" }, { "sched", "", "", "block-reply" },
-    { "sched", "", "", "block-mutex" },   { "sched", "", "", "block-cond" },
-    { "sched", "", "", "block-sem" },     { "sched", "", "", "block-sleep" },
-    { "sched", "", "", "block-join" },
-    { "proc", "", "", "create" },         { "proc", "", "", "exit" },
-    { "msg", "", "", "send" },            { "msg", "", "", "receive" },
-    { "msg", "", "", "reply" },           { "msg", "", "", "pulse" },
-    { "msg", "", "", "error" },
-    { "user", "", "", "event" },
-    { "sched", "", "", "enqueue" },       { "sched", "", "", "dequeue" },
-    { "sched", "", "", "sleep" },         { "sched", "", "", "preempt" },
-    { "sched", "", "", "remain-cpu" },    { "sched", "", "", "surrender" },
-    { "sched", "", "", "change-pri" },    { "sched", "", "", "tick" },
-    { "proc", "", "", "exec-success" },   { "proc", "", "", "lwp-create" },
-    { "proc", "", "", "lwp-start" },      { "proc", "", "", "lwp-exit" },
-    { "proc", "", "", "signal-send" },    { "proc", "", "", "signal-handle" },
-    { "proc", "", "", "fault" },
-    { "lockstat", "", "", "adaptive-acquire" }, { "lockstat", "", "", "adaptive-block" },
-    { "lockstat", "", "", "adaptive-release" }, { "lockstat", "", "", "cv-block" },
-    { "lockstat", "", "", "sem-block" },  { "lockstat", "", "", "sem-acquire" },
-    { "lockstat", "", "", "sem-release" },
-    { "proc", "", "", "start" },          { "proc", "", "", "exec" },
-    { "proc", "", "", "exec-failure" },
-    { "lockstat", "", "", "spin-acquire" }, { "lockstat", "", "", "spin-spin" },
-    { "lockstat", "", "", "spin-release" },
-};
+#define D_FIXED_DESC(id, prov, name) { prov, "", "", name },
+static const struct dprobe_desc fixed[] = { DPROBE_FIXED_LIST(D_FIXED_DESC) };
+#undef D_FIXED_DESC
+_Static_assert(sizeof(fixed) / sizeof(fixed[0]) == DPROBE_COUNT - DPROBE_FIXED_BASE,
+               "one description per named probe");
 
 static const struct dfbt *fbt_table;
 

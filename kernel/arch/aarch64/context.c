@@ -4,11 +4,9 @@
 // number in x8 and the arguments in x0-x5; the result in x0 (x1: the high word of
 // ClockCycles/ClockTime). Every other register is preserved (the entry saves them all).
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <arch_kcall.h>
 #include <a64.h>
-#include <kernel/proc.h>
-#include <kernel/sched.h>
 #include <board_config.h>
 #include <stddef.h>
 

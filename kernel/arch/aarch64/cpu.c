@@ -3,14 +3,8 @@
 // vectors, the MMU), arch_init (the GIC), and the C side of every kernel entry (classifying it
 // from ESR_EL1 or the GIC, then the kernel's work and whatever work it left).
 #include <kernel/arch.h>
-#include <kernel/ktrace.h>
-#include <kernel/thread.h>
-#include <kernel/klock.h>
-#include <kernel/kentry_shared.h>
-#include <kernel/irq.h>
-#include <kernel/kuring.h>
-#include <kernel/kdtrace.h>
-#include <kernel/ktimer.h>
+#include <kernel/arch_upcall.h>
+#include <kernel/smp.h>
 #include <a64.h>
 #include <a64_intc.h>
 #include <board_config.h>
@@ -107,6 +101,16 @@ static __attribute__((noinline)) void serve_arrived(void)
         while (a64_more_work(&kind));
     }
 }
+
+// An exclusive entry's end, several CPUs online: what arrived meanwhile, then the lock let go.
+static inline __attribute__((always_inline)) void exclusive_end(unsigned source)
+{
+    if (source == A64_ENTRY_IRQ)
+        serve_arrived();
+    a64_kernel_unlock();
+}
+#else
+static inline void exclusive_end(unsigned source) { (void)source; }
 #endif
 
 // `line`: an interrupt's line if the shared side acknowledged it already, else INTC_NOT_ACKED.
@@ -120,15 +124,8 @@ static inline __attribute__((always_inline)) void entry_work(unsigned source, in
         kernel_entry(kind);
     while (a64_more_work(&kind))
         more_work_entry(kind);
-#if KMAX_CPUS > 1
-    if (smp) {
-        if (source == A64_ENTRY_IRQ)
-            serve_arrived();
-        a64_kernel_unlock();
-    }
-#else
-    (void)smp;
-#endif
+    if (smp)
+        exclusive_end(source);
 }
 
 #if KMAX_CPUS > 1
@@ -204,26 +201,32 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
     kentry_choose_shared_end(k_current, traced);
     return true;
 }
+
+// An entry with several CPUs online: the shared side if it can take it, else the exclusive.
+static inline __attribute__((always_inline)) void entry_smp(unsigned source, const bool traced)
+{
+    if (KTRACE_HOOKS && traced)
+        kuring_drain_unlocked(k_current);  // the thread's own ring: no kernel lock (kuring.c)
+    int line = INTC_NOT_ACKED;
+    if (source == A64_ENTRY_IRQ ? entry_irq_shared(traced && KTRACE_HOOKS, &line)
+                                : entry_shared(source, traced))
+        return;
+    a64_kernel_lock();
+    if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
+        entry_work(source, line, KTRACE_HOOKS, true);
+    else
+        entry_work(source, line, false, true);
+}
+#else
+static inline void entry_smp(unsigned source, const bool traced) { (void)source, (void)traced; }
 #endif
 
 static inline __attribute__((always_inline)) void entry_body(unsigned source, const bool traced)
 {
-#if KMAX_CPUS > 1
-    if (k_ncpus > 1) {
-        if (KTRACE_HOOKS && traced)
-            kuring_drain_unlocked(k_current);  // the thread's own ring: no kernel lock (kuring.c)
-        int line = INTC_NOT_ACKED;
-        if (source == A64_ENTRY_IRQ ? entry_irq_shared(traced && KTRACE_HOOKS, &line)
-                                    : entry_shared(source, traced))
-            return;
-        a64_kernel_lock();
-        if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
-            entry_work(source, line, KTRACE_HOOKS, true);
-        else
-            entry_work(source, line, false, true);
+    if (KSMP && k_ncpus > 1) {
+        entry_smp(source, traced);
         return;
     }
-#endif
     entry_work(source, INTC_NOT_ACKED, traced, false);
 }
 

@@ -13,7 +13,7 @@
 // synchronisation event). A CPU that called the old entry before the change and waited for
 // the lock meanwhile takes the traced path anyway when tracing is on by then (cpu.c).
 #include <kernel/arch.h>
-#include <kernel/ktrace.h>
+#include <kernel/arch_upcall.h>
 #include <a64.h>
 #include <stdint.h>
 

@@ -4,7 +4,7 @@
 // and pc. An exception of the kernel or of its threads is a kernel bug: a64_kernel_fault()
 // reports it and halts.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <uapi/kapi.h>
 #include <a64.h>
 #include <kernel/kpanic.h>
@@ -74,11 +74,4 @@ _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64
     kpanic_fault(&w,
                  "fault in kernel: esr %lx (class %x) pc %lx far %lx spsr %lx", (unsigned long)esr,
                  EC(esr), (unsigned long)elr, (unsigned long)far, (unsigned long)spsr);
-}
-
-_Noreturn void arch_halt_in_place(void)
-{
-    __asm__ volatile("msr daifset, #0xf" ::: "memory");
-    for (;;)
-        __asm__ volatile("wfi");
 }

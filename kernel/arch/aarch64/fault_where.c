@@ -5,7 +5,7 @@
 // address from FAR_EL1 for data and instruction aborts (the classes for which the architecture
 // sets it); a thread's pc from its saved ELR.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <fault_decode.h>
 #include <trace/kev.h>
 

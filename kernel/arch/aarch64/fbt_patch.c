@@ -10,7 +10,8 @@
 // wait for the kernel lock); each resynchronises before it runs kernel code again: an
 // exception entry is context synchronising, and a CPU that waits for the kernel lock meanwhile
 // executes an ISB once it has it (a64_fbt_resync_others, smp.c).
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
 #include <arch_fbt.h>
 #include <a64.h>
 

@@ -6,7 +6,9 @@
 // SPSR in a frame on the same stack and asks a64_fbt_trap before it reports a kernel fault;
 // resuming is writing the frame's pc (the eret then goes to the site's slot, in the trapped
 // context). ELR of a BRK is the brk itself.
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/unwind.h>
 #include <arch_fbt.h>
 #include <a64.h>

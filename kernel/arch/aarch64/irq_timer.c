@@ -33,7 +33,7 @@
 #include <board_config.h>
 #include <a64_intc.h>
 #include <kernel/tick_periods.h>
-#include <kernel/ktimer.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/ptimer.h>
 
 #define TIMER_ENABLE     1u

@@ -86,7 +86,7 @@
 //      (a consumer's block: never run on a table with a map, (2)) never gets it. Its TLB
 //      entries carry the table's ASID and go when it is rewritten for another key ((5)).
 #include <kernel/arch.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <a64.h>
 #include <board_config.h>
 

@@ -15,10 +15,8 @@
 // instruction itself would have faulted. The kernel writes the thread's memory at the same
 // address the thread uses: every user table maps the process's RAM read-write for EL1 too
 // (mmu.c, (1)).
-#include <kernel/kpid.h>
-#include <kernel/kusdt.h>
-#include <kernel/proc.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <d/dpid_a64.h>
 #include <d/dvm.h>
 #include <a64.h>

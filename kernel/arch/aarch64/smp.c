@@ -15,9 +15,7 @@
 // too (arch_spin_lock). While one CPU runs the kernel is free of all of them (k_ncpus == 1).
 #include <kernel/arch.h>
 #include <kernel/kernel.h>
-#include <kernel/sched.h>
-#include <kernel/thread.h>
-#include <kernel/ktrace.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/board.h>
 #include <a64.h>
 #include <a64_intc.h>
@@ -42,12 +40,9 @@ uint64_t a64_boot_el;
 
 #if KMAX_CPUS > 1
 #include <kernel/klock.h>
-#include <kernel/kunmap.h>
 
-// Ticket lock: `next` hands out tickets, `owner` is the ticket being served.
-static struct {
-    volatile uint32_t next, owner;
-} kernel_lock_word;
+// The ticket lock (arch_klock.h).
+struct a64_ticket a64_kernel_ticket;
 
 // Set for every other CPU by an exclusive holder that changed kernel text (fbt_patch.c), taken
 // by its CPU with an ISB when it gets the lock after waiting for it (a64_fbt_resync_others).
@@ -69,24 +64,9 @@ static inline void store_release(volatile uint32_t *w, uint32_t v)
     __asm__ volatile("stlr %w0, [%1]" :: "r"(v), "r"(w) : "memory");
 }
 
-// Sleeps until *w reads `want`: the exclusive monitor armed on it (ldaxr), the store that
-// changes it wakes the wfe.
 static inline void wait_for(const volatile uint32_t *w, uint32_t want)
 {
-    for (;;) {
-        uint32_t v;
-        __asm__ volatile("ldaxr %w0, [%1]" : "=r"(v) : "r"(w) : "memory");
-        if (v == want)
-            return;
-        __asm__ volatile("wfe" ::: "memory");
-    }
-}
-
-void a64_spin_wait(volatile uint32_t *word)
-{
-    do
-        wait_for(word, 0);
-    while (a64_spin_try(word));
+    a64_wait_for(w, want);
 }
 
 void a64_kernel_lock(void)
@@ -97,7 +77,7 @@ void a64_kernel_lock(void)
                      "   stxr %w2, %w1, [%3]\n"
                      "   cbnz %w2, 1b\n"
                      : "=&r"(ticket), "=&r"(tmp), "=&r"(fail)
-                     : "r"(&kernel_lock_word.next)
+                     : "r"(&a64_kernel_ticket.next)
                      : "memory");
     // Wait for our turn: sevl + wfe lets a waiting CPU sleep until the owner's release. A
     // turn not ours at once is a wait for a free on the exclusive side (kernel/kunmap.h).
@@ -105,7 +85,7 @@ void a64_kernel_lock(void)
     __asm__ volatile("sevl" ::: "memory");
     for (;;) {
         uint32_t owner;
-        __asm__ volatile("wfe\n\tldar %w0, [%1]" : "=r"(owner) : "r"(&kernel_lock_word.owner)
+        __asm__ volatile("wfe\n\tldar %w0, [%1]" : "=r"(owner) : "r"(&a64_kernel_ticket.owner)
                          : "memory");
         if (owner == ticket)
             break;
@@ -151,7 +131,7 @@ void a64_fbt_resync_others(void)
         if (c != self)
             fbt_resync[c] = 1;
     __asm__ volatile("dmb ish" ::: "memory");
-    uint32_t behind = load_acquire(&kernel_lock_word.next) - kernel_lock_word.owner - 1u;
+    uint32_t behind = load_acquire(&a64_kernel_ticket.next) - a64_kernel_ticket.owner - 1u;
     uint64_t t0 = board_cycles();
     uint64_t limit = (uint64_t)board_cycles_per_sec() / 10u;   // 100 ms
     for (;;) {
@@ -168,18 +148,11 @@ void a64_fbt_resync_others(void)
     }
 }
 
-// Whether a CPU holds the exclusive side or waits for it (has a ticket): a look, no order.
-bool a64_kernel_lock_wanted(void)
-{
-    return __atomic_load_n(&kernel_lock_word.next, __ATOMIC_RELAXED) !=
-           __atomic_load_n(&kernel_lock_word.owner, __ATOMIC_RELAXED);
-}
-
 void a64_kernel_unlock(void)
 {
-    uint32_t next = kernel_lock_word.owner + 1;
+    uint32_t next = a64_kernel_ticket.owner + 1;
     store_release(&a64_klock_writer.set, 0);
-    __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&kernel_lock_word.owner)
+    __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&a64_kernel_ticket.owner)
                      : "memory");
 }
 

@@ -5,8 +5,8 @@
 // read with the checked user-access path (proc_can_read); the kernel's own from this
 // function's caller, within this CPU's kernel stack.
 #include <kernel/unwind.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <a64.h>
 #include <string.h>
 

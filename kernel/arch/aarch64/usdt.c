@@ -16,8 +16,8 @@
 // running the program meanwhile executes the old or the new one. One that still runs the
 // `nop` misses a firing while the D program starts; one that takes the `brk` after the `nop` is
 // back resumes past it (kusdt.c, the stale trap).
-#include <kernel/kusdt.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <d/dusdt.h>
 #include <a64.h>
 #include <arch_usdt.h>

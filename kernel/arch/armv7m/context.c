@@ -3,7 +3,7 @@
 // A stopped thread's r0-r3, r12, lr, pc, xPSR sit in the hardware frame at ctx.psp; kernel
 // call arguments 0-3 come from there, 4 and 5 from the saved r4/r5, the number from r12.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <arch_kcall.h>
 
 enum { F_R0, F_R1, F_R2, F_R3, F_R12, F_LR, F_PC, F_XPSR, F_WORDS };

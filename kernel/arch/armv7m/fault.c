@@ -3,23 +3,62 @@
 // KENTRY_FAULT); arch_fault_info() says what happened from the fault status registers. A fault
 // in the kernel itself is a kernel bug: arch_kernel_fault() reports it and halts.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <armv7m_regs.h>
 #include <uapi/kapi.h>
 #include <kernel/kpanic.h>
 #include <fault_decode.h>
 
-#define MMFSR_IACCVIOL (1u << 0)
-#define MMFSR_DACCVIOL (1u << 1)
+#define MMFSR_IACCVIOL  (1u << 0)
+#define MMFSR_DACCVIOL  (1u << 1)
 #define MMFSR_MUNSTKERR (1u << 3)
-#define MMFSR_MSTKERR  (1u << 4)
+#define MMFSR_MSTKERR   (1u << 4)
 #define MMFSR_MMARVALID (1u << 7)
-#define BFSR_BFARVALID (1u << 15)
+#define BFSR_UNSTKERR   (1u << 11)
+#define BFSR_STKERR     (1u << 12)
+#define BFSR_BFARVALID  (1u << 15)
 #define UFSR_UNDEFINSTR (1u << 16)
-#define UFSR_INVSTATE  (1u << 17)
-#define UFSR_UNALIGNED (1u << 24)
-#define UFSR_DIVBYZERO (1u << 25)
+#define UFSR_INVSTATE   (1u << 17)
+#define UFSR_UNALIGNED  (1u << 24)
+#define UFSR_DIVBYZERO  (1u << 25)
+
+// ---- the one decoding of the fault status (fault_decode.h) ----------------------------------
+// The kind from the Configurable Fault Status Register, the address from MMFAR or BFAR when
+// the hardware says it holds one: a thread's fault (fault_where.c) and the kernel's own
+// (arch_kernel_fault) alike.
+
+bool armv7m_fault_stacking(uint32_t cfsr)
+{
+    return (cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR | BFSR_STKERR | BFSR_UNSTKERR)) != 0;
+}
+
+void armv7m_fault_decode(uint32_t cfsr, struct arch_fault_where *w)
+{
+    w->kind = KEV_FAULT_OTHER;
+    w->addr_valid = false;
+    w->addr = 0;
+    if (armv7m_fault_stacking(cfsr)) {
+        w->kind = KEV_FAULT_STACKING;
+    } else if (cfsr & 0xffu) {
+        w->kind = (cfsr & MMFSR_IACCVIOL) ? KEV_FAULT_EXEC : KEV_FAULT_ACCESS;
+        if (cfsr & MMFSR_MMARVALID) {
+            w->addr = SCB_MMFAR;
+            w->addr_valid = true;
+        }
+    } else if (cfsr & 0xff00u) {
+        w->kind = KEV_FAULT_BUS;
+        if (cfsr & BFSR_BFARVALID) {
+            w->addr = SCB_BFAR;
+            w->addr_valid = true;
+        }
+    } else if (cfsr & 0xffff0000u) {
+        w->kind = (cfsr & UFSR_DIVBYZERO) ? KEV_FAULT_DIVZERO
+                : (cfsr & UFSR_UNDEFINSTR) ? KEV_FAULT_UNDEF
+                : (cfsr & UFSR_INVSTATE) ? KEV_FAULT_EXEC
+                : (cfsr & UFSR_UNALIGNED) ? KEV_FAULT_ALIGN : KEV_FAULT_OTHER;
+    }
+}
+
 
 // A thread's fault that came as a HardFault, noted by armv7m_thread_hardfault before the
 // thread is sent to armv7m_fault_redirect (entry.S): its status and pc, reported when the
@@ -141,11 +180,4 @@ _Noreturn void arch_kernel_fault(uint32_t exc_return, uint32_t msp)
                  "fault in kernel: CFSR %08x HFSR %08x MMFAR %08x BFAR %08x pc %08x lr %08x (EXC_RETURN %08x)",
                  (unsigned)cfsr, (unsigned)SCB_HFSR, (unsigned)SCB_MMFAR, (unsigned)SCB_BFAR,
                  (unsigned)f[6], (unsigned)f[5], (unsigned)exc_return);
-}
-
-_Noreturn void arch_halt_in_place(void)
-{
-    __asm__ volatile("cpsid i" ::: "memory");
-    for (;;)
-        __asm__ volatile("wfi");
 }

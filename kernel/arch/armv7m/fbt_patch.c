@@ -7,7 +7,8 @@
 // writes and an ISB makes the instructions after it fetched anew; the exception return that
 // ends the consumer's kernel call is another. A site's trap is one halfword, written with
 // one halfword store (a site's first halfword is always halfword aligned).
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
 #include <arch_fbt.h>
 #include <armv7m_regs.h>
 #include <board_config.h>

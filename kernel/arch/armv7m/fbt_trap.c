@@ -7,7 +7,9 @@
 // fault. The registers come from the frame the hardware pushed on the main stack and from
 // entry.S's push below it; resuming is writing the frame's pc (the exception return then
 // goes to the site's slot, in the trapped context).
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
+#include <kernel/arch_upcall.h>
 #include <arch_fbt.h>
 #include <armv7m_regs.h>
 

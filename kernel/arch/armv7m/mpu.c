@@ -15,7 +15,7 @@
 // Regions 6-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
 // kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
 #include <kernel/arch.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <armv7m_regs.h>
 #include <board_config.h>
 

@@ -20,10 +20,8 @@
 // sp where the instruction left it. Every store is
 // checked with proc_can_write first, so a thread whose stack cannot take it keeps its fault,
 // as the instruction itself would have faulted.
-#include <kernel/kpid.h>
-#include <kernel/kusdt.h>
-#include <kernel/proc.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <d/dpid_thumb.h>
 #include <d/dvm.h>
 

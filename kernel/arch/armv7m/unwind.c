@@ -6,11 +6,11 @@
 // its header names (user/lib/apphdr.c). Every read is checked: user memory with
 // proc_can_read, the kernel's stack within its bounds.
 #include <kernel/unwind.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <ehabi.h>
 #include <board_config.h>
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
 #include <arch_fbt.h>
 #include <stdbool.h>
 #include <string.h>

@@ -8,8 +8,8 @@
 // opens region 7 (otherwise off) on the site's 32 bytes alone, for the kernel alone, and
 // closes it again. One CPU and no caches on the Cortex-M3: a DSB completes the write and an
 // ISB (and the exception return after it) makes instruction fetch see it.
-#include <kernel/kusdt.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <d/dusdt.h>
 #include <armv7m_regs.h>
 #include <arch_usdt.h>

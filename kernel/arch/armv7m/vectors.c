@@ -3,6 +3,7 @@
 // this board family: VTOR's reset value). Reset copies .data, clears .bss and enters the
 // portable kernel with interrupts off; arch_start() turns them on.
 #include <kernel/kernel.h>
+#include <kernel/arch_upcall.h>
 #include <board_config.h>
 
 extern uint32_t __stack_top[], __data_load[], __data_start[], __data_end[], __bss_start[],

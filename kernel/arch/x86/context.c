@@ -4,7 +4,7 @@
 // number in eax and the arguments in ebx, ecx, edx, esi, edi, ebp; the result in eax (edx: the
 // high word of ClockCycles/ClockTime). All of it lives in the saved frame (struct arch_context).
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <arch_kcall.h>
 #include <x86.h>
 

@@ -5,26 +5,16 @@
 // a jump into RAM (a process's data or stack) faults (#GP), which gives programs the "RAM is
 // never executable" rule of the ARM port without PAE's NX bit.
 #include <kernel/arch.h>
-#include <kernel/ktrace.h>
-#include <kernel/bootfile.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>
 #include <board_config.h>
 
 extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
 extern const uint32_t x86_vectors[];
 
-// The TSS: only esp0/ss0 (the kernel stack for entries from ring 3) and the I/O permission
-// bitmap (ports 0-0x3ff; the rest lies past the limit, so is always denied) are used.
-#define IOMAP_PORTS 0x400
-struct tss {
-    uint32_t link, esp0, ss0, unused[22];
-    uint16_t trap, iomap_base;
-    uint8_t iomap[IOMAP_PORTS / 8 + 1];
-} __attribute__((packed));
-
 static uint64_t gdt[6] __attribute__((aligned(8)));
 static uint64_t idt[256] __attribute__((aligned(8)));
-static struct tss tss __attribute__((aligned(16)));
+struct x86_tss x86_tss __attribute__((aligned(16)));
 
 static uint64_t seg_desc(uint32_t base, uint32_t limit_pages, uint32_t access)
 {
@@ -172,11 +162,11 @@ _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
     gdt[2] = seg_desc(0, 0xfffff, 0x92);                             // kernel data
     gdt[3] = seg_desc(0, (CODE_MEM_BASE + CODE_MEM_SIZE) / 4096 - 1, 0xfa);   // user code
     gdt[4] = seg_desc(0, 0xfffff, 0xf2);                             // user data
-    gdt[5] = tss_desc((uint32_t)(uintptr_t)&tss, sizeof(tss) - 1);
-    tss.esp0 = (uint32_t)(uintptr_t)x86_kstack_top;
-    tss.ss0 = SEL_KDATA;
-    tss.iomap_base = (uint16_t)__builtin_offsetof(struct tss, iomap);
-    kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
+    gdt[5] = tss_desc((uint32_t)(uintptr_t)&x86_tss, sizeof(x86_tss) - 1);
+    x86_tss.esp0 = (uint32_t)(uintptr_t)x86_kstack_top;
+    x86_tss.ss0 = SEL_KDATA;
+    x86_tss.iomap_base = (uint16_t)__builtin_offsetof(struct x86_tss, iomap);
+    kmemset(x86_tss.iomap, 0xff, sizeof(x86_tss.iomap));
     // Ring 3 may raise the kernel call and #BP (a USDT site's int3, docs/usdt.md): with DPL 0
     // a program's int3 would come as a general-protection fault.
     for (const uint32_t *v = x86_vectors; v[1]; v += 2)
@@ -185,14 +175,6 @@ _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
     if (magic != 0x2badb002u)
         kpanic("not booted by a Multiboot loader (eax %x)", (unsigned)magic);
     kernel_main();
-}
-
-// Grants ring 3 the I/O ports [port, port+count) (count 0: none), revoking every other.
-void x86_set_iomap(uint32_t port, uint32_t count)
-{
-    kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
-    for (uint32_t p = port; p < port + count && p < IOMAP_PORTS; p++)
-        tss.iomap[p / 8] &= (uint8_t)~(1u << (p % 8));
 }
 
 void arch_init(void)

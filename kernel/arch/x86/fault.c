@@ -3,7 +3,7 @@
 // KENTRY_FAULT); arch_fault_info() says what happened from the saved frame (vector, error code,
 // eip) and cr2. An exception in ring 0 is a kernel bug: x86_kernel_fault() reports it and halts.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <uapi/kapi.h>
 #include <x86.h>
 #include <kernel/kpanic.h>
@@ -66,10 +66,4 @@ _Noreturn void x86_kernel_fault(const struct arch_context *f)
                  "fault in kernel: %s (vector %u, error %08x) pc %08x cr2 %08x eax %08x esp %08x",
                  vector_name(f->vector), (unsigned)f->vector, (unsigned)f->error, (unsigned)f->eip,
                  (unsigned)x86_fault_cr2, (unsigned)f->eax, (unsigned)f->esp_pushal);
-}
-
-_Noreturn void arch_halt_in_place(void)
-{
-    for (;;)
-        __asm__ volatile("cli\n\thlt" ::: "memory");
 }

@@ -5,7 +5,7 @@
 // error code), the address from cr2 for a page fault (the only vector that sets it); a
 // thread's pc from its saved eip.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>              // x86_fault_cr2
 #include <fault_decode.h>
 #include <trace/kev.h>

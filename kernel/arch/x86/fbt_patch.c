@@ -10,7 +10,8 @@
 // (the cross-modifying protocol). This board has one CPU: after the writes a serialising
 // instruction (cpuid) discards anything fetched before them; the iret that ends the
 // consumer's kernel call is another.
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
 #include <arch_fbt.h>
 
 unsigned arch_fbt_trap_insn(uint8_t out[4])

@@ -8,7 +8,9 @@
 // function's first instruction its return address is the word at esp and its stack arguments
 // start above it (cdecl; the kernel is not built with -mregparm, and a static function GCC
 // gives its own register convention has its DWARF say which registers).
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
+#include <kernel/arch_upcall.h>
 #include <arch_fbt.h>
 
 // From entry.S: true when the kernel's #BP was an fbt site's trap (handled: iret to the slot).

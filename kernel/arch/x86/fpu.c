@@ -16,7 +16,7 @@
 //     x86_fpu_new_thread, which forgets the previous thread's state (and ownership), so a new
 //     thread, of any process, starts from FNINIT's state and never sees its slot's past.
 #include <kernel/arch.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>
 
 #define CR0_MP (1u << 1)

@@ -13,7 +13,7 @@
 // page in the 4th GB) is reached by the kernel only. arch_mpu_switch() revokes what the last process had, grants the next and
 // flushes the TLB (reloading cr3).
 #include <kernel/arch.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>
 #include <board_config.h>
 
@@ -125,12 +125,20 @@ void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
     *size = (len + PAGE - 1) / PAGE * PAGE;
 }
 
+// Grants ring 3 the I/O ports [port, port+count) (count 0: none), revoking every other.
+static void set_iomap(uint32_t port, uint32_t count)
+{
+    kmemset(x86_tss.iomap, 0xff, sizeof(x86_tss.iomap));
+    for (uint32_t p = port; p < port + count && p < X86_IOMAP_PORTS; p++)
+        x86_tss.iomap[p / 8] &= (uint8_t)~(1u << (p % 8));
+}
+
 void arch_mpu_switch(const struct proc *p)
 {
     for (unsigned i = 0; i < ngranted; i++)
         pages_set(granted[i].base, granted[i].size, PTE_P | PTE_RW);
     ngranted = 0;
-    x86_set_iomap(0, 0);
+    set_iomap(0, 0);
     if (p) {
         grant(p->ram_base, p->ram_size, PTE_RW);
         grant(p->flash_base, p->flash_size, 0);
@@ -138,7 +146,7 @@ void arch_mpu_switch(const struct proc *p)
         grant(p->map2_base, p->map2_len, 0);
         uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
         if (ms && mb + ms <= IO_WINDOW_END)
-            x86_set_iomap(mb, ms);
+            set_iomap(mb, ms);
         else
             grant(mb, ms, PTE_RW);
     }

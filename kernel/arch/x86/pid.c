@@ -12,10 +12,8 @@
 // proc_can_write / proc_can_read first, so a thread whose esp cannot take it keeps its fault,
 // as the instruction itself would have faulted. `sub` sets the arithmetic flags as the CPU
 // does: the kernel runs the same subtraction and copies them from its own EFLAGS.
-#include <kernel/kpid.h>
-#include <kernel/kusdt.h>
-#include <kernel/proc.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <d/dpid_i386.h>
 #include <d/dvm.h>
 #include <arch_usdt.h>

@@ -5,10 +5,10 @@
 // with the checked user-access path (proc_can_read); the kernel's own from this function's
 // caller, within the kernel stack; an fbt probe's from the trapped registers.
 #include <kernel/unwind.h>
-#include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
+#include <d/dfbt.h>
 #include <arch_fbt.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>
 #include <string.h>
 

@@ -6,8 +6,8 @@
 // registers are all in its saved context (entry.S copies the whole frame there). The kernel
 // writes programs' text directly (CR0.WP off, identity-mapped); one CPU, and x86 makes a store
 // to code visible to the next fetch itself (the iret back to the program serialises anyway).
-#include <kernel/kusdt.h>
-#include <kernel/thread.h>
+#include <kernel/arch_trace.h>
+#include <kernel/arch_upcall.h>
 #include <x86.h>
 #include <d/dusdt.h>
 #include <arch_usdt.h>

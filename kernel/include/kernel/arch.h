@@ -8,6 +8,7 @@
 
 #include <kernel/kernel.h>
 #include <kernel/cpu.h>
+#include <kernel/kpanic.h>
 
 struct proc;
 struct thread;
@@ -84,20 +85,15 @@ void arch_irq_set_pending(unsigned irq);
 void arch_request_resched(void);
 // A fault taken in thread mode: fills a description for the report, returns the signal.
 int arch_fault_info(char *buf, size_t size);
-// The same fault for the trace's FAULT event (kernel/ktrace_fault.c): its kind (trace/kev.h
-// KEV_FAULT_*), pc and data address. Called before arch_fault_info, which may clear the
-// fault status (arch/<arch>/fault_where.c).
-struct arch_fault_where {
-    unsigned kind;
-    bool addr_valid;
-    uint64_t pc, addr;
-};
+// The same fault for the trace's FAULT event (kernel/ktrace_fault.c; struct arch_fault_where,
+// kernel/kpanic.h). Called before arch_fault_info, which may clear the fault status
+// (arch/<arch>/fault_where.c).
 void arch_fault_where(struct arch_fault_where *w);
 // Semihosting call to the debugger/host (only with the board's semihosting enabled).
 int32_t arch_semihost(uint32_t op, uint32_t arg);
 
-#if KMAX_CPUS > 1
-// Multiprocessor boards (kernel/cpu.h). How many CPUs the machine has (at most KMAX_CPUS;
+// Multiprocessor boards (kernel/cpu.h; portable code calls these through kernel/smp.h, which
+// on one CPU needs none of them). How many CPUs the machine has (at most KMAX_CPUS;
 // CPU 0 is the one running); starting CPUs 1..k_ncpus-1, each into its idle thread; and
 // interrupting CPU `cpu` so that it enters the kernel and chooses again.
 unsigned arch_cpus_present(void);
@@ -126,19 +122,7 @@ void arch_kc_restart(struct thread *t);
 // (kernel/main.c, before the fault kills its process): t is bound to that CPU, where its
 // instruction runs again; true. False for a fault.
 bool arch_fault_retry(struct thread *t);
-#endif
 
-void kernel_entry(unsigned kind);
-void kernel_entry_traced(unsigned kind);   // the same, while tracing runs
-#if KMAX_CPUS > 1
-// A starting CPU's first turn in the kernel (under the lock): it is online and has chosen
-// the thread to run (its current).
-void kernel_cpu_online(void);
-// A CPU's timer interrupt taken on the shared side while tracing runs (kernel/main.c): its
-// events and its own slice. took: what this CPU's claim of the kernel's tick counted (from, to
-// of k_ticks: kernel/ktimer.c), both 0 for its share of a period another CPU took.
-struct ktick_span;
-void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods);
-#endif
+// The arch calls back into the kernel only through kernel/arch_upcall.h (kernel_entry, ...).
 
 #endif

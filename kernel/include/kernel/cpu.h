@@ -79,6 +79,10 @@ struct cpu {
 #endif
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
+    uint64_t context_switches;  // this CPU's choices of another thread than it ran (sched.c)
+#if KMAX_CPUS > 1
+    uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
+#endif
 #ifdef KLOCK_STATS
     // The run-queue lock's contention, in KLOCK_STATS images only (sched.c, SysInfo
     // KSYSINFO_RUNQ_*): takes in shared mode, takes that found it held by another CPU, and the
@@ -90,10 +94,32 @@ struct cpu {
                                   // ktrace_init): the trace fast path's one load (trace_port)
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
-    uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
-    uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
 #endif
 } KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)
+
+// Several CPUs: the tick periods CPU c counted on the shared side (ktimer.c; none with one).
+#if KMAX_CPUS > 1
+static inline void cpu_count_ticks_shared(struct cpu *c, unsigned n) { c->ticks_shared += n; }
+static inline uint64_t cpu_ticks_shared(const struct cpu *c) { return c->ticks_shared; }
+#else
+static inline void cpu_count_ticks_shared(struct cpu *c, unsigned n) { (void)c, (void)n; }
+static inline uint64_t cpu_ticks_shared(const struct cpu *c) { (void)c; return 0; }
+#endif
+
+// Several CPUs: where CPU c's state in the kernel's trace ring is (ktrace_init); with one, the
+// fast path uses the ring's own address and keeps nothing here.
+#if KMAX_CPUS > 1
+static inline void cpu_set_trace(struct cpu *c, struct trace_cpu *tc, struct kev_slot **limit)
+{
+    c->ktrace_cpu = tc;
+    c->ktrace_limit = limit;
+}
+#else
+static inline void cpu_set_trace(struct cpu *c, struct trace_cpu *tc, struct kev_slot **limit)
+{
+    (void)c, (void)tc, (void)limit;
+}
+#endif
 
 extern struct cpu k_cpus[KMAX_CPUS];
 extern unsigned k_ncpus;        // CPUs online (1 until the others are started)

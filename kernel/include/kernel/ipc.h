@@ -17,9 +17,7 @@ struct channel {
     struct list recv_q;     // RECEIVE-blocked server threads, by priority
     struct list pulses;     // queued pulses, by priority
     int32_t npulses;        // of them, those charged to a process (KMAX_PULSES_PER_CHAN)
-#if KMAX_CPUS > 1
     struct kspin lock;      // the queues in shared mode (kernel/klock.h, rank CHAN)
-#endif
 } KCPU_LINE_ALIGNED;    // (its lock and queues: two CPUs' channels share no line)
 
 struct connection {
@@ -62,8 +60,7 @@ int ipc_send_traced(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, 
 int ipc_receive_traced(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info);
 int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes);
 int ipc_error_traced(struct thread *t, int rcvid, int32_t err);
-#if KMAX_CPUS > 1
-// Shared mode (kernel/klock.h): the same calls under the channel's lock, returning
+// Several CPUs, shared mode (kernel/klock.h): the same calls under the channel's lock, returning
 // KSHARED_RETRY, having changed nothing, when only the exclusive side can do it; they return
 // holding the run-queue lock when they made a thread ready or blocked the caller.
 int ipc_send_shared(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
@@ -74,7 +71,6 @@ int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, 
                      bool traced);
 int ipc_error_shared(struct thread *t, int rcvid, int32_t err, bool traced);
 int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value);
-#endif
 // MsgSendPulse (its priority capped at the sender's ceiling).
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 // Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
@@ -84,15 +80,13 @@ int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t v
 // nobody) or, with none free, fails with -EAGAIN.
 int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value,
                   struct pulse *res);
-#if KMAX_CPUS > 1
-// The same on the shared side (kernel/klock.h; irq.c irq_dispatch_shared): whether it may go
+// Several CPUs: the same on the shared side (kernel/klock.h; irq.c irq_dispatch_shared): whether it may go
 // there (the connection and its channel there, `res` free: then it cannot fail), asked before
 // the interrupt is acknowledged; then the pulse, under the channel's lock, its receiver made
 // ready under the run-queue lock, which stays held until the entry's choice.
 bool ipc_irq_pulse_shared_ok(const struct proc *p, int coid, const struct pulse *res);
 int ipc_irq_pulse_shared(struct proc *p, int coid, int prio, int32_t code, int32_t value,
                          struct pulse *res);
-#endif
 // Takes an interrupt line's pulse off its channel (the line is detached).
 void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.

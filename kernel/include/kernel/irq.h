@@ -22,8 +22,7 @@ void irq_dispatch(unsigned irq);
 // Raises a synthetic line (KIRQ_TRACE): a pulse carrying `value` to whoever attached it.
 void irq_raise_synthetic(unsigned irq, int32_t value);
 void irq_proc_gone(struct proc *p);
-#if KMAX_CPUS > 1
-// The big-reader lock's shared side (kernel/klock.h; irq.c says what runs there). Before the
+// Several CPUs: the big-reader lock's shared side (kernel/klock.h; irq.c says what runs there). Before the
 // interrupt is acknowledged, with the shared side entered: whether line irq's interrupt may be
 // dispatched there (a line attached as an event, its process alive, its pulse sure to be
 // queued); false leaves it to the exclusive side, nothing changed. Then the dispatch itself.
@@ -32,7 +31,6 @@ void irq_dispatch_shared(unsigned irq);
 // InterruptMask / InterruptUnmask: irq_mask's answer, or KSHARED_RETRY (nothing changed) for
 // what only the exclusive side does.
 int irq_mask_shared(struct proc *p, unsigned irq, int id, bool mask);
-#endif
 
 extern uint64_t k_irq_count;
 

@@ -9,13 +9,12 @@
 
 #include <kernel/kernel.h>
 #include <kernel/cpu.h>     // KMAX_CPUS
+#include <kernel/ktrace.h>
 
 struct thread;
 struct proc;
 
-extern bool kdt_active;
-
-int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+// kdt_active and kdt_call: the core's hooks (kernel/ktrace.h).
 // Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 // The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
@@ -45,7 +44,6 @@ void kdt_vtime_switch(struct thread *next);
 // (ns since boot) one of them is next due on cpu, 0 for none (no program running, none there).
 void kdt_timers_run(bool tick_cpu, uint64_t cycles);
 uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu);
-void kdt_proc_gone(struct proc *p);
 // Whether the loaded program's consumer may trace p: privileged (KAPP_F_PRIV), or p runs the
 // consumer's own program (docs/hostile.md, "What a consumer may do").
 bool kdt_may_trace(const struct proc *p);
@@ -73,12 +71,54 @@ int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // to run (its first RUNNING event: ktrace.c ktrace_kdt_switch; a spawn is Solaris's fork and exec at
 // once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
-// proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
-// when it could not be read) fails with -err.
-void kdt_fire_spawn_failed(const char *name, int err);
 // The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len
 // bytes at p; kdt_text_clear( ) after the firing.
 void kdt_text_set(const void *p, unsigned len);
 void kdt_text_clear(void);
+
+// ---- lockstat (kernel/klockstat.c) -----------------------------------------------------------
+// Its per-thread memory while a D program runs (KDT_LOAD / unload; 0 or -ENOMEM); whether it
+// has it; a SYNC_* call's entry and return (the kernel-call events' site, kev_emit.h), and the
+// thread's block behind `who` at `since` (SYNC_WAIT's site, cycles).
+int klockstat_d_start(void);
+void klockstat_d_stop(void);
+bool klockstat_on(void);
+void klockstat_call_entry(struct thread *t, uint32_t n, const uint32_t *a);
+void klockstat_call_return(struct thread *t, unsigned n, int32_t result);
+void klockstat_blocked(const struct thread *t, uint32_t who, uint64_t since);
+
+// ---- the provider's state ----------------------------------------------------------------
+// kdtrace.c's commands write it on the exclusive side (no firing runs then); kdt_fire.c's
+// firings read it. The loaded program's engine state (at the start of its block) and its
+// consumer (NULL: none), -x cpu (N + 1; 0: every CPU), and its timer probes: tick-N fires on
+// one CPU (one firing a period: CPU 0 from its profile timer, or, on a board without one, the
+// CPU that takes the kernel's tick), profile-N on every CPU (DTrace's rule), so each keeps a
+// next time per CPU (kernel/kprof.c runs them; next_ns is CPU c's, written by CPU c there or by
+// the exclusive side at KDT_GO).
+struct dvm_state;
+extern struct dvm_state *kdt_dst;
+extern struct proc *kdt_consumer;
+extern uint32_t kdt_cpu_only;
+#define KDT_MAX_TIMERS 8
+struct kdt_timer {
+    uint32_t id, flags;
+    uint64_t period_ns, next_ns[KMAX_CPUS];
+};
+extern struct kdt_timer kdt_timers[KDT_MAX_TIMERS];
+extern unsigned kdt_ntimers;
+// KDT_GO: walltimestamp's base read now; lockstat's spin probes on (as the program enables
+// them) or off; the engine's readers of user and kernel memory and its user-memory rule.
+void kdt_wall_base_read(uint64_t now);
+void kdt_go_clocks(struct thread *running);
+// D's side of a traced kernel exit into next (ktrace_switched): remain-cpu.
+void kdt_exit_end(struct thread *next);
+// KDT_GO's and KDT_STOP's DPROG event (KEV_DPROG_GO, _STOP), within a hold: the site's
+// cycles, its stamp; BEGIN's clauses at the go's (false: they ran exit()).
+uint64_t kdt_span_mark(uint32_t what);
+bool kdt_fire_begin(uint64_t cycles);
+void kdt_spin_probes(bool on);
+int kdt_uread(void *dst, uint64_t addr, unsigned n);
+int kdt_user_ok(void);
+int kdt_kread(void *dst, uint64_t addr, unsigned n);
 
 #endif

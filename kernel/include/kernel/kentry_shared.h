@@ -40,8 +40,6 @@
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/kdtrace.h>
-#include <kernel/kuring.h>
 #include <kernel/sync.h>
 #include <kernel/irq.h>
 #include <kernel/shost.h>

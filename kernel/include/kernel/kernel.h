@@ -53,7 +53,6 @@ int  kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int  ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void kputs_raw(const char *s, size_t len);
 _Noreturn void kpanic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void kernel_main(void);
 
 #define KASSERT(cond, msg) do { if (unlikely(!(cond))) kpanic("assert: %s (%s:%d)", msg, __FILE__, __LINE__); } while (0)
 

@@ -20,6 +20,24 @@
 #include <kernel/ktrace_stack.h>
 #include <uapi/ktrace.h>
 #include <trace/kev_dargs.h>
+#include <kernel/smp.h>
+#include <uapi/kcall.h>
+
+// One time per site (kdtrace.h kdt_hold): a hook that records an event and fires D probes
+// reads this CPU's last slot stamp before it writes its event (ktrace_stamp_here), then
+// ktrace_site_take(before) gives the event's own stamp to the probes it fires; nothing when
+// no slot was written (the class not recorded, the event filtered or lost: the probes keep
+// the time the hold began). Inline, so that no fbt probe lies between the two reads.
+static inline uint32_t ktrace_stamp_here(void)
+{
+    return ktrace.tr_cpu[trace_port_cpu()].tc_last;
+}
+static inline void ktrace_site_take(uint32_t before)
+{
+    uint32_t now = ktrace_stamp_here();
+    if (now != before)
+        kdt_site_set(now);
+}
 
 // A D argument: the helper's parameter (or local) the kev_dargs.h macro names.
 #define KEV_EMIT_ARG(x) ((uint64_t)(x))
@@ -69,6 +87,41 @@ static inline void kev_site_close(bool d)
         kdt_release();
 }
 
+// ---- the inline paths' ring writes ----------------------------------------------------------------
+// What the traced paths' inline events (kernel/ktrace_kcall.h) and the general paths
+// (kernel/ktrace_ev.c) both write, with no class test of their own: the caller's.
+
+// A class on the inline path: recorded, fast mode, no filter, no D (ktrace_hot, ktrace_sync).
+static inline bool ktrace_fast_on(unsigned cls)
+{
+    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
+}
+
+// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
+// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
+// are not errno-style and go as they are.
+// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
+extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
+
+// The raw ones are numbered from KC_Semihost up (kcall.h; checked in ktrace.c), so on AArch64
+// a call below it, the common case, is told by one compare instead of a table's address and
+// load.
+static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
+{
+    if ((!KSMP || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
+        return;     // (one CPU: the Cortex-M's table load is as short as the compare)
+    uint32_t v = *r0;
+    if (KSMP) {     // AArch64: success (the common case) is a test of the sign and a zero
+        bool neg = (int32_t)v < 0;
+        *r1 = neg ? 0u - v : 0u;
+        *r0 = neg ? 0xffffffffu : v;
+    } else {        // the Cortex-M: the sign mask, as short there
+        uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+        *r1 = (0u - v) & neg;
+        *r0 = v | neg;
+    }
+}
+
 // ---- a program's probe and its event ------------------------------------------------------------
 
 // FUNC_ENTER, FUNC_EXIT (fbt, pid) and USDT: the loaded program's enabled probe pidx fires with
@@ -95,8 +148,8 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
 // ---- KER_CALL -----------------------------------------------------------------------------------
 // The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
 // ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the
-// calling thread; within the site, lockstat's view of a SYNC_* call (ktrace_sync_call_entry,
-// ktrace_sync_call_return) after the kercall probe.
+// calling thread; within the site, lockstat's view of a SYNC_* call (klockstat_call_entry,
+// klockstat_call_return) after the kercall probe.
 
 // KER_CALL entry ev (KEV_KC_ENTRY of call, or of the last number for an unknown call) [a[0],
 // a[1]; in wide mode a[0..6)]: kercall::<call>:entry with the six arguments.
@@ -113,7 +166,7 @@ static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uin
     kev_site_stamp(d, before);
     if (call < DPROBE_KCALL_MAX)
         KEV_EMIT_D(KEV_D_KER_CALL_ENTRY)
-    ktrace_sync_call_entry(t, call, a);
+    klockstat_call_entry(t, call, a);
     kev_site_close(d);
 }
 
@@ -133,7 +186,7 @@ static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsi
     const int32_t result = err ? -(int32_t)err : (int32_t)w0;
     if (call < DPROBE_KCALL_MAX)
         KEV_EMIT_D_ERRNO(KEV_D_KER_EXIT_RETURN)
-    ktrace_sync_call_return(t, call, result);
+    klockstat_call_return(t, call, result);
     kev_site_close(d);
 }
 
@@ -337,56 +390,70 @@ static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, 
 // ---- COMM ---------------------------------------------------------------------------------------
 // The message events [rcvid, b] and msg's probes: coid the client's connection, bytes its
 // message's size (a reply's: 0, not kept), both read by the caller from the client the site
-// holds (kernel/ipc.c).
+// holds (kernel/ipc.c). Each event has one helper, which every path calls: `how` says how it
+// writes. KEV_RING is the ring's general write (class, filters), KEV_D the same and the probe
+// (true converts to it), KEV_INLINE the traced entry's inline path, for a caller that saw COMM
+// recorded plainly (ktrace_kcall.h ktrace_comm_inline): the slot's write alone.
+enum { KEV_RING = 0, KEV_D = 1, KEV_INLINE = 2 };
 
-static inline void kev_emit_snd_message(bool d, uint32_t rcvid, uint32_t pid, uint32_t coid,
-                                        uint32_t bytes)
+static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uint32_t a,
+                                    uint32_t b)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
-    if (!d)
+    if (how == KEV_INLINE)
+        trace_emit_simple_fast(&ktrace, cls, ev, a, b);
+    else
+        trace_emit_simple(&ktrace, cls, ev, a, b);
+}
+
+static inline void kev_emit_snd_message(unsigned how, uint32_t rcvid, uint32_t pid,
+                                        uint32_t coid, uint32_t bytes)
+{
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_SND_MESSAGE_SEND)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
-static inline void kev_emit_rec_message(bool d, uint32_t rcvid, uint32_t who, uint32_t coid,
-                                        uint32_t bytes)
+static inline void kev_emit_rec_message(unsigned how, uint32_t rcvid, uint32_t who,
+                                        uint32_t coid, uint32_t bytes)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_REC_MESSAGE_RECEIVE)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
-static inline void kev_emit_reply_message(bool d, uint32_t rcvid, uint32_t status, uint32_t coid)
+static inline void kev_emit_reply_message(unsigned how, uint32_t rcvid, uint32_t status,
+                                          uint32_t coid)
 {
     const uint32_t bytes = 0;   // a reply's size is not kept
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_REPLY_MESSAGE_REPLY)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
 // (The field is QNX's `errno`; the parameter keeps the name so that kev_dargs.h's F(errno)
 // finds it: no <errno.h> may be included before this header.)
-static inline void kev_emit_msg_error(bool d, uint32_t rcvid, uint32_t errno, uint32_t coid,
-                                      uint32_t bytes)
+static inline void kev_emit_msg_error(unsigned how, uint32_t rcvid, uint32_t errno,
+                                      uint32_t coid, uint32_t bytes)
 {
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
-    if (!d)
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_MSG_ERROR_ERROR)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
 // SND_PULSE [coid, code | chid << 16]: msg:::pulse (the sender's connection, the code).

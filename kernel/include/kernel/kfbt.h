@@ -67,30 +67,8 @@ extern struct kfbt_stats kfbt_stats;
 // The trap (kfbt_fire.c), from the architecture's kernel fault path: true when pc is an fbt
 // site (its probes fired, the context set to resume in its slot), false for any other fault.
 bool kfbt_trap(struct fbt_regs *r, uintptr_t pc);
-// stack( ) while this CPU fires an fbt probe (kernel/kstack.c asks): the probed function's
-// caller first, at most max pcs; -1 when no fbt probe fires here.
+// stack( ) while this CPU fires an fbt probe (kernel/kstack.c's hook, installed by
+// kfbt_enable): the probed function's caller first, at most max pcs; -1 when none fires here.
 int kfbt_stack(uint64_t *pcs, unsigned max);
-
-// ---- the architecture's part (kernel/arch/<arch>/fbt_patch.c, fbt_trap.c) ----------------
-// The trap's bytes (the site's ds_len of them) and whether a site holds it now.
-unsigned arch_fbt_trap_insn(uint8_t out[4]);
-// Writing text: begin (text made writable), each write, end (the writes made visible to
-// instruction fetch on every CPU before any runs them: docs/fbt.md "Placing on several
-// CPUs"). Called on the exclusive side with interrupts off.
-void arch_fbt_patch_begin(void);
-void arch_fbt_write(uintptr_t addr, const void *bytes, unsigned len);
-void arch_fbt_patch_end(void);
-// The trapped context: a register by its DWARF number; the canonical frame address at a
-// function's first instruction (where its stack arguments start); the stack pointer; the
-// return value (8 bytes: two registers on 32-bit architectures); resuming at pc.
-uint64_t arch_fbt_reg(const struct fbt_regs *r, unsigned dwarf_reg);
-uintptr_t arch_fbt_sp(const struct fbt_regs *r);
-uintptr_t arch_fbt_entry_cfa(const struct fbt_regs *r);
-uint64_t arch_fbt_retval(const struct fbt_regs *r);
-uint64_t arch_fbt_link(const struct fbt_regs *r);
-void arch_fbt_resume(struct fbt_regs *r, uintptr_t pc);
-// The kernel stack from the probed function's caller on (kernel/arch/<arch>/unwind.c).
-unsigned arch_fbt_unwind(const struct fbt_regs *r, const struct dfbt_site *s, uint64_t *pcs,
-                         unsigned max);
 
 #endif

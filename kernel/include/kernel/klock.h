@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The multiprocessor kernel's locks (KMAX_CPUS > 1; with one CPU everything here is empty).
+// The multiprocessor kernel's locks (KMAX_CPUS > 1; with one CPU every lock is empty and its
+// operations do nothing, so that portable code takes them with no #if of its own).
 //
 // A big-reader lock guards the kernel as a whole (kernel/arch/<arch>/smp.c):
 // - EXCLUSIVE: every kernel entry but the few below. The holder sets the writer word and waits
@@ -95,6 +96,8 @@
 #define KERNEL_KLOCK_H
 
 #include <kernel/cpu.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define KLOCK_RANK_COND 0u
@@ -118,8 +121,12 @@
 // "LOCKING"). 0 would send every traced entry to the exclusive side.
 #define KLOCK_SHARED_TRACED 1
 
+// A spinlock: a word, 0 free and 1 held (the arch's arch_spin_*). With one CPU it is empty
+// (GNU C's empty struct takes no room) and every operation below does nothing.
 struct kspin {
+#if KMAX_CPUS > 1
     volatile uint32_t word;
+#endif
 };
 
 // True when a CPU holding the ranks in `held` (bit r = rank r) may take rank `rank`.
@@ -128,7 +135,23 @@ static inline int klock_order_ok(uint32_t held, unsigned rank)
     return (held >> rank) == 0;
 }
 
+// lockstat's spin probes (spin-acquire, spin-spin, spin-release): a hook the tracing layer
+// installs while a D program enables one of them (kernel/kdtrace.c) and takes away after
+// (klock_set_probe; kernel/klock.c keeps it). While it is there every lock below D's own rank
+// goes through it, which times a lock that was not free and fires the probes (after the
+// acquire, after the release, as illumos's lockstat does), the lock held, in the current
+// thread's context. D's lock is not probed (its firings would take it again), nor the
+// console's (it ranks after D's). Each function takes and lets go of the lock itself
+// (kspin_raw_*) and keeps the lock-order check.
+struct klock_probe {
+    void (*lock)(struct kspin *l, unsigned rank);
+    void (*unlock)(struct kspin *l, unsigned rank);
+};
+
 #if KMAX_CPUS > 1
+extern const struct klock_probe *klock_probe;
+void klock_set_probe(const struct klock_probe *p);
+
 // arch_spin_lock / arch_spin_unlock (a word: 0 free, 1 held) and the big-reader lock's shared
 // side, arch_kernel_enter_shared / arch_kernel_exit_shared (the exclusive side is the arch's
 // kernel lock), inline.
@@ -150,34 +173,59 @@ static inline void klock_check_release(unsigned rank) { (void)rank; }
 static inline void klock_check_exclusive(const char *what) { (void)what; }
 #endif
 
-// D's lockstat spin probes (spin-acquire, spin-spin, spin-release: kernel/kdtrace.c): while a
-// program enables them, every lock below D's own rank goes through kspin_*_probed, which time
-// a lock that was not free and fire the probes (after the acquire, after the release, as
-// illumos's lockstat does), the lock held, in the current thread's context. D's lock is not
-// probed (its firings would take it again), nor the console's (it ranks after D's).
-extern bool kspin_probed;
-void kspin_lock_probed(struct kspin *l, unsigned rank);
-void kspin_unlock_probed(struct kspin *l, unsigned rank);
+static inline void kspin_init(struct kspin *l)
+{
+    l->word = 0;
+}
+
+// The lock itself, with no rank check and no probe: the probe's own take, and the run-queue
+// locks' second take (sched.c), which counts as one of its rank.
+static inline __attribute__((always_inline)) void kspin_raw_lock(struct kspin *l)
+{
+    arch_spin_lock(&l->word);
+}
+static inline __attribute__((always_inline)) bool kspin_raw_trylock(struct kspin *l)
+{
+    return arch_spin_trylock(&l->word);
+}
+static inline __attribute__((always_inline)) void kspin_raw_unlock(struct kspin *l)
+{
+    arch_spin_unlock(&l->word);
+}
 
 static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)
 {
-    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
-        kspin_lock_probed(l, rank);
+    const struct klock_probe *p = klock_probe;
+    if (__builtin_expect(p != NULL, 0) && rank < KLOCK_RANK_D) {
+        p->lock(l, rank);
         return;
     }
     klock_check_acquire(rank);
-    arch_spin_lock(&l->word);
+    kspin_raw_lock(l);
 }
 
 static inline __attribute__((always_inline)) void kspin_unlock(struct kspin *l, unsigned rank)
 {
-    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
-        kspin_unlock_probed(l, rank);
+    const struct klock_probe *p = klock_probe;
+    if (__builtin_expect(p != NULL, 0) && rank < KLOCK_RANK_D) {
+        p->unlock(l, rank);
         return;
     }
     klock_check_release(rank);
-    arch_spin_unlock(&l->word);
+    kspin_raw_unlock(l);
 }
+#else
+// One CPU: no other CPU to exclude (the kernel's entries never nest), no lock to probe.
+static inline void klock_set_probe(const struct klock_probe *p) { (void)p; }
+static inline void klock_check_acquire(unsigned rank) { (void)rank; }
+static inline void klock_check_release(unsigned rank) { (void)rank; }
+static inline void klock_check_exclusive(const char *what) { (void)what; }
+static inline void kspin_init(struct kspin *l) { (void)l; }
+static inline void kspin_raw_lock(struct kspin *l) { (void)l; }
+static inline bool kspin_raw_trylock(struct kspin *l) { (void)l; return true; }
+static inline void kspin_raw_unlock(struct kspin *l) { (void)l; }
+static inline void kspin_lock(struct kspin *l, unsigned rank) { (void)l; (void)rank; }
+static inline void kspin_unlock(struct kspin *l, unsigned rank) { (void)l; (void)rank; }
 #endif
 
 #endif

@@ -47,35 +47,4 @@ struct kpid_stats {
 };
 extern struct kpid_stats kpid_stats;
 
-// ---- the architecture's part (kernel/arch/<arch>/pid.c) ----------------------------------
-// <arch_usdt.h>: ARCH_PID_LEN, the trap's bytes (written over the first of a site's
-// instruction; as a little-endian load of them reads), ARCH_PID_ALIGN, the alignment of an
-// instruction, ARCH_PID_FUNC_BIT, or'ed into a function's address in a FUNC event as the
-// program's symbol table gives it (Thumb's bit 0), and ARCH_PID_TRAP_SEEN (below).
-// The pid trap, ARCH_PID_LEN bytes.
-uint32_t arch_pid_trap(void);
-// From the thread-fault path: true when thread t's fault may be a pid site's trap, *pc its
-// address. Where ARCH_PID_TRAP_SEEN is 1 the fault says it was the pid trap itself (A64: the
-// brk's comment), not only an instruction that traps (ARMv7-M: any undefined one; x86: int3,
-// USDT's too).
-bool arch_pid_trapped(struct thread *t, uint32_t *pc);
-// Decodes the instruction at addr (in a program's text, readable by the kernel): true when
-// it is one the kernel can run out of line (*insn its encoding, *len its bytes).
-bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len);
-// True when insn (len bytes) is a return arch_pid_decode accepts (a :return site's).
-bool arch_pid_is_return(uint32_t insn, unsigned len);
-// The address the return insn (len bytes) will go to, read from the trapped thread t (its lr
-// or its stack), 0 when it cannot be read: the capture's FUNC_EXIT call site.
-uint32_t arch_pid_return_address(const struct thread *t, uint32_t insn, unsigned len);
-// The address the function thread t just entered returns to (its caller's), 0 when it cannot
-// be read: the capture's FUNC_ENTER call site.
-uint32_t arch_pid_caller(const struct thread *t);
-// The entry arguments of the function thread t just entered, as the architecture's calling
-// convention passes integers and pointers, into args[0 .. DVM_NARGS) (zeroed by the caller;
-// a word the thread may not read stays 0).
-void arch_pid_entry_args(const struct thread *t, uint64_t *args);
-// Runs the displaced instruction insn (len bytes, at pc) for the trapped thread t, and
-// resumes t after it; false when it cannot (a store outside t's memory): t's fault stands.
-bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len);
-
 #endif

@@ -10,6 +10,12 @@
 
 unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max);
 
+// stack( ) while this CPU fires an fbt probe: the probed function's caller first, at most max
+// pcs; -1 when no fbt probe fires here. A hook the fbt provider installs when it places probes
+// (kernel/kfbt.c: kfbt_fire.c's kfbt_stack), so that the stacks call nothing of the trap's.
+typedef int (*kstack_fbt_fn)(uint64_t *pcs, unsigned max);
+void kstack_set_fbt(kstack_fbt_fn fn);
+
 // kstack_report: prints on the console the stack walks cut short since the last report (by
 // reason, kernel/unwind.h) and the stacks recorded empty because the D engine's stack table
 // was full (table_drops, the program's count), when there are any: nothing is lost silently.

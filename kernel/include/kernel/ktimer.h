@@ -7,6 +7,7 @@
 #include <kernel/kernel.h>
 #include <kernel/list.h>
 #include <kernel/cpu.h>
+#include <kernel/smp.h>
 
 struct ktimer;
 typedef void (*ktimer_fn)(struct ktimer *t);
@@ -34,10 +35,16 @@ void ktimer_start(struct ktimer *t, uint64_t expires_tick);
 // Starts t to expire `ticks` ticks after the tick count k_ticks, read under the timer list's
 // lock on several CPUs, where a tick may be taken on the shared side meanwhile (ktimer.c,
 // ktimer_tick_shared: the race it closes). One CPU: ktimer_start(t, k_ticks + ticks).
-#if KMAX_CPUS > 1
-void ktimer_start_after(struct ktimer *t, uint64_t ticks);
+void ktimer_start_after_locked(struct ktimer *t, uint64_t ticks);
+static inline void ktimer_start_after(struct ktimer *t, uint64_t ticks)
+{
+    if (KSMP)
+        ktimer_start_after_locked(t, ticks);
+    else
+        ktimer_start(t, k_ticks + ticks);
+}
 
-// What a CPU whose timer interrupt came may do on the shared side (ktimer_tick_shared).
+// Several CPUs: what a CPU whose timer interrupt came may do on the shared side (ktimer_tick_shared).
 enum ktick_shared {
     KTICK_SHARE,        // no period is left to count: another CPU took it; this is its share
     KTICK_TAKEN,        // the periods that ended were counted here, no timer due by them
@@ -50,12 +57,6 @@ struct ktick_span {
     uint64_t from, to;
 };
 enum ktick_shared ktimer_tick_shared(struct ktick_span *span);
-#else
-static inline void ktimer_start_after(struct ktimer *t, uint64_t ticks)
-{
-    ktimer_start(t, k_ticks + ticks);
-}
-#endif
 bool ktimer_active(const struct ktimer *t);
 void ktimer_stop_linked(struct ktimer *t);
 

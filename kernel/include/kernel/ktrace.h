@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Trace hooks of the kernel. A class hook is an inline test of one byte (ktrace_cls_on, a
+// Trace hooks of the kernel: what the core calls in the tracing layer (with the emit helpers,
+// kev_emit.h and ktrace_kcall.h; the state they test, ktrace_state.h). A class hook is an inline test of one byte (ktrace_cls_on, a
 // mirror of ktrace.tr_active kept by ktrace_sync: a literal load, a byte load and a cbnz when
 // the class is off) and an out-of-line call that builds the event when it is on. Work done
 // once per kernel entry (kernel-call entry and exit events, raising the synthetic
@@ -9,47 +10,18 @@
 #ifndef KERNEL_KTRACE_H
 #define KERNEL_KTRACE_H
 
-#include <kernel/kernel.h>
-#include <trace/trace_ring.h>
-#include <uapi/ktrace.h>
+#include <kernel/ktrace_state.h>
 
 struct thread;
 struct proc;
 
-extern struct trace_ring ktrace;
-
-// One time per site (kdtrace.h kdt_hold): a hook that records an event and fires D probes
-// reads this CPU's last slot stamp before it writes its event (ktrace_stamp_here), then
-// ktrace_site_take(before) gives the event's own stamp to the probes it fires; nothing when
-// no slot was written (the class not recorded, the event filtered or lost: the probes keep
-// the time the hold began). Inline, so that no fbt probe lies between the two reads.
-void kdt_site_set(uint32_t ts32);
-static inline uint32_t ktrace_stamp_here(void)
-{
-    return ktrace.tr_cpu[trace_port_cpu()].tc_last;
-}
-static inline void ktrace_site_take(uint32_t before)
-{
-    uint32_t now = ktrace_stamp_here();
-    if (now != before)
-        kdt_site_set(now);
-}
-
-// Mirror of ktrace.tr_active, one byte a class: the hooks' test.
-extern uint8_t ktrace_cls_on[KEV_NCLASS];
-// Non-zero while tracing runs or notifications wait: the exception entry's one test, which
-// picks kernel_entry_traced over kernel_entry.
-extern uint32_t ktrace_kernel_on;
-
-#ifdef KTRACE_DISABLED
-#define KTRACE_ON(cls) 0
-#define KTRACE_HOOKS 0
-#else
-#define KTRACE_ON(cls) unlikely(ktrace_cls_on[(cls)] != 0)
-#define KTRACE_HOOKS 1
-#endif
 
 void ktrace_init(void);
+// kpanic's recorder (kernel/kpanic.h; kernel/ktrace_panic.c): the KPANIC event.
+struct arch_fault_where;
+bool ktrace_panic(const struct arch_fault_where *f, uint64_t pc, const char *msg);
+// KTRACE_BENCH's loops (kernel/ktrace_bench.c): kind's n runs, or -EINVAL.
+int ktrace_bench(uint32_t kind, uint32_t n);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // TraceEvent's three inserts (KTRACE_INSERTSUSEREVENT, _INSERTCUSEREVENT, _INSERTUSRSTREVENT):
@@ -57,38 +29,30 @@ int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t
 int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b);
 // The end of a traced kernel entry: before choosing the next thread (raises the synthetic
 // interrupt for buffers that filled, rare), and after (ktrace_exit_end, ktrace_kcall.h).
-// What the traced entry's inline paths read (ktrace_kcall.h), together so that they reach
-// it through one address.
-struct ktrace_hot {
-    uint32_t kc_limit;  // KEV_KC_MAX while kernel-call events take the inline path, else 0:
-                        // the entry's one compare also keeps the call number in range
-    uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
-    uint32_t plain;     // the same in either mode (kernel-call exits are simple even when wide)
-    unsigned notes;     // a bit per CPU with buffer-full notifications (or the ring's own
-                        // stop) waiting for its kernel exit (ktrace.c)
-};
-extern struct ktrace_hot ktrace_hot;
-
-void ktrace_exit_notify(void);
-static inline void ktrace_exit_begin(void)
-{
-    if (__builtin_expect(ktrace_hot.notes != 0, 0))
-        ktrace_exit_notify();
-}
+// The notifications are the core's to deliver: `raise` (kernel/irq.c irq_raise_synthetic)
+// raises the synthetic line with each one's value, which sends its pulse to the logger.
+typedef void (*ktrace_raise_fn)(unsigned irq, int32_t value);
+void ktrace_exit_notify(ktrace_raise_fn raise);     // (ktrace_exit_begin: ktrace_kcall.h)
+// kernel/ktrace_notes.c: this CPU's notes raised (and its bit cleared), all of them forgotten
+// (a new ring).
+void ktrace_notes_raise(ktrace_raise_fn raise);
+void ktrace_notes_reset(void);
 // A shared entry's notifications wait for an exclusive one (kernel/kentry_shared.h).
 void ktrace_notes_defer(void);
 // A D firing on the shared side ran exit(): a notification, delivered exclusive (ktrace.c).
 void ktrace_kdt_exited(void);
+// ktrace_sync out of line (ktrace_state.h), after the D provider switched its probes on or off.
+void ktrace_resync(void);
 // A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.
 void ktrace_kdt_go(const struct thread *running);
-// After the D provider switched its probes on or off.
-void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);
 // The dynamic filter (the D engine's predicates): fn decides, per event of the classes in
 // cls_mask, whether it is recorded. fn NULL detaches. Kernel code only.
 void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg);
 
-// Out-of-line halves of the hooks (ktrace.c).
+// Out-of-line halves of the hooks (ktrace_ev.c); while KTRACE_START writes its snapshot
+// (ktrace.c): the state it records is not news, D fires nothing.
+extern bool ktrace_in_snapshot;
 void ktrace_state_ev(const struct thread *t);
 // D's side of a thread chosen to run on this CPU, within its RUNNING event's site
 // (kev_emit_thread_state, kernel/ktrace.c): off-cpu for the thread going off.
@@ -99,17 +63,16 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev);
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
 void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
-void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client);
+// The message events' general path, one per event (kernel/ktrace_ev.c; ktrace_kcall.h).
+void ktrace_snd_message_ev(uint32_t rcvid, uint32_t pid, const struct thread *client);
+void ktrace_rec_message_ev(uint32_t rcvid, uint32_t who, const struct thread *client);
+void ktrace_reply_message_ev(uint32_t rcvid, uint32_t status, const struct thread *client);
+void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *client);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
 
 // Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause);
 void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner);
-void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a);
-void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result);
-// lockstat's per-thread memory while a D program runs (KDT_GO / unload).
-int ktrace_sync_d_start(void);
-void ktrace_sync_d_stop(void);
 
 // t's effective priority is about to become prio (cause: KEV_PRIO_*, trace/kev.h).
 static inline void ktrace_prio(const struct thread *t, unsigned prio, unsigned cause)
@@ -188,20 +151,60 @@ static inline void ktrace_comm(unsigned ev, uint32_t a, uint32_t b)
         ktrace_comm_ev(ev, a, b);
 }
 
-// A message event (SND_MESSAGE, REC_MESSAGE, REPLY_MESSAGE, MSG_ERROR: [rcvid, b]) and D's msg
-// probe, from the one site that holds the message's client (ipc.c): D's arguments are the
-// event's words and what the client carries, read there (ktrace.c msg_emit, kev_emit.h).
-static inline void ktrace_msg(unsigned ev, uint32_t rcvid, uint32_t b,
-                              const struct thread *client)
-{
-    if (KTRACE_ON(KEV_C_COMM))
-        ktrace_msg_ev(ev, rcvid, b, client);
-}
-
 static inline void ktrace_timer(uint32_t id, uint32_t pid)
 {
     if (KTRACE_ON(KEV_C_SYSTEM))
         ktrace_timer_ev(id, pid);
+}
+
+// ---- the core's other hooks into the tracing layer --------------------------------------------
+// Besides the event hooks above and the emit helpers (kernel/kev_emit.h, ktrace_kcall.h), the
+// core calls the tracing layer only here (docs/ARCHITECTURE.md, "The kernel's layers").
+
+// The DTrace kernel call (kdt_active, a D program runs: ktrace_state.h).
+int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+// A process ends: its user-event ring's last records (kuring.c), the ring's and D's hold on it.
+void kuring_proc_gone(struct proc *p);
+void kdt_proc_gone(struct proc *p);
+// A thread's slot is freed: the same for its own ring.
+void kuring_thread_gone(struct thread *t);
+// A process of a program was just loaded (its memory fresh from the image): the semaphores
+// of its placed USDT sites are raised in it (docs/usdt.md, "Is-enabled").
+void kusdt_proc_start(const struct proc *p);
+// From the thread-fault path: true when thread t's fault was a placed USDT site's trap (its
+// probe fired, the thread resumes after the site), or a placed pid site's (its probe fired if t
+// is the probe's process, the displaced instruction run, the thread resumed after it); false
+// for any other fault.
+bool kusdt_fault(struct thread *t);
+bool kpid_fault(struct thread *t);
+// A thread of a process faulted (kernel/main.c): the FAULT event and the thread's STACK into
+// the ring, and proc:::fault for D, at this one site (kernel/ktrace_fault.c).
+struct arch_fault_where;
+void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *where);
+// KENTRY_PROFILE on this CPU: the samples and probes due, then the timer armed for the next
+// (kernel/kprof.c). A timer interrupt of this CPU (kernel_tick_is: it took the kernel's tick)
+// in the traced tick path: the same work where the board has no profile timer; nothing where
+// it has one.
+void kprof_expired(void);
+void kprof_tick(bool kernel_tick_is);
+// D's probes with no event of their own (kernel/kdtrace.c), fired while a program runs:
+// proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
+// when it could not be read) fails with -err; proc:::signal-send in the killer's context
+// when a process's thread `victim` (its process pid) is killed with KSIG_KILL; and
+// sched:::surrender when this CPU interrupts CPU `cpu`, running `cur`, for a more urgent
+// thread (sched.c).
+void kdt_fire_spawn_failed(const char *name, int err);
+void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid);
+void ktrace_surrender_ev(const struct thread *cur, unsigned cpu);
+static inline void ktrace_signal_send(const struct thread *victim, uint32_t pid)
+{
+    if (unlikely(kdt_active))
+        ktrace_signal_send_ev(victim, pid);
+}
+static inline void ktrace_surrender(const struct thread *cur, unsigned cpu)
+{
+    if (unlikely(kdt_active) && cur)
+        ktrace_surrender_ev(cur, cpu);
 }
 
 #endif

@@ -11,9 +11,10 @@
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
-#include <kernel/thread.h>
-#include <kernel/cpu.h>
+#include <kernel/kview.h>
+#include <kernel/smp.h>
 #include <kernel/ktrace.h>
+#include <kernel/kuring.h>
 #include <kernel/kev_emit.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
@@ -26,29 +27,6 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 // inline path does not write, or any traced exit while D runs: returns true when it ended the
 // exit itself (D's side, after the call's exit event).
 bool ktrace_switched(struct thread *next);
-
-// The payload words naming a thread (thread.h: kept with its tid, one load each).
-static inline uint32_t ktrace_pid(const struct thread *t)
-{
-    return t->trace_pid;
-}
-
-static inline uint32_t ktrace_tid(const struct thread *t)
-{
-    return t->trace_tid;
-}
-
-// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0): built
-// once with the thread's ids (thread_set_trace_ids), one load here.
-static inline uint32_t ktrace_who(const struct thread *t)
-{
-    return t->trace_who;
-}
-
-static inline bool ktrace_fast_on(unsigned cls)
-{
-    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
-}
 
 // The call's entry event: number n, arguments a[0..5] as the dispatcher read them. On
 // several CPUs (AArch64) only the fast case is inline: the wide event (every argument) and the
@@ -64,9 +42,10 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-#if KMAX_CPUS > 1
-    ktrace_kcall_entry_frame(t, n);
-#else
+    if (KSMP) {
+        ktrace_kcall_entry_frame(t, n);
+        return;
+    }
     if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
         trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
         trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
@@ -74,32 +53,6 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         return;
     }
     ktrace_kcall_entry_full(t, n, a);
-#endif
-}
-
-// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
-// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
-// are not errno-style and go as they are.
-// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
-extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
-
-// The raw ones are numbered from KC_Semihost up (kcall.h; checked in ktrace.c), so on AArch64
-// a call below it, the common case, is told by one compare instead of a table's address and
-// load.
-static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
-{
-    if ((KMAX_CPUS == 1 || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
-        return;     // (one CPU: the Cortex-M's table load is as short as the compare)
-    uint32_t v = *r0;
-#if KMAX_CPUS > 1   // AArch64: success (the common case) is a test of the sign and a zero
-    bool neg = (int32_t)v < 0;
-    *r1 = neg ? 0u - v : 0u;
-    *r0 = neg ? 0xffffffffu : v;
-#else               // the Cortex-M: the sign mask, as short there
-    uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
-    *r1 = (0u - v) & neg;
-    *r0 = v | neg;
-#endif
 }
 
 // A traced exit's kernel-call exit event (t->kc_trace, set at the entry): inline while
@@ -117,6 +70,14 @@ static inline void ktrace_exit_call(struct thread *next)
             ktrace_kcall_exit_full(next, kc - 1u);
         }
     }
+}
+
+// The end of a traced kernel entry, before choosing the next thread: the notifications of
+// buffers that filled, delivered (rare; kernel/ktrace.h).
+static inline void ktrace_exit_begin(ktrace_raise_fn raise)
+{
+    if (__builtin_expect(ktrace_hot.notes != 0, 0))
+        ktrace_exit_notify(raise);
 }
 
 // The end of a traced kernel entry, once the next thread is chosen. When it is another thread
@@ -166,11 +127,10 @@ void ktrace_state_call(struct thread *t);
 // (docs/PERFORMANCE.md, the traced paths' added instructions).
 static inline void ktrace_state_traced(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    ktrace_state_call(t);
-#else
-    ktrace_state_inline(t);
-#endif
+    if (KSMP)
+        ktrace_state_call(t);
+    else
+        ktrace_state_inline(t);
 }
 
 // PRIO_CHANGE's second word (docs/trace-events.md): t's priority is about to become prio
@@ -195,16 +155,91 @@ static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, uns
     ktrace_prio_ev(t, prio, cause);
 }
 
-// A message event on a traced path (ipc.c's traced copies), likewise: the client goes to the
-// general hook, which fires D's msg probe from it (ktrace.h ktrace_msg).
-static inline void ktrace_msg_traced(unsigned ev, uint32_t rcvid, uint32_t b,
-                                     const struct thread *client)
+// The message events on a traced path (ipc.c's traced copies), each through its own helper
+// (kev_emit.h): inline when COMM records simple events on the inline path (either mode), else
+// the general path, which fires D's msg probe from the client (kernel/ktrace_ev.c).
+static inline bool ktrace_comm_inline(void)
 {
-    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, rcvid, b);
+    return __builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1);
+}
+
+static inline void ktrace_rec_message_traced(uint32_t rcvid, uint32_t who,
+                                             const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_rec_message(KEV_INLINE, rcvid, who, 0, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_rec_message_ev(rcvid, who, client);
+}
+
+static inline void ktrace_reply_message_traced(uint32_t rcvid, uint32_t status,
+                                               const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_reply_message(KEV_INLINE, rcvid, status, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_reply_message_ev(rcvid, status, client);
+}
+
+static inline void ktrace_msg_error_traced(uint32_t rcvid, uint32_t err,
+                                           const struct thread *client)
+{
+    if (ktrace_comm_inline())
+        kev_emit_msg_error(KEV_INLINE, rcvid, err, 0, 0);
+    else if (KTRACE_ON(KEV_C_COMM))
+        ktrace_msg_error_ev(rcvid, err, client);
+}
+
+// ---- a traced entry's user events -----------------------------------------------------------
+// The records of the entering thread's user-event rings (kernel/kuring.c) go into the trace
+// before the entry's own events: the core's entry calls kuring_drain_thread (kernel/main.c)
+// or, with several CPUs, the arch's entry kuring_drain_unlocked before the kernel lock.
+
+// One load and a branch for a ring not registered or empty (read unlocked: the drain checks
+// again under the ring's lock).
+static inline void kuring_drain_ring_if(struct proc *p, struct kuring *k)
+{
+    if (__builtin_expect(k->addr != 0, 0) &&
+        ((const volatile struct kuser_ring *)(uintptr_t)k->addr)->head != k->tail)
+        kuring_drain_ring(p, k);
+}
+
+// p's shared ring (p may be NULL: a kernel thread).
+static inline void kuring_drain_current(struct proc *p)
+{
+    if (p)
+        kuring_drain_ring_if(p, &p->ur);
+}
+
+// The traced entry's drain for thread t: its own ring when it has one (several CPUs: a thread
+// with a ring of its own writes no other), else its process's, which the threads without one
+// share. So a thread's entry reads no line another CPU's writer writes.
+static inline void kuring_drain_thread(struct thread *t)
+{
+    struct kuring *own = thread_ring(t);
+    if (KSMP && own->addr) {
+        kuring_drain_ring_if(t->proc, own);
         return;
     }
-    ktrace_msg(ev, rcvid, b, client);
+    kuring_drain_current(t->proc);
+}
+
+// The traced entry's drain before it takes the kernel lock (SMP): t, this CPU's running
+// thread, has its rings drained into this CPU's buffer without that lock (each ring has a lock
+// of its own, kuring.c): its process's memory is the one mapped, and a teardown on another
+// CPU waits for the ring's lock, then finds the ring gone. With t being destroyed, it waits for
+// the lock: the drain after it (kernel_entry_body) does it. With a D program running the
+// drain fires user:::event (under the D lock, kdtrace.c), so it runs inside the big-reader
+// lock's shared side: the D program's block is freed by an exclusive entry (KDT_UNLOAD), which
+// waits for every CPU in the shared side; outside it the drain could fire into freed memory.
+static inline void kuring_drain_unlocked(struct thread *t)
+{
+    if (__builtin_expect(!kdt_active, 1)) {
+        if (!t->dying)
+            kuring_drain_thread(t);
+        return;
+    }
+    kuring_drain_in_shared(t);
 }
 
 #endif

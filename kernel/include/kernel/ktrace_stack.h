@@ -20,7 +20,7 @@ extern uint32_t ktrace_stack_period;
 // KTRACE_STACKSAMPLE(hz): sample hz times a second on each CPU (1 .. KTRACE_STACK_MAX_HZ from
 // the profile timer; 1 .. TICK_HZ on a board without one, where a sample is taken at the first
 // tick at or after its time), 0 to stop. The times are the period's (1e9 / hz ns) multiples
-// since boot. Returns hz, or -EINVAL.
+// since boot. Returns hz, or -EINVAL. The caller then arms the profile timer (kprof_update).
 int ktrace_stack_set_rate(uint32_t hz);
 
 // kernel/kprof.c on this CPU at `now` (ns since boot): when a sample is due, its time moves on

@@ -44,20 +44,4 @@ struct kusdt_stats {
 };
 extern struct kusdt_stats kusdt_stats;
 
-// ---- the architecture's part (kernel/arch/<arch>/usdt.c) ---------------------------------
-// <arch_usdt.h>: ARCH_USDT_NOP, the no-op the header writes, and ARCH_USDT_TRAP, the trap
-// that replaces it, each ARCH_USDT_LEN bytes (1, 2 or 4; as a little-endian load of them reads).
-// Writes a site's instruction (its len bytes) in a program's text, made visible to
-// instruction fetch before it returns (on every CPU).
-void arch_usdt_write(uintptr_t addr, uint32_t insn);
-// The assembler syntax of the argument places in this architecture's notes (DUSDT_SYNTAX_*).
-unsigned arch_usdt_syntax(void);
-// The faulting thread's pc when its fault was an undefined instruction; false for any other
-// fault (the fault's status untouched either way: the fault path reports it).
-bool arch_usdt_trapped(struct thread *t, uint32_t *pc);
-// A user register of the faulting thread (DWARF number), and resuming it at pc (the fault's
-// status cleared: it was dealt with).
-uintptr_t arch_usdt_reg(const struct thread *t, unsigned n);
-void arch_usdt_resume(struct thread *t, uint32_t pc);
-
 #endif

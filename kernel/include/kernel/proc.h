@@ -10,7 +10,7 @@
 #include <kernel/list.h>
 #include <uapi/kapi.h>
 #include <uapi/ktrace.h>
-#include <kernel/kuring_state.h>
+#include <kernel/ktrace_state.h> // struct kuring
 
 struct thread;
 
@@ -102,27 +102,17 @@ static inline bool proc_may_take(const struct proc *p, int held, int used, int p
 })
 
 void proc_init(void);
-// Registers the programs found in the image's program slots. Returns how many.
+// Registers the programs found in the image's program slots (kernel/kview.c). Returns how many.
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);
-const struct kapp_header *proc_find_app(const char *name);
-// The end of a process's program in flash: the next program's start, or the slots' end (a program
-// larger than a slot takes the slots after its own); one slot from its base if it is none of them.
-uint32_t proc_app_end(const struct proc *p);
 // Starts a program; `arg` reaches it as ProcArg(). Returns its pid or a negative errno.
 int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent);
-struct proc *proc_by_pid(int pid);
 // ProcKill: `killer` (KAPP_F_PRIV) ends process pid as killed (KSIG_KILL).
 int proc_kill(struct proc *killer, int pid);
 // Ends a process with a wait status: kills its threads, frees what it owns.
 void proc_exit(struct proc *p, int32_t wait_status);
 // Reaps a zombie child: pid > 0 that child, -1 any. Blocks the caller when none is ready.
 int proc_wait(struct thread *caller, int pid, uint32_t status_ptr);
-// Memory checks for kernel-call arguments: [addr, addr+len) lies inside what the process may
-// read (its RAM and its own flash) or write (its RAM).
-bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len);
-bool proc_can_write(const struct proc *p, uint32_t addr, uint32_t len);
-// Bounded copy of a NUL-terminated user string; -EFAULT or -EINVAL (too long).
-int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size);
+// (Programs by name, processes by pid and a process's memory: kernel/kview.h.)
 // Called when the thread count of a process drops to zero.
 void proc_last_thread_gone(struct proc *p, int32_t status);
 

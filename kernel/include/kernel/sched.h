@@ -15,13 +15,11 @@ void sched_init(void);
 void sched_make_ready(struct thread *t, bool at_head);
 // The same without the state's trace hook (thread_block_quiet's counterpart, thread.h).
 void sched_make_ready_quiet(struct thread *t, bool at_head);
-#if KMAX_CPUS > 1
 // The same for the message calls' traced copies (ipc.c), the event by their hook
 // (ktrace_state_traced). Several CPUs only: a thread queued on another CPU's queue has its
 // event recorded before that queue's lock is let go (sched.c, TRACE ORDER), which the quiet
 // call followed by the hook could not do. (One CPU: the quiet call and the hook inline.)
 void sched_make_ready_traced(struct thread *t, bool at_head);
-#endif
 // Takes a READY thread off its ready queue (one CPU, or the exclusive side: a shared entry
 // changes a ready thread's priority with sched_set_prio_shared).
 void sched_remove(struct thread *t);
@@ -43,13 +41,11 @@ void sched_tick(unsigned periods);
 // that are online. 0, or -EINVAL when none of them is. When the thread's CPU is not one of them
 // it goes back to the ready queue (its call's result set), for one of its CPUs to take.
 int sched_set_runmask(struct thread *t, uint32_t mask);
-#if KMAX_CPUS > 1
-// The running thread t uses a device of the CPUs in mask (kernel/arch.h arch_irq_cpu): bound
+// Several CPUs (the rest of this header; on one CPU never called, and dropped from the image):
+// the running thread t uses a device of the CPUs in mask (kernel/arch.h arch_irq_cpu): bound
 // to them for good (ThreadCtl may not move it), and back on the ready queue, for one of them
 // to take, when it runs elsewhere. Its registers are left as they are.
 void sched_bind_fixed(struct thread *t, uint32_t mask);
-#endif
-#if KMAX_CPUS > 1
 // After a kernel entry: interrupts each other CPU that should now run another thread.
 void sched_kick_others(void);
 // A running thread's priority went down (thread_update_prio): a ready thread may now be more
@@ -67,8 +63,5 @@ void sched_lock_shared(void);
 void sched_tick_shared(unsigned periods);
 struct thread *sched_choose_shared(void);
 struct thread *sched_choose_shared_traced(void);
-#endif
-
-extern uint64_t k_context_switches;
 
 #endif

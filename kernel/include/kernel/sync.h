@@ -5,10 +5,8 @@
 #define KERNEL_SYNC_H
 
 #include <kernel/thread.h>
-#if KMAX_CPUS > 1
 #include <kernel/klock.h>
 #include <uapi/kcall.h>
-#endif
 
 struct kmutex {
     bool in_use;
@@ -18,9 +16,7 @@ struct kmutex {
     struct list held_link;      // in owner->held_mutexes
     uint16_t cond_refs;         // CONDVAR-blocked threads that will take it back: while any
                                 // refers to it the mutex cannot be destroyed (EBUSY)
-#if KMAX_CPUS > 1
     struct kspin lock;          // owner, held_link, waiters in shared mode (KLOCK_RANK_SYNC)
-#endif
 } KCPU_LINE_ALIGNED;            // (two CPUs' mutexes share no line: kernel/cpu.h)
 
 void sync_init(void);
@@ -46,8 +42,7 @@ void sync_waiter_gone(struct thread *t);
 // A CONDVAR-blocked thread's timeout: it takes its mutex back, then returns ETIMEDOUT.
 void sync_cond_timeout(struct thread *t);
 
-#if KMAX_CPUS > 1
-// The SYNC_* calls the big-reader lock's shared side takes (kernel/kentry_shared.h): the
+// Several CPUs: the SYNC_* calls the big-reader lock's shared side takes (kernel/kentry_shared.h): the
 // numbers are consecutive in uapi/kcall.h, MutexLock to SemWait.
 static inline bool sync_shared_call(uint32_t n)
 {
@@ -57,6 +52,5 @@ static inline bool sync_shared_call(uint32_t n)
 // One of those calls in shared mode (its first two arguments), untraced or traced (the trace needs no kernel lock; D
 // running sends every entry exclusive): its result, or KSHARED_RETRY having changed nothing.
 int sync_call_shared(struct thread *t, uint32_t n, int id, uint32_t arg1);
-#endif
 
 #endif

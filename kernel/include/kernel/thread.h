@@ -13,7 +13,6 @@
 #include <uapi/kstate.h>
 #include <kernel/ktrace.h>
 #include <kernel/cpu.h>
-#include <kernel/kuring_state.h>
 
 struct proc;
 struct channel;
@@ -105,10 +104,8 @@ void thread_unblock(struct thread *t, int32_t ret);
 // untraced entry's has no trace code and the traced entry's records the event itself.
 void thread_block_quiet(struct thread *t, uint8_t state, struct list *q);
 void thread_unblock_quiet(struct thread *t, int32_t ret);
-#if KMAX_CPUS > 1
 // thread_unblock for the traced copies: sched_make_ready_traced's (sched.h).
 void thread_unblock_traced(struct thread *t, int32_t ret);
-#endif
 // Kills a thread wherever it is (process exit or fault): undoes what its state holds.
 void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.
@@ -137,7 +134,6 @@ void thread_update_prio(struct thread *t);
 void thread_update_prio_msg(struct thread *t);
 // The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
 void thread_update_prio_quiet(struct thread *t);
-#if KMAX_CPUS > 1
 // Several CPUs: the priority lock (KLOCK_RANK_PRIO, kernel/klock.h; what it guards: thread.c).
 // thread_update_prio and its quiet twin take it themselves when t holds a mutex; the _locked
 // one is for a caller that holds it, or runs exclusive (sync.c).
@@ -150,7 +146,6 @@ void thread_update_prio_locked(struct thread *t);
 // run-queue lock held too (sched_lock_shared: a READY owner moves to its new queue).
 bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p);
 void thread_raise_prio_shared(struct thread *t, uint8_t p);
-#endif
 // ThreadSetPrio / SchedSet: t's own priority becomes prio (the trace's PRIO_CHANGE says "call").
 void thread_set_base_prio(struct thread *t, uint8_t prio);
 // Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.

@@ -41,20 +41,13 @@ const char *unwind_err_name(unsigned err);
 unsigned unwind_frame_records(const struct unwind_mem *m, unsigned word, uint64_t pc,
                               uint64_t fp, uint64_t *pcs, unsigned max, int *err);
 
-// Checked readers (kernel/unwind_read.c). unwind_read_user: ctx is the struct proc whose
-// memory the walk reads (proc_can_read). unwind_read_bounded: ctx is the struct unwind_mem
-// itself; reads only inside its [lo, hi) (a kernel stack).
-int unwind_read_user(const void *ctx, uint64_t addr, void *dst, unsigned n);
+
+// The bounded reader: ctx is the struct unwind_mem itself; reads only inside its [lo, hi) (a
+// kernel stack). A process's memory is read by the core's checked reader, unwind_read_user
+// (kernel/arch_upcall.h; the arch's unwinders' memory's `read`).
 int unwind_read_bounded(const void *ctx, uint64_t addr, void *dst, unsigned n);
 
 // Counts an error of a walk (no-op for UNWIND_OK).
 void unwind_count(int err);
-
-// The architecture's unwinders. arch_unwind_user: the user stack of thread t as it entered
-// the kernel (its saved context), read with the kernel's checked user-access path
-// (proc_can_read). arch_unwind_kernel: the kernel's own stack at the caller of this
-// function. Each returns the number of pcs written (0 when t has no user context).
-unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max);
-unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max);
 
 #endif

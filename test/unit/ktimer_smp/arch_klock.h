@@ -22,6 +22,11 @@ static inline void arch_spin_lock(volatile uint32_t *word)
     *word = 1;
 }
 static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; }
+static inline bool arch_spin_trylock(volatile uint32_t *word)
+{
+    arch_spin_lock(word);
+    return true;
+}
 static inline bool arch_kernel_enter_shared(void) { return true; }
 static inline void arch_kernel_exit_shared(void) {}
 static inline int arch_kernel_in_shared(void) { return 1; }

@@ -23,30 +23,73 @@
 #define DPROBE_IRQ_EXIT(n)  (DPROBE_IRQ_BASE + 2u * (n) + 1u)
 #define DPROBE_FIXED_BASE (DPROBE_IRQ_BASE + 2u * DPROBE_IRQ_MAX)
 
-/* The named probes after the computed ranges, in this order. */
+/* The named probes after the computed ranges, one line each, in id order: X(ID, provider,
+ * name) gives DPROBE_<ID> its id and dprobe_get its description (trace/d/probes.c), so that a
+ * probe cannot have an id and no name. A new probe goes at the end: compiled D objects and
+ * the replay of a capture (tools/dtrace) carry these ids. */
+#define DPROBE_FIXED_LIST(X) \
+    X(SCHED_ONCPU, "sched", "on-cpu") \
+    X(SCHED_OFFCPU, "sched", "off-cpu") \
+    X(SCHED_CREATE, "sched", "thread-create") \
+    X(SCHED_EXIT, "sched", "thread-exit") \
+    X(SCHED_WAKEUP, "sched", "wakeup") \
+    X(SCHED_BLOCK_SEND, "sched", "block-send") \
+    X(SCHED_BLOCK_RECEIVE, "sched", "block-receive") \
+    X(SCHED_BLOCK_REPLY, "sched", "block-reply") \
+    X(SCHED_BLOCK_MUTEX, "sched", "block-mutex") \
+    X(SCHED_BLOCK_COND, "sched", "block-cond") \
+    X(SCHED_BLOCK_SEM, "sched", "block-sem") \
+    X(SCHED_BLOCK_SLEEP, "sched", "block-sleep") \
+    X(SCHED_BLOCK_JOIN, "sched", "block-join") \
+    X(PROC_CREATE, "proc", "create") \
+    X(PROC_EXIT, "proc", "exit") \
+    X(MSG_SEND, "msg", "send") \
+    X(MSG_RECEIVE, "msg", "receive") \
+    X(MSG_REPLY, "msg", "reply") \
+    X(MSG_PULSE, "msg", "pulse") \
+    X(MSG_ERROR, "msg", "error") \
+    X(USER_EVENT, "user", "event") \
+    /* Solaris's sched and proc probes (docs/d-probes.md) */ \
+    X(SCHED_ENQUEUE, "sched", "enqueue") \
+    X(SCHED_DEQUEUE, "sched", "dequeue") \
+    X(SCHED_SLEEP, "sched", "sleep") \
+    X(SCHED_PREEMPT, "sched", "preempt") \
+    X(SCHED_REMAIN_CPU, "sched", "remain-cpu") \
+    X(SCHED_SURRENDER, "sched", "surrender") \
+    X(SCHED_CHANGE_PRI, "sched", "change-pri") \
+    X(SCHED_TICK, "sched", "tick") \
+    X(PROC_EXEC_SUCCESS, "proc", "exec-success") \
+    X(PROC_LWP_CREATE, "proc", "lwp-create") \
+    X(PROC_LWP_START, "proc", "lwp-start") \
+    X(PROC_LWP_EXIT, "proc", "lwp-exit") \
+    X(PROC_SIGNAL_SEND, "proc", "signal-send") \
+    X(PROC_SIGNAL_HANDLE, "proc", "signal-handle") \
+    X(PROC_FAULT, "proc", "fault") \
+    /* contention, after illumos's lockstat */ \
+    X(LOCK_ADAPTIVE_ACQUIRE, "lockstat", "adaptive-acquire") \
+    X(LOCK_ADAPTIVE_BLOCK, "lockstat", "adaptive-block") \
+    X(LOCK_ADAPTIVE_RELEASE, "lockstat", "adaptive-release") \
+    X(LOCK_CV_BLOCK, "lockstat", "cv-block") \
+    X(LOCK_SEM_BLOCK, "lockstat", "sem-block") \
+    X(LOCK_SEM_ACQUIRE, "lockstat", "sem-acquire") \
+    X(LOCK_SEM_RELEASE, "lockstat", "sem-release") \
+    /* a spawn as Solaris's fork and exec (docs/d-probes.md); exec-failure fires at \
+     * the failed return of ProcSpawn, DPROBE_KCALL_PROC_SPAWN */ \
+    X(PROC_START, "proc", "start") \
+    X(PROC_EXEC, "proc", "exec") \
+    X(PROC_EXEC_FAILURE, "proc", "exec-failure") \
+    /* the kernel's spin locks (several CPUs) */ \
+    X(LOCK_SPIN_ACQUIRE, "lockstat", "spin-acquire") \
+    X(LOCK_SPIN_SPIN, "lockstat", "spin-spin") \
+    X(LOCK_SPIN_RELEASE, "lockstat", "spin-release")
+
+#define DPROBE_FIXED_ID(id, prov, name) DPROBE_##id,
 enum dprobe_fixed {
-    DPROBE_SCHED_ONCPU = DPROBE_FIXED_BASE, DPROBE_SCHED_OFFCPU, DPROBE_SCHED_CREATE,
-    DPROBE_SCHED_EXIT, DPROBE_SCHED_WAKEUP, DPROBE_SCHED_BLOCK_SEND, DPROBE_SCHED_BLOCK_RECEIVE,
-    DPROBE_SCHED_BLOCK_REPLY, DPROBE_SCHED_BLOCK_MUTEX, DPROBE_SCHED_BLOCK_COND,
-    DPROBE_SCHED_BLOCK_SEM, DPROBE_SCHED_BLOCK_SLEEP, DPROBE_SCHED_BLOCK_JOIN,
-    DPROBE_PROC_CREATE, DPROBE_PROC_EXIT,
-    DPROBE_MSG_SEND, DPROBE_MSG_RECEIVE, DPROBE_MSG_REPLY, DPROBE_MSG_PULSE, DPROBE_MSG_ERROR,
-    DPROBE_USER_EVENT,
-    /* Solaris's sched and proc probes (docs/d-probes.md): ids after the older ones */
-    DPROBE_SCHED_ENQUEUE, DPROBE_SCHED_DEQUEUE, DPROBE_SCHED_SLEEP, DPROBE_SCHED_PREEMPT,
-    DPROBE_SCHED_REMAIN_CPU, DPROBE_SCHED_SURRENDER, DPROBE_SCHED_CHANGE_PRI, DPROBE_SCHED_TICK,
-    DPROBE_PROC_EXEC_SUCCESS, DPROBE_PROC_LWP_CREATE, DPROBE_PROC_LWP_START,
-    DPROBE_PROC_LWP_EXIT, DPROBE_PROC_SIGNAL_SEND, DPROBE_PROC_SIGNAL_HANDLE, DPROBE_PROC_FAULT,
-    /* contention, after illumos's lockstat */
-    DPROBE_LOCK_ADAPTIVE_ACQUIRE, DPROBE_LOCK_ADAPTIVE_BLOCK, DPROBE_LOCK_ADAPTIVE_RELEASE,
-    DPROBE_LOCK_CV_BLOCK, DPROBE_LOCK_SEM_BLOCK, DPROBE_LOCK_SEM_ACQUIRE, DPROBE_LOCK_SEM_RELEASE,
-    /* a spawn as Solaris's fork and exec (docs/d-probes.md); exec-failure fires at the
-     * failed return of ProcSpawn, DPROBE_KCALL_PROC_SPAWN */
-    DPROBE_PROC_START, DPROBE_PROC_EXEC, DPROBE_PROC_EXEC_FAILURE,
-    /* the kernel's spin locks (several CPUs) */
-    DPROBE_LOCK_SPIN_ACQUIRE, DPROBE_LOCK_SPIN_SPIN, DPROBE_LOCK_SPIN_RELEASE,
+    DPROBE_FIXED_BEFORE = DPROBE_FIXED_BASE - 1u,
+    DPROBE_FIXED_LIST(DPROBE_FIXED_ID)
     DPROBE_COUNT /* one past the last table id */
 };
+#undef DPROBE_FIXED_ID
 
 /* ProcSpawn's kernel-call number (uapi/kcall.h; the kernel checks it): dtrace -i fires
  * proc:::exec-failure at its failed return, as the kernel does */

@@ -52,7 +52,6 @@ _Noreturn void a64_enter_current(uint64_t stack_top);
 // smp.c
 void a64_kernel_lock(void);
 void a64_kernel_unlock(void);
-bool a64_kernel_lock_wanted(void);
 // after a change of kernel text, under the exclusive lock (fbt_patch.c)
 void a64_fbt_resync_others(void);
 // irq_timer.c

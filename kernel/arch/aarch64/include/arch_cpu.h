@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// This CPU's struct cpu (kernel/cpu.h), AArch64: TPIDR_EL1 holds its address, set once when the
-// CPU starts (cpu.c, smp.c); programs cannot read it (EL0 has TPIDR_EL0 only).
+// This CPU's own primitives, AArch64: its struct cpu (kernel/cpu.h; TPIDR_EL1 holds its
+// address, set once when the CPU starts, cpu.c and smp.c; programs cannot read it: EL0 has
+// TPIDR_EL0 only), a spin's hint, and the stop a panic ends in (kernel/kpanic.c) when a
+// debugger is to find the CPU where it stopped: interrupts off, in a loop a debugger can halt.
 #ifndef ARCH_CPU_H
 #define ARCH_CPU_H
 
@@ -21,6 +23,13 @@ static inline struct cpu *arch_this_cpu(void)
 static inline void arch_spin_hint(void)
 {
     __asm__ volatile("yield" ::: "memory");
+}
+
+static inline _Noreturn void arch_halt_in_place(void)
+{
+    __asm__ volatile("msr daifset, #0xf" ::: "memory");
+    for (;;)
+        __asm__ volatile("wfi");
 }
 
 #endif

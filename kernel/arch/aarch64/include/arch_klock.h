@@ -23,7 +23,19 @@ struct a64_writer_word {
 extern struct a64_shared_word a64_shared_words[];
 extern struct a64_writer_word a64_klock_writer;
 
-void a64_spin_wait(volatile uint32_t *word);        // smp.c: the contended case
+// The exclusive side's ticket lock (smp.c): `next` hands out tickets, `owner` is the ticket
+// being served.
+struct a64_ticket {
+    volatile uint32_t next, owner;
+};
+extern struct a64_ticket a64_kernel_ticket;
+
+// Whether a CPU holds the exclusive side or waits for it (has a ticket): a look, no order.
+static inline bool a64_kernel_lock_wanted(void)
+{
+    return __atomic_load_n(&a64_kernel_ticket.next, __ATOMIC_RELAXED) !=
+           __atomic_load_n(&a64_kernel_ticket.owner, __ATOMIC_RELAXED);
+}
 
 // One try: 0 when the lock is now ours.
 static inline __attribute__((always_inline)) uint32_t a64_spin_try(volatile uint32_t *word)
@@ -37,6 +49,27 @@ static inline __attribute__((always_inline)) uint32_t a64_spin_try(volatile uint
                      : "r"(word), "r"(1u)
                      : "memory");
     return fail;
+}
+
+// Sleeps until *w reads `want`: the exclusive monitor armed on it (ldaxr), the store that
+// changes it wakes the wfe.
+static inline void a64_wait_for(const volatile uint32_t *w, uint32_t want)
+{
+    for (;;) {
+        uint32_t v;
+        __asm__ volatile("ldaxr %w0, [%1]" : "=r"(v) : "r"(w) : "memory");
+        if (v == want)
+            return;
+        __asm__ volatile("wfe" ::: "memory");
+    }
+}
+
+// The contended case, out of the lock's inline path (a copy in each file that locks).
+static __attribute__((noinline, cold, unused)) void a64_spin_wait(volatile uint32_t *word)
+{
+    do
+        a64_wait_for(word, 0);
+    while (a64_spin_try(word));
 }
 
 static inline __attribute__((always_inline)) void arch_spin_lock(volatile uint32_t *word)

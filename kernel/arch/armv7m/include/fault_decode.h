@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The one reading of ARMv7-M's fault status (fault_where.c): a fault's kind (KEV_FAULT_*) from
+// The one reading of ARMv7-M's fault status (fault.c): a fault's kind (KEV_FAULT_*) from
 // the Configurable Fault Status Register and its address from MMFAR or BFAR when the CFSR says
 // one is held. A thread's fault (arch_fault_where: the FAULT event) and the kernel's own
 // (arch_kernel_fault: the KPANIC event) are both told by it; only where the pc comes from

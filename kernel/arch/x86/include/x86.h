@@ -47,9 +47,18 @@ static inline uint64_t x86_rdtsc(void)
 }
 
 struct arch_context;
+// The TSS (cpu.c): only esp0/ss0 (the kernel stack for entries from ring 3) and the I/O
+// permission bitmap (ports 0-0x3ff; the rest lies past the limit, so is always denied, set
+// for the process that runs: paging.c) are used.
+#define X86_IOMAP_PORTS 0x400
+struct x86_tss {
+    uint32_t link, esp0, ss0, unused[22];
+    uint16_t trap, iomap_base;
+    uint8_t iomap[X86_IOMAP_PORTS / 8 + 1];
+} __attribute__((packed));
+extern struct x86_tss x86_tss;
 // cpu.c
 _Noreturn void x86_boot(uint32_t magic, uint32_t mbi);
-void x86_set_iomap(uint32_t port, uint32_t count);
 const char *x86_boot_cmdline(void);
 // The longest Multiboot command line the kernel keeps (after the kernel's name); a longer one
 // is refused, never cut (cpu.c).

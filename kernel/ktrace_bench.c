@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// KTRACE_BENCH (uapi/ktrace.h): loops of one hook each, which kbench times (BENCH
+// trace_disabled_hook_insns, trace_simple_event_insns, trace_combine_event_insns; make bench),
+// so that what a hook costs is measured on the kernel's own code: a disabled class hook, a
+// simple event, a combine event, and a stall of the kernel for the tests.
+#include <kernel/ktrace.h>
+#include <kernel/kview.h>
+
+// One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
+// compiler from hoisting the hook's flag load out of the loop.
+#define BENCH_LOOP(n, body)                           \
+    for (uint32_t i = 0; i < (n); i++) {              \
+        body;                                         \
+        __asm__ volatile("" ::: "memory");            \
+    }
+
+// Out of line: its loops' code does not move with ktrace_call's (BENCH trace_*_event_insns).
+__attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
+{
+    static const uint32_t w[4] = { 1, 2, 3, 4 };
+    if (n > KTRACE_BENCH_MAX)   // bounded kernel work (uapi/ktrace.h)
+        return -EINVAL;
+    switch (kind) {
+    case KTRACE_BENCH_LOOP:
+        BENCH_LOOP(n, (void)i);
+        return 0;
+    case KTRACE_BENCH_DISABLED:     // class SYSTEM, off during the measurement
+        BENCH_LOOP(n, ktrace_timer(i, 0));
+        return 0;
+    case KTRACE_BENCH_SIMPLE:
+        BENCH_LOOP(n, trace_emit_simple(&ktrace, KEV_C_USER, 1, i, 0));
+        return 0;
+    case KTRACE_BENCH_COMBINE:
+        BENCH_LOOP(n, trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4));
+        return 0;
+    case KTRACE_BENCH_STALL:
+        return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);
+    default:
+        return -EINVAL;
+    }
+}
