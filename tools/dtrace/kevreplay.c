@@ -953,7 +953,7 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
 
 /* dtimer_fire: a DTIMER event, the board's program's timers running on cpu at t, decided by
  * the cycles whose low word the event holds: this program's timers due by then fire (the
- * same timers: span_go), as kernel/kdtrace.c kdt_timers_run fires them: profile-N on each CPU
+ * same timers: span_go), as kernel/kdt_fire.c kdt_timers_run fires them: profile-N on each CPU
  * (-x cpu: that one's), with the periods a late interrupt passed over, and the pcs and stack of
  * the sample the same interrupt took (none: 0, empty); tick-N on CPU 0, once, whatever -x cpu
  * says; in the interrupted thread's context, at the event's time. */

@@ -158,7 +158,7 @@ unsigned rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t
     uint64_t *next = &due[k][cpu];
     if (!*next)
         *next = period_first_due(period, start);    /* the board's grid, not the capture's */
-    /* the board's rule (kernel/kdtrace.c kdt_timers_run): a late sample also fires the periods
+    /* the board's rule (kernel/kdt_fire.c kdt_timers_run): a late sample also fires the periods
      * it passed over, which the board sampled in as many STACK events of the same moment (the
      * later ones then find nothing due) */
     return period_fires_catch_up(next, period, t, PERIOD_CATCH_UP_MAX);

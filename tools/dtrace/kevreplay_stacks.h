@@ -44,7 +44,7 @@ const struct kev_stack *rstacks_kept(unsigned cpu, uint32_t at);
 /* rstacks_profile_due: how many times profile probe k (the program's k-th timer probe, in the
  * object's order; period ns) on cpu fires at a sample at
  * time t (ns): the first sample at or after each due time fires it, as the board's profile
- * timer fires it at its time (kernel/kdtrace.c kdt_timers_run), once and once more for each
+ * timer fires it at its time (kernel/kdt_fire.c kdt_timers_run), once and once more for each
  * period a late one passed over (trace/period_due.h period_fires_catch_up); its due times are
  * its period's multiples since boot, the first one past start (the capture's first time), as
  * on the board. A capture sampled at the probe's own rate holds a sample at each of them (the
