@@ -118,6 +118,14 @@ static int parse_x(struct tl_opts *o, const char *s)
         o->flush_set = true;
         return number(s + 6, &o->flush_ms, "flush");
     }
+    if (strncmp(s, "sendprio=", 9) == 0) {
+        if (number(s + 9, &o->send_prio, "sendprio") || o->send_prio < KPRIO_MIN ||
+            o->send_prio > KPRIO_MAX) {
+            printf("tracelogger: sendprio must be %d to %d\n", KPRIO_MIN, KPRIO_MAX);
+            return -1;
+        }
+        return 0;
+    }
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;

@@ -31,7 +31,6 @@
 #define BOARD_TRACELOGGER_CMDLINE_BYTES 2048
 #endif
 
-#define PULSE_BUFFER 1
 #define POLL_NS (50u * 1000000u)
 
 static struct tl_opts opts;
@@ -245,10 +244,11 @@ int main(void)
         printf("tracelogger: cannot share the capture's control: %s\n", strerror(errno));
         return 1;
     }
-    if (InterruptAttachEvent(KIRQ_TRACE, coid, PULSE_BUFFER) < 0 || configure() < 0) {
+    if (InterruptAttachEvent(KIRQ_TRACE, coid, TL_PULSE_BUFFER) < 0 || configure() < 0) {
         printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
         return 1;
     }
+    stream_send_below(chid, coid, opts.send_prio);
     if (out_open(&opts) < 0 || kev_write_head(&opts) < 0)
         return 1;
     // A live stream is flushed by default; a file alone, or a ring, only when asked.

@@ -12,6 +12,12 @@
 // buffer's worth of room left, KS_XOFF_ROOM), so the stream never holds part of a buffer.
 // The header and the trailer are never dropped by choice (an RTT probe stalled for a second
 // skips them, counted: rtt.c). One thread (the logger's) calls all of this.
+// -x sendprio=N: a buffer's stream work (two CRC-32s and a copy of each byte, the UART's
+// register writes and waits, the RTT copy: docs/tracelogger.md "What streaming costs the
+// board") runs at priority N, so that threads above N preempt it. The logger lowers itself by
+// a pulse of priority N to its own channel: a thread that receives a pulse runs at the
+// pulse's priority until it next receives (kernel/ipc.c), and main.c's loop, the next
+// receive, returns it to its own, at which the kernel's "buffers ready" pulse wakes it.
 #include "tracelogger.h"
 #include <kern.h>
 #include <trace/kev_stream.h>
@@ -32,6 +38,8 @@ static uint8_t frame[KS_MAX_FRAME];
 // Cycles the logger spent handing frames to each sink (the UART's register writes, the RTT
 // copy and its waits for the probe): the rate each transport sustains (make bench).
 static uint64_t uart_cycles, rtt_cycles;
+static int below_chid, below_coid;  // -x sendprio: the logger's channel and its connection
+static unsigned below_prio;         // 0: sends at the logger's own priority
 // Per CPU and reason: what the next LOSS frame reports (owed while buffers is non-zero), and
 // the running total it carries.
 static struct ks_loss loss[LOSS_CPUS][LOSS_REASONS];
@@ -64,6 +72,27 @@ void stream_open(bool on_uart, bool on_rtt)
     rtt = on_rtt;
     if (uart)
         trace_uart_init();
+}
+
+void stream_send_below(int chid, int coid, unsigned prio)
+{
+    below_chid = chid;
+    below_coid = coid;
+    below_prio = prio;
+}
+
+// Lowers the logger to -x sendprio until its next receive in main.c. Pulses queued ahead of
+// its own (the kernel's "buffers ready", at the logger's priority) are taken on the way: the
+// logger takes every ready buffer after this one anyway (main.c, drain).
+static void send_below(void)
+{
+    if (!below_prio || MsgSendPulse(below_coid, (int)below_prio, TL_PULSE_SEND, 0) < 0)
+        return;
+    struct kpulse p;
+    do {
+        if (MsgReceive(below_chid, &p, sizeof(p), NULL) < 0)
+            return;
+    } while (p.code != TL_PULSE_SEND);
 }
 
 bool stream_on(void)
@@ -146,6 +175,7 @@ int stream_data(const uint8_t *p, size_t n)
 {
     if (!uart && !rtt)
         return 0;
+    send_below();
     send_losses();
     int lost = 0;
     // Only the END frame carries the whole file's CRC: a file on the host needs none, and

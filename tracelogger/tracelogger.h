@@ -14,6 +14,10 @@
 #define TL_MAX_ATTRS 8
 #define TL_ATTR_KEY_MAX 31     // -A: the longest name
 #define TL_FLUSH_MS 100         // the flush interval of a capture with a live stream
+// The codes of the pulses on the logger's channel: the kernel's "buffers ready" (KIRQ_TRACE),
+// and the one it sends itself to send at -x sendprio (stream.c).
+#define TL_PULSE_BUFFER 1
+#define TL_PULSE_SEND 2
 
 struct tl_opts {
     unsigned iterations;    // -n: buffers to capture, 0 = until stopped
@@ -30,6 +34,7 @@ struct tl_opts {
     unsigned flush_ms;      // -x flush=: hand over a buffer holding events at least this
                             // often, or send a heartbeat (0 = off)
     bool flush_set;         // -x flush given; else TL_FLUSH_MS with a stream, off without
+    unsigned send_prio;     // -x sendprio=: the stream's bytes go out at this priority (0: own)
     const char *file;       // -f
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
@@ -63,6 +68,9 @@ const char *out_where(const struct tl_opts *o);
 
 // The live stream (stream.c): frames on the trace UART and/or the RTT up-channel.
 void stream_open(bool on_uart, bool on_rtt);
+// -x sendprio: each buffer's stream (its CRCs, the UART's bytes, the RTT copy) is sent at prio,
+// through a pulse of that priority to the logger's own channel (chid, coid: main.c's).
+void stream_send_below(int chid, int coid, unsigned prio);
 bool stream_on(void);
 void stream_poll(void);                        // reads the host's XON/XOFF bytes
 // Before a buffer of n bytes: 0 when the stream takes it, else why not (KS_LOSS_*).

@@ -9,7 +9,8 @@
 #     -x flush=50 each event is in the stream within 50 ms of the guest clock, and the stream
 #     hears from the board (a buffer or a heartbeat) every 50 ms;
 #   - the demo streamed live: the stream is the file byte for byte, buffers below the mark
-#     among them, read by traceprinter and QNX's; every event recorded or counted lost;
+#     among them, read by traceprinter and QNX's; every event recorded or counted lost; sent
+#     below the ticker (-x sendprio), the ticker's own clock keeps its period;
 #   - a reader that stops until the relay has sent XOFF, and 1 s more: the board runs on, the
 #     logger drops whole buffers and the LOSS frames, the file's trailer and its count agree;
 #   - RTT: a stalled reader costs buffers in skip mode (reason 2, counted), none with
@@ -34,7 +35,7 @@ sf() { python3 "$here/stream_frames.py" "$@"; }
 TL=$(con_from tracelogger)tracelogger
 mk() { sed -n "s/^$1 *:= *\(0x[0-9a-fA-F]*\|[0-9]*\).*/\1/p" "$bdir/board.mk"; }
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "$bdir/board.mk")
-if [ "$parts" = stop ]; then echo "1..4"; else echo "1..18"; fi
+if [ "$parts" = stop ]; then echo "1..4"; else echo "1..19"; fi
 
 # live NAME IMAGE QEMU_ARGS [stream_frames.py read options]: boots IMAGE with its trace UART
 # on a relay's TCP port and a reader saving the raw stream in $out/NAME.raw; QEMU's output in
@@ -129,7 +130,15 @@ check "-x flush with -r is refused (status 2), saying why" \
      grep -q 'tracelogger exited with status 2' $out/badflush.log"
 
 # ---- the demo streamed live -------------------------------------------------------------------
-live demo "$b/demo.elf" "tracelogger -d1 -u -f $out/demo.kev"
+# Sent at priority 25 (-x sendprio), below the ticker's 30: on the guest's instruction clock
+# the ticker's own count of its 40 ticks of 5 ms must read 200 ms (a tick and a ms of slack;
+# the logger streaming at its own 200 made it 206 to 214 on mps2-an385), and no timer pulse
+# be lost; the trace must show the logger lowered to 25.
+QEMU_ICOUNT_LIVE=exact live demo "$b/demo.elf" "tracelogger -d1 -u -x sendprio=25 -f $out/demo.kev"
+ticks=$(sed -n 's/.*ticker: 40 ticks in \([0-9]*\) ms$/\1/p' "$out/demo.log")
+lowered=$("$h/traceprinter" "$out/demo.kev" 2>/dev/null | grep -c 'PRIO_CHANGE .*priority:25 old:200 .*(tracelogger/main)')
+check "-x sendprio=25 under the ticker's 30: its clock says 40 ticks in ${ticks:-?} ms, no timer pulse lost, the logger lowered to 25 ${lowered:-0} times" \
+    "[ -n '$ticks' ] && [ '$ticks' -le 202 ] && ! grep -q 'timer pulse to pid' $out/demo.log && [ ${lowered:-0} -ge 1 ]"
 read -r gen rec kd ko <<<"$(kcounts "$out/demo.log")"
 read -r fev flost <<<"$(summary "$out/demo-stream.kev")"
 check "the demo streamed live: 0 failures, the stream is the file byte for byte, undamaged" \

@@ -207,7 +207,9 @@ ok $? "dtrace -i over the capture gives the board's $(wc -l < "$tmp/board.sorted
 diff "$tmp/board.sorted" "$tmp/byid" > /dev/null && [ "$(wc -l < "$tmp/byid")" -ge 8 ]
 ok $? "dtrace -i without --elf finds usdtdemo by the capture's build id: the board's $(wc -l < "$tmp/byid") answers"
 [ $? = 0 ] || sed 's/^/# stderr: /' "$tmp/byid.err" | head -5
-python3 "$here/test/stacks/kev_image_path.py" "$tmp/run.kev" "$tmp/gone.kev" "$tmp/gone/usdt.elf" > /dev/null
+# (a short path: the event keeps its size, and a path under mktemp's directory can outgrow the
+# room the board's own path left, which depends on where the tree was cloned)
+python3 "$here/test/stacks/kev_image_path.py" "$tmp/run.kev" "$tmp/gone.kev" /gone/usdt.elf > /dev/null
 (cd "$tmp" && "$H/dtrace" -q -i gone.kev -s usdt.d > gone.out 2> gone.err)
 rc=$?
 [ $rc = 1 ] && grep -q 'demo:::step does not match any probes' "$tmp/gone.err" &&

@@ -43,7 +43,7 @@ ok $r "addr2line names the capture's $(wc -l < "$tmp/pcs") raw frames as the pro
 # The capture somewhere else: its build directory a name that does not exist, run from a
 # directory without build/, HOME empty (no ~/.debug), the client cache empty.
 mkdir -p "$tmp/away" "$tmp/home" "$tmp/cache"
-python3 "$here/test/stacks/kev_image_path.py" "$tmp/cap.kev" "$tmp/away/cap.kev" "$tmp/gone/stackfault.elf" > /dev/null
+python3 "$here/test/stacks/kev_image_path.py" "$tmp/cap.kev" "$tmp/away/cap.kev" /gone/stackfault.elf > /dev/null
 away() {   # away TOOL ARGS...: the tool from the scratch directory
     (cd "$tmp/away" && env -u DEBUGINFOD_URLS HOME="$tmp/home" DEBUGINFOD_CACHE_PATH="$tmp/cache" "$@")
 }
