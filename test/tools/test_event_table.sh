@@ -197,7 +197,7 @@ done <"$dir/doc.tap"
 # kev_field_read, the model's kx_fields.h, kev_who_pid): no tool's source reads an event's word
 # at a position of its own (w[0], w[1]...), takes a word's bits or splits a who (pid << 16 |
 # tid) by hand; and the shared decoders of STACK, FAULT, KPANIC and IMAGE (trace/) use none of
-# kev.h's packing macros, which are the kernel's side. Not readers: kevscen and kev_capture.c
+# kev.h's packing macros, nor does the kernel, which packs by the rows. Not readers: kevscen and kev_capture.c
 # (they write events), the instruction decoders (fbt_*, fbtgen), kevdump's target memory, and
 # kev_live.c's 16-bit stream frame numbers; qnx_kercall.c reads QNX's kernel-call layouts by
 # their own positions (trace/kev_kercall.c's table of them), as QNX's traceprinter prints them.
@@ -207,8 +207,13 @@ hand=$(cd "$root" && grep -rnE '\bw\[[0-9]+\]|>> *16\b|& *0xffffu?\b' tools --in
        grep -v '^tools/common/kev_live.c:.*& *0xffffu' || true)
 if [ -z "$hand" ]; then ok "no tool reads an event's words by position, a word's bits or a who by hand"
 else notok "a tool reads an event's words by hand, not by the event table" "$hand"; fi
-macros=$(cd "$root" && grep -rnE 'KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_VALID)|PANIC_ORIGIN|IMAGE_ID_LEN)\b' \
-             trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
-if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC and IMAGE by the table, not kev.h's packing"
+packing='KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_VALID)|PANIC_ORIGIN|IMAGE_ID_LEN|URING_GIVEN_UP)\b'
+macros=$(cd "$root" && grep -rnE "$packing" trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
+if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC, IMAGE and URING_BAD by the table, not kev.h's packing"
 else notok "a decoder unpacks by kev.h's packing macros, not by the event table" "$macros"; fi
+# The kernel writes those words by the rows' layouts too (trace/kev_rows.h KEV_PACK): no kernel
+# source packs them by kev.h's macros (comments aside).
+kpack=$(cd "$root" && grep -rnE "$packing" kernel --include='*.c' --include='*.h' | grep -vE '^[^:]+:[0-9]+: *//' || true)
+if [ -z "$kpack" ]; then ok "the kernel packs STACK, FAULT, KPANIC, IMAGE and URING_BAD by the rows' layouts, not kev.h's macros"
+else notok "a kernel source packs an event's word by kev.h's macros, not by the row's layout" "$kpack"; fi
 finish
