@@ -141,6 +141,11 @@ static const char *panic_origin_names(unsigned v)
 {
     return v == KEV_PANIC_CALL ? "call" : v == KEV_PANIC_EXCEPTION ? "exception" : NULL;
 }
+static const char *dprog_names(unsigned v)
+{
+    static const char *const names[] = { NULL, "go", "stop" };
+    return v < NELEM(names) ? names[v] : NULL;
+}
 static const char *snapshot_names(unsigned v)
 {
     static const char *const names[] = { "start", "end", "cpu runs" };
@@ -180,6 +185,8 @@ FIELDS(f_slog, KEV_F_SLOG);
 FIELDS(f_timer, KEV_F_TIMER);
 FIELDS(f_snapshot, KEV_F_SNAPSHOT);
 FIELDS(f_oncpu, KEV_F_ONCPU);
+FIELDS(f_dprog, KEV_F_DPROG);
+FIELDS(f_dtimer, KEV_F_DTIMER);
 FIELDS(f_uring_bad, KEV_F_URING_BAD);
 FIELDS(f_sync_wait, KEV_F_SYNC_WAIT);
 FIELDS(f_prio_change, KEV_F_PRIO_CHANGE);
@@ -268,6 +275,15 @@ static const struct kev_dprobe d_oncpu[] = {
     { "proc:::lwp-start, proc:::start, proc:::exec, proc:::exec-success",
       "at a thread's first run (a spawned process's first thread: start, exec, exec-success "
       "first): who pid, its priority", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_dprog[] = {
+    { "dtrace:::BEGIN, dtrace:::END", "at the go and the stop, in who's context (the replay's "
+      "span)", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_dtimer[] = {
+    { "profile:::tick-N, profile-N", "the program's timers due by at, in who's context", NULL, 1 },
     D_END,
 };
 static const struct kev_dprobe d_usdt[] = {
@@ -395,6 +411,12 @@ const struct kev_event_desc kev_event_table[] = {
     ROWD(EMIT, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
         "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", d_oncpu),
+    ROWD(OWN, SYSTEM, KEV_SYS_DPROG, KEV_SYS_DPROG, "DPROG",
+        "a D program's probes go on (KDT_GO) or off (KDT_STOP)", f_dprog, 2, 2, NULL,
+        "dtrace:::BEGIN, dtrace:::END (dtrace -i replays the span between)", d_dprog),
+    ROWD(OWN, SYSTEM, KEV_SYS_DTIMER, KEV_SYS_DTIMER, "DTIMER",
+        "a D program's tick-N or profile-N probes were due at a timer interrupt", f_dtimer, 2, 2,
+        NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -80,6 +80,13 @@
 #define KEV_F_ONCPU(F, x) \
     F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the thread the CPU now runs") \
     F(x, cpu, U32, WORD, 1, 0, 0, 0, NULL, "the CPU")
+#define KEV_F_DPROG(F, x) \
+    F(x, what, ENUM, WORD, 0, 0, 8, 0, dprog_names, "1 go (BEGIN), 2 stop (END)") \
+    F(x, timers, HEX, WORD, 0, 8, 24, 0, NULL, "the digest of its tick-N and profile-N probes (d/dtimers.h)") \
+    F(x, who, WHO, WORD, 1, 0, 0, 0, NULL, "the consumer's thread: BEGIN's and END's context")
+#define KEV_F_DTIMER(F, x) \
+    F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the interrupted thread: the firings' context") \
+    F(x, at, HEX, WORD, 1, 0, 0, 0, NULL, "the cycles' low word the kernel decided what was due by")
 #define KEV_F_URING_BAD(F, x) \
     F(x, pid, PID, WORD, 0, 0, 0, 0, NULL, "the process whose ring it is") \
     F(x, rejected, U32, WORD, 1, 0, 31, 0, NULL, "records rejected (never counted lost)") \
