@@ -78,7 +78,8 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
     } else if (e->ev == KEV_SYS_USDT) {
         c->usdt++;
     } else if (e->ev == KEV_SYS_DPROG) {
-        c->dprog += kx_field(e, kx_fields()->dprog_what) == KEV_DPROG_GO; /* a span's start */
+        uint32_t what = kx_field(e, kx_fields()->dprog_what); /* a span's go or stop */
+        c->dprog += what == KEV_DPROG_GO || what == KEV_DPROG_STOP;
     } else if (e->ev == KEV_SYS_DTIMER) {
         c->dtimer++;
     } else if (e->ev == KEV_SYS_STACK) {
