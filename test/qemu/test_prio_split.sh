@@ -4,12 +4,12 @@
 # thread that changes its own priority while it runs (ThreadSetPrio twice, then pulses to
 # itself at a higher and at a lower priority, received) and times each phase with its own
 # clock (ClockCycles). The truth is the program's: kevstat -s cpu's "priority" rows, kevstat
-# --json's "priorities" and the report's (the data of its "Per priority" table) must give each phase's
-# priority the time the program measured there, within 20 us + 0.5 % (a kernel call's return
-# and a clock read lie between a priority change and the program's first read). Its priorities
-# are its alone, above the tracelogger's, so nothing else runs at them.
-# mps2-an385 under QEMU_ICOUNT=exact; qemu-virt-a53 the same (its other CPUs idle). One boot of
-# a few seconds.
+# --json's "priorities" and the report's (the data of its "Per priority" table) must give each
+# phase's priority the time the program measured there, within 20 us + 0.5 % (a kernel call's
+# return and a clock read lie between a priority change and the program's first read). Its
+# priorities are its alone, above the tracelogger's, so nothing else runs at them.
+# mps2-an385 and qemu-virt-a53 (its other CPUs idle) under QEMU_ICOUNT=exact. One boot of about
+# 2 s a board.
 #   BOARD=<board> test/qemu/test_prio_split.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
