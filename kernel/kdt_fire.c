@@ -42,6 +42,7 @@
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
 #include <d/dprobes.h>
+#include <d/dtimers.h>
 #include <d/dstacks.h>
 #include <d/dutext.h>
 #include <kernel/kstack.h>
@@ -112,6 +113,18 @@ void kdt_site_set(uint32_t ts32)
     if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time); a
                             // drained record's slot may lie before the hold began (kuring.c)
         site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
+}
+
+// One SYSTEM event of D's own (DPROG, DTIMER), within a hold: its stamp becomes the site's
+// time, as a hook's event's does (kev_emit.h ktrace_site_take, which this layer, below the
+// hooks, does not include); the hold's time when the ring wrote no slot (SYSTEM not traced).
+static void emit_at_site(uint32_t ev, uint32_t w0, uint32_t w1)
+{
+    const struct trace_cpu *tc = &ktrace.tr_cpu[cpu_id()];
+    uint32_t before = tc->tc_last;
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, ev, w0, w1);
+    if (tc->tc_last != before)
+        kdt_site_set(tc->tc_last);
 }
 
 static bool kdt_user_allowed(const struct thread *t);
@@ -318,14 +331,26 @@ void kdt_go_clocks(struct thread *running)
     ktrace_kdt_go(running);
 }
 
+// The program's span in the capture: a DPROG event (trace/kev.h) at the instant its probes go
+// on (KDT_GO) or off (KDT_STOP), in the consumer's name, with its timers' digest, so that
+// dtrace -i over a capture of the run fires from the one to the other as the board fired.
+// Within a hold (kdt_hold): the site's time becomes the event's stamp, which BEGIN, END, the
+// timers' start and the clocks' take; returned in cycles.
+uint64_t kdt_span_mark(uint32_t what)
+{
+    uint32_t timers = dtimer_digest(kdt_dst->obj.probes, kdt_dst->obj.hdr->dh_nprobes);
+    emit_at_site(KEV_SYS_DPROG, what | timers << 8, ktrace_who(k_current));
+    return site_cycles();
+}
+
 // BEGIN's clauses (KDT_GO, exclusive), which stop at the first exit(), as DTrace's: false when
-// they ran it.
-bool kdt_fire_begin(void)
+// they ran it. At the go's time (cycles: kdt_span_mark's).
+bool kdt_fire_begin(uint64_t cycles)
 {
     if (!wanted(DPROBE_BEGIN))
         return true;
     struct dvm_ctx ctx;
-    fill_ctx_of(&ctx, k_current, board_cycles());
+    fill_ctx_of(&ctx, k_current, cycles);
     dvm_fire_begin(kdt_dst, &ctx);
     return !kdt_dst->exiting;
 }
@@ -540,7 +565,17 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
     if (kernel_pc && (!d || d->scrub)) // a consumer without KAPP_F_PRIV sees no kernel address
         kernel_pc = DVM_KADDR_HIDDEN;
     uint64_t now = kview_ns(cycles);
+    bool due = false;
+    for (unsigned i = 0; i < kdt_ntimers && !due; i++)
+        due = timer_on(i, cpu, tick_cpu) &&
+              kdt_timers[i].next_ns[kdt_timers[i].flags & DIF_PRF_PROFILE ? cpu : 0] <= now;
+    if (!due)
+        return;
     this_cpu()->stack_at_interrupt = t && !t->proc;
+    // One site: the run's DTIMER event (trace/kev.h), whose stamp the firings take, with the
+    // time they were decided by, so that dtrace -i fires them at the same place in the capture.
+    d_lock();
+    emit_at_site(KEV_SYS_DTIMER, t ? ktrace_who(t) : 0, (uint32_t)cycles);
     for (unsigned i = 0; i < kdt_ntimers; i++) {
         if (!timer_on(i, cpu, tick_cpu))
             continue;
@@ -557,6 +592,7 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
         while (n--)
             kdt_fire(kdt_timers[i].id, kernel_pc, user_pc, 0, 0);
     }
+    d_unlock();
     this_cpu()->stack_at_interrupt = false;
 }
 

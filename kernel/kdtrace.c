@@ -109,6 +109,19 @@ static int refuse(struct proc *p, const struct kdt_load *l, int e, const char *m
     return e;
 }
 
+// The block of a program refused after it was made: cleared as unload clears it (the refused
+// object and what the engine wrote of its state must not show through in the next ring or
+// block made of this memory) and given back.
+static void block_drop(void)
+{
+    kmemset(block, 0, block_len);
+    kview_free(block);
+    klockstat_d_stop();
+    block = NULL;
+    kdt_dst = NULL;
+    kdt_ntimers = 0;
+}
+
 static int load(struct proc *p, uint32_t uargs)
 {
     struct kdt_load l;
@@ -201,13 +214,7 @@ static int load(struct proc *p, uint32_t uargs)
     if (dvm_load(kdt_dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
                  err, sizeof(err)) < 0) {
         copy_err(p, &l, err);
-        // Cleared as unload clears it: the refused object and what the engine wrote of its
-        // state must not show through in the next ring or block made of this memory.
-        kmemset(block, 0, block_len);
-        kview_free(block);
-        klockstat_d_stop();
-        block = NULL;
-        kdt_dst = NULL;
+        block_drop();
         return -EINVAL;
     }
     kdt_dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
@@ -215,16 +222,24 @@ static int load(struct proc *p, uint32_t uargs)
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
-    // Its tick-N / profile-N probes.
+    // Its tick-N / profile-N probes, all of them or the program is refused (a timer left out
+    // would never fire, and nothing would say so).
     kdt_ntimers = 0;
-    for (uint32_t i = 0; i < kdt_dst->obj.hdr->dh_nprobes && kdt_ntimers < KDT_MAX_TIMERS; i++) {
+    for (uint32_t i = 0; i < kdt_dst->obj.hdr->dh_nprobes; i++) {
         const struct dif_probe *pr = &kdt_dst->obj.probes[i];
-        if (pr->dp_flags) {     // a timer's (a USDT site's dp_period is its address)
-            kdt_timers[kdt_ntimers].id = pr->dp_id;
-            kdt_timers[kdt_ntimers].flags = pr->dp_flags;
-            kdt_timers[kdt_ntimers].period_ns = pr->dp_period;
-            kdt_ntimers++;
+        if (!pr->dp_flags)      // not a timer's (a USDT site's dp_period is its address)
+            continue;
+        if (kdt_ntimers == KDT_MAX_TIMERS) {
+            ksnprintf(err, sizeof(err), "more than %u tick-N and profile-N probes (this "
+                      "kernel runs %u at most)", KDT_MAX_TIMERS, KDT_MAX_TIMERS);
+            copy_err(p, &l, err);
+            block_drop();
+            return -ENOSPC;
         }
+        kdt_timers[kdt_ntimers].id = pr->dp_id;
+        kdt_timers[kdt_ntimers].flags = pr->dp_flags;
+        kdt_timers[kdt_ntimers].period_ns = pr->dp_period;
+        kdt_ntimers++;
     }
     kdt_cpu_only = l.cpu_only;
     kdt_consumer = p;
@@ -316,17 +331,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         int placed;
         if (kdt_active)
             return -EBUSY;
-        // tick-N a period from now; profile-N at its period's next multiple since boot, the
-        // times dtrace -i holds a capture's samples to (trace/period_due.h)
-        uint64_t now = kview_ns(board_cycles());
-        kdt_wall_base_read(now);
-        for (unsigned i = 0; i < kdt_ntimers; i++) {
-            uint64_t first = kdt_timers[i].flags & DIF_PRF_PROFILE
-                                 ? period_first_due(kdt_timers[i].period_ns, now)
-                                 : now + kdt_timers[i].period_ns;
-            for (unsigned c = 0; c < KMAX_CPUS; c++)
-                kdt_timers[i].next_ns[c] = first;
-        }
+        kdt_wall_base_read(kview_ns(board_cycles()));
         // the fbt probes first (their sites placed before the others go on), with the
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
@@ -348,11 +353,24 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
                 kstrlcpy((char *)(uintptr_t)a, why, b);
             return e;
         }
+        kdt_hold();
+        uint64_t go = kdt_span_mark(KEV_DPROG_GO);
         kdt_go_clocks(k_current);   // vtimestamp's clocks, D's view of the CPUs
+        // tick-N a period from the go; profile-N at its period's next multiple since boot, the
+        // times dtrace -i holds a capture's samples to (trace/period_due.h)
+        uint64_t now = kview_ns(go);
+        for (unsigned i = 0; i < kdt_ntimers; i++) {
+            uint64_t first = kdt_timers[i].flags & DIF_PRF_PROFILE
+                                 ? period_first_due(kdt_timers[i].period_ns, now)
+                                 : now + kdt_timers[i].period_ns;
+            for (unsigned c = 0; c < KMAX_CPUS; c++)
+                kdt_timers[i].next_ns[c] = first;
+        }
         kdt_active = true;
+        kdt_release();
         placed = e;   // the fbt sites placed: KDT_GO's result
         kdt_spin_probes(true);
-        if (!kdt_fire_begin())      // BEGIN's clauses ran exit()
+        if (!kdt_fire_begin(go))    // BEGIN's clauses ran exit()
             kdt_active = false;
         kprof_update();     // the profile timers armed for the probes' first times
         return placed;
@@ -365,8 +383,11 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kpid_disable();
         bool was = kdt_active;
         kdt_active = true;
+        kdt_hold();
+        kdt_span_mark(KEV_DPROG_STOP);
         if (was || kdt_dst->exiting)
-            kdt_fire(DPROBE_END, 0, 0, 0, 0);
+            kdt_fire(DPROBE_END, 0, 0, 0, 0);   // at the mark's time (the hold's site)
+        kdt_release();
         kdt_active = false;
         kdt_spin_probes(false);
         kprof_update();

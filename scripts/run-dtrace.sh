@@ -39,7 +39,9 @@ symbolize() {
 # The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
 # profile-N probe, at its highest rate (at most 5000, the profile provider's; a sampler and a
 # profile-N probe of one rate interrupt together, so that dtrace -i over trace.kev fires that
-# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides.
+# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides. The
+# rate is the compiled program's (dcompile --sample-hz: whatever $1 or a #define made N) where
+# the host compiles it; read from the text below for a board that compiles the text itself.
 rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
 tl_opts=${TL_OPTS:-}
 if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
@@ -87,7 +89,7 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     done
     # the tracelogger streams to UART 1, with the same options as on a board with host files
     # (its stack samples: without them dtrace -i over the capture has no stacks)
-    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
+    line="dtrace ${D_OPTS:-} ${APPS:+-K }-c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2
@@ -101,12 +103,17 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -s "$S" -o "$obj" --sample-hz "$obj.hz" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" --sample-hz "$obj.hz" "${args[@]}" || exit 1
+    fi
+    if [ -z "${TL_OPTS:-}" ]; then
+        hz=$(cat "$obj.hz")
+        tl_opts=
+        [ "$hz" -gt 0 ] && tl_opts="-p $((hz > 5000 ? 5000 : hz))"
     fi
     rm -f "$trace"
-    CON_RAW=$raw QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
+    CON_RAW=$raw QEMU_ARGS="dtrace ${APPS:+-K }-c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
         QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_bare dtrace "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
 fi

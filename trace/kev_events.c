@@ -140,6 +140,11 @@ static const char *panic_origin_names(unsigned v)
 {
     return v == KEV_PANIC_CALL ? "call" : v == KEV_PANIC_EXCEPTION ? "exception" : NULL;
 }
+static const char *dprog_names(unsigned v)
+{
+    static const char *const names[] = { NULL, "go", "stop" };
+    return v < NELEM(names) ? names[v] : NULL;
+}
 static const char *snapshot_names(unsigned v)
 {
     static const char *const names[] = { "start", "end", "cpu runs" };
@@ -246,6 +251,15 @@ static const struct kev_field_desc f_snapshot[] = {
 static const struct kev_field_desc f_oncpu[] = {
     W("who", WHO, 0, "the thread the CPU now runs"),
     W("cpu", U32, 1, "the CPU"),
+};
+static const struct kev_field_desc f_dprog[] = {
+    B("what", ENUM, 0, 0, 8, dprog_names, "1 go (BEGIN), 2 stop (END)"),
+    B("timers", HEX, 0, 8, 24, NULL, "the digest of its tick-N and profile-N probes (d/dtimers.h)"),
+    W("who", WHO, 1, "the consumer's thread: BEGIN's and END's context"),
+};
+static const struct kev_field_desc f_dtimer[] = {
+    W("who", WHO, 0, "the interrupted thread: the firings' context"),
+    W("at", HEX, 1, "the cycles' low word the kernel decided what was due by"),
 };
 static const struct kev_field_desc f_uring_bad[] = {
     W("pid", PID, 0, "the process whose ring it is"),
@@ -537,6 +551,12 @@ const struct kev_event_desc kev_event_table[] = {
     ROWD(EMIT, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
         "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", d_oncpu),
+    ROW(SYSTEM, KEV_SYS_DPROG, KEV_SYS_DPROG, "DPROG",
+        "a D program's probes go on (KDT_GO) or off (KDT_STOP)", f_dprog, 2, 2, NULL,
+        "dtrace:::BEGIN, dtrace:::END (dtrace -i replays the span between)"),
+    ROW(SYSTEM, KEV_SYS_DTIMER, KEV_SYS_DTIMER, "DTIMER",
+        "a D program's tick-N or profile-N probes were due at a timer interrupt", f_dtimer, 2, 2,
+        NULL, "profile:::tick-N, profile-N (those due by `at`)"),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -185,6 +185,16 @@ check "a script's bufsize=16k is lowered to the 8k one read takes, said, and the
 t bigbufman "dtrace -x bufresize=manual -b 64k -n 'BEGIN { exit(0); }'"
 check "bufresize=manual: a bufsize larger than one read is refused before tracing (exit 1)" \
     "[ $rc = 1 ] && has bigbufman '^dtrace: bufsize 64k is larger than the 8k this dtrace reads at once \\(bufresize=manual\\)'"
+# The kernel runs a program's eight tick-N and profile-N probes; a ninth is refused, with the
+# reason, not left never to fire.
+tk=""
+for i in 1 2 3 4 5 6 7; do tk="$tk tick-${i}ms { @[$i] = count(); }"; done
+t ticks8 "dtrace -q -n '$tk tick-24ms { exit(0); } END { printa(\"%d %@d\n\", @); }'"
+check "eight tick-N probes all fire on the board (tick-7ms 3 times in 24 ms)" \
+    "[ $rc = 0 ] && [ \$(grep -cE '^[1-7] [1-9]' $out/ticks8.log) = 7 ] && has ticks8 '^7 3\$'"
+t ticks9 "dtrace -n '$tk tick-8ms { } tick-24ms { exit(0); }'"
+check "a ninth is refused by the kernel, with the reason (exit 1)" \
+    "[ $rc = 1 ] && has ticks9 '^dtrace: could not enable tracing: more than 8 tick-N and profile-N probes \\(this kernel runs 8 at most\\)'"
 t badopt "dtrace -Z"
 check "an unknown option prints the usage, exit 2" "[ $rc = 2 ] && has badopt '^usage: dtrace'"
 printf '#define N 3\n#if N > 2\n#error N is too big\n#endif\n' >"$out/cpperr.d"

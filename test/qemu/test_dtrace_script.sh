@@ -147,7 +147,7 @@ if [ "${storage:-semihost}" = uart ]; then
     dprog='kercall:::entry /pid == $target/ { n++; } END { printf("as typed %d %d %s %s\n", $target, $1, $$2, n > 0 ? "hit" : "none"); }'
     want=hit
 else
-    dprog='pid$target::count_primes:return { n++; } END { printf("as typed %d %d %s %d\n", $target, $1, $$2, n); }'
+    dprog='pid$target::count_primes:return { n++; } profile-$1 { } END { printf("as typed %d %d %s %d\n", $target, $1, $$2, n); }'
     want=2
 fi
 TRACE_FILE=$out/typed.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace APPS=worker \
@@ -157,6 +157,17 @@ dump "$out/typed.log" 4
 typed=$("$h/dtrace" -q -i "$out/typed.kev" -c worker -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
 [ $rc = 0 ] && [ -n "$typed" ] && grep -qx "as typed $typed 41 seven $want" "$out/typed.log"
 ok $? "make dtrace D='...' keeps \$target ($typed), \$1 and \$\$2 as typed: '$(grep -m1 '^as typed' "$out/typed.log")'"
+# Where the host compiles the program, the capture samples stacks at its profile-$1 probe's rate,
+# 41 Hz as ARGS gave it (dcompile --sample-hz: the text alone names no rate): the STACK events
+# counted by the reader above over the span dtrace -i gives the capture (the program's, a few
+# samples: 41 a second of it, one fewer or two more at its ends; 1 Hz before).
+if [ "${storage:-semihost}" != uart ]; then
+    n41=$(python3 test/stacks/kev_count_stacks.py "$out/typed.kev" 2>/dev/null)
+    ms=$("$h/dtrace" -q -i "$out/typed.kev" -n 'BEGIN { s = timestamp; } END { printf("%d\n", (timestamp - s) / 1000000); }' 2>/dev/null | head -1)
+    [ "${n41:-0}" -gt 0 ] && [ "${ms:-0}" -gt 0 ] && [ $((n41 * 1000)) -ge $((41 * ms - 1000)) ] &&
+        [ $((n41 * 1000)) -le $((41 * ms + 2000)) ]
+    ok $? "make dtrace samples at the compiled program's profile-\$1 rate, 41 Hz (${n41:-no} STACK events in ${ms:-?} ms)"
+fi
 # A profile-N probe makes the capture sample stacks too (tracelogger -p N: SYSTEM STACK
 # events), on every board: counted by a reader of the file written from docs/kev-format.md.
 stacks=$(python3 test/stacks/kev_count_stacks.py "$out/target.kev" 2>/dev/null)

@@ -12,8 +12,16 @@
 # exec-success (Solaris's mpid: the last pid given) and pid there; one CPU; the global zone
 # (Solaris's name on a system without zones); the kernel samples named as kernel functions.
 # Over the capture a kernel variable the capture does not determine (`hp_avenrun) is said
-# once, not an error at every firing. One boot of about 5 s (QEMU_ICOUNT=exact: the samples
-# come at the same instructions every run).
+# once, not an error at every firing. The boot is make dtrace's (dtrace -K: the capture spans
+# the program's go and stop, its DPROG events), and the script leaves nothing out: BEGIN's and
+# END's context and times, the first ticks, every kernel call and switch of dtrace, appinit and
+# the tracelogger (the calls they make; a clause at every kernel call would leave the board
+# no idle time, whose samples the func( ) check needs), and an exit( ) before the workload
+# ends, after which END comes at the stop; a printa( ) and trunc( ) at each tick, at 20 reads a
+# second (what each read shows is what fired before the board's consumer read it);
+# the outputs must still be equal byte for byte, and BEGIN run as the board's dtrace (pid 1 on
+# the console, the capture's DPROG events' thread). One boot of about 5 s (QEMU_ICOUNT=exact:
+# the samples come at the same instructions every run).
 #   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -26,20 +34,60 @@ img=$B/acqparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..9"
+echo "1..12"
 
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
 #pragma D option bufsize=16k
+#pragma D option switchrate=20hz
 
 inline int OPT_counts = 1;
 inline int OPT_never = 0;
+
+BEGIN
+{
+	printf("BEGIN pid %d tid %d execname %s vtimestamp %d\n", pid, tid, execname, vtimestamp);
+	start = timestamp;
+}
+
+kercall::Proc*:entry, kercall::TraceEvent:entry, kercall::DTrace:entry,
+kercall::ClockTime:entry, kercall::ThreadSleep:entry
+{
+	@calls[execname, probefunc] = count();
+}
+
+kercall::Proc*:return, kercall::TraceEvent:return, kercall::DTrace:return
+/errno/
+{
+	@errs[execname, probefunc, errno] = count();
+}
+
+sched:::off-cpu
+{
+	@off[execname] = count();
+	@offtime[execname] = sum(vtimestamp);
+}
+
+sched:::on-cpu
+/execname == "acq"/
+{
+	@between[execname] = count();
+}
+
+tick-50ms
+/ticks++ < 3/
+{
+	printf("tick %d at %d ns\n", ticks, timestamp - start);
+	printa("on-cpu before the read %s %@d\n", @between);
+	trunc(@between);
+}
 
 proc:::exec-success
 /execname == "acq"/
 {
 	live = 1;
-	printf("exec %s pid %d mpid %d ncpus %d zone %s\n", execname, pid, `mpid, `ncpus, zonename);
+	printf("exec %s pid %d mpid %d ncpus %d zone %s target %d\n", execname, pid, `mpid, `ncpus,
+	    zonename, $target);
 }
 
 proc:::exit
@@ -47,6 +95,7 @@ proc:::exit
 {
 	live = 0;
 	printf("exit %s mpid %d\n", execname, `mpid);
+	exit(0);
 }
 
 sched:::on-cpu
@@ -67,6 +116,12 @@ profile-997
 
 END
 {
+	printf("END pid %d tid %d execname %s after %d ns, %d ticks\n", pid, tid, execname,
+	    timestamp - start, ticks);
+	printa("calls %s %s %@d\n", @calls);
+	printa("errors %s %s %d %@d\n", @errs);
+	printa("off-cpu %s %@d\n", @off);
+	printa("vtimestamp at off-cpu %s %@d\n", @offtime);
 	printa("on-cpu %s %@d\n", @on);
 	printa("zone %s %@d\n", @zone);
 	printa("func %a %@d\n", @kfunc);
@@ -79,7 +134,7 @@ ok $? "the script compiles for the board: ?: aggregations, \`mpid, \`ncpus, zone
 [ -s "$tmp/cc.err" ] && sed 's/^/# /' "$tmp/cc.err"
 
 (cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
-    QEMU_ARGS="dtrace -c appinit $tmp/toolbox.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/trace.kev" \
+    QEMU_ARGS="dtrace -K -c appinit $tmp/toolbox.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/trace.kev" \
     "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
 rc=$?
 con_of dtrace < "$tmp/run.out" | grep -v '^kernel: ' > "$tmp/dtrace.out"
@@ -90,7 +145,7 @@ check "the boot ran to its end, acq and appinit without failures (status $rc)" \
 check "the board lowers the script's bufsize=16k to the 8k one read takes and says so" \
     "grep -q '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once (asked 16k' '$tmp/dtrace.out'"
 
-(cd "$tmp" && "$H/dtrace" -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
+(cd "$tmp" && "$H/dtrace" -T acq -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
 crc=$?
 check "dtrace -i over the same boot's capture, no --kernel (the image found by build id), exits 0 with nothing on stderr ($crc)" \
     "[ $crc = 0 ] && [ ! -s '$tmp/cap.err' ]"
@@ -99,9 +154,20 @@ cmp -s "$tmp/live.out" "$tmp/cap.out"
 ok $? "live and over the capture the output is the same, byte for byte ($(wc -l < "$tmp/live.out") lines)"
 diff "$tmp/live.out" "$tmp/cap.out" | head -10 | sed 's/^/# /'
 
+# The span: the board's dtrace is pid 1 (the kernel's console prefix); the capture's DPROG
+# events (kevtable's fields) are its go and its stop, in its thread (who 0x10001: pid 1, tid
+# 1), and BEGIN ran there.
+"$H/kevtable" "$tmp/trace.kev" 2>/dev/null | grep DPROG > "$tmp/dprog.txt"
+check "the capture holds the program's go and stop (DPROG), in the board's dtrace's thread ($(tr '\n' ';' < "$tmp/dprog.txt" | cut -c1-160))" \
+    "[ \$(wc -l < '$tmp/dprog.txt') = 2 ] && head -1 '$tmp/dprog.txt' | grep -q 'what=1(go) timers=0x[0-9a-f]* who=0x10001\$' && tail -1 '$tmp/dprog.txt' | grep -q 'what=2(stop) timers=0x[0-9a-f]* who=0x10001\$'"
+check "BEGIN and END ran in the board's dtrace (pid 1, as its console prefix says), vtimestamp 0 at BEGIN" \
+    "grep -q '^1/dtrace: ' '$tmp/run.out' && grep -qx 'BEGIN pid 1 tid 1 execname dtrace vtimestamp 0' '$tmp/cap.out' && grep -q '^END pid 1 tid 1 execname dtrace after [0-9]* ns' '$tmp/cap.out'"
+check "nothing left out: dtrace's, appinit's and the tracelogger's own kernel calls are counted, and three ticks" \
+    "grep -qE '^calls dtrace ProcSpawn [1-9]' '$tmp/cap.out' && grep -qE '^calls appinit ProcSpawn [1-9]' '$tmp/cap.out' && grep -qE '^calls tracelogger TraceEvent [1-9]' '$tmp/cap.out' && grep -q '^tick 3 at ' '$tmp/cap.out'"
+
 acq=$(sed -n "s#^[0-9]*/appinit: appinit: acq (pid \([0-9]*\)) finished\$#\1#p" "$tmp/run.out")
-check "\`mpid at acq's exec-success is acq's pid as appinit reports it (${acq:-?}: the last pid given), and pid there; \`ncpus 1; the global zone" \
-    "grep -qx 'exec acq pid ${acq:-x} mpid ${acq:-x} ncpus 1 zone global' '$tmp/cap.out' && grep -qx 'exit acq mpid ${acq:-x}' '$tmp/cap.out'"
+check "\`mpid at acq's exec-success is acq's pid as appinit reports it (${acq:-?}: the last pid given), and pid there; \`ncpus 1; the global zone; \$target 0 there (-T acq: bound at acq's first kernel call, d/dtarget.h, live and over the capture)" \
+    "grep -qx 'exec acq pid ${acq:-x} mpid ${acq:-x} ncpus 1 zone global target 0' '$tmp/cap.out' && grep -qx 'exit acq mpid ${acq:-x}' '$tmp/cap.out'"
 check "aggregations as ?: operands count in the arm chosen only (acq's on-cpu, no 'never' row; zonename a key)" \
     "grep -qE '^on-cpu acq [1-9][0-9]*\$' '$tmp/cap.out' && ! grep -q never '$tmp/cap.out' && grep -qE '^zone global [1-9]' '$tmp/cap.out'"
 check "func( ), mod( ) and %a name the kernel pcs of the samples as kernel functions" \

@@ -39,6 +39,11 @@ __attribute__((constructor)) static void kx_fields_init(void)
     f->fexit_offset = get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "offset");
     f->fexit_value = get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
     f->oncpu_who = get(KEV_C_SYSTEM, KEV_SYS_ONCPU, "who");
+    f->dprog_what = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "what");
+    f->dprog_timers = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "timers");
+    f->dprog_who = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "who");
+    f->dtimer_who = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "who");
+    f->dtimer_at = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "at");
     f->dropped_lost = get(KEV_C_CONTROL, KEV_CTL_DROPPED, "lost");
     for (unsigned k = 0; k < 2; k++) {
         f->func_fn[k] = get(KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER + k, "this_fn");

@@ -48,8 +48,37 @@ static const struct tool_opt opts[] = {
     { TOOL_OPT_LONG + 1, 0, "elf", "FILE",
       "a program's ELF file: its USDT probes (docs/usdt.md) and the\n"
       "functions pid probes name (docs/pid.md)", NULL },
+    { TOOL_OPT_LONG + 2, 0, "sample-hz", "FILE",
+      "write to FILE the rate (Hz) of the compiled program's fastest\n"
+      "profile-N probe, 0 without one: make dtrace's stack-sample rate\n"
+      "(tracelogger -p), whatever macros and arguments made N", NULL },
     { 0 },
 };
+/* --sample-hz FILE: the rate of the program's fastest profile-N probe (its period in the
+ * compiled object, ns), 0 without one, so that make dtrace samples stacks at that rate
+ * (scripts/run-dtrace.sh) when $1 or a #define made N. 0, or 1 said. */
+static int write_sample_hz(const char *path, const struct dcc_out *co)
+{
+    static struct dif_obj o;
+    char err[256];
+    uint64_t fastest = 0;
+    if (dif_verify(co->obj, co->objlen, &o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "dcompile: --sample-hz: %s\n", err);
+        return 1;
+    }
+    for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++)
+        if ((o.probes[k].dp_flags & DIF_PRF_PROFILE) && o.probes[k].dp_period &&
+            (!fastest || o.probes[k].dp_period < fastest))
+            fastest = o.probes[k].dp_period;
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%llu\n", fastest ? (unsigned long long)(1000000000u / fastest) : 0ull)
+                  < 0 || fclose(f) != 0) {
+        fprintf(stderr, "dcompile: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 static const struct tool_cmd cmd = {
     "dcompile", "[-qCZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
     "-o out.dobj [arg ...]",
@@ -182,7 +211,7 @@ int main(int argc, char **argv)
 {
     struct dobj_file_hdr h;
     dobj_defaults(&h);
-    const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL;
+    const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL, *hz_out = NULL;
     char *xs[32];
     int nx = 0, opt, zdefs = 0, cpp = 0;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -208,6 +237,7 @@ int main(int argc, char **argv)
         case 'n': inline_src = a.val; break;
         case 'o': out = a.val; break;
         case 'T': target = a.val; break;
+        case TOOL_OPT_LONG + 2: hz_out = a.val; break;
         default: return tool_opts_exit(opt);
         }
     }
@@ -283,5 +313,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "dcompile: cannot write %s: %s\n", out, strerror(errno));
         return 1;
     }
-    return 0;
+    return hz_out ? write_sample_hz(hz_out, &co) : 0;
 }

@@ -9,6 +9,7 @@
 #include <d/dcc.h>
 #include <d/dcons.h>
 #include <d/dprobes.h>
+#include <d/dtarget.h>
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "kevreplay.h"
@@ -55,6 +56,33 @@ struct options {
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
+/* -T NAME: *text (*len bytes) rewritten so that $target is the first process named NAME from
+ * its first kernel call (d/dtarget.h), as the board's dtrace -T compiles it, so that a capture
+ * of a board's run replays the same binding (before that call $target reads 0). 0, or -1 said
+ * (no capture, with -c or -p, not a program name). */
+static int bind_text(char **text, size_t *len, const char *name, int ok)
+{
+    if (!ok) {
+        fprintf(stderr, "dtrace: -T names a capture's process: give -i, and no -c or -p\n");
+        return -1;
+    }
+    if (!*text || !strstr(*text, "$target"))
+        return 0;
+    size_t cap = *len * 3 + 512, n;
+    char *bound = malloc(cap);
+    n = bound ? d_target_text(*text, *len, name, bound, cap) : 0;
+    if (!n) {
+        fprintf(stderr, "dtrace: -T %s: no program name (1 to 15 letters, digits, _ or -)\n",
+                name);
+        free(bound);
+        return -1;
+    }
+    free(*text);
+    *text = bound;
+    *len = n;
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
@@ -83,6 +111,8 @@ static void usage(FILE *f)
                "\t-q  set quiet mode (only output explicitly traced data)\n"
                "\t-s  enable or list probes for the specified D program\n"
                "\t-S  print the DIF of each predicate and action (stderr)\n"
+               "\t-T  with -i: $target is the first process named T, bound at its first "
+               "kernel call as the board's dtrace -T binds it (d/dtarget.h)\n"
                "\t-U  undefine symbol when invoking preprocessor\n"
                "\t-v  set verbose mode: report the probes each program enabled\n"
                "\t-w  permit destructive actions\n"
@@ -628,6 +658,7 @@ int main(int argc, char **argv)
     size_t textlen = 0;
     int cpp = 0, list = 0, compile_only = 0, show_dif = 0, verbose = 0, opt;
     const char *target_cmd = NULL; /* -c */
+    const char *bind_name = NULL;  /* -T */
     int64_t target = 0;            /* -p, or -c's process: $target */
     int grab = 0;
 
@@ -655,7 +686,7 @@ int main(int argc, char **argv)
             break;
         }
         for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
-            if (strchr("bcDfiImnopPsUx", *c)) {
+            if (strchr("bcDfiImnopPsTUx", *c)) {
                 if (!c[1] && k + 1 < argc)
                     argv[nkept++] = argv[++k];
                 break;
@@ -665,7 +696,7 @@ int main(int argc, char **argv)
         argv[nkept++] = argv[k++];
     argc = nkept;
     argv[argc] = NULL;
-    while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:U:vwx:Z")) != -1) {
+    while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:T:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
@@ -733,12 +764,14 @@ int main(int argc, char **argv)
                 textlen += 3;
             }
             text[textlen++] = '\n';
+            text[textlen] = 0;      /* (the fifth byte: strstr reads it) */
             break;
         }
         case 'o': outpath = optarg; break;
         case 'q': o.quiet = 1; break;
         case 'S': show_dif = 1; break;
         case 's': script = optarg; break;
+        case 'T': bind_name = optarg; break;
         case 'x':
             if (set_option_str(&o, optarg))
                 return 2;
@@ -769,6 +802,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+
+    if (bind_name && (bind_text(&text, &textlen, bind_name, capture && !target_cmd && !grab)))
+        return 2;
 
     static uint8_t arena[4u << 20] __attribute__((aligned(8)));
     /* the macro variables are this process's own ids, as dtrace(1)'s */

@@ -21,6 +21,7 @@
 #include <d/dprobes.h>
 #include <d/dfbt.h>
 #include <d/dutext.h>
+#include <d/dtimers.h>
 #include <d/lockstat.h>
 #include <time.h>
 #include <stdio.h>
@@ -84,7 +85,9 @@ struct replay {
     int started;
     unsigned ncpus, cpu_only;
     int32_t pid[DVM_MAXCPU], tid[DVM_MAXCPU];
-    uint64_t next[64];
+    unsigned ntimers;                 /* the program's tick-N and profile-N probes, all of them: */
+    uint32_t *timer;                  /* each one's probe index */
+    uint64_t *next;                   /* and its next time (ns since boot) */
     struct dvm_ctx ctx;
     uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
     uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
@@ -98,6 +101,18 @@ struct replay {
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
     uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
     int32_t pid_target;               /* the process pid$target probes fire in (0: not yet) */
+    int window;                       /* the capture holds a D program's span (DPROG events):
+                                       * the replay fires from its go to its stop alone */
+    int stopped;                      /* that stop was reached: END's context is p->end */
+    uint32_t consumer;                /* the board's dtrace's thread (the span's go) */
+    int board_reads;                  /* the capture holds its kernel calls: the records are
+                                       * consumed where it read them, not at the switch rate */
+    int timer_events;                 /* its timers fire at the capture's DTIMER events (the
+                                       * board's program had the same timers), not by time */
+    uint8_t fresh[DVM_MAXCPU];        /* a CPU whose next choice fires no off-cpu: at the go,
+                                       * every CPU but the consumer's (kernel/ktrace.c) */
+    struct dvm_ctx end;
+    char end_exec[64];                /* END's execname, kept past the reader */
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
     struct rproc pr[RPROCS];
@@ -238,11 +253,21 @@ static int done(struct replay *p)
     return p->st->exiting || *p->stop;
 }
 
+/* in_span: the replay is within a D program's span, before its stop. When nothing fires any
+ * more (exit( ), a full buffer) the span still goes on to its stop, where the board fired END:
+ * the replay reads on to it for END's time and context. */
+static int in_span(const struct replay *p)
+{
+    return p->window && p->started && !p->stopped && !*p->stop;
+}
+
 /* timer_period: probe k's period when it fires by capture time; 0 when it does not (not a
  * timer, or a profile-N probe of a capture with stack samples: it fires at the samples). */
 static uint64_t timer_period(const struct replay *p, uint32_t k)
 {
     const struct dif_probe *pr = &p->st->obj.probes[k];
+    if (p->timer_events)
+        return 0;
     if (p->stacks.samples && (pr->dp_flags & DIF_PRF_PROFILE))
         return 0;
     return pr->dp_flags ? pr->dp_period : 0;   /* (a USDT site's is its address) */
@@ -259,9 +284,9 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
     const struct dif_obj *o = &p->st->obj;
     for (;;) {
         uint64_t when = p->next_switch;
-        for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++)
-            if (timer_period(p, k) && p->next[k] < when)
-                when = p->next[k];
+        for (unsigned i = 0; i < p->ntimers; i++)
+            if (timer_period(p, p->timer[i]) && p->next[i] < when)
+                when = p->next[i];
         if (when > t || done(p))
             return;
         p->ctx.timestamp = p->ctx.vtimestamp = when;
@@ -271,9 +296,10 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
             p->next_switch += p->switchrate;
             continue;
         }
-        for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
+        for (unsigned i = 0; i < p->ntimers; i++) {
+            uint32_t k = p->timer[i];
             const struct dif_probe *pr = &o->probes[k];
-            if (!timer_period(p, k) || p->next[k] != when)
+            if (!timer_period(p, k) || p->next[i] != when)
                 continue;
             uint64_t args[DVM_NARGS] = { 0 };
             if (!(pr->dp_flags & DIF_PRF_PROFILE)) {
@@ -288,14 +314,17 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
                     }
                 p->ctx = keep;
             }
-            p->next[k] += pr->dp_period;
+            p->next[i] += pr->dp_period;
         }
     }
 }
 
 /* The kernel-call numbers whose entry tells what a message or a block is about
  * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
-enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_THREADJOIN_EV = 50, KC_PROCWAIT_EV = 62 };
+enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_DTRACE_EV = 33, KC_THREADJOIN_EV = 50,
+       KC_PROCWAIT_EV = 62 };
+/* The board's consumer reading a CPU's records: DTrace(KDT_READ, cpu, ...) (uapi/kdtrace.h) */
+enum { KDT_READ_CMD = 4 };
 
 /* msg_seen: a message's connection and size, which the board's msg probes give as arg0 and
  * arg2 (kernel/ktrace.c kdt_msg) and no COMM event carries: the client's MsgSend's first and
@@ -745,11 +774,12 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
         if (old == who)
             return;
         vtime_switch(p, cpu, who);
-        if (old) {
+        if (old && !p->fresh[cpu]) {
             set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
             fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
         }
         p->cur[cpu] = who;
+        p->fresh[cpu] = 0;
         set_ctx(p, r, cpu);
         if (!p->stacks.oncpu) { /* a capture without ONCPU events: the switch's end is here */
             fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
@@ -897,21 +927,67 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
             fault_fire(p, r, cpu, &s);
         return;
     }
+    if (p->timer_events) {      /* its interrupt's DTIMER fires profile-N, with these pcs */
+        rstacks_keep(cpu, &s, (uint32_t)e->t64);
+        return;
+    }
     const struct dif_obj *o = &p->st->obj;
     uint32_t cur = p->cur[cpu];
     p->cur[cpu] = s.who;
     set_ctx(p, r, cpu);
     rstacks_set(&s);
     uint64_t pc = s.depth ? s.pcs[0] : 0;
-    for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
-        const struct dif_probe *pr = &o->probes[k];
+    for (unsigned i = 0; i < p->ntimers; i++) {
+        const struct dif_probe *pr = &o->probes[p->timer[i]];
         unsigned n = pr->dp_flags & DIF_PRF_PROFILE
-                         ? rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t)
+                         ? rstacks_profile_due(i, cpu, pr->dp_period, p->t0, t)
                          : 0;
         while (n--)
             fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }
+    rstacks_clear();
+    p->cur[cpu] = cur;
+    set_ctx(p, r, cpu);
+}
+
+/* dtimer_fire: a DTIMER event, the board's program's timers running on cpu at t, decided by
+ * the cycles whose low word the event holds: this program's timers due by then fire (the
+ * same timers: span_go), as kernel/kdt_fire.c kdt_timers_run fires them: profile-N on each CPU
+ * (-x cpu: that one's), with the periods a late interrupt passed over, and the pcs and stack of
+ * the sample the same interrupt took (none: 0, empty); tick-N on CPU 0, once, whatever -x cpu
+ * says; in the interrupted thread's context, at the event's time. */
+static void dtimer_fire(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                        unsigned cpu, uint64_t t)
+{
+    const struct kx_fields *f = kx_fields();
+    uint32_t who = kx_field(e, f->dtimer_who), at = kx_field(e, f->dtimer_at);
+    uint64_t now = cycles_ns(p, e->t64 - (uint32_t)((uint32_t)e->t64 - at));
+    const struct kev_stack *s = rstacks_kept(cpu, at);
+    uint64_t pc = s && s->depth ? s->pcs[0] : 0;
+    uint64_t kpc = s && s->kind == KEV_STACK_KERNEL ? pc : 0;
+    uint64_t upc = s && s->kind == KEV_STACK_USER ? pc : 0;
+    uint32_t cur = p->cur[cpu];
+    int firing = p->firing;
+    p->cur[cpu] = who;
+    set_ctx(p, r, cpu);
+    p->ctx.timestamp = t;
+    if (s)
+        rstacks_set(s);
+    for (unsigned i = 0; i < p->ntimers; i++) {
+        const struct dif_probe *pr = &p->st->obj.probes[p->timer[i]];
+        unsigned n;
+        if (pr->dp_flags & DIF_PRF_PROFILE) {
+            n = rstacks_profile_due(i, cpu, pr->dp_period, p->t0, now);
+            p->firing = firing;
+        } else {
+            n = cpu == 0 ? (unsigned)period_fires(&p->next[i], pr->dp_period, now, 0) : 0;
+            p->firing = 1;
+        }
+        while (n--)
+            fire4(p, pr->dp_id, kpc, upc, 0, 0);
+    }
+    p->firing = firing;
     rstacks_clear();
     p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
@@ -1015,14 +1091,95 @@ static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_
     }
 }
 
-/* BEGIN, at capture time t (ns since boot), in the consumer's context: no thread of the
- * capture's. */
-static void fire_begin(struct replay *p, uint64_t t)
+/* start: the replay's firings begin at capture time t (ns since boot): BEGIN's timestamp, and
+ * tick-N a period after it, as after KDT_GO on the board; profile-N on the board's grid, its
+ * period's multiples since boot (trace/period_due.h), so that in any span both fire at the
+ * same times on each CPU. BEGIN runs in p->ctx as the caller set it (the consumer's thread at
+ * a span's go), or, over a capture without one, in no thread of the capture's, its vtimestamp
+ * the time. */
+static void start(struct replay *p, uint64_t t, int in_thread)
 {
-    p->ctx.timestamp = p->ctx.vtimestamp = t;
+    p->started = 1;
+    p->t0 = t;
+    p->next_switch += t;
+    for (unsigned i = 0; i < p->ntimers; i++) {
+        const struct dif_probe *pr = &p->st->obj.probes[p->timer[i]];
+        p->next[i] = pr->dp_flags & DIF_PRF_PROFILE ? period_first_due(pr->dp_period, t)
+                                                    : pr->dp_period + t;
+    }
+    p->ctx.timestamp = t;
+    if (!in_thread)
+        p->ctx.vtimestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
     dvm_fire_begin(p->st, &p->ctx);
     consume(p, 0);
+}
+
+/* span_go: the span's go (a DPROG event e of what KEV_DPROG_GO, on cpu at t): as KDT_GO on the
+ * board, the consumer's thread runs here, vtimestamp's clocks start at 0 from here (the
+ * kernel's count while D programs run: from the boot's first program's go), the other CPUs'
+ * next choice fires no off-cpu (kernel/ktrace.c ktrace_kdt_go), and BEGIN fires in the
+ * consumer's context. */
+static void span_go(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                    unsigned cpu, uint64_t t)
+{
+    uint32_t who = kx_field(e, kx_fields()->dprog_who);
+    for (unsigned k = 0; k < RTHREADS; k++)
+        p->th[k].vt = p->th[k].vt_since = 0;
+    memset(p->vt_running, 0, sizeof(p->vt_running));
+    for (unsigned c = 0; c < DVM_MAXCPU; c++)
+        p->fresh[c] = c != cpu;
+    p->cur[cpu] = who;
+    vtime_switch(p, cpu, who);
+    set_ctx(p, r, cpu);
+    /* the timers fire at the board's timer runs when the board ran the same timers */
+    uint32_t digest = kx_field(e, kx_fields()->dprog_timers);
+    p->timer_events = p->stacks.dtimer &&
+                      digest == dtimer_digest(p->st->obj.probes, p->st->obj.hdr->dh_nprobes);
+    if (p->stacks.dtimer && !p->timer_events && p->ntimers)
+        fprintf(stderr, "dtrace: the capture's timer runs are another program's (its tick-N and "
+                "profile-N probes are not this one's): these fire at their own times, where "
+                "the board's interrupts would have come a little after\n");
+    start(p, t, 1);
+    /* KDT_GO's own entry came just before: when the consumer's kernel calls are traced, its
+     * reads are, and the replay consumes at them (board_read) */
+    struct rthread *ct = rthread(p, who);
+    p->consumer = who;
+    p->board_reads = ct->kc_open && ct->kc == KC_DTRACE_EV;
+    if (p->board_reads)
+        p->next_switch = UINT64_MAX;
+}
+
+/* board_read: the board's consumer reads a CPU's records here (its DTrace(KDT_READ, cpu)
+ * entry), and prints what they ask for as it reads them: printa( ) shows an aggregation as it
+ * is then, trunc( ) and clear( ) act then. The replay consumes that CPU's records at the same
+ * place, so that firings between two reads land in the same read on both sides. */
+static void board_read(struct replay *p, const struct kev_event *e, unsigned cpu)
+{
+    if (!p->board_reads || !in_span(p) || p->cur[cpu] != p->consumer ||
+        e->cls != KEV_C_KER_CALL || kev_kcall_part(e) != KEV_KCALL_ENTRY ||
+        kev_kcall_no(e) != KC_DTRACE_EV || kev_kcall_arg(e, 0) != KDT_READ_CMD)
+        return;
+    uint32_t c = kev_kcall_arg(e, 1);
+    if (c < p->st->opts.ncpu) {
+        dvm_buf_read(p->st, c, 0, dcons_record, p->cons);
+        dcons_drops(p->cons);
+    }
+}
+
+/* span_stop: the span's stop: END fires at this event's time in the consumer's context, as
+ * the board fires it at KDT_STOP (END's context, for kev_replay's caller). */
+static void span_stop(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                      unsigned cpu, uint64_t t)
+{
+    p->cur[cpu] = kx_field(e, kx_fields()->dprog_who);
+    set_ctx(p, r, cpu);
+    p->ctx.timestamp = t;
+    p->ctx.walltimestamp = p->wall0 + t;
+    p->end = p->ctx;
+    snprintf(p->end_exec, sizeof(p->end_exec), "%s", p->ctx.execname);
+    p->end.execname = p->end_exec;
+    p->stopped = 1;
 }
 
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
@@ -1034,30 +1191,37 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
      * integer arithmetic (ktimer_cycles_to_ns), so that the host's value is the board's. */
     uint64_t t = cycles_ns(p, e->t64);
     p->now_cycles = e->t64;
-    if (!p->started) {
-        /* The capture starts here, as a session would have: BEGIN's timestamp is this first
-         * event's time (on the board BEGIN fires just before the events it sees, so
-         * `timestamp - start` is the same span live and over the capture), and tick-N and
-         * profile-N count from it. */
-        p->started = 1;
-        p->t0 = t;
-        p->next_switch += t;
-        /* tick-N a period after the start, as after KDT_GO on the board; profile-N on the
-         * board's grid, its period's multiples since boot (trace/period_due.h), so that in any
-         * span both fire at the same times on each CPU */
-        for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
-            p->next[j] = p->st->obj.probes[j].dp_flags & DIF_PRF_PROFILE
-                             ? period_first_due(p->st->obj.probes[j].dp_period, t)
-                             : p->next[j] + t;
-        fire_begin(p, t);
-        if (done(p))
-            return 1;
-    }
-    advance(p, r, t);
-    if (done(p))
-        return 1;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
-    int fire = !p->cpu_only || cpu == p->cpu_only - 1u;   /* -x cpu: the CPU's state is kept */
+    uint32_t span = e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_DPROG && e->nw >= 2
+                        ? kx_field(e, kx_fields()->dprog_what) : 0;
+    if (span == KEV_DPROG_STOP && in_span(p)) {
+        if (!done(p))
+            advance(p, r, t);
+        span_stop(p, r, e, cpu, t);
+        return 1;
+    }
+    if (p->started && done(p))
+        return !in_span(p);
+    if (!p->started && span == KEV_DPROG_GO && p->window) {
+        span_go(p, r, e, cpu, t);
+        return done(p) && !in_span(p);
+    }
+    if (!p->started && !p->window) {
+        /* The capture starts here, as a session would have (on the board BEGIN fires just
+         * before the events it sees, so `timestamp - start` is the same span live and over
+         * the capture) */
+        start(p, t, 0);
+        if (done(p))
+            return !in_span(p);
+    }
+    if (p->started) {
+        advance(p, r, t);
+        if (done(p))
+            return !in_span(p);
+    }
+    /* before a span's go the events tell the state (threads, processes, messages), and fire
+     * nothing */
+    int fire = p->started && (!p->cpu_only || cpu == p->cpu_only - 1u);
     p->ctx.cpu = cpu;
     p->ctx.timestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
@@ -1069,8 +1233,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->ctx.errno_ = kev_kcall_exit(e, &kret, &kerr) ? (int32_t)kerr : 0;
     p->firing = fire;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_STACK || e->ev == KEV_SYS_FAULT)) {
-        on_stack(p, r, e, cpu, t);
-        return done(p);
+        if (p->started)
+            on_stack(p, r, e, cpu, t);
+        return done(p) && !in_span(p);
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_DTIMER) {
+        if (p->started && p->timer_events)
+            dtimer_fire(p, r, e, cpu, t);
+        return done(p) && !in_span(p);
     }
     if (p->fault[cpu].on)       /* a FAULT whose STACK did not follow */
         fault_fire(p, r, cpu, NULL);
@@ -1078,9 +1248,10 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     procs_before(p, e);
     oncpu_before(p, r, e, cpu);
     table_fire(p, r, e, fire);
+    board_read(p, e, cpu);
     procs_after(p, e);
     on_thread(p, r, e, cpu);
-    return done(p);
+    return done(p) && !in_span(p);
 }
 
 /* A capture that lost events (the kernel's drops and overwrites, the trailer's count, or
@@ -1151,6 +1322,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->ctx.execname = "";
     p->r = r;
     p->stacks = *c;
+    p->window = c->dprog > 0;
     replay_now = p;
     pid_max = 0;
     dvm_uread = replay_uread;
@@ -1158,8 +1330,19 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     rargs_begin(st);
     fbt_begin(p);
     rstacks_begin(st, &p->stacks);
-    for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
-        p->next[j] = st->obj.probes[j].dp_flags ? st->obj.probes[j].dp_period : 0;
+    /* every timer probe, wherever it is among the program's probes (its index in the
+     * object's table is any: a tick-1s after a provider's hundred probes) */
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+        p->ntimers += st->obj.probes[k].dp_flags != 0;
+    p->timer = calloc(p->ntimers + 1u, sizeof(*p->timer));
+    p->next = calloc(p->ntimers + 1u, sizeof(*p->next));
+    if (!p->timer || !p->next) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        exit(1);
+    }
+    for (uint32_t k = 0, i = 0; k < st->obj.hdr->dh_nprobes; k++)
+        if (st->obj.probes[k].dp_flags)
+            p->timer[i++] = k;
 }
 
 /* replay_finish: the capture (name path) ended, decoded with result rc: BEGIN if no event came,
@@ -1169,7 +1352,7 @@ static int replay_finish(struct replay *p, struct kev_reader *r, const char *pat
                          struct dvm_ctx *end_ctx)
 {
     if (!p->started)            /* a capture without events: BEGIN still runs, at time 0 */
-        fire_begin(p, 0);
+        start(p, 0, 0);
     for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
         if (p->fault[cpu].on)   /* the capture ended before the FAULT's STACK */
             fault_fire(p, r, cpu, NULL);
@@ -1182,7 +1365,13 @@ static int replay_finish(struct replay *p, struct kev_reader *r, const char *pat
     consume(p, 0);
     free(p->fbt_pidx);
     p->fbt_pidx = NULL;
-    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
+    free(p->timer);
+    free(p->next);
+    p->timer = NULL;
+    p->next = NULL;
+    if (end_ctx && p->stopped) {    /* END fires at the span's stop, as on the board */
+        *end_ctx = p->end;
+    } else if (end_ctx) {       /* END fires at the last event's time, as after it on the board */
         end_ctx->timestamp = end_ctx->vtimestamp = p->ctx.timestamp;
         end_ctx->walltimestamp = p->ctx.walltimestamp;
     }
@@ -1291,7 +1480,7 @@ static void live_event(void *user, struct kev_reader *r, const struct kev_event 
     if (lr->reset || lr->ended || !lr->begun || *lr->stop)
         return;
     if (!lr->deciding) {
-        if (!done(&lr->p))
+        if (!done(&lr->p) || in_span(&lr->p))
             on_event(&lr->p, r, e);
         return;
     }

@@ -7,6 +7,7 @@
 #include <d/dstacks.h>
 #include <d/dvm.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <trace/kev_decode.h>
 #include <trace/period_due.h>
@@ -18,7 +19,30 @@ static struct {
     uint64_t pcs[KEV_STACK_MAXDEPTH];
 } cur;
 
-static uint64_t due[64][DVM_MAXCPU];    /* profile probe k's next time on a CPU; 0: not yet */
+/* timer probe k's next time on a CPU (k: its place among the program's timer probes, in
+ * their order in the object); 0: not yet */
+static uint64_t (*due)[DVM_MAXCPU];
+static unsigned ndue;
+
+static struct {
+    int have;
+    uint32_t at;
+    struct kev_stack s;
+} kept[DVM_MAXCPU];     /* each CPU's last sample, for its interrupt's DTIMER */
+
+void rstacks_keep(unsigned cpu, const struct kev_stack *s, uint32_t at)
+{
+    if (cpu >= DVM_MAXCPU)
+        return;
+    kept[cpu].have = 1;
+    kept[cpu].at = at;
+    kept[cpu].s = *s;
+}
+
+const struct kev_stack *rstacks_kept(unsigned cpu, uint32_t at)
+{
+    return cpu < DVM_MAXCPU && kept[cpu].have && kept[cpu].at == at ? &kept[cpu].s : NULL;
+}
 
 static unsigned replay_stack(unsigned kind, uint64_t *pcs, unsigned max)
 {
@@ -52,6 +76,10 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
         c->func++;
     } else if (e->ev == KEV_SYS_USDT) {
         c->usdt++;
+    } else if (e->ev == KEV_SYS_DPROG) {
+        c->dprog++;
+    } else if (e->ev == KEV_SYS_DTIMER) {
+        c->dtimer++;
     } else if (e->ev == KEV_SYS_STACK) {
         if (kev_stack_decode(e->w, e->nw, &s) != 0)
             c->bad++;
@@ -85,6 +113,8 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_USDT, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DPROG, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DTIMER, count);
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }
@@ -92,11 +122,20 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
 void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
 {
     memset(&cur, 0, sizeof(cur));
-    memset(due, 0, sizeof(due));
+    memset(kept, 0, sizeof(kept));
     dvm_stack = replay_stack;
     int profile = 0;
-    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+    ndue = 0;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
         profile |= (st->obj.probes[k].dp_flags & DIF_PRF_PROFILE) != 0;
+        ndue += st->obj.probes[k].dp_flags != 0;
+    }
+    free(due);
+    due = calloc(ndue + 1u, sizeof(*due));
+    if (!due) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        exit(1);
+    }
     if (!c->samples && profile)
         fprintf(stderr, "dtrace: the capture has no stack samples (record them with "
                 "tracelogger -p HZ): profile-N fires by capture time, on each CPU in the "
@@ -114,12 +153,12 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
 unsigned rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start,
                              uint64_t t)
 {
-    if (k >= 64 || cpu >= DVM_MAXCPU || !period)
+    if (k >= ndue || cpu >= DVM_MAXCPU || !period)
         return 0;
     uint64_t *next = &due[k][cpu];
     if (!*next)
         *next = period_first_due(period, start);    /* the board's grid, not the capture's */
-    /* the board's rule (kernel/kdtrace.c kdt_timers_run): a late sample also fires the periods
+    /* the board's rule (kernel/kdt_fire.c kdt_timers_run): a late sample also fires the periods
      * it passed over, which the board sampled in as many STACK events of the same moment (the
      * later ones then find nothing due) */
     return period_fires_catch_up(next, period, t, PERIOD_CATCH_UP_MAX);

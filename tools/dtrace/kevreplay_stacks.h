@@ -11,11 +11,14 @@
 #include <stdint.h>
 #include <trace/kev_stack.h>
 
-/* What a capture holds: STACK samples (kinds USER and KERNEL) and FAULT events. */
+/* What a capture holds: STACK samples (kinds USER and KERNEL), FAULT events, and the other
+ * SYSTEM events whose presence changes how the replay fires. */
 struct rstack_census {
     unsigned samples, faults, bad;   /* bad: STACK/FAULT events that do not decode */
     unsigned oncpu;     /* ONCPU events: on-cpu fires at them, else at THRUNNING (kevreplay.c) */
     unsigned func, usdt;    /* FUNC_ENTER/FUNC_EXIT and USDT events: fbt, pid, USDT firings */
+    unsigned dprog;     /* DPROG events: a D program's span, which the replay keeps to */
+    unsigned dtimer;    /* DTIMER events: where the board's program's timers fired */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);
@@ -31,9 +34,17 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c);
 void rstacks_set(const struct kev_stack *s);
 void rstacks_clear(void);
 
-/* rstacks_profile_due: how many times profile probe k (period ns) on cpu fires at a sample at
+/* Over a capture whose DTIMER events give the timers' moments (kevreplay.c), a sample is kept
+ * for the DTIMER of its interrupt: rstacks_keep keeps s, taken on cpu at cycles whose low word
+ * is at; rstacks_kept gives it back for a DTIMER decided at `at` on cpu (the same interrupt),
+ * else NULL. */
+void rstacks_keep(unsigned cpu, const struct kev_stack *s, uint32_t at);
+const struct kev_stack *rstacks_kept(unsigned cpu, uint32_t at);
+
+/* rstacks_profile_due: how many times profile probe k (the program's k-th timer probe, in the
+ * object's order; period ns) on cpu fires at a sample at
  * time t (ns): the first sample at or after each due time fires it, as the board's profile
- * timer fires it at its time (kernel/kdtrace.c kdt_timers_run), once and once more for each
+ * timer fires it at its time (kernel/kdt_fire.c kdt_timers_run), once and once more for each
  * period a late one passed over (trace/period_due.h period_fires_catch_up); its due times are
  * its period's multiples since boot, the first one past start (the capture's first time), as
  * on the board. A capture sampled at the probe's own rate holds a sample at each of them (the

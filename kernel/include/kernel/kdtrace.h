@@ -112,7 +112,10 @@ void kdt_wall_base_read(uint64_t now);
 void kdt_go_clocks(struct thread *running);
 // D's side of a traced kernel exit into next (ktrace_switched): remain-cpu.
 void kdt_exit_end(struct thread *next);
-bool kdt_fire_begin(void);
+// KDT_GO's and KDT_STOP's DPROG event (KEV_DPROG_GO, _STOP), within a hold: the site's
+// cycles, its stamp; BEGIN's clauses at the go's (false: they ran exit()).
+uint64_t kdt_span_mark(uint32_t what);
+bool kdt_fire_begin(uint64_t cycles);
 void kdt_spin_probes(bool on);
 int kdt_uread(void *dst, uint64_t addr, unsigned n);
 int kdt_user_ok(void);

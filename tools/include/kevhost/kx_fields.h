@@ -43,6 +43,8 @@ struct kx_fields {
     // process (PROCTHREAD_NAME's process), an INT event's interrupt, a COMM event's message id
     // (rcvid) and channel owner (pid)
     struct kx_ev_field th_pid, th_tid, pr_ppid, pr_pid, int_irq, comm_rcvid, comm_pid;
+    const struct kev_field_desc *dprog_what, *dprog_timers, *dprog_who;       // DPROG
+    const struct kev_field_desc *dtimer_who, *dtimer_at;                      // DTIMER
 };
 extern struct kx_fields kx_fields_table;
 static inline const struct kx_fields *kx_fields(void)

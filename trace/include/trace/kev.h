@@ -245,6 +245,22 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // and before the thread's kernel-call exit event. sched:::on-cpu fires here, off-cpu at the
 // RUNNING event, so that the switch's time between the two is in the capture.
 #define KEV_SYS_ONCPU       0x20au
+// A D program's probes go on or off (ours; docs/trace-events.md "DPROG, DTIMER"): [what |
+// timers << 8, who], what KEV_DPROG_GO (BEGIN fires at this event's stamp) or KEV_DPROG_STOP
+// (END fires at its stamp; no probe fires after it but END), timers the digest of the
+// program's tick-N and profile-N probes (d/dtimers.h), who the consumer's thread
+// (pid << 16 | tid), in whose context BEGIN and END run. Written by the kernel at KDT_GO and
+// KDT_STOP while SYSTEM is traced, so that dtrace -i over a capture of the run replays the same
+// span (docs/d-consumer.md).
+#define KEV_SYS_DPROG       0x20bu
+#define KEV_DPROG_GO        1u
+#define KEV_DPROG_STOP      2u
+// The program's timers ran on this CPU (ours): [who, at], at the profile timer's interrupt (or
+// the tick's) when one of its tick-N or profile-N probes was due; who the interrupted thread,
+// their context; at the low word of the cycles the kernel decided what was due by (a stack
+// sample's stamp at the same interrupt, or the interrupt's time). The firings take this
+// event's stamp, and dtrace -i fires the same program's timers here, deciding as the kernel did.
+#define KEV_SYS_DTIMER      0x20cu
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
 #define KEV_IMAGE_WORDS     3u     // the words before the id

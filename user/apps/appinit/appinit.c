@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // appinit: pid 1 of the images `make run APPS="..."` and `make dtrace APPS="..."` build. It
 // starts the tracelogger when the image has one (passive: appinit starts and stops tracing
-// around the run), then every program named on its command line ("appinit sensor ctrl"),
+// around the run; not when its starter traces already, as dtrace -K does), then every program named on its command line ("appinit sensor ctrl"),
 // waits for them all, stops tracing, waits for the logger to save the trace, and exits with
 // the number of programs that failed (0: all exited 0). A start of tracing that fails is
 // said, and the logger is told to give up, so that a boot never hangs without a word.
@@ -47,8 +47,12 @@ int main(void)
     printf("\n");
 
     // The passive logger saves what we start (TraceStartWithLogger waits for it to be ready
-    // when it runs on another CPU).
-    int logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
+    // when it runs on another CPU); unless tracing runs already, started by our starter
+    // (dtrace -K: its logger saves the run, its stop ends it).
+    struct ktrace_query q = { 0 };
+    int logger = TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) == 0 && q.running
+                     ? 0
+                     : ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
     int started = 0;
     if (logger > 0) {
         if (TraceStartWithLogger() < 0) {

@@ -23,6 +23,7 @@
 #include <d/dprobes.h>
 #include <uapi/kdtrace.h>
 #include <kdt_dobj.h>
+#include <logger_prio.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
@@ -165,9 +166,42 @@ static void fbt_table_load(void)
 #endif
 }
 
+// -K: the kernel trace around the run. The tracelogger (its own part of the boot command line)
+// is started and tracing with it before the program goes, and stopped once it has stopped, so
+// that the capture holds the program's whole span (its KEV_SYS_DPROG events at go and stop)
+// and dtrace -i over it replays what the board's probes saw (docs/d-consumer.md). 0, or the
+// reason it could not, said.
+static int capture_start(int *logger)
+{
+    *logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
+    if (*logger < 0) {
+        fprintf(stderr, "dtrace: -K: cannot start the tracelogger: errno %d%s\n", errno,
+                errno == ENOENT ? " (it is not in this image)" : "");
+        return -1;
+    }
+    if (TraceStartWithLogger() < 0) {
+        fprintf(stderr, "dtrace: -K: cannot start tracing: errno %d\n", errno);
+        return -1;
+    }
+    return 0;
+}
+
+// The end of -K's capture: tracing stops and the logger saves what it holds; 0, or -1 when the
+// logger failed (said).
+static int capture_stop(int logger)
+{
+    int st = 0;
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    if (ProcWait(logger, &st) != logger || !KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
+        fprintf(stderr, "dtrace: -K: the tracelogger failed, wait status %#x\n", st);
+        return -1;
+    }
+    return 0;
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dtrace [-qlwZ] [-b size] [-x opt=value]... [-o file] [-c program] "
+    fprintf(f, "usage: dtrace [-qlwZK] [-b size] [-x opt=value]... [-o file] [-c program] "
                "[-T program]\n"
                "              (-s script.d | -n 'program' | FILE.dobj) [arg ...]\n"
                "  -s FILE   compile and run a D script (a host file, through semihosting)\n"
@@ -186,6 +220,9 @@ static void usage(FILE *f)
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
                "            no #include on a board)\n"
                "  -Z        permit probe descriptions that match no probe\n"
+               "  -K        capture the kernel trace around the run: start the tracelogger\n"
+               "            (its part of the boot command line) and tracing before the program\n"
+               "            goes, stop them after it stops (dtrace -i replays that span)\n"
                "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
                "            firing process; system( ) and freopen( ), which it cannot do)\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
@@ -457,7 +494,7 @@ int main(void)
     char *xs[16];
     static char bufopt[40], zopt[] = "zdefs", wopt[] = "destructive";
     const char *ops[DCC_MAXARGS];   // operands: a .dobj, or the script's arguments $1...
-    int nx = 0, quiet = 0, list = 0, nops = 0;
+    int nx = 0, quiet = 0, list = 0, nops = 0, kcapture = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -470,6 +507,8 @@ int main(void)
             list = 1;
         } else if (!strcmp(a, "-C")) {
             use_cpp = 1;
+        } else if (!strcmp(a, "-K")) {
+            kcapture = 1;
         } else if ((!strcmp(a, "-Z") || !strcmp(a, "-w")) && nx < 16) {
             xs[nx++] = a[1] == 'Z' ? zopt : wopt;
         } else if (a[0] == '-' && strchr("scnoxbT", a[1]) && a[1] && !a[2]) {
@@ -624,7 +663,13 @@ int main(void)
     if (outf == stdout)
         setvbuf(stdout, NULL, _IOLBF, 0);
 
-    int child = -1, status = 0;
+    int child = -1, status = 0, logger = -1;
+    if (kcapture && capture_start(&logger) < 0) {
+        if (logger > 0)
+            capture_stop(logger);
+        dt(KDT_UNLOAD, 0, 0, 0);
+        return 1;
+    }
     why[0] = 0;
     uint64_t unprobed = 0;   // the cost loop's time before the probes go on
     uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
@@ -632,6 +677,8 @@ int main(void)
     int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
     if (placed < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        if (logger > 0)
+            capture_stop(logger);
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
@@ -659,6 +706,7 @@ int main(void)
             break;
     }
     dt(KDT_STOP, 0, 0, 0);
+    int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
     fflush(stdout);
@@ -673,5 +721,7 @@ int main(void)
         fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, workload,
                 KW_EXITSTATUS(status));
     dt(KDT_UNLOAD, 0, 0, 0);
+    if (logger_failed)
+        return 1;
     return cons.exited ? cons.exit_status : 0;
 }
