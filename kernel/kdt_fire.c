@@ -41,6 +41,7 @@
 #include <d/dvm.h>
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
+#include <trace/kev_rows.h>
 #include <d/dprobes.h>
 #include <d/dtimers.h>
 #include <d/dstacks.h>
@@ -334,12 +335,14 @@ void kdt_go_clocks(struct thread *running)
 // The program's span in the capture: a DPROG event (trace/kev.h) at the instant its probes go
 // on (KDT_GO) or off (KDT_STOP), in the consumer's name, with its timers' digest, so that
 // dtrace -i over a capture of the run fires from the one to the other as the board fired.
-// Within a hold (kdt_hold): the site's time becomes the event's stamp, which BEGIN, END, the
-// timers' start and the clocks' take; returned in cycles.
+// Its words are packed by the row's layout (trace/kev_rows.h). Within a hold (kdt_hold): the
+// site's time becomes the event's stamp, which BEGIN, END, the timers' start and the clocks'
+// take; returned in cycles.
 uint64_t kdt_span_mark(uint32_t what)
 {
-    uint32_t timers = dtimer_digest(kdt_dst->obj.probes, kdt_dst->obj.hdr->dh_nprobes);
-    emit_at_site(KEV_SYS_DPROG, what | timers << 8, ktrace_who(k_current));
+    const uint32_t timers = dtimer_digest(kdt_dst->obj.probes, kdt_dst->obj.hdr->dh_nprobes);
+    const uint32_t who = ktrace_who(k_current);
+    emit_at_site(KEV_SYS_DPROG, KEV_PACK(KEV_F_DPROG, 0), KEV_PACK(KEV_F_DPROG, 1));
     return site_cycles();
 }
 

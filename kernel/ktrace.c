@@ -19,6 +19,7 @@
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
+#include <trace/kev_rows.h>
 
    // the inline paths' words (ktrace.h, ktrace_kcall.h)
 
@@ -85,6 +86,14 @@ static void snapshot_thread(const struct thread *t)
     ktrace_state_ev(t);
 }
 
+// SNAPSHOT [what 2 | cpu << 8, who]: CPU cpu runs the thread who (the row's layout).
+static void snapshot_cpu(unsigned cpu, uint32_t who)
+{
+    const unsigned what = 2;
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, KEV_PACK(KEV_F_SNAPSHOT, 0),
+                      KEV_PACK(KEV_F_SNAPSHOT, 1));
+}
+
 static void snapshot(void)
 {
     ktrace_in_snapshot = true;
@@ -108,8 +117,7 @@ static void snapshot(void)
     // Which thread each CPU runs: the state events above are all on this CPU's buffer.
     smp_for_each_cpu(c)
         if (k_cpus[c].current)
-            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 2u | c << 8,
-                              ktrace_who(k_cpus[c].current));
+            snapshot_cpu(c, ktrace_who(k_cpus[c].current));
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
     ktrace_in_snapshot = false;
 }

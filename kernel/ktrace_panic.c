@@ -10,6 +10,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kview.h>
 #include <kernel/kpanic.h>
+#include <trace/kev_rows.h>
 
 // How long the panic path waits for a trace lock before it takes the lock to be one the fault
 // interrupted on this CPU (trace_ring_panic_writable): a holder on another CPU keeps one for a
@@ -24,13 +25,14 @@ static void record(const struct arch_fault_where *f, uint64_t pc, const char *ms
         return;
     }
     const struct thread *t = k_current;
-    uint64_t addr = f && f->addr_valid ? f->addr : 0;
-    uint32_t info = KEV_PANIC_CALL;
-    if (f)
-        info = KEV_PANIC_EXCEPTION | f->kind << 8 | (f->addr_valid ? KEV_FAULT_ADDR_VALID : 0);
-    uint32_t w[KEV_KPANIC_WORDS] = {    // 64-bit values high word first, as FAULT's
-        info, (uint32_t)(pc >> 32), (uint32_t)pc, (uint32_t)(addr >> 32), (uint32_t)addr,
-        t ? t->trace_who : 0,
+    const uint64_t addr = f && f->addr_valid ? f->addr : 0;
+    const unsigned origin = f ? KEV_PANIC_EXCEPTION : KEV_PANIC_CALL;
+    const unsigned kind = f ? f->kind : 0;
+    const bool addr_valid = f && f->addr_valid;
+    const uint32_t who = t ? t->trace_who : 0;
+    uint32_t w[KEV_KPANIC_WORDS] = {    // the row's layout: 64-bit values high word first
+        KEV_PACK(KEV_F_KPANIC, 0), KEV_PACK(KEV_F_KPANIC, 1), KEV_PACK(KEV_F_KPANIC, 2),
+        KEV_PACK(KEV_F_KPANIC, 3), KEV_PACK(KEV_F_KPANIC, 4), KEV_PACK(KEV_F_KPANIC, 5),
     };
     const uint32_t sys = 1u << KEV_C_SYSTEM;
     ktrace.tr_active |= sys;    // recorded whatever classes the capture asked for

@@ -20,6 +20,7 @@
 #include <kernel/board.h>
 #include <trace/period_due.h>
 #include <uapi/kerrno.h>
+#include <trace/kev_rows.h>
 
 _Static_assert(KEV_STACK_MAXDEPTH == DVM_STACK_MAXDEPTH, "a STACK event holds what D walks");
 
@@ -72,14 +73,17 @@ static unsigned walk_error(const uint32_t before[UNWIND_E_COUNT])
 static bool emit(uint32_t who, unsigned kind, const uint64_t *pcs, unsigned n, unsigned ended,
                  uint32_t *ts)
 {
-    // who, info, then the pcs: one word each, or two (high first) where pcs are 64-bit
+    // who, info (packed by the row's layout), then the pcs: one word each, or two (high
+    // first) where pcs are 64-bit
     uint32_t w[2 + 2 * KEV_STACK_MAXDEPTH];
     const bool pc64 = sizeof(uintptr_t) == 8;
-    uint32_t info = KEV_STACK_INFO(kind, n, ended) | (pc64 ? KEV_STACK_PC64 : 0u) |
-                    (n == KEV_STACK_MAXDEPTH ? KEV_STACK_AT_MAX : 0u);
+    const unsigned depth = n;
+    const bool at_max = n == KEV_STACK_MAXDEPTH;
+    if (kind > KEV_STACK_FAULT || depth > KEV_STACK_MAXDEPTH || ended >= UNWIND_E_COUNT)
+        __builtin_unreachable();    // (each fits its field: the masks fold)
     unsigned nw = 2;
-    w[0] = who;
-    w[1] = info;
+    w[0] = KEV_PACK(KEV_F_STACK, 0);
+    w[1] = KEV_PACK(KEV_F_STACK, 1);
     for (unsigned i = 0; i < n; i++) {
         if (pc64)
             w[nw++] = (uint32_t)(pcs[i] >> 32);

@@ -12,7 +12,7 @@
 static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
                                                 unsigned cause)
 {
-    kev_emit_prio_change(true, ktrace_who(t), ktrace_pid(t), prio, t->prio, cause);
+    kev_emit_prio_change(KEV_D, ktrace_who(t), ktrace_pid(t), prio, t->prio, cause);
 }
 
 // (An initial priority, at a thread's creation or in the snapshot, is no change: no probe.)
@@ -22,7 +22,7 @@ void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
         prio_ev_d(t, prio, cause);
         return;
     }
-    kev_emit_prio_change(false, ktrace_who(t), 0, prio, t->prio, cause);
+    kev_emit_prio_change(KEV_RING, ktrace_who(t), 0, prio, t->prio, cause);
 }
 
 // The time blocked runs from the SYNC_WAIT event's stamp to the call's exit event's (both

@@ -62,10 +62,11 @@
 #include <kernel/kernel.h>
 #include <kernel/kview.h>
 #include <d/dprobes.h>
+#include <trace/kev_rows.h>
 
-static uint32_t rejected;          // records rejected this capture, every process (atomic)
+static uint32_t rejected_all;      // records rejected this capture, every process (atomic)
 
-uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected, __ATOMIC_RELAXED); }
+uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected_all, __ATOMIC_RELAXED); }
 
 // A ring's lock (kernel/ktrace.h: nothing with one CPU).
 #define ur_lock(k)   kuring_lock(k)
@@ -87,7 +88,7 @@ static void mark_new_capture(struct kuring *k, uint32_t now)
 void kuring_new_capture(void)
 {
     uint32_t now = trace_port_now32();
-    __atomic_store_n(&rejected, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&rejected_all, 0u, __ATOMIC_RELAXED);
     for (unsigned i = 0; i < KMAX_PROCS; i++)
         if (k_procs[i].state == PROC_ALIVE)
             mark_new_capture(&k_procs[i].ur, now);
@@ -153,12 +154,14 @@ int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec)
     return r;
 }
 
-// n records of p rejected (given_up: the ring too): counted and attributed, never lost.
-static void reject(struct proc *p, uint32_t n, bool given_up)
+// `rejected` records of p (given_up: the ring too): counted and attributed, never lost;
+// URING_BAD's words are packed by its row's layout.
+static void reject(struct proc *p, uint32_t rejected, bool given_up)
 {
-    __atomic_fetch_add(&rejected, n, __ATOMIC_RELAXED);
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, (uint32_t)p->pid,
-                      n | (given_up ? KEV_URING_GIVEN_UP : 0u));
+    __atomic_fetch_add(&rejected_all, rejected, __ATOMIC_RELAXED);
+    const uint32_t pid = (uint32_t)p->pid;
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, KEV_PACK(KEV_F_URING_BAD, 0),
+                      KEV_PACK(KEV_F_URING_BAD, 1));
 }
 
 static void give_up(struct proc *p, struct kuring *k, volatile struct kuser_ring *u,

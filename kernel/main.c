@@ -212,6 +212,14 @@ void kernel_entry_traced(unsigned kind)
     kernel_entry_body(kind, KTRACE_HOOKS);
 }
 
+void kernel_entry_now(unsigned kind)
+{
+    if (KTRACE_HOOKS && ktrace_kernel_on)
+        kernel_entry_traced(kind);
+    else
+        kernel_entry(kind);
+}
+
 void kernel_cpu_online(void)
 {
     struct cpu *c = this_cpu();

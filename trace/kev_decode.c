@@ -624,6 +624,14 @@ uint64_t kev_rejected_total(const struct kev_reader *r)
 // ---- the slot walk ----------------------------------------------------------------------------
 
 // Learn names from process/thread name events.
+// A URING_BAD event's count of rejected records, by its row's field (0 when it has none).
+static uint32_t uring_rejected(const struct kev_event *e)
+{
+    uint64_t v = 0;
+    kev_field_read(e, kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_URING_BAD, "rejected"), &v);
+    return (uint32_t)v;
+}
+
 static void learn_names(struct kev_reader *r, const struct kev_event *e)
 {
     if (e->cls != KEV_C_PR_TH || e->nw < 3)
@@ -746,8 +754,8 @@ static int account(struct kev_reader *r, struct kev_event *e)
         cs->cs_events++;
         r->kr_events++;
         r->kr_buf_events++;
-        if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_URING_BAD && e->nw >= 2)
-            cs->cs_rejected += e->w[1] & ~KEV_URING_GIVEN_UP;
+        if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_URING_BAD)
+            cs->cs_rejected += uring_rejected(e);
         learn_names(r, e);
     }
     return 0;

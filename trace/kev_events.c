@@ -3,7 +3,7 @@
 // layout and meaning are written, and the generic decoder that reads events by it. The
 // kernel-call rows' fields are each call's arguments (trace/kev_kercall.c: this kernel's, and
 // QNX's layouts for a QNX system's capture). A row gives: class,
-// number(s), name, when it is written, its fields (word, bits, kind, meaning), the payload
+// number(s), name, when it is written, its fields (its layout, trace/kev_rows.h), the payload
 // words in fast and wide mode (0: a combine event of variable length), QNX's encoding (NULL:
 // ours, on a number QNX leaves free) and the D probes its site fires. The decoder that reads
 // events by these rows is trace/kev_fields.c.
@@ -15,6 +15,7 @@
 #include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_dargs.h>
+#include <trace/kev_rows.h>
 
 #if defined(__has_include)
 #if __has_include(<uapi/kcall.h>)
@@ -152,13 +153,9 @@ static const char *snapshot_names(unsigned v)
 }
 
 // ---- the rows ---------------------------------------------------------------------------------
-// Field helpers: a whole word; bits of a word; a 64-bit value high word first; present only in
-// wide mode; a NUL-terminated string; the words to the end.
-#define W(n, k, w, m)           { n, KEV_K_##k, KEV_L_WORD, w, 0, 0, 0, NULL, m }
-#define WW(n, k, w, m)          { n, KEV_K_##k, KEV_L_WORD, w, 0, 0, 1, NULL, m }
-#define B(n, k, w, s, b, f, m)  { n, KEV_K_##k, KEV_L_WORD, w, s, b, 0, f, m }
-#define HL(n, k, w, m)          { n, KEV_K_##k, KEV_L_HI_LO, w, 0, 0, 0, NULL, m }
-#define STR(n, w, m)            { n, KEV_K_STRING, KEV_L_STRING, w, 0, 0, 0, NULL, m }
+// Each row's fields are its layout's, written once in trace/kev_rows.h (the kernel packs its
+// words from the same macros): f_<layout> expands KEV_F_<LAYOUT>.
+#define FIELDS(arr, layout) static const struct kev_field_desc arr[] = { layout(KEV_FIELD_DESC, 0) }
 #define ROW(c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
     { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_NONE, NULL }
 // A row whose site fires D probes: ds how (enum kev_dsite), dp which, with their arguments.
@@ -170,189 +167,43 @@ static const char *snapshot_names(unsigned v)
     { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, KEV_KCALL_##kc, qnx, probes, \
       KEV_D_##ds, dp }
 
-static const struct kev_field_desc f_time[] = {
-    HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
-};
-static const struct kev_field_desc f_buffer[] = {
-    W("seq", U32, 0, "the buffer's sequence number"),
-    W("nevents", U32, 1, "0 (QNX's num_events, which its kernel also leaves 0)"),
-};
-static const struct kev_field_desc f_buffer_end[] = {
-    W("seq", U32, 0, "the buffer's sequence number"),
-    W("nevents", U32, 1, "the events in the buffer"),
-};
-static const struct kev_field_desc f_dropped[] = {
-    W("lost", U32, 0, "events lost just before this point"),
-    W("lost_total", U32, 1, "events lost on this CPU so far"),
-};
-static const struct kev_field_desc f_int[] = {
-    W("irq", IRQ, 0, "the interrupt number"),
-};
-static const struct kev_field_desc f_int_handler_enter[] = {
-    W("pid", PID, 0, "the process told (0: the kernel)"),
-    W("irq", IRQ, 1, "the interrupt number"),
-    W("handler", ADDR, 2, "the handler's address (0: a pulse-delivering attach)"),
-    W("area", ADDR, 3, "the handler's argument"),
-};
-static const struct kev_field_desc f_int_handler_exit[] = {
-    W("irq", IRQ, 0, "the interrupt number"),
-    W("pid", PID, 1, "the process told (0: the kernel)"),
-};
-static const struct kev_field_desc f_thread[] = {
-    W("pid", PID, 0, "the thread's process"),
-    W("tid", TID, 1, "the thread"),
-    WW("prio", PRIO, 2, "its priority (wide mode)"),
-    { "policy", KEV_K_ENUM, KEV_L_WORD, 3, 0, 0, 1, policy_names,
-      "its scheduling policy (wide mode)" },
-};
-static const struct kev_field_desc f_thread_life[] = {
-    W("pid", PID, 0, "the thread's process"),
-    W("tid", TID, 1, "the thread"),
-};
-static const struct kev_field_desc f_proc[] = {
-    W("ppid", PID, 0, "the parent process"),
-    W("pid", PID, 1, "the process"),
-};
-static const struct kev_field_desc f_proc_name[] = {
-    W("ppid", PID, 0, "the parent process"),
-    W("pid", PID, 1, "the process"),
-    STR("name", 2, "the program's name"),
-};
-static const struct kev_field_desc f_thread_name[] = {
-    W("pid", PID, 0, "the thread's process"),
-    W("tid", TID, 1, "the thread"),
-    STR("name", 2, "its name"),
-};
-static const struct kev_field_desc f_func_enter[] = {
-    W("this_fn", ADDR, 0, "the function, as a pointer to it holds it (Thumb: bit 0 set)"),
-    W("call_site", ADDR, 1, "the return address into its caller"),
-};
-static const struct kev_field_desc f_func_exit[] = {
-    W("this_fn", ADDR, 0, "the function, as a pointer to it holds it (Thumb: bit 0 set)"),
-    W("call_site", ADDR, 1, "the return address into its caller"),
-    W("offset", HEX, 2, "the returning instruction's offset in the function (fbt's arg0)"),
-    { "value", KEV_K_HEX, KEV_L_LO_HI, 3, 0, 0, 0, NULL,
-      "the return value (fbt's arg1; the high word only for an 8-byte value)" },
-};
-static const struct kev_field_desc f_slog[] = {
-    W("opcode", HEX, 0, "1: _SLOG_SETCODE(_SLOGC_PROC, 0)"),
-    W("severity", U32, 1, "3: _SLOG_WARNING"),
-    STR("message", 2, "the loss, in words"),
-};
-static const struct kev_field_desc f_timer[] = {
-    W("timer_id", HEX, 0, "the timer"),
-    W("pid", PID, 1, "its owner"),
-};
-static const struct kev_field_desc f_snapshot[] = {
-    B("what", ENUM, 0, 0, 8, snapshot_names, "0 start, 1 end, 2 which thread a CPU runs"),
-    B("cpu", U32, 0, 8, 8, NULL, "for 2: the CPU"),
-    W("who", WHO, 1, "for 2: the thread it runs"),
-};
-static const struct kev_field_desc f_oncpu[] = {
-    W("who", WHO, 0, "the thread the CPU now runs"),
-    W("cpu", U32, 1, "the CPU"),
-};
-static const struct kev_field_desc f_dprog[] = {
-    B("what", ENUM, 0, 0, 8, dprog_names, "1 go (BEGIN), 2 stop (END)"),
-    B("timers", HEX, 0, 8, 24, NULL, "the digest of its tick-N and profile-N probes (d/dtimers.h)"),
-    W("who", WHO, 1, "the consumer's thread: BEGIN's and END's context"),
-};
-static const struct kev_field_desc f_dtimer[] = {
-    W("who", WHO, 0, "the interrupted thread: the firings' context"),
-    W("at", HEX, 1, "the cycles' low word the kernel decided what was due by"),
-};
-static const struct kev_field_desc f_uring_bad[] = {
-    W("pid", PID, 0, "the process whose ring it is"),
-    B("rejected", U32, 1, 0, 31, NULL, "records rejected (never counted lost)"),
-    B("given_up", FLAG, 1, 31, 1, NULL, "the kernel gave the ring up"),
-};
-static const struct kev_field_desc f_sync_wait[] = {
-    W("object", HEX, 0, "the mutex, semaphore or condvar (the SYNC_* call's first argument)"),
-    W("owner", WHO, 1, "the owner (a semaphore: its last taker; a condvar: 0), 0: none"),
-};
-static const struct kev_field_desc f_prio_change[] = {
-    W("who", WHO, 0, "the thread"),
-    B("new_prio", PRIO, 1, 0, 8, NULL, "its effective priority after"),
-    B("old_prio", PRIO, 1, 8, 8, NULL, "before"),
-    B("cause", ENUM, 1, 16, 8, kev_prio_cause_name, "why (KEV_PRIO_*)"),
-};
-static const struct kev_field_desc f_stack[] = {
-    W("who", WHO, 0, "the thread whose stack this is (kernel threads: pid 0)"),
-    B("kind", ENUM, 1, 0, 4, stack_kind_names, "1 user (a sample), 2 kernel, 3 fault"),
-    B("depth", U32, 1, 8, 8, NULL, "the pcs (0-32)"),
-    B("ended", ENUM, 1, 16, 4, stack_ended_names, "0 complete, else the unwind error"),
-    B("at_max", FLAG, 1, 20, 1, NULL, "the depth bound ended the walk"),
-    B("pc64", FLAG, 1, 24, 1, NULL, "each pc is two words, high first"),
-    { "pcs", KEV_K_ADDRS, KEV_L_PCS, 2, 5, 0, 0, NULL, "the pcs, innermost first" },
-};
-static const struct kev_field_desc f_fault[] = {
-    W("who", WHO, 0, "the faulting thread"),
-    B("signal", ENUM, 1, 0, 8, signal_names, "the signal the process is killed with"),
-    B("kind", ENUM, 1, 8, 8, fault_kind_names, "what the hardware said (KEV_FAULT_*)"),
-    B("addr_valid", FLAG, 1, 16, 1, NULL, "addr is known"),
-    HL("pc", ADDR, 2, "the faulting instruction"),
-    HL("addr", ADDR, 4, "the faulting data address (0 when not known)"),
-};
-static const struct kev_field_desc f_kpanic[] = {
-    B("origin", ENUM, 0, 0, 8, panic_origin_names, "0x10 kpanic() called, 0x11 an exception"),
-    B("kind", ENUM, 0, 8, 8, fault_kind_names, "an exception's kind (KEV_FAULT_*)"),
-    B("addr_valid", FLAG, 0, 16, 1, NULL, "addr is known"),
-    HL("pc", ADDR, 1, "the faulting instruction; for a call, kpanic's caller"),
-    HL("addr", ADDR, 3, "the fault address (0 when not known)"),
-    W("who", WHO, 5, "the thread on that CPU"),
-    STR("message", 6, "the panic's message"),
-};
-static const struct kev_field_desc f_image[] = {
-    W("pid", PID, 0, "the process (0: the kernel)"),
-    B("id_len", U32, 1, 0, 8, NULL, "the build id's length in bytes (0: none)"),
-    W("load", ADDR, 2, "where the image's first byte lies"),
-    { "build_id", KEV_K_STRING, KEV_L_BYTES, 3, 1, 0, 0, NULL,
-      "the GNU build id, as hex (readelf -n's spelling)" },
-    STR("name", KEV_W_NEXT, "the program's name; the kernel's ELF file"),
-};
-static const struct kev_field_desc f_usdt[] = {
-    W("site", ADDR, 0, "the probe site's address"),
-    W("nargs", U32, 1, "the argument count"),
-    { "args", KEV_K_U64S, KEV_L_ARGS, 2, 1, 0, 0, NULL, "the arguments (each low, high)" },
-};
-static const struct kev_field_desc f_user[] = {
-    { "data", KEV_K_WORDS, KEV_L_USER, 0, 0, 0, 0, NULL,
-      "the words (INSERTSUSEREVENT, INSERTCUSEREVENT), or the text (INSERTUSRSTREVENT)" },
-};
-static const struct kev_field_desc f_snd_message[] = {
-    W("rcvid", HEX, 0, "names the client thread; links send, receive and reply"),
-    W("pid", PID, 1, "the channel's owner"),
-};
-static const struct kev_field_desc f_snd_pulse[] = {
-    W("coid", HEX, 0, "the connection (0: the kernel)"),
-    B("code", HEX, 1, 0, 16, NULL, "the pulse's code (low 16 bits)"),
-    B("chid", U32, 1, 16, 16, NULL, "the channel"),
-};
-static const struct kev_field_desc f_rec_message[] = {
-    W("rcvid", HEX, 0, "names the client thread"),
-    W("who", WHO, 1, "the receiver"),
-};
-static const struct kev_field_desc f_rec_pulse[] = {
-    B("code", HEX, 0, 0, 16, NULL, "the pulse's code"),
-    B("chid", U32, 0, 16, 16, NULL, "the channel"),
-    W("who", WHO, 1, "the receiver"),
-};
-static const struct kev_field_desc f_pulse_other[] = {
-    W("scoid", HEX, 0, "QNX's server connection"),
-    W("pid", PID, 1, "QNX's process"),
-};
-static const struct kev_field_desc f_signal[] = {
-    B("signo", ENUM, 0, 0, 32, signal_names, "si_signo"),
-    W("code", U32, 1, "si_code as QNX's siginfo.h gives it"),
-};
-static const struct kev_field_desc f_reply[] = {
-    W("rcvid", HEX, 0, "the client"),
-    W("status", S32, 1, "the reply's status"),
-};
-static const struct kev_field_desc f_msg_error[] = {
-    W("rcvid", HEX, 0, "the client"),
-    W("errno", ERRNO, 1, "the error"),
-};
+FIELDS(f_time, KEV_F_TIME);
+FIELDS(f_buffer, KEV_F_BUFFER);
+FIELDS(f_buffer_end, KEV_F_BUFFER_END);
+FIELDS(f_dropped, KEV_F_DROPPED);
+FIELDS(f_int, KEV_F_INT);
+FIELDS(f_int_handler_enter, KEV_F_INT_HANDLER_ENTER);
+FIELDS(f_int_handler_exit, KEV_F_INT_HANDLER_EXIT);
+FIELDS(f_thread, KEV_F_THREAD);
+FIELDS(f_thread_life, KEV_F_THREAD_LIFE);
+FIELDS(f_proc, KEV_F_PROC);
+FIELDS(f_proc_name, KEV_F_PROC_NAME);
+FIELDS(f_thread_name, KEV_F_THREAD_NAME);
+FIELDS(f_func_enter, KEV_F_FUNC_ENTER);
+FIELDS(f_func_exit, KEV_F_FUNC_EXIT);
+FIELDS(f_slog, KEV_F_SLOG);
+FIELDS(f_timer, KEV_F_TIMER);
+FIELDS(f_snapshot, KEV_F_SNAPSHOT);
+FIELDS(f_oncpu, KEV_F_ONCPU);
+FIELDS(f_dprog, KEV_F_DPROG);
+FIELDS(f_dtimer, KEV_F_DTIMER);
+FIELDS(f_uring_bad, KEV_F_URING_BAD);
+FIELDS(f_sync_wait, KEV_F_SYNC_WAIT);
+FIELDS(f_prio_change, KEV_F_PRIO_CHANGE);
+FIELDS(f_stack, KEV_F_STACK);
+FIELDS(f_fault, KEV_F_FAULT);
+FIELDS(f_kpanic, KEV_F_KPANIC);
+FIELDS(f_image, KEV_F_IMAGE);
+FIELDS(f_usdt, KEV_F_USDT);
+FIELDS(f_user, KEV_F_USER);
+FIELDS(f_snd_message, KEV_F_SND_MESSAGE);
+FIELDS(f_snd_pulse, KEV_F_SND_PULSE);
+FIELDS(f_rec_message, KEV_F_REC_MESSAGE);
+FIELDS(f_rec_pulse, KEV_F_REC_PULSE);
+FIELDS(f_pulse_other, KEV_F_PULSE_OTHER);
+FIELDS(f_signal, KEV_F_SIGNAL);
+FIELDS(f_reply, KEV_F_REPLY);
+FIELDS(f_msg_error, KEV_F_MSG_ERROR);
 
 // ---- the D column: each probe a site fires and its arguments (struct kev_dprobe) ------------
 // The kernel fires these where it writes the event (kernel/ktrace.c), as docs/d-probes.md
@@ -424,6 +275,15 @@ static const struct kev_dprobe d_oncpu[] = {
     { "proc:::lwp-start, proc:::start, proc:::exec, proc:::exec-success",
       "at a thread's first run (a spawned process's first thread: start, exec, exec-success "
       "first): who pid, its priority", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_dprog[] = {
+    { "dtrace:::BEGIN, dtrace:::END", "at the go and the stop, in who's context (the replay's "
+      "span)", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_dtimer[] = {
+    { "profile:::tick-N, profile-N", "the program's timers due by at, in who's context", NULL, 1 },
     D_END,
 };
 static const struct kev_dprobe d_usdt[] = {
@@ -551,12 +411,12 @@ const struct kev_event_desc kev_event_table[] = {
     ROWD(EMIT, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
         "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", d_oncpu),
-    ROW(SYSTEM, KEV_SYS_DPROG, KEV_SYS_DPROG, "DPROG",
+    ROWD(OWN, SYSTEM, KEV_SYS_DPROG, KEV_SYS_DPROG, "DPROG",
         "a D program's probes go on (KDT_GO) or off (KDT_STOP)", f_dprog, 2, 2, NULL,
-        "dtrace:::BEGIN, dtrace:::END (dtrace -i replays the span between)"),
-    ROW(SYSTEM, KEV_SYS_DTIMER, KEV_SYS_DTIMER, "DTIMER",
+        "dtrace:::BEGIN, dtrace:::END (dtrace -i replays the span between)", d_dprog),
+    ROWD(OWN, SYSTEM, KEV_SYS_DTIMER, KEV_SYS_DTIMER, "DTIMER",
         "a D program's tick-N or profile-N probes were due at a timer interrupt", f_dtimer, 2, 2,
-        NULL, "profile:::tick-N, profile-N (those due by `at`)"),
+        NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -3,8 +3,9 @@
 // in test builds of kevscen and the consumers ($(HT)/evrow/), so that test_event_table.sh sees
 // an event no tool's code knows named with its fields by each of them. SYSTEM 0x3f0, a
 // number no kernel event uses; its emit site is kevscen's "events" scenario, which writes
-// every row of the table. Its D probe fires in test builds of dtrace -i, whose code names no
-// event of this row.
+// every row of the table. Its D probe, one no list of d/dprobes.h has, gets its id from the row
+// (tools/dtrace/row_probes.c) in test builds of dtrace, which list it and fire it over a
+// capture (-i) with no code naming this row or its probe.
 #include <trace/kev_events.h>
 
 static const struct kev_field_desc test_fields[] = {
@@ -15,17 +16,17 @@ static const struct kev_field_desc test_fields[] = {
     { "label", KEV_K_STRING, KEV_L_STRING, 4, 0, 0, 0, 0, "a text" },
 };
 
-// Its D column: a probe no kernel event feeds (this kernel has no signal handlers), so that
-// dtrace -i over the test's capture fires it only for this row, with these arguments.
+// Its D column: a probe of its own, so that dtrace -i over the test's capture fires it only for
+// this row, with these arguments.
 static const struct kev_dprobe test_dprobes[] = {
-    { "proc:::signal-handle", "who who.pid level flagged where", NULL, 0 },
+    { "kevtest:::test-only", "who who.pid level flagged where", NULL, 0 },
     { NULL, NULL, NULL, 0 },
 };
 
 static const struct kev_event_desc test_rows[] = {
     { KEV_C_SYSTEM, 0x3f0, 0x3f0, "TEST_ONLY", "written only by a test", test_fields,
       sizeof(test_fields) / sizeof(test_fields[0]), 0, 0, 0, 0,
-      "proc:::signal-handle (who, its pid, level, flagged, where)", KEV_D_OWN,
+      "kevtest:::test-only (who, its pid, level, flagged, where)", KEV_D_OWN,
       test_dprobes },
 };
 

@@ -9,8 +9,9 @@
 # (check_event_table.py); QNX's interrupted call reads as its call's exit (kev2json's errno 4,
 # EINTR, as babeltrace2 reads the CTF). Then the same with a test-only
 # row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
-# the event no consumer's code knows is named with its fields by each, and dtrace -i fires the
-# D probe its row's D column names, with its fields as arguments. And the docs: the
+# the event no consumer's code knows is named with its fields by each, and the D probe its
+# row's D column names, in no probe list, is listed by dtrace -l and fired by dtrace -i with
+# its fields as arguments. And the docs: the
 # listing docs/event-table.md is kevtable's output, and trace-events.md's tables name each
 # event number as the table does. And the readers' sources: none unpacks a field by hand.
 # usage: test_event_table.sh [BINDIR [TESTBINDIR [SCRATCHDIR]]]
@@ -125,18 +126,25 @@ grep -q ' TEST_ONLY who=0x[0-9a-f]* level=[0-9]* flagged=1 where=0x[0-9a-f]* lab
     "$dir/test-row.kevtable"
 check "test-row: kevtable names its five fields" test $? = 0
 
-# dtrace -i fires the D probe of the test row's D column (proc:::signal-handle: who, its pid,
-# level, flagged, where) once per TEST_ONLY event, with the values kevscen wrote; the build
-# without the row fires it for no event of the same capture.
-dscript='proc:::signal-handle { printf("%d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4); }'
+# The test row's D probe (kevtest:::test-only: who, its pid, level, flagged, where) is in no
+# probe list: the row gives it its id. The test build of dtrace lists it and the build without
+# the row does not; dtrace -i fires it once per TEST_ONLY event, with the values kevscen wrote,
+# and the build without the row fires it for no event of the same capture.
+"$tbin/evrow/dtrace" -l -n 'kevtest:::test-only' >"$dir/test-row.l" 2>&1
+grep -qE '^ *[0-9]+ +kevtest +test-only$' "$dir/test-row.l"
+check "test-row: dtrace -l lists its D probe, which no probe list names" test $? = 0
+"$bin/dtrace" -l | grep -q 'kevtest'
+check "test-row: the build without the row lists no such probe" test $? = 1
+dscript='kevtest:::test-only { printf("%d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4); }'
 "$tbin/evrow/dtrace" -q -i "$dir/test-row.kev" -n "$dscript" >"$dir/test-row.d" 2>"$dir/test-row.derr"
+# (where, 64 bits, as the text kevscen wrote: mawk's %d stops at 2^31 - 1)
 awk '$1 == "expect-field" && $2 == "TEST_ONLY" { v[$3] = $4 }
      $1 == "expect-field" && $2 == "TEST_ONLY" && $3 == "where" {
-         printf "%d %d %d %d %d\n", v["who"], int(v["who"] / 65536), v["level"], v["flagged"], v["where"] }' \
+         printf "%d %d %d %d %s\n", v["who"], int(v["who"] / 65536), v["level"], v["flagged"], v["where"] }' \
     "$dir/test-row.expect" >"$dir/test-row.dwant"
 test -s "$dir/test-row.dwant" && diff "$dir/test-row.dwant" <(grep . "$dir/test-row.d") >"$dir/test-row.ddiff"
-check "test-row: dtrace -i fires its D probe with its fields, per event ($(wc -l <"$dir/test-row.dwant") events)" \
-    test $? = 0
+rc=$? nwant=$(wc -l <"$dir/test-row.dwant")   # (the count's substitution would reset $?)
+check "test-row: dtrace -i fires its D probe with its fields, per event ($nwant events)" test $rc = 0
 "$bin/dtrace" -q -i "$dir/test-row.kev" -n "$dscript" 2>/dev/null | grep -q .
 check "test-row: the build without the row fires that probe for no event" test $? = 1
 
@@ -189,7 +197,7 @@ done <"$dir/doc.tap"
 # kev_field_read, the model's kx_fields.h, kev_who_pid): no tool's source reads an event's word
 # at a position of its own (w[0], w[1]...), takes a word's bits or splits a who (pid << 16 |
 # tid) by hand; and the shared decoders of STACK, FAULT, KPANIC and IMAGE (trace/) use none of
-# kev.h's packing macros, which are the kernel's side. Not readers: kevscen and kev_capture.c
+# kev.h's packing macros, nor does the kernel, which packs by the rows. Not readers: kevscen and kev_capture.c
 # (they write events), the instruction decoders (fbt_*, fbtgen), kevdump's target memory, and
 # kev_live.c's 16-bit stream frame numbers; qnx_kercall.c reads QNX's kernel-call layouts by
 # their own positions (trace/kev_kercall.c's table of them), as QNX's traceprinter prints them.
@@ -199,8 +207,13 @@ hand=$(cd "$root" && grep -rnE '\bw\[[0-9]+\]|>> *16\b|& *0xffffu?\b' tools --in
        grep -v '^tools/common/kev_live.c:.*& *0xffffu' || true)
 if [ -z "$hand" ]; then ok "no tool reads an event's words by position, a word's bits or a who by hand"
 else notok "a tool reads an event's words by hand, not by the event table" "$hand"; fi
-macros=$(cd "$root" && grep -rnE 'KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_VALID)|PANIC_ORIGIN|IMAGE_ID_LEN)\b' \
-             trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
-if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC and IMAGE by the table, not kev.h's packing"
+packing='KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_VALID)|PANIC_ORIGIN|IMAGE_ID_LEN|URING_GIVEN_UP)\b'
+macros=$(cd "$root" && grep -rnE "$packing" trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
+if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC, IMAGE and URING_BAD by the table, not kev.h's packing"
 else notok "a decoder unpacks by kev.h's packing macros, not by the event table" "$macros"; fi
+# The kernel writes those words by the rows' layouts too (trace/kev_rows.h KEV_PACK): no kernel
+# source packs them by kev.h's macros (comments aside).
+kpack=$(cd "$root" && grep -rnE "$packing" kernel --include='*.c' --include='*.h' | grep -vE '^[^:]+:[0-9]+: *//' || true)
+if [ -z "$kpack" ]; then ok "the kernel packs STACK, FAULT, KPANIC, IMAGE and URING_BAD by the rows' layouts, not kev.h's macros"
+else notok "a kernel source packs an event's word by kev.h's macros, not by the row's layout" "$kpack"; fi
 finish

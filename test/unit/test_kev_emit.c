@@ -423,9 +423,9 @@ static void every_emit_row_against_its_helper(void **state)
 
     seen = 0;
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
-              kev_emit_prio_change(true, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX), { "pid", 5 });
+              kev_emit_prio_change(KEV_D, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX), { "pid", 5 });
     PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
-               kev_emit_prio_change(false, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX));
+               kev_emit_prio_change(KEV_RING, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX));
     assert_int_equal(kev_field_get(&fs, "old_prio")->v, 10);
     done(fs.desc, seen);
 

@@ -13,6 +13,7 @@
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "kevreplay.h"
+#include "row_probes.h"
 #include <kevhost/kev_input.h>
 #include <kevhost/kev_live.h>
 #include "kevtarget.h"
@@ -667,6 +668,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    row_probes_use("dtrace");
     if (tool_fbt_kernel("dtrace", argc, argv) != 0 ||
         tool_usdt_option("dtrace", &argc, argv, 0) != 0 || kernel_symbols(argc, argv) != 0)
         return 2;

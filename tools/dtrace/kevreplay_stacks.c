@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/kx_fields.h>
 #include <trace/kev_decode.h>
 #include <trace/period_due.h>
 
@@ -77,7 +78,8 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
     } else if (e->ev == KEV_SYS_USDT) {
         c->usdt++;
     } else if (e->ev == KEV_SYS_DPROG) {
-        c->dprog++;
+        uint32_t what = kx_field(e, kx_fields()->dprog_what); /* a span's go or stop */
+        c->dprog += what == KEV_DPROG_GO || what == KEV_DPROG_STOP;
     } else if (e->ev == KEV_SYS_DTIMER) {
         c->dtimer++;
     } else if (e->ev == KEV_SYS_STACK) {

@@ -17,7 +17,8 @@ struct rstack_census {
     unsigned samples, faults, bad;   /* bad: STACK/FAULT events that do not decode */
     unsigned oncpu;     /* ONCPU events: on-cpu fires at them, else at THRUNNING (kevreplay.c) */
     unsigned func, usdt;    /* FUNC_ENTER/FUNC_EXIT and USDT events: fbt, pid, USDT firings */
-    unsigned dprog;     /* DPROG events: a D program's span, which the replay keeps to */
+    unsigned dprog;     /* DPROG go and stop events: a D program's span, which the replay
+                         * keeps to (another value of `what` is no span) */
     unsigned dtimer;    /* DTIMER events: where the board's program's timers fired */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */

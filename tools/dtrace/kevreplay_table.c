@@ -27,22 +27,30 @@ static unsigned name_hash(const char *s)
     return h & (MAP_SLOTS - 1u);
 }
 
-/* map_build: every probe of the table (BEGIN to the last fixed one) by its full name. */
+/* map_add: probe id by its full name, when it is one. */
+static void map_add(uint32_t id)
+{
+    struct dprobe_desc d;
+    char name[NAME_MAX_LEN];
+    if (dprobe_get(id, &d) != 0)
+        return;
+    snprintf(name, sizeof(name), "%s:%s:%s:%s", d.prov, d.mod, d.func, d.name);
+    unsigned h = name_hash(name);
+    while (probe_map[h].name && strcmp(probe_map[h].name, name))
+        h = (h + 1u) & (MAP_SLOTS - 1u);
+    if (!probe_map[h].name && (probe_map[h].name = strdup(name)))
+        probe_map[h].id = id;
+}
+
+/* map_build: every probe of the table (BEGIN to the last fixed one), then the rows' own
+ * (d/dprobes.h DPROBE_ROW_BASE). */
 static void map_build(void)
 {
     map_built = 1;
-    for (uint32_t id = DPROBE_NONE + 1u; id < DPROBE_COUNT; id++) {
-        struct dprobe_desc d;
-        char name[NAME_MAX_LEN];
-        if (dprobe_get(id, &d) != 0)
-            continue;
-        snprintf(name, sizeof(name), "%s:%s:%s:%s", d.prov, d.mod, d.func, d.name);
-        unsigned h = name_hash(name);
-        while (probe_map[h].name && strcmp(probe_map[h].name, name))
-            h = (h + 1u) & (MAP_SLOTS - 1u);
-        if (!probe_map[h].name && (probe_map[h].name = strdup(name)))
-            probe_map[h].id = id;
-    }
+    for (uint32_t id = DPROBE_NONE + 1u; id < DPROBE_COUNT; id++)
+        map_add(id);
+    for (uint32_t id = DPROBE_ROW_BASE; id < DPROBE_ROW_BASE + DPROBE_ROW_MAX; id++)
+        map_add(id);
 }
 
 static uint32_t probe_id(const char *name)

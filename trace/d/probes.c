@@ -90,6 +90,23 @@ static int usdt_get(uint32_t id, struct dprobe_desc *d)
     return 0;
 }
 
+static const struct dprobe_desc *row_probes;
+static unsigned row_n;
+
+void dprobe_rows_use(const struct dprobe_desc *probes, unsigned n)
+{
+    row_probes = probes;
+    row_n = n < DPROBE_ROW_MAX ? n : DPROBE_ROW_MAX;
+}
+
+static int row_get(uint32_t id, struct dprobe_desc *d)
+{
+    if (id - DPROBE_ROW_BASE >= row_n)
+        return -1;
+    *d = row_probes[id - DPROBE_ROW_BASE];
+    return 0;
+}
+
 static const struct dprobe_pidfn *pid_fns;
 static unsigned pid_n;
 
@@ -130,12 +147,16 @@ const struct dprobe_usdt *dprobe_usdt_site(uint32_t id)
                ? &usdt_sites[id - DPROBE_USDT_BASE] : NULL;
 }
 
+/* The walk: the kernel's ids, the USDT sites', then the rows' (pid ids are not walked). */
 uint32_t dprobe_next(uint32_t id)
 {
+    const uint32_t rows = row_n ? DPROBE_ROW_BASE : 0;
+    if (id >= DPROBE_ROW_BASE)
+        return id + 1u < DPROBE_ROW_BASE + row_n ? id + 1u : 0;
     if (id >= DPROBE_USDT_BASE)
-        return id + 1u < DPROBE_USDT_BASE + usdt_n ? id + 1u : 0;
+        return id + 1u < DPROBE_USDT_BASE + usdt_n ? id + 1u : rows;
     uint32_t n = dprobe_next_kernel(id);
-    return n ? n : usdt_n ? DPROBE_USDT_BASE : 0;
+    return n ? n : usdt_n ? DPROBE_USDT_BASE : rows;
 }
 
 static uint32_t dprobe_next_kernel(uint32_t id)
@@ -158,6 +179,8 @@ int dprobe_get(uint32_t id, struct dprobe_desc *d)
 {
     if (DPROBE_IS_USDT(id))
         return usdt_get(id, d);
+    if (DPROBE_IS_ROW(id))
+        return row_get(id, d);
     if (DPROBE_IS_PID(id))
         return pid_get(id, d);
     if (DPROBE_IS_FBT(id))

@@ -63,19 +63,8 @@ static inline __attribute__((always_inline)) unsigned sync_kind(void)
 // entry_shared, entry_irq_shared).
 // entry.S calls the untraced or the traced one: its call instruction is rewritten when
 // tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
-// entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
+// entry left is rare and tests ktrace_kernel_on (kernel_entry_now: tracing may have started),
 // and so does an entry that waited for the lock (another CPU may have started it then).
-// Work an entry left (rare): out of line, so that its test costs the common path nothing.
-static __attribute__((noinline)) void more_work_entry(unsigned kind)
-{
-#ifndef KTRACE_DISABLED
-    if (ktrace_kernel_on) {
-        kernel_entry_traced(kind);
-        return;
-    }
-#endif
-    kernel_entry(kind);
-}
 
 #if KMAX_CPUS > 1
 // Interrupts that arrived while an exclusive interrupt entry waited for the lock or ran,
@@ -97,7 +86,7 @@ static __attribute__((noinline)) void serve_arrived(void)
     for (unsigned i = 0; i < ARRIVED_MAX && intc_peek() != INTC_NONE; i++) {
         unsigned kind = a64_irq_kind(INTC_NOT_ACKED);
         do
-            more_work_entry(kind);
+            kernel_entry_now(kind);
         while (a64_more_work(&kind));
     }
 }
@@ -123,7 +112,7 @@ static inline __attribute__((always_inline)) void entry_work(unsigned source, in
     else
         kernel_entry(kind);
     while (a64_more_work(&kind))
-        more_work_entry(kind);
+        kernel_entry_now(kind);
     if (smp)
         exclusive_end(source);
 }

@@ -188,24 +188,46 @@ void arch_init(void)
 // The C side of every kernel entry (entry.S): the kernel's work for this vector, then any work
 // it left (a reschedule request, a software-raised interrupt line), each as an entry of its own,
 // as the ARM port's PendSV and pending interrupts would be taken right after the return.
-void x86_kernel_entry(unsigned vector);
-void x86_kernel_entry(unsigned vector)
+// entry.S calls the untraced or the traced copy through x86_entry_fn, which
+// arch_trace_entry_select sets when tracing turns on or off, so that the untraced path tests
+// nothing (a test of ktrace_kernel_on cost every entry 3 instructions, the traced null call
+// 1.5 an event). The work an entry left is rare and tests ktrace_kernel_on (kernel_entry_now):
+// the entry's own call may have started or stopped tracing.
+
+static inline __attribute__((always_inline)) void entry_body(unsigned vector, const bool traced)
 {
     unsigned kind = x86_entry_kind(vector);
     if (kind == KENTRY_FAULT && vector == 7 && x86_fpu_trap())
         return;             // #NM: the FPU is handed to this thread, which goes on
-    do {
-#ifndef KTRACE_DISABLED
-        if (ktrace_kernel_on) {
-            kernel_entry_traced(kind);
-            continue;
-        }
-#endif
+    if (traced)
+        kernel_entry_traced(kind);
+    else
         kernel_entry(kind);
-    } while (x86_more_work(&kind));
+    while (x86_more_work(&kind))
+        kernel_entry_now(kind);
     // The thread about to run traps on its first FPU instruction unless the FPU holds its
     // registers already (fpu.c).
     bool fpu_not_ours = k_current != x86_fpu_owner;
     if (fpu_not_ours != x86_fpu_ts)
         x86_fpu_set_ts(fpu_not_ours);
+}
+
+void x86_kernel_entry(unsigned vector);
+void x86_kernel_entry(unsigned vector)
+{
+    entry_body(vector, false);
+}
+
+void x86_kernel_entry_traced(unsigned vector);
+void x86_kernel_entry_traced(unsigned vector)
+{
+    entry_body(vector, KTRACE_HOOKS);
+}
+
+// What entry.S calls (above). Written only here, under the kernel (one CPU; entries never nest).
+void (*x86_entry_fn)(unsigned vector) = x86_kernel_entry;
+
+void arch_trace_entry_select(bool traced)
+{
+    x86_entry_fn = traced ? x86_kernel_entry_traced : x86_kernel_entry;
 }

@@ -128,7 +128,8 @@ x86_entry:
 3:  movl $x86_kstack_top, %esp
     movl k_cpus, %eax
     pushl X86_CTX_VECTOR(%eax)
-    call x86_kernel_entry           /* the kernel's work for this entry, and what it left */
+    call *x86_entry_fn              /* the kernel's work for this entry, and what it left:
+                                     * x86_kernel_entry or, tracing, its traced copy (cpu.c) */
     addl $4, %esp
 
     /* Resume k_current. */

@@ -73,9 +73,9 @@ void arch_thread_ring_hint(struct thread *t, uint32_t addr);
 _Noreturn void arch_start(struct thread *boot);
 void arch_idle_loop(void);
 // Tracing in the kernel turned on or off (ktrace_kernel_on changed; under the kernel lock): an
-// arch whose exception entry picks kernel_entry_traced by a rewritten call or a second vector
-// table rather than a test switches here (aarch64 and armv7m entry_select.c). A no-op
-// elsewhere (ktrace.c's weak default).
+// arch whose exception entry picks kernel_entry_traced by a rewritten call, a second vector
+// table or a pointer rather than a test switches here (aarch64 and armv7m entry_select.c, x86
+// cpu.c). A no-op elsewhere (ktrace_state.c's weak default).
 void arch_trace_entry_select(bool traced);
 unsigned arch_current_irq(void);
 void arch_irq_enable(unsigned irq);

@@ -23,6 +23,9 @@ _Noreturn void kernel_main(void);
 // Every entry from a thread (the contract in kernel/arch.h), untraced or while tracing runs.
 void kernel_entry(unsigned kind);
 void kernel_entry_traced(unsigned kind);
+// One of the two as ktrace_kernel_on says now: for work an entry left (rare), whose own call
+// may have started or stopped tracing since the arch chose the entry's copy.
+void kernel_entry_now(unsigned kind);
 
 // ---- several CPUs ------------------------------------------------------------------------------
 // A starting CPU's first turn in the kernel (under the lock): it is online and has chosen

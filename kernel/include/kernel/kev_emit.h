@@ -2,7 +2,8 @@
 // The kernel's emit helpers: for each event whose row in the event table (trace/kev_events.c)
 // feeds D from its own site (KEV_D_EMIT), one call that takes the event's values once, named as
 // the row names its fields (and the values its probes add, trace/kev_dargs.h), writes the ring's
-// slot(s) from them and, with d, fires the row's D probes with the same values, in
+// slot(s) from them (a word of several fields packed by the row's layout, trace/kev_rows.h
+// KEV_PACK: no shift or mask of its own here) and, with d, fires the row's D probes with the same values, in
 // kev_dargs.h's order, at the event's own stamp (ktrace_site_take), all under one hold of the D
 // lock (kdt_hold), so that two CPUs' events reach D and the capture in one order (what the
 // parity tests compare). d is the caller's test: a D program runs and the site wants its
@@ -20,6 +21,7 @@
 #include <kernel/ktrace_stack.h>
 #include <uapi/ktrace.h>
 #include <trace/kev_dargs.h>
+#include <trace/kev_rows.h>
 #include <kernel/smp.h>
 #include <uapi/kcall.h>
 
@@ -120,6 +122,23 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
         *r1 = (0u - v) & neg;
         *r0 = v | neg;
     }
+}
+
+// ---- how a helper with an inline path writes -----------------------------------------------------
+// An event written both on a traced path's inline code and on the general path has one helper,
+// which every path calls: `how` says how it writes. KEV_RING is the ring's general write
+// (class, filters), KEV_D the same and the probe (true converts to it), KEV_INLINE the inline
+// path, for a caller that saw the class recorded plainly (ktrace_kcall.h): the slot's write
+// alone.
+enum { KEV_RING = 0, KEV_D = 1, KEV_INLINE = 2 };
+
+static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uint32_t a,
+                                    uint32_t b)
+{
+    if (how == KEV_INLINE)
+        trace_emit_simple_fast(&ktrace, cls, ev, a, b);
+    else
+        trace_emit_simple(&ktrace, cls, ev, a, b);
 }
 
 // ---- a program's probe and its event ------------------------------------------------------------
@@ -317,31 +336,29 @@ static inline void kev_emit_procdestroy_name(bool d, uint32_t ppid, uint32_t pid
 
 // ---- SYSTEM -------------------------------------------------------------------------------------
 
-// PRIO_CHANGE's second word (docs/trace-events.md): the new priority, the old, the cause.
-static inline uint32_t kev_prio_change_word(unsigned new_prio, unsigned old_prio, unsigned cause)
+// PRIO_CHANGE [who, new_prio | old_prio << 8 | cause << 16], its words packed by the row's
+// layout (KEV_F_PRIO_CHANGE): sched:::change-pri (pid: the thread's). An initial priority is
+// no change: the caller passes KEV_RING (false) for it; KEV_INLINE from the inline path
+// (ktrace_kcall.h ktrace_prio_traced).
+static inline void kev_emit_prio_change(unsigned how, uint32_t who, uint32_t pid,
+                                        unsigned new_prio, unsigned old_prio, unsigned cause)
 {
-    return (new_prio & 0xffu) | (old_prio & 0xffu) << 8 | cause << 16;   // cause < KEV_PRIO_NCAUSES
-}
-
-// PRIO_CHANGE [who, new_prio | old_prio << 8 | cause << 16]: sched:::change-pri (pid: the
-// thread's). An initial priority is no change: the caller passes d false for it.
-static inline void kev_emit_prio_change(bool d, uint32_t who, uint32_t pid, unsigned new_prio,
-                                        unsigned old_prio, unsigned cause)
-{
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, who,
-                      kev_prio_change_word(new_prio, old_prio, cause));
-    if (!d)
+    if (cause >= KEV_PRIO_NCAUSES)      // (every caller's is a KEV_PRIO_*: its mask folds)
+        __builtin_unreachable();
+    uint32_t before = kev_site_open(how == KEV_D);
+    kev_write_simple(how, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_PACK(KEV_F_PRIO_CHANGE, 0),
+                     KEV_PACK(KEV_F_PRIO_CHANGE, 1));
+    if (how != KEV_D)
         return;
-    kev_site_stamp(d, before);
+    kev_site_stamp(true, before);
     KEV_EMIT_D(KEV_D_PRIO_CHANGE_CHANGE_PRI)
-    kev_site_close(d);
+    kev_site_close(true);
 }
 
-// FAULT [who, signal | kind << 8 | addr_valid << 16, pc (high, low), addr (high, low)], when
-// `ring` (the caller's test: SYSTEM recorded), then the faulting thread t's STACK of kind FAULT
-// (kernel/ktrace_stack.c) within the same site; proc:::fault in t's context (the caller's
-// k_current), whether or not the ring records.
+// FAULT [who, signal | kind << 8 | addr_valid << 16, pc (high, low), addr (high, low)], packed
+// by the row's layout (KEV_F_FAULT), when `ring` (the caller's test: SYSTEM recorded), then
+// the faulting thread t's STACK of kind FAULT (kernel/ktrace_stack.c) within the same site;
+// proc:::fault in t's context (the caller's k_current), whether or not the ring records.
 static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uint32_t who,
                                   int signal, unsigned kind, bool addr_valid, uint64_t pc,
                                   uint64_t addr)
@@ -349,10 +366,8 @@ static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uin
     uint32_t before = kev_site_open(d);
     if (ring) {
         const uint32_t w[6] = {
-            who,
-            ((uint32_t)signal & 0xffu) | (kind & 0xffu) << 8 |
-                (addr_valid ? KEV_FAULT_ADDR_VALID : 0u),
-            (uint32_t)(pc >> 32), (uint32_t)pc, (uint32_t)(addr >> 32), (uint32_t)addr,
+            KEV_PACK(KEV_F_FAULT, 0), KEV_PACK(KEV_F_FAULT, 1), KEV_PACK(KEV_F_FAULT, 2),
+            KEV_PACK(KEV_F_FAULT, 3), KEV_PACK(KEV_F_FAULT, 4), KEV_PACK(KEV_F_FAULT, 5),
         };
         trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FAULT, w, 6);
         kev_site_stamp(d, before);
@@ -390,20 +405,7 @@ static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, 
 // ---- COMM ---------------------------------------------------------------------------------------
 // The message events [rcvid, b] and msg's probes: coid the client's connection, bytes its
 // message's size (a reply's: 0, not kept), both read by the caller from the client the site
-// holds (kernel/ipc.c). Each event has one helper, which every path calls: `how` says how it
-// writes. KEV_RING is the ring's general write (class, filters), KEV_D the same and the probe
-// (true converts to it), KEV_INLINE the traced entry's inline path, for a caller that saw COMM
-// recorded plainly (ktrace_kcall.h ktrace_comm_inline): the slot's write alone.
-enum { KEV_RING = 0, KEV_D = 1, KEV_INLINE = 2 };
-
-static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uint32_t a,
-                                    uint32_t b)
-{
-    if (how == KEV_INLINE)
-        trace_emit_simple_fast(&ktrace, cls, ev, a, b);
-    else
-        trace_emit_simple(&ktrace, cls, ev, a, b);
-}
+// holds (kernel/ipc.c). Each event has one helper, which every path calls (`how`, above).
 
 static inline void kev_emit_snd_message(unsigned how, uint32_t rcvid, uint32_t pid,
                                         uint32_t coid, uint32_t bytes)
@@ -460,8 +462,8 @@ static inline void kev_emit_msg_error(unsigned how, uint32_t rcvid, uint32_t err
 static inline void kev_emit_snd_pulse(bool d, uint32_t coid, unsigned code, unsigned chid)
 {
     uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_PULSE, coid,
-                      (code & 0xffffu) | (uint32_t)chid << 16);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_PULSE, KEV_PACK(KEV_F_SND_PULSE, 0),
+                      KEV_PACK(KEV_F_SND_PULSE, 1));
     if (!d)
         return;
     kev_site_stamp(d, before);

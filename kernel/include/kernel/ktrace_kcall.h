@@ -133,14 +133,6 @@ static inline void ktrace_state_traced(struct thread *t)
         ktrace_state_inline(t);
 }
 
-// PRIO_CHANGE's second word (docs/trace-events.md): t's priority is about to become prio
-// (its current one, t->prio, is the old), for cause (KEV_PRIO_*). The one place the word is
-// made (kev_emit.h): the inline path below and the general hook (kernel/ktrace_sync.c).
-static inline uint32_t ktrace_prio_word(const struct thread *t, unsigned prio, unsigned cause)
-{
-    return kev_prio_change_word(prio, t->prio, cause);
-}
-
 // t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once
 // the caller saw KTRACE_ON(KEV_C_SYSTEM): inline when SYSTEM is on the inline path (it is in
 // the default capture, and a server takes its client's priority twice a message), else the
@@ -148,8 +140,7 @@ static inline uint32_t ktrace_prio_word(const struct thread *t, unsigned prio, u
 static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, unsigned cause)
 {
     if (ktrace_fast_on(KEV_C_SYSTEM)) {
-        trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                               ktrace_prio_word(t, prio, cause));
+        kev_emit_prio_change(KEV_INLINE, ktrace_who(t), 0, prio, t->prio, cause);
         return;
     }
     ktrace_prio_ev(t, prio, cause);

@@ -133,6 +133,17 @@ struct dprobe_desc {
     const char *prov, *mod, *func, *name;
 };
 
+/* Probes the event table's rows name (trace/kev_events.h: a row's D column) that no list here
+ * has: "provider:::name", one id each, DPROBE_ROW_BASE + its index in the table the host tool
+ * made of the rows (dprobe_rows_use; tools/dtrace/row_probes.c), so that a row added with a
+ * probe of its own is listed and fired over a capture with no edit to these lists. The
+ * kernel's D engine has none: a row's probe fires over a capture, not live. */
+#define DPROBE_ROW_BASE   0x60000u
+#define DPROBE_ROW_MAX    64u
+#define DPROBE_IS_ROW(id) ((id) >= DPROBE_ROW_BASE && (id) < DPROBE_ROW_BASE + DPROBE_ROW_MAX)
+/* dprobe_rows_use: the rows' probes (n at most DPROBE_ROW_MAX), kept by pointer; NULL: none. */
+void dprobe_rows_use(const struct dprobe_desc *probes, unsigned n);
+
 /* One USDT site (the module is its program's name, the function the one that holds it). */
 struct dprobe_usdt {
     const char *prov, *mod, *func, *name, *args;

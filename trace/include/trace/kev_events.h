@@ -2,7 +2,8 @@
 // The description of every trace event, read by every tool: for each event its class and
 // number, name, fields (name, kind, where in the payload, meaning), its fast and wide layouts,
 // the QNX encoding where QNX defines it, and the D probes its site fires. The rows are in
-// trace/kev_events.c (one row an event, greppable by name); the kernel-call layouts, QNX's,
+// trace/kev_events.c (one row an event, greppable by name), their layouts in
+// trace/kev_rows.h (which the kernel's emit helpers expand too); the kernel-call layouts, QNX's,
 // in trace/kev_kercall.c. kev_fields_decode() turns any event into named, typed fields from
 // those rows, so a reader names an event and its fields without a copy of its layout.
 // Pure data and lookups, freestanding (no libc): usable on target and host, no state.
