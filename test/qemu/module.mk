@@ -221,6 +221,13 @@ TASKS_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
+# CPU time by priority when a thread changes its own while it runs (its call, pulses it
+# receives): user/apps/prioself's own clock at each priority against kevstat's split, text and
+# JSON, and the report's (test_prio_split.sh: one boot of about 2 s a board).
+PRIO_SPLIT_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(PRIO_SPLIT_BOARDS),qemu-prio-split/$(b)|60|BOARD=$(b)|test/qemu/test_prio_split.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/priotest.elf $(H)/kevstat $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(PRIO_SPLIT_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.

@@ -5,7 +5,8 @@
 // documented and the kernel's way of writing receives, nested requests, pulses from an
 // interrupt, unmatched replies, stale messages (also nested ones), a full message pool,
 // interrupt-to-thread latency, kernel-call errors, lost-event windows, power-of-two buckets,
-// user events per id and process, and the Linux mapping of ids and priorities (kx_ids.c).
+// CPU time by priority split at a change while a thread runs, user events per id and process,
+// and the Linux mapping of ids and priorities (kx_ids.c).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,41 @@ static void test_implicit_switch(void **state)
     assert_int_equal(s->none_t[0], 40);     // 300..340 no thread known to run
     assert_int_equal(s->prio_t[10], 210);   // wide events: prio 10 * pid
     assert_int_equal(s->prio_t[20], 50);
+    kx_stats_free(s);
+    free(s);
+}
+
+// PRIO_CHANGE (pid, tid, new priority, old, cause), fast mode's two words.
+static void prio(struct kx_stats *s, uint64_t t, uint32_t pid, uint32_t tid, unsigned now,
+                 unsigned was, unsigned cause)
+{
+    kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, t, pid << 16 | tid,
+                         now | was << 8 | cause << 16, 0, 0, 2));
+}
+
+// CPU time by priority follows a change made while the thread runs (its own call, a pulse it
+// received): the run is split there. A change while it does not run is taken when it next runs
+// (fast mode's THRUNNING carries no priority: the model's).
+static void test_prio_split(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 100, 1, 1);                  // wide: prio 10
+    prio(s, 150, 1, 1, 25, 10, KEV_PRIO_CALL);         // while it runs
+    prio(s, 170, 2, 1, 40, 20, KEV_PRIO_MSG);          // 2/1 does not run yet
+    kx_stats_event(s, mk(KEV_C_PR_TH, KEV_TH_RUNNING, 200, 2, 1, 0, 0, 2)); // fast: no prio
+    prio(s, 260, 2, 1, 12, 40, KEV_PRIO_MSG);          // a received pulse's priority
+    prio(s, 270, 2, 1, 12, 12, KEV_PRIO_MSG);          // no change: nothing moves
+    kx_stats_event(s, mk(KEV_C_USER, 1, 300, 0, 0, 0, 0, 2));
+    kx_stats_finish(s);
+    assert_int_equal(s->prio_t[10], 50);
+    assert_int_equal(s->prio_t[25], 50);
+    assert_int_equal(s->prio_t[40], 60);
+    assert_int_equal(s->prio_t[12], 40);
+    assert_int_equal(s->prio_t[20], 0);
+    int b = kx_thread(&s->m, 2, 1);
+    assert_int_equal(s->th[b].state_t[KEV_TH_RUNNING], 100); // one run, split by priority
+    assert_int_equal(s->th[b].runs, 1);
     kx_stats_free(s);
     free(s);
 }
@@ -413,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_buckets),
         cmocka_unit_test(test_function_calls),
         cmocka_unit_test(test_implicit_switch),
+        cmocka_unit_test(test_prio_split),
         cmocka_unit_test(test_nested_request),
         cmocka_unit_test(test_kernel_form_and_irq_pulse),
         cmocka_unit_test(test_reply_status_and_error),

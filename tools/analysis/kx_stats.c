@@ -203,6 +203,31 @@ static void flow(struct kx_stats *s, enum kx_flow_kind kind, struct kx_slice_ref
 
 // ---- threads -------------------------------------------------------------------------------------
 
+// Running thread idx's time since prio_since goes to the priority it runs at (prio_now): at the
+// end of its run, or when its priority changes while it runs (prio_change), so that a run is
+// split at each change and the per-priority sums follow the trace's PRIO_CHANGE events.
+static void prio_charge(struct kx_stats *s, int idx, uint64_t t)
+{
+    struct kx_th_stats *ts = &s->th[idx];
+    if (ts->prio_now >= 0 && ts->prio_now < (int)KX_NPRIO && t >= ts->prio_since)
+        s->prio_t[ts->prio_now] += t - ts->prio_since;
+    ts->prio_since = t;
+}
+
+// PRIO_CHANGE (written before the change): a running thread's time so far is charged at its
+// old priority, the rest of its run at the new one. One that does not run takes its new
+// priority when it next runs (thread_event), from the model.
+static void prio_change(struct kx_stats *s, const struct kev_event *e)
+{
+    const struct kx_fields *f = kx_fields();
+    uint32_t who = kx_field(e, f->prio_who);
+    int idx = kx_thread(&s->m, kev_who_pid(who), kev_who_tid(who));
+    if (idx < 0 || s->th[idx].state != KEV_TH_RUNNING)
+        return;
+    prio_charge(s, idx, e->t64);
+    s->th[idx].prio_now = (int)kx_field(e, f->prio_new);
+}
+
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
 static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
 {
@@ -211,8 +236,8 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
         uint64_t d = t - ts->since;
         ts->state_t[ts->state] += d;
         int prio = ts->state == KEV_TH_RUNNING ? ts->prio_run : s->m.th[idx].prio;
-        if (ts->state == KEV_TH_RUNNING && prio >= 0 && prio < (int)KX_NPRIO)
-            s->prio_t[prio] += d;
+        if (ts->state == KEV_TH_RUNNING)
+            prio_charge(s, idx, t);
         if (s->sink.state) {
             struct kx_state_row r = { ts->iv_id, ts->since, t, idx, ts->state, st,
                                       ts->state == KEV_TH_RUNNING && ts->run_cpu
@@ -351,6 +376,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         if (ts->irq_wait >= 0)
             irq_handled(s, idx, t);
         set_state(s, idx, KEV_TH_RUNNING, t);
+        ts->prio_now = ts->prio_run, ts->prio_since = t;
         // The START snapshot's events all come from the CPU that took it, whichever CPU each
         // thread runs on: its entries say where (snapshot_entry), never a migration.
         if (s->m.in_snapshot) {
@@ -805,6 +831,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             if (s->funcs)
                 kx_funcs_event(s->funcs, e, fth, fth >= 0 ? s->m.th[fth].pid : 0, &s->sink);
         } else {
+            if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
+                prio_change(s, e);
             if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
                 if (!s->funcs)
                     s->funcs = kx_funcs_new();

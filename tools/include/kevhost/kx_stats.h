@@ -52,7 +52,9 @@ struct kx_th_stats {
     uint64_t waker_id;
     unsigned waker_irq;               // irq + 1 when woken inside an interrupt
     unsigned block_call;              // the kernel call it blocked in + 1, 0 none
-    int prio_run;                     // priority while running
+    int prio_run;                     // priority when it was switched in (its state row's)
+    int prio_now;                     // priority it runs at now (PRIO_CHANGE while it runs)
+    uint64_t prio_since;              // its running time before this is charged (prio_t)
     uint64_t runs;                    // times it was switched in
     uint64_t migrations;              // times it was switched in on another CPU than before
     unsigned run_cpu;                 // CPU + 1 it runs or last ran on, 0 when not yet seen
