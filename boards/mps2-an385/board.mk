@@ -19,3 +19,9 @@ APP_MAX_SLOTS  := 28
 # ktest) and the UART that carries the trace stream (tracelogger -u). See board_user.h.
 BOARD_DEVTIMER_WINDOW   := 0x40000000 0x1000
 BOARD_TRACE_UART_WINDOW := 0x40005000 0x1000
+
+# D programs KDT_LOAD takes up to 128 KB (the kernel's default is 64 KB): thirteen clauses on
+# every fbt probe compiled on the host measure 65,232 bytes, 304 under 64 KB, and grow with every
+# probed kernel function; a hundred clauses (~260 KB) are still refused. The block
+# comes from the 2 MB pool, with room for it (docs/fbt.md, "Heavy programs").
+BOARD_KDT_OBJ_MAX := 0x20000

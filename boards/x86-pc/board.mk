@@ -22,7 +22,7 @@ APP_FLASH_SLOT := 0x00040000
 APP_RAM_BASE   := 0x00500000
 APP_RAM_SLOT   := 0x00010000
 APP_MAX_SLOTS  := 8
-APP_RAM_END    := 0x00600000
+APP_RAM_END    := 0x00700000   # the last megabyte: dtrace's own slot (user.mk)
 
 # Device windows granted to programs: on x86 a window below 0x10000 is a range of I/O ports
 # (granted through the TSS I/O permission bitmap while the program runs). The device timer

@@ -11,6 +11,8 @@
 //   0x00500000 +--------------------+
 //              | program RAM slots  |  one per program, APP_RAM_SLOT (64 KB) each
 //   0x00600000 +--------------------+
+//              | dtrace's RAM       |  its compiler arena (1 MB, boards/x86-pc/user.mk)
+//   0x00700000 +--------------------+
 //   0x00800000 +--------------------+
 //              | contiguous pool    |  pmem: trace buffers and other large blocks (2 MB)
 //   0x00a00000 +--------------------+

@@ -86,7 +86,8 @@ if [ "$board" != mps2-an385 ]; then
 else
     # The limits a Cortex-M3 keeps, each said with the option that raises it: the board's
     # compiler arena (352 KB: thirteen clauses over every fbt probe need ~370 KB), and the
-    # kernel's 64 KB object (a hundred clauses on fbt:::entry compile to ~250 KB on the host).
+    # kernel's object (BOARD_KDT_OBJ_MAX, 128 KB: a hundred clauses on fbt:::entry compile to
+    # ~260 KB on the host).
     boot arena "$opts -n '$(tr '\n' ' ' < "$tmp/heavy.d")' $kfn"
     con_of dtrace < "$tmp/arena.out" | grep -m1 'out of compiler memory' | sed 's/^/# /'
     con_of dtrace < "$tmp/arena.out" |
@@ -98,7 +99,8 @@ else
     sz=$(stat -c %s "$tmp/wide.dobj" 2>/dev/null || echo 0)
     boot wide "$tmp/wide.dobj"
     con_of dtrace < "$tmp/wide.out" | grep -m1 'could not enable' | sed 's/^/# /'
-    con_of dtrace < "$tmp/wide.out" | grep -q "could not enable tracing: the compiled program is [0-9]* bytes: this kernel loads 1 to 65536 (BOARD_KDT_OBJ_MAX in the board's board.mk raises it)"
+    lim=$(($(sed -n 's/^BOARD_KDT_OBJ_MAX *:= *//p' "$here/boards/$board/board.mk") + 0))
+    con_of dtrace < "$tmp/wide.out" | grep -q "could not enable tracing: the compiled program is [0-9]* bytes: this kernel loads 1 to $lim (BOARD_KDT_OBJ_MAX in the board's board.mk raises it)"
     ok $? "a $sz-byte 100-clause program is refused by KDT_LOAD with its size and BOARD_KDT_OBJ_MAX"
     check "the refusal is dtrace's exit status 1, the boot's end" 'grep -q "^kernel: pid 1 exited with status 1; halting$" "$tmp/wide.out"'
 fi
