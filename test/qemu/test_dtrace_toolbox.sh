@@ -6,11 +6,13 @@
 # the capture's build id). One script of our own uses each construct: a script's
 # `#pragma D option bufsize=16k` (the board lowers it to the 8k one read takes, and says so),
 # aggregations as ?: operands (OPT_x ? @c[...] = count() : 1;), `mpid and `ncpus (kernel
-# variables, which a capture determines: the last pid created, its CPUs), zonename, and
+# variables, which a capture determines: the last pid created, its CPUs), zonename, the
+# syscall provider (syscall::<call>:entry by probefunc, as the Toolkit counts calls), and
 # func( )/mod( )/%a of kernel pcs at profile-997 samples. Truths: the two runs' outputs equal
 # byte for byte; acq's pid as appinit reports it ("acq (pid N) finished") is `mpid at acq's
 # exec-success (Solaris's mpid: the last pid given) and pid there; one CPU; the global zone
-# (Solaris's name on a system without zones); the kernel samples named as kernel functions.
+# (Solaris's name on a system without zones); the kernel samples named as kernel functions;
+# the syscall counts equal to kercall's over the capture and to acq's own counts of its calls.
 # Over the capture a kernel variable the capture does not determine (`hp_avenrun) is said
 # once, not an error at every firing. The boot is make dtrace's (dtrace -K: the capture spans
 # the program's go and stop, its DPROG events), and the script leaves nothing out: BEGIN's and
@@ -34,7 +36,7 @@ img=$B/acqparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..12"
+echo "1..14"
 
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
@@ -60,6 +62,12 @@ kercall::Proc*:return, kercall::TraceEvent:return, kercall::DTrace:return
 /errno/
 {
 	@errs[execname, probefunc, errno] = count();
+}
+
+syscall::ThreadSleep:entry, syscall::Sem*:entry
+/pid == $target/
+{
+	@sys[probefunc] = count();
 }
 
 sched:::off-cpu
@@ -120,6 +128,7 @@ END
 	    timestamp - start, ticks);
 	printa("calls %s %s %@d\n", @calls);
 	printa("errors %s %s %d %@d\n", @errs);
+	printa("syscall %s %@d\n", @sys);
 	printa("off-cpu %s %@d\n", @off);
 	printa("vtimestamp at off-cpu %s %@d\n", @offtime);
 	printa("on-cpu %s %@d\n", @on);
@@ -180,3 +189,23 @@ hrc=$?
 said=$(grep -c 'hp_avenrun is kernel memory, which a capture does not hold' "$tmp/hp.err")
 check "over the capture \`hp_avenrun at every on-cpu is said once ($said lines), no invalid address error (exit $hrc)" \
     "[ $hrc = 0 ] && [ $said = 1 ] && ! grep -q 'invalid address' '$tmp/hp.err'"
+
+# The syscall provider (docs/d-probes.md): the Toolkit's syscall:::entry /pid == $target/
+# count by probefunc, here of the calls acq makes a few tens of times (at every kernel call the
+# clause would leave the board no idle time, which the func( ) check needs), against the same
+# count by kercall over the same capture, and against acq's own counts: the supervisor sleeps
+# once an audit; the supervisor and the logger each take and give the semaphore `report` once
+# an audit or a report, and main creates it once.
+"$H/dtrace" -q -T acq -i "$tmp/trace.kev" -n 'kercall::ThreadSleep:entry, kercall::Sem*:entry
+    /pid == $target/ { @k[probefunc] = count(); } END { printa("syscall %s %@d\n", @k); }' \
+    2> "$tmp/ker.err" | grep -v '^$' > "$tmp/ker.out"
+grep '^syscall ' "$tmp/cap.out" > "$tmp/sys.out"
+check "syscall::'s counts by probefunc are kercall::'s over the same capture ($(wc -l < "$tmp/sys.out") calls)" \
+    "[ -s '$tmp/sys.out' ] && cmp -s '$tmp/ker.out' '$tmp/sys.out'"
+diff "$tmp/sys.out" "$tmp/ker.out" | head -6 | sed 's/^/# /'
+sed -n "s#^[0-9]*/acq: acq: filter: .*logger: \([0-9]*\) reports, supervisor: \([0-9]*\) audits\$#\1 \2#p" \
+    "$tmp/run.out" > "$tmp/own.txt"
+read -r reports audits < "$tmp/own.txt"
+check "acq's ThreadSleeps are its ${audits:-?} audits, its SemWaits and SemPosts its audits and ${reports:-?} reports, one SemCreate (as acq counts them)" \
+    "grep -qx 'syscall ThreadSleep ${audits:-x}' '$tmp/sys.out' && grep -qx 'syscall SemWait $((${audits:-0} + ${reports:-0}))' '$tmp/sys.out' && grep -qx 'syscall SemPost $((${audits:-0} + ${reports:-0}))' '$tmp/sys.out' && grep -qx 'syscall SemCreate 1' '$tmp/sys.out'"
+sed 's/^/# /' "$tmp/sys.out"

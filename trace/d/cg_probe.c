@@ -223,6 +223,29 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
     return 1;
 }
 
+static int fields_match(const char *const f[4], const struct dprobe_desc *d)
+{
+    return dprobe_glob(f[0], d->prov) && dprobe_glob(f[1], d->mod) &&
+           dprobe_glob(f[2], d->func) && dprobe_glob(f[3], d->name);
+}
+
+/* table_match: the name a table probe *d takes in the program when description f matches it
+ * (NULL: no match), by its own name or by a Solaris one (*a holds that). By its sdt name it
+ * keeps its own, which says more (the interrupt's line); by its syscall name it takes that
+ * one, which differs in the provider alone (dtrace -l -P syscall, -F's => arrows). A probe is
+ * named once in a program: by the first description that enabled it. */
+static const struct dprobe_desc *table_match(const char *const f[4], const struct dprobe_desc *d,
+                                             struct dprobe_desc *a)
+{
+    if (fields_match(f, d))
+        return d;
+    if (dprobe_sdt_alias(d, a) && fields_match(f, a))
+        return d;
+    if (dprobe_syscall_alias(d, a) && fields_match(f, a))
+        return a;
+    return NULL;
+}
+
 void cg_match_desc(struct cg *g, const char *desc, unsigned clause, int line)
 {
     const char *f[4] = { "", "", "", "" };
@@ -279,20 +302,21 @@ void cg_match_desc(struct cg *g, const char *desc, unsigned clause, int line)
         return;
     unsigned hits = 0;
     for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id)) {
-        struct dprobe_desc d;
+        struct dprobe_desc d, a;
         if (dprobe_get(id, &d) != 0)
             continue;
-        struct dprobe_desc a;   /* or by its Solaris sdt name (the probe keeps its own) */
-        if ((dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
-             dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) ||
-            (dprobe_sdt_alias(&d, &a) && dprobe_glob(f[0], a.prov) && dprobe_glob(f[1], a.mod) &&
-             dprobe_glob(f[2], a.func) && dprobe_glob(f[3], a.name))) {
-            ecb_add(g, probe_add(g, id, &d, 0, 0, line), clause, line);
+        const struct dprobe_desc *named = table_match(f, &d, &a);
+        if (named) {
+            ecb_add(g, probe_add(g, id, named, 0, 0, line), clause, line);
             hits++;
         }
     }
     if (!hits && !glob)
         fbt_unprobeable(g, f, line);
+    if (!hits && !g->cc->zdefs && !strcmp(f[0], "syscall"))
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes: "
+                  "the syscall provider's functions are this kernel's calls, named as QNX "
+                  "names them (dtrace -l -P syscall lists them)", desc);
     if (!hits && !g->cc->zdefs) /* -Z: such a description enables nothing */
         dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
                   desc);

@@ -307,3 +307,16 @@ int dprobe_sdt_alias(const struct dprobe_desc *d, struct dprobe_desc *a)
     a->name = strcmp(d->name, "entry") == 0 ? "interrupt-start" : "interrupt-complete";
     return 1;
 }
+
+/* Solaris's syscall provider, the first one DTrace users reach for: its probes are the entry
+ * and return of each system call, and this kernel's system calls are its kernel calls. So
+ * syscall::<Name>:entry and :return name the kercall probes (the same ids, arguments and
+ * firings); probefunc is the kernel call's name, as QNX spells it. */
+int dprobe_syscall_alias(const struct dprobe_desc *d, struct dprobe_desc *a)
+{
+    if (strcmp(d->prov, "kercall") != 0)
+        return 0;
+    *a = *d;
+    a->prov = "syscall";
+    return 1;
+}

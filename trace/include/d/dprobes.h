@@ -189,6 +189,9 @@ uint32_t dprobe_next(uint32_t id);
 /* dprobe_sdt_alias: the Solaris sdt name that also names probe *d (sdt:::interrupt-start for
  * interrupt::irqN:entry, sdt:::interrupt-complete for its exit) into *a; 0 when it has none. */
 int dprobe_sdt_alias(const struct dprobe_desc *d, struct dprobe_desc *a);
+/* dprobe_syscall_alias: Solaris's syscall name of kercall probe *d (syscall::MsgSend:entry for
+ * kercall::MsgSend:entry: the provider's name alone differs) into *a; 0 for any other probe. */
+int dprobe_syscall_alias(const struct dprobe_desc *d, struct dprobe_desc *a);
 /* dprobe_glob: sh-style match of pattern (*, ?, [...], [!...]) against s; "" matches all. */
 int dprobe_glob(const char *pattern, const char *s);
 
