@@ -105,7 +105,7 @@ state_time = {}       # (pid, tid, letter) -> ns
 ready_count = {"R": 0, "R+": 0}
 kcalls = {}           # call number -> entries
 kcall_pid = {}        # pid -> kernel call entries
-kcall_err = 0         # exits with ret_val:-1
+kcall_err = 0         # exits with ret_val:-1 (the whole number)
 irqs = {}             # irq -> INT_ENTR count
 user_events = []      # (ts, code, d0)
 prio = []             # (ts, pid, tid, priority)
@@ -291,7 +291,9 @@ for t, cpu, cls, ev, rest in events:
         if cpu in running:
             pid = running[cpu][0]
             kcall_pid[pid] = kcall_pid.get(pid, 0) + 1
-    elif cls == "KER_EXIT" and rest.startswith("ret_val:-1"):
+    elif cls == "KER_EXIT" and re.match(r"ret_val:-1\b", rest):
+        # -1 itself: ClockTime's result is the time's low word, printed as a signed number
+        # that may begin -1 (ret_val:-1930779296) and is no failure
         kcall_err += 1
     elif cls == "INT_ENTR":
         irq = int(re.search(r"\((\d+)\)", ev + " " + rest).group(1))
