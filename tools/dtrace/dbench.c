@@ -8,7 +8,7 @@
 #include <d/dcons.h>
 #include <d/dvm.h>
 #include <d/dstacks.h>
-#include "../../test/d/bench_cases.h"   // the cases the target benchmark runs too
+#include "dbench_cases.h"   // the cases the target benchmark runs too
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

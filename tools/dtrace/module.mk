@@ -78,7 +78,7 @@ $(FZ)/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-# Host benchmark: ns per probe firing for the five cases of test/d/bench_cases.h.
+# Host benchmark: ns per probe firing for the five cases of tools/dtrace/dbench_cases.h.
 BENCH_DEPS += $(H)/dbench
 BENCHES    += $(H)/dbench
 $(H)/dbench: $(call host_objs,tools/dtrace/dbench.c $(D_ALL_SRCS))
@@ -93,12 +93,12 @@ ifeq ($(BOARD),mps2-an385)
 D_TBENCH := $(B)/d/dbench_target.elf
 BENCH_DEPS += $(D_TBENCH)
 BENCHES    += test/d/target/run-target-bench.sh|$(D_TBENCH)
-$(D_TBENCH): test/d/target/dbench_target.c test/d/bench_cases.h test/d/target/dbench.ld $(D_ALL_SRCS) \
+$(D_TBENCH): test/d/target/dbench_target.c tools/dtrace/dbench_cases.h test/d/target/dbench.ld $(D_ALL_SRCS) \
              kernel/arch/armv7m/ehabi.c kernel/unwind.c
 	@mkdir -p $(dir $@)
 	@echo "  CC+LD   $@"
 	$(Q)$(CC) $(ARCH_CFLAGS) -std=gnu11 -O2 -g $(TWARN) -ffreestanding -ffunction-sections \
-	    -fdata-sections -Itrace/include -Ikernel/include -Ikernel/arch/armv7m/include \
+	    -fdata-sections -Itools/dtrace -Itrace/include -Ikernel/include -Ikernel/arch/armv7m/include \
 	    -nostartfiles --specs=nano.specs -T test/d/target/dbench.ld -Wl,--gc-sections \
 	    $(filter %.c,$^) -o $@
 endif

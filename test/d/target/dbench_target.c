@@ -11,7 +11,7 @@
 #include <d/dvm.h>
 #include <d/dstacks.h>
 #include <ehabi.h>
-#include "../bench_cases.h"
+#include "dbench_cases.h"   // tools/dtrace: the cases the host benchmark runs too
 #include <stdint.h>
 #include <string.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The D engine benchmark's cases, one list for both its runs: the host's (tools/dtrace/
 // dbench.c, ns per firing) and the Cortex-M3's (test/d/target/dbench_target.c, instructions
-// per firing, the figures #5's targets are about). X(name, program) for each case.
-#ifndef TEST_D_BENCH_CASES_H
-#define TEST_D_BENCH_CASES_H
+// per firing). X(name, program) for each case.
+#ifndef DBENCH_CASES_H
+#define DBENCH_CASES_H
 
 #include <stdint.h>
 #include <string.h>
