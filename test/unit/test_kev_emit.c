@@ -27,7 +27,7 @@
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
-#include "../../tools/dtrace/row_probes.h"
+#include <kevhost/row_probes.h>
 
 // ---- the D side, recorded ---------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The rows' own D probes for the host's tools (row_probes.h): the walk that numbers them
+// The rows' own D probes for the host's tools (kevhost/row_probes.h): the walk that numbers them
 // (trace/d/row_probes.c, the kernel's too) made once into a table dprobe_get reads, and the
 // probes past DPROBE_ROW_MAX said. State: the made table, set once and never changed.
-#include "row_probes.h"
+#include <kevhost/row_probes.h>
 #include <d/dprobes.h>
 #include <stdio.h>
 #include <string.h>
