@@ -12,7 +12,7 @@
 # events as traceprinter (built with the row) names their fields; and the same script over the
 # capture with dtrace -i, which must print what the board printed, times included (a probe has
 # its event's stamp, docs/d-probes.md "Time"). The builds without the row know no such probe.
-# About 5 seconds.
+# A few seconds.
 #   test/qemu/test_kevrow_live.sh BUILD_DIR HOST_DIR HOST_TEST_DIR
 set -u
 b=$(cd "$1" && pwd) h=$(cd "$2" && pwd) ht=$(cd "$3" && pwd)
