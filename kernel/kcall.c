@@ -106,12 +106,17 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
 
 // The test image's forced kernel fault (kernel/kcrash.h): null unless kcrash.c is linked.
 __attribute__((weak)) int (*kdebug_fault_hook)(struct thread *t, uint32_t how);
+// The test image's write of the test-only row (uapi/kapi.h KTCTL_KDEBUG_ROW): null unless
+// test/tools/test_event_row_kernel.c is linked.
+__attribute__((weak)) int (*kdebug_row_hook)(struct thread *t, uint32_t data); // kdebug_row.h
 
 static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
 {
     uint32_t mask = data, old = t->affinity;
     if (cmd == KTCTL_KDEBUG_FAULT)      // present only in images linked with kernel/kcrash.c
         return kdebug_fault_hook ? kdebug_fault_hook(t, data) : -EINVAL;
+    if (cmd == KTCTL_KDEBUG_ROW)        // present only in the kevrowlive test image
+        return kdebug_row_hook ? kdebug_row_hook(t, data) : -EINVAL;
     if (cmd != KTCTL_RUNMASK && cmd != KTCTL_RUNMASK_GET_AND_SET)
         return -EINVAL;
     if (cmd == KTCTL_RUNMASK_GET_AND_SET) {

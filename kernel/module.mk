@@ -49,6 +49,9 @@ KERNEL_SRCS += $(if $(KPID),kernel/kpid.c $(KPID),kernel/kpid_none.c)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c
+# A row's own probes (kernel/kdt_row.c: kev_emit_row), numbered from the event table as the
+# host numbers them; in the archive, linked only by a kernel with such a site.
+KERNEL_SRCS += kernel/kdt_row.c trace/d/row_probes.c trace/kev_events.c trace/kev_fields.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
 BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \

@@ -24,7 +24,7 @@ SCRIPT_TESTS_HOST += kernel-layers|60|test/tools/test_kernel_layers.py
 # capture of every event read by every consumer, and the consumers
 # built again with a test-only row (test/tools/test_event_row.c, added before main through
 # kev_events_add) in $(HT)/evrow/, their own code unchanged; dtrace -i fires its D probe.
-EVROW_OBJ := $(call host_objs,test/tools/test_event_row.c)
+EVROW_OBJ := $(call host_objs,test/tools/test_event_row.c test/tools/test_event_row_add.c)
 EVROW_TOOLS := kevscen kevtable traceprinter kev2ctf kev2json kev2perfetto
 $(HT)/evrow/kevscen: $(EVROW_OBJ) $(call kevhost_objs,$(KC_SCEN_SRCS))
 $(HT)/evrow/kevtable: $(EVROW_OBJ) $(call kevhost_objs,$(KC_TABLE_SRCS))
@@ -40,6 +40,10 @@ $(HT)/evrow/dtrace: $(EVROW_OBJ) $(call kevhost_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone -lz
+$(HT)/evrow/dcompile: $(EVROW_OBJ) $(call kevhost_objs,$(DCOMPILE_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone
 $(HT)/evrow/kevsql: $(EVROW_OBJ) $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

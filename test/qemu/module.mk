@@ -167,6 +167,13 @@ ifneq ($(filter dtparity,$(IMAGES)),)
 SCRIPT_TESTS += qemu/parity|300|test/qemu/test_dprobe_parity.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtparity.elf $(H)/dcompile $(H)/dtrace
 endif
+# A row's own D probe, in no probe list, fired live (the kevrowlive image's kernel alone has
+# the test-only row and its site) and over that boot's capture: one boot, a few seconds.
+ifneq ($(filter kevrowlive,$(IMAGES)),)
+SCRIPT_TESTS += qemu/kevrow-live|120|test/qemu/test_kevrow_live.sh|$(B)|$(H)|$(HT)
+TEST_DEPS    += $(B)/kevrowlive.elf $(H)/dcompile $(H)/dtrace $(HT)/evrow/dcompile $(HT)/evrow/dtrace \
+                $(HT)/evrow/traceprinter
+endif
 # The same over acq (user/apps/acq: a mutex, a semaphore, an inversion, a 1 kHz device), where
 # no script may be empty and acq's own report and its device's rate are truths besides.
 ACQPARITY_BOARDS := mps2-an385 qemu-virt-a53

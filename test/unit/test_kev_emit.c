@@ -27,6 +27,7 @@
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
+#include <kevhost/row_probes.h>
 
 // ---- the D side, recorded ---------------------------------------------------------------------
 
@@ -45,6 +46,12 @@ static uint32_t site_ts;
 
 struct trace_ring ktrace;
 bool kdt_active;
+static uint32_t not_wanted;     // a probe the running program does not enable (DPROBE_NONE: all)
+
+bool kdt_wanted(uint32_t id)
+{
+    return id != not_wanted;
+}
 
 void kdt_hold(void)
 {
@@ -709,12 +716,85 @@ static void state_changes_fire_sched_probes(void **state)
     kcap_free(&cap);
 }
 
+// ---- a row whose probe is its own: numbered as the host numbers it ----------------------------
+
+// The test-only row (test/tools/test_event_row.c, added before main as in the host tools' test
+// builds): SYSTEM 0x3f0 TEST_ONLY [who, level | flagged << 12, where (high, low), label], its D
+// column kevtest:::test-only (who, who.pid, level, flagged, where), a probe no list has. Its id
+// is the one the host's dtrace lists (row_probes_use, then dtrace -l's walk, dprobe_next), and
+// kev_emit_row fires it under that id with the values the site packed, at the event's stamp.
+static uint32_t listed_id(const char *prov, const char *name)
+{
+    struct dprobe_desc d;
+    for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id))
+        if (dprobe_get(id, &d) == 0 && !strcmp(d.prov, prov) && !strcmp(d.name, name))
+            return id;
+    return DPROBE_NONE;
+}
+
+static void a_rows_own_probe_fires_with_the_hosts_id(void **state)
+{
+    (void)state;
+    row_probes_use("test_kev_emit");
+    const uint32_t id = listed_id("kevtest", "test-only");
+    assert_true(DPROBE_IS_ROW(id));
+    assert_int_equal(dprobe_row_id("kevtest:::test-only"), id);
+    // the fixed probes keep their ids, and are none of the rows'
+    assert_int_equal(listed_id("sched", "change-pri"), DPROBE_SCHED_CHANGE_PRI);
+    assert_int_equal(dprobe_row_id("sched:::change-pri"), DPROBE_NONE);
+    assert_int_equal(dprobe_row_id("interrupt::irq<irq>:entry"), DPROBE_NONE);
+
+    const uint32_t who = 0x00070002u, level = 0x5a5u, flagged = 1u;
+    const uint64_t where = 0x0000000812345678ull;
+    const uint32_t w[4] = { who, level | flagged << 12, (uint32_t)(where >> 32), (uint32_t)where };
+    const uint64_t want[5] = { who, 7, level, flagged, where };
+
+    ring_up();                          // with D, the probe enabled
+    kev_emit_row(true, KEV_C_SYSTEM, 0x3f0, w, 4);
+    read_back(KEV_C_SYSTEM, 0x3f0);
+    assert_int_equal(nfired, 1);
+    assert_int_equal(holds, 0);
+    assert_int_equal(fired[0].id, id);
+    assert_int_equal(fired[0].site, ev.t32);
+    for (unsigned k = 0; k < 5; k++)
+        assert_true(fired[0].a[k] == want[k]);
+    uint64_t v;                         // ... the capture's event says the same
+    assert_true(kev_field_value(&fs, "level", &v) && v == level);
+    assert_true(kev_field_value(&fs, "where", &v) && v == where);
+    kcap_free(&cap);
+
+    ring_up();                          // without D: the event alone
+    kev_emit_row(false, KEV_C_SYSTEM, 0x3f0, w, 4);
+    read_back(KEV_C_SYSTEM, 0x3f0);
+    assert_int_equal(nfired + holds, 0);
+    kcap_free(&cap);
+
+    ring_up();                          // a program that does not enable it: no firing
+    not_wanted = id;
+    kev_emit_row(true, KEV_C_SYSTEM, 0x3f0, w, 4);
+    not_wanted = DPROBE_NONE;
+    read_back(KEV_C_SYSTEM, 0x3f0);
+    assert_int_equal(nfired + holds, 0);
+    kcap_free(&cap);
+
+    // an `unless` that holds, and an argument the event does not carry: no firing's arguments
+    const struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = 0x3f0, .w = w, .nw = 4 };
+    const struct kev_event_desc *row = kev_event_describe(KEV_C_SYSTEM, 0x3f0);
+    const struct kev_dprobe quiet = { "kevtest:::test-only", "who level", "flagged=1", 0 };
+    const struct kev_dprobe site = { "kevtest:::test-only", "who ?pid", NULL, 0 };
+    uint64_t a[10];
+    assert_int_equal(dprobe_row_args(row, &quiet, &e, a, 10), -1);
+    assert_int_equal(dprobe_row_args(row, &site, &e, a, 10), -1);
+    assert_int_equal(dprobe_row_args(row, row->dprobes, &e, a, 10), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(d_column_says_how_each_probe_fires),
         cmocka_unit_test(every_emit_row_against_its_helper),
         cmocka_unit_test(state_changes_fire_sched_probes),
+        cmocka_unit_test(a_rows_own_probe_fires_with_the_hosts_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

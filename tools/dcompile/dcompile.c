@@ -24,6 +24,7 @@
 #include <kevhost/tool_usdt.h>
 #include <kevhost/tool_elfsym.h>
 #include <kevhost/tool_opts.h>
+#include <kevhost/row_probes.h>
 
 static const struct tool_opt opts[] = {
     { 's', 's', NULL, "FILE", "the D program", NULL },
@@ -243,6 +244,7 @@ int main(int argc, char **argv)
     }
     if (!out)
         return tool_usage_error(&cmd, "-o FILE is required");
+    row_probes_use("dcompile");     /* the rows' own probes, numbered as the kernel numbers them */
     if (!!script == !!inline_src)
         return tool_usage_error(&cmd, "give one program: -s FILE or -n TEXT");
     size_t len = 0;

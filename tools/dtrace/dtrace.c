@@ -13,7 +13,7 @@
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "kevreplay.h"
-#include "row_probes.h"
+#include <kevhost/row_probes.h>
 #include <kevhost/kev_input.h>
 #include <kevhost/kev_live.h>
 #include "kevtarget.h"

@@ -164,6 +164,27 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
     kev_site_close(true);
 }
 
+// ---- a row whose probe is its own ---------------------------------------------------------------
+
+// An event whose row names a D probe no list of d/dprobes.h has (DPROBE_ROW_BASE: a row added
+// with a probe of its own), its words w[0..nw) packed by its layout (KEV_PACK): the event
+// written and, with d, the row's probes fired at its stamp with the D column's arguments read
+// from those words (kernel/kdt_row.c), as dtrace -i fires them over the capture. Without d,
+// the ring's write alone: a row with a probe costs its site nothing more until a program runs.
+static inline void kev_emit_row(bool d, unsigned cls, unsigned ev, const uint32_t *w, unsigned nw)
+{
+    uint32_t before = kev_site_open(d);
+    if (nw == 2)
+        trace_emit_simple(&ktrace, cls, ev, w[0], w[1]);
+    else
+        trace_emit_words(&ktrace, cls, ev, w, nw);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    kdt_fire_row(cls, ev, w, nw);
+    kev_site_close(d);
+}
+
 // ---- KER_CALL -----------------------------------------------------------------------------------
 // The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
 // ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the

@@ -148,6 +148,18 @@ struct kthread_info {
 #define KTCTL_KDEBUG_FAULT        0x4b46
 #define KDEBUG_FAULT_PLAIN        0
 #define KDEBUG_FAULT_TRACE_LOCKED 1
+// KTCTL_KDEBUG_ROW (ours, a test facility): the kernel writes the event table's test-only row
+// (SYSTEM 0x3f0 TEST_ONLY, test/tools/test_event_row.h) for the calling thread through the
+// emit helper of a row with a D probe of its own (kev_emit_row), so that a D program's
+// kevtest:::test-only fires live. Only in images linked with test/tools/test_event_row_kernel.c
+// (<image>_KOBJS; the kevrowlive test image); EINVAL elsewhere. data points to a struct
+// kdebug_row, the event's values (EFAULT if it cannot be read; EINVAL past the fields' bits).
+#define KTCTL_KDEBUG_ROW          0x4b52
+struct kdebug_row {
+    uint32_t level;     // 12 bits
+    uint32_t flagged;   // 0 or 1
+    uint64_t where;
+};
 
 // NameCtl(cmd, arg, name) (ours, number 99, QNX's spare NET_SPARE2): the names of channels, what
 // QNX's path manager keeps under /dev/name/local for name_attach() and name_open()

@@ -134,15 +134,34 @@ struct dprobe_desc {
 };
 
 /* Probes the event table's rows name (trace/kev_events.h: a row's D column) that no list here
- * has: "provider:::name", one id each, DPROBE_ROW_BASE + its index in the table the host tool
- * made of the rows (dprobe_rows_use; tools/dtrace/row_probes.c), so that a row added with a
- * probe of its own is listed and fired over a capture with no edit to these lists. The
- * kernel's D engine has none: a row's probe fires over a capture, not live. */
+ * has: "provider:::name", one id each, DPROBE_ROW_BASE + its place among them in the rows'
+ * order, numbered by one walk (trace/d/row_probes.c) that the host's dtrace (which lists them
+ * and compiles clauses on them) and the kernel (which fires them at the row's emit site,
+ * kev_emit_row) both make over the same rows, so that a row added with a probe of its own is
+ * listed, fired live and fired over a capture with no edit to these lists. */
 #define DPROBE_ROW_BASE   0x60000u
 #define DPROBE_ROW_MAX    64u
+#define DPROBE_ROW_PART   48u   /* a row probe's provider or name, its NUL included, at most */
 #define DPROBE_IS_ROW(id) ((id) >= DPROBE_ROW_BASE && (id) < DPROBE_ROW_BASE + DPROBE_ROW_MAX)
 /* dprobe_rows_use: the rows' probes (n at most DPROBE_ROW_MAX), kept by pointer; NULL: none. */
 void dprobe_rows_use(const struct dprobe_desc *probes, unsigned n);
+/* dprobe_rows_walk: fn(user, id, provider, name) for each of the rows' own probes in id order
+ * (the first DPROBE_ROW_MAX: the rest have no id), until fn returns non-zero; returns how many
+ * the rows name (more than DPROBE_ROW_MAX: that many are left without an id). */
+typedef int (*dprobe_row_fn)(void *user, uint32_t id, const char *prov, const char *name);
+unsigned dprobe_rows_walk(dprobe_row_fn fn, void *user);
+/* dprobe_row_id: the id of the rows' own probe "provider:::name" (a row's D column probe), or
+ * DPROBE_NONE when it is not one (a fixed probe's name, a family, past DPROBE_ROW_MAX). */
+uint32_t dprobe_row_id(const char *probe);
+struct kev_event_desc;
+struct kev_dprobe;
+struct kev_event;
+/* dprobe_row_args: the arguments row's D column gives probe dp for event e (its words), at most
+ * max, in order: each a field of the row (FIELD, FIELD.pid), $ev or a number; their number, or
+ * -1 when one of dp's `unless` conditions holds or an argument is none of those (a value the
+ * event does not carry: such a probe's site fires it itself, KEV_D_EMIT). */
+int dprobe_row_args(const struct kev_event_desc *row, const struct kev_dprobe *dp,
+                    const struct kev_event *e, uint64_t *args, unsigned max);
 
 /* One USDT site (the module is its program's name, the function the one that holds it). */
 struct dprobe_usdt {

@@ -73,7 +73,8 @@ enum kev_dsite {
                     // at its stamp, in trace/kev_dargs.h's argument order (kernel/include/
                     // kernel/kev_emit.h; test_kev_emit holds the two equal)
     KEV_D_OWN,      // the site derives its probes itself: the states' sched probes, fbt,
-                    // pid, USDT (docs/d-probes.md)
+                    // pid, USDT (docs/d-probes.md); or a probe of the row's own, which
+                    // kev_emit_row fires from the D column (d/dprobes.h DPROBE_ROW_BASE)
     KEV_D_LATER,    // the event's values feed a probe another event fires (SYNC_WAIT's
                     // lockstat at the call's return, SIGNAL's and STACK's at FAULT)
 };

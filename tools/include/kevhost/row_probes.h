@@ -3,8 +3,8 @@
 // a probe of its own): given ids in DPROBE_ROW_BASE's range, so that dtrace lists them,
 // compiles clauses on them and fires them over a capture (kevreplay_table.c) with no probe
 // list edited.
-#ifndef DTRACE_ROW_PROBES_H
-#define DTRACE_ROW_PROBES_H
+#ifndef KEVHOST_ROW_PROBES_H
+#define KEVHOST_ROW_PROBES_H
 
 // row_probes_use: every row's (kev_event_row) probes of the form "provider:::name" that are not
 // derived and have no id yet, handed to dprobe_rows_use; their number. Call once, before any
