@@ -216,7 +216,8 @@ def run_one(h, img, apps, work, name, path, text):
               [os.path.join(img[:-4], f) for f in sorted(os.listdir(img[:-4]))
                if f.endswith(".elf")], input=live).stdout
     if boot.returncode != 0 or not os.path.exists(kev):
-        return "FAIL", "the boot failed (status %d)" % boot.returncode
+        return "FAIL", "the boot failed (status %d)%s" % (
+            boot.returncode, ": " + live_err[0] if live_err else "")
     cap = sh([h + "/dtrace"] + cpp + ["-T", target] + elf + ["-i", kev, "-s", path] + args,
              cwd=work)
     cap_err = cap.stderr.splitlines()
