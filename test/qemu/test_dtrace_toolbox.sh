@@ -37,7 +37,7 @@ img=$B/acqparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..17"
+echo "1..18"
 
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
@@ -221,7 +221,7 @@ sed 's/^/# /' "$tmp/sys.out"
 # waits on `report` while the logger holds it); self->last[0], the call each thread entered,
 # labels its returns, which must be acq's own counts thread by thread: the supervisor's
 # ThreadSleeps and SemWaits its audits, the logger's SemWaits its reports (0.6 s here against
-# the first boot's 0.4 s, at host load 2).
+# the first boot's 0.4 s, at host load 2). The same boot holds curthread's one path here.
 cat > "$tmp/self.d" <<'D'
 #pragma D option quiet
 
@@ -244,22 +244,29 @@ syscall::ThreadSleep:return, syscall::SemWait:return
 	@calls[tid, self->last[0]] = count();
 }
 
-proc:::exit
-/execname == "acq"/
+sched:::on-cpu
 {
-	exit(0);
+	@ready[curthread->t_cpu->cpu_disp->disp_nrunnable] = count();
+}
+
+profile-997
+/curthread->t_cpu->cpu_disp->disp_nrunnable/
+{
+	@occ[cpu] = count();
 }
 
 END
 {
 	printa("depth tid %d deepest %@d after its return %@d\n", @deepest, @after);
 	printa("calls tid %d %s %@d\n", @calls);
+	printa("ready %d %@d\n", @ready);
+	printa("runocc cpu %d %@d\n", @occ);
 }
 D
 "$H/dcompile" --kernel "$img" -T acq -s "$tmp/self.d" -o "$tmp/self.dobj" > "$tmp/scc.err" 2>&1
 src=$?
 (cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
-    QEMU_ARGS="dtrace -K -c appinit $tmp/self.dobj ;; appinit acq ;; tracelogger -d1 -f $tmp/self.kev" \
+    QEMU_ARGS="dtrace -K -c appinit $tmp/self.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/self.kev" \
     "$here/scripts/qemu-run.sh" "$img" > "$tmp/self.run" 2>&1)
 srun=$?
 con_of dtrace < "$tmp/self.run" | grep -v '^kernel: ' | grep -v '^dtrace: ' > "$tmp/self.live"
@@ -278,3 +285,12 @@ check "each of acq's threads ($(grep -c '^depth' "$tmp/self.cap")) one kernel ca
 check "self->last[ ] labels each thread's own calls: the supervisor (tid ${sup:-?}) ThreadSleeps and SemWaits its ${saudits:-?} audits, another thread SemWaits the logger's ${sreports:-?} reports (as acq counts them)" \
     "grep -qx 'calls tid ${sup:-x} ThreadSleep ${saudits:-x}' '$tmp/self.cap' && grep -qx 'calls tid ${sup:-x} SemWait ${saudits:-x}' '$tmp/self.cap' && grep -v '^calls tid ${sup:-x} ' '$tmp/self.cap' | grep -qx 'calls tid [0-9]* SemWait ${sreports:-x}'"
 sed 's/^/# /' "$tmp/self.cap"
+# curthread->t_cpu->cpu_disp->disp_nrunnable (the Toolkit's dispqlen.d and runocc.d): at each
+# switch, the threads then READY in the capture's events, the idle thread aside, from the
+# program's go to its stop (ready_count.py over traceprinter's text).
+"$H/traceprinter" "$tmp/self.kev" > "$tmp/self.txt" 2>/dev/null
+python3 "$here/test/tools/ready_count.py" --span "$tmp/self.txt" | sed 's/^/ready /' > "$tmp/ready.want"
+grep '^ready ' "$tmp/self.cap" | sort -n -k2 > "$tmp/ready.got"
+check "curthread->t_cpu->cpu_disp->disp_nrunnable at each on-cpu: the ready threads traceprinter's events give ($(cut -d' ' -f2- "$tmp/ready.want" | tr '\n' ' ')), with some switches finding two or more; runocc's samples found some" \
+    "[ -s '$tmp/ready.want' ] && cmp -s '$tmp/ready.want' '$tmp/ready.got' && [ \$(awk '\$2 >= 2' '$tmp/ready.want' | wc -l) -ge 1 ] && grep -qE '^runocc cpu 0 [1-9]' '$tmp/self.cap'"
+diff "$tmp/ready.want" "$tmp/ready.got" | head -6 | sed 's/^/# /'
