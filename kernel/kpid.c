@@ -24,7 +24,9 @@ struct site {
     uint32_t insn;              // the displaced instruction
     uint32_t func;              // a return's function (its first instruction); 0: an entry
     uint16_t pidx;              // the D program's probe index
-    uint16_t len;
+    uint8_t len;
+    uint8_t alias;              // an earlier site is the same function's, same process, same
+                                // kind (a symbol of the same address): its event is this one's
     int32_t pid;                // the probe's process; 0: $target, not bound yet
     const struct kapp_header *app;
 };
@@ -67,17 +69,20 @@ static const struct site *overlapped(uint32_t addr, unsigned len)
     return NULL;
 }
 
-static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
+// A site placed before s for another name of the same function (the same address, process
+// and kind): one trap writes one FUNC event for them (the capture's reader fires every name
+// of the function at it), and each probe fires.
+static bool alias_of_placed(const struct site *s)
 {
-    for (unsigned i = 0; i < nsites; i++)
-        if (sites[i].addr == addr && sites[i].app == app && sites[i].pid == pid &&
-            (sites[i].func != 0) == ret)
+    for (const struct site *o = sites; o < s; o++)
+        if (o->addr == s->addr && o->pid == s->pid && o->func == s->func && o->app == s->app)
             return true;
     return false;
 }
 
-// The site placed at addr for another probe (the same function named for two processes):
-// its displaced instruction, which the text no longer holds.
+// The site placed at addr for another probe (the same function named for two processes, two
+// symbols of one address, or a return two functions share): its displaced instruction, which
+// the text no longer holds. Each such probe has its own site, and a trap there fires them all.
 static const struct site *placed_at(uint32_t addr)
 {
     for (unsigned i = 0; i < nsites; i++)
@@ -137,8 +142,6 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
                       fn, pn, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
-        } else if (same(addr, h, want == DPROBE_PID_TARGET ? 0 : (int32_t)want, ret)) {
-            continue;       // the same probe named twice for one process: placed once
         } else if (other) {
             s->insn = other->insn;
             s->len = other->len;
@@ -152,7 +155,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
                       (void *)(uintptr_t)other->addr);
             e = -EINVAL;
         } else {
-            s->len = (uint16_t)ulen;
+            s->len = (uint8_t)ulen;
         }
         if (e > 0 && ret) {
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: %p is not a return "
@@ -173,6 +176,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         s->pidx = (uint16_t)k;
         s->pid = want == DPROBE_PID_TARGET ? 0 : (int32_t)want;
         s->app = h;
+        s->alias = alias_of_placed(s);
         nsites++;
     }
     if (nsites)
@@ -270,7 +274,7 @@ bool kpid_fault(struct thread *t)
         }
         kpid_stats.fired++;
         fired = true;
-        if (!KTRACE_ON(KEV_C_SYSTEM)) {
+        if (!KTRACE_ON(KEV_C_SYSTEM) || s->alias) {
             kdt_fire_probe(s->pidx, args);
             continue;
         }

@@ -24,8 +24,8 @@ struct dvm_state;
 struct thread;
 struct proc;
 
-// Functions placed at once, at most (static: KPID_MAX_SITES x 20 bytes).
-#define KPID_MAX_SITES 32u
+// Sites placed at once, at most (static: KPID_MAX_SITES x 24 bytes, docs/pid.md "Placing").
+#define KPID_MAX_SITES 1024u
 
 // Places the pid probes program st enables (under the exclusive lock, at KDT_GO); consumer is
 // the process that loaded st. 0, or -errno with *why saying it in DTrace's words. Nothing is
