@@ -39,6 +39,8 @@ typedef uint16_t pid_insn_t;
 typedef uint8_t pid_insn_t;
 #endif
 
+// Sorted by address once placed (kpid_enable sorts it, kpid_proc_gone keeps the order), so
+// that a trap finds its sites by bisection, whatever the number placed.
 static struct site sites[KPID_MAX_SITES];
 static unsigned nsites;
 struct kpid_stats kpid_stats;
@@ -89,6 +91,33 @@ static const struct site *placed_at(uint32_t addr)
         if (sites[i].addr == addr)
             return &sites[i];
     return NULL;
+}
+
+// The first site at addr or above.
+static unsigned first_at(uint32_t addr)
+{
+    unsigned lo = 0, hi = nsites;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2u;
+        if (sites[mid].addr < addr)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// Sorts the sites by address, those at one address in their order (an insertion sort: once per
+// KDT_GO, on at most KPID_MAX_SITES).
+static void sort_sites(void)
+{
+    for (unsigned i = 1; i < nsites; i++) {
+        struct site s = sites[i];
+        unsigned j = i;
+        for (; j > 0 && sites[j - 1].addr > s.addr; j--)
+            sites[j] = sites[j - 1];
+        sites[j] = s;
+    }
 }
 
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
@@ -179,6 +208,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         s->alias = alias_of_placed(s);
         nsites++;
     }
+    sort_sites();
     if (nsites)
         kview_hold_cpus();       // no other CPU at EL0 until this CPU lets the lock go
     for (unsigned i = 0; i < nsites; i++)
@@ -250,9 +280,16 @@ bool kpid_fault(struct thread *t)
         return false;
     const struct site *run = NULL;
     bool fired = false;
-    for (unsigned i = 0; i < nsites; i++) {
+    // a long table is bisected to the trap's first site; a short one is scanned from its start
+    // (what the bisection would cost there); past the trap's address, no site of it is left
+    for (unsigned i = nsites > 8u ? first_at(pc) : 0u; i < nsites; i++) {
         struct site *s = &sites[i];
-        if (s->addr != pc || s->app != t->proc->app)
+        if (s->addr != pc) {
+            if (s->addr > pc)
+                break;
+            continue;
+        }
+        if (s->app != t->proc->app)
             continue;
         run = s;
         if (!s->pid)    // pid$target: the first process of the program to call it

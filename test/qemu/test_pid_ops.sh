@@ -296,4 +296,4 @@ ok $bad "every function's entry and return ($np probes placed, $(sed -n 's/^dtra
     grep '^ALL ' | sort > "$tmp/all.replay"
 diff "$tmp/all.board" "$tmp/all.replay" > "$tmp/d10" && [ -s "$tmp/all.board" ]
 ok $? "dtrace -i over that boot's capture gives the board's $(wc -l < "$tmp/all.board") counts"
-[ -s "$tmp/d10" ] && sed 's/^/# /' "$tmp/d10" | head -10
+if [ -s "$tmp/d10" ]; then sed 's/^/# /' "$tmp/d10" | head -10; fi
