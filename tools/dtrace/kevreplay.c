@@ -17,6 +17,7 @@
 #include <kevhost/kev_live.h>
 #include "kevreplay_args.h"
 #include "kevreplay_table.h"
+#include "kevuname.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
@@ -1324,6 +1325,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->stacks = *c;
     p->window = c->dprog > 0;
     replay_now = p;
+    kev_uname_capture(r);   /* `utsname: the capture's header */
     pid_max = 0;
     dvm_uread = replay_uread;
     no_capture_note(st, &p->stacks);
