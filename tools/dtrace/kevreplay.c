@@ -239,6 +239,34 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
     return 0;
 }
 
+/* dvm_ppid (d/dprinfo.h) for the host's dtrace: over a capture its process table (a process
+ * the capture never named is unknown); running a program itself, the host's processes, whose
+ * parent /proc/PID/stat gives (its fourth field, after the name in parentheses). */
+int dvm_ppid(int32_t pid, int32_t *ppid)
+{
+    if (replay_now) {
+        const struct rproc *q = pid > 0 && pid <= 0xffff ? rproc(replay_now, (uint32_t)pid, 0)
+                                                          : NULL;
+        if (!q && (pid <= 0 || pid > 0xffff || !kev_proc_name(replay_now->r, (uint32_t)pid)))
+            return -1;
+        *ppid = q ? q->ppid : 0;
+        return 0;
+    }
+    char path[32], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    const char *e = strrchr(buf, ')');
+    int v;
+    if (!e || sscanf(e + 1, " %*c %d", &v) != 1)
+        return -1;
+    *ppid = v;
+    return 0;
+}
+
 static void consume(struct replay *p, int final)
 {
     for (unsigned cpu = 0; cpu < p->st->opts.ncpu; cpu++)

@@ -49,6 +49,17 @@ __attribute__((weak)) const char *dvm_uname(unsigned member)
     return "";
 }
 
+/* the engine's own dvm_ppid: the process's entry in the host's dvm_lwpinfo (a who holds 16
+ * bits of pid, as the kernel's and a capture's do) */
+__attribute__((weak)) int dvm_ppid(int32_t pid, int32_t *ppid)
+{
+    struct dvm_lwpinfo li = { 0 };
+    if (pid <= 0 || pid > 0xffff || dvm_lwpinfo((uint32_t)pid << 16, &li) != 0)
+        return -1;
+    *ppid = li.ppid;
+    return 0;
+}
+
 /* progenyof: whether process cur is pid or one of its descendants: as Solaris's, which walks
  * p_parent from the current process, the walk goes up the parents the host knows (pid 0, the
  * kernel, is every process's last ancestor, as sched is Solaris's) and stops at a process the
@@ -56,12 +67,10 @@ __attribute__((weak)) const char *dvm_uname(unsigned member)
 static uint64_t progenyof(int32_t cur, int64_t pid)
 {
     for (unsigned k = 0; k < 64; k++) {
-        struct dvm_lwpinfo li = { 0 };
         if (cur == pid)
             return 1;
-        if (cur <= 0 || cur > 0xffff || dvm_lwpinfo((uint32_t)cur << 16, &li) != 0)
+        if (cur <= 0 || dvm_ppid(cur, &cur) != 0)
             return 0;
-        cur = li.ppid;
     }
     return 0;
 }
