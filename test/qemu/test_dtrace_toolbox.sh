@@ -22,7 +22,9 @@
 # ends, after which END comes at the stop; a printa( ) and trunc( ) at each tick, at 20 reads a
 # second (what each read shows is what fired before the board's consumer read it);
 # the outputs must still be equal byte for byte, and BEGIN run as the board's dtrace (pid 1 on
-# the console, the capture's DPROG events' thread). One boot of about 5 s (QEMU_ICOUNT=exact:
+# the console, the capture's DPROG events' thread). $pid is that pid both ways; progenyof( ) at
+# acq's exec follows acq's parents (appinit's report, the console's pids); `utsname is the
+# capture's header as traceprinter prints it. One boot of about 5 s (QEMU_ICOUNT=exact:
 # the samples come at the same instructions every run).
 #   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
 set -u
