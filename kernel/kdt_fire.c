@@ -186,6 +186,22 @@ int kdt_kread(void *dst, uint64_t addr, unsigned n)
     return 0;
 }
 
+// dvm_nrunnable, D's curthread->t_cpu->cpu_disp->disp_nrunnable: the threads of processes on
+// CPU cpu's ready queues (sched.c's enqueue_on: READY and linked there), not the CPU's idle
+// thread, which waits on its queue at priority 0 but is on no Solaris dispatch queue (nor is
+// any thread without a process: the capture's pid 0). Read in a firing without the queues'
+// locks: a sample, as kloadavg's count is; on one CPU the firing's kernel entry holds them still.
+int32_t kdt_nrunnable(unsigned cpu)
+{
+    int32_t n = 0;
+    for (unsigned i = 0; i < KMAX_THREADS; i++) {
+        const struct thread *t = &k_threads[i];
+        n += t->in_use && t->proc && t->state == THS_READY && list_linked(&t->qlink) &&
+             (!KSMP || thread_rq_cpu(t) == cpu);
+    }
+    return n;
+}
+
 // dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
 // process who >> 16 when who's tid is 0, from the thread and process tables. Read in a firing
 // under the D lock: the tables are written on the exclusive side (a thread's state and

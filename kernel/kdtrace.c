@@ -222,6 +222,7 @@ static int load(struct proc *p, uint32_t uargs)
     dvm_uread = kdt_uread;
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's
+    dvm_nrunnable = kdt_nrunnable; // curthread->t_cpu->cpu_disp->disp_nrunnable
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
     // Its tick-N / profile-N probes, all of them or the program is refused (a timer left out
     // would never fire, and nothing would say so).

@@ -25,7 +25,8 @@
 # the console, the capture's DPROG events' thread). $pid is that pid both ways; progenyof( ) at
 # acq's exec follows acq's parents (appinit's report, the console's pids); `utsname is the
 # capture's header as traceprinter prints it. One boot of about 5 s (QEMU_ICOUNT=exact:
-# the samples come at the same instructions every run).
+# the samples come at the same instructions every run), and a second as long for a declared
+# self-> associative array (the last part says why it has its own).
 #   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -38,7 +39,7 @@ img=$B/acqparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..18"
+echo "1..22"
 
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
@@ -262,3 +263,87 @@ read -r reports audits < "$tmp/own.txt"
 check "acq's ThreadSleeps are its ${audits:-?} audits, its SemWaits and SemPosts its audits and ${reports:-?} reports, one SemCreate (as acq counts them)" \
     "grep -qx 'syscall ThreadSleep ${audits:-x}' '$tmp/sys.out' && grep -qx 'syscall SemWait $((${audits:-0} + ${reports:-0}))' '$tmp/sys.out' && grep -qx 'syscall SemPost $((${audits:-0} + ${reports:-0}))' '$tmp/sys.out' && grep -qx 'syscall SemCreate 1' '$tmp/sys.out'"
 sed 's/^/# /' "$tmp/sys.out"
+
+# A declared self-> associative array (the Toolkit's call-depth idiom, j_syscolors.d's
+# `self int depth[int]`, self->depth[k]++ at an entry and -= at its return), on a boot of its
+# own: the func( ) check above needs a profile-997 sample on the idle board, of which its
+# script finds a handful (4 of 526), and a clause added to that script moves them (the same
+# depth clauses there left none in each of a dozen placements tried). Truths: the two runs' outputs
+# equal byte for byte; kernel calls do not nest, so each thread is one call deep at most and
+# none after its return (one count shared by acq's threads would reach 2: the supervisor
+# waits on `report` while the logger holds it); self->last[0], the call each thread entered,
+# labels its returns, which must be acq's own counts thread by thread: the supervisor's
+# ThreadSleeps and SemWaits its audits, the logger's SemWaits its reports (0.6 s here against
+# the first boot's 0.4 s, at host load 2). The same boot holds curthread's one path here.
+cat > "$tmp/self.d" <<'D'
+#pragma D option quiet
+
+self int depth[int];
+self string last[int];
+
+syscall::ThreadSleep:entry, syscall::SemWait:entry
+/pid == $target/
+{
+	self->depth[0]++;
+	self->last[0] = probefunc;
+	@deepest[tid] = max(self->depth[0]);
+}
+
+syscall::ThreadSleep:return, syscall::SemWait:return
+/pid == $target && self->last[0] != ""/
+{
+	self->depth[0] -= self->depth[0] > 0 ? 1 : 0;
+	@after[tid] = max(self->depth[0]);
+	@calls[tid, self->last[0]] = count();
+}
+
+sched:::on-cpu
+{
+	@ready[curthread->t_cpu->cpu_disp->disp_nrunnable] = count();
+}
+
+profile-997
+/curthread->t_cpu->cpu_disp->disp_nrunnable/
+{
+	@occ[cpu] = count();
+}
+
+END
+{
+	printa("depth tid %d deepest %@d after its return %@d\n", @deepest, @after);
+	printa("calls tid %d %s %@d\n", @calls);
+	printa("ready %d %@d\n", @ready);
+	printa("runocc cpu %d %@d\n", @occ);
+}
+D
+"$H/dcompile" --kernel "$img" -T acq -s "$tmp/self.d" -o "$tmp/self.dobj" > "$tmp/scc.err" 2>&1
+src=$?
+(cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+    QEMU_ARGS="dtrace -K -c appinit $tmp/self.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/self.kev" \
+    "$here/scripts/qemu-run.sh" "$img" > "$tmp/self.run" 2>&1)
+srun=$?
+con_of dtrace < "$tmp/self.run" | grep -v '^kernel: ' | grep -v '^dtrace: ' > "$tmp/self.live"
+(cd "$tmp" && "$H/dtrace" -T acq -i "$tmp/self.kev" -s "$tmp/self.d" > "$tmp/self.cap" 2> "$tmp/self.err")
+scrc=$?
+check "self int depth[int]: compiled for the board ($src), the boot ran ($srun), dtrace -i exits 0 with nothing on stderr ($scrc), and the outputs are the same byte for byte ($(wc -l < "$tmp/self.live") lines)" \
+    "[ $src = 0 ] && [ $srun = 0 ] && [ $scrc = 0 ] && [ ! -s '$tmp/self.err' ] && [ -s '$tmp/self.live' ] && cmp -s '$tmp/self.live' '$tmp/self.cap'"
+sed 's/^/# /' "$tmp/scc.err" "$tmp/self.err" | head -4
+diff "$tmp/self.live" "$tmp/self.cap" | head -6 | sed 's/^/# /'
+sed -n "s#^[0-9]*/acq: acq: filter: .*logger: \([0-9]*\) reports, supervisor: \([0-9]*\) audits\$#\1 \2#p" \
+    "$tmp/self.run" > "$tmp/self.own"
+read -r sreports saudits < "$tmp/self.own"
+sup=$(sed -n 's/^calls tid \([0-9]*\) ThreadSleep .*/\1/p' "$tmp/self.cap")
+check "each of acq's threads ($(grep -c '^depth' "$tmp/self.cap")) one kernel call deep at most and none after its return" \
+    "[ \$(grep -c '^depth tid [0-9]* deepest 1 after its return 0\$' '$tmp/self.cap') -ge 2 ] && ! grep -v '^depth tid [0-9]* deepest 1 after its return 0\$' '$tmp/self.cap' | grep -q '^depth'"
+check "self->last[ ] labels each thread's own calls: the supervisor (tid ${sup:-?}) ThreadSleeps and SemWaits its ${saudits:-?} audits, another thread SemWaits the logger's ${sreports:-?} reports (as acq counts them)" \
+    "grep -qx 'calls tid ${sup:-x} ThreadSleep ${saudits:-x}' '$tmp/self.cap' && grep -qx 'calls tid ${sup:-x} SemWait ${saudits:-x}' '$tmp/self.cap' && grep -v '^calls tid ${sup:-x} ' '$tmp/self.cap' | grep -qx 'calls tid [0-9]* SemWait ${sreports:-x}'"
+sed 's/^/# /' "$tmp/self.cap"
+# curthread->t_cpu->cpu_disp->disp_nrunnable (the Toolkit's dispqlen.d and runocc.d): at each
+# switch, the threads then READY in the capture's events, the idle thread aside, from the
+# program's go to its stop (ready_count.py over traceprinter's text).
+"$H/traceprinter" "$tmp/self.kev" > "$tmp/self.txt" 2>/dev/null
+python3 "$here/test/tools/ready_count.py" --span "$tmp/self.txt" | sed 's/^/ready /' > "$tmp/ready.want"
+grep '^ready ' "$tmp/self.cap" | sort -n -k2 > "$tmp/ready.got"
+check "curthread->t_cpu->cpu_disp->disp_nrunnable at each on-cpu: the ready threads traceprinter's events give ($(cut -d' ' -f2- "$tmp/ready.want" | tr '\n' ' ')), with some switches finding two or more; runocc's samples found some" \
+    "[ -s '$tmp/ready.want' ] && cmp -s '$tmp/ready.want' '$tmp/ready.got' && [ \$(awk '\$2 >= 2' '$tmp/ready.want' | wc -l) -ge 1 ] && grep -qE '^runocc cpu 0 [1-9]' '$tmp/self.cap'"
+diff "$tmp/ready.want" "$tmp/ready.got" | head -6 | sed 's/^/# /'

@@ -411,6 +411,28 @@ static int replay_uread(void *dst, uint64_t addr, unsigned n)
     return dutext_read(&replay_text, dst, addr, n) > 0 ? 0 : -1;
 }
 
+/* replay_nrunnable: dvm_nrunnable over the capture: its threads READY now, the idle ones (pid
+ * 0) aside, as the board's one ready queue held them. With several CPUs the capture does not
+ * say whose queue a ready thread is on (a READY event is the waking CPU's, and another CPU
+ * may take it): 0, said once. */
+static int32_t replay_nrunnable(unsigned cpu)
+{
+    static int said;
+    const struct replay *p = replay_now;
+    int32_t n = 0;
+    (void)cpu;
+    if (p && p->ncpus > 1) {
+        if (!said++)
+            fprintf(stderr, "dtrace: curthread->t_cpu->cpu_disp->disp_nrunnable: a capture of "
+                    "%u CPUs does not say which CPU's ready queue holds a thread: it reads 0 "
+                    "over the capture (live, the board counts its queues)\n", p->ncpus);
+        return 0;
+    }
+    for (unsigned k = 0; p && k < RTHREADS; k++)
+        n += p->th[k].used && p->th[k].state == KEV_TH_READY && kev_who_pid(p->th[k].who);
+    return n;
+}
+
 /* boot_date_ns: the header's TRACE_BOOT_DATE ("Sun Nov 22 10:50:32 UTC 2026", the board's
  * boot) in nanoseconds since 1970, the base of walltimestamp; 0 when absent or unreadable. */
 static uint64_t boot_date_ns(const struct kev_reader *r)
@@ -1356,6 +1378,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     kev_uname_capture(r);   /* `utsname: the capture's header */
     pid_max = 0;
     dvm_uread = replay_uread;
+    dvm_nrunnable = replay_nrunnable;
     no_capture_note(st, &p->stacks);
     rargs_begin(st);
     fbt_begin(p);

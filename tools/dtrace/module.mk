@@ -31,6 +31,13 @@ SCRIPT_TESTS_HOST += dtrace-live|120|test/tools/test_dtrace_live.sh
 # A variable first assigned 0 keeps a later 64-bit value: a per-call time total over a capture
 # against the one traceprinter's events give (kcall_time_total.py).
 SCRIPT_TESTS_HOST += dtrace-var64|60|test/tools/test_dtrace_var64.sh
+# Declared self-> associative arrays: each thread's own counts and freed elements over two
+# captures, against traceprinter's events (kcall_time_total.py --threads); under a second.
+SCRIPT_TESTS_HOST += dtrace-selfassoc|60|test/tools/test_dtrace_selfassoc.sh
+# curthread->t_cpu->cpu_disp->disp_nrunnable at every on-cpu of two captures against the
+# ready threads traceprinter's events give (ready_count.py); a 4-CPU capture's one line. Under
+# a second.
+SCRIPT_TESTS_HOST += dtrace-nrunnable|60|test/tools/test_dtrace_nrunnable.sh
 TEST_DEPS_HOST    += $(HT)/kevscen4
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 

@@ -120,6 +120,37 @@ unsigned cg_procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* cg_is_curthread: n is curthread or a member path from it (Solaris's kthread_t; no variable
+ * of the program's so named). */
+int cg_is_curthread(struct cg *g, const struct dnode *n)
+{
+    while (n->kind == N_MEMBER)
+        n = n->a;
+    return n->kind == N_IDENT && strcmp(n->s, "curthread") == 0 &&
+           !cg_sym_find(g, "curthread", DIF_SCOPE_GLOBAL);
+}
+
+/* cg_curthread: curthread->t_cpu->cpu_disp->disp_nrunnable, the threads waiting on this
+ * CPU's ready queues (Solaris's disp_t member, an int), the one path of curthread this kernel
+ * gives, live and over a capture (DIF_B_NRUNNABLE: dvm_nrunnable); any other is
+ * D_UNSUPPORTED, as no other member of Solaris's kthread_t has a meaning here. */
+unsigned cg_curthread(struct cg *g, const struct dnode *n, struct dtype *t)
+{
+    static const char *const path[] = { "disp_nrunnable", "cpu_disp", "t_cpu" };
+    const struct dnode *m = n;
+    unsigned k = 0;
+    for (; k < 3 && m->kind == N_MEMBER && m->op == T_ARROW && !strcmp(m->s, path[k]); k++)
+        m = m->a;
+    if (k < 3 || m->kind != N_IDENT)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "curthread is supported only as "
+                  "curthread->t_cpu->cpu_disp->disp_nrunnable (the threads waiting on this "
+                  "CPU's ready queues): this kernel's threads are not Solaris's kthread_t");
+    unsigned r = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_NRUNNABLE, r));
+    *t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+    return r;
+}
+
 /* cg_is_probe_args: n is args[k] (DTrace's typed arguments; no variable of that name). */
 int cg_is_probe_args(struct cg *g, const struct dnode *n, int64_t *k)
 {

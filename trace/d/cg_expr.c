@@ -359,6 +359,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
         if (dcc_procinfo(n->s, &tn) && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL))
             dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is supported only as the operand of "
                       "-> (a %s member)", n->s, tn);
+        if (cg_is_curthread(g, n))
+            return cg_curthread(g, n, t);
         if (cg_is_obj(g, n))
             return cg_obj_rvalue(g, n, t);
         return cg_load_var(g, n, t, NULL);
@@ -381,6 +383,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
         if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
             && !cg_sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
             return cg_procinfo_member(g, n, t);
+        if (cg_is_curthread(g, n))
+            return cg_curthread(g, n, t);
         return cg_obj_rvalue(g, n, t);
     case N_DEREF: case N_SUBSCR:
         cg_agg_mdim(g, n);

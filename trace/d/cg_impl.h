@@ -197,6 +197,8 @@ unsigned cg_uname(struct cg *g, const struct dnode *n, const char *member, struc
 
 /* cg_args.c: probe arguments (args[k]) and the process information (curpsinfo->...) */
 unsigned cg_procinfo_member(struct cg *g, struct dnode *n, struct dtype *t);
+int cg_is_curthread(struct cg *g, const struct dnode *n);
+unsigned cg_curthread(struct cg *g, const struct dnode *n, struct dtype *t);
 int cg_is_probe_args(struct cg *g, const struct dnode *n, int64_t *k);
 unsigned cg_probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtype *t);
 

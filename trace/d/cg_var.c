@@ -115,16 +115,33 @@ static void push_sou_key(struct cg *g, unsigned ra, unsigned size)
     cg_reg_free(g, rv);
 }
 
+/* thread_key: a register holding pid << 32 | tid, the thread as self-> scalars know it (the
+ * VM's dvm_thread_key): a tid is its process's own, so tid 1 of two processes are two
+ * threads */
+static unsigned thread_key(struct cg *g)
+{
+    unsigned r = cg_reg_alloc(g), t = cg_reg_alloc(g), sh = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 32), sh));
+    cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_PID, r));
+    cg_emit(g, DIF_INSTR(DIF_SLL, r, sh, r));
+    cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_TID, t));
+    cg_emit(g, DIF_INSTR(DIF_SLL, t, sh, t)); /* the tid's 32 bits, as the VM's key takes it */
+    cg_emit(g, DIF_INSTR(DIF_SRL, t, sh, t));
+    cg_emit(g, DIF_INSTR(DIF_OR, r, t, r));
+    cg_reg_free(g, sh);
+    cg_reg_free(g, t);
+    return r;
+}
+
 /* push_keys: evaluates a key list and pushes it on the tuple stack; its signature in desc
  * (tls: self->a[k], the thread's id first). */
 static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
 {
     unsigned regs[DIF_TUPMAX], n = 0, chunks = tls;
     struct dtype types[DIF_TUPMAX];
-    if (tls) { /* self->a[k]: a global array whose first key is the thread's id */
-        regs[0] = cg_reg_alloc(g);
-        types[0] = T_INT32;
-        cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_TID, regs[0]));
+    if (tls) { /* self->a[k]: a global array whose first key is the thread */
+        regs[0] = thread_key(g);
+        types[0] = T_INT64;
         desc[n++] = 'l';
     }
     for (struct dnode *k = keys; k; k = k->next) {
@@ -164,6 +181,37 @@ static const char *key_name(struct cg *g, char k)
     return s->tag ? s->tag : dcc_sou_kind(s);
 }
 
+/* self_array_name: the name parse.c gives self->name[...] */
+static const char *self_array_name(struct cg *g, const char *name)
+{
+    size_t len = strlen(name);
+    char *s = dcc_alloc(g->cc, len + 7);
+    memcpy(s, "self->", 6);
+    memcpy(s + 6, name, len + 1);
+    return s;
+}
+
+/* self_shape_check: a declared self-> variable is used as what it was declared (self int
+ * a[int] as self->a[k], self int x as self->x), as libdtrace's D_IDENT_BADREF; the two are
+ * separate symbols (parse.c names the array "self->a") */
+static void self_shape_check(struct cg *g, const struct dnode *n)
+{
+    int arr = n->kind == N_INDEX && n->op == 1;
+    if (!arr && n->kind != N_SELF)
+        return;
+    const char *name = arr ? n->s + 6 : n->s;
+    struct sym *o = NULL;
+    for (unsigned k = 0; k < g->nsyms && !arr && !o; k++) /* no copy of the name: no arena */
+        if (g->syms[k].scope == DIF_SCOPE_ARRAY && strncmp(g->syms[k].name, "self->", 6) == 0 &&
+            strcmp(g->syms[k].name + 6, name) == 0)
+            o = &g->syms[k];
+    if (arr)
+        o = cg_sym_find(g, name, DIF_SCOPE_SELF);
+    if (o && o->decl)
+        dcc_error(g->cc, n->line, "D_IDENT_BADREF", "%s 'self->%s' may not be referenced as "
+                  "%s", arr ? "scalar" : "array", name, arr ? "array" : "scalar");
+}
+
 /* lvalue: resolves a variable reference. For arrays, pushes the keys first. If `def` is set,
  * an undefined variable is created with type *t. Returns the symbol. */
 struct sym *cg_lvalue(struct cg *g, struct dnode *n, const struct dtype *def)
@@ -183,6 +231,7 @@ struct sym *cg_lvalue(struct cg *g, struct dnode *n, const struct dtype *def)
                   "assign can only be applied to a writable variable", n->s);
     if (scope == DIF_SCOPE_ARRAY)
         push_keys(g, n->b, keys, n->op == 1);
+    self_shape_check(g, n);
     struct sym *s = cg_sym_find(g, n->s, scope);
     if (s && s->defined && s->scope != scope)
         dcc_error(g->cc, n->line, "D_IDENT_BADREF", "%s '%s' may not be referenced as %s",
@@ -263,9 +312,13 @@ int cg_is_string_var(struct cg *g, const struct dnode *n)
 void cg_declare(struct cg *g, struct ddecl *d)
 {
     if (d->assoc) { /* int a[int, string]: the array's key and value types */
-        if (d->scope == DIF_SCOPE_SELF)
-            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "declared self-> associative arrays "
-                      "are not supported: %s", d->name);
+        /* self int a[int]: each thread's own array, the global array that self->a[k] names
+         * (parse.c's "self->a", the thread's id its hidden first key) */
+        int tls = d->scope == DIF_SCOPE_SELF;
+        const char *name = tls ? self_array_name(g, d->name) : d->name;
+        if (tls && strlen(d->keys) + 1 > DIF_TUPMAX)
+            dcc_error(g->cc, d->line, "D_ARR_BADREF", "too many keys (a self-> array's "
+                      "thread is one of its %u): %s", DIF_TUPMAX, d->name);
         int sou = d->type.kind == DT_SOU && !d->type.ptr; /* a struct or union value */
         if (d->type.kind != DIF_TYPE_INT && d->type.kind != DIF_TYPE_STR && !sou)
             dcc_error(g->cc, d->line, "D_UNSUPPORTED", "associative arrays of this value "
@@ -276,12 +329,16 @@ void cg_declare(struct cg *g, struct ddecl *d)
         if (sou && dcc_type_size(g->cc, d->type) > DIF_MEMVAR_MAX)
             dcc_error(g->cc, d->line, "D_UNSUPPORTED", "a struct or union value larger than "
                       "%u bytes is not supported: %s", DIF_MEMVAR_MAX, d->name);
-        if (cg_sym_find(g, d->name, DIF_SCOPE_ARRAY))
-            dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
-        struct sym *s = cg_sym_new(g, d->name, DIF_SCOPE_ARRAY, d->line);
+        if (cg_sym_find(g, name, DIF_SCOPE_ARRAY) || (tls && cg_sym_find(g, d->name,
+                                                                          DIF_SCOPE_SELF)))
+            dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s%s",
+                      cg_scope_prefix(d->scope), d->name);
+        struct sym *s = cg_sym_new(g, name, DIF_SCOPE_ARRAY, d->line);
         s->type = d->type;
         s->mem = (uint8_t)sou;
-        memcpy(s->keys, d->keys, sizeof(s->keys));
+        if (tls)
+            s->keys[0] = 'l'; /* the thread's id */
+        memcpy(s->keys + tls, d->keys, sizeof(s->keys) - (size_t)tls);
         s->defined = 1;
         s->decl = 1;
         return;

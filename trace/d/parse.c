@@ -62,8 +62,8 @@ struct dname *dcc_name_add(struct dcc *cc, const char *s, int kind, int line)
 }
 
 
-/* fold_ok: the value of an integer constant expression of literals, enumerators, sizeof and
- * offsetof (which the parser turns into literals); 0 if n is not one. */
+/* fold_ok: the value of an integer constant expression of literals, enumerators, integer
+ * inlines, sizeof and offsetof (which the parser turns into literals); 0 if n is not one. */
 int dcc_fold_ok(const struct dnode *n, int64_t *v)
 {
     int64_t a, b;
@@ -99,6 +99,9 @@ int dcc_fold_ok(const struct dnode *n, int64_t *v)
         case T_AMP: r = a & b; break;
         case T_BAR: r = a | b; break;
         case T_CARET: r = a ^ b; break;
+        case T_LAND: r = a && b; break;
+        case T_LOR: r = a || b; break;
+        case T_LXOR: r = !a != !b; break;
         case T_SLASH: case T_PERCENT:
             if (b == 0 || (a == INT64_MIN && b == -1))
                 return 0;
@@ -536,10 +539,18 @@ static struct dnode *arm_statements(struct dcc *cc, struct dnode *n)
     return cond_statement(cc, n);
 }
 
+/* A ?: statement whose condition is an integer constant (the Toolkit's `inline int OPT_x = 0;`
+ * and `OPT_x && ! OPT_y`) is its chosen arm's statements alone, the other never compiled, as
+ * libdtrace's parser folds it (dt_node_op3): dapptrace's `OPT_counts && OPT_liball ?
+ * @Counts[probemod, probefunc] = count() : 1;` beside `OPT_counts && ! OPT_liball ?
+ * @Counts[probefunc] = count() : 1;` gives @Counts one key signature. */
 static struct dnode *cond_statement(struct dcc *cc, struct dnode *s)
 {
+    int64_t v;
     if (s->kind != N_COND || !calls_in(s))
         return s;
+    if (dcc_fold_ok(s->a, &v))
+        return arm_statements(cc, v ? s->b : s->c);
     if (++cc->depth > 64)
         dcc_error(cc, s->line, "D_SYNTAX", "?: statements nested too deeply");
     struct dnode *n = node(cc, N_IF, s->line);
@@ -611,9 +622,9 @@ static struct dnode *statements(struct dcc *cc)
             tail = &s->next;
             continue;
         }
-        struct dnode *s = cond_statement(cc, expr(cc));
-        *tail = s;
-        tail = &s->next;
+        *tail = cond_statement(cc, expr(cc)); /* none, one or a list (a folded ?:) */
+        while (*tail)
+            tail = &(*tail)->next;
         if (cc->tok == T_SEMI)
             next(cc);
         else if (cc->tok != T_RBRACE)

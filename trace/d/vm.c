@@ -13,6 +13,7 @@
 dvm_uread_fn dvm_uread;
 dvm_user_ok_fn dvm_user_ok;
 dvm_kread_fn dvm_kread;
+dvm_nrunnable_fn dvm_nrunnable;
 
 /* user_refused: a stack action (ustack, ucaller, ustackdepth) in a firing whose process the
  * consumer may not trace (dvm_user_ok): the clause faults with DVM_F_UPRIV, an ERROR counted as
@@ -970,6 +971,7 @@ uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id)
     case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
     case DIF_B_PRIO: return (uint64_t)(int64_t)x->prio;
     case DIF_B_NLWP: return (uint64_t)(int64_t)x->nlwp;
+    case DIF_B_NRUNNABLE: return dvm_nrunnable ? (uint64_t)(int64_t)dvm_nrunnable(x->cpu) : 0;
     case DIF_B_CONSUMER: return (uint64_t)(int64_t)c->st->consumer_pid;
     case DIF_B_EPID: return c->epid;
     case DIF_B_ID: return c->st->obj.probes[c->probe].dp_id;

@@ -125,5 +125,6 @@ void kdt_spin_probes(bool on);
 int kdt_uread(void *dst, uint64_t addr, unsigned n);
 int kdt_user_ok(void);
 int kdt_kread(void *dst, uint64_t addr, unsigned n);
+int32_t kdt_nrunnable(unsigned cpu);
 
 #endif

@@ -12,12 +12,16 @@ a verdict per entry and the counts. Not in `make test`: the scripts are not in t
     test/d/toolbox/run-toolbox.py --toolkit /tmp/tk --guide /tmp/il/usr/src/cmd/dtrace/demo
 
 Entries: each Toolkit tool (Bin/*: a .d file as it is; a shell or perl wrapper's
-`dtrace -n '...'` program with its option variables at their defaults), each one-liner of
+`dtrace -n '...'` program with its option variables at their defaults, or the program it
+keeps in a shell variable, dtrace='...' then dtrace -n "$dtrace", as its own shell code sets
+it when run with no options, or with the workload's first program as its command when it
+wants one: dapptrace, dappprof, procsystime), each one-liner of
 Docs/oneliners.txt, each .d file of the Guide's demo directory. The selection ("--list"
 says why each other is left out): every probe description names a provider this system has
 and matches probes here (the image's `dtrace -l`), as `dtrace -e` over the image says; the
 Guide's examples that need a program's own pid probes, TCP/IP or kstat are left out too.
-Arguments a script needs ($1, $$1) are the workload's (ARGS below).
+Arguments a script needs ($1, $$1) are the workload's (ARGS below); a script with
+pid$target probes gets the target's ELF file (--elf: a.out is the first program it names).
 
 The boot: QEMU_ICOUNT=exact, `dtrace -K -c appinit PROGRAM ;; appinit APPS ;; tracelogger -d1
 [-p HZ] -f trace.kev` (make dtrace's, with stack samples at the script's profile rate),
@@ -51,12 +55,37 @@ def sh(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, errors="replace", **kw)
 
 
-def wrapper_program(text):
+def shell_var_program(text, command):
+    """A shell wrapper whose program is a variable (dtrace='...' then dtrace -n "$dtrace"):
+    the variable's value as the wrapper's own shell code leaves it, run with no options, or
+    with the workload's first program as its command when it wants one (dapptrace: "{ -p PID |
+    command }"); the code after the assignment (the run of dtrace) is not run. None when the
+    wrapper has no such program."""
+    m = re.search(r"(?m)^(\w+)='$", text)
+    if not m or not re.search(r'dtrace[^\n]*-n\s*"\$%s"' % m.group(1), text):
+        return None
+    var = m.group(1)
+    end = re.search(r"(?m)^'\s*$", text[m.end():])
+    if not end:
+        return None
+    # the wrapper's code up to the end of its program, then the program printed
+    code = text[:m.end() + end.end()] + '\nprintf "%%s" "$%s"\nexit 0\n' % var
+    for args in ([], [command]):
+        r = subprocess.run(["sh", "-c", code, "/nonexistent/" + var] + args, text=True,
+                           capture_output=True, stdin=subprocess.DEVNULL, timeout=10,
+                           errors="replace")
+        if r.returncode == 0 and r.stdout.strip():
+            return r.stdout + "\n"
+    return None
+
+
+def wrapper_program(text, command="acq"):
     """A shell or perl wrapper's program: the text of its dtrace -n '...', with '$var'
-    interpolations at their defaults (0; "" for a name), None when it has none."""
+    interpolations at their defaults (0; "" for a name), or its program variable
+    (shell_var_program); None when it has none."""
     m = re.search(r"dtrace[^\n']*?-[a-zA-Z]*n\s*'", text)
     if not m:
-        return None
+        return shell_var_program(text, command)
     out, j = [], m.end()
     while j < len(text):
         if text[j] == "'":
@@ -73,8 +102,9 @@ def wrapper_program(text):
     return re.sub(r"\$FILTER\b", "", body) + "\n"
 
 
-def entries(toolkit, guide):
-    """(set, name, D text) of every candidate."""
+def entries(toolkit, guide, command):
+    """(set, name, D text) of every candidate (command: the workload's first program, a
+    wrapper's command when it wants one)."""
     out = []
     if toolkit:
         binp = os.path.join(toolkit, "Bin")
@@ -84,7 +114,7 @@ def entries(toolkit, guide):
                 text = open(path, errors="replace").read()
             except OSError:
                 continue
-            prog = text if name.endswith(".d") else wrapper_program(text)
+            prog = text if name.endswith(".d") else wrapper_program(text, command)
             if prog is not None:
                 out.append(("toolkit", name if name.endswith(".d") else name + ".d", prog))
         k = 0
@@ -106,16 +136,27 @@ def entries(toolkit, guide):
     return out
 
 
+def elf_args(img, target, text):
+    """--elf for the target's program when the script has pid$target probes (docs/pid.md:
+    a.out is the first program --elf names, as make dtrace names the first of APPS)"""
+    if not re.search(r"\bpid(\$target|\d+)\s*:", text):
+        return []
+    return ["--elf", os.path.join(img[:-4], target + ".elf")]
+
+
 def needs_cpp(text):
     return re.search(r"(?m)^\s*#\s*(include|define|if)", text) is not None
 
 
-def selected(h, img, kind, name, path, text):
+def selected(h, img, target, kind, name, path, text):
     """None when the entry is in the set, else why not."""
     if kind == "guide" and GUIDE_OUT.match(name):
         return "the Guide's TCP/IP, I/O, kstat, callout or user-program example"
-    argv = [h + "/dtrace", "-e"] + (["-C"] if needs_cpp(text) else []) + \
-        ["--kernel", img, "-s", path] + ARGS.get(name, [])
+    cpp, elf = (["-C"] if needs_cpp(text) else []), elf_args(img, target, text)
+    argv = [h + "/dtrace", "-e"] + cpp + ["--kernel", img, "-s", path] + ARGS.get(name, [])
+    if elf: # pid$target names the target's functions: as the run compiles it
+        argv = [h + "/dcompile"] + cpp + ["--kernel", img, "-T", target] + elf + \
+            ["-s", path, "-o", os.devnull] + ARGS.get(name, [])
     err = sh(argv).stderr
     if "does not match any probes" in err:
         return "probes not here: " + err.strip().splitlines()[0][-100:]
@@ -153,8 +194,9 @@ def run_one(h, img, apps, work, name, path, text):
     cpp = ["-C"] if needs_cpp(text) else []
     args = ARGS.get(name, [])
     obj = os.path.join(work, "x.dobj")
-    cc = sh([h + "/dcompile"] + cpp + ["--kernel", img, "-T", target, "-s", path, "-o", obj] +
-            args)
+    elf = elf_args(img, target, text)
+    cc = sh([h + "/dcompile"] + cpp + ["--kernel", img, "-T", target] + elf +
+            ["-s", path, "-o", obj] + args)
     if cc.returncode != 0:
         return "FAIL", (cc.stderr.strip().splitlines() or ["dcompile failed"])[0]
     hz = profile_rate(text)
@@ -174,8 +216,10 @@ def run_one(h, img, apps, work, name, path, text):
               [os.path.join(img[:-4], f) for f in sorted(os.listdir(img[:-4]))
                if f.endswith(".elf")], input=live).stdout
     if boot.returncode != 0 or not os.path.exists(kev):
-        return "FAIL", "the boot failed (status %d)" % boot.returncode
-    cap = sh([h + "/dtrace"] + cpp + ["-T", target, "-i", kev, "-s", path] + args, cwd=work)
+        return "FAIL", "the boot failed (status %d)%s" % (
+            boot.returncode, ": " + live_err[0] if live_err else "")
+    cap = sh([h + "/dtrace"] + cpp + ["-T", target] + elf + ["-i", kev, "-s", path] + args,
+             cwd=work)
     cap_err = cap.stderr.splitlines()
     def errors(ls):   # (not "script NAME matched N probes", whatever NAME holds)
         return sorted(l for l in ls if ERR.search(l) and " matched " not in l)
@@ -211,13 +255,13 @@ def main():
         sys.exit("run-toolbox: %s: not built (make APPS=\"%s\" all)" % (img, a.apps))
     counts = {}
     with tempfile.TemporaryDirectory() as work:
-        for kind, name, text in entries(a.toolkit, a.guide):
+        for kind, name, text in entries(a.toolkit, a.guide, a.apps.split()[0]):
             if a.only and not re.search(a.only, name):
                 continue
             path = os.path.join(work, name)
             with open(path, "w") as f:
                 f.write(text)
-            why = selected(h, img, kind, name, path, text)
+            why = selected(h, img, a.apps.split()[0], kind, name, path, text)
             if a.list:
                 print("%s %s %s" % ("SELECT" if why is None else "SKIP(%s)" % why, kind, name))
                 continue

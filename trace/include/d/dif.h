@@ -85,6 +85,8 @@ enum dif_builtin {
     DIF_B_PROBENAME, DIF_B_EPID, DIF_B_ID, DIF_B_ERRNO,
     DIF_B_PRIO,     /* the thread's priority (curlwpsinfo->pr_pri) */
     DIF_B_NLWP,     /* the process's thread count (curpsinfo->pr_nlwp) */
+    DIF_B_NRUNNABLE, /* the threads on this CPU's ready queues (dvm_nrunnable; Solaris's
+                      * curthread->t_cpu->cpu_disp->disp_nrunnable) */
     DIF_B_CONSUMER, /* the consumer's pid (struct dvm_state consumer_pid): $pid in a program
                      * compiled for a board, whose consumer the compiler is not */
     DIF_B_COUNT

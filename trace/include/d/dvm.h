@@ -199,6 +199,11 @@ extern dvm_user_ok_fn dvm_user_ok;
  * the consumer may not read the kernel (the fault DVM_F_KPRIV). Set by the kernel; NULL (a
  * capture replay, which holds no kernel memory): every read an invalid address. */
 typedef int (*dvm_kread_fn)(void *dst, uint64_t addr, unsigned n);
+/* dvm_nrunnable: the threads waiting on CPU cpu's ready queues, the running one and the idle
+ * thread aside (DIF_B_NRUNNABLE, Solaris's disp_nrunnable). Set by the kernel (its queues) and
+ * by a capture's replay (its threads' states); NULL: 0. */
+typedef int32_t (*dvm_nrunnable_fn)(unsigned cpu);
+extern dvm_nrunnable_fn dvm_nrunnable;
 /* A kernel code address a consumer that may not see one gets in its place (a timer probe's
  * arg0, the interrupted kernel pc): not 0, which says "not in the kernel" (DTrace's profile
  * arg0), and in no kernel's text. */
