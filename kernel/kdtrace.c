@@ -218,6 +218,7 @@ static int load(struct proc *p, uint32_t uargs)
         return -EINVAL;
     }
     kdt_dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
+    kdt_dst->consumer_pid = p->pid;     // $pid in a program compiled for the board
     dvm_uread = kdt_uread;
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's

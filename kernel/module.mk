@@ -4,7 +4,7 @@
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
-               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
@@ -61,6 +61,13 @@ BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_S
 # A board's larger limit on a compiled D program (kernel/kdtrace.c, KDT_OBJ_LIMIT).
 $(B)/obj/kernel/kdtrace.c.o: KCFLAGS += $(if $(BOARD_KDT_OBJ_MAX),-DBOARD_KDT_OBJ_MAX=$(BOARD_KDT_OBJ_MAX))
 $(B)/obj/kernel/kdtrace.c.o: boards/$(BOARD)/board.mk
+# D's `utsname (kernel/kdt_uname.c): the board's names as its board_user.h gives them to the
+# tracelogger's header (the kernel does not include that file, which is the programs').
+board_user_str = $(shell sed -n 's/^\#define $(1) *\("[^"]*"\).*/\1/p' boards/$(BOARD)/board_user.h)
+KDT_UNAME_OBJS := $(B)/obj/kernel/kdt_uname.c.o $(B)/obj-notrace/kernel/kdt_uname.c.o
+$(KDT_UNAME_OBJS): KCFLAGS += -DKDT_BOARD_NAME='$(call board_user_str,BOARD_NAME_STR)' \
+                             -DKDT_BOARD_ARCH='$(call board_user_str,BOARD_ARCH_STR)'
+$(KDT_UNAME_OBJS): boards/$(BOARD)/board_user.h
 KCFLAGS     += $(BOARD_DEFS) $(if $(filter 1,$(KLOCK_CHECK)),-DKLOCK_CHECK)
 # The run-queue lock's contention counters (make KLOCK_STATS=1, build/<b>-klockstats; sched.c).
 KCFLAGS     += $(if $(filter 1,$(KLOCK_STATS)),-DKLOCK_STATS)

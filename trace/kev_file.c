@@ -2,6 +2,7 @@
 // The .kev writer (see trace/kev_file.h and docs/kev-format.md). Freestanding, no allocation:
 // output goes into the caller's buffer; the first error sticks and later calls do nothing.
 #include <trace/kev_file.h>
+#include <trace/kev_ident.h>
 
 static size_t str_len(const char *s)
 {
@@ -363,8 +364,8 @@ static void qnx_syspage(struct kev_out *o, const struct kev_sp_machine *m)
     out_zeros(o, 24);
     out_n(o, 1970, 4);
     out_zeros(o, QSP_QTIME - 60);
-    out_typed(o, page, 11, "kev-microkernel");
-    out_typed(o, page, 3, "0.1");
+    out_typed(o, page, 11, KEV_IDENT_SYSNAME);
+    out_typed(o, page, 3, KEV_IDENT_RELEASE);
     out_typed(o, page, 2, m->machine);
     out_typed(o, page, 5, m->machine);
     out_typed(o, page, 6, m->arch);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <trace/kev_file.h>
+#include <trace/kev_ident.h>
 #include <board_user.h>
 
 // A board says what QNX would call its processor (board_user.h); these serve one that does not.
@@ -124,8 +125,9 @@ int kev_write_head(const struct tl_opts *o)
     kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
     const struct kev_hdr_std std = {
         .hs_file_name = o->file, .hs_date = date, .hs_boot_date = boot,
-        .hs_cycles_per_sec = hz, .hs_cpu_num = ncpu, .hs_sysname = "kev-microkernel",
-        .hs_nodename = BOARD_NAME_STR, .hs_sys_release = "0.1", .hs_sys_version = __DATE__,
+        .hs_cycles_per_sec = hz, .hs_cpu_num = ncpu, .hs_sysname = KEV_IDENT_SYSNAME,
+        .hs_nodename = BOARD_NAME_STR, .hs_sys_release = KEV_IDENT_RELEASE,
+        .hs_sys_version = KEV_IDENT_VERSION,
         .hs_machine = BOARD_ARCH_STR, .hs_syspage_len = splen,
     };
     kev_hdr_standard(&h, &std);

@@ -367,9 +367,11 @@ ifneq ($(filter loadavgd,$(IMAGES)),)
 TEST_DEPS    += $(B)/loadavgd.elf $(H)/dcompile
 endif
 # DTrace users' toolbox idioms (?: aggregations, `mpid, `ncpus, zonename, func/mod of kernel
-# pcs, a script's bufsize=16k, syscall:: counts) live and over the same boot's capture, equal
-# byte for byte, with acq's own pid and counts of its calls as truth. One boot of the acqparity image, about 5 s,
-# and a second as long for a declared self-> array (each thread's depth and calls, acq's counts).
+# pcs, a script's bufsize=16k, syscall:: counts, $pid, progenyof( ), `utsname) live and over the
+# same boot's capture, equal byte for byte, with acq's own pid and counts of its calls, the
+# programs' console pids and the header as traceprinter prints it as truth. One boot of the
+# acqparity image, about 5 s, and a second as long for a declared self-> array (each thread's
+# depth and calls, acq's counts).
 SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.

@@ -22,7 +22,9 @@
 # ends, after which END comes at the stop; a printa( ) and trunc( ) at each tick, at 20 reads a
 # second (what each read shows is what fired before the board's consumer read it);
 # the outputs must still be equal byte for byte, and BEGIN run as the board's dtrace (pid 1 on
-# the console, the capture's DPROG events' thread). One boot of about 5 s (QEMU_ICOUNT=exact:
+# the console, the capture's DPROG events' thread). $pid is that pid both ways; progenyof( ) at
+# acq's exec follows acq's parents (appinit's report, the console's pids); `utsname is the
+# capture's header as traceprinter prints it. One boot of about 5 s (QEMU_ICOUNT=exact:
 # the samples come at the same instructions every run), and a second as long for a declared
 # self-> associative array (the last part says why it has its own).
 #   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
@@ -37,7 +39,7 @@ img=$B/acqparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..18"
+echo "1..22"
 
 cat > "$tmp/toolbox.d" <<'D'
 #pragma D option quiet
@@ -123,6 +125,22 @@ profile-997
 	@kpc[arg0] = count();
 }
 
+BEGIN
+{
+	printf("consumer $pid %d\n", $pid);
+	printf("uname %s|%s|%s|%s|%s|%s|%s\n", `utsname.sysname, `utsname.nodename,
+	    `utsname.release, `utsname.version, `utsname.machine, `architecture, `platform);
+}
+
+proc:::exec-success
+/execname == "acq"/
+{
+	printf("progenyof at acq's exec: %d %d %d %d %d %d %d %d %d %d\n", progenyof(0),
+	    progenyof(1), progenyof(2), progenyof(3), progenyof(4), progenyof(5), progenyof(6),
+	    progenyof(7), progenyof(8), progenyof(9));
+}
+
+
 END
 {
 	printf("END pid %d tid %d execname %s after %d ns, %d ticks\n", pid, tid, execname,
@@ -182,6 +200,41 @@ check "aggregations as ?: operands count in the arm chosen only (acq's on-cpu, n
     "grep -qE '^on-cpu acq [1-9][0-9]*\$' '$tmp/cap.out' && ! grep -q never '$tmp/cap.out' && grep -qE '^zone global [1-9]' '$tmp/cap.out'"
 check "func( ), mod( ) and %a name the kernel pcs of the samples as kernel functions" \
     "grep -qE '^func kernel\`[a-z_]+ [1-9]' '$tmp/cap.out' && grep -qE '^mod kernel +[1-9]' '$tmp/cap.out' && grep -qE '^pc kernel\`[a-z_]+\\+0x[0-9a-f]+ [1-9]' '$tmp/cap.out' && ! grep -q '\`0x' '$tmp/cap.out'"
+
+# $pid, progenyof( ) and `utsname (docs/d-subset.md). $pid is the board's dtrace's pid (1, its
+# console prefix), live (read when the program runs: the script was compiled on the host) and
+# over the capture (its DPROG events' consumer, not the host dtrace's own pid); the Toolkit's
+# /pid != $pid/ then leaves out the board's dtrace, whose kernel calls are the only DTrace ones.
+check "\$pid is the board's dtrace's pid (1, its console prefix) live and over the capture" \
+    "grep -q '^1/dtrace: ' '$tmp/run.out' && grep -qx 'consumer \$pid 1' '$tmp/cap.out'"
+"$H/dtrace" -q -i "$tmp/trace.kev" -n 'kercall::DTrace:entry /pid == $pid/ { @["mine"] = count(); }
+    kercall::DTrace:entry /pid != $pid/ { @[execname] = count(); }' 2>&1 | grep -v '^$' > "$tmp/pid.out"
+check "over the capture /pid == \$pid/ takes the board's dtrace's DTrace calls, /pid != \$pid/ none (only it makes them)" \
+    "[ \$(wc -l < '$tmp/pid.out') = 1 ] && grep -qE '^ +mine +[1-9][0-9]*\$' '$tmp/pid.out'"
+sed 's/^/# /' "$tmp/pid.out"
+# progenyof(N) at acq's exec-success, for N = 0..9: 1 for acq itself, its parent appinit (which
+# spawned it: acq's pid as appinit reports it, appinit's its console prefix), the board's dtrace
+# (pid 1, which spawned appinit with -c) and the kernel (0: every process's last ancestor, as
+# sched is Solaris's); 0 for the rest, the tracelogger (dtrace's child, appinit's sibling) too.
+appinit=$(sed -n 's#^\([0-9]*\)/appinit: .*#\1#p' "$tmp/run.out" | head -1)
+want="progenyof at acq's exec:"
+for k in 0 1 2 3 4 5 6 7 8 9; do
+    case $k in 0|1|"$appinit"|"$acq") want="$want 1" ;; *) want="$want 0" ;; esac
+done
+check "progenyof( ) at acq's exec is 1 for acq (${acq:-?}), appinit (${appinit:-?}), dtrace (1) and the kernel (0), 0 for the others" \
+    "[ -n '$acq' ] && [ -n '$appinit' ] && grep -qx \"$want\" '$tmp/cap.out'"
+grep "^progenyof" "$tmp/cap.out" | sed 's/^/# /'
+# `utsname's members, `architecture and `platform: the capture's header as a traceprinter
+# prints it (QNX's own with QNX_TRACEPRINTER, built by ../shared/qnx-tools/build.sh).
+if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
+    "$QNX_TRACEPRINTER" -f "$tmp/trace.kev" > "$tmp/tp.out" 2>&1; tp="QNX's traceprinter"
+else
+    "$H/traceprinter" "$tmp/trace.kev" > "$tmp/tp.out" 2>&1; tp=traceprinter
+fi
+hdr() { sed -n "s/^ *TRACE_$1:: //p" "$tmp/tp.out" | head -1; }
+want="uname $(hdr SYSNAME)|$(hdr NODENAME)|$(hdr SYS_RELEASE)|$(hdr SYS_VERSION)|$(hdr MACHINE)|$(hdr MACHINE)|$(hdr NODENAME)"
+check "\`utsname.sysname ... .machine, \`architecture and \`platform are the header's SYSNAME, NODENAME, SYS_RELEASE, SYS_VERSION and MACHINE as $tp prints them ($want)" \
+    "[ '$(hdr SYSNAME)' = kev-microkernel ] && grep -qxF '$want' '$tmp/cap.out'"
 
 # A kernel variable the capture does not determine: one clear line, not an error a firing.
 "$H/dtrace" -q -i "$tmp/trace.kev" -n 'sched:::on-cpu { @[`hp_avenrun[0]] = count(); }' \

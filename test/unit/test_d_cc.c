@@ -283,6 +283,35 @@ static int64_t run_args(const char *src, const char *const *argv, unsigned argc,
     return got;
 }
 
+/* $pid in a program compiled for a board (pid_at_run): the consumer's pid the host sets when it
+ * loads the program (the kernel: the loading process's), read where the program uses it, in a
+ * predicate too; its string form and the other ids stay undefined there. */
+static void test_pid_at_run(void **state)
+{
+    (void)state;
+    static const char *const av[] = { "x.d" };
+    struct dcc_macros m = { .noids = 1, .pid_at_run = 1, .argv = av, .argc = 1 };
+    const char *src = "BEGIN /pid != $pid/ { trace((long)$pid * 10000 + pid); }";
+    struct dcc_in in = { src, strlen(src), 0, 1, &m, 0 };
+    struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    assert_int_equal(dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    st.consumer_pid = 4321;
+    struct dvm_ctx ctx = { 0, 77, 1, 1, 0, 0, 0, 0, "acq", 0, 1 };  /* another process */
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = INT64_MIN + 1;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    assert_int_equal(got, 43210077);
+    const char *bad[] = { "BEGIN { trace($$pid); }", "BEGIN { trace($ppid); }" };
+    for (unsigned k = 0; k < 2; k++) {
+        struct dcc_in b = { bad[k], strlen(bad[k]), 0, 1, &m, 0 };
+        assert_int_not_equal(dcc_compile(&b, arena, sizeof(arena), &out), 0);
+        assert_string_equal(out.tag, "D_MACRO_UNDEF");
+    }
+}
+
 /* Script arguments as dtrace(1M)'s operands (libdtrace's dt_lex.l): $N is the argument's text
  * substituted as an integer, an identifier or else a string; $$N always the string; $0 the
  * script; a missing one is D_MACRO_UNDEF unless defaultargs (0, ""); the last one must be
@@ -1031,6 +1060,7 @@ int main(void)
         cmocka_unit_test(test_option_values),
         cmocka_unit_test(test_target_text),
         cmocka_unit_test(test_script_args),
+        cmocka_unit_test(test_pid_at_run),
         cmocka_unit_test(test_translators),
         cmocka_unit_test(test_enabling_table),
     };

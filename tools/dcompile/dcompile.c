@@ -271,7 +271,7 @@ int main(int argc, char **argv)
     args[nargs++] = script ? script : "dcompile";
     for (int k = a.ind; k < argc; k++)
         args[nargs++] = argv[k];
-    struct dcc_macros macros = { .noids = 1, .argv = args, .argc = nargs };
+    struct dcc_macros macros = { .noids = 1, .pid_at_run = 1, .argv = args, .argc = nargs };
     struct dcc_in in = { .src = src, .len = len, .macros = &macros, 0 };
     for (int i = 0; i < nx; i++) {  /* -x strsize is the compiler's (as the host dtrace's) */
         uint64_t v;

@@ -841,6 +841,12 @@ int main(int argc, char **argv)
                                  .euid = geteuid(), .egid = getegid(), .target = target,
                                  .argv = args, .argc = nargs,
                                  .defaultargs = (int)o.defaultargs, .argref = (int)o.argref };
+    /* $pid over a capture: the board's dtrace that made it (its DPROG go's consumer), so that
+     * `pid != $pid` leaves out the same process on both sides; over a live source or a capture
+     * of no D program's run, this process's own */
+    if (capture && !live && strstr(text, "$pid") &&
+        kev_capture_consumer(capture, &macros.pid) < 0)
+        return 1;
     if (o.zdefs) { /* -Z / -x zdefs: the compiler reads it as the pragma (after the text,
                     * so that error lines stay the script's) */
         static const char z[] = "\n#pragma D option zdefs\n";

@@ -17,6 +17,7 @@
 #include <kevhost/kev_live.h>
 #include "kevreplay_args.h"
 #include "kevreplay_table.h"
+#include "kevuname.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
@@ -235,6 +236,34 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
     out->left = t->left;
     out->cpu = t->cpu;
     out->idle = pid == 0;
+    return 0;
+}
+
+/* dvm_ppid (d/dprinfo.h) for the host's dtrace: over a capture its process table (a process
+ * the capture never named is unknown); running a program itself, the host's processes, whose
+ * parent /proc/PID/stat gives (its fourth field, after the name in parentheses). */
+int dvm_ppid(int32_t pid, int32_t *ppid)
+{
+    if (replay_now) {
+        const struct rproc *q = pid > 0 && pid <= 0xffff ? rproc(replay_now, (uint32_t)pid, 0)
+                                                          : NULL;
+        if (!q && (pid <= 0 || pid > 0xffff || !kev_proc_name(replay_now->r, (uint32_t)pid)))
+            return -1;
+        *ppid = q ? q->ppid : 0;
+        return 0;
+    }
+    char path[32], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    const char *e = strrchr(buf, ')');
+    int v;
+    if (!e || sscanf(e + 1, " %*c %d", &v) != 1)
+        return -1;
+    *ppid = v;
     return 0;
 }
 
@@ -1346,6 +1375,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->stacks = *c;
     p->window = c->dprog > 0;
     replay_now = p;
+    kev_uname_capture(r);   /* `utsname: the capture's header */
     pid_max = 0;
     dvm_uread = replay_uread;
     dvm_nrunnable = replay_nrunnable;

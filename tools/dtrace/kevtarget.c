@@ -2,8 +2,10 @@
 // $target over a capture: the capture's process table (the shared decoder's names, from the
 // START snapshot and the process-creation events) answers -p PID and -c NAME, as dtrace(1M)
 // answers them from the live system's processes; without either, the only process that ran
-// the program a pid$target probe names (kev_capture_procs).
+// the program a pid$target probe names (kev_capture_procs). $pid over a capture: the board's
+// dtrace whose span (DPROG events) the capture holds (kev_capture_consumer).
 #include "kevtarget.h"
+#include <kevhost/kx_fields.h>
 #include <kevhost/tool_file.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,29 @@ int kev_capture_procs(const char *path, const char *const *names, unsigned n, in
         if (w > 0)
             used += (size_t)w;
     }
+    free(data);
+    return found;
+}
+
+int kev_capture_consumer(const char *path, int64_t *pid)
+{
+    static struct kev_reader r;
+    size_t len;
+    uint8_t *data = tool_read_file(path, &len);
+    if (!data || kev_open(&r, data, len) != 0) {
+        fprintf(stderr, "dtrace: cannot read %s%s%s\n", path, data ? ": " : "",
+                data ? kev_error(&r) : "");
+        free(data);
+        return -1;
+    }
+    struct kev_event e;
+    int found = 0;
+    while (!found && kev_next(&r, &e) == 1)
+        if (e.cls == KEV_C_SYSTEM && e.ev == KEV_SYS_DPROG && e.nw >= 2 &&
+            kx_field(&e, kx_fields()->dprog_what) == KEV_DPROG_GO) {
+            *pid = kev_who_pid(kx_field(&e, kx_fields()->dprog_who));
+            found = 1;
+        }
     free(data);
     return found;
 }

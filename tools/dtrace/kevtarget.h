@@ -17,4 +17,9 @@ int kev_capture_target(const char *path, const char *name, int64_t *pid);
 int kev_capture_procs(const char *path, const char *const *names, unsigned n, int64_t *pid,
                       char *list, size_t listn);
 
+/* kev_capture_consumer: the pid of the board's dtrace whose run the capture holds (the consumer
+ * of its first DPROG go event: what $pid is over the capture); 1 with *pid set, 0 when the
+ * capture holds no D program's span, -1 after printing why it cannot be read. */
+int kev_capture_consumer(const char *path, int64_t *pid);
+
 #endif

@@ -20,6 +20,7 @@ static const struct subr subrs[] = {
     { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
     { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
     { "rand", DIF_S_RAND, "", T_INT32 },
+    { "progenyof", DIF_S_PROGENYOF, "i", T_INT32 },
     /* network byte order is big-endian; every board and host here is little-endian */
     { "htons", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
     { "ntohs", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
@@ -39,8 +40,8 @@ int cg_is_subr(const char *s)
     static const char *const others[] = { "alloca", "basename", "bcopy", "cleanpath",
         "copyin", "copyinstr", "copyinto", "dirname", "getmajor", "getminor", "htonl",
         "htonll", "htons", "inet_ntoa", "inet_ntoa6", "inet_ntop", "mutex_owned",
-        "mutex_owner", "mutex_type_adaptive", "ntohl", "ntohll", "ntohs", "progenyof",
-        "rand", "rw_iswriter", "rw_read_held", "rw_write_held", "strrchr", "strtok",
+        "mutex_owner", "mutex_type_adaptive", "ntohl", "ntohll", "ntohs", "rand",
+        "rw_iswriter", "rw_read_held", "rw_write_held", "strrchr", "strtok",
         "ddi_pathname", "msgdsize", "msgsize", "getf", "json", "tracemem", "setopt",
         "freopen", "ftruncate", "jstack", "stop", "lltostr", "stringof" };
     for (size_t k = 0; k < sizeof(subrs) / sizeof(subrs[0]); k++)
@@ -63,7 +64,7 @@ void cg_proto_other(struct cg *g, struct dnode *n)
         { "breakpoint", "" }, { "stop", "" }, { "copyout", "pii" }, { "copyoutstr", "sii" },
         { "mutex_owned", "p" }, { "mutex_owner", "p" }, { "mutex_type_adaptive", "p" },
         { "mutex_type_spin", "p" }, { "rw_read_held", "p" }, { "rw_write_held", "p" },
-        { "rw_iswriter", "p" }, { "progenyof", "i" }, { "alloca", "i" }, { "getmajor", "i" },
+        { "rw_iswriter", "p" }, { "alloca", "i" }, { "getmajor", "i" },
         { "getminor", "i" }, { "msgsize", "p" }, { "msgdsize", "p" }, { "copyin", "ii" },
         { "copyinstr", "iI" }, { "copyinto", "iip" }, { "bcopy", "ppi" }, { "basename", "s" },
         { "dirname", "s" }, { "cleanpath", "s" }, { "strrchr", "si" }, { "strtok", "ss" },

@@ -312,6 +312,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
             *t = b->type;
             return r;
         }
+        if (cg_is_uname(n, NULL)) /* `architecture, `platform: the system's names */
+            return cg_uname(g, n, NULL, t);
         if (strchr(n->s, '`')) /* a kernel variable: its value is kernel memory */
             return cg_kernel_variable(g, n, t);
         if (!strcmp(n->s, "zonename") && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
@@ -376,6 +378,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
             return cg_probe_args(g, n, argk, t);
         if (n->a->kind == N_XLATE)
             return cg_xlate_member(g, n, t);
+        if (n->op == T_DOT && cg_is_uname(n->a, n->s)) /* `utsname.sysname... */
+            return cg_uname(g, n->a, n->s, t);
         if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
             && !cg_sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
             return cg_procinfo_member(g, n, t);

@@ -192,6 +192,8 @@ void cg_inline_check(struct cg *g, struct dname *d);
 uint64_t cg_kernel_symbol(struct cg *g, const struct dnode *n);
 unsigned cg_kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t);
 unsigned cg_kernel_element(struct cg *g, const struct dnode *n, struct dtype *t);
+int cg_is_uname(const struct dnode *n, const char *member);
+unsigned cg_uname(struct cg *g, const struct dnode *n, const char *member, struct dtype *t);
 
 /* cg_args.c: probe arguments (args[k]) and the process information (curpsinfo->...) */
 unsigned cg_procinfo_member(struct cg *g, struct dnode *n, struct dtype *t);

@@ -2,7 +2,10 @@
 // Kernel symbols and variables: `sym is the address in the board image's symbol table (the
 // front end's dcc_symbol), `name as a value reads the kernel's data object of that name when
 // the clause runs (dcc_kvar, DIF_S_KVAR); Solaris names map to this kernel's where they can.
+// The system's names (`utsname's members, `architecture, `platform) come from the engine's
+// host (DIF_S_UNAME, d/duname.h), which knows them live and over a capture.
 #include "cg_impl.h"
+#include <d/duname.h>
 
 dcc_symbol_fn dcc_symbol;
 dcc_kvar_fn dcc_kvar;
@@ -134,4 +137,49 @@ unsigned cg_kernel_element(struct cg *g, const struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s[%d]: the index is outside the array "
                   "(%u elements)", n->s, (int)i, (unsigned)(size / elem));
     return kernel_read(g, addr + (uint64_t)i * elem, elem, t);
+}
+
+/* uname_member: the d/duname.h member that `utsname.member (member non-NULL) or `name (member
+ * NULL) names; -1 when it names none. */
+static int uname_member(const struct dnode *n, const char *member)
+{
+    static const char *const members[] = { [DUN_SYSNAME] = "sysname",
+        [DUN_NODENAME] = "nodename", [DUN_RELEASE] = "release", [DUN_VERSION] = "version",
+        [DUN_MACHINE] = "machine" };
+    const char *name = n->kind == N_IDENT && n->s ? n->s : "";
+    if (!strcmp(name, "`utsname") || !strcmp(name, "kernel`utsname")) {
+        for (int k = 0; member && k < (int)(sizeof(members) / sizeof(members[0])); k++)
+            if (!strcmp(members[k], member))
+                return k;
+        return -1;
+    }
+    if (member)
+        return -1;
+    return !strcmp(name, "`architecture") ? DUN_ARCHITECTURE
+         : !strcmp(name, "`platform") ? DUN_PLATFORM : -1;
+}
+
+/* cg_is_uname: n (with member: n.member) is one of the system's names D reads as a string */
+int cg_is_uname(const struct dnode *n, const char *member)
+{
+    const char *name = n->kind == N_IDENT && n->s ? n->s : "";
+    return uname_member(n, member) >= 0 || (member && (!strcmp(name, "`utsname") ||
+                                                       !strcmp(name, "kernel`utsname")));
+}
+
+/* cg_uname: `utsname.member, `architecture or `platform: a string the engine's host gives
+ * (DIF_S_UNAME) when the clause runs. A member struct utsname does not have is Solaris's
+ * D_TYPE_MEMBER error. */
+unsigned cg_uname(struct cg *g, const struct dnode *n, const char *member, struct dtype *t)
+{
+    int k = uname_member(n, member);
+    if (k < 0)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of struct utsname",
+                  member ? member : n->s);
+    unsigned r = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, (uint64_t)k), r));
+    cg_emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+    cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_UNAME, r));
+    *t = T_STRING;
+    return r;
 }

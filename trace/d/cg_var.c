@@ -47,6 +47,7 @@ static const struct builtin builtins[] = {
     { "probefunc", DIF_B_PROBEFUNC, T_STRING }, { "probename", DIF_B_PROBENAME, T_STRING },
     { "epid", DIF_B_EPID, T_UINT32 }, { "id", DIF_B_ID, T_UINT32 },
     { "errno", DIF_B_ERRNO, T_INT32 },
+    { "$pid", DIF_B_CONSUMER, T_INT32 }, /* lex.c: $pid in a board's compile */
 };
 
 const struct builtin *cg_builtin_find(const char *name)

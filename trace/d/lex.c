@@ -498,6 +498,14 @@ static void macro(struct dcc *cc)
         dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"$\"");
     if (!is_digit(*s)) {
         int64_t v;
+        const struct dcc_macros *m = cc->in->macros;
+        if (!str && m && m->pid_at_run && n == 3 && !memcmp(s, "pid", 3)) {
+            /* the consumer's pid, read when the program runs: a name no script can write,
+             * which the compiler's built-ins give as DIF_B_CONSUMER (cg_var.c) */
+            cc->tokstr = dcc_strdup(cc, "$pid", 4);
+            cc->tok = T_IDENT;
+            return;
+        }
         if (!macro_value(cc, s, n, &v))
             dcc_error(cc, cc->line, "D_MACRO_UNDEF", "macro variable %.*s is not defined",
                       (int)toklen, tok);

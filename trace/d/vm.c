@@ -7,6 +7,7 @@
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
 #include <d/dprinfo.h>
+#include <d/duname.h>
 #include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
@@ -41,6 +42,38 @@ __attribute__((weak)) int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
     (void)who, (void)out;
     return -1;
+}
+
+__attribute__((weak)) const char *dvm_uname(unsigned member)
+{
+    (void)member;
+    return "";
+}
+
+/* the engine's own dvm_ppid: the process's entry in the host's dvm_lwpinfo (a who holds 16
+ * bits of pid, as the kernel's and a capture's do) */
+__attribute__((weak)) int dvm_ppid(int32_t pid, int32_t *ppid)
+{
+    struct dvm_lwpinfo li = { 0 };
+    if (pid <= 0 || pid > 0xffff || dvm_lwpinfo((uint32_t)pid << 16, &li) != 0)
+        return -1;
+    *ppid = li.ppid;
+    return 0;
+}
+
+/* progenyof: whether process cur is pid or one of its descendants: as Solaris's, which walks
+ * p_parent from the current process, the walk goes up the parents the host knows (pid 0, the
+ * kernel, is every process's last ancestor, as sched is Solaris's) and stops at a process the
+ * host does not know; bounded, so that a damaged table cannot loop. */
+static uint64_t progenyof(int32_t cur, int64_t pid)
+{
+    for (unsigned k = 0; k < 64; k++) {
+        if (cur == pid)
+            return 1;
+        if (cur <= 0 || dvm_ppid(cur, &cur) != 0)
+            return 0;
+    }
+    return 0;
 }
 
 /* Thread states (uapi/kstate.h's numbers, which the trace's events carry) as Solaris's
@@ -470,7 +503,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
         [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
-        [DIF_S_KVAR] = "ii",
+        [DIF_S_KVAR] = "ii", [DIF_S_PROGENYOF] = "i", [DIF_S_UNAME] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -555,6 +588,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     case DIF_S_PRINFO:
         return prinfo(iv[0], (uint64_t)iv[1]);
+    case DIF_S_PROGENYOF:
+        return progenyof(c->ctx->pid, iv[0]);
     case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
         /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
          * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
@@ -716,6 +751,14 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
                  li.fname)
             v = li.fname;
         while (v[n0] && n0 < max) {
+            d[n0] = v[n0];
+            n0++;
+        }
+        break;
+    }
+    case DIF_S_UNAME: { /* d/duname.h */
+        const char *v = iv[0] >= 0 && iv[0] < DUN_COUNT ? dvm_uname((unsigned)iv[0]) : "";
+        while (v && v[n0] && n0 < max) {
             d[n0] = v[n0];
             n0++;
         }
@@ -929,6 +972,7 @@ uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id)
     case DIF_B_PRIO: return (uint64_t)(int64_t)x->prio;
     case DIF_B_NLWP: return (uint64_t)(int64_t)x->nlwp;
     case DIF_B_NRUNNABLE: return dvm_nrunnable ? (uint64_t)(int64_t)dvm_nrunnable(x->cpu) : 0;
+    case DIF_B_CONSUMER: return (uint64_t)(int64_t)c->st->consumer_pid;
     case DIF_B_EPID: return c->epid;
     case DIF_B_ID: return c->st->obj.probes[c->probe].dp_id;
     default: return builtin_str(c, id);

@@ -23,6 +23,9 @@ struct dcc_macros {
     int64_t target;      /* $target: the process of -c / -p; 0 when there is none */
     int noids;           /* 1: $pid ... $target are not defined (a board's compile: the ids
                           * above would be the host's), only the arguments below */
+    int pid_at_run;      /* 1 (with noids): $pid is the consumer's pid, read when the program
+                          * runs (a board's compile, whose consumer is the board's dtrace); it
+                          * serves expressions and predicates, not constant contexts */
     /* Script arguments, as dtrace(1M) passes its operands: argv[0] is $0 (the script's name
      * with -s, else the program's), argv[1..] $1, $2... (the text: an integer, an identifier
      * or a string, as libdtrace's lexer reads it; $$N is always the string). */

@@ -87,6 +87,8 @@ enum dif_builtin {
     DIF_B_NLWP,     /* the process's thread count (curpsinfo->pr_nlwp) */
     DIF_B_NRUNNABLE, /* the threads on this CPU's ready queues (dvm_nrunnable; Solaris's
                       * curthread->t_cpu->cpu_disp->disp_nrunnable) */
+    DIF_B_CONSUMER, /* the consumer's pid (struct dvm_state consumer_pid): $pid in a program
+                     * compiled for a board, whose consumer the compiler is not */
     DIF_B_COUNT
 };
 
@@ -125,6 +127,12 @@ enum dif_subr {
     /* a kernel variable's value (`name), emitted by the compiler only: (addr, size) -> its
      * size bytes (1, 2, 4 or 8), zero-extended, read through the host's dvm_kread */
     DIF_S_KVAR,
+    /* progenyof(pid): 1 when the firing's process is pid or descends from it, its parents
+     * walked through the host's dvm_lwpinfo (d/dprinfo.h), as Solaris walks p_parent */
+    DIF_S_PROGENYOF,
+    /* `utsname.m, `architecture, `platform: (member) -> the system's name of that kind
+     * (enum dvm_uname_member, d/dprinfo.h), from the host's dvm_uname */
+    DIF_S_UNAME,
     DIF_S_COUNT
 };
 

@@ -47,6 +47,11 @@ struct dvm_lwpinfo {
 // board's kernel RAM has no word to spare for it.
 int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out);
 
+// dvm_ppid: process pid's parent in *ppid (0: none, or the kernel), for progenyof( ); 0, or -1
+// when the host knows no such process. The engine's own reads dvm_lwpinfo; the host's dtrace
+// running a program itself (no capture) reads the host's processes, whose pids a who cannot hold.
+int dvm_ppid(int32_t pid, int32_t *ppid);
+
 // The members DIF_S_PRINFO(member, who) reads (an int) ...
 enum dvm_prinfo_member {
     DPR_STATE = 0,      // pr_state (SSLEEP...; 0: no such thread)

@@ -251,6 +251,9 @@ struct dvm_state {
      * reads keeps no kernel pointer a firing held (docs/hostile.md); and the actions that
      * give kernel code addresses (stack( )'s kernel frames, caller) fault with DVM_F_KPRIV */
     unsigned scrub;
+    /* the consumer's process id, set by the host (the kernel: the loading process's): what a
+     * program compiled for a board reads for $pid (DIF_B_CONSUMER) */
+    int32_t consumer_pid;
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in

@@ -551,7 +551,7 @@ int main(void)
     // With -s or -n the operands are the script's arguments (dtrace(1M)'s); else the first is
     // a compiled program, whose arguments dcompile took.
     static const char *argv_d[DCC_MAXARGS];
-    struct dcc_macros args = { .noids = 1, .argv = argv_d, .argc = 1 };
+    struct dcc_macros args = { .noids = 1, .pid_at_run = 1, .argv = argv_d, .argc = 1 };
     argv_d[0] = script ? script : "dtrace";
     for (int i = 0; i < nx; i++) {
         args.defaultargs |= !strcmp(xs[i], "defaultargs");
