@@ -140,14 +140,53 @@ static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
  * function the module and function fields match, its address and process in dp_period
  * (d/dprobes.h); :return one per return instruction, the function's start in dp_pad.
  * Returns 0 when the provider is not pid's. */
-/* pid_skip: a function a glob matched that cannot be placed, counted for the front end */
+/* (why the probes past the kernel's site table are left out) */
+static const char pid_full[] = "more pid probes than the kernel places at once (1024)";
+
+/* pid_skip: a function a glob matched that cannot be placed, counted for the front end; the
+ * one named is the first, or the first left out for the table's size, which a narrower glob
+ * mends */
 static void pid_skip(struct cg *g, const char *func, const char *why)
 {
     struct dcc_out *o = g->cc->out;
-    if (!o->pid_skipped++) {
+    if (!o->pid_skipped++ || (why == pid_full && o->pid_skip_why != pid_full)) {
         d_strlcpy(o->pid_skip_func, func, sizeof(o->pid_skip_func));
         o->pid_skip_why = why;
     }
+}
+
+/* pid_new: 1 when the program does not hold pid probe id at period yet; *room: how many more
+ * the kernel's site table takes (DPROBE_PID_SITES_MAX, one site a pid probe) */
+static int pid_new(const struct cg *g, uint32_t id, uint64_t period, unsigned *room)
+{
+    unsigned n = 0;
+    int fresh = 1;
+    for (unsigned k = 0; k < g->nprobes; k++) {
+        if (!DPROBE_IS_PID(g->probes[k].dp_id))
+            continue;
+        if (g->probes[k].dp_id == id && g->probes[k].dp_period == period)
+            fresh = 0;
+        n++;
+    }
+    *room = n < DPROBE_PID_SITES_MAX ? DPROBE_PID_SITES_MAX - n : 0;
+    return fresh;
+}
+
+/* pid_fits: the site table takes the probes a function's entry (ret 0) or its returns (ret 1)
+ * add; else a glob counts the function among those left out and a single name is an error */
+static int pid_fits(struct cg *g, const struct dprobe_pidfn *fn, uint32_t id, uint64_t pid,
+                    int ret, int glob, const char *shown, int line)
+{
+    unsigned room = 0, need = 0, n = ret ? fn->nrets : 1u;
+    for (unsigned j = 0; j < n; j++)
+        need += (unsigned)pid_new(g, id, (ret ? fn->rets[j] : fn->addr) | pid << 32, &room);
+    if (need <= room)
+        return 1;
+    if (!glob)
+        dcc_error(g->cc, line, "D_DIF_SIZE", "%s:%s:%s:%s: %s", shown, fn->mod, fn->func,
+                  ret ? "return" : "entry", pid_full);
+    pid_skip(g, fn->func, pid_full);
+    return 0;
 }
 
 static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsigned clause,
@@ -195,7 +234,8 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
                       shown, fn->mod, fn->func, fn->func, fn->entry_why);
         if (dprobe_glob(f[3], "entry") && fn->entry_why)
             pid_skip(g, fn->func, fn->entry_why);
-        if (dprobe_glob(f[3], "entry") && !fn->entry_why) {
+        if (dprobe_glob(f[3], "entry") && !fn->entry_why &&
+            pid_fits(g, fn, DPROBE_PID_BASE + 2u * k, pid, 0, glob, shown, line)) {
             struct dprobe_desc d = { prov, fn->mod, fn->func, "entry" };
             ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
                     clause, line);
@@ -209,6 +249,8 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
         if (fn->ret_why)
             pid_skip(g, fn->func, fn->ret_why);
         struct dprobe_desc d = { prov, fn->mod, fn->func, "return" };
+        if (!pid_fits(g, fn, DPROBE_PID_BASE + 2u * k + 1u, pid, 1, glob, shown, line))
+            continue;       /* (a function's returns: all of them or none) */
         for (unsigned j = 0; j < fn->nrets; j++) {  /* one probe entry per return */
             unsigned at = probe_add(g, DPROBE_PID_BASE + 2u * k + 1u, &d,
                                     fn->rets[j] | pid << 32, 0, line);

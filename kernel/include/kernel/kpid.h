@@ -19,13 +19,15 @@
 #define KERNEL_KPID_H
 
 #include <kernel/kernel.h>
+#include <d/dprobes.h>
 
 struct dvm_state;
 struct thread;
 struct proc;
 
-// Sites placed at once, at most (static: KPID_MAX_SITES x 24 bytes, docs/pid.md "Placing").
-#define KPID_MAX_SITES 1024u
+// Sites placed at once, at most (static: KPID_MAX_SITES x 24 bytes, docs/pid.md "The site
+// table"); the host compiles no more pid probes into one program.
+#define KPID_MAX_SITES DPROBE_PID_SITES_MAX
 
 // Places the pid probes program st enables (under the exclusive lock, at KDT_GO); consumer is
 // the process that loaded st. 0, or -errno with *why saying it in DTrace's words. Nothing is

@@ -128,6 +128,9 @@ enum dprobe_fixed {
 #define DPROBE_PID_MAX    4096u
 #define DPROBE_IS_PID(id) ((id) >= DPROBE_PID_BASE && (id) < DPROBE_PID_BASE + 2u * DPROBE_PID_MAX)
 #define DPROBE_PID_TARGET 0xffffffffu   /* dp_period's high word: pid$target */
+/* The pid probes one program enables at most: the kernel's site table (kernel/kpid.h), one
+ * site a probe. A glob matching more places these and counts the rest (docs/pid.md). */
+#define DPROBE_PID_SITES_MAX 1024u
 
 struct dprobe_desc {
     const char *prov, *mod, *func, *name;
