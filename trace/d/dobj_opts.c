@@ -13,7 +13,7 @@ void dobj_defaults(struct dobj_file_hdr *h)
 {
     *h = (struct dobj_file_hdr){
         .magic = DOBJ_MAGIC, .version = DOBJ_VERSION, .bufsize = 8192, .aggsize = 262144,
-        .dynvarsize = 16384, .specsize = 4096, .nspec = 1, .bufpolicy = DVM_BUF_SWITCH,
+        .dynvarsize = 65536, .specsize = 4096, .nspec = 1, .bufpolicy = DVM_BUF_SWITCH,
         .switchrate_ms = 1000,
     };
 }

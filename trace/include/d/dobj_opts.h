@@ -9,7 +9,7 @@
 #include <d/dcc.h>
 #include <d/dobj_file.h>
 
-/* dobj_defaults: a header with the target defaults: bufsize 8k, aggsize 256k, dynvarsize 16k,
+/* dobj_defaults: a header with the target defaults: bufsize 8k, aggsize 256k, dynvarsize 64k,
  * specsize 4k, nspec 1, switch policy, bufresize auto, switchrate 1hz, not quiet. */
 void dobj_defaults(struct dobj_file_hdr *h);
 
