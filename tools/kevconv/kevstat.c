@@ -183,7 +183,7 @@ static void print_cpu(const struct kx_stats *s)
     for (unsigned p = 0; p < KX_NPRIO; p++)
         any |= s->prio_t[p] != 0;
     if (!any)
-        printf("  (no priorities: they come with wide-mode thread events)\n");
+        printf("  (no priorities: they come with PRIO_CHANGE and wide-mode thread events)\n");
     for (unsigned p = 0; p < KX_NPRIO; p++)
         if (s->prio_t[p])
             printf("  %-32u %12.3f\n", p, us(s, s->prio_t[p]));

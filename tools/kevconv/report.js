@@ -305,7 +305,7 @@
     return [p.pid + " " + p.name, fmtTime(p.cpu_cycles), pct(p.cpu_cycles, span)];
   })));
   cpu.appendChild(el("h3", { text: "Per priority" }));
-  if (!S.priorities.length) cpu.appendChild(el("p", { "class": "note", text: "No priorities in this trace: they come with wide-mode thread events." }));
+  if (!S.priorities.length) cpu.appendChild(el("p", { "class": "note", text: "No priorities in this trace: they come with PRIO_CHANGE and wide-mode thread events." }));
   var maxP = Math.max.apply(null, S.priorities.map(function (p) { return p.cpu_cycles; }).concat([1]));
   cpu.appendChild(table(["priority", "CPU time", ""], S.priorities.map(function (p) {
     return [p.prio, fmtTime(p.cpu_cycles), el("span", { "class": "bar", style: "width:" + (300 * p.cpu_cycles / maxP).toFixed(1) + "px" })];

@@ -295,7 +295,7 @@
     s.id = "priolane-" + c;
     s.setAttribute("data-runs", n);
     clickable(s);
-    pl.appendChild(el("div", { "class": "title", text: "CPU " + c + (n ? "" : ": no priorities in this trace (wide-mode thread events carry them)") }));
+    pl.appendChild(el("div", { "class": "title", text: "CPU " + c + (n ? "" : ": no priorities in this trace (PRIO_CHANGE and wide-mode thread events carry them)") }));
     pl.appendChild(s);
   });
 
