@@ -336,7 +336,12 @@ static void user_ring(void)
         ThreadSelf();
     }
     TE(KTRACE_STOP, 0, 0, 0);
+    // excused: a record the drain stamped with its own time by the order's rule (kuring.c: a
+    // time before the ring's last event is replaced by now), because an event of another
+    // thread came between this thread's last call and the record (it ran during the spin:
+    // a host-paced clock under load stretches the spin past the time slice)
     unsigned stale = 0, mine = 0, followed = 0, early = 0, monotonic = 1, prev_user = 0;
+    unsigned foreign = 0, excused = 0, foreign_at_user = 0;
     uint32_t last_ts = 0, user_ts = 0;
     int any = 0;
     while (TE(KTRACE_TAKEBUFFER, &b, 0, 0) == 0) {
@@ -352,12 +357,22 @@ static void user_ring(void)
             last_ts = ts;
             if (prev_user && cls == KEV_C_KER_CALL && ev == KEV_KC_ENTRY(KC_ThreadSelf)) {
                 followed++;
-                early += ts - user_ts > 50u;    // its own time, not the drain's
+                if (ts - user_ts > 50u)         // its own time, not the drain's
+                    early++;
+                else
+                    excused += foreign_at_user != 0;
             }
             prev_user = cls == KEV_C_USER && ev == 61 && s[i].data[1] == mine;
             if (prev_user) {
                 mine++;
                 user_ts = ts;
+                foreign_at_user = foreign;
+                foreign = 0;
+            } else if (cls == KEV_C_KER_CALL && (ev == KEV_KC_EXIT(KC_ThreadSelf) ||
+                                                 ev == KEV_KC_EXIT(KC_TraceEvent))) {
+                foreign = 0;                    // this thread's last call before its insert
+            } else if (!(cls == KEV_C_KER_CALL && ev == KEV_KC_ENTRY(KC_ThreadSelf))) {
+                foreign++;
             }
             stale += cls == KEV_C_USER && ev == 60;
         }
@@ -368,7 +383,9 @@ static void user_ring(void)
     CHECK(followed == 8 && monotonic,
           "each comes right before the next kernel entry's event, time monotonic (%u, %u)",
           followed, monotonic);
-    CHECK(early == 8, "each carries the time it was inserted, before the spin (%u of 8)", early);
+    CHECK(early + excused == 8 && early > 0,
+          "each carries the time it was inserted, before the spin (%u of 8; %u stamped at the "
+          "drain after another thread's events)", early, excused);
     TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
