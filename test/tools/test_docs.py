@@ -17,7 +17,10 @@ Checks, as TAP lines, from the tree it sits in:
     of captures, traces/, an empty ~/.debug, and `build` (this tree's build/, whose host tools
     are on PATH), or the line just
     before the block says why not, as `<!-- not run by the docs test: REASON -->` (a QEMU boot
-    of minutes, a board on a desk, a command another test runs).
+    of minutes, a board on a desk, a command another test runs);
+  - every ```c block marked `<!-- compiled by the docs test: a program's source file -->`
+    compiles as a program's file does (the programs' include path and warnings, -Werror; the
+    host's cc, syntax only): a snippet that lacks a header or names a missing macro fails.
 HELD is every page; LONG and DIARY stay empty unless a page is being rewritten (then it is named
 there, for as long as that takes).
 usage: test/tools/test_docs.py [ROOT [HOSTDIR]]  (default: the tree this file is in, and its
@@ -240,6 +243,35 @@ if scratch:
 ok(all(why.strip() for _, _, _, why in blocks if why is not None),
    "%d sh blocks run, %d marked not run, each with its reason" %
    (len(to_run), len(blocks) - len(to_run)))
+
+# ---- marked C blocks compile ---------------------------------------------------------------------
+C_MARK = "<!-- compiled by the docs test: a program's source file -->"
+C_FLAGS = ["-fsyntax-only", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wstrict-prototypes",
+           "-Wmissing-prototypes", "-Wundef", "-Iuser/include", "-Ikernel/include",
+           "-Itrace/include", "-Iuser/arch/armv7m/include"]
+
+
+def c_blocks(path):
+    """(line of the fence, the block's text) for each ```c block marked to be compiled."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == "```c" and i and lines[i - 1].strip() == C_MARK:
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            yield i + 1, "\n".join(lines[i + 1:j]) + "\n"
+
+
+compiled = 0
+for page in HELD:
+    for line, text in c_blocks(page):
+        compiled += 1
+        r = subprocess.run(["cc", *C_FLAGS, "-x", "c", "-"], input=text, capture_output=True,
+                           text=True)
+        ok(r.returncode == 0, "%s:%d: its C block compiles as a program's file" % (page, line),
+           r.stderr[-1500:])
+ok(compiled > 0, "%d C blocks marked to be compiled" % compiled)
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
