@@ -25,16 +25,16 @@ import sys
 from tap_check import check, exit_status
 
 bin_dir, kev, out = sys.argv[1], sys.argv[2], sys.argv[3]
-# LTTng's analyses read the tracer's version from a directory named kernel, as an LTTng
-# session holds the kernel's trace.
+# As a user types it: kev2ctf -o DIR, then lttng-cputop DIR (kev2ctf writes an LTTng session's
+# layout, DIR/kernel, where LTTng's analyses read the tracer's version).
 os.makedirs(out, exist_ok=True)
 session = os.path.join(out, "session")
 shutil.rmtree(session, ignore_errors=True)
-os.makedirs(session)
-ctf = os.path.join(session, "kernel")
-rc = subprocess.run([os.path.join(bin_dir, "kev2ctf"), "-o", ctf, kev],
+rc = subprocess.run([os.path.join(bin_dir, "kev2ctf"), "-o", session, kev],
                     capture_output=True, text=True)
-check("kev2ctf writes %s" % ctf, rc.returncode == 0, rc.stderr)
+check("kev2ctf -o %s writes an LTTng session (%s/kernel/metadata)" % (session, session),
+      rc.returncode == 0 and os.path.exists(os.path.join(session, "kernel", "metadata")),
+      rc.stderr)
 ks = json.loads(subprocess.run([os.path.join(bin_dir, "kevstat"), "--json", kev],
                                capture_output=True, text=True).stdout)
 IRQ_PERIOD = ('irq : $evt.$name == "irq_handler_entry" : $evt.$name == "irq_handler_exit"'

@@ -111,8 +111,8 @@ if python3 "$here/kev_as_qnx.py" "$dir/table.kev" "$q.kev" 2>"$q.err" &&
     more=$(grep -E '^[0-9]+ [0-9]+ KER_CALL KER_(CALL|EXIT)_' "$q.kevtable" | grep -c ' more=')
     grep -q "^kev2ctf: $more kernel-call fields beyond their call's layout were not written" "$q.ctferr"
     check "QNX layouts: kev2ctf reports the $more fields past QNX's layouts it could not place" test $? = 0
-    grep -q 'name = "syscall_exit_MsgReceive";' -A20 "$q.ctf/metadata" &&
-        sed -n '/name = "syscall_exit_MsgReceive";/,/^};/p' "$q.ctf/metadata" | grep -q 'info_srcmsglen;'
+    grep -q 'name = "syscall_exit_MsgReceive";' -A20 "$q.ctf/kernel/metadata" &&
+        sed -n '/name = "syscall_exit_MsgReceive";/,/^};/p' "$q.ctf/kernel/metadata" | grep -q 'info_srcmsglen;'
     check "QNX layouts: syscall_exit_MsgReceive declares QNX's wide exit (rcvid, rmsg, info_*)" test $? = 0
 else
     notok "QNX layouts: the capture as a QNX system's, through kevtable, kev2ctf, babeltrace2" "$(cat "$q.err" "$q.ctferr" 2>/dev/null | head -3)"

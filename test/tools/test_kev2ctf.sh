@@ -97,7 +97,7 @@ check "babeltrace2: $bn sched_pi_setprio of $bwho by mutex inheritance, none of 
 read -r _ _ rtid rold rnew rt <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect rename ')"
 comms=$(babeltrace2 "$dir/wake-ups across CPUs.ctf" | grep "sched_switch" | grep -o "next_comm = \"[a-z]*\", next_tid = $rtid," | uniq | sed 's/next_comm = "\([a-z]*\)".*/\1/' | tr '\n' ' ')
 check "a renamed thread: babeltrace2 shows $rold, then $rnew (got: $comms)" test "$comms" = "$rold $rnew "
-check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/channel0_0" -a -s "$dir/two CPUs.ctf/channel0_1"
+check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/kernel/channel0_0" -a -s "$dir/two CPUs.ctf/kernel/channel0_1"
 check "two CPUs: babeltrace2 shows both CPUs' events" \
     test "$(babeltrace2 "$dir/two CPUs.ctf" | grep -c 'cpu_id = 1 }')" -gt 0
 lost=$(sed -n 's/^expect lost //p' "$dir/loss.expect")
@@ -107,8 +107,8 @@ check "loss: babeltrace2 reports the $lost events the ring dropped" \
 # LTTng conventions on the scripted trace.
 txt=$(babeltrace2 "$dir/basic.ctf")
 R=$(sed -n 's/^expect rounds //p' "$dir/basic.expect")
-check "metadata declares the trace's clock frequency" grep -q 'freq = 1000000;' "$dir/basic.ctf/metadata"
-check "metadata has the boot date as clock offset" grep -q 'offset_s = 1795240800;' "$dir/basic.ctf/metadata"
+check "metadata declares the trace's clock frequency" grep -q 'freq = 1000000;' "$dir/basic.ctf/kernel/metadata"
+check "metadata has the boot date as clock offset" grep -q 'offset_s = 1795240800;' "$dir/basic.ctf/kernel/metadata"
 check "timestamps are wall-clock from the boot date" grep -q '^\[06:00:00.002005000\]' <<<"$txt"
 check "sched_switch with prev/next comm, tid, LTTng prio (QNX 10 -> -11, 20 -> -21), state" \
     grep -q 'sched_switch: .*prev_comm = "client", prev_tid = 2001, prev_prio = -11, prev_state = 1, next_comm = "server", next_tid = 3001, next_prio = -21' <<<"$txt"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kev2ctf: converts a .kev trace into a CTF 1.8 trace directory (metadata + one stream file
-// per CPU, channel0_<cpu>) that babeltrace2 and Trace Compass read. The encoding is kev2ctf.c's
+// per CPU, channel0_<cpu>) that babeltrace2, Trace Compass and LTTng's analyses read, laid out
+// as an LTTng session holds a kernel trace (-o DIR: DIR/kernel). The encoding is kev2ctf.c's
 // (kev2ctf.h), the one kevlive serves live; this file decodes the capture into it and writes
 // each packet to its CPU's file.
 // Exit status: 0 ok, 1 damaged or unreadable input or a write error (what was decoded before
@@ -21,8 +22,10 @@ static const struct tool_opt opts[] = {
 };
 static const struct tool_cmd cmd = {
     "kev2ctf", "[-v] [--symbols DIR]... -o DIR FILE.kev",
-    "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
-    "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+    "Converts a .kev trace into a CTF 1.8 kernel trace laid out as an LTTng session:\n"
+    "DIR/kernel/metadata and DIR/kernel/channel0_<cpu> (DIR, and kernel, created if\n"
+    "needed; a DIR named kernel is the trace itself). babeltrace2 DIR, Trace Compass and\n"
+    "LTTng's analyses (lttng-cputop DIR ...) read it.\n"
     "A fault's function and a stack's frames are named from the ELF files the capture\n"
     "ran, found by build id.\n",
     opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
@@ -65,8 +68,7 @@ static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
     uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
 }
 
-// mkdir -p: DIR and its missing parents (LTTng's analyses want the CTF in a directory named
-// kernel, as an LTTng session holds it: -o SESSION/kernel). 0, or -1 with errno set.
+// mkdir -p: DIR and its missing parents. 0, or -1 with errno set.
 static int make_dirs(const char *dir)
 {
     char path[4096];
@@ -86,6 +88,22 @@ static int make_dirs(const char *dir)
         path[i] = keep;
     }
     return 0;
+}
+
+// The trace's directory for -o DIR: DIR/kernel, as an LTTng session holds a kernel trace (LTTng's
+// analyses read the tracer's version from the directory named kernel), or DIR itself when it
+// is already named kernel (-o SESSION/kernel). 0, or -1 when the path is too long.
+static int trace_dir(const char *dir, char *out, size_t n)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    const char *base = dir + len;
+    while (base > dir && base[-1] != '/')
+        base--;
+    int named_kernel = dir + len - base == 6 && !strncmp(base, "kernel", 6);
+    int k = snprintf(out, n, named_kernel ? "%.*s" : "%.*s/kernel", (int)len, dir);
+    return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
 static int write_metadata(const char *dir, const struct kx_file *f, const uint8_t uuid[16])
@@ -126,6 +144,10 @@ int main(int argc, char **argv)
         return 2;
     if (!dir)
         return tool_usage_error(&cmd, "-o DIR is required");
+    static char tdir[4000]; // room for the file names within the 4096 of a path
+    if (trace_dir(dir, tdir, sizeof(tdir)))
+        return tool_usage_error(&cmd, "-o %s: too long a path", dir);
+    dir = tdir;
     struct kx_file f;
     if (kx_open("kev2ctf", in, &f))
         return 1;

@@ -83,6 +83,7 @@ $(H)/kevscen: $(call kevhost_objs,$(KC_SCEN_SRCS))
 # Script tests (TAP); they need babeltrace2 and chromium and fail if those are missing.
 TEST_DEPS_HOST += $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/traceprinter
 SCRIPT_TESTS_HOST += kev2ctf|300|test/tools/test_kev2ctf.sh
+SCRIPT_TESTS_HOST += lttng-analyses|60|test/tools/test_lttng_analyses.sh
 TEST_DEPS_HOST += $(H)/kev2json
 SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
 TEST_DEPS_HOST += $(H)/kevstat
