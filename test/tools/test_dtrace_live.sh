@@ -51,6 +51,32 @@ first=$(grep -m1 ' tick ' "$dir/pipe.stamped" | cut -d' ' -f1)
 check "the first second's aggregation came before the stream ended (at ${first:-none}, the end at $(cat "$dir/writer.end"))" \
     python3 -c "import sys; sys.exit(0 if '$first' and float('$first') < float(open('$dir/writer.end').read()) - 0.1 else 1)"
 
+# tick-1s at the default switch rate (1 s, due with each tick): each printa( ) shows the second
+# its tick ends, the first one too, as traceprinter counts the interrupts of each second of
+# trace time from the first event (the tick fires before the switch that consumes it).
+p1='interrupt:::entry { @n = count(); } tick-1s { printa("%@d\n", @n); trunc(@n); }'
+mkfifo "$dir/fifo1"
+timeout 60 python3 "$here/kev_stream.py" "$dir/g.kev" "$dir/fifo1" --pace 65536:0.02 >/dev/null &
+timeout 60 "$bin/dtrace" -q -i "$dir/fifo1" -n "$p1" >"$dir/persec.out" 2>"$dir/persec.err"
+wait
+"$bin/traceprinter" "$dir/g.kev" | python3 -c 'import re, sys
+t0, cps, n = None, 1, {}
+for l in sys.stdin:
+    m = re.match(r"  TRACE_CYCLES_PER_SEC:: (\d+)", l)
+    if m:
+        cps = int(m.group(1))
+    m = re.match(r"t:0x([0-9a-f]+) CPU:\d+ (\S+)", l)
+    if not m or m.group(2).startswith("CONTROL"):
+        continue
+    t = int(m.group(1), 16)
+    t0 = t if t0 is None else t0
+    if m.group(2).startswith("INT_ENTR:"):
+        k = (t - t0) // cps
+        n[k] = n.get(k, 0) + 1
+print(n.get(0, 0)); print(n.get(1, 0))' >"$dir/persec.truth"
+check "tick-1s over a live stream: the first two lines count one second each ($(head -2 "$dir/persec.out" | tr '\n' ' ')), traceprinter's $(tr '\n' ' ' <"$dir/persec.truth")" \
+    bash -c "[ -s '$dir/persec.truth' ] && [ \"\$(head -2 '$dir/persec.out')\" = \"\$(cat '$dir/persec.truth')\" ]"
+
 # A .kev file read as it grows.
 : >"$dir/growing.kev"
 timeout 60 python3 "$here/kev_stream.py" "$dir/g.kev" "$dir/growing.kev" --raw --pace 65536:0.01 >/dev/null &

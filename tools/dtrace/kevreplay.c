@@ -304,7 +304,18 @@ static uint64_t timer_period(const struct replay *p, uint32_t k)
 
 static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu);
 
-/* advance: capture time reaches t (ns since boot): timers and switches up to t. A profile-N
+/* timer_due: a timer that fires by capture time is due at when. */
+static int timer_due(const struct replay *p, uint64_t when)
+{
+    for (unsigned i = 0; i < p->ntimers; i++)
+        if (timer_period(p, p->timer[i]) && p->next[i] == when)
+            return 1;
+    return 0;
+}
+
+/* advance: capture time reaches t (ns since boot): timers and switches up to t. A timer due at
+ * a switch's time fires before it, so that the switch consumes what it did (tick-1s at the
+ * default 1 s switch rate: each printa( ) shows one second, the first one too). A profile-N
  * probe without samples fires on every CPU in the context of the thread the capture says ran
  * there; its arg0/arg1 (the interrupted pc) are 0, which rstacks_begin says: the capture holds
  * no pc for those moments. */
@@ -312,15 +323,17 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
 {
     const struct dif_obj *o = &p->st->obj;
     for (;;) {
-        uint64_t when = p->next_switch;
+        uint64_t when = UINT64_MAX;
         for (unsigned i = 0; i < p->ntimers; i++)
             if (timer_period(p, p->timer[i]) && p->next[i] < when)
                 when = p->next[i];
+        if (p->next_switch < when)
+            when = p->next_switch;
         if (when > t || done(p))
             return;
         p->ctx.timestamp = p->ctx.vtimestamp = when;
         p->ctx.walltimestamp = p->wall0 + when;
-        if (when == p->next_switch) {
+        if (when == p->next_switch && !timer_due(p, when)) {
             consume(p, 0);
             p->next_switch += p->switchrate;
             continue;
