@@ -34,6 +34,9 @@ TEST_DEPS    += $(H)/kevrelay
 # make live with kevtop -b: frames while the system runs, the live file the board's byte for
 # byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
 SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
+# kevtop's interrupts a second per 10 ms of trace time against the programmed rates and
+# traceprinter (about 3 s: one boot of the demo under QEMU_ICOUNT=exact).
+SCRIPT_TESTS += qemu/kevtop-rates|60|test/qemu/test_kevtop_rates.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev2ctf
 # kevlive with babeltrace2 attached live: events while the system runs, the board's file's events
 # at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).

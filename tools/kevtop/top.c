@@ -2,8 +2,10 @@
 // kevtop's intervals (top.h). The model is fed every event in time order (the live reader's
 // order); before an event at or past the current frame's end, the frame is closed at its end:
 // every event before that moment has been given and none after, which is when the model's
-// running sums may be read (kx_stats_th_time). Records (kernel calls, messages, interrupts,
-// waits) are counted in the frame in which the model completes them. A heartbeat (the live
+// running sums may be read (kx_stats_th_time). The frame's interrupts are the entries in it
+// (a rate per second of trace time: an interrupt's record completes only once its thread has
+// handled it, which may be frames later). Records (a thread's kernel calls, messages,
+// interrupts handled, waits) are counted in the frame in which the model completes them. A heartbeat (the live
 // reader's time callback) closes the frames it passes; the segment's end closes the last one at
 // the last event, after kx_stats_finish, so that the frames add up to the model's totals.
 // But for one thing: a heartbeat past the last event closes frames counting the thread that ran
@@ -30,7 +32,7 @@ struct top {
     uint64_t prev[KX_MAX_THREADS]; // CPU time at the open frame's start
     uint64_t kcalls[KX_MAX_THREADS], msgs[KX_MAX_THREADS], ints[KX_MAX_THREADS];
     uint64_t wait[KX_MAX_THREADS];
-    uint64_t ints_all;
+    uint64_t ints_all;          // interrupts that entered in the open frame
     int wait_th, wait_owner, wait_obj;
     uint64_t wait_t;
     // losses the board reported (LOSS frames) in the open frame, and in all
@@ -60,7 +62,6 @@ static void on_kcall(void *user, const struct kx_kcall_row *r)
 static void on_irq(void *user, const struct kx_irq_row *r)
 {
     struct top *t = user;
-    t->ints_all++;
     if (th_ok(r->th))
         t->ints[r->th]++;
 }
@@ -207,6 +208,8 @@ static void on_event(void *user, struct kev_reader *r, const struct kev_event *e
         t->events0 = t->s->events;
     }
     advance(t, e->t64);
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER)
+        t->ints_all++;
     kx_stats_event(t->s, e);
 }
 

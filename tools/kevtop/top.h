@@ -32,7 +32,7 @@ struct top_frame {
     uint64_t cps;              // cycles per second
     unsigned seg;              // the trace segment (a board reset starts the next)
     uint64_t t0, t1;
-    uint64_t events, ints;     // events and interrupts in the interval
+    uint64_t events, ints;     // events in the interval, interrupts that entered in it
     unsigned ncpu;
     const struct top_row *rows; // threads with something in the interval, unsorted
     unsigned nrows;
