@@ -58,7 +58,9 @@ if [ -n "$klive" ]; then
         [ -n "$port" ] && break
         kpid=
     done
-    [ -n "$port" ] && echo "live: LTTng viewers attach with: babeltrace2 net://localhost:$port/host/${BOARD:-mps2-an385}/kev"
+    # (session-not-found-action=end: babeltrace2 ends 0 with the session instead of failing
+    # when kevlive closes)
+    [ -n "$port" ] && echo "live: LTTng viewers attach with: babeltrace2 net://localhost:$port/host/${BOARD:-mps2-an385}/kev --params=session-not-found-action=end"
 fi
 # shellcheck disable=SC2086  # KEVTOP_OPTS: words
 "$top" ${KEVTOP_OPTS:-} -o "$trace" "$fifo"

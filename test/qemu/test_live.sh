@@ -6,8 +6,9 @@
 # the same run (the live file must be it byte for byte), traceprinter reading it undamaged,
 # kevstat over it (kevtop's frames add up to its CPU time per thread), and the console, which
 # must not yet say the system is done when kevtop's first frame comes. make live also says the
-# babeltrace2 command that attaches to kevlive: babeltrace2 started with it once the trace's
-# header has come prints the events of babeltrace2 over kev2ctf's conversion of the live file.
+# babeltrace2 command that attaches to kevlive: that command, run as printed once the trace's
+# header has come, ends 0 having printed the events of babeltrace2 over kev2ctf's conversion
+# of the live file.
 #   BOARD=<board> test/qemu/test_live.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
@@ -26,7 +27,7 @@ echo "1..7"
 BOARD=$board LIVE_DIR=$out TRACE_FILE=$out/trace.kev TRACE_STORAGE=${storage:-semihost} \
     KEVTOP_OPTS="-b -d 0.5" LIVE_SECONDS=3 \
     LIVE_PORT=0 timeout 300 "$here/../../scripts/run-live.sh" "$b/demo.elf" "$h/kevtop" "$h/kevlive" 2>&1 |
-    python3 -c 'import os, subprocess, sys, time
+    python3 -c 'import os, shlex, subprocess, sys, time
 bt2, url = None, None
 for l in sys.stdin:
     try:
@@ -35,19 +36,17 @@ for l in sys.stdin:
         done = False
     print("%.3f %d %s" % (time.monotonic(), done, l), end="")
     sys.stdout.flush()
-    if "babeltrace2 net://" in l:
-        url = l.split("babeltrace2 ")[1].strip()
-    try:    # babeltrace2 as a user starts it, once the header came (kevlive then has the session)
+    if "attach with: babeltrace2 " in l:
+        url = shlex.split(l.split("attach with: ")[1])
+    try:    # the command as a user runs it, once the header came (kevlive then has the session)
         ready = url and "babeltrace2 net://" in open(sys.argv[2]).read()
     except OSError:
         ready = False
     if ready and not bt2:
-        bt2 = subprocess.Popen(["babeltrace2", "--no-delta", url,
-                                "--params=session-not-found-action=end"],
-                               stdout=open(sys.argv[3], "w"), stderr=open(sys.argv[3] + ".err", "w"),
-                               env=dict(os.environ, TZ="UTC"))
+        bt2 = subprocess.Popen(url, stdout=open(sys.argv[3], "w"),
+                               stderr=open(sys.argv[3] + ".err", "w"), env=dict(os.environ, TZ="UTC"))
 if bt2:
-    bt2.wait(timeout=60)' "$out/live.console" "$out/kevlive.log" "$out/bt2.txt" >"$out/run.stamped"
+    open(sys.argv[3] + ".rc", "w").write("%d\n" % bt2.wait(timeout=60))' "$out/live.console" "$out/kevlive.log" "$out/bt2.txt" >"$out/run.stamped"
 rc=${PIPESTATUS[0]}
 cut -d' ' -f3- "$out/run.stamped" >"$out/run.log"
 frames=$(grep -c '^kevtop: ' "$out/run.log")
@@ -74,7 +73,8 @@ check "the live frames' CPU time per thread is kevstat's over the file, to 1% ($
 check "the live frames follow one another without a gap" \
     "grep -q '^ok [0-9]* - each frame starts where the last ended' '$out/check.tap'"
 "$h/kev2ctf" -o "$out/trace.ctf" "$out/trace.kev" 2>/dev/null
-TZ=UTC babeltrace2 --no-delta "$out/trace.ctf" >"$out/trace.txt" 2>/dev/null
-url=$(sed -n 's/^live: LTTng viewers attach with: babeltrace2 \(net:.*\)$/\1/p' "$out/run.log")
-check "make live said the babeltrace2 command (${url:-none}); with it babeltrace2 printed the $(wc -l <"$out/trace.txt") events of babeltrace2 over kev2ctf's conversion of the live file" \
-    "[ -n '$url' ] && [ -s '$out/trace.txt' ] && cmp -s '$out/trace.txt' '$out/bt2.txt'"
+TZ=UTC babeltrace2 "$out/trace.ctf" >"$out/trace.txt" 2>/dev/null
+url=$(sed -n 's/^live: LTTng viewers attach with: \(babeltrace2 net:.*\)$/\1/p' "$out/run.log")
+bt2rc=$(cat "$out/bt2.txt.rc" 2>/dev/null)
+check "make live said the babeltrace2 command (${url:-none}); run as said, it ended ${bt2rc:-never} having printed the $(wc -l <"$out/trace.txt") events of babeltrace2 over kev2ctf's conversion of the live file" \
+    "[ -n '$url' ] && [ '$bt2rc' = 0 ] && [ -s '$out/trace.txt' ] && cmp -s '$out/trace.txt' '$out/bt2.txt'"
