@@ -377,6 +377,10 @@ endif
 # acqparity image, about 5 s, and a second as long for a declared self-> array (each thread's
 # depth and calls, acq's counts).
 SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
+# dtrace -i over captures that lie partly outside their D program's run: a ring that wrapped
+# over the go (the stop kept), and tracing that began after the go and ended before the stop;
+# the board's aggregations over acq's events as truth (two boots of acqparity, about 5 s each).
+SCRIPT_TESTS += qemu-dgoless/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_goless.sh|build/mps2-an385|$(H)
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))

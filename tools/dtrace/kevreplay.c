@@ -104,6 +104,8 @@ struct replay {
     int32_t pid_target;               /* the process pid$target probes fire in (0: not yet) */
     int window;                       /* the capture holds a D program's span (DPROG events):
                                        * the replay fires from its go to its stop alone */
+    int goless;                       /* it holds that program's stop but not its go: the
+                                       * replay fires from its first event to the stop */
     int stopped;                      /* that stop was reached: END's context is p->end */
     uint32_t consumer;                /* the board's dtrace's thread (the span's go) */
     int board_reads;                  /* the capture holds its kernel calls: the records are
@@ -1258,7 +1260,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
     uint32_t span = e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_DPROG && e->nw >= 2
                         ? kx_field(e, kx_fields()->dprog_what) : 0;
-    if (span == KEV_DPROG_STOP && in_span(p)) {
+    if (span == KEV_DPROG_STOP && (in_span(p) || (p->goless && p->started && !p->stopped))) {
         if (!done(p))
             advance(p, r, t);
         span_stop(p, r, e, cpu, t);
@@ -1367,6 +1369,30 @@ unsigned kev_capture_ncpus(const char *path)
     return n < 1 ? 1 : n > DVM_MAXCPU ? DVM_MAXCPU : n;
 }
 
+/* goless_start: a capture that holds its D program's stop but not its go (tracing began after
+ * the go, or a ring wrapped over it) is replayed from its first event, BEGIN there in no
+ * thread of the capture's, to the stop, END there in the consumer's context. Its timer runs
+ * (DTIMER) are this program's when the stop's digest says so: its tick-N and profile-N then
+ * fire at them, as after a go; profile-N on the board's grid, tick-N a period after the
+ * capture's first event (the board's came a period after the go, which the capture does not
+ * hold). Said once, with what was assumed. */
+static void goless_start(struct replay *p, const struct rstack_census *c)
+{
+    int mine = c->dprog_timers == dtimer_digest(p->st->obj.probes, p->st->obj.hdr->dh_nprobes);
+    p->timer_events = c->dtimer && p->ntimers && mine;
+    fprintf(stderr, "dtrace: the capture holds its D program's stop but not its go (tracing "
+            "began after it, or the ring lost it): the replay runs from the capture's first "
+            "event, BEGIN there, to the stop, END there; what fired before the capture is not "
+            "in it%s\n",
+            !p->ntimers ? ""
+            : p->timer_events ? "; tick-N and profile-N fire at the board's timer runs, "
+                                "tick-N counting its periods from the first event (the board's "
+                                "from the go: a tick may come up to one period off)"
+            : !mine ? "; its timer runs are another program's: tick-N and profile-N fire at "
+                      "their own times"
+                    : "; it holds no timer runs: tick-N and profile-N fire at their own times");
+}
+
 /* replay_start: the replay of capture r (its header and system page read), with census c of
  * what the capture holds. */
 static void replay_start(struct replay *p, struct kev_reader *r, const struct rstack_census *c,
@@ -1386,7 +1412,8 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->ctx.execname = "";
     p->r = r;
     p->stacks = *c;
-    p->window = c->dprog > 0;
+    p->window = c->dprog_go > 0;
+    p->goless = c->dprog > 0 && !c->dprog_go;
     replay_now = p;
     kev_uname_capture(r);   /* `utsname: the capture's header */
     pid_max = 0;
@@ -1409,6 +1436,13 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     for (uint32_t k = 0, i = 0; k < st->obj.hdr->dh_nprobes; k++)
         if (st->obj.probes[k].dp_flags)
             p->timer[i++] = k;
+    if (p->goless)
+        goless_start(p, c);
+    else if (!p->window && c->dtimer && p->ntimers)
+        fprintf(stderr, "dtrace: the capture holds a D program's timer runs (DTIMER) but no "
+                "DPROG event (tracing began after its go and ended before its stop): it is "
+                "replayed whole, tick-N a period after its first event and profile-N on the "
+                "board's grid, by capture time; what fired outside the capture is not in it\n");
 }
 
 /* replay_finish: the capture (name path) ended, decoded with result rc: BEGIN if no event came,

@@ -79,7 +79,9 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
         c->usdt++;
     } else if (e->ev == KEV_SYS_DPROG) {
         uint32_t what = kx_field(e, kx_fields()->dprog_what); /* a span's go or stop */
-        c->dprog += what == KEV_DPROG_GO || what == KEV_DPROG_STOP;
+        if ((what == KEV_DPROG_GO || what == KEV_DPROG_STOP) && !c->dprog++)
+            c->dprog_timers = kx_field(e, kx_fields()->dprog_timers);
+        c->dprog_go += what == KEV_DPROG_GO;
     } else if (e->ev == KEV_SYS_DTIMER) {
         c->dtimer++;
     } else if (e->ev == KEV_SYS_STACK) {

@@ -19,6 +19,9 @@ struct rstack_census {
     unsigned func, usdt;    /* FUNC_ENTER/FUNC_EXIT and USDT events: fbt, pid, USDT firings */
     unsigned dprog;     /* DPROG go and stop events: a D program's span, which the replay
                          * keeps to (another value of `what` is no span) */
+    unsigned dprog_go;  /* the go events among them (a capture that began after the go, or
+                         * whose ring lost it, holds only the stop) */
+    uint32_t dprog_timers; /* the first DPROG event's digest of its program's timers */
     unsigned dtimer;    /* DTIMER events: where the board's program's timers fired */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
