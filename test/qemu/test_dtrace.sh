@@ -167,6 +167,12 @@ check "-s reads a host script and compiles it on the board" \
 t list "dtrace -l -n 'kercall::MsgS*:entry { }'"
 check "-l -n lists the probes a description matches" \
     "[ $rc = 0 ] && has list '^ +26 +kercall +MsgSend entry$' && [ \$(grep -c ' kercall ' $out/list.log) = 2 ]"
+# system("clear") (the Toolkit's top-like scripts redraw with it): the board's dtrace writes
+# clear(1)'s ANSI sequence itself, between the output around it (the console shows ESC as
+# \e); any other command is reported against its probe, and the program goes on.
+t sysclear "dtrace -q -w -n 'BEGIN { printf(\"a\"); system(\"clear\"); printf(\"b\\n\"); system(\"date\"); exit(0); }'"
+check "system(\"clear\") on the board writes the screen's clear sequence in its place; system(\"date\") is refused, said" \
+    "[ $rc = 0 ] && has sysclear '^a\\\\e\\[H\\\\e\\[2Jb$' && has sysclear 'system\\( \\) failed: the board has no shell'"
 t listall "dtrace -l"
 check "-l alone lists the kernel's probe table" \
     "[ $rc = 0 ] && [ \$(grep -cE '^ +[0-9]+ ' $out/listall.log) = \$(\"$h/dtrace\" -l | grep -cE '^ +[0-9]+ ') ]"

@@ -48,6 +48,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 # appinit 2, the tracelogger 3, acq 4, worker 5)
 ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["5", "1"],
         "profile_profpri.d": ["5"], "sched_whererun.d": ["worker"]}
+KEEP = None        # --keep DIR
 GUIDE_OUT = re.compile(r"^(ip_|tcp_|udp_|io_|struct_kstat|sdt_callout|user_)")
 
 
@@ -221,6 +222,11 @@ def run_one(h, img, apps, work, name, path, text):
     cap = sh([h + "/dtrace"] + cpp + ["-T", target] + elf + ["-i", kev, "-s", path] + args,
              cwd=work)
     cap_err = cap.stderr.splitlines()
+    if KEEP:    # both sides' output and messages, for a look at a verdict
+        for part, t in (("live.out", live), ("live.err", "\n".join(live_err)),
+                        ("cap.out", cap.stdout), ("cap.err", cap.stderr)):
+            with open(os.path.join(KEEP, name + "." + part), "w") as f:
+                f.write(t)
     def errors(ls):   # (not "script NAME matched N probes", whatever NAME holds)
         return sorted(l for l in ls if ERR.search(l) and " matched " not in l)
     errs = errors(live_err), errors(cap_err)
@@ -246,7 +252,12 @@ def main():
     ap.add_argument("--apps", default="acq worker", help="the workload (make dtrace APPS=)")
     ap.add_argument("--list", action="store_true", help="print the selection only")
     ap.add_argument("--only", help="a regex of entry names to run")
+    ap.add_argument("--keep", help="a directory for each entry's outputs and messages")
     a = ap.parse_args()
+    global KEEP
+    KEEP = a.keep and os.path.abspath(a.keep)
+    if KEEP:
+        os.makedirs(KEEP, exist_ok=True)
     if not a.toolkit and not a.guide:
         ap.error("give --toolkit DIR, --guide DIR or both")
     h = os.path.join(ROOT, "build", "host")

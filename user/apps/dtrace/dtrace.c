@@ -224,13 +224,14 @@ static void usage(FILE *f)
                "            (its part of the boot command line) and tracing before the program\n"
                "            goes, stop them after it stops (dtrace -i replays that span)\n"
                "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
-               "            firing process; system( ) and freopen( ), which it cannot do)\n"
+               "            firing process; system(\"clear\"); no other command, no freopen( ))\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
 }
 
 // system( ) and freopen( ) are the consumer's: dtrace(1M) runs a shell command or reopens its
 // output file. This dtrace has neither a shell nor files of its own (-o names a host file
-// before tracing starts): each such action is reported against its probe, and tracing goes on.
+// before tracing starts): each such action is reported against its probe, and tracing goes on,
+// but for the one command scripts run to redraw a screen, `clear`, which it does itself.
 static int board_freopen(struct dcons *c, const char *path, const char **why)
 {
     (void)c, (void)path;
@@ -239,9 +240,17 @@ static int board_freopen(struct dcons *c, const char *path, const char **why)
     return -1;
 }
 
+// board_system: `clear` (the DTraceToolkit's top-like scripts: system("clear")) writes clear(1)'s
+// ANSI sequence (cursor home, erase the screen) among the output; any other command is refused.
 static int board_system(struct dcons *c, const char *cmd, const char **why)
 {
-    (void)c, (void)cmd;
+    size_t n = strlen(cmd);
+    while (n && (cmd[n - 1] == ' ' || cmd[n - 1] == '\n'))
+        n--;
+    if (n == 5 && !strncmp(cmd, "clear", 5)) {
+        dfmt_puts(&c->out, "\033[H\033[2J");
+        return 0;
+    }
     *why = "the board has no shell to run a command (run the script over a capture, "
            "dtrace -i, for that)";
     return -1;
