@@ -35,6 +35,7 @@
 // well and the filter saw every sample. User events EV_START/EV_STOP mark the acquisition in
 // the trace (test/qemu/test_acq.sh holds the interrupts between them against the rate).
 #include <kern.h>
+#include <errno.h>
 #include <stdio.h>
 #include <board_user.h>
 
@@ -141,6 +142,15 @@ static int filter(void *arg)
             MsgSendPulse(to_logger, 10, CODE_REPORT, (int)s.seq);
         }
     }
+}
+
+// A thread's stop pulse must reach it, or the joins below wait for ever: a receiver that fell
+// behind (its queue of pulses full: EAGAIN, as under every-function fbt on a host-paced clock)
+// takes it once it has caught up.
+static void send_stop(int coid)
+{
+    while (MsgSendPulse(coid, 10, CODE_STOP, 0) != 0 && errno == EAGAIN)
+        ThreadSleep(1000000ull);
 }
 
 // The logger: a line per report, formatted while holding `report` (the low-priority holder).
@@ -280,8 +290,8 @@ int main(void)
     stopping = 1;
     struct sample stop = { 0, 0 };
     MsgSend(to_filter, &stop, sizeof(stop), NULL, 0);
-    MsgSendPulse(to_logger, 10, CODE_STOP, 0);
-    MsgSendPulse(to_hog, 10, CODE_STOP, 0);
+    send_stop(to_logger);
+    send_stop(to_hog);
     int st[4] = { 1, 1, 1, 1 };
     ThreadJoin(tf, &st[0]);
     ThreadJoin(tl, &st[1]);
