@@ -11,7 +11,8 @@
 //   * a sleeping task with a mutex wait inside its job; preemptions, execution and ready time;
 //   * given deadlines and periods by the task's name (its program's, for a main thread);
 //   * pulses the kernel dropped (its bound of 16 queued, or a receive that blocks with pulses
-//     still pending): missed periods, the later jobs released at their own pulses;
+//     still pending; a timer's, which the kernel may say it dropped): missed periods, the
+//     later jobs released at their own pulses;
 //   * an instance the thread's death ends: its exit path, no job;
 //   * a task released by messages: sporadic, judged only once a deadline is given;
 //   * the median period with a skipped release; an instance still open at the end judged only
@@ -275,6 +276,56 @@ static void test_receive_that_blocks_ends_pending_pulses(void **state)
     assert_int_equal(s->q.nlive, 0);
     kx_stats_free(s);
     free(s);
+}
+
+// A timer of TASK's process fires at t: its interrupt, the TIMER event, the pulse; handed over
+// when TASK waits; `told`: the kernel then says the pulse was dropped (kx_msgs_pulse_lost, as a
+// kernel that writes an event for each loss lets the model know).
+static void timer_fires(struct kx_stats *s, uint64_t t, int waits, int told)
+{
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_TIMER, t + 1, 1, TASK, 0, 0, 2));
+    pulse_send(s, t + 2, 0x100);
+    if (waits)
+        pulse_recv(s, t + 2, 0x100, TASK);
+    if (told)
+        kx_msgs_pulse_lost(&s->q, 0);
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, t + 3, 0x100, 0, 0, 0, 2));
+    if (waits) {
+        th(s, KEV_TH_READY, t + 3, TASK);
+        th(s, KEV_TH_RUNNING, t + 4, TASK);
+    }
+}
+
+// Timer pulses, charged to TASK's process by their TIMER events. Alone, the bound rule drops
+// periods 17-20 of 20; when the kernel says it dropped 13-20 (its pool nearly full), the model
+// follows it: 8 missed periods, the 12 taken without blocking released at periods 1-12.
+static void test_timer_pulses_the_kernel_says_dropped(void **state)
+{
+    (void)state;
+    for (int told = 0; told < 2; told++) {
+        struct kx_stats *s = new_stats();
+        th(s, KEV_TH_RUNNING, 400, TASK);
+        th(s, KEV_TH_RECEIVE, 500, TASK);
+        timer_fires(s, 1000, 1, 0);
+        for (unsigned k = 1; k <= 20; k++)
+            timer_fires(s, 1000 + (uint64_t)k * P, 0, told && k >= 13);
+        uint64_t T1 = 1000 + 20 * P + 500;
+        unsigned queued = told ? 12 : 16;
+        for (unsigned j = 0; j < queued; j++)
+            pulse_recv(s, T1 + 100 * (uint64_t)j, 0x100, TASK);
+        th(s, KEV_TH_RECEIVE, T1 + 100 * (uint64_t)queued, TASK);
+        kx_stats_finish(s);
+        const struct kx_inst *i[24];
+        assert_int_equal(insts(s, TASK, i, 24), 1 + queued);
+        for (unsigned k = 1; k <= queued; k++)
+            assert_int_equal(i[k]->release, 1000 + (uint64_t)k * P + 2);
+        assert_int_equal(task(s, TASK)->missed_periods, 20 - queued);
+        assert_int_equal(s->q.lost_pulses, 20 - queued);
+        assert_int_equal(s->q.nlive, 0);
+        kx_stats_free(s);
+        free(s);
+    }
 }
 
 // Three jobs of 300, then the thread leaves its loop: a join of 5000 and its death. The last
@@ -612,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_overrun_queued_pulse),
         cmocka_unit_test(test_dropped_pulses_missed_periods),
         cmocka_unit_test(test_receive_that_blocks_ends_pending_pulses),
+        cmocka_unit_test(test_timer_pulses_the_kernel_says_dropped),
         cmocka_unit_test(test_exit_path_is_no_job),
         cmocka_unit_test(test_message_released_task_is_sporadic),
         cmocka_unit_test(test_sleep_task_mutex_inside),

@@ -113,7 +113,7 @@ static void pulse_charge(struct kx_msgs *q, struct kx_model *m, const struct kev
         g->charge = g->client_pid ? g->client_pid
                                   : (m->cur[e->cpu] >= 0 ? m->th[m->cur[e->cpu]].pid : 0);
     }
-    if (!g->charge)
+    if (!g->charge || (g->irq && q->told_lost)) // a timer's: the kernel says each loss
         return;
     unsigned held = 0, here = 0;
     for (unsigned k = 0; k < q->nlive; k++) {
@@ -133,6 +133,23 @@ void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid)
 {
     if (cpu < KEV_MAX_CPUS)
         q->timer_pid[cpu] = pid;
+}
+
+void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu)
+{
+    int best = -1;
+    for (unsigned k = 0; k < q->nlive; k++) {
+        const struct kx_msg *g = &q->m[q->live[k]];
+        if (g->pulse && g->irq && g->send_cpu == cpu && !g->t_recv &&
+            (best < 0 || g->id > q->m[best].id))
+            best = q->live[k];
+    }
+    q->told_lost = 1;
+    if (best < 0 || q->m[best].lost)
+        return;
+    q->m[best].lost = q->m[best].done = 1;
+    q->lost_pulses++;
+    sync_keys(q, best);
 }
 
 unsigned kx_msgs_purge(struct kx_msgs *q, int th, uint64_t t, int marked)

@@ -23,7 +23,9 @@
 // pending on any channel, one of them on this one (so no receiver waits there), is marked lost;
 // and a thread that blocks in a receive finds its channel empty, so every pulse still pending
 // on the channel it last received a pulse on, sent before then, was lost (kx_msgs_purge: it
-// also catches a bound the first rule did not see). A lost pulse is never matched.
+// also catches a bound the first rule did not see). A lost pulse is never matched. A kernel
+// that writes an event for each timer pulse it drops makes the first rule exact for timers:
+// kx_msgs_pulse_lost.
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
 // completes. Single-threaded.
 #ifndef TOOLS_KX_MSG_H
@@ -70,6 +72,7 @@ struct kx_msgs {
     uint32_t timer_pid[KEV_MAX_CPUS]; // a TIMER's owner, for the pulse the CPU sends next
     uint32_t rchid[KX_MAX_THREADS];  // the channel each thread last received a pulse on + 1
     uint64_t lost_pulses;            // pulses sent and never received (lost, not pending)
+    int told_lost;                   // the trace says each timer pulse the kernel drops
 };
 
 // One step of a critical path: thread `th` worked on the request from t0 to t1 (`waiting`:
@@ -95,6 +98,9 @@ unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct
 // A TIMER event on `cpu` (owner pid): the pulse the CPU sends next, in the interrupt, is that
 // timer's, charged to pid.
 void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid);
+// The kernel says the timer pulse `cpu` just sent (in its interrupt) was dropped: it is marked
+// lost, if the bound rule did not already; from then on timer pulses are marked so alone.
+void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu);
 // Thread th blocked in a receive at t (or, `marked` set, the trace ended there): the pulses
 // still pending on the channel it last received a pulse on, sent before t (with `marked`, only
 // those marked lost at their send), were never received. Frees and counts them; their number.
