@@ -103,15 +103,14 @@ static void drop(struct kx_msgs *q, int i)
 
 // Pulse i's charged process, and whether the kernel dropped it (kx_msg.h): its process holds
 // KX_PULSES_PER_PROC queued, one at least on this channel (no receiver can be waiting there).
-static void pulse_charge(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e, int i)
+static void pulse_charge(struct kx_msgs *q, const struct kev_event *e, int i)
 {
     struct kx_msg *g = &q->m[i];
     if (g->irq) {
         g->charge = q->timer_pid[e->cpu];   // a timer's, else an interrupt's own: nobody's
         q->timer_pid[e->cpu] = 0;
     } else {
-        g->charge = g->client_pid ? g->client_pid
-                                  : (m->cur[e->cpu] >= 0 ? m->th[m->cur[e->cpu]].pid : 0);
+        g->charge = g->client_pid;          // the sending thread's process (0: unknown)
     }
     if (!g->charge || (g->irq && q->told_lost)) // a timer's: the kernel says each loss
         return;
@@ -206,7 +205,7 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     g->t_send = e->t64;
     g->id = ++q->next_id;
     if (g->pulse)
-        pulse_charge(q, m, e, i);
+        pulse_charge(q, e, i);
     g->parent = g->first_child = g->next_sibling = -1;
     if (!g->pulse && g->client >= 0 && q->serving[g->client] >= 0) {
         struct kx_msg *p = &q->m[q->serving[g->client]];

@@ -71,14 +71,14 @@ static const uint32_t s_gap_ms[S_REQS] = { 2, 5, 3, 2, 7, 3, 4, 2, 6, 3, 2, 5, 3
 static int done, srv_coid, srv_chid;
 static uint32_t loops_per_ms, cps;
 static uint64_t period;
-static uint64_t l_rel[L_JOBS], l_end[L_JOBS], l_got[L_JOBS];
+static uint64_t l_rel[L_JOBS], l_end[L_JOBS], l_got; // l_got: the last pulse's wake
 static unsigned l_k[L_JOBS], l_lost;
 static uint64_t e_rel[E_JOBS], e_end[E_JOBS];
 static uint64_t s_send[S_REQS], s_end[S_REQS];
+// Stacks: lossy's (it waits to the end); the exiter's, then the client's; the helper's, then
+// the server's (each reused only once its thread is joined: netduinoplus2 gives 8 KB).
 static uint8_t stk_a[1024] __attribute__((aligned(8)));
 static uint8_t stk_b[2048] __attribute__((aligned(8)));
-static uint8_t stk_c[1024] __attribute__((aligned(8)));
-static uint8_t stk_d[1024] __attribute__((aligned(8)));
 static uint8_t stk_e[1024] __attribute__((aligned(8)));
 
 // A channel with a timer pulsing it every PERIOD_US: its chid, and the timer in *timer.
@@ -109,7 +109,7 @@ static int lossy(void *arg)
         if (!j)
             t0 = t;
         l_k[j] = k;
-        l_got[j] = t;
+        l_got = t;
         l_rel[j] = t0 + k * period;
         if (j == STALL_AT) {            // QMAX + LOST periods and a half without receiving
             busy_us(loops_per_ms, (QMAX + LOST) * PERIOD_US + PERIOD_US / 2);
@@ -225,8 +225,8 @@ int main(void)
     if (te < 0 || ThreadJoin(te, &st))
         bad = 1;
     bad |= st;
-    int ts = start(server, stk_c, sizeof(stk_c), TASK_PRIO, "server");
-    int tc = start(client, stk_d, sizeof(stk_d), CLIENT_PRIO, "client");
+    int ts = start(server, stk_e, sizeof(stk_e), TASK_PRIO, "server");
+    int tc = start(client, stk_b, sizeof(stk_b), CLIENT_PRIO, "client");
     if (ts < 0 || tc < 0 || ThreadJoin(tc, &st))
         bad = 1;
     bad |= st;
@@ -238,7 +238,7 @@ int main(void)
         printf(" end %s\n", u64txt(l_end[j]).s);
     }
     // the last job's pulse came while lossy waited: its period by the clock is the one counted
-    uint64_t off = l_got[L_JOBS - 1] - l_rel[L_JOBS - 1];
+    uint64_t off = l_got - l_rel[L_JOBS - 1];
     if (off > period / 4 || l_lost != LOST) {
         printf("taskedge: lossy's count is off: %u lost (%u planned), last pulse %s cycles after "
                "its period's start\n", l_lost, LOST, u64txt(off).s);
