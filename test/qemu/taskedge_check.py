@@ -80,6 +80,10 @@ said = re.findall(r"kernel: timer pulse to pid \d+ lost.*", log)
 check(len(said) == p["l_lost"] or (len(said) == 1 and "TIMER_LOST" in said[0]),
       "the program lost %d pulses by its clock, the kernel's console agrees (%d lines)" % (p["l_lost"], len(said)), said[:2])
 
+if "timer_pulses_lost" in st["trace"]:   # a kernel that writes each loss into the trace
+    check(st["trace"]["timer_pulses_lost"] == p["l_lost"], "the capture's lost timer pulses: %d (the program's %d)"
+          % (st["trace"]["timer_pulses_lost"], p["l_lost"]))
+
 # ---- lossy -----------------------------------------------------------------------------------------
 L = tasks["taskedge/lossy"]
 check(L["kind"] == "periodic" and L["released_by"] == "pulse", "kevstat: taskedge/lossy is periodic, released by pulses (%s, %s)" % (L["kind"], L["released_by"]))
