@@ -231,6 +231,14 @@ TASKS_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
+# Task instances where the system misbehaves: user/apps/taskedge's own measure and count of a
+# periodic thread that loses timer pulses, one that exits after its last job and a server
+# released by messages, against kevstat, kevsql and the report read in Chromium
+# (test_taskedge.sh: one boot a board serves every check, about 15 s each on an idle machine).
+TASKEDGE_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TASKEDGE_BOARDS),qemu-taskedge/$(b)|120|BOARD=$(b)|test/qemu/test_taskedge.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/edgetest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKEDGE_BOARDS)),matrix-images-$(b))
 # CPU time by priority when a thread changes its own while it runs (its call, pulses it
 # receives): user/apps/prioself's own clock at each priority against kevstat's split, text and
 # JSON, and the report's (test_prio_split.sh: one boot of about 2 s a board).

@@ -10,6 +10,11 @@
 //     one miss, the late instance's successor on time;
 //   * a sleeping task with a mutex wait inside its job; preemptions, execution and ready time;
 //   * given deadlines and periods by the task's name (its program's, for a main thread);
+//   * pulses the kernel dropped (its bound of 16 queued, or a receive that blocks with pulses
+//     still pending; a timer's, which the kernel may say it dropped): missed periods, the
+//     later jobs released at their own pulses;
+//   * an instance the thread's death ends: its exit path, no job;
+//   * a task released by messages: sporadic, judged only once a deadline is given;
 //   * the median period with a skipped release; an instance still open at the end judged only
 //     when its deadline passed;
 //   * the emulator's part: a tick gap (two periods skipped) under QEMU's host clock, and a CPU
@@ -175,6 +180,228 @@ static void test_overrun_queued_pulse(void **state)
     assert_int_equal(t->resp.max, P + 990);
     kx_stats_free(s);
     free(s);
+}
+
+// The clock preempts TASK (running) at t and sends it a pulse nobody waits for: queued, or
+// dropped by the kernel when the clock's process already has 16 queued.
+static void pulse_while_busy(struct kx_stats *s, uint64_t t, uint32_t key)
+{
+    th(s, KEV_TH_READY, t, TASK);
+    th(s, KEV_TH_RUNNING, t, CLOCK);
+    pulse_send(s, t + 1, key);
+    th(s, KEV_TH_RECEIVE, t + 2, CLOCK);
+    th(s, KEV_TH_RUNNING, t + 2, TASK);
+}
+
+// TASK waits in its receive; the clock's pulse at t is handed over, TASK runs from t + 20.
+static void pulse_handed(struct kx_stats *s, uint64_t t, uint32_t key)
+{
+    th(s, KEV_TH_RUNNING, t, CLOCK);
+    pulse_send(s, t + 10, key);
+    pulse_recv(s, t + 10, key, TASK);
+    th(s, KEV_TH_READY, t + 11, TASK);
+    th(s, KEV_TH_RECEIVE, t + 20, CLOCK);
+    th(s, KEV_TH_RUNNING, t + 20, TASK);
+}
+
+// TASK's job 0 works through 20 periods: the kernel queues the pulses of periods 1-16 and drops
+// 17-20 (the clock's process holds 16). TASK then takes the 16 without blocking, 200 apart;
+// period 21's pulse comes during that (queued: there is room again) and is the 17th it takes.
+// Four missed periods, and the jobs after them released at their own pulses, not at the
+// dropped ones (which the oldest-pending rule alone would give them).
+static void test_dropped_pulses_missed_periods(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    pulse_handed(s, 1000, 0x100);
+    for (unsigned k = 1; k <= 20; k++)
+        pulse_while_busy(s, 1000 + (uint64_t)k * P, 0x100);
+    uint64_t T1 = 1000 + 20 * P + 500;
+    for (unsigned j = 0; j < 17; j++) {
+        uint64_t t = T1 + 200 * (uint64_t)j;
+        if (j == 8)
+            pulse_while_busy(s, 1000 + 21 * P, 0x100);  // T1 + 1500
+        pulse_recv(s, t, 0x100, TASK);
+    }
+    th(s, KEV_TH_RECEIVE, T1 + 3300, TASK);
+    pulse_handed(s, 1000 + 22 * P, 0x100);
+    th(s, KEV_TH_RECEIVE, 1000 + 22 * P + 300, TASK);
+    kx_stats_finish(s);
+    const struct kx_inst *i[24];
+    assert_int_equal(insts(s, TASK, i, 24), 19);
+    for (unsigned k = 1; k <= 16; k++)
+        assert_int_equal(i[k]->release, 1000 + (uint64_t)k * P + 1);
+    assert_int_equal(i[17]->release, 1000 + 21 * P + 1);
+    assert_int_equal(i[17]->end, T1 + 3300);
+    assert_int_equal(i[17]->missed, 0);
+    assert_int_equal(i[18]->release, 1000 + 22 * P + 10);
+    assert_int_equal(i[18]->missed, 0);
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->missed_periods, 4);
+    assert_int_equal(s->q.lost_pulses, 4);
+    assert_int_equal(t->misses, 17);                    // job 0 and the 16 queued ones
+    assert_string_equal(kx_task_kind(t), "periodic");
+    kx_stats_free(s);
+    free(s);
+}
+
+// A bound the model does not see (six pending, three received): the receive that blocks proves
+// the channel empty, so the three still pending were dropped; the next pulse is handed over.
+static void test_receive_that_blocks_ends_pending_pulses(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    pulse_handed(s, 1000, 0x100);
+    for (unsigned k = 1; k <= 6; k++)
+        pulse_while_busy(s, 1000 + (uint64_t)k * P, 0x100);
+    uint64_t T1 = 1000 + 6 * P + 500;
+    for (unsigned j = 0; j < 3; j++)
+        pulse_recv(s, T1 + 100 * (uint64_t)j, 0x100, TASK);
+    th(s, KEV_TH_RECEIVE, T1 + 300, TASK);
+    pulse_handed(s, 1000 + 7 * P, 0x100);
+    th(s, KEV_TH_RECEIVE, 1000 + 7 * P + 300, TASK);
+    pulse_handed(s, 1000 + 8 * P, 0x100);
+    th(s, KEV_TH_RECEIVE, 1000 + 8 * P + 300, TASK);
+    kx_stats_finish(s);
+    const struct kx_inst *i[8];
+    assert_int_equal(insts(s, TASK, i, 8), 6);
+    assert_int_equal(i[3]->release, 1000 + 3 * P + 1);
+    assert_int_equal(i[4]->release, 1000 + 7 * P + 10);
+    assert_int_equal(i[5]->release, 1000 + 8 * P + 10);
+    assert_int_equal(task(s, TASK)->missed_periods, 3);
+    assert_int_equal(s->q.nlive, 0);
+    kx_stats_free(s);
+    free(s);
+}
+
+// A timer of TASK's process fires at t: its interrupt, the TIMER event, the pulse; handed over
+// when TASK waits; `told`: the kernel then says the pulse was dropped (kx_msgs_pulse_lost, as a
+// kernel that writes an event for each loss lets the model know).
+static void timer_fires(struct kx_stats *s, uint64_t t, int waits, int told)
+{
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_TIMER, t + 1, 1, TASK, 0, 0, 2));
+    pulse_send(s, t + 2, 0x100);
+    if (waits)
+        pulse_recv(s, t + 2, 0x100, TASK);
+    if (told)
+        kx_msgs_pulse_lost(&s->q, 0);
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, t + 3, 0x100, 0, 0, 0, 2));
+    if (waits) {
+        th(s, KEV_TH_READY, t + 3, TASK);
+        th(s, KEV_TH_RUNNING, t + 4, TASK);
+    }
+}
+
+// Timer pulses, charged to TASK's process by their TIMER events. Alone, the bound rule drops
+// periods 17-20 of 20; when the kernel says it dropped 13-20 (its pool nearly full), the model
+// follows it: 8 missed periods, the 12 taken without blocking released at periods 1-12.
+static void test_timer_pulses_the_kernel_says_dropped(void **state)
+{
+    (void)state;
+    for (int told = 0; told < 2; told++) {
+        struct kx_stats *s = new_stats();
+        th(s, KEV_TH_RUNNING, 400, TASK);
+        th(s, KEV_TH_RECEIVE, 500, TASK);
+        timer_fires(s, 1000, 1, 0);
+        for (unsigned k = 1; k <= 20; k++)
+            timer_fires(s, 1000 + (uint64_t)k * P, 0, told && k >= 13);
+        uint64_t T1 = 1000 + 20 * P + 500;
+        unsigned queued = told ? 12 : 16;
+        for (unsigned j = 0; j < queued; j++)
+            pulse_recv(s, T1 + 100 * (uint64_t)j, 0x100, TASK);
+        th(s, KEV_TH_RECEIVE, T1 + 100 * (uint64_t)queued, TASK);
+        kx_stats_finish(s);
+        const struct kx_inst *i[24];
+        assert_int_equal(insts(s, TASK, i, 24), 1 + queued);
+        for (unsigned k = 1; k <= queued; k++)
+            assert_int_equal(i[k]->release, 1000 + (uint64_t)k * P + 2);
+        assert_int_equal(task(s, TASK)->missed_periods, 20 - queued);
+        assert_int_equal(s->q.lost_pulses, 20 - queued);
+        assert_int_equal(s->q.nlive, 0);
+        kx_stats_free(s);
+        free(s);
+    }
+}
+
+// Three jobs of 300, then the thread leaves its loop: a join of 5000 and its death. The last
+// instance (its third job and the exit path) is no job: two ended, no miss, worst 320 - 10.
+static void test_exit_path_is_no_job(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RECEIVE, 500, TASK);
+    th(s, KEV_TH_RECEIVE, 500, CLOCK);
+    for (unsigned k = 0; k < 3; k++) {
+        uint64_t b = 1000 + (uint64_t)k * P;
+        pulse_handed(s, b, 0x100);
+        if (k < 2)
+            th(s, KEV_TH_RECEIVE, b + 320, TASK);
+    }
+    th(s, KEV_TH_JOIN, 1000 + 2 * P + 320, TASK);
+    th(s, KEV_TH_RUNNING, 1000 + 2 * P + 5320, TASK);
+    th(s, KEV_TH_DEAD, 1000 + 2 * P + 5400, TASK);
+    kx_stats_finish(s);
+    const struct kx_inst *i[4];
+    assert_int_equal(insts(s, TASK, i, 4), 3);
+    assert_int_equal(i[2]->exit, 1);
+    assert_int_equal(i[2]->missed, 0);
+    assert_int_equal(i[2]->deadline, 0);
+    const struct kx_task *t = task(s, TASK);
+    assert_int_equal(t->n, 3);
+    assert_int_equal(t->exits, 1);
+    assert_int_equal(t->ended, 2);
+    assert_int_equal(t->misses, 0);
+    assert_int_equal(t->resp.max, 310);
+    assert_int_equal(t->worst, i[0]->id);          // the first of the longest
+    kx_stats_free(s);
+    free(s);
+}
+
+// SRV released by CLOCK's messages at irregular times, one answered in 2500: sporadic, no
+// period, no deadline, no miss; with a deadline of 1000 given, that one request missed.
+static void test_message_released_task_is_sporadic(void **state)
+{
+    (void)state;
+    static const uint64_t at[] = { 1000, 4000, 5000, 11000, 13000 };
+    for (int given = 0; given < 2; given++) {
+        struct kx_stats *s = new_stats();
+        if (given)
+            assert_int_equal(kx_stats_timing(s, "test", "deadline", "srv=1ms"), 0);
+        th(s, KEV_TH_RECEIVE, 500, SRV);
+        uint32_t name = 's' | 'r' << 8 | 'v' << 16;  // its process "srv" (little-endian)
+        kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE_NAME, 500, 1, SRV, name, 0, 3));
+        for (unsigned k = 0; k < 5; k++) {
+            uint32_t rcvid = 0x200 + k;
+            uint64_t work = k == 3 ? 2500 : 200;
+            th(s, KEV_TH_RUNNING, at[k], CLOCK);
+            kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_SND_MESSAGE, at[k] + 10, rcvid, SRV, 0, 0, 2));
+            kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_REC_MESSAGE, at[k] + 10, rcvid,
+                                 (uint32_t)SRV << 16 | 1u, 0, 0, 2));
+            th(s, KEV_TH_REPLY, at[k] + 11, CLOCK);
+            th(s, KEV_TH_RUNNING, at[k] + 12, SRV);
+            kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, at[k] + 12 + work, rcvid, 0,
+                                 0, 0, 2));
+            th(s, KEV_TH_RECEIVE, at[k] + 20 + work, SRV);
+        }
+        kx_stats_finish(s);
+        const struct kx_task *t = task(s, SRV);
+        assert_int_equal(t->n, 5);
+        assert_int_equal(t->by[KX_REL_MSG], 5);
+        assert_string_equal(kx_task_kind(t), "sporadic");
+        assert_int_equal(t->period, 0);
+        assert_int_equal(t->gaps, 4);
+        assert_int_equal(t->gap_min, 1000);
+        assert_int_equal(t->resp.max, 2510);
+        assert_int_equal(t->deadline, given ? 1000 : 0);
+        assert_int_equal(t->misses, given ? 1 : 0);
+        kx_stats_free(s);
+        free(s);
+    }
 }
 
 // A task that sleeps between jobs and waits on a mutex inside one; HOG preempts it once.
@@ -434,6 +661,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_instance_a_period_with_a_send_inside),
         cmocka_unit_test(test_overrun_queued_pulse),
+        cmocka_unit_test(test_dropped_pulses_missed_periods),
+        cmocka_unit_test(test_receive_that_blocks_ends_pending_pulses),
+        cmocka_unit_test(test_timer_pulses_the_kernel_says_dropped),
+        cmocka_unit_test(test_exit_path_is_no_job),
+        cmocka_unit_test(test_message_released_task_is_sporadic),
         cmocka_unit_test(test_sleep_task_mutex_inside),
         cmocka_unit_test(test_given_deadline_by_name),
         cmocka_unit_test(test_median_period_and_open_instance),

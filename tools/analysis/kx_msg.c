@@ -101,6 +101,78 @@ static void drop(struct kx_msgs *q, int i)
     q->stale++;
 }
 
+// Pulse i's charged process, and whether the kernel dropped it (kx_msg.h): its process holds
+// KX_PULSES_PER_PROC queued, one at least on this channel (no receiver can be waiting there).
+static void pulse_charge(struct kx_msgs *q, const struct kev_event *e, int i)
+{
+    struct kx_msg *g = &q->m[i];
+    if (g->irq) {
+        g->charge = q->timer_pid[e->cpu];   // a timer's, else an interrupt's own: nobody's
+        q->timer_pid[e->cpu] = 0;
+    } else {
+        g->charge = g->client_pid;          // the sending thread's process (0: unknown)
+    }
+    if (!g->charge || (g->irq && q->told_lost)) // a timer's: the kernel says each loss
+        return;
+    unsigned held = 0, here = 0;
+    for (unsigned k = 0; k < q->nlive; k++) {
+        const struct kx_msg *o = &q->m[q->live[k]];
+        if (q->lst[k] != 1 || o == g || o->charge != g->charge)
+            continue;
+        held++;
+        here += o->srv_pid >> 16 == g->srv_pid >> 16;
+    }
+    if (held >= KX_PULSES_PER_PROC && here) {
+        g->lost = g->done = 1;
+        q->lost_pulses++;
+    }
+}
+
+void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid)
+{
+    if (cpu < KEV_MAX_CPUS)
+        q->timer_pid[cpu] = pid;
+}
+
+void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu)
+{
+    int best = -1;
+    for (unsigned k = 0; k < q->nlive; k++) {
+        const struct kx_msg *g = &q->m[q->live[k]];
+        if (g->pulse && g->irq && g->send_cpu == cpu && !g->t_recv &&
+            (best < 0 || g->id > q->m[best].id))
+            best = q->live[k];
+    }
+    q->told_lost = 1;
+    if (best < 0 || q->m[best].lost)
+        return;
+    q->m[best].lost = q->m[best].done = 1;
+    q->lost_pulses++;
+    sync_keys(q, best);
+}
+
+unsigned kx_msgs_purge(struct kx_msgs *q, int th, uint64_t t, int marked)
+{
+    if (th < 0 || th >= (int)KX_MAX_THREADS || !q->rchid[th])
+        return 0;
+    uint32_t chid = q->rchid[th] - 1;
+    unsigned n = 0;
+    for (unsigned k = 0; k < q->nlive;) {
+        int i = q->live[k];
+        struct kx_msg *g = &q->m[i];
+        int pending = q->lst[k] == 1 || g->lost;
+        if (g->pulse && pending && g->srv_pid >> 16 == chid && g->t_send < t &&
+            (g->lost || !marked) && g->parent < 0 && g->first_child < 0) {
+            q->lost_pulses += !g->lost;
+            n++;
+            free_msg(q, i);         // live[k] now holds another record
+            continue;
+        }
+        k++;
+    }
+    return n;
+}
+
 static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
                                 int client, const struct kx_msg **out)
 {
@@ -132,6 +204,8 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     }
     g->t_send = e->t64;
     g->id = ++q->next_id;
+    if (g->pulse)
+        pulse_charge(q, e, i);
     g->parent = g->first_child = g->next_sibling = -1;
     if (!g->pulse && g->client >= 0 && q->serving[g->client] >= 0) {
         struct kx_msg *p = &q->m[q->serving[g->client]];
@@ -182,15 +256,19 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
     unsigned irq = m->irq[e->cpu];
     uint32_t rcvid = kx_comm_rcvid(e);
     for (unsigned k = 0; k < q->nlive; k++) {
-        if (q->lst[k] != pulse)
-            continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
+        if (q->lst[k] != pulse && !(pulse && g->lost))
+            continue;
         if (irq ? g->irq != irq : g->client != cur)
             continue;
         if ((!pulse && g->coid != rcvid) || (best >= 0 && g->id < q->m[best].id))
             continue;
         best = i;
+    }
+    if (best >= 0 && q->m[best].lost) { // handed to a waiting receiver after all: not lost
+        q->m[best].lost = q->m[best].done = 0;
+        q->lost_pulses--;
     }
     return best;
 }
@@ -240,6 +318,8 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
     struct kx_msg *g = &q->m[best];
     g->server = server;
     g->rcvid = recv_key(e, pulse);
+    if (pulse && server >= 0 && server < (int)KX_MAX_THREADS)
+        q->rchid[server] = (g->rcvid >> 16) + 1;
     g->t_recv = e->t64;
     if (pulse) { // a pulse is done once received
         g->done = 1;

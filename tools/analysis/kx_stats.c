@@ -251,6 +251,11 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
             s->sink.state(s->sink.user, &r);
         }
     }
+    if (st == KEV_TH_RECEIVE && !(s->skip & KX_SKIP_MSG)) { // its channel is empty (kx_msg.h)
+        unsigned lost = kx_msgs_purge(&s->q, idx, t, 0);
+        if (lost && s->tasks)
+            kx_tasks_lost(s->tasks, idx, lost);
+    }
     if (s->tasks && st != KX_STATE_UNKNOWN)
         kx_tasks_state(s->tasks, idx, st, t);
     ts->state = st;
@@ -833,6 +838,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         } else {
             if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
                 prio_change(s, e);
+            if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
+                kx_msgs_timer(&s->q, cpu, kx_field(e, kx_fields()->timer_pid));
             if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
                 if (!s->funcs)
                     s->funcs = kx_funcs_new();
@@ -871,6 +878,11 @@ static void tasks_finish(struct kx_stats *s)
 {
     if (!s->tasks)
         return;
+    for (unsigned th = 0; th < KX_MAX_THREADS; th++) { // pulses the kernel dropped, never purged
+        unsigned lost = kx_msgs_purge(&s->q, (int)th, s->t_last + 1, 1);
+        if (lost)
+            kx_tasks_lost(s->tasks, (int)th, lost);
+    }
     kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec, s->emul);
     for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
         s->sink.inst(s->sink.user, &s->tasks->inst[i]);

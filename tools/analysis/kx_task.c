@@ -41,6 +41,20 @@ const char *kx_rel_how_name(unsigned how)
     return how <= KX_REL_PULSE ? n[how] : "?";
 }
 
+const char *kx_task_kind(const struct kx_task *t)
+{
+    return t->sporadic ? "sporadic" : "periodic";
+}
+
+unsigned kx_task_released_by(const struct kx_task *t)
+{
+    unsigned how = KX_REL_WAKE;
+    for (unsigned h = KX_REL_MSG; h <= KX_REL_PULSE; h++)
+        if (t->by[h] > t->by[how])
+            how = h;
+    return how;
+}
+
 static int valid(int th)
 {
     return th >= 0 && th < (int)KX_MAX_THREADS;
@@ -122,6 +136,7 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
     x->open = k->ninst;
     struct kx_task *tk = &k->task[task];
     tk->n++;
+    tk->by[how <= KX_REL_PULSE ? how : KX_REL_WAKE]++;
 }
 
 void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t)
@@ -147,6 +162,8 @@ void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t)
         x->at = 1;
         x->rel = 0;
     } else if (st == KEV_TH_DEAD) {
+        if (x->open)                // the code after its last job: its exit path
+            k->inst[x->open - 1].exit = 1;
         end_open(k, x, t);
         x->at = 0;
     } else if (x->at && (st == KEV_TH_READY || st == KEV_TH_RUNNING)) {
@@ -181,6 +198,17 @@ void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t
     end_open(k, x, t);
     x->at = 0;
     release(k, th, t_send ? t_send : t, how, src, irq, queued, 1, t);
+}
+
+void kx_tasks_lost(struct kx_tasks *k, int th, unsigned n)
+{
+    if (!valid(th) || k->judged)
+        return;
+    int task = task_of(k, th);
+    if (task < 0)
+        k->lost++;
+    else
+        k->task[task].missed_periods += n;
 }
 
 // ---- given periods and deadlines -----------------------------------------------------------------
@@ -253,7 +281,7 @@ static void periods(struct kx_tasks *k)
     }
     for (unsigned t = 0; t < k->ntask; t++) {
         struct kx_task *x = &k->task[t];
-        if (x->period_given || x->gaps < 2)
+        if (x->period_given || x->gaps < 2 || x->sporadic)
             continue;
         qsort(gap + at[t], x->gaps, sizeof(*gap), cmp_u64);
         x->period = gap[at[t] + (x->gaps - 1) / 2];
@@ -271,6 +299,11 @@ static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last,
     i->period = t->period;
     i->deadline = t->deadline_given ? t->deadline : t->period;
     t->preempt += i->preempt;
+    if (i->exit) {                  // its exit path: no job, not judged
+        t->exits++;
+        i->deadline = 0;
+        return;
+    }
     if (i->end) {
         t->ended++;
         kx_dist_add(&t->resp, i->end - i->release);
@@ -311,6 +344,7 @@ void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_la
     for (unsigned t = 0; t < k->ntask; t++) {
         struct kx_task *x = &k->task[t];
         x->late_max = INT64_MIN;
+        x->sporadic = kx_task_released_by(x) == KX_REL_MSG;
         for (unsigned r = 0; r < k->nrule; r++) {
             struct kx_timing *g = &k->rule[r];
             if (!names(m, x->th, g->name))

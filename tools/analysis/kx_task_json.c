@@ -8,6 +8,9 @@
 // the rest in "missed_more"): [id, release, start, end, lateness, exec, preemptions, the
 // emulator's time in it, 1 when the miss is the emulator's]. "misses" are the program's,
 // "emulator_misses" the emulator's; "stretched" instances hold "emulator" cycles it took.
+// "kind" periodic or sporadic, "released_by" what released most instances, "missed_periods"
+// its pulses the kernel dropped, "exits" instances its death ended (not jobs); the trace's
+// "lost_pulses" (every dropped pulse, whoever's).
 #include <kevhost/kx_stats.h>
 
 #define KX_TASK_JSON_MISSES 512u
@@ -41,9 +44,12 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
         fputs("null", f);
     else
         fprintf(f, "%lld", (long long)t->late_max);
-    fprintf(f, ",\"preempt\":%llu,\"emulator_misses\":%llu,\"stretched\":%llu,\"emulator\":%llu,",
+    fprintf(f, ",\"preempt\":%llu,\"emulator_misses\":%llu,\"stretched\":%llu,\"emulator\":%llu,"
+               "\"kind\":\"%s\",\"released_by\":\"%s\",\"missed_periods\":%llu,\"exits\":%llu,",
             (unsigned long long)t->preempt, (unsigned long long)t->emul_misses,
-            (unsigned long long)t->stretched, (unsigned long long)t->emul);
+            (unsigned long long)t->stretched, (unsigned long long)t->emul, kx_task_kind(t),
+            kx_rel_how_name(kx_task_released_by(t)), (unsigned long long)t->missed_periods,
+            (unsigned long long)t->exits);
     kx_dist_json(f, "response", &t->resp);
     fputc(',', f);
     kx_dist_json(f, "exec", &t->exec);
@@ -72,7 +78,8 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
 void kx_task_json(const struct kx_stats *s, FILE *f)
 {
     const struct kx_tasks *k = s->tasks;
-    fprintf(f, ",\n\"tasks\":{\"lost\":%llu,\"rules\":[", k ? (unsigned long long)k->lost : 0ull);
+    fprintf(f, ",\n\"tasks\":{\"lost\":%llu,\"lost_pulses\":%llu,\"rules\":[",
+            k ? (unsigned long long)k->lost : 0ull, (unsigned long long)s->q.lost_pulses);
     for (unsigned r = 0; k && r < k->nrule; r++) {
         fprintf(f, "%s{\"name\":", r ? "," : "");
         kx_json_str(f, k->rule[r].name);

@@ -11,10 +11,12 @@
 const struct tool_opt kx_timing_opts[] = {
     { KX_TIMING_OPT_DEADLINE, 0, "deadline", "TASK=TIME",
       "the deadline of a task's instances (imu=2ms, store/srv=500us;\n"
-      "default: its period); TASK: process/thread, or a main thread's\n"
+      "default: its period; a sporadic task, released by messages, has\n"
+      "none unless given); TASK: process/thread, or a main thread's\n"
       "program; again for another task", NULL },
     { KX_TIMING_OPT_PERIOD, 0, "period", "TASK=TIME",
-      "a task's period (default: the median interval between its releases)", NULL },
+      "a task's period (default: a periodic task's median interval\n"
+      "between its releases)", NULL },
     { 0 },
 };
 

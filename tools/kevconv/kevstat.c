@@ -89,8 +89,10 @@ static const struct tool_cmd cmd = {
     "          and longest time (shown with every section only when recorded)\n"
     "  tasks   task instances: each thread's jobs from their release at its activation\n"
     "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
-    "          per task its period, jitter, deadline, response and execution times,\n"
-    "          preemptions, misses and each missed instance\n"
+    "          per task its kind (periodic, or sporadic: released by messages),\n"
+    "          period, jitter, deadline, response and execution times, preemptions,\n"
+    "          misses and each missed instance, missed periods (its pulses the\n"
+    "          kernel dropped), exit paths (not jobs)\n"
     "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
     "          semaphore, a condition variable) followed to its root, the time\n"
     "          attributed to each root, each waiter's worst wait link by link\n"
@@ -400,8 +402,9 @@ static void print_tasks(const struct kx_stats *s)
            k ? k->ntask : 0);
     if (!k || !k->ntask)
         return;
-    printf("  %-32s %9s %12s %12s %20s %7s %10s %14s\n", "task", "instances", "period us",
-           "jitter us", "deadline us", "misses", "emulator's", "late max us");
+    printf("  %-32s %9s %12s %12s %20s %7s %10s %14s  %-8s %14s\n", "task", "instances",
+           "period us", "jitter us", "deadline us", "misses", "emulator's", "late max us", "kind",
+           "missed periods");
     for (unsigned n = 0; n < k->ntask; n++) {
         const struct kx_task *t = &k->task[n];
         printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
@@ -414,10 +417,11 @@ static void print_tasks(const struct kx_stats *s)
                deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses,
                (unsigned long long)t->emul_misses);
         if (t->late_max == INT64_MIN)
-            printf(" %14s\n", "-");
+            printf(" %14s", "-");
         else
-            printf(" %14.3f\n", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
-                                                 : us(s, (uint64_t)t->late_max));
+            printf(" %14.3f", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
+                                              : us(s, (uint64_t)t->late_max));
+        printf("  %-8s %14llu\n", kx_task_kind(t), (unsigned long long)t->missed_periods);
     }
     for (unsigned n = 0; n < k->ntask; n++) {
         const struct kx_task *t = &k->task[n];
@@ -425,8 +429,18 @@ static void print_tasks(const struct kx_stats *s)
                "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
                (unsigned long long)t->ended, (unsigned long long)t->unfinished,
                (unsigned long long)t->preempt,
-               t->period_given ? "given" : t->period ? "the median interval" : "unknown",
+               t->period_given ? "given" : t->period ? "the median interval" : t->sporadic ? "none (sporadic)" : "unknown",
                us(s, t->gap_min), us(s, t->gap_max));
+        printf("    %s: released by %s%s", kx_task_kind(t),
+               kx_rel_how_name(kx_task_released_by(t)),
+               t->sporadic && !t->deadline ? " (no period, no deadline given: nothing judged)" : "");
+        if (t->missed_periods)
+            printf("; %llu missed periods (pulses sent for it the kernel dropped: no job)",
+                   (unsigned long long)t->missed_periods);
+        if (t->exits)
+            printf("; %llu instance%s ended in the thread's exit (its exit path: no job, not "
+                   "judged)", (unsigned long long)t->exits, t->exits == 1 ? "" : "s");
+        putchar('\n');
         if (t->stretched)
             printf("    EMULATOR: %llu instances hold %.3f us the emulator took (tick gaps, stalls "
                    "of their CPU); of the misses %llu are the emulator's, %llu the program's\n",

@@ -87,6 +87,8 @@ struct ks_trace {
     struct kx_gap *gap;      // lost-event windows
     unsigned ngap;
     struct kx_inst *inst;    // task instances, judged (kx_task.h)
+    struct kx_task *task;    // the tasks (kx_task.h), judged
+    unsigned ntask;
     struct kx_timing_set timing; // its connection's kev_timing rules when kev_open opened it
     unsigned ninst;
     uint64_t t_first, t_last, events, lost;

@@ -501,7 +501,7 @@ static const struct ks_rcol inst_cols[] = {
     { RC_INT("preemptions", preempt) }, { RC_NAME("released_by", how, kx_rel_how_name) },
     { RC_UTID("source_utid", src) }, { RC_FN("source_irq", "INTEGER", inst_irq) },
     { RC_INT("queued", queued) }, { RC_SPAN("emulator_dur", emul) },
-    { RC_FN("emulator_miss", "INTEGER", inst_emul_miss) },
+    { RC_FN("emulator_miss", "INTEGER", inst_emul_miss) }, { RC_INT("exit_path", exit) },
 };
 #undef ROW
 static const struct ks_table t_instance = {
@@ -511,6 +511,35 @@ static const struct ks_table t_instance = {
     .src = KS_SRC_SUMMARY,
     KS_COLS(inst_cols),
     KS_ROWS(inst, ninst),
+};
+
+// task: every task (kx_task.h): what kind it is, its period and deadline, what it missed
+#define ROW struct kx_task
+static void task_kind(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_text(ctx, kx_task_kind(r->p), -1, SQLITE_STATIC);
+}
+static void task_by(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_text(ctx, kx_rel_how_name(kx_task_released_by(r->p)), -1, SQLITE_STATIC);
+}
+static const struct ks_rcol task_cols[] = {
+    { RC_UTID("utid", th) }, { RC_FN("kind", "TEXT", task_kind) },
+    { RC_FN("released_by", "TEXT", task_by) }, { RC_INT("instances", n) },
+    { RC_INT("ended", ended) }, { RC_INT("open", unfinished) }, { RC_INT("exits", exits) },
+    { RC_SPAN("period", period), NUL(ZERO) }, { RC_INT("period_given", period_given) },
+    { RC_SPAN("deadline", deadline), NUL(ZERO) }, { RC_INT("deadline_given", deadline_given) },
+    { RC_INT("misses", misses) }, { RC_INT("emulator_misses", emul_misses) },
+    { RC_INT("missed_periods", missed_periods) },
+};
+#undef ROW
+static const struct ks_table t_task = {
+    .name = "task",
+    .doc = "tasks (kevstat -s tasks's line): periodic or sporadic, period and deadline (NULL: "
+    "none), the jobs that missed it, the periods whose pulse the kernel dropped, the exit paths",
+    .src = KS_SRC_SUMMARY,
+    KS_COLS(task_cols),
+    KS_ROWS(task, ntask),
 };
 
 // ============================================================================================
@@ -1877,7 +1906,7 @@ static const struct ks_table t_args = {
 
 const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
-    &t_instance, &t_event, &t_user_event, &t_usdt, &t_fault, &t_stack, &t_prio, &t_instant,
+    &t_instance, &t_task, &t_event, &t_user_event, &t_usdt, &t_fault, &t_stack, &t_prio, &t_instant,
     &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_blocked_by,
     &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,

@@ -123,6 +123,7 @@ void ks_trace_unref(struct ks_trace *t)
     sqlite3_free(t->user);
     sqlite3_free(t->gap);
     sqlite3_free(t->inst);
+    sqlite3_free(t->task);
     sqlite3_free(t);
 }
 
@@ -366,6 +367,15 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     if (nin)
         memcpy(t->inst, s->tasks->inst, nin * sizeof(*t->inst));
     t->ninst = (unsigned)nin;
+    unsigned ntk = s->tasks ? s->tasks->ntask : 0;
+    t->task = sqlite3_malloc64((ntk + 1) * sizeof(*t->task));
+    if (!t->task) {
+        *err = sqlite3_mprintf("kev: out of memory");
+        goto out;
+    }
+    if (ntk)
+        memcpy(t->task, s->tasks->task, ntk * sizeof(*t->task));
+    t->ntask = ntk;
     t->have_summary = 1;
     rc = 0;
     if (t->summary_err && t->strict) {

@@ -90,18 +90,23 @@ SELECT i.id, i.utid, l.label, i.ts AS release_ts, i.end_ts, i.dur AS response_ns
 FROM instance i JOIN thread_label l USING (utid)
 WHERE i.missed = 1 ORDER BY i.ts;
 
--- Each task's timing (kevstat -s tasks's line): instances, period, deadline, response times,
--- the program's misses and the emulator's, the largest lateness but the emulator's misses'.
--- A row per task.
+-- Each task's timing (kevstat -s tasks's line): its kind (periodic, sporadic), instances,
+-- period, deadline, response times of its jobs (an instance its thread's death ended is its exit
+-- path, no job: exit_path), the program's misses and the emulator's, the largest lateness but
+-- the emulator's misses', the periods whose pulse the kernel dropped. A row per task.
 CREATE TEMP VIEW task_timing AS -- kevsql stdlib
-SELECT i.utid, l.label, count(*) AS instances, count(i.end_ts) AS ended, max(i.period) AS period_ns,
-       max(i.deadline) AS deadline_ns, min(nullif(i.dur, -1)) AS min_response_ns,
-       avg(nullif(i.dur, -1)) AS avg_response_ns, max(nullif(i.dur, -1)) AS max_response_ns,
-       max(i.exec_dur) AS max_exec_ns, sum(i.missed) - sum(i.emulator_miss) AS misses,
+SELECT i.utid, l.label, k.kind, count(*) AS instances,
+       count(CASE WHEN i.exit_path = 0 THEN i.end_ts END) AS ended, k.exits,
+       max(i.period) AS period_ns, max(i.deadline) AS deadline_ns,
+       min(CASE WHEN i.exit_path = 0 THEN nullif(i.dur, -1) END) AS min_response_ns,
+       avg(CASE WHEN i.exit_path = 0 THEN nullif(i.dur, -1) END) AS avg_response_ns,
+       max(CASE WHEN i.exit_path = 0 THEN nullif(i.dur, -1) END) AS max_response_ns,
+       max(CASE WHEN i.exit_path = 0 THEN i.exec_dur END) AS max_exec_ns,
+       sum(i.missed) - sum(i.emulator_miss) AS misses,
        sum(i.emulator_miss) AS emulator_misses,
        max(CASE WHEN i.emulator_miss = 0 THEN i.lateness END) AS max_lateness_ns,
-       sum(i.preemptions) AS preemptions
-FROM instance i JOIN thread_label l USING (utid)
+       sum(i.preemptions) AS preemptions, k.missed_periods
+FROM instance i JOIN thread_label l USING (utid) JOIN task k USING (utid)
 GROUP BY i.utid ORDER BY misses DESC, i.utid;
 
 -- Priority inversions (kevstat -s waits'): a thread blocked on an object whose lower-priority

@@ -15,6 +15,17 @@
 // MsgSend until the reply, so a new message from it ends any earlier one still open (its
 // events were lost): that one is dropped and counted as stale (messages sent when the
 // running thread is unknown count as one thread).
+// Lost pulses: the kernel queues a pulse nobody waits for (FIFO within its priority) and
+// drops it when its sender's process already has KX_PULSES_PER_PROC queued (a timer's pulse is
+// charged to the timer's owner, the TIMER event before it names it; an interrupt's to nobody):
+// the SND_PULSE is written, no receive ever comes. Two rules keep such a pulse from being taken
+// for a later receive: at its send, a pulse charged to a process that already has that many
+// pending on any channel, one of them on this one (so no receiver waits there), is marked lost;
+// and a thread that blocks in a receive finds its channel empty, so every pulse still pending
+// on the channel it last received a pulse on, sent before then, was lost (kx_msgs_purge: it
+// also catches a bound the first rule did not see). A lost pulse is never matched. A kernel
+// that writes an event for each timer pulse it drops makes the first rule exact for timers:
+// kx_msgs_pulse_lost.
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
 // completes. Single-threaded.
 #ifndef TOOLS_KX_MSG_H
@@ -23,11 +34,15 @@
 #include "kx.h"
 
 #define KX_MSG_MAX 512u // messages in flight (a lossy trace's stale ones are dropped when full)
+#define KX_PULSES_PER_PROC 16u // the kernel's bound on the pulses queued by one process's sends
+                               // (KMAX_PULSES_PER_PROC, kernel/include/kernel/kernel.h)
 
 enum kx_msg_step { KX_MSG_NONE, KX_MSG_SEND, KX_MSG_RECV, KX_MSG_REPLY };
 
 struct kx_msg {
     int used, pulse, done, error;
+    int lost;                        // a pulse the kernel dropped (never received): done too
+    uint32_t charge;                 // a pulse's charged process (pid), 0 nobody
     int client, server;              // thread indices (server: KX_NO_THREAD until received;
                                      // client: KX_NO_THREAD when an interrupt sent it)
     unsigned irq;                    // irq + 1 when sent from an interrupt, else 0
@@ -54,6 +69,10 @@ struct kx_msgs {
     uint64_t next_id;
     uint64_t unmatched_recv, unmatched_reply, overflow;
     uint64_t stale;                  // messages dropped: their client sent again (events lost)
+    uint32_t timer_pid[KEV_MAX_CPUS]; // a TIMER's owner, for the pulse the CPU sends next
+    uint32_t rchid[KX_MAX_THREADS];  // the channel each thread last received a pulse on + 1
+    uint64_t lost_pulses;            // pulses sent and never received (lost, not pending)
+    int told_lost;                   // the trace says each timer pulse the kernel drops
 };
 
 // One step of a critical path: thread `th` worked on the request from t0 to t1 (`waiting`:
@@ -76,6 +95,16 @@ enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const stru
 unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct kx_seg *seg,
                       unsigned max, unsigned *depth);
 // Free a completed root and what it nests (call after kx_msgs_path).
+// A TIMER event on `cpu` (owner pid): the pulse the CPU sends next, in the interrupt, is that
+// timer's, charged to pid.
+void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid);
+// The kernel says the timer pulse `cpu` just sent (in its interrupt) was dropped: it is marked
+// lost, if the bound rule did not already; from then on timer pulses are marked so alone.
+void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu);
+// Thread th blocked in a receive at t (or, `marked` set, the trace ended there): the pulses
+// still pending on the channel it last received a pulse on, sent before t (with `marked`, only
+// those marked lost at their send), were never received. Frees and counts them; their number.
+unsigned kx_msgs_purge(struct kx_msgs *q, int th, uint64_t t, int marked);
 void kx_msgs_release(struct kx_msgs *q, const struct kx_msg *root);
 
 #endif

@@ -9,14 +9,24 @@
 //     no READY came first), at the send of the message or pulse it received there when the
 //     capture names one; or, when it receives without blocking (what it receives came while
 //     it ran: an overrun), at that message's send, the instance before ending at the receive.
-//   * It ends when the thread waits at its activation point again, or dies. Blocking
+//   * It ends when the thread waits at its activation point again. Blocking
 //     elsewhere meanwhile (a send and its reply, a mutex, a semaphore, a condition variable, a
-//     join) belongs to the instance: its blocked time.
+//     join) belongs to the instance: its blocked time. One the thread's death ends ran its
+//     exit path (the code after its loop: a printf, a join): it is no job, neither judged nor
+//     in the response and execution times; counted (exits).
+//   * A task is periodic (released by pulses: a timer's, a thread's, an interrupt's; or woken
+//     from a sleep or an interrupt wait) or sporadic (most of its releases are messages: a
+//     server, a stage of a pipeline). A sporadic task has response and execution times, the
+//     intervals between its arrivals, and no period: none is inferred, so none of its instances
+//     is judged unless a deadline (or a period) is given.
+//   * A pulse sent for it that the kernel dropped (kx_msg.h, "Lost pulses") is a missed
+//     period of the task whose channel it was sent to (missed_periods): a release with no job.
 //   * Per instance: release, start (its first run), end, response (end - release), execution
 //     (running), ready (runnable, not running) and blocked times, preemptions (RUNNING ->
 //     READY). The time before a thread first waits at its activation point is no instance.
-//   * Per task, at the end of the trace: its period (given, else the median of the intervals
-//     between its releases, from three releases on), its deadline (given, else the period),
+//   * Per task, at the end of the trace: its period (given, else for a periodic task the median
+//     of the intervals between its releases, from three releases on), its deadline (given,
+//     else the period),
 //     each instance's lateness (end - release - deadline) and whether it missed (ended after
 //     its deadline, or was still open at the end of the trace after it).
 //   * The emulator's part (kx_emul.h), at the end: the time of the instance the emulator held
@@ -56,6 +66,7 @@ struct kx_inst {
     uint8_t how;              // enum kx_rel_how
     uint8_t queued;           // received without blocking: released while the thread still ran
     uint8_t emul_miss;        // missed, and the emulator's time inside covers the lateness
+    uint8_t exit;             // ended by the thread's death: its exit path, not a job
     int src;                  // the thread that sent what released it, -1 none known
     unsigned irq;             // irq + 1 when an interrupt sent it, else 0
     // judged at the end (kx_tasks_finish): the task's period and deadline (cycles, 0 none known),
@@ -78,6 +89,10 @@ struct kx_task {
     int64_t late_max;                     // the largest lateness of its judged instances but
                                           // the emulator's misses (INT64_MIN: none judged)
     uint64_t worst;                       // the instance (id) with the longest response, 0 none
+    uint64_t by[3];                       // its releases by enum kx_rel_how
+    int sporadic;                         // most releases were messages (kx_tasks_finish)
+    uint64_t missed_periods;              // its pulses the kernel dropped: releases, no job
+    uint64_t exits;                       // instances its death ended (exit paths, not jobs)
     struct kx_dist resp, exec;            // of its ended instances
 };
 
@@ -141,6 +156,9 @@ void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t);
 // else for it while it waited (the event in the sender's context, before its wake-up).
 void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t t_send,
                    enum kx_rel_how how, int src, unsigned irq);
+// n pulses sent to thread th's channel were never received (the kernel dropped them): n
+// missed periods of its task.
+void kx_tasks_lost(struct kx_tasks *k, int th, unsigned n);
 // "NAME=TIME" (TIME as kx_time_arg reads it) for option `opt` ("deadline" or "period"): a rule
 // for kx_tasks_finish; -1 with the reason on stderr, prefixed with the tool's name.
 int kx_tasks_rule(struct kx_tasks *k, const char *tool, const char *opt, const char *arg);
@@ -157,5 +175,9 @@ const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th);
 const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id);
 // "wake", "message", "pulse"
 const char *kx_rel_how_name(unsigned how);
+// "periodic" or "sporadic"
+const char *kx_task_kind(const struct kx_task *t);
+// What released most of its instances (enum kx_rel_how).
+unsigned kx_task_released_by(const struct kx_task *t);
 
 #endif
