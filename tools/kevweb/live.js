@@ -232,7 +232,7 @@
     table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
       list.map(function (r) {
         var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtTime(r[3]),
-          pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-cycles": r[3], "data-name": r[1].label });
+          pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3] });
         return row;
       }));
     var cprev = prev ? prev.cpus : null;

@@ -7,3 +7,7 @@ $(call host_objs,$(KW)/web_assets.c): $(KW)/live.html $(KW)/live.js $(KW)/live.c
 $(H)/kevweb: $(call kevhost_objs,$(KW)/kevweb.c $(KW)/web_server.c $(KW)/web_feed.c $(KW)/web_assets.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lm -lz
+# In Chromium while a file grows: updates as it is written, each thread's CPU time at the end
+# kevstat's, kevreport's page of it, a page that never reads stalling nothing (about 15 s).
+SCRIPT_TESTS_HOST += kevweb|120|test/tools/test_kevweb.sh
+TEST_DEPS_HOST    += $(H)/kevweb $(H)/kevgen $(H)/kevstat $(H)/kevreport

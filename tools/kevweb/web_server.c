@@ -22,6 +22,7 @@
 #define REQ_MAX 8192u
 #define REQ_TIMEOUT_MS 10000u
 #define KEEPALIVE_MS 15000u
+#define STREAM_SNDBUF (256 * 1024)
 
 enum cl_kind { CL_FREE, CL_REQUEST, CL_BODY, CL_STREAM };
 
@@ -297,6 +298,8 @@ static void request(struct web_server *w, struct client *c, uint64_t now)
         static const char h[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                 "Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n"
                                 "retry: 1000\n\n";
+        int snd = STREAM_SNDBUF; // the kernel's part of the client's queue, bounded too
+        setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
         c->kind = CL_STREAM;
         c->last_ms = now;
         w->st.served++;
