@@ -7,14 +7,33 @@
 # the browser's page must still go on to the end. At the end: each thread's CPU time on the page
 # is kevstat's over the same file (kevstat --json, a separate reading of it), the page says the
 # trace ended, shows kevreport's report, had no script error and was never dropped. Prints TAP.
-# READY_MARK is created once the page has loaded (the writer starts then).
-#   test_kevweb.py URL READY_MARK WRITING_MARK KEVSTAT_JSON
-import json, os, socket, sys, time
+#   test_kevweb.py URL --ready FILE --writing FILE --stat KEVSTAT_JSON   (a file growing)
+#   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE  (make live)
+# (LOG: make live's output, where it says the page's address; --ready is then created once the
+# browser has started, before make live starts.)
+# --ready: created once the page has loaded (the writer starts then); --writing: exists while
+# the writer writes. --console: the system runs while its console has not said "demo system
+# done"; --kevstat, --trace: kevstat --json over the trace once the page says it ended.
+import argparse, json, os, re, socket, subprocess, sys, time
 from chromium_driver import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-url, ready, writing, js_f = sys.argv[1:5]
+ap = argparse.ArgumentParser()
+ap.add_argument("url")
+for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace"):
+    ap.add_argument(o)
+A = ap.parse_args()
+url = A.url
+
+
+def running():
+    if A.writing:
+        return os.path.exists(A.writing)
+    try:
+        return "demo system done" not in open(A.console, errors="replace").read()
+    except OSError:
+        return True
 n = fails = 0
 
 
@@ -32,28 +51,48 @@ def events(d):
     return int(d.find_element(By.TAG_NAME, "body").get_attribute("data-events") or 0)
 
 
-# The hostile page: asks for the stream with a tiny receive buffer and never reads.
-host = url.split("//")[1].split("/")[0]
-bad = socket.socket()
-bad.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-bad.connect((host.split(":")[0], int(host.split(":")[1])))
-bad.sendall(b"GET /events HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
 
+
+def hostile(url):
+    """A page that asks for the stream with a tiny receive buffer and never reads."""
+    host = url.split("//")[1].split("/")[0]
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect((host.split(":")[0], int(host.split(":")[1])))
+    s.sendall(b"GET /events HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
+    return s
+
+
+bad = None
 d, prof = chromium()
 try:
+    if not url.startswith("http"):  # make live's output: its line with the address
+        open(A.ready, "w").close()
+        log, url = url, None
+        for _ in range(1200):
+            m = re.search(r"^live: the web view is at (http://\S+)$", open(log).read(), re.M) if os.path.exists(log) else None
+            if m:
+                url = m.group(1)
+                break
+            time.sleep(0.1)
+    bad = hostile(url)
     d.get(url)
     WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "status").text)
-    open(ready, "w").close()
-    WebDriverWait(d, 20).until(lambda d: events(d) > 0)
-    a, still_a = events(d), os.path.exists(writing)
+    if A.ready and not os.path.exists(A.ready):
+        open(A.ready, "w").close()
+    WebDriverWait(d, 60).until(lambda d: events(d) > 0)
+    a, still_a = events(d), running()
     time.sleep(1.5)
-    b, still_b = events(d), os.path.exists(writing)
+    b, still_b = events(d), running()
     check(still_a and still_b and b > a,
           "the page's events grow while the trace is being written (%d, then %d 1.5 s later)" % (a, b),
-          "writer still writing: %s, %s" % (still_a, still_b))
-    WebDriverWait(d, 90).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ended") == "1")
-    check(not os.path.exists(writing), "the page says the trace ended once the writer is done")
-    stat = json.load(open(js_f))
+          "still running: %s, %s" % (still_a, still_b))
+    WebDriverWait(d, 120).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ended") == "1")
+    check(True, "the page says the trace ended")
+    if A.stat:
+        stat = json.load(open(A.stat))
+    else:
+        stat = json.loads(subprocess.run([A.kevstat, "--json", A.trace], capture_output=True, text=True).stdout)
     want = {(t["pid"], t["tid"]): t["cpu_cycles"] for t in stat["threads"]}
     rows = d.find_elements(By.CSS_SELECTOR, "#threads-table tr[data-th]")
     got = {(int(r.get_attribute("data-pid")), int(r.get_attribute("data-tid"))): int(r.get_attribute("data-cycles")) for r in rows}
@@ -80,10 +119,12 @@ try:
         time.sleep(0.3)
         info = d.find_element(By.ID, "view-info").text
         check("paused" in info, "a click on the worst wait shows it in the timeline, paused (%s)" % info)
-    d.save_screenshot(os.environ.get("KEVWEB_SHOT", "/dev/null"))
+    if os.environ.get("KEVWEB_SHOT"):
+        d.save_screenshot(os.environ["KEVWEB_SHOT"])
 finally:
     d.quit()
-    bad.close()
+    if bad:
+        bad.close()
     import shutil
     shutil.rmtree(prof, ignore_errors=True)
 print("1..%d" % n)

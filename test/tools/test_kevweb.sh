@@ -45,7 +45,7 @@ touch "$dir/writing"
   rm -f "$dir/writing" ) &
 writer=$!
 KEVWEB_SHOT=$dir/page.png timeout 150 /usr/bin/python3 "$here/test_kevweb.py" "http://localhost:$port/" \
-    "$dir/ready" "$dir/writing" "$dir/stat.json" >"$dir/ui.tap" 2>&1
+    --ready "$dir/ready" --writing "$dir/writing" --stat "$dir/stat.json" >"$dir/ui.tap" 2>&1
 rc=$?
 relay "$dir/ui.tap"
 [ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)" "$(tail -3 "$dir/ui.tap")"
