@@ -10,7 +10,7 @@
 // headless browser test, and lists any script error in #errors.
 "use strict";
 (function () {
-  var WINDOW = 30000, SHOWN = 40;
+  var WINDOW = 30000, SHOWN = 40, MAXROWS = 60;
   function report(msg) {
     var e = document.getElementById("errors");
     if (!e) { e = document.createElement("div"); e.id = "errors"; document.body.prepend(e); }
@@ -35,14 +35,13 @@
   // ---- the model of the page ------------------------------------------------------------------
   var M = null;             // the run as the server gave it
   var prev = null;          // the last update's CPU figures, for the rates
-  var view = { follow: true, paused: false, span: 0, t1: 0 };
+  var view = { follow: true, paused: false, spanS: 2, t1: 0 }; // spanS: the view's width, seconds
   var dirty = true;
 
   function fresh(d) {
     M = { states: d.states || (M && M.states) || [], seg: d.seg, hz: d.cps || 1e9, names: [], th: [],
           rec: [], inst: [], miss: [], head: d, end: null, report: null, sel: null };
     prev = null;
-    if (!view.span) view.span = 2 * M.hz;
   }
   function fmtTime(cycles) {
     var hz = M ? M.hz : 1e9, s = cycles / hz, a = Math.abs(s);
@@ -106,17 +105,21 @@
   legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance"]));
 
+  // Rows: the CPUs, then the threads with something in the window or alive now (a thread
+  // long dead leaves the timeline with its last record).
   function rows() {
-    var cpus = [], r = [], seen = {};
+    var cpus = [], r = [], shown = {};
     for (var c = 0; c < (M.head.ncpu || 1); c++) { cpus.push({ label: "CPU " + c, cpu: c }); }
-    M.names.forEach(function (n, i) { if (n && !seen[i]) { seen[i] = 1; r.push({ label: n.label, th: i }); } });
+    M.rec.forEach(function (x) { shown[x[1]] = 1; if (x[0] === 1) shown[x[5]] = 1; });
+    M.th.forEach(function (t, i) { if (t && t.state !== 255 && t.state !== 0) shown[i] = 1; });
+    M.names.forEach(function (n, i) { if (n && shown[i]) r.push({ label: n.label, th: i }); });
     return cpus.concat(r);
   }
   function draw() {
     if (!M || !M.head) return;
     var now = M.head.now || 0;
     if (view.follow && !view.paused) view.t1 = now;
-    var span = view.span;
+    var span = view.spanS * M.hz;
     if (view.follow && !view.paused && M.rec.length && now - M.rec[0][2] > 0) span = Math.min(span, now - M.rec[0][2]);
     var t1 = view.t1, t0 = t1 - span, R = rows(), W = canvas.clientWidth || 1000;
     var H = Math.max(60, R.length * ROW + 20);
@@ -172,7 +175,7 @@
   }
   function go(a, b) { // show [a, b] in the timeline, paused there
     var pad = Math.max((b - a) * 0.5, M.hz / 1000);
-    view.follow = false; view.paused = true; view.span = (b - a) + 2 * pad; view.t1 = b + pad;
+    view.follow = false; view.paused = true; view.spanS = ((b - a) + 2 * pad) / M.hz; view.t1 = b + pad;
     M.sel = [a, b]; buttons(); dirty = true;
     $("timeline-section").scrollIntoView();
   }
@@ -183,7 +186,13 @@
   }
   $("pause").onclick = function () { view.paused = !view.paused; if (!view.paused) view.follow = true; buttons(); dirty = true; };
   $("follow").onclick = function () { view.follow = true; view.paused = false; M && (M.sel = null); buttons(); dirty = true; };
-  function zoom(f) { var mid = view.t1 - view.span / 2; view.span = Math.max(1000, view.span * f); if (!view.follow) view.t1 = mid + view.span / 2; dirty = true; }
+  function zoom(f) {
+    if (!M) return;
+    var mid = view.t1 - view.spanS * M.hz / 2;
+    view.spanS = Math.max(1e-6, Math.min(3600, view.spanS * f));
+    if (!view.follow) view.t1 = mid + view.spanS * M.hz / 2;
+    dirty = true;
+  }
   $("zoom-in").onclick = function () { zoom(0.5); };
   $("zoom-out").onclick = function () { zoom(2); };
   canvas.addEventListener("wheel", function (ev) { ev.preventDefault(); zoom(ev.deltaY < 0 ? 0.8 : 1.25); });
@@ -193,7 +202,7 @@
   canvas.addEventListener("mousemove", function (ev) {
     if (!drag || !M) return;
     var dx = ev.clientX - drag.x;
-    if (Math.abs(dx) > 3) { drag.moved = true; view.follow = false; view.t1 = drag.t1 - dx * view.span / (canvas.width - LABEL); buttons(); dirty = true; }
+    if (Math.abs(dx) > 3) { drag.moved = true; view.follow = false; view.t1 = drag.t1 - dx * view.spanS * M.hz / (canvas.width - LABEL); buttons(); dirty = true; }
   });
   canvas.addEventListener("click", function (ev) {
     if (!M || (drag && drag.moved)) return;
@@ -229,6 +238,10 @@
       list.push([i, n, t, cpu, d]);
     });
     list.sort(function (a, b) { return b[3] - a[3]; });
+    // while running, the threads that ran most (a long run makes thousands); at the end, all
+    var more = M.end ? 0 : Math.max(0, list.length - MAXROWS);
+    if (more) list = list.slice(0, MAXROWS);
+    $("threads-more").textContent = more ? more + " threads more, with less CPU time (all of them once the trace has ended)" : "";
     table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
       list.map(function (r) {
         var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtTime(r[3]),
@@ -251,20 +264,10 @@
     }
     var ts = h.tasks || { instances: 0, late: 0 };
     $("task-sum").textContent = ts.instances + " instances ended, " + ts.late +
-      " late (live: past the task's given deadline or period, else the mean interval between its releases so far)" +
-      (M.end ? "; the model's verdict at the end: " + M.end.instances + " instances, " + M.end.misses +
-        " missed their deadline" + (M.end.emul_misses ? " (and " + M.end.emul_misses + " the emulator's)" : "") : "");
+      " late (live: past the task's given deadline or period, else the mean interval between its releases so far;" +
+      " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
     var head = ["#", "task", "release", "response", "execution", "deadline", ""];
-    if (M.end) {
-      table("misses", ["#", "task", "release", "end", "lateness", "deadline", ""], M.end.missed.map(function (i) {
-        var row = tr([i[0], name(i[1]), fmtTime(i[2]), fmtTime(i[3]), fmtTime(i[4]), fmtTime(i[5]), i[6] ? "the emulator's" : "missed"],
-          { "class": "click late", "data-id": i[0] });
-        row.onclick = function () { go(i[2], i[3] || h.now); };
-        return row;
-      }));
-    } else {
-      table("misses", head, instRows(M.miss, true));
-    }
+    table("misses", head, instRows(M.miss, true));
     table("instances", head, instRows(M.inst, false));
     var w = h.worst;
     $("worst").textContent = w ? "at " + fmtTime(w.t0) + ": " + w.text + " (click: show it)" : "none yet";

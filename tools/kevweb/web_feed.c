@@ -59,11 +59,11 @@ struct web_feed {
     // the timeline's window
     struct rec *rec;            // WF_WINDOW of them
     uint64_t nrec, sent_rec;
-    // task instances: those the model has ended, reported once (a bit each)
-    uint64_t *done_bits;
-    size_t done_cap;            // bits
-    size_t inst_lo;             // every instance below it reported
+    // task instances: those the model has ended, reported once (then forgotten by the model);
+    // each thread's releases so far, for the mean interval between them
     struct ring_inst inst, miss;
+    uint64_t *last_rel, *gap_sum;
+    uint32_t *ngap;
     // what the last update said of each thread
     unsigned names_sent;
     uint64_t *sent_cpu;
@@ -174,8 +174,7 @@ static uint64_t live_limit(const struct web_feed *f, int th)
         }
     if (dl || per)
         return dl ? dl : per;
-    const struct kx_task *k = kx_tasks_of(s->tasks, th);
-    return k && k->gaps >= 2 ? k->gap_sum / k->gaps : 0;
+    return f->ngap[th] >= 2 ? f->gap_sum[th] / f->ngap[th] : 0;
 }
 
 static void ring_put(struct ring_inst *g, const struct inst *i)
@@ -184,38 +183,31 @@ static void ring_put(struct ring_inst *g, const struct inst *i)
     g->n++;
 }
 
-// Instances the model has ended since the last look, each once.
+// The instances the model has ended since the last look, each once; then the model forgets
+// them (kx_stats_forget: its memory stays bounded however long the run).
 static void scan_instances(struct web_feed *f)
 {
     struct kx_tasks *k = f->s ? f->s->tasks : NULL;
     if (!k)
         return;
-    if (k->ninst > f->done_cap) {
-        size_t cap = f->done_cap ? f->done_cap : 4096;
-        while (cap < k->ninst)
-            cap *= 2;
-        uint64_t *b = realloc(f->done_bits, cap / 8);
-        if (!b)
-            return;
-        memset(b + f->done_cap / 64, 0, (cap - f->done_cap) / 8);
-        f->done_bits = b;
-        f->done_cap = cap;
-    }
-    for (size_t i = f->inst_lo; i < k->ninst; i++) {
-        const struct kx_inst *x = &k->inst[i];
-        uint64_t bit = 1ull << (i % 64);
-        if ((f->done_bits[i / 64] & bit) || !x->end)
+    for (size_t j = 0; j < k->ninst; j++) { // in release order, so a thread's in order
+        const struct kx_inst *x = &k->inst[j];
+        if (!x->end || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS)
             continue;
-        f->done_bits[i / 64] |= bit;
         struct inst v = { x->id, x->release, x->start, x->end, x->exec, live_limit(f, x->th),
                           x->th, 0 };
         v.late = v.limit && x->end - x->release > v.limit;
         ring_put(&f->inst, &v);
         if (v.late)
             ring_put(&f->miss, &v);
+        if (f->last_rel[x->th] && x->release > f->last_rel[x->th]) {
+            f->gap_sum[x->th] += x->release - f->last_rel[x->th];
+            f->ngap[x->th]++;
+        }
+        f->last_rel[x->th] = x->release;
     }
-    while (f->inst_lo < k->ninst && (f->done_bits[f->inst_lo / 64] & (1ull << (f->inst_lo % 64))))
-        f->inst_lo++;
+    if (!f->ended)
+        kx_stats_forget(f->s);
 }
 
 // ---- the live reader's consumer ---------------------------------------------------------------------
@@ -226,14 +218,14 @@ static void reset(struct web_feed *f)
         kx_stats_delete(f->s);
     f->s = NULL;
     f->nrec = f->sent_rec = 0;
-    free(f->done_bits);
-    f->done_bits = NULL;
-    f->done_cap = f->inst_lo = 0;
     memset(&f->inst, 0, sizeof(f->inst));
     memset(&f->miss, 0, sizeof(f->miss));
     f->names_sent = 0;
     f->events_sent = 0;
     if (f->sent_cpu) {
+        memset(f->last_rel, 0, KX_MAX_THREADS * sizeof(*f->last_rel));
+        memset(f->gap_sum, 0, KX_MAX_THREADS * sizeof(*f->gap_sum));
+        memset(f->ngap, 0, KX_MAX_THREADS * sizeof(*f->ngap));
         memset(f->sent_cpu, 0, KX_MAX_THREADS * sizeof(*f->sent_cpu));
         memset(f->sent_state, 0, KX_MAX_THREADS * sizeof(*f->sent_state));
         memset(f->sent_prio, 0, KX_MAX_THREADS * sizeof(*f->sent_prio));
@@ -479,30 +471,13 @@ static void put_insts(struct sbuf *b, const char *name, struct ring_inst *g, uin
     g->sent = g->n;
 }
 
-// The end: each thread's CPU time as kevstat gives it, the model's verdict on every instance.
+// The end: each thread's CPU time as kevstat gives it (the model's, finished).
 static void put_end(struct web_feed *f, struct sbuf *b)
 {
     const struct kx_stats *s = f->s;
-    const struct kx_tasks *k = s->tasks;
     sb_printf(b, "{\"seg\":%u,\"cpu\":[", f->seg);
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++)
         sb_printf(b, "%s%llu", i ? "," : "", U(s->th[i].state_t[KEV_TH_RUNNING]));
-    uint64_t n = 0, misses = 0, emul = 0, shown = 0;
-    for (unsigned t = 0; k && t < k->ntask; t++) {
-        n += k->task[t].n;
-        misses += k->task[t].misses;
-        emul += k->task[t].emul_misses;
-    }
-    sb_printf(b, "],\"instances\":%llu,\"misses\":%llu,\"emul_misses\":%llu,\"missed\":[",
-              U(n), U(misses), U(emul));
-    for (size_t i = 0; k && i < k->ninst && shown < WF_RECENT; i++) {
-        const struct kx_inst *x = &k->inst[i];
-        if (!x->missed)
-            continue;
-        sb_printf(b, "%s[%llu,%d,%llu,%llu,%lld,%llu,%u]", shown ? "," : "", U(x->id), x->th,
-                  U(x->release), U(x->end), (long long)x->lateness, U(x->deadline), x->emul_miss);
-        shown++;
-    }
     sb_printf(b, "]}");
 }
 
@@ -625,7 +600,11 @@ struct web_feed *web_feed_new(const struct kx_timing_set *timing)
     f->sent_cpu = calloc(KX_MAX_THREADS, sizeof(*f->sent_cpu));
     f->sent_state = calloc(KX_MAX_THREADS, sizeof(*f->sent_state));
     f->sent_prio = calloc(KX_MAX_THREADS, sizeof(*f->sent_prio));
-    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio) {
+    f->last_rel = calloc(KX_MAX_THREADS, sizeof(*f->last_rel));
+    f->gap_sum = calloc(KX_MAX_THREADS, sizeof(*f->gap_sum));
+    f->ngap = calloc(KX_MAX_THREADS, sizeof(*f->ngap));
+    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio || !f->last_rel ||
+        !f->gap_sum || !f->ngap) {
         web_feed_free(f);
         return NULL;
     }
@@ -643,5 +622,8 @@ void web_feed_free(struct web_feed *f)
     free(f->sent_cpu);
     free(f->sent_state);
     free(f->sent_prio);
+    free(f->last_rel);
+    free(f->gap_sum);
+    free(f->ngap);
     free(f);
 }

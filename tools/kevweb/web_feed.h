@@ -7,11 +7,11 @@
 //   upd    what changed since the last update: new threads, threads whose CPU time, state or
 //          priority changed, timeline records, instances and misses, and the aggregates;
 //   end    the trace ended: the model finished (kx_stats_finish), each thread's CPU time as
-//          kevstat gives it, every task instance judged by the model.
+//          kevstat gives it.
 // Memory is bounded whatever the run's length: the timeline is a window of WF_WINDOW records
-// (the newest), instances and misses a window of WF_RECENT each; aggregates cover all of it.
-// The model itself keeps what kevstat keeps (its task instances and wait records grow with
-// the run: docs/live.md gives the figure for an hour).
+// (the newest), instances and late ones a window of WF_RECENT each; aggregates cover all of
+// it; the model forgets what it keeps only for its end-of-trace listings once shown
+// (kx_stats_forget: the verdicts over the whole run are kevreport's, over the finished file).
 // Times are cycles since boot, as kevstat's. Single-threaded.
 #ifndef KEVWEB_WEB_FEED_H
 #define KEVWEB_WEB_FEED_H
