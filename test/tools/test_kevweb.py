@@ -112,6 +112,16 @@ try:
           d.find_elements(By.ID, "errors")[0].text if d.find_elements(By.ID, "errors") else "")
     check(d.find_element(By.ID, "drops").text == "", "the browser's page was never dropped (it read)",
           d.find_element(By.ID, "drops").text)
+    # a click on an instance shows it in the timeline, paused around its release and end
+    d.find_element(By.ID, "follow").click()
+    time.sleep(0.3) # (the tables are drawn again)
+    rows = d.find_elements(By.CSS_SELECTOR, "#instances-table tr.click")
+    if rows:
+        rel = rows[0].find_elements(By.TAG_NAME, "td")[2].text
+        rows[0].click()
+        time.sleep(0.3)
+        info = d.find_element(By.ID, "view-info").text
+        check("paused" in info, "a click on an instance shows it in the timeline, paused (%s; released at %s)" % (info, rel))
     # a click on the worst wait shows it in the timeline, paused there
     w = d.find_element(By.ID, "worst")
     if w.text != "none yet":

@@ -151,12 +151,13 @@ static void report_start(struct report *r, const struct args *g, const char *fil
         web_feed_report(f, NULL, "the input was not a file: kevweb -o FILE keeps one for the report");
         return;
     }
-    if (g->kevreport) {
+    const char *slash = strrchr(self, '/');
+    if (g->kevreport)
         snprintf(tool, sizeof(tool), "%s", g->kevreport);
-    } else {
-        const char *slash = strrchr(self, '/');
-        snprintf(tool, sizeof(tool), "%.*skevreport", slash ? (int)(slash - self + 1) : 0, self);
-    }
+    else if (slash) // beside kevweb; else kevweb came from PATH: kevreport too
+        snprintf(tool, sizeof(tool), "%.*skevreport", (int)(slash - self + 1), self);
+    else
+        snprintf(tool, sizeof(tool), "kevreport");
     snprintf(r->out, sizeof(r->out), "/tmp/kevweb-report.XXXXXX");
     int fd = mkstemp(r->out);
     if (fd < 0) {
@@ -169,7 +170,7 @@ static void report_start(struct report *r, const struct args *g, const char *fil
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, 1);
-        execl(tool, "kevreport", "-o", r->out, file, (char *)NULL);
+        execlp(tool, "kevreport", "-o", r->out, file, (char *)NULL); // (a path: not searched)
         fprintf(stderr, "kevweb: cannot run %s: %s\n", tool, strerror(errno));
         _exit(127);
     }

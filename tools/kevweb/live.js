@@ -40,7 +40,7 @@
 
   function fresh(d) {
     M = { states: d.states || (M && M.states) || [], seg: d.seg, hz: d.cps || 1e9, names: [], th: [],
-          rec: [], inst: [], miss: [], head: d, end: null, report: null, sel: null };
+          rec: [], inst: [], miss: [], seq: {}, head: d, end: null, report: null, sel: null };
     prev = null;
   }
   function fmtTime(cycles) {
@@ -60,12 +60,16 @@
     M.head = d;
     (d.names || []).forEach(function (n) { M.names[n[0]] = { pid: n[1], tid: n[2], label: n[3] }; });
     (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4] }; });
-    (d.rec || []).forEach(function (r) { M.rec.push(r); });
-    if (M.rec.length > WINDOW) M.rec.splice(0, M.rec.length - WINDOW);
-    (d.inst || []).forEach(function (i) { M.inst.push(i); });
-    if (M.inst.length > SHOWN) M.inst.splice(0, M.inst.length - SHOWN);
-    (d.miss || []).forEach(function (i) { M.miss.push(i); });
-    if (M.miss.length > SHOWN) M.miss.splice(0, M.miss.length - SHOWN);
+    // records are numbered: those a snapshot gave already are skipped
+    function add(key, list, max) {
+      var v = d[key] || [], from = d[key + "_from"] || 0, have = M.seq[key] || 0;
+      for (var k = Math.max(0, have - from); k < v.length; k++) list.push(v[k]);
+      M.seq[key] = Math.max(have, from + v.length);
+      if (list.length > max) list.splice(0, list.length - max);
+    }
+    add("rec", M.rec, WINDOW);
+    add("inst", M.inst, SHOWN);
+    add("miss", M.miss, SHOWN);
     if (d.end) M.end = d.end;
     if (d.report) M.report = d.report;
     document.body.setAttribute("data-events", String(d.events || 0));
@@ -105,12 +109,16 @@
   legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance"]));
 
-  // Rows: the CPUs, then the threads with something in the window or alive now (a thread
-  // long dead leaves the timeline with its last record).
-  function rows() {
+  // Rows: the CPUs, then the threads with something in the view other than being dead, or
+  // alive now (a thread long dead leaves the timeline).
+  function rows(t0, t1) {
     var cpus = [], r = [], shown = {};
     for (var c = 0; c < (M.head.ncpu || 1); c++) { cpus.push({ label: "CPU " + c, cpu: c }); }
-    M.rec.forEach(function (x) { shown[x[1]] = 1; if (x[0] === 1) shown[x[5]] = 1; });
+    M.rec.forEach(function (x) {
+      if ((x[0] === 0 ? x[3] : x[4]) < t0 || x[2] > t1 || (x[0] === 0 && x[4] === 0)) return;
+      shown[x[1]] = 1;
+      if (x[0] === 1) shown[x[5]] = 1;
+    });
     M.th.forEach(function (t, i) { if (t && t.state !== 255 && t.state !== 0) shown[i] = 1; });
     M.names.forEach(function (n, i) { if (n && shown[i]) r.push({ label: n.label, th: i }); });
     return cpus.concat(r);
@@ -121,7 +129,7 @@
     if (view.follow && !view.paused) view.t1 = now;
     var span = view.spanS * M.hz;
     if (view.follow && !view.paused && M.rec.length && now - M.rec[0][2] > 0) span = Math.min(span, now - M.rec[0][2]);
-    var t1 = view.t1, t0 = t1 - span, R = rows(), W = canvas.clientWidth || 1000;
+    var t1 = view.t1, t0 = t1 - span, R = rows(t0, t1), W = canvas.clientWidth || 1000;
     var H = Math.max(60, R.length * ROW + 20);
     if (canvas.width !== W) canvas.width = W;
     if (canvas.height !== H) canvas.height = H;
@@ -149,7 +157,7 @@
       }
     });
     M.th.forEach(function (t, i) { // each thread's state still open, to now
-      if (t && t.state !== 255 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
+      if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
     });
     ctx.strokeStyle = "#1f3a93"; ctx.lineWidth = 1;
     M.rec.forEach(function (r) {

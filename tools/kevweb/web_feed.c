@@ -443,7 +443,7 @@ static void put_recs(struct web_feed *f, struct sbuf *b, uint64_t from)
 {
     if (f->nrec - from > WF_WINDOW)
         from = f->nrec - WF_WINDOW;
-    sb_printf(b, ",\"rec\":[");
+    sb_printf(b, ",\"rec_from\":%llu,\"rec_end\":%llu,\"rec\":[", U(from), U(f->nrec));
     for (uint64_t n = from; n < f->nrec; n++) {
         const struct rec *r = &f->rec[n % WF_WINDOW];
         if (r->kind == REC_STATE)
@@ -461,7 +461,7 @@ static void put_insts(struct sbuf *b, const char *name, struct ring_inst *g, uin
 {
     if (g->n - from > WF_RECENT)
         from = g->n - WF_RECENT;
-    sb_printf(b, ",\"%s\":[", name);
+    sb_printf(b, ",\"%s_from\":%llu,\"%s\":[", name, U(from), name);
     for (uint64_t n = from; n < g->n; n++) {
         const struct inst *i = &g->v[n % WF_RECENT];
         sb_printf(b, "%s[%llu,%d,%llu,%llu,%llu,%llu,%llu,%d]", n > from ? "," : "", U(i->id),

@@ -12,7 +12,9 @@
 // (the newest), instances and late ones a window of WF_RECENT each; aggregates cover all of
 // it; the model forgets what it keeps only for its end-of-trace listings once shown
 // (kx_stats_forget: the verdicts over the whole run are kevreport's, over the finished file).
-// Times are cycles since boot, as kevstat's. Single-threaded.
+// Records are numbered (rec_from: the first one's number): an update may repeat the last ones
+// a snapshot gave, and the page skips those. Times are cycles since boot, as kevstat's.
+// Single-threaded.
 #ifndef KEVWEB_WEB_FEED_H
 #define KEVWEB_WEB_FEED_H
 
