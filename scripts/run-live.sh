@@ -105,8 +105,10 @@ if [ -n "$kpid" ]; then     # kevlive ends once its viewers have read the whole 
     [ $whole = 1 ] && grep -q " attached to " "$out/kevlive.log" || kill "$kpid" 2>/dev/null
     wait "$kpid" 2>/dev/null
 fi
-# The page keeps the finished run until q or Ctrl-C (LIVE_HOLD: that many seconds).
+# The page keeps the finished run until q or Ctrl-C (LIVE_HOLD: that many seconds); a trace
+# cut short (kevtop quit first) is taken as ended where kevtop's file ends.
 if [ -n "$wpid" ]; then
+    kill -USR1 "$wpid" 2>/dev/null
     trap 'kill "$wpid"; wait "$wpid"; exit "$rc"' INT TERM
     if [ -n "${LIVE_HOLD:-}" ]; then
         echo "live: the web view keeps the finished run for $LIVE_HOLD s at $url"

@@ -61,16 +61,25 @@ static const struct tool_cmd cmd = {
     "         input\n",
     opts,
     "It says \"kevweb: the live view is at http://localhost:PORT/\" on standard error\n"
-    "once it listens. Exit status: 0 stopped, 1 the input or the port could not be\n"
-    "opened, 2 bad usage.\n",
+    "once it listens. SIGUSR1: the input's writer has ended; what is left is read and\n"
+    "the trace taken as ended there (a file that will not get its trailer).\n"
+    "Exit status: 0 stopped, 1 the input or the port could not be opened, 2 bad usage.\n",
 };
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, input_over;
 
 static void on_signal(int sig)
 {
     (void)sig;
     stop = 1;
+}
+
+// SIGUSR1: the input's writer has ended (make live's kevtop quit before the trace's end): what
+// is left of it is read, then the trace is taken as ended there.
+static void on_usr1(int sig)
+{
+    (void)sig;
+    input_over = 1;
 }
 
 static uint64_t now_ms(void)
@@ -241,6 +250,7 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGUSR1, on_usr1);
     fprintf(stderr, "kevweb: the live view is at http://localhost:%u/\n", web_server_port(w));
 
     static uint8_t buf[1u << 16];
@@ -258,9 +268,9 @@ int main(int argc, char **argv)
             long got = kev_input_read(&in, buf, sizeof(buf), 0);
             if (got > 0)
                 kev_live_feed(l, buf, (size_t)got);
-            if (got < 0)
+            if (got < 0 || (got == 0 && input_over))
                 kev_live_finish(l);
-            ended = got < 0 || kev_live_done(l);
+            ended = got < 0 || (got == 0 && input_over) || kev_live_done(l);
             if (got <= 0)
                 break;
         }
