@@ -129,6 +129,22 @@ try:
         time.sleep(0.3)
         info = d.find_element(By.ID, "view-info").text
         check("paused" in info, "a click on the worst wait shows it in the timeline, paused (%s)" % info)
+    # the page that never read, read now: it was told what it lost, then sent a fresh snapshot
+    # of the finished run (drop and resync)
+    got, bad_t = b"", time.monotonic()
+    bad.settimeout(5)
+    while time.monotonic() - bad_t < 20 and not re.search(rb"event: drop\n.*event: snap\ndata: [^\n]*\"ended\":1", got, re.S):
+        try:
+            k = bad.recv(1 << 20)
+        except socket.timeout:
+            break
+        if not k:
+            break
+        got += k
+    m = re.search(rb"event: drop\ndata: (\{[^\n]*\})", got)
+    check(m and re.search(rb"event: drop\n.*event: snap\ndata: [^\n]*\"ended\":1", got, re.S),
+          "the page that never read is told what it lost (%s) and then given the finished run afresh" % (m.group(1).decode() if m else "nothing"),
+          got[:300])
     if os.environ.get("KEVWEB_SHOT"):
         d.save_screenshot(os.environ["KEVWEB_SHOT"])
 finally:
