@@ -5,10 +5,10 @@
 // read from the model when a message is built, between two events: each thread's CPU time so
 // far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
-// wait, kevstat's sentence), the task instances the model has ended (kx_tasks: judged live
-// against the task's given deadline or period, else the mean interval between its releases so
-// far; the model judges them all again at the end, and the end message carries its verdicts),
-// and the losses (the model's windows, the board's LOSS frames, the stream's own faults).
+// wait, kevstat's sentence), the task instances the model has ended since the last update
+// (judged live against the task's given deadline or period, else the mean interval between its
+// releases so far, then forgotten by the model: kx_stats_forget), and the losses (the model's
+// windows, the board's LOSS frames, the stream's own faults).
 #define _GNU_SOURCE
 #include "web_feed.h"
 
