@@ -7,8 +7,8 @@
 #                               babeltrace2, headless chromium, chromium-driver and
 #                               python3-selenium for the analysis tools and the web page,
 #                               curl, python3-distributed and python3-pandas for kevsql's
-#                               Dask cluster, Debian's
-#                               debuginfod server for the symbols test, protoc to decode
+#                               Dask cluster, Debian's debuginfod server for the symbols
+#                               test, protoc to decode
 #                               kev2perfetto's output by Perfetto's schema, LTTng's
 #                               analyses to read kev2ctf's output)
 #   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
