@@ -109,11 +109,13 @@ fi
 # cut short (kevtop quit first) is taken as ended where kevtop's file ends.
 if [ -n "$wpid" ]; then
     kill -USR1 "$wpid" 2>/dev/null
-    trap 'kill "$wpid"; wait "$wpid"; exit "$rc"' INT TERM
+    spid=
+    trap 'kill "$wpid" $spid 2>/dev/null; wait "$wpid"; exit "$rc"' INT TERM
     if [ -n "${LIVE_HOLD:-}" ]; then
         echo "live: the web view keeps the finished run for $LIVE_HOLD s at $url"
         sleep "$LIVE_HOLD" &   # (a trap runs during wait, not during a foreground sleep)
-        wait $!
+        spid=$!
+        wait "$spid"
     elif [ -t 0 ]; then
         echo "live: the web view keeps the finished run at $url: q or Ctrl-C quits"
         while read -rsn1 key && [ "$key" != q ]; do :; done
