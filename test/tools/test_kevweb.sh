@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # kevweb in a real browser (test_kevweb.py: Chromium through chromedriver, Debian's
 # python3-selenium) over a .kev file written as it grows (kev_stream.py --raw --pace: kevgen's
-# trace, about 9 s, from when the page has loaded): updates while it is written, each thread's CPU time at the end kevstat's
-# over the same file, kevreport's page of it, and a raw socket that asks for the stream and
-# never reads stalling nothing (kevweb then counts the updates it dropped for it). Also: a
-# port taken gives a free one, bad usage exits 2, a foreign Host is refused.
+# trace, about 9 s from when the page has loaded): updates while it is written, each thread's
+# CPU time at the end kevstat's over the same file, kevreport's page of it, and a raw socket
+# that asks for the stream and never reads stalling nothing (kevweb then counts the updates it
+# dropped for it); on two CPUs (kevscen4's smp scenario), the same CPU times and a row per CPU.
+# Also: a port taken gives a free one, bad usage exits 2, a foreign Host is refused.
 # Chromium, chromedriver or selenium missing is a failure, not a skip.
 # usage: test_kevweb.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevweb)
 set -u
@@ -13,6 +14,7 @@ bin=${1:-build/host}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 scratch kevweb "${2:-build/host-test/kevweb}"
+scen4=${KEVSCEN4:-build/host-test/kevscen4}
 need chromium
 need chromedriver
 need curl
@@ -51,6 +53,21 @@ relay "$dir/ui.tap"
 [ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)" "$(tail -3 "$dir/ui.tap")"
 wait "$writer"
 check "the file kevweb read as it grew is the trace kevstat read" cmp -s "$dir/growing.kev" "$dir/one.kev"
+
+# Two CPUs (kevscen4's smp scenario, the live reader's merge across CPUs), the file finished:
+# the end's checks, and a row per CPU.
+"$scen4" -r 400 smp "$dir/smp.kev" >/dev/null
+"$bin/kevstat" --json "$dir/smp.kev" >"$dir/smp.json"
+"$bin/kevweb" -p 0 "$dir/smp.kev" 2>"$dir/smp.err" &
+web3=$!
+port3=$(port_of "$dir/smp.err")
+timeout 120 /usr/bin/python3 "$here/test_kevweb.py" "http://localhost:$port3/" --finished \
+    --stat "$dir/smp.json" >"$dir/smp.tap" 2>&1
+rc=$?
+relay "$dir/smp.tap" "two CPUs: "
+[ "$rc" = 0 ] || notok "two CPUs: the browser test ran to its end (exit $rc)" "$(tail -3 "$dir/smp.tap")"
+kill -INT "$web3"
+wait "$web3"
 
 # A port taken: a free one, said.
 "$bin/kevweb" -p "$port" "$dir/one.kev" 2>"$dir/web2.err" &
