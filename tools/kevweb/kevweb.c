@@ -251,7 +251,8 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGUSR1, on_usr1);
-    fprintf(stderr, "kevweb: the live view is at http://localhost:%u/\n", web_server_port(w));
+    fprintf(stderr, "kevweb: the live view is at http://%s:%u/\n",
+            strncmp(g.addr, "127.", 4) ? g.addr : "localhost", web_server_port(w));
 
     static uint8_t buf[1u << 16];
     static struct pollfd p[WEB_MAX_CLIENTS + 1];

@@ -8,8 +8,9 @@
 // not yet begun is dropped with it, and once its queue has drained the client is sent a "drop"
 // event (how many it lost, how many times) and a fresh snapshot (the snap callback) instead.
 // A client that never sends its request is closed after 10 s; more than WEB_MAX_CLIENTS at
-// once are refused. A request whose Host is not this machine's name for itself (localhost,
-// 127.0.0.1, [::1]) is refused: a web page elsewhere cannot reach it through DNS rebinding.
+// once are refused. Bound to a loopback address, a request whose Host is not this machine's
+// name for itself (localhost, 127.0.0.1, [::1]) is refused: a web page elsewhere cannot reach
+// it through DNS rebinding.
 #ifndef KEVWEB_WEB_SERVER_H
 #define KEVWEB_WEB_SERVER_H
 
