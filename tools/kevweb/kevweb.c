@@ -142,6 +142,13 @@ static int parse_args(int argc, char **argv, struct args *g)
     return -1;
 }
 
+// Each fault of the input, said once on standard error too (the page's loss line has the last).
+static void on_fault(void *user, enum kev_live_fault what, const char *text)
+{
+    (void)user, (void)what;
+    fprintf(stderr, "kevweb: %s\n", text);
+}
+
 // ---- the finished trace's report ------------------------------------------------------------------
 
 struct report {
@@ -151,13 +158,26 @@ struct report {
     size_t len;
 };
 
+// path is a .kev file (the stream's frames start otherwise: kev_live.h).
+static int kev_file(const char *path)
+{
+    char c = 0;
+    FILE *p = fopen(path, "rb");
+    if (p) {
+        if (fread(&c, 1, 1, p) != 1)
+            c = 0;
+        fclose(p);
+    }
+    return c == 'T';
+}
+
 // kevreport over the finished file, in the background; the page told why not when it cannot.
 static void report_start(struct report *r, const struct args *g, const char *file,
                          struct web_feed *f, const char *self)
 {
     char tool[PATH_MAX];
     if (!file) {
-        web_feed_report(f, NULL, "the input was not a file: kevweb -o FILE keeps one for the report");
+        web_feed_report(f, NULL, "the input was not a .kev file: kevweb -o FILE keeps one for the report");
         return;
     }
     const char *slash = strrchr(self, '/');
@@ -247,6 +267,8 @@ int main(int argc, char **argv)
     if (out)
         kev_live_attach(l, &file);
     kev_live_attach(l, &fc);
+    const struct kev_live_consumer say = { .fault = on_fault };
+    kev_live_attach(l, &say);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
@@ -280,7 +302,8 @@ int main(int argc, char **argv)
             if (kev_live_file_close(out) < 0)
                 fprintf(stderr, "kevweb: the copy of the trace is incomplete\n");
             out = NULL;
-            report_start(&rep, &g, in.regular ? in.name : g.out, f, argv[0]);
+            report_start(&rep, &g, g.out ? g.out : in.regular && kev_file(in.name) ? in.name : NULL,
+                         f, argv[0]);
         }
         report_poll(&rep, w, f);
         if (now - last >= g.interval_ms || (ended && web_feed_ended(f))) {
