@@ -11,11 +11,13 @@
 # for LIVE_SECONDS, 30; make live APPS="a b": appinit and your programs, once); TL_OPTS: more
 # tracelogger options (-x flush=MS); KEVTOP_OPTS: kevtop's (-b: plain frames, -d SECONDS);
 # LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image);
-# LIVE_PORT: kevlive's port (default LTTng's 5344, or a free one when it is taken).
+# LIVE_PORT: kevlive's port (default LTTng's 5344, or a free one when it is taken); LIVE_WEB_PORT:
+# kevweb's (default 8344, or a free one).
 set -u
 img=$1
 top=$2
 klive=${3:-}
+kweb=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 out=${LIVE_DIR:-$(dirname "$img")}
 trace=${TRACE_FILE:-trace.kev}
@@ -40,7 +42,8 @@ stop() {
     wait "$qemu" 2>/dev/null
     rm -f "$fifo"
 }
-trap 'stop; exit 130' INT TERM
+wpid=
+trap 'stop; [ -n "$wpid" ] && kill "$wpid"; exit 130' INT TERM
 # The LTTng live server, following the file kevtop writes (created empty first, so that it
 # does not read an earlier run's): its log beside the console.
 kpid=
@@ -61,6 +64,25 @@ if [ -n "$klive" ]; then
     # (session-not-found-action=end: babeltrace2 ends 0 with the session instead of failing
     # when kevlive closes)
     [ -n "$port" ] && echo "live: LTTng viewers attach with: babeltrace2 net://localhost:$port/host/${BOARD:-mps2-an385}/kev --params=session-not-found-action=end"
+fi
+# The web view, following the same file (created empty first, as for kevlive): its address
+# said before kevtop takes the terminal, its log beside the console.
+if [ -n "$kweb" ]; then
+    [ -n "$klive" ] || : >"$trace"
+    "$kweb" -p "${LIVE_WEB_PORT:-8344}" "$trace" 2>"$out/kevweb.log" &
+    wpid=$!
+    url=
+    for _ in $(seq 40); do
+        url=$(sed -n 's|^kevweb: the live view is at \(http://.*\)$|\1|p' "$out/kevweb.log")
+        [ -n "$url" ] || ! kill -0 "$wpid" 2>/dev/null && break
+        sleep 0.05
+    done
+    if [ -n "$url" ]; then
+        echo "live: the web view is at $url"
+    else
+        echo "live: kevweb did not start ($out/kevweb.log)"
+        wpid=
+    fi
 fi
 # shellcheck disable=SC2086  # KEVTOP_OPTS: words
 "$top" ${KEVTOP_OPTS:-} -o "$trace" "$fifo"
@@ -84,6 +106,25 @@ fi
 if [ -n "$kpid" ]; then     # kevlive ends once its viewers have read the whole trace
     [ $whole = 1 ] && grep -q " attached to " "$out/kevlive.log" || kill "$kpid" 2>/dev/null
     wait "$kpid" 2>/dev/null
+fi
+# The page keeps the finished run until q or Ctrl-C (LIVE_HOLD: that many seconds); a trace
+# cut short (kevtop quit first) is taken as ended where kevtop's file ends.
+if [ -n "$wpid" ]; then
+    kill -USR1 "$wpid" 2>/dev/null
+    spid=
+    trap 'kill "$wpid" $spid 2>/dev/null; wait "$wpid"; exit "$rc"' INT TERM
+    if [ -n "${LIVE_HOLD:-}" ]; then
+        echo "live: the web view keeps the finished run for $LIVE_HOLD s at $url"
+        sleep "$LIVE_HOLD" &   # (a trap runs during wait, not during a foreground sleep)
+        spid=$!
+        wait "$spid"
+    elif [ -t 0 ]; then
+        echo "live: the web view keeps the finished run at $url: q or Ctrl-C quits"
+        while read -rsn1 key && [ "$key" != q ]; do :; done
+    fi
+    kill "$wpid"
+    wait "$wpid" 2>/dev/null
+    trap - INT TERM
 fi
 echo "live: the console's last lines ($console):"
 tail -5 "$console"

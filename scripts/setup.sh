@@ -5,13 +5,15 @@
 #   scripts/setup.sh            what `make` and `make run` need
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
 #                               babeltrace2, headless chromium, chromium-driver and
-#                               python3-selenium for the analysis tools, python3-distributed
-#                               and python3-pandas for kevsql's Dask cluster, Debian's
-#                               debuginfod server for the symbols test, protoc to decode
+#                               python3-selenium for the analysis tools and the web page,
+#                               curl, python3-distributed and python3-pandas for kevsql's
+#                               Dask cluster, Debian's debuginfod server for the symbols
+#                               test, protoc to decode
 #                               kev2perfetto's output by Perfetto's schema, LTTng's
 #                               analyses to read kev2ctf's output)
 #   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
-#                               benchmark times it beside our converters)
+#                               benchmark times it beside our converters; headless chromium
+#                               for kevweb's figures)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
 # (apt would have to remove it to install ours) this says which and stops.
 set -eu
@@ -68,6 +70,8 @@ if [ "$want_test" = 1 ]; then
     have chromedriver || missing+=(chromium-driver)
     /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
     have python3 || missing+=(python3)
+    # kevweb's tests ask its server for pages as a client would (test/tools/test_kevweb.sh)
+    have curl || missing+=(curl)
     # kevsql --scheduler and its test: a Dask distributed cluster on Debian's python3
     /usr/bin/python3 -c 'import distributed' 2>/dev/null || missing+=(python3-distributed)
     /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
@@ -78,6 +82,10 @@ if [ "$want_test" = 1 ]; then
 fi
 if [ "$want_bench" = 1 ]; then
     have babeltrace2 || missing+=(babeltrace2)
+    # kevweb's figures with its page open in headless Chromium (scripts/bench-kevweb.sh)
+    have chromium || missing+=(chromium)
+    have chromedriver || missing+=(chromium-driver)
+    /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

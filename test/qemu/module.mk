@@ -42,6 +42,11 @@ TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev
 # at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).
 SCRIPT_TESTS += qemu/kevlive|120|test/qemu/test_kevlive.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevlive $(H)/kev2ctf $(H)/kevtop $(H)/traceprinter
+# make live's web page in Chromium: it grows while the demo runs, ends with kevstat's CPU time
+# per thread over the run's trace.kev and kevreport's page, a page that never reads stalling
+# nothing (about 15 s).
+SCRIPT_TESTS += qemu/live-web|120|test/qemu/test_live_web.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevweb $(H)/kevtop $(H)/kevstat $(H)/kevreport
 # The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
 BENCHES      += scripts/bench-live.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter

@@ -2,7 +2,8 @@
 // The analysis model read while the trace still arrives (kevtop, kx_stats.h): the model's
 // figures at a moment between two events, for a view that shows them interval by interval.
 // Nothing here computes a figure of its own: each answer is the model's sum so far, with the
-// part of an interval still open up to the moment asked.
+// part of an interval still open up to the moment asked. A view that runs for hours drops what
+// the model keeps only for its end-of-trace listings (kx_stats_forget).
 #include <kevhost/kx_stats.h>
 
 uint64_t kx_stats_th_time(const struct kx_stats *s, int idx, unsigned st, uint64_t t)
@@ -14,4 +15,12 @@ uint64_t kx_stats_th_time(const struct kx_stats *s, int idx, unsigned st, uint64
     if (ts->state == st && t > ts->since) // set_state will add this when it ends
         sum += t - ts->since;
     return sum;
+}
+
+void kx_stats_forget(struct kx_stats *s)
+{
+    if (s->tasks)
+        kx_tasks_forget(s->tasks);
+    if (s->kw)
+        kw_forget_done(s->kw);
 }

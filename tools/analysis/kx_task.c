@@ -124,7 +124,7 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
     }
     struct kx_inst *i = &k->inst[k->ninst++];
     memset(i, 0, sizeof(*i));
-    i->id = k->ninst;
+    i->id = ++k->next_id;
     i->th = th;
     i->task = (unsigned)task;
     i->release = rel <= t ? rel : t;
@@ -263,8 +263,12 @@ static void periods(struct kx_tasks *k)
         free(gap), free(at), free(last);
         return;
     }
-    for (size_t n = 0, t = 0; t < k->ntask; t++) // each task's slice of gap[], in task order
-        at[t] = n, n += k->task[t].n ? k->task[t].n - 1 : 0;
+    for (size_t j = 0; j < k->ninst; j++) // each task's instances kept (all, unless forgotten)
+        at[k->inst[j].task + 1]++;
+    for (size_t n = 0, t = 0; t < k->ntask; t++) { // each task's slice of gap[], in task order
+        size_t kept = at[t + 1];
+        at[t] = n, n += kept ? kept - 1 : 0;
+    }
     for (size_t j = 0; j < k->ninst; j++) {
         const struct kx_inst *i = &k->inst[j];
         struct kx_task *t = &k->task[i->task];
@@ -308,7 +312,7 @@ static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last,
         t->ended++;
         kx_dist_add(&t->resp, i->end - i->release);
         kx_dist_add(&t->exec, i->exec);
-        const struct kx_inst *w = t->worst ? &k->inst[t->worst - 1] : NULL;
+        const struct kx_inst *w = kx_tasks_inst(k, t->worst);
         if (!w || i->end - i->release > w->end - w->release)
             t->worst = i->id;
     } else {
@@ -370,7 +374,34 @@ const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th)
     return k && valid(th) && k->th[th].task ? &k->task[k->th[th].task - 1] : NULL;
 }
 
+// The instances are in id order (released in order; forgetting keeps the order).
 const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id)
 {
-    return k && id && id <= k->ninst ? &k->inst[id - 1] : NULL;
+    if (!k || !id)
+        return NULL;
+    size_t lo = 0, hi = k->ninst;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->inst[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->ninst && k->inst[lo].id == id ? &k->inst[lo] : NULL;
+}
+
+void kx_tasks_forget(struct kx_tasks *k)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k->ninst; j++) {
+        struct kx_inst *i = &k->inst[j];
+        if (i->end) {
+            k->forgotten++;
+            continue;
+        }
+        if (valid(i->th) && k->th[i->th].open == j + 1) // its thread's open one: moved
+            k->th[i->th].open = n + 1;
+        k->inst[n++] = *i;
+    }
+    k->ninst = n;
 }

@@ -301,6 +301,12 @@ static void keep_done(struct kw *k, const struct kw_wait *w, uint64_t t1)
                                             w->state, w->t0, t1 };
 }
 
+void kw_forget_done(struct kw *k)
+{
+    k->done_forgotten += k->ndone;
+    k->ndone = 0;
+}
+
 static void close_wait(struct kw *k, int x, uint64_t t)
 {
     struct kw_thread *s = &k->th[x];

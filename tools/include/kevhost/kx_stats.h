@@ -209,6 +209,12 @@ void kx_stats_finish(struct kx_stats *s);
 // (every event before t given, none after), it is the figure kx_stats_finish would give for a
 // trace ending at t; a live view takes its differences interval by interval (kx_stats_live.c).
 uint64_t kx_stats_th_time(const struct kx_stats *s, int idx, unsigned st, uint64_t t);
+// A live view of a long run keeps its memory bounded: drop the records the model keeps only for
+// its listings at the end of the trace (the ended task instances, the ended waits kept for the
+// grouping; kx_tasks_forget, kw_forget_done), once the view has shown them. Every sum, count
+// and distribution stays whole; the end's verdicts on instances and the wait groups then cover
+// only what came since the last call.
+void kx_stats_forget(struct kx_stats *s);
 // A user event's value as the tools show it: its text (a string event), its words through the
 // format its process registered (trace/kev_userreg.h), else its words in hex.
 void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,

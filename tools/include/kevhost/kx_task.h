@@ -35,6 +35,8 @@
 //     The others are the program's; a task counts the two apart.
 // The instances are kept (an array grown as they come, like the wait records) until
 // kx_tasks_free: a task's period, and so every instance's deadline, is known only at the end.
+// A live view of a long run may drop the ended ones (kx_tasks_forget): the end then judges
+// only those released since, and a task's period is the median of their intervals.
 // Threads are the model's indices (kx.h). Single-threaded; the struct is large (on the heap).
 #ifndef TOOLS_KX_TASK_H
 #define TOOLS_KX_TASK_H
@@ -141,6 +143,8 @@ struct kx_tasks {
     struct kx_inst *inst;     // every instance, in the order released (grown)
     size_t ninst, inst_cap;
     uint64_t lost;            // instances not kept (out of memory): counted, said
+    uint64_t next_id;         // the last instance's id
+    uint64_t forgotten;       // ended instances dropped by kx_tasks_forget (a live view's)
     struct kx_timing rule[KX_MAX_TIMING];
     unsigned nrule;
     int judged;               // kx_tasks_finish ran
@@ -169,6 +173,9 @@ void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set);
 // pass finished) is not NULL. Open instances stay open (end 0).
 void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps,
                      const struct kx_emul *x);
+// Drop the ended instances (the open ones stay, in order): a live view of a long run, which has
+// shown them, keeps its memory bounded (kx_stats_forget).
+void kx_tasks_forget(struct kx_tasks *k);
 // Thread th's task, NULL when it is none.
 const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th);
 // The instance with that id, NULL none.

@@ -163,6 +163,7 @@ struct kw {
     struct kw_done *done;        // every wait, in the order they ended (grown; kw_free frees)
     size_t ndone, done_cap;
     uint64_t done_lost;          // waits not kept (out of memory)
+    uint64_t done_forgotten;     // waits dropped by kw_forget_done (a live view's)
 };
 
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user);
@@ -191,6 +192,9 @@ static inline void kw_event(struct kw *k, const struct kev_event *e, int th)
 void kw_finish(struct kw *k);
 static inline int kw_has_sync_events(const struct kw *k) { return k->sync_events != 0; }
 static inline int kw_has_prio_events(const struct kw *k) { return k->prio_events != 0; }
+// Drop the ended waits kept for the grouping (a live view of a long run: kx_stats_forget); the
+// grouping then covers the waits that ended since.
+void kw_forget_done(struct kw *k);
 // The wait record with that serial, NULL when reused since.
 const struct kw_wait *kw_wait_by_serial(const struct kw *k, uint64_t serial);
 // Split thread th's time in [t0, t1) into parts (at most max; returns the count) from its

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+// kevweb's page script (embedded by web_assets.c; no external code). Reads the server's events
+// at /events (web_feed.h: snap, upd, end, report, drop) and keeps, bounded whatever the run's
+// length, a window of the timeline (WINDOW records, the newest) and the latest instances; the
+// aggregates (each thread's and CPU's time, counts, losses) come whole in every message.
+// Draws the timeline (following the newest time, or paused, zoomed, panned), the CPU tables,
+// the task instances and late ones (a click shows each in the timeline), the worst wait with
+// its chain, the loss line; when the trace has ended, its final figures and kevreport's page.
+// Sets body[data-events] (the events so far), body[data-ended] and body[data-report] for a
+// headless browser test, and lists any script error in #errors.
+"use strict";
+(function () {
+  var WINDOW = 30000, SHOWN = 40, MAXROWS = 60;
+  function report(msg) {
+    var e = document.getElementById("errors");
+    if (!e) { e = document.createElement("div"); e.id = "errors"; document.body.prepend(e); }
+    e.textContent += msg + "\n";
+  }
+  window.addEventListener("error", function (ev) { report("script error: " + ev.message); });
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]);
+    }
+    (kids || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  var STATE_COLOR = { RUNNING: "#2e9e44", READY: "#f0c419", SEND: "#e67e22", RECEIVE: "#b8c7e0",
+    REPLY: "#d35400", NANOSLEEP: "#c9c9c9", MUTEX: "#c0392b", CONDVAR: "#8e44ad", SEM: "#9b59b6",
+    JOIN: "#16a085", INTR: "#2980b9", WAITCHILD: "#95a5a6", DEAD: "#555", STOPPED: "#7f8c8d" };
+  function hue(i) { return "hsl(" + ((i * 137.508) % 360).toFixed(0) + ",60%,55%)"; }
+
+  // ---- the model of the page ------------------------------------------------------------------
+  var M = null;             // the run as the server gave it
+  var prev = null;          // the last update's CPU figures, for the rates
+  var view = { follow: true, paused: false, spanS: 2, t1: 0 }; // spanS: the view's width, seconds
+  var dirty = true;
+
+  function fresh(d) {
+    M = { states: d.states || (M && M.states) || [], seg: d.seg, hz: d.cps || 1e9, names: [], th: [],
+          rec: [], inst: [], miss: [], seq: {}, head: d, end: null, report: null, sel: null };
+    prev = null;
+  }
+  function fmtTime(cycles) {
+    var hz = M ? M.hz : 1e9, s = cycles / hz, a = Math.abs(s);
+    if (a === 0) return "0";
+    if (a < 1e-6) return (s * 1e9).toFixed(0) + " ns";
+    if (a < 1e-3) return (s * 1e6).toFixed(a < 1e-5 ? 2 : 1) + " us";
+    if (a < 1) return (s * 1e3).toFixed(a < 1e-2 ? 3 : 2) + " ms";
+    return s.toFixed(3) + " s";
+  }
+  function pct(x, tot) { return tot > 0 ? (100 * x / tot).toFixed(1) + "%" : "-"; }
+  function stName(st) { return st === 255 ? "-" : (M.states[st] || String(st)); }
+  function name(th) { return M.names[th] ? M.names[th].label : "thread " + th; }
+
+  function apply(d) {
+    if (!M || d.seg !== M.seg) fresh(d);
+    M.head = d;
+    (d.names || []).forEach(function (n) { M.names[n[0]] = { pid: n[1], tid: n[2], label: n[3] }; });
+    (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4] }; });
+    // records are numbered: those a snapshot gave already are skipped
+    function add(key, list, max) {
+      var v = d[key] || [], from = d[key + "_from"] || 0, have = M.seq[key] || 0;
+      for (var k = Math.max(0, have - from); k < v.length; k++) list.push(v[k]);
+      M.seq[key] = Math.max(have, from + v.length);
+      if (list.length > max) list.splice(0, list.length - max);
+    }
+    add("rec", M.rec, WINDOW);
+    add("inst", M.inst, SHOWN);
+    add("miss", M.miss, SHOWN);
+    if (d.end) M.end = d.end;
+    if (d.report) M.report = d.report;
+    document.body.setAttribute("data-events", String(d.events || 0));
+    dirty = true;
+  }
+
+  // ---- the stream -----------------------------------------------------------------------------
+  var es = new EventSource("/events");
+  es.addEventListener("snap", function (m) {
+    var d = JSON.parse(m.data);
+    M = null;
+    if (!d.have) { fresh(d); M.states = d.states; $("status").textContent = "waiting for the trace's header..."; return; }
+    d.states = d.states || [];
+    apply(d);
+    if (d.end) showEnd();
+    if (d.report) showReport();
+  });
+  es.addEventListener("upd", function (m) { apply(JSON.parse(m.data)); });
+  es.addEventListener("end", function (m) {
+    var d = JSON.parse(m.data);
+    if (M && d.seg === M.seg) { M.end = d; showEnd(); dirty = true; }
+  });
+  es.addEventListener("report", function (m) { if (M) { M.report = JSON.parse(m.data); showReport(); } });
+  es.addEventListener("drop", function (m) {
+    var d = JSON.parse(m.data);
+    $("drops").textContent = "This page fell behind the stream: " + d.dropped + " updates dropped, " +
+      d.resyncs + " time(s) started again from a fresh snapshot (the figures are whole; the timeline may have a hole).";
+  });
+  es.onerror = function () { if (!(M && M.end)) $("status").textContent = "connection lost: retrying..."; };
+
+  // ---- the timeline ---------------------------------------------------------------------------
+  var canvas = $("timeline"), ctx = canvas.getContext("2d"), ROW = 16, LABEL = 190, hits = [];
+  var legend = $("legend");
+  Object.keys(STATE_COLOR).forEach(function (k) {
+    legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
+  });
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance"]));
+
+  // Rows: the CPUs, then the threads with something in the view other than being dead, or
+  // alive now (a thread long dead leaves the timeline).
+  function rows(t0, t1) {
+    var cpus = [], r = [], shown = {};
+    for (var c = 0; c < (M.head.ncpu || 1); c++) { cpus.push({ label: "CPU " + c, cpu: c }); }
+    M.rec.forEach(function (x) {
+      if ((x[0] === 0 ? x[3] : x[4]) < t0 || x[2] > t1 || (x[0] === 0 && x[4] === 0)) return;
+      shown[x[1]] = 1;
+      if (x[0] === 1) shown[x[5]] = 1;
+    });
+    M.th.forEach(function (t, i) { if (t && t.state !== 255 && t.state !== 0) shown[i] = 1; });
+    M.names.forEach(function (n, i) { if (n && shown[i]) r.push({ label: n.label, th: i }); });
+    return cpus.concat(r);
+  }
+  function draw() {
+    if (!M || !M.head) return;
+    var now = M.head.now || 0;
+    if (view.follow && !view.paused) view.t1 = now;
+    var span = view.spanS * M.hz;
+    if (view.follow && !view.paused && M.rec.length && now - M.rec[0][2] > 0) span = Math.min(span, now - M.rec[0][2]);
+    var t1 = view.t1, t0 = t1 - span, R = rows(t0, t1), W = canvas.clientWidth || 1000;
+    var H = Math.max(60, R.length * ROW + 20);
+    if (canvas.width !== W) canvas.width = W;
+    if (canvas.height !== H) canvas.height = H;
+    var sx = (W - LABEL) / (t1 - t0 || 1), rowOf = {}, cpuRow = {};
+    function x(t) { return LABEL + (t - t0) * sx; }
+    ctx.clearRect(0, 0, W, H);
+    ctx.font = "11px sans-serif";
+    R.forEach(function (r, i) {
+      if (r.th !== undefined) rowOf[r.th] = i; else cpuRow[r.cpu] = i;
+      ctx.fillStyle = i % 2 ? "#f7f7f7" : "#fff"; ctx.fillRect(0, i * ROW, W, ROW);
+      ctx.fillStyle = "#333"; ctx.fillText(r.label.slice(0, 30), 4, i * ROW + 12);
+    });
+    hits = [];
+    function bar(row, a, b, color, what) {
+      if (b < t0 || a > t1 || row === undefined) return;
+      var xa = Math.max(LABEL, x(a)), xb = Math.min(W, x(b));
+      ctx.fillStyle = color; ctx.fillRect(xa, row * ROW + 2, Math.max(1, xb - xa), ROW - 4);
+      hits.push([xa, Math.max(xa + 1, xb), row, what]);
+    }
+    M.rec.forEach(function (r) {
+      if (r[0] === 0) {
+        var st = stName(r[4]);
+        bar(rowOf[r[1]], r[2], r[3], STATE_COLOR[st] || "#ddd", { th: r[1], st: st, t0: r[2], t1: r[3], prio: r[6] });
+        if (r[4] === 1 && r[5] >= 0) bar(cpuRow[r[5]], r[2], r[3], hue(r[1]), { th: r[1], st: "RUNNING on CPU " + r[5], t0: r[2], t1: r[3] });
+      }
+    });
+    M.th.forEach(function (t, i) { // each thread's state still open, to now
+      if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
+    });
+    ctx.strokeStyle = "#1f3a93"; ctx.lineWidth = 1;
+    M.rec.forEach(function (r) {
+      if (r[0] !== 1 || r[4] < t0 || r[2] > t1) return;
+      var a = rowOf[r[1]], b = rowOf[r[5]];
+      if (a === undefined || b === undefined) return;
+      ctx.beginPath(); ctx.moveTo(x(r[2]), a * ROW + 8); ctx.lineTo(x(r[3]), b * ROW + 8);
+      if (r[4] > r[3]) ctx.lineTo(x(r[4]), a * ROW + 8);
+      ctx.stroke();
+    });
+    ctx.fillStyle = "#e00";
+    M.miss.forEach(function (i) {
+      var row = rowOf[i[1]];
+      if (row === undefined || i[4] < t0 || i[4] > t1) return;
+      ctx.beginPath(); ctx.moveTo(x(i[4]), row * ROW + 1); ctx.lineTo(x(i[4]) - 4, row * ROW - 5); ctx.lineTo(x(i[4]) + 4, row * ROW - 5); ctx.fill();
+    });
+    if (M.sel) { // the instance or wait clicked
+      ctx.fillStyle = "rgba(31,95,191,0.15)";
+      ctx.fillRect(x(M.sel[0]), 0, Math.max(2, x(M.sel[1]) - x(M.sel[0])), H);
+    }
+    $("view-info").textContent = fmtTime(t0) + " to " + fmtTime(t1) + " (" + fmtTime(t1 - t0) + ")" +
+      (view.paused ? ", paused" : view.follow ? ", following" : "");
+  }
+  function go(a, b) { // show [a, b] in the timeline, paused there
+    var pad = Math.max((b - a) * 0.5, M.hz / 1000);
+    view.follow = false; view.paused = true; view.spanS = ((b - a) + 2 * pad) / M.hz; view.t1 = b + pad;
+    M.sel = [a, b]; buttons(); dirty = true;
+    $("timeline-section").scrollIntoView();
+  }
+  function buttons() {
+    $("pause").textContent = view.paused ? "go on" : "pause";
+    $("pause").className = view.paused ? "on" : "";
+    $("follow").className = view.follow ? "on" : "";
+  }
+  $("pause").onclick = function () { view.paused = !view.paused; if (!view.paused) view.follow = true; buttons(); dirty = true; };
+  $("follow").onclick = function () { view.follow = true; view.paused = false; M && (M.sel = null); buttons(); dirty = true; };
+  function zoom(f) {
+    if (!M) return;
+    var mid = view.t1 - view.spanS * M.hz / 2;
+    view.spanS = Math.max(1e-6, Math.min(3600, view.spanS * f));
+    if (!view.follow) view.t1 = mid + view.spanS * M.hz / 2;
+    dirty = true;
+  }
+  $("zoom-in").onclick = function () { zoom(0.5); };
+  $("zoom-out").onclick = function () { zoom(2); };
+  canvas.addEventListener("wheel", function (ev) { ev.preventDefault(); zoom(ev.deltaY < 0 ? 0.8 : 1.25); });
+  var drag = null;
+  canvas.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, t1: view.t1, moved: false }; });
+  window.addEventListener("mouseup", function () { drag = null; });
+  canvas.addEventListener("mousemove", function (ev) {
+    if (!drag || !M) return;
+    var dx = ev.clientX - drag.x;
+    if (Math.abs(dx) > 3) { drag.moved = true; view.follow = false; view.t1 = drag.t1 - dx * view.spanS * M.hz / (canvas.width - LABEL); buttons(); dirty = true; }
+  });
+  canvas.addEventListener("click", function (ev) {
+    if (!M || (drag && drag.moved)) return;
+    var b = canvas.getBoundingClientRect(), px = ev.clientX - b.left, row = Math.floor((ev.clientY - b.top) / ROW);
+    for (var i = hits.length - 1; i >= 0; i--) {
+      var h = hits[i];
+      if (h[2] === row && px >= h[0] - 1 && px <= h[1] + 1) {
+        var w = h[3];
+        $("detail").textContent = name(w.th) + ": " + w.st + " from " + fmtTime(w.t0) + " to " + fmtTime(w.t1) +
+          " (" + fmtTime(w.t1 - w.t0) + ")" + (w.prio >= 0 ? ", priority " + w.prio : "");
+        return;
+      }
+    }
+  });
+
+  // ---- tables ---------------------------------------------------------------------------------
+  function table(id, head, rows) {
+    var t = el("table", { "class": "kv-table", id: id + "-table" });
+    t.appendChild(el("tr", {}, head.map(function (h) { return el("th", { text: h }); })));
+    rows.forEach(function (r) { t.appendChild(r); });
+    var box = $(id); box.textContent = ""; box.appendChild(t);
+  }
+  function tr(cells, attrs) {
+    return el("tr", attrs || {}, cells.map(function (c) { return el("td", { text: String(c) }); }));
+  }
+  function tables() {
+    var h = M.head, span = (h.now || 0) - (h.first || 0), dt = prev ? (h.now - prev.now) : 0;
+    var final = M.end ? M.end.cpu : null, list = [];
+    M.names.forEach(function (n, i) {
+      if (!n) return;
+      var t = M.th[i] || { cpu: 0, state: 255, prio: -1 }, cpu = final ? final[i] : t.cpu;
+      var d = prev && prev.cpu[i] !== undefined ? cpu - prev.cpu[i] : 0;
+      list.push([i, n, t, cpu, d]);
+    });
+    list.sort(function (a, b) { return b[3] - a[3]; });
+    // while running, the threads that ran most (a long run makes thousands); at the end, all
+    var more = M.end ? 0 : Math.max(0, list.length - MAXROWS);
+    if (more) list = list.slice(0, MAXROWS);
+    $("threads-more").textContent = more ? more + " threads more, with less CPU time (all of them once the trace has ended)" : "";
+    table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
+      list.map(function (r) {
+        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtTime(r[3]),
+          pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3] });
+        return row;
+      }));
+    var cprev = prev ? prev.cpus : null;
+    table("cpus", ["CPU", "busy", "idle", "unknown", "busy now"], (h.cpus || []).map(function (c, i) {
+      var tot = c[0] + c[1] + c[2], db = cprev && cprev[i] ? c[0] - cprev[i][0] : 0;
+      return tr(["CPU " + i, pct(c[0], tot), pct(c[1], tot), pct(c[2], tot), dt > 0 ? pct(db, dt) : "-"], { "data-cpu": i, "data-busy": c[0] });
+    }));
+    prev = { now: h.now, cpu: list.reduce(function (o, r) { o[r[0]] = r[3]; return o; }, {}), cpus: h.cpus };
+    function instRows(v, late) {
+      return v.slice().reverse().map(function (i) {
+        var row = tr([i[0], name(i[1]), fmtTime(i[2]), fmtTime(i[4] - i[2]), fmtTime(i[5]),
+          i[6] ? fmtTime(i[6]) : "-", i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
+        row.onclick = function () { go(i[2], i[4]); };
+        return row;
+      });
+    }
+    var ts = h.tasks || { instances: 0, late: 0 };
+    $("task-sum").textContent = ts.instances + " instances ended, " + ts.late +
+      " late (live: past the task's given deadline or period, else the mean interval between its releases so far;" +
+      " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
+    var head = ["#", "task", "release", "response", "execution", "deadline", ""];
+    table("misses", head, instRows(M.miss, true));
+    table("instances", head, instRows(M.inst, false));
+    var w = h.worst;
+    $("worst").textContent = w ? "at " + fmtTime(w.t0) + ": " + w.text + " (click: show it)" : "none yet";
+    $("worst").onclick = w ? function () { go(w.t0, w.t0 + w.len); } : null;
+  }
+  function lines() {
+    var h = M.head, l = h.loss || {};
+    $("title").textContent = "Live trace" + (h.board ? ": " + h.board : "");
+    $("status").className = M.end ? "summary ended" : "summary";
+    $("status").textContent = (M.end ? "The trace ended: " : "Running: ") + h.events + " events over " +
+      fmtTime((h.now || 0) - (h.first || 0)) + ", " + (h.ncpu || 1) + " CPU(s), now " + fmtTime(h.now || 0) + " after boot";
+    var s = "loss: " + (l.events || 0) + " events lost" + (l.why ? " (" + l.why + ")" : "") + "; the stream: " +
+      (l.buffers_lost || 0) + " buffers lost in transit, " + (l.faults || 0) + " faults" + (l.fault ? " (last: " + l.fault + ")" : "");
+    $("loss").textContent = s;
+    $("loss").className = "summary" + (l.events || l.buffers_lost || l.faults ? " loss" : "");
+  }
+  function showEnd() {
+    document.body.setAttribute("data-ended", "1");
+    $("ended-box").innerHTML = "";
+    $("ended-box").appendChild(el("p", { "class": "ended", text: "The trace has ended: this page keeps the finished run " +
+      "(the CPU times below are the model's over the whole trace, as kevstat gives them) until kevweb is stopped." }));
+  }
+  function showReport() {
+    var r = M.report, box = $("report");
+    box.textContent = "";
+    if (r.url) {
+      box.appendChild(el("a", { href: r.url, target: "_blank", id: "report-link", text: "kevreport's report of the finished trace" }));
+      if (r.why) box.appendChild(el("span", { "class": "loss", text: " (" + r.why + ")" }));
+      box.appendChild(el("iframe", { id: "report-frame", src: r.url }));
+    } else {
+      box.textContent = "no report: " + r.why;
+    }
+    document.body.setAttribute("data-report", r.url ? "1" : "0");
+  }
+
+  // ---- the loop: redraw when something changed (not while paused: the view is kept) ------------
+  function frame() {
+    if (dirty && M && M.head && M.head.events !== undefined) {
+      dirty = false;
+      try { lines(); tables(); draw(); } catch (e) { report("script error: " + e); }
+    }
+    requestAnimationFrame(frame);
+  }
+  buttons();
+  requestAnimationFrame(frame);
+})();
