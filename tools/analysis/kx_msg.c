@@ -120,7 +120,7 @@ static void pulse_charge(struct kx_msgs *q, const struct kev_event *e, int i)
         if (q->lst[k] != 1 || o == g || o->charge != g->charge)
             continue;
         held++;
-        here += o->srv_pid >> 16 == g->srv_pid >> 16;
+        here += o->chid == g->chid;
     }
     if (held >= KX_PULSES_PER_PROC && here) {
         g->lost = g->done = 1;
@@ -161,7 +161,7 @@ unsigned kx_msgs_purge(struct kx_msgs *q, int th, uint64_t t, int marked)
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
         int pending = q->lst[k] == 1 || g->lost;
-        if (g->pulse && pending && g->srv_pid >> 16 == chid && g->t_send < t &&
+        if (g->pulse && pending && g->chid == chid && g->t_send < t &&
             (g->lost || !marked) && g->parent < 0 && g->first_child < 0) {
             q->lost_pulses += !g->lost;
             n++;
@@ -198,6 +198,7 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     if (g->pulse) { // its connection; its channel and code, kept as the word that holds them
         g->coid = kx_field(e, f->spulse_coid);
         g->srv_pid = kx_field_word(e, f->spulse_chid);
+        g->chid = kx_field(e, f->spulse_chid);
     } else {        // the message's id; the channel's owner
         g->coid = kx_comm_rcvid(e);
         g->srv_pid = kx_comm_pid(e);
@@ -319,7 +320,7 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
     g->server = server;
     g->rcvid = recv_key(e, pulse);
     if (pulse && server >= 0 && server < (int)KX_MAX_THREADS)
-        q->rchid[server] = (g->rcvid >> 16) + 1;
+        q->rchid[server] = kx_field(e, kx_fields()->rpulse_chid) + 1;
     g->t_recv = e->t64;
     if (pulse) { // a pulse is done once received
         g->done = 1;

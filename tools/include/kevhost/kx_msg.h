@@ -48,6 +48,7 @@ struct kx_msg {
     unsigned irq;                    // irq + 1 when sent from an interrupt, else 0
     unsigned send_cpu;               // the CPU the send was written on
     uint32_t client_pid, srv_pid, coid, rcvid;
+    uint32_t chid;                   // a pulse's channel (its send's chid field)
     uint64_t t_send, t_recv, t_reply;
     uint64_t id;                     // 1, 2, ... in send order (a flow id)
     int parent, first_child, next_sibling; // nesting (indices, -1 = none)
