@@ -12,7 +12,8 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
   FRAME sent twice, framed anew), loss (a LOSS frame at FRAME: the board dropped 1234 events
-  of CPU 0, the host not reading)
+  of CPU 0 in 2 buffers, the host not reading), end (an END frame at FRAME true to the
+  file's bytes before it: an end the stream then contradicts)
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
   --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
@@ -80,7 +81,7 @@ def payloads(kev, dupbuf=None):
 def loss_payload(events, cpu=0, reason=2):
     """A LOSS frame's payload (kev_stream.h): t_first, t_last, offset, events, total (u64);
     cpu, reason, buffers, first_seq (u32)."""
-    return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 1, 0)
+    return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 2, 0)
 
 
 def heartbeat(kev, write):
@@ -172,6 +173,11 @@ def main(argv):
             fr[k], fr[k + 1] = fr[k + 1], fr[k]
         elif kind == "reset":
             fr = fr[:k] + stream(kev)
+        elif kind == "end":
+            data = b"".join(p for t, p in payloads(kev)[:k] if t == 1)
+            end = struct.pack("<II", len(data), zlib.crc32(data) & 0xFFFFFFFF)
+            fr = [frame(t, seq, p) for seq, (t, p) in
+                  enumerate(payloads(kev)[:k] + [(2, end)] + payloads(kev)[k:])]
     data = kev if raw else b"".join(fr)
     # the stream in parts: with --idle, up to the HEARTBEAT frame, then the rest after the pause
     parts = [data] if not idle else [b"".join(fr[:beat[0] + 1]), b"".join(fr[beat[0] + 1:])]
