@@ -51,6 +51,12 @@ TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $
                      $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/kevlive $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
 SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
 
+# The live tools against frames that lie and peers that hold on: kevcapture (a payload changed
+# under a good frame CRC, an early END, a damaged LOSS frame, 500 resets), kevlive (connections
+# that never speak, a cut file), kevrelay (readers that leave, come back, come twice, never read).
+TEST_DEPS_HOST    += $(H)/kevcapture $(H)/kevlive $(H)/kevrelay $(H)/kevgen
+SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
+
 # The live reader against the file decoder over the same captures, with every fault injected.
 HOST_TESTS += $(HT)/test_kev_live
 $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \

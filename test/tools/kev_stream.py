@@ -13,7 +13,10 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
   FRAME sent twice, framed anew), loss (a LOSS frame at FRAME: the board dropped 1234 events
   of CPU 0 in 2 buffers, the host not reading), end (an END frame at FRAME true to the
-  file's bytes before it: an end the stream then contradicts)
+  file's bytes before it: an end the stream then contradicts), tamper (garbage before frame
+  FRAME, then a bit of frame FRAME+5's payload flipped under a CRC made good), lossbad (a LOSS
+  frame before the logger's write FRAME, its payload damaged: it fails its CRC), resets (the
+  board restarted FRAME times: the stream's first 3 frames FRAME times, then all of it)
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
   --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
@@ -173,6 +176,26 @@ def main(argv):
             fr[k], fr[k + 1] = fr[k + 1], fr[k]
         elif kind == "reset":
             fr = fr[:k] + stream(kev)
+        elif kind == "tamper":
+            t, seq, ln = fr[k + 5][2], struct.unpack_from("<H", fr[k + 5], 4)[0], \
+                struct.unpack_from("<H", fr[k + 5], 6)[0]
+            p = bytearray(fr[k + 5][8:8 + ln])
+            p[40] ^= 0x10
+            fr[k + 5] = frame(t, seq, bytes(p))
+            fr.insert(k, GARBAGE)
+            said.append("garbage_bytes %d" % len(GARBAGE))
+        elif kind == "lossbad":
+            cuts = units(kev)
+            at = sum((cuts[i + 1] - cuts[i] + MAX - 1) // MAX for i in range(k))
+            pl = payloads(kev)
+            pl.insert(at, (4, loss_payload(100)))
+            fr = [frame(t, seq, p) for seq, (t, p) in enumerate(pl)]
+            bad = bytearray(fr[at])
+            bad[8] ^= 1
+            fr[at] = bytes(bad)
+            said.append("lost_frames 1")
+        elif kind == "resets":
+            fr = fr[:3] * k + fr
         elif kind == "end":
             data = b"".join(p for t, p in payloads(kev)[:k] if t == 1)
             end = struct.pack("<II", len(data), zlib.crc32(data) & 0xFFFFFFFF)

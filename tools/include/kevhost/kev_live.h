@@ -98,9 +98,11 @@ int kev_live_sound(const struct kev_live *l);
 const struct kev_live_counts *kev_live_counts(const struct kev_live *l);
 
 // A consumer writing the file: the units to path as they come, flushed after each (a reset
-// starts path's next segment: "capture.kev", "capture-2.kev", ...). NULL with the reason on
+// starts path's next segment: "capture.kev", "capture-2.kev", ..., at most KEV_LIVE_MAX_FILES
+// files: past them each new segment replaces the last, said once). NULL with the reason on
 // stderr (prefixed with tool) when path cannot be created. kev_live_file_close: 0, or -1 when
 // a write failed (said on stderr).
+#define KEV_LIVE_MAX_FILES 16u
 struct kev_live_file;
 struct kev_live_file *kev_live_file_open(const char *tool, const char *path,
                                          struct kev_live_consumer *c);
