@@ -57,6 +57,12 @@ SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
 TEST_DEPS_HOST    += $(H)/kevcapture $(H)/kevlive $(H)/kevrelay $(H)/kevgen
 SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
 
+# symaddr_flush with no row and with rows (ASan + UBSan: no qsort of a NULL array).
+HOST_TESTS += $(HT)/test_symaddr_flush
+$(HT)/test_symaddr_flush: $(call host_test_objs,test/unit/test_symaddr_flush.c tools/common/symaddr.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The live reader against the file decoder over the same captures, with every fault injected.
 HOST_TESTS += $(HT)/test_kev_live
 $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \
