@@ -882,7 +882,7 @@ static void test_early_end(void **st)
     assert_true(kev_live_sound(l));
     kev_live_free(l);
     // the stream ends there: said, with why
-    memset(&got, 0, sizeof(got));
+    seen_free(&got);
     n = 0;
     for (unsigned i = 0; i < k; i++)
         n += x.fs.n[i];

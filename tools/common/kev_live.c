@@ -704,8 +704,8 @@ static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start
 // in what (of n bytes: "" when it was none).
 static void hole(struct kev_live *l, char *what, size_t n)
 {
-    const uint8_t *p = l->in + l->pos;
-    if (l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
+    const uint8_t *p = l->in ? l->in + l->pos : NULL;   // (nothing held yet: no buffer)
+    if (p && l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
         is_ctl(rd32(l, p), KEV_CTL_BUFFER)) {
         l->n.buffers_lost++;
         snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)rd32(l, p + 8),

@@ -31,6 +31,18 @@ $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
+# libFuzzer target for kevlive's viewer protocol over a real socket (two viewers at a time);
+# seeds: command sequences of LTTng's live protocol (test/fuzz/lv_seeds.py).
+FUZZ_BINS += $(FZ)/fuzz_lv_protocol
+$(FZ)/fuzz_lv_protocol: test/fuzz/fuzz_lv_protocol.c $(KC)/live_viewer.c $(KC)/live_store.c \
+                        test/fuzz/lv_seeds.py
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(KC) -o $@ $(filter %.c,$^)
+	$(Q)python3 test/fuzz/lv_seeds.py $(dir $@)seeds-fuzz_lv_protocol
+TEST_DEPS_HOST += $(FZ)/fuzz_lv_protocol
+SCRIPT_TESTS_HOST += fuzz/lv-protocol|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_lv_protocol|2000
+
 # kevlive: the trace served live to LTTng's viewers, packets by kev2ctf's encoder.
 HOST_TOOLS += $(H)/kevlive
 $(H)/kevlive: $(call kevhost_objs,$(KC)/kevlive.c $(KC)/live_store.c $(KC)/live_viewer.c $(KC_CTF) \
