@@ -88,14 +88,23 @@ def loss_payload(events, cpu=0, reason=2):
 
 
 def heartbeat(kev, write):
-    """A HEARTBEAT after the logger's write `write`, as (frame index, payload, time): time, one
-    cycle before the first slot of each buffer after it (its time word; the earliest), offset,
-    interval_ms, buffers."""
+    """A HEARTBEAT after the logger's write `write`, or the first write after it where a logger
+    could send one (every buffer sent so far ended before any buffer still to come begins: a
+    logger sends one only when its flush found nothing, so its time is past every event sent),
+    as (frame index, payload, time): time, one cycle before the first slot of each buffer after
+    it (its time word; the earliest), offset, interval_ms, buffers."""
     cuts = units(kev)
     fmt = ">I" if b"TRACE_BIG_ENDIAN::" in kev[:cuts[1]] else "<I"
+    is_buf = lambda i: (struct.unpack_from(fmt, kev, cuts[i])[0] >> 10) & 0x1F == 1
+    while True:
+        later = [struct.unpack_from(fmt, kev, cuts[i] + 4)[0]
+                 for i in range(write + 1, len(cuts) - 1) if is_buf(i)]
+        ended = [struct.unpack_from(fmt, kev, cuts[i + 1] - 16 + 4)[0]
+                 for i in range(2, write + 1) if is_buf(i)]
+        if not later or not ended or max(ended) < min(later) - 1:
+            break
+        write += 1
     frames = sum((cuts[i + 1] - cuts[i] + MAX - 1) // MAX for i in range(write + 1))
-    later = [struct.unpack_from(fmt, kev, cuts[i] + 4)[0] for i in range(write + 1, len(cuts) - 1)
-             if (struct.unpack_from(fmt, kev, cuts[i])[0] >> 10) & 0x1F == 1]
     t = min(later) - 1
     return frames, struct.pack("<QQII", t, cuts[write + 1], 100, write - 1), t
 

@@ -143,8 +143,10 @@ check "with -n, from the next packet as LTTng's relay: the file's events from on
     bash -c "[ $got -gt 1000 ] && [ $got -lt \$(wc -l <'$dir/g.ref.txt') ] && tail -n $got '$dir/g.ref.txt' | cmp -s - '$dir/now.txt'"
 
 # ---- two CPUs: the merge, kept moving by beacons ----------------------------------------------
-# The stream stops for 3 s after its 50th buffer with a HEARTBEAT (the board has nothing to
-# say): its time is one cycle before the earliest event still to come. While it is quiet,
+# The stream stops for 3 s with a HEARTBEAT (the board has nothing to say) after its 50th buffer,
+# or the first write after it where a logger could send one (every buffer sent ended before any
+# still to come begins: the live reader believes no heartbeat behind an event it has shown): its
+# time is one cycle before the earliest event still to come. While it is quiet,
 # babeltrace2 must print every event before that time, of both CPUs: each stream's inactivity
 # (a beacon at the heartbeat's time) lets its merge pass the last packet of the other.
 "$scen4" -r 3000 smp "$dir/smp.kev" >/dev/null
