@@ -7,7 +7,7 @@ DATA frames of at most 1024 bytes, then END. With --fault, one fault a real line
 frame: the live tools' fault tests compare what they count with what was injected here.
 
 usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [--raw]
-                     [--stamp FILE] [--idle WRITE:SECONDS] [--beat TIME]
+                     [--stamp FILE] [--idle WRITE:SECONDS [--beat-past]] [--beat TIME]
   KIND: drop (a frame missing), cut (a frame cut after 300 bytes), garbage (bytes between two
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
@@ -24,6 +24,8 @@ usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [-
   a HEARTBEAT frame, then nothing for SECONDS (a board with nothing to say): its time is one
   cycle before the earliest event still to come (a trace shorter than 2^32 cycles); prints
   "heartbeat TIME" and "idle START END" (the host's monotonic clock)
+  --beat-past: --idle's HEARTBEAT at WRITE itself, one cycle past the earliest event still to
+  come (a logger that read its clock after an event it had not sent)
   --beat: a HEARTBEAT frame saying the board's time is TIME (cycles) before the last write (the
   loss note and trailer): the board idle after its last buffer until TIME; no pause
 Prints "frames N" and, with a fault, what it injected ("garbage_bytes 37", "lost_frames 1")."""
@@ -87,7 +89,7 @@ def loss_payload(events, cpu=0, reason=2):
     return struct.pack("<QQQQQIIII", 0, 0, 0, events, events, cpu, reason, 2, 0)
 
 
-def heartbeat(kev, write):
+def heartbeat(kev, write, past=False):
     """A HEARTBEAT after the logger's write `write`, or the first write after it where a logger
     could send one (every buffer sent so far ended before any buffer still to come begins: a
     logger sends one only when its flush found nothing, so its time is past every event sent),
@@ -101,11 +103,11 @@ def heartbeat(kev, write):
                  for i in range(write + 1, len(cuts) - 1) if is_buf(i)]
         ended = [struct.unpack_from(fmt, kev, cuts[i + 1] - 16 + 4)[0]
                  for i in range(2, write + 1) if is_buf(i)]
-        if not later or not ended or max(ended) < min(later) - 1:
+        if past or not later or not ended or max(ended) < min(later) - 1:
             break
         write += 1
     frames = sum((cuts[i + 1] - cuts[i] + MAX - 1) // MAX for i in range(write + 1))
-    t = min(later) - 1
+    t = min(later) + 1 if past else min(later) - 1
     return frames, struct.pack("<QQII", t, cuts[write + 1], 100, write - 1), t
 
 
@@ -133,7 +135,7 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) > 1 else 2
     kev = open(argv[1], "rb").read()
-    fault, pace, raw, stamp, idle, beat_t = None, None, False, None, None, None
+    fault, pace, raw, stamp, idle, beat_t, past = None, None, False, None, None, None, False
     i = 3
     while i < len(argv):
         if argv[i] == "--fault":
@@ -144,6 +146,9 @@ def main(argv):
             n, s = argv[i + 1].split(":")
             pace = (int(n), float(s))
             i += 2
+        elif argv[i] == "--beat-past":
+            past = True
+            i += 1
         elif argv[i] == "--raw":
             raw = True
             i += 1
@@ -160,7 +165,7 @@ def main(argv):
         else:
             print("kev_stream.py: unknown option " + argv[i], file=sys.stderr)
             return 2
-    beat = heartbeat(kev, idle[0]) if idle else None
+    beat = heartbeat(kev, idle[0], past) if idle else None
     if beat_t is not None:
         beat = heartbeat_at_end(kev, beat_t)
     fr = stream(kev, fault[1] if fault and fault[0] == "dupbuf" else None,

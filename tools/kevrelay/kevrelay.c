@@ -600,13 +600,15 @@ int main(int argc, char **argv)
     if (rl.dropped)
         say("%llu bytes dropped: the buffer was full and the board did not stop",
             (unsigned long long)rl.dropped);
-    if (summary)
-        say("%llu bytes from QEMU, %llu delivered, XOFF sent %llu times; readers: %llu served, "
-            "%llu refused, %llu given the header again; %llu bytes lost in the sockets of "
-            "readers that went away", (unsigned long long)rl.in, (unsigned long long)rl.out,
-            (unsigned long long)rl.xoffs, (unsigned long long)rl.readers,
+    if (summary) {
+        say("readers: %llu served, %llu refused, %llu given the header again; %llu bytes lost "
+            "with readers that went away", (unsigned long long)rl.readers,
             (unsigned long long)rl.refused, (unsigned long long)rl.late,
             (unsigned long long)rl.lost_left);
+        say("%llu bytes from QEMU, %llu delivered, XOFF sent %llu times",
+            (unsigned long long)rl.in, (unsigned long long)rl.out,
+            (unsigned long long)rl.xoffs);
+    }
     if (rl.reader >= 0 && !rl.to_stdout)
         close(rl.reader);
     return rc || rl.dropped || rl.r.fill || rl.left_mid || rl.lost_left ? 1 : 0;
