@@ -74,7 +74,7 @@ $(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev
 	        rm $$d/$$f; done
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
 TEST_DEPS_HOST += $(FZ)/fuzz_kev_live
-SCRIPT_TESTS_HOST += fuzz/kev-live|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_kev_live|10000
+SCRIPT_TESTS_HOST += fuzz/kev-live|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_kev_live|5000
 
 # symaddr_flush with no row and with rows (ASan + UBSan: no qsort of a NULL array).
 HOST_TESTS += $(HT)/test_symaddr_flush
