@@ -51,6 +51,37 @@ TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $
                      $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/kevlive $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
 SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
 
+# The live tools against frames that lie and peers that hold on: kevcapture (a payload changed
+# under a good frame CRC, an early END, a damaged LOSS frame, 500 resets), kevlive (connections
+# that never speak, a cut file), kevrelay (readers that leave, come back, come twice, never read).
+TEST_DEPS_HOST    += $(H)/kevcapture $(H)/kevlive $(H)/kevrelay $(H)/kevgen
+SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
+
+# libFuzzer target for the live reader and the stream's framing; seeds: kevgen traces, raw and
+# framed (a LOSS frame, a heartbeat), each after the byte that picks the target's piece size.
+FUZZ_BINS += $(FZ)/fuzz_kev_live
+$(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c \
+                     trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
+                     trace/kev_events.c trace/kev_kercall.c $(H)/kevgen test/tools/kev_stream.py
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_live
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lz
+	$(Q)d=$(dir $@)seeds-fuzz_kev_live; $(H)/kevgen -n 300 -o $$d/t.kev >/dev/null && \
+	    $(H)/kevgen -b -n 300 -o $$d/b.kev >/dev/null && \
+	    python3 test/tools/kev_stream.py $$d/t.kev $$d/t.stream --fault loss:3 >/dev/null && \
+	    python3 test/tools/kev_stream.py $$d/t.kev $$d/beat.stream --beat 1000000 >/dev/null && \
+	    for f in t.kev b.kev t.stream beat.stream; do (printf '\003'; cat $$d/$$f) >$$d/s-$$f; \
+	        rm $$d/$$f; done
+# make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
+TEST_DEPS_HOST += $(FZ)/fuzz_kev_live
+SCRIPT_TESTS_HOST += fuzz/kev-live|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_kev_live|5000
+
+# symaddr_flush with no row and with rows (ASan + UBSan: no qsort of a NULL array).
+HOST_TESTS += $(HT)/test_symaddr_flush
+$(HT)/test_symaddr_flush: $(call host_test_objs,test/unit/test_symaddr_flush.c tools/common/symaddr.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The live reader against the file decoder over the same captures, with every fault injected.
 HOST_TESTS += $(HT)/test_kev_live
 $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \

@@ -190,6 +190,7 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         stream_fact(d, type, f + KS_HDR_BYTES, len);
     } else if (len == 8) {
         d->ended = 1;
+        d->end_seq = seq;
         d->end_len = get32(f + KS_HDR_BYTES);
         d->end_crc = get32(f + KS_HDR_BYTES + 4);
     } else {

@@ -153,14 +153,18 @@ static bool running(bool *has_run)
 // or else, while tracing runs, a heartbeat, so a reader hears from the board at least once an
 // interval. (Once tracing stopped, a heartbeat would vouch for time the trace does not cover:
 // a reader would count a running thread's CPU past the trace's last event.)
-// Returns the buffers saved.
+// The heartbeat's time is read before the flush: an event stamped before it is in a buffer
+// the flush closes (and then there is no heartbeat); read after, an interrupt or another CPU
+// could stamp one in between that the next buffer brings, behind the time the reader was told
+// had passed. Returns the buffers saved.
 static unsigned flush_tick(void)
 {
+    uint64_t t = ClockCycles();
     TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
     unsigned got = drain();
     bool has_run;
     if (!got && !stream_catch_up() && running(&has_run))
-        stream_heartbeat(opts.flush_ms, buffers_written);
+        stream_heartbeat(t, opts.flush_ms, buffers_written);
     return got;
 }
 

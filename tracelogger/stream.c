@@ -203,11 +203,11 @@ bool stream_catch_up(void)
     return false;
 }
 
-void stream_heartbeat(uint32_t interval_ms, uint32_t buffers)
+void stream_heartbeat(uint64_t time, uint32_t interval_ms, uint32_t buffers)
 {
     if ((!uart && !rtt) || stream_refuses(KS_HEARTBEAT_BYTES))
         return;
-    const struct ks_heartbeat h = { .time = ClockCycles(), .offset = sent,
+    const struct ks_heartbeat h = { .time = time, .offset = sent,
                                     .interval_ms = interval_ms, .buffers = buffers };
     uint8_t payload[KS_HEARTBEAT_BYTES];
     ks_heartbeat_put(payload, &h);

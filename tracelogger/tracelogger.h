@@ -78,7 +78,7 @@ unsigned stream_refuses(size_t n);
 void stream_drop(const struct tl_buf *b, unsigned why);     // counts it for a LOSS frame
 int stream_data(const uint8_t *p, size_t n);   // DATA frames; -1 when RTT skipped one
 bool stream_catch_up(void);                    // sends the LOSS frames owed; true if any
-void stream_heartbeat(uint32_t interval_ms, uint32_t buffers);
+void stream_heartbeat(uint64_t time, uint32_t interval_ms, uint32_t buffers);
 void stream_end(void);                         // the LOSS frames owed, then END
 // Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
 uint64_t stream_sink_cycles(bool of_rtt);

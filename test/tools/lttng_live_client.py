@@ -16,6 +16,10 @@ usage: lttng_live_client.py list PORT
          the connection SECONDS, then prints how many requests it could send ("sent N")
        lttng_live_client.py partial PORT SECONDS
          sends half a command header and holds the connection SECONDS
+       lttng_live_client.py mute PORT N SECONDS
+         opens N connections that never send a command, then, beside them, lists the
+         sessions as a viewer: prints "listed K sessions", or "turned away" when the server
+         closed the viewer; then, SECONDS later, "mute M still open" (of the N)
 Exit status 0, 1 when the server did not answer as the protocol says."""
 import socket
 import struct
@@ -64,7 +68,7 @@ def sessions(s):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("list", "garbage", "stall", "partial"):
+    if len(argv) < 3 or argv[1] not in ("list", "garbage", "stall", "partial", "mute"):
         print(__doc__)
         return 2
     port = int(argv[2])
@@ -73,6 +77,27 @@ def main(argv):
         for sid, host, name, streams, clients, timer in sessions(s):
             print("session %d %s %s streams %d clients %d timer-us %d" %
                   (sid, host, name, streams, clients, timer))
+        return 0
+    if argv[1] == "mute":
+        mute = [socket.create_connection(("127.0.0.1", port), timeout=10)
+                for _ in range(int(argv[3]))]
+        time.sleep(0.5)
+        try:
+            s = connect(port)
+            print("listed %d sessions" % len(sessions(s)))
+        except (EOFError, OSError, ValueError, struct.error):
+            print("turned away")
+        time.sleep(float(argv[4]))
+        still = 0
+        for m in mute:
+            m.setblocking(False)
+            try:
+                still += m.recv(1) != b""
+            except BlockingIOError:
+                still += 1
+            except OSError:
+                pass
+        print("mute %d still open" % still)
         return 0
     if argv[1] == "garbage":
         s = socket.create_connection(("127.0.0.1", port), timeout=10)

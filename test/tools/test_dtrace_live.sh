@@ -5,7 +5,8 @@
 # time and END's aggregations, from the tracelogger's stream through a pipe as it arrives, from
 # a .kev file read as it grows (-x follow), on one CPU and on two; the first second's
 # aggregation is printed while the stream still arrives (host time stamps); a stream that lost
-# a frame is said, replayed up to the end, and the exit status is 1.
+# a frame is said, replayed up to the end, and the exit status is 1; a heartbeat far ahead is
+# not believed.
 # usage: test_dtrace_live.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test)
 set -u
 bin=${1:-build/host}
@@ -102,6 +103,14 @@ check "a lost frame: said once, exit 1 (exit $rc)" \
     bash -c "[ $rc = 1 ] && [ \$(grep -c 'frame(s) missing' '$dir/lost.err') = 1 ]"
 check "a lost frame: the replay goes on to END ($(grep -c '^tick' "$dir/lost.out") ticks)" \
     [ "$(grep -c '^tick' "$dir/lost.out")" = "$(grep -c '^tick' "$dir/file.out")" ]
+# A HEARTBEAT far ahead (2^50 cycles): not believed, said; the replay is the file's (it once
+# spun firing ticks up to it).
+python3 "$here/kev_stream.py" "$dir/g.kev" "$dir/far.stream" --beat 1125899906842624 >/dev/null
+timeout 30 "$bin/dtrace" -q -i "$dir/far.stream" -n "$prog" 2>"$dir/far.err" |
+    head -c 20000000 >"$dir/far.out"
+rc=${PIPESTATUS[0]}
+check "a HEARTBEAT at 2^50 cycles: not believed, said, the file's output (exit $rc)" \
+    bash -c "[ $rc = 0 ] && grep -q 'not believed' '$dir/far.err' && cmp -s '$dir/file.out' '$dir/far.out'"
 "$bin/dtrace" -q -i "$dir/g.stream" -c init -n "$prog" >/dev/null 2>"$dir/target.err"
 check "-c over a live source: refused, said why (exit 2)" \
     bash -c "[ $? = 2 ] || grep -q 'not over a live source' '$dir/target.err'"

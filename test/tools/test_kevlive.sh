@@ -11,6 +11,7 @@
 #   - a viewer that sends garbage is closed and said, one that stops reading its replies and
 #     one that stops mid-command hold nobody: the writer is never held up, the good viewer
 #     gets every event, kevlive's memory stays small;
+#   - a heartbeat one cycle early (a logger that read its clock late): said, babeltrace2 clean;
 #   - the kernel's losses (a logger too slow) and a buffer lost on the way are babeltrace2's
 #     "discarded N events", the count traceprinter and kevtop give;
 #   - the file kevlive writes as it serves (-o) is the input, byte for byte.
@@ -125,6 +126,21 @@ check "a viewer that stops reading its replies ($(cat "$dir/stall.out")) and one
 check "kevlive's memory stays small with them (${hwm:-?} kB at most, the trace 1.9 MB)" \
     bash -c "[ -n '$hwm' ] && [ '$hwm' -lt 65536 ]"
 
+# ---- a heartbeat that came too early -----------------------------------------------------------
+# A HEARTBEAT one cycle past the first event still to come (a logger that read its clock after an
+# event it had not sent): kevlive says so; babeltrace2 attached live ends cleanly (a packet once
+# started past events it held: "value overflows the signed 64-bit integer range"), printing the
+# file's events but the few the heartbeat passed (the rest of the time, the model that names
+# threads misses them: their tid may read 0); the file is the input's.
+serve early -o "$dir/early.kev"
+feed early "$dir/g.kev" --pace 65536:0.02 --idle 10:0.3 --beat-past
+until_said early "babeltrace2 net://"
+watch early early
+wait
+miss=$(( $(wc -l <"$dir/g.ref.txt") - $(wc -l <"$dir/early.txt") ))
+check "a heartbeat one cycle early: said, babeltrace2 ends cleanly, the file's events less $miss held back, the file the input's" \
+    bash -c "! grep -qE 'ERROR|CAUSED BY' '$dir/early.bt2err' && grep -q 'came after a heartbeat said' '$dir/early.err' && [ $miss -gt 0 ] && [ $miss -lt 100 ] && cmp -s '$dir/g.kev' '$dir/early.kev'"
+
 # ---- a viewer attaching late ------------------------------------------------------------------
 serve late
 feed late "$dir/g.kev" --pace 65536:0.08
@@ -143,8 +159,10 @@ check "with -n, from the next packet as LTTng's relay: the file's events from on
     bash -c "[ $got -gt 1000 ] && [ $got -lt \$(wc -l <'$dir/g.ref.txt') ] && tail -n $got '$dir/g.ref.txt' | cmp -s - '$dir/now.txt'"
 
 # ---- two CPUs: the merge, kept moving by beacons ----------------------------------------------
-# The stream stops for 3 s after its 50th buffer with a HEARTBEAT (the board has nothing to
-# say): its time is one cycle before the earliest event still to come. While it is quiet,
+# The stream stops for 3 s with a HEARTBEAT (the board has nothing to say) after its 50th buffer,
+# or the first write after it where a logger could send one (every buffer sent ended before any
+# still to come begins: the live reader believes no heartbeat behind an event it has shown): its
+# time is one cycle before the earliest event still to come. While it is quiet,
 # babeltrace2 must print every event before that time, of both CPUs: each stream's inactivity
 # (a beacon at the heartbeat's time) lets its merge pass the last packet of the other.
 "$scen4" -r 3000 smp "$dir/smp.kev" >/dev/null

@@ -5,6 +5,8 @@
 # each frame against kevsql's scheduling slices clipped to it (check_kevtop_frames.py);
 # the same frames from the file read while it grows, from the tracelogger's framed stream
 # through a pipe, and with each stream fault injected (said on stderr, the rest decoded);
+# frames whose claims the stream contradicts (an early END, heartbeats far ahead), a stalled
+# reader's loss counted once, a stream cut mid-frame (said; waiting said);
 # --json's numbers are -b's; -n; bad usage.
 # usage: test_kevtop.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
@@ -62,6 +64,7 @@ python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/growing.kev" --raw --pace 409
 "$bin/kevtop" -b -d 0.01 "$dir/growing.kev" >"$dir/growing.top" 2>"$dir/growing.err"
 wait
 check "a file read as it grows gives the finished file's frames" cmp -s "$dir/growing.top" "$dir/one-cpu.top"
+python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/one.stream" >/dev/null
 mkfifo "$dir/fifo"
 python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/fifo" --pace 8192:0.001 >/dev/null &
 "$bin/kevtop" -b -d 0.01 "$dir/fifo" >"$dir/fifo.top" 2>"$dir/fifo.err"
@@ -117,6 +120,39 @@ check "a LOSS frame: the total stays in the frames after it" \
 fault reset reset:60 "the board restarted"
 check "reset: the second segment has as many frames as the file" \
     [ "$(grep -c '^segment: 2 ' "$dir/reset.top")" = "$(grep -c '^kevtop: ' "$dir/one-cpu.top")" ]
+
+# Claims the stream contradicts, refused and said; the frames are the file's.
+# An END frame early, true to the bytes before it: read on to the real end.
+fault early-end end:300 "came before the trace's trailer"
+check "early-end: read on past it, the frames are the file's" cmp -s "$dir/early-end.top" "$dir/one-cpu.top"
+# HEARTBEATs far ahead (2^50 cycles, 2^64-1): not believed; kevtop ends (it once closed empty
+# frames up to them: 269 MB in 10 s), its frames the file's. (head: a bound on what it writes)
+for t in 1125899906842624 18446744073709551615; do
+    python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/far.stream" --beat "$t" >/dev/null
+    timeout 20 "$bin/kevtop" -b -d 0.01 "$dir/far.stream" 2>"$dir/far.err" |
+        head -c 20000000 >"$dir/far.top"
+    rc=${PIPESTATUS[0]}
+    check "a HEARTBEAT at $t cycles: not believed, said, kevtop ends with the file's frames (exit $rc)" \
+        bash -c "[ $rc = 0 ] && grep -q 'HEARTBEAT.*not believed' '$dir/far.err' && cmp -s '$dir/far.top' '$dir/one-cpu.top'"
+done
+# A stalled reader's loss: the board's LOSS frame and the trailer count the same events; kevtop
+# counts them once (traceprinter's count of the file's losses is the truth).
+python3 "$here/kev_stream.py" "$dir/lost.kev" "$dir/lostloss.stream" --fault loss:20 >/dev/null
+"$bin/kevtop" -b -d 0.02 "$dir/lostloss.stream" >"$dir/lostloss.top" 2>"$dir/lostloss.err"
+toplost=$(grep '^loss: ' "$dir/lostloss.top" | tail -1 | sed -n 's/.*, \([0-9]*\) in all.*/\1/p')
+check "a LOSS frame of events the trailer counts too: counted once (traceprinter ${lost#* }, kevtop ${toplost:-none})" \
+    [ "${toplost:-x}" = "${lost#* }" ]
+# A stream cut mid-frame: through a pipe, said and exit 1; a finished file cut so, kevtop says
+# it is waiting and why (it cannot know the writer has stopped) and ends on SIGTERM.
+head -c 100000 "$dir/one.stream" >"$dir/cut.stream"
+cat "$dir/cut.stream" | "$bin/kevtop" -b -d 0.01 >"$dir/cutpipe.top" 2>"$dir/cutpipe.err"
+rc=${PIPESTATUS[1]}
+check "cut mid-frame through a pipe: said, exit 1 (exit $rc)" \
+    bash -c "[ $rc = 1 ] && grep -q 'ended, inside a frame' '$dir/cutpipe.err'"
+timeout -k 2 -s TERM 8 "$bin/kevtop" -b -d 0.01 "$dir/cut.stream" >"$dir/cutfile.top" 2>"$dir/cutfile.err"
+rc=$?
+check "cut mid-frame in a finished file: says it is waiting and why, ends on SIGTERM (exit $rc: 124 TERM, 137 KILL)" \
+    bash -c "[ $rc = 124 ] && grep -q 'waiting for more of' '$dir/cutfile.err'"
 
 # The board idle 25 ms after its last buffer (a HEARTBEAT then, before the trailer): the frames
 # the heartbeat closes count the thread running at the last event as running to their ends,

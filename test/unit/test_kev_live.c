@@ -270,6 +270,99 @@ static struct kev_live *run(const uint8_t *in, size_t n, size_t max, struct seen
     return l;
 }
 
+
+// ---- streams with frames of the test's own ----------------------------------------------------
+
+// A stream rebuilt from the capture's frames with frames of the test's making among them: the
+// DATA payloads of fs in order, each piece (type, payload) inserted before DATA frame at[i];
+// the sequence numbered again from 0; END (of the file's length and CRC) last unless no_end.
+struct extra {
+    unsigned before;                 // the DATA frame it goes before (fs index)
+    unsigned type;
+    uint8_t p[64];
+    size_t n;
+};
+
+static size_t restream(uint8_t *out, const struct frames *fs, const struct extra *x, unsigned nx,
+                       const uint8_t *file, size_t flen, int no_end)
+{
+    size_t at = 0;
+    uint16_t seq = 0;
+    for (unsigned i = 0; i + 1 < fs->count; i++) {
+        for (unsigned k = 0; k < nx; k++)
+            if (x[k].before == i)
+                at += ks_frame(out + at, x[k].type, seq++, x[k].p, x[k].n);
+        at += ks_frame(out + at, KS_DATA, seq++, fs->f[i] + KS_HDR_BYTES,
+                       fs->n[i] - KS_HDR_BYTES - KS_CRC_BYTES);
+    }
+    if (!no_end) {
+        uint8_t end[8];
+        uint32_t crc = ks_crc32(0, file, flen);
+        for (int i = 0; i < 4; i++)
+            end[i] = (uint8_t)(flen >> (8 * i)), end[4 + i] = (uint8_t)(crc >> (8 * i));
+        at += ks_frame(out + at, KS_END, seq, end, 8);
+    }
+    return at;
+}
+
+// The DATA payload bytes of frames [0, i): where frame i starts in the file.
+static size_t file_at(const struct frames *fs, unsigned i)
+{
+    size_t off = 0;
+    for (unsigned k = 0; k < i; k++)
+        off += fs->n[k] - KS_HDR_BYTES - KS_CRC_BYTES;
+    return off;
+}
+
+static struct extra heartbeat_at(unsigned before, uint64_t t, uint64_t offset)
+{
+    struct extra x = { before, KS_HEARTBEAT, { 0 }, KS_HEARTBEAT_BYTES };
+    const struct ks_heartbeat h = { t, offset, 100, 0 };
+    ks_heartbeat_put(x.p, &h);
+    return x;
+}
+
+// The first event's time of the buffer that starts at file offset off.
+static uint64_t first_time_at(const uint8_t *file, size_t flen, size_t off, size_t end)
+{
+    assert_int_equal(kev_open_head(&rd, file, flen), 0);
+    struct kev_event e;
+    kev_feed(&rd, file + off, end - off);
+    uint64_t t = 0;
+    while (kev_next(&rd, &e) == 1)
+        if (e.cls != KEV_C_CONTROL) {
+            t = e.t64;
+            break;
+        }
+    assert_true(t > 0);
+    return t;
+}
+
+// A consumer that checks the live reader's promise: no event before a time it has given.
+struct promise {
+    uint64_t given, events, broken;
+    int have;
+};
+
+static void p_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct promise *p = user;
+    (void)r;
+    p->events++;
+    if (p->have && e->t64 < p->given)
+        p->broken++;
+}
+
+static void p_time(void *user, struct kev_reader *r, uint64_t t)
+{
+    struct promise *p = user;
+    (void)r;
+    if (!p->have || t > p->given)
+        p->given = t;
+    p->have = 1;
+}
+
+
 // ---- the tests --------------------------------------------------------------------------------
 
 // A .kev file read as it grows, in pieces from 1 byte to 5000: the same bytes and the same
@@ -587,6 +680,252 @@ static void test_stream_cut_at_end(void **st)
     framed_free(&x);
 }
 
+
+// The live reader over in[0..n) with the promise checker beside the keeping consumer.
+static struct kev_live *run2(const uint8_t *in, size_t n, size_t max, struct seen *s,
+                             struct promise *p)
+{
+    struct kev_live *l = kev_live_new("test");
+    struct kev_live_consumer c = consumer(s);
+    const struct kev_live_consumer pc = { .user = p, .event = p_event, .time = p_time };
+    kev_live_attach(l, &c);
+    kev_live_attach(l, &pc);
+    feed(l, in, n, max, (unsigned)n);
+    if (!kev_live_done(l))
+        kev_live_finish(l);
+    return l;
+}
+
+// A HEARTBEAT one cycle past the first event of the buffer after it (a logger that read its
+// clock after an event it had not sent): the claim fails when that buffer comes; said once,
+// counted; no consumer is given an event before a time it was told had passed.
+static void test_heartbeat_past_next_buffer(void **st)
+{
+    (void)st;
+    struct framed x;
+    framed_make(&x, 20000);
+    size_t u[600];
+    units_of(x.c.data, x.c.len, u, 590);
+    unsigned k = 0;                      // the DATA frame that starts the 5th buffer
+    while (file_at(&x.fs, k) < u[6])
+        k++;
+    assert_int_equal(file_at(&x.fs, k), u[6]);
+    uint64_t t = first_time_at(x.c.data, x.c.len, u[6], u[7]);
+    struct extra hb = heartbeat_at(k, t + 1, u[6]);
+    size_t n = restream(x.in, &x.fs, &hb, 1, x.c.data, x.c.len, 0);
+    struct seen got = { 0 };
+    struct promise p = { 0 };
+    struct kev_live *l = run2(x.in, n, 800, &got, &p);
+    assert_int_equal(p.broken, 0);
+    assert_int_equal(got.faults[KEV_LIVE_CLAIM], 1);
+    assert_int_equal(total_faults(&got), 1);
+    assert_non_null(strstr(got.last_fault, "heartbeat"));
+    assert_true(kev_live_counts(l)->late_events >= 1);
+    assert_true(kev_live_sound(l));      // the file is the board's: only the live view lost
+    assert_memory_equal(got.file, x.c.data, x.c.len);
+    kev_live_free(l);
+    seen_free(&got);
+    framed_free(&x);
+}
+
+// HEARTBEATs far ahead (2^50 cycles, 2^64-1), behind the events shown, or at an offset the
+// stream did not send: each refused, said once, counted; the time given never jumps; every
+// event is given.
+static void test_heartbeat_claims(void **st)
+{
+    (void)st;
+    struct framed x;
+    framed_make(&x, 20000);
+    struct seen want = { 0 };
+    decode_file(x.c.data, x.c.len, &want);
+    size_t u[600];
+    units_of(x.c.data, x.c.len, u, 590);
+    unsigned k[4] = { 0 };
+    for (unsigned b = 0; b < 4; b++)
+        while (file_at(&x.fs, k[b]) < u[4 + b])
+            k[b]++;
+    uint64_t t5 = first_time_at(x.c.data, x.c.len, u[5], u[6]);
+    struct extra hb[4] = { heartbeat_at(k[0], 1ull << 50, u[4]),
+                           heartbeat_at(k[1], UINT64_MAX, u[5]),
+                           heartbeat_at(k[2], 5, u[6]),               // behind its events
+                           heartbeat_at(k[3], t5 + 1000000, 12345) }; // not the bytes sent
+    size_t n = restream(x.in, &x.fs, hb, 4, x.c.data, x.c.len, 0);
+    struct seen got = { 0 };
+    struct promise p = { 0 };
+    struct kev_live *l = run2(x.in, n, 3000, &got, &p);
+    assert_int_equal(got.faults[KEV_LIVE_CLAIM], 4);
+    assert_int_equal(total_faults(&got), 4);
+    assert_int_equal(p.broken, 0);
+    assert_true(p.given < (1ull << 40));
+    assert_int_equal(got.n, want.n);     // every event given, none held back by a lie
+    assert_int_equal(kev_live_counts(l)->late_events, 0);
+    assert_true(kev_live_sound(l));
+    kev_live_free(l);
+    seen_free(&got);
+    seen_free(&want);
+    framed_free(&x);
+}
+
+static struct extra loss_at(unsigned before, uint64_t events, uint64_t total, uint32_t cpu,
+                            uint32_t buffers)
+{
+    struct extra x = { before, KS_LOSS, { 0 }, KS_LOSS_BYTES };
+    const struct ks_loss s = { 100, 200, 0, events, total, cpu, KS_LOSS_HOST_STALL, buffers, 3 };
+    ks_loss_put(x.p, &s);
+    return x;
+}
+
+struct losses {
+    uint64_t events;
+    unsigned n;
+};
+
+static void l_loss(void *user, struct kev_reader *r, const struct ks_loss *s)
+{
+    struct losses *k = user;
+    (void)r;
+    k->events += s->events;
+    k->n++;
+}
+
+// LOSS frames whose counts no buffer could hold (2^64-1 events, more than their buffers
+// hold, a running total that goes back, a CPU the header does not name): refused, said once,
+// counted, never handed on; a sound one beside them is.
+static void test_loss_claims(void **st)
+{
+    (void)st;
+    struct framed x;
+    framed_make(&x, 20000);
+    struct extra lf[5] = { loss_at(5, UINT64_MAX, UINT64_MAX, 0, 1),
+                           loss_at(6, 5000, 5000, 0, 2),       // 2 buffers hold 2048 at most
+                           loss_at(7, 100, 100, 0, 1),         // sound
+                           loss_at(8, 10, 50, 0, 1),           // its total went back
+                           loss_at(9, 10, 10, 7, 1) };         // CPU 7 of 1
+    size_t n = restream(x.in, &x.fs, lf, 5, x.c.data, x.c.len, 0);
+    struct seen got = { 0 };
+    struct losses k = { 0 };
+    struct kev_live *l = kev_live_new("test");
+    struct kev_live_consumer c = consumer(&got);
+    const struct kev_live_consumer lc = { .user = &k, .loss = l_loss };
+    kev_live_attach(l, &c);
+    kev_live_attach(l, &lc);
+    feed(l, x.in, n, 4000, 1);
+    assert_true(kev_live_done(l));
+    assert_int_equal(got.faults[KEV_LIVE_CLAIM], 4);
+    assert_int_equal(total_faults(&got), 4);
+    assert_int_equal(k.n, 1);
+    assert_int_equal(k.events, 100);
+    assert_int_equal(kev_live_counts(l)->board_lost, 100);
+    kev_live_free(l);
+    seen_free(&got);
+    framed_free(&x);
+}
+
+// A DATA payload changed under a frame CRC made good, after a harmless fault (garbage between
+// frames; a frame again): the END frame's whole-file CRC still catches it, said, not sound.
+static void test_end_crc_after_harmless_fault(void **st)
+{
+    (void)st;
+    for (int kind = 0; kind < 2; kind++) {
+        struct framed x;
+        framed_make(&x, 20000);
+        uint8_t *in = x.in;
+        size_t n = cat(in, 0, &x.fs, 0, 9);
+        if (kind == 0) {
+            memcpy(in + n, "garbage", 7);
+            n += 7;
+        } else {
+            n = cat(in, n, &x.fs, 8, 9);
+        }
+        // frame 12's payload: one bit of a payload word flipped, its CRC made good
+        uint8_t f[KS_MAX_FRAME];
+        size_t len = x.fs.n[12] - KS_HDR_BYTES - KS_CRC_BYTES;
+        memcpy(f, x.fs.f[12] + KS_HDR_BYTES, len);
+        f[40] ^= 0x10;
+        n = cat(in, n, &x.fs, 9, 12);
+        n += ks_frame(in + n, KS_DATA, 12, f, len);
+        n = cat(in, n, &x.fs, 13, x.fs.count);
+        struct seen got = { 0 };
+        struct kev_live *l = run(in, n, 1500, &got);
+        assert_false(kev_live_sound(l));
+        assert_int_equal(got.faults[KEV_LIVE_DAMAGED], 1);
+        assert_non_null(strstr(got.last_fault, "END"));
+        kev_live_free(l);
+        seen_free(&got);
+        framed_free(&x);
+    }
+}
+
+// An END frame early, true to the bytes before it, then the rest of the stream: said as a
+// claim the stream contradicts, and the reader goes on: every event, the whole file.
+static void test_early_end(void **st)
+{
+    (void)st;
+    struct framed x;
+    framed_make(&x, 20000);
+    struct seen want = { 0 };
+    decode_file(x.c.data, x.c.len, &want);
+    unsigned k = 10;
+    size_t at = file_at(&x.fs, k);
+    struct extra e = { k, KS_END, { 0 }, 8 };
+    uint32_t crc = ks_crc32(0, x.c.data, at);
+    for (int i = 0; i < 4; i++)
+        e.p[i] = (uint8_t)(at >> (8 * i)), e.p[4 + i] = (uint8_t)(crc >> (8 * i));
+    size_t n = restream(x.in, &x.fs, &e, 1, x.c.data, x.c.len, 0);
+    struct seen got = { 0 };
+    struct kev_live *l = run(x.in, n, 2000, &got);
+    assert_int_equal(got.faults[KEV_LIVE_CLAIM], 1);
+    assert_int_equal(total_faults(&got), 1);
+    assert_int_equal(got.n, want.n);
+    assert_int_equal(got.flen, x.c.len);
+    assert_true(kev_live_done(l));
+    assert_true(kev_live_sound(l));
+    kev_live_free(l);
+    // the stream ends there: said, with why
+    seen_free(&got);
+    n = 0;
+    for (unsigned i = 0; i < k; i++)
+        n += x.fs.n[i];
+    n += ks_frame(x.in + n, KS_END, (uint16_t)k, e.p, 8);
+    l = run(x.in, n, 2000, &got);
+    assert_false(kev_live_sound(l));
+    assert_non_null(strstr(got.last_fault, "trailer"));
+    kev_live_free(l);
+    seen_free(&got);
+    seen_free(&want);
+    framed_free(&x);
+}
+
+// A LOSS frame damaged on the way (its CRC fails) between two buffers: no file byte was lost,
+// the END frame's length and CRC agree with the file written: sound (the damage said).
+static void test_damaged_loss_frame(void **st)
+{
+    (void)st;
+    struct framed x;
+    framed_make(&x, 20000);
+    size_t u[600];
+    units_of(x.c.data, x.c.len, u, 590);
+    unsigned k = 0;
+    while (file_at(&x.fs, k) < u[5])
+        k++;
+    struct extra lf = loss_at(k, 100, 100, 0, 1);
+    size_t n = restream(x.in, &x.fs, &lf, 1, x.c.data, x.c.len, 0);
+    // the LOSS frame's first payload byte flipped (frames before it: k DATA frames)
+    size_t off = 0;
+    for (unsigned i = 0; i < k; i++)
+        off += x.fs.n[i];
+    assert_int_equal(x.in[off + 2], KS_LOSS);
+    x.in[off + KS_HDR_BYTES] ^= 1;
+    struct seen got = { 0 };
+    struct kev_live *l = run(x.in, n, 1000, &got);
+    assert_int_equal(got.faults[KEV_LIVE_CUT], 1);
+    assert_memory_equal(got.file, x.c.data, x.c.len);
+    assert_true(kev_live_sound(l));
+    kev_live_free(l);
+    seen_free(&got);
+    framed_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -601,6 +940,12 @@ int main(void)
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_late_attach),
         cmocka_unit_test(test_stream_cut_at_end),
+        cmocka_unit_test(test_heartbeat_past_next_buffer),
+        cmocka_unit_test(test_heartbeat_claims),
+        cmocka_unit_test(test_loss_claims),
+        cmocka_unit_test(test_end_crc_after_harmless_fault),
+        cmocka_unit_test(test_early_end),
+        cmocka_unit_test(test_damaged_loss_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

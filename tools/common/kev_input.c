@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #define FOLLOW_POLL_MS 20
+#define FOLLOW_QUIET_MS 5000u      // a followed file this long without growing: said once
 
 // HOST:PORT, retried for 10 s (the server may start after us, as a probe's RTT server does
 // once the control block is found).
@@ -54,6 +55,7 @@ static int tcp_connect(const char *tool, const char *where)
 int kev_input_open(const char *tool, const char *name, int follow, struct kev_input *in)
 {
     memset(in, 0, sizeof(*in));
+    snprintf(in->tool, sizeof(in->tool), "%s", tool);
     int stdin_ = !name || !strcmp(name, "-");
     snprintf(in->name, sizeof(in->name), "%s", stdin_ ? "stdin" : name);
     if (stdin_) {
@@ -85,10 +87,14 @@ static uint64_t now_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-// A followed file: its new bytes, or 0 when none came within timeout_ms.
+// A followed file: its new bytes, or 0 when none came within timeout_ms (or a signal came).
+// One that has not grown for FOLLOW_QUIET_MS is said to be waited for, once until it grows:
+// a writer that stopped and one that pauses look the same from here.
 static long follow_read(struct kev_input *in, void *buf, size_t n, int timeout_ms)
 {
     uint64_t until = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+    if (!in->grew_ms)
+        in->grew_ms = now_ms();
     for (;;) {
         struct stat st;
         if (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->off) {
@@ -98,15 +104,25 @@ static long follow_read(struct kev_input *in, void *buf, size_t n, int timeout_m
         ssize_t k = read(in->fd, buf, n);
         if (k > 0) {
             in->off += (uint64_t)k;
+            in->grew_ms = now_ms();
+            in->said_waiting = 0;
             return (long)k;
         }
         if (k < 0 && errno != EINTR) {
             fprintf(stderr, "reading %s: %s\n", in->name, strerror(errno));
             return -1;
         }
+        if (!in->said_waiting && now_ms() - in->grew_ms >= FOLLOW_QUIET_MS) {
+            in->said_waiting = 1;
+            fprintf(stderr, "%s: waiting for more of %s: it has not grown for %u s (at byte %llu) "
+                    "and the trace in it has not ended (no END frame or trailer yet); a file "
+                    "whose writer stopped is read with kevcapture, or ends here on Ctrl-C\n",
+                    in->tool, in->name, FOLLOW_QUIET_MS / 1000u, (unsigned long long)in->off);
+        }
         if (timeout_ms >= 0 && now_ms() >= until)
             return 0;
-        usleep(FOLLOW_POLL_MS * 1000);
+        if (usleep(FOLLOW_POLL_MS * 1000) < 0 && errno == EINTR)
+            return 0;       // (a signal: the caller looks at why)
     }
 }
 

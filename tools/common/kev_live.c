@@ -13,6 +13,17 @@
 // followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
 // order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
 // A frame that starts with a header starts a new stream (the board restarted): no hole.
+// Claims. A frame that is not file bytes says something the stream can contradict, and is
+// believed only when it does not: a HEARTBEAT's time must not be behind the events shown nor
+// more than LIVE_MAX_QUIET_S (or LIVE_MAX_QUIET_FLUSHES flush intervals) past them, and its
+// byte count must be the stream's while no frame was lost; a LOSS frame's CPU must be one the
+// header names, its reason known, its events at most what its buffers can hold, its running
+// total never going back nor past every buffer of that CPU up to its last dropped one; an END
+// frame before the trailer is not the end. A refused claim is a fault (KEV_LIVE_CLAIM), said,
+// counted, and otherwise ignored. A time once given to the consumers is kept: an event behind
+// it (a heartbeat that came too early) is counted late, kept in the file, not given.
+// The END frame's length and CRC are checked against the file bytes given (the units written),
+// always: the file is sound when they agree, whatever faults said nothing of it was lost.
 // Invariant: l->in[l->pos..l->len) holds the bytes not yet consumed, starting at a unit's
 // start (or, in ST_SKIP, bytes being searched).
 #define _GNU_SOURCE // memmem
@@ -29,6 +40,9 @@
 #define LIVE_MAX_BUF_SLOTS (KEV_BUF_SLOTS + 1u)     // kevdump closes an open buffer with one more
 #define LIVE_REPEATS 8u                             // buffers remembered per CPU, for repeats
 #define LIVE_INLINE_WORDS 6u
+#define LIVE_MAX_QUIET_S 60u                        // a heartbeat's time past the newest shown,
+#define LIVE_MAX_QUIET_FLUSHES 20u                  // ... at most (or this many intervals)
+#define LIVE_LOSS_REASONS 3u
 
 enum live_mode { MODE_UNKNOWN, MODE_RAW, MODE_FRAMED };
 enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE };
@@ -73,6 +87,9 @@ struct kev_live {
     uint64_t fr_junk_off;          // where the first of them was
     uint64_t fr_junk_base;         // the stream decoder's skipped bytes at the last good frame
     int end_handled;
+    uint64_t st_bytes;             // DATA bytes of the stream taken since its start
+    int st_lost;                   // ... and frames were lost since (the count is not the board's)
+    int early_end;                 // an END frame came before the trailer
     // the bytes not yet consumed
     uint8_t *in;
     size_t pos, len, cap;
@@ -91,6 +108,10 @@ struct kev_live {
     int seg_faults;                // faults in the segment
     int seg_lost;                  // ... of which one lost data (the file is not whole)
     int seg_complete;              // its trailer arrived and agrees
+    int seg_whole;                 // the END frame's length and CRC agree with the file given
+    uint64_t seg_bytes;            // the file's bytes given (units), and their CRC-32
+    uint32_t seg_crc;
+    uint64_t loss_total[KEV_MAX_CPUS][LIVE_LOSS_REASONS]; // the LOSS frames' running totals
     struct cpu_seen seen[KEV_MAX_CPUS];
     // the merge (several CPUs)
     unsigned ncpu;
@@ -101,7 +122,10 @@ struct kev_live {
     uint64_t first_t;              // the segment's first event
     int have_first;
     int have_released;
+    uint64_t shown;                // the latest time given to the consumers (no event before it
+    int have_shown, shown_by_hb;   // comes after): by an event, or a heartbeat's time
     uint64_t late_unit;            // the unit whose late events were last said
+    int hb_in_release;             // release() runs for a heartbeat
     // consumers
     struct kev_live_consumer c[KEV_LIVE_MAX_CONSUMERS];
     uint64_t from[KEV_LIVE_MAX_CONSUMERS]; // first unit each gets
@@ -178,32 +202,51 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 
 static void give_event(struct kev_live *l, const struct kev_event *e, uint64_t unit)
 {
-    if (l->have_released && e->t64 < l->released) {   // the view has passed it
+    if (l->have_shown && e->t64 < l->shown) {   // the view has passed it
         l->n.late_events++;
         if (l->late_unit != unit + 1) {
             l->late_unit = unit + 1;
-            fault(l, KEV_LIVE_ORDER, "CPU %u's events from %.6f s came after later ones were "
-                  "shown: kept in the file, not shown live", e->cpu, seconds(l, e->t64));
+            if (l->shown_by_hb)
+                fault(l, KEV_LIVE_CLAIM, "CPU %u's events from %.6f s came after a heartbeat "
+                      "said every event before %.6f s had been sent (the board read its clock "
+                      "late): kept in the file, not shown live", e->cpu, seconds(l, e->t64),
+                      seconds(l, l->shown));
+            else
+                fault(l, KEV_LIVE_ORDER, "CPU %u's events from %.6f s came after later ones "
+                      "were shown: kept in the file, not shown live", e->cpu,
+                      seconds(l, e->t64));
         }
         return;
     }
     l->released = e->t64;
     l->have_released = 1;
+    if (!l->have_shown || e->t64 > l->shown)
+        l->shown = e->t64, l->have_shown = 1, l->shown_by_hb = 0;
     l->n.events++;
     for (unsigned i = 0; i < l->nc; i++)
         if (l->c[i].event && unit >= l->from[i])
             l->c[i].event(l->c[i].user, l->r, e);
 }
 
-static void give_time(struct kev_live *l, uint64_t t)
+static void give_time(struct kev_live *l, uint64_t t, int by_hb)
 {
+    if (l->have_shown && t < l->shown)
+        return;                     // (time given once is not given back)
+    if (!l->have_shown || t > l->shown)
+        l->shown_by_hb = by_hb;
+    l->shown = t;
+    l->have_shown = 1;
     for (unsigned i = 0; i < l->nc; i++)
         if (l->c[i].time)
             l->c[i].time(l->c[i].user, l->r, t);
 }
 
+static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
+
 static void give_unit(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
 {
+    l->seg_bytes += n;
+    l->seg_crc = zcrc(l->seg_crc, p, n);
     l->n.units++;
     l->unit_no++;
     for (unsigned i = 0; i < l->nc; i++)
@@ -275,7 +318,7 @@ static void release(struct kev_live *l, int all)
         free(h->big);
     }
     if (wm != UINT64_MAX && l->have_released)
-        give_time(l, wm);
+        give_time(l, wm, l->hb_in_release);
 }
 
 // ---- units ----------------------------------------------------------------------------------
@@ -288,6 +331,10 @@ static int decode_unit(struct kev_live *l, const uint8_t *p, size_t n)
     struct kev_event e;
     int rc;
     while ((rc = kev_next(l->r, &e)) == 1) {
+        if (!l->have_first)
+            l->first_t = e.t64, l->have_first = 1;
+        if (e.t64 > l->newest)
+            l->newest = e.t64;
         if (l->ncpu <= 1) {
             give_event(l, &e, l->unit_no + 1);
             continue;
@@ -298,12 +345,8 @@ static int decode_unit(struct kev_live *l, const uint8_t *p, size_t n)
                   e.cpu >= l->ncpu ? "the header names fewer CPUs" : "out of memory");
             return -1;
         }
-        if (!l->have_first)
-            l->first_t = e.t64, l->have_first = 1;
         l->active[e.cpu] = 1;
         l->last_t[e.cpu] = e.t64;
-        if (e.t64 > l->newest)
-            l->newest = e.t64;
     }
     if (rc) {
         fault(l, KEV_LIVE_DAMAGED, "the unit at byte %llu of the trace does not decode "
@@ -367,7 +410,7 @@ static void unit_done(struct kev_live *l, const uint8_t *p, size_t n, enum kev_l
         if (l->ncpu > 1)
             release(l, 0);
         else if (l->have_released)
-            give_time(l, l->released);
+            give_time(l, l->released, 0);
     } else if (kind == KEV_LIVE_BUFFER) {
         l->n.buffers_lost++;
     }
@@ -574,8 +617,13 @@ static void header_begin(struct kev_live *l)
     l->seg_lost = 0;
     l->seg_complete = 0;
     l->have_released = 0;
+    l->have_shown = 0;
     l->have_first = 0;
     l->newest = 0;
+    l->seg_whole = 0;
+    l->seg_bytes = 0;
+    l->seg_crc = 0;
+    memset(l->loss_total, 0, sizeof(l->loss_total));
     memset(l->seen, 0, sizeof(l->seen));
     memset(l->active, 0, sizeof(l->active));
     memset(l->last_t, 0, sizeof(l->last_t));
@@ -656,8 +704,8 @@ static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start
 // in what (of n bytes: "" when it was none).
 static void hole(struct kev_live *l, char *what, size_t n)
 {
-    const uint8_t *p = l->in + l->pos;
-    if (l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
+    const uint8_t *p = l->in ? l->in + l->pos : NULL;   // (nothing held yet: no buffer)
+    if (p && l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
         is_ctl(rd32(l, p), KEV_CTL_BUFFER)) {
         l->n.buffers_lost++;
         snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)rd32(l, p + 8),
@@ -680,15 +728,31 @@ static void hole(struct kev_live *l, char *what, size_t n)
 static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
 
 // The stream's END frame closed the segment: what it announced against what arrived.
+// An END before the trace's trailer claims an end the file has not reached: said, and the
+// stream is read on (the real END, or the input's end, closes it).
 static void stream_end(struct kev_live *l)
 {
-    l->end_handled = 1;
     skip_said(l);
-    if ((l->ks.end_len != (uint32_t)l->ks.data_bytes || l->ks.end_crc != l->ks.file_crc) &&
-        !l->seg_faults) // (a loss already said is the cause)
-        fault(l, KEV_LIVE_DAMAGED, "the stream's END announced %lu bytes (CRC %08lx), %llu "
-              "arrived (CRC %08lx)", (unsigned long)l->ks.end_len, (unsigned long)l->ks.end_crc,
-              (unsigned long long)l->ks.data_bytes, (unsigned long)l->ks.file_crc);
+    if (l->fr_have && (uint16_t)l->ks.end_seq == l->fr_next) // (END takes a number too)
+        l->fr_next = (uint16_t)(l->ks.end_seq + 1u);
+    if (l->seg && l->st != ST_DONE && l->st != ST_HEAD) {
+        l->early_end = 1;
+        l->ks.ended = 0;
+        fault(l, KEV_LIVE_CLAIM, "the stream's END frame at byte %llu of the input came before "
+              "the trace's trailer (%llu bytes of the file so far): not the end, reading on",
+              (unsigned long long)l->ks.offset, (unsigned long long)l->seg_bytes);
+        return;
+    }
+    l->end_handled = 1;
+    l->early_end = 0;
+    int agree = l->seg && l->ks.end_len == (uint32_t)l->seg_bytes && l->ks.end_crc == l->seg_crc;
+    l->seg_whole = agree;
+    if (l->seg && !agree && !l->seg_lost) // (a loss already said is the cause)
+        fault(l, KEV_LIVE_DAMAGED, "the stream's END announced %lu bytes (CRC %08lx), the file "
+              "written has %llu (CRC %08lx): it is not the board's file, a frame's payload was "
+              "changed under a good frame CRC", (unsigned long)l->ks.end_len,
+              (unsigned long)l->ks.end_crc, (unsigned long long)l->seg_bytes,
+              (unsigned long)l->seg_crc);
     if (l->st != ST_DONE && l->seg)
         segment_end(l, 0);
     if (!l->seg)
@@ -723,6 +787,7 @@ static int frame_seq(struct kev_live *l, int new_stream)
     }
     uint64_t junk = l->ks.junk_bytes - l->fr_junk_base;
     if (gap) {
+        l->st_lost = 1;
         l->n.frames_lost += gap;
         char damaged[64] = "", lost[96] = "";
         if (l->fr_damaged)
@@ -762,20 +827,56 @@ static void on_frame(void *arg, const uint8_t *p, size_t n)
         stream_end(l);
     if (!frame_seq(l, new_stream))
         return;
-    if (new_stream) { // a new tracelogger's stream: its own byte count and CRC from here
-        l->ks.data_bytes = n;
-        l->ks.file_crc = zcrc(0, p, n);
+    if (new_stream) { // a new tracelogger's stream: its own byte count from here
+        l->st_bytes = 0;
+        l->st_lost = 0;
         l->ks.ended = 0;
         l->end_handled = 0;
+        l->early_end = 0;
     }
+    l->st_bytes += n;
     take(l, p, n, 1);
 }
 
-// The board had nothing to send for a flush interval: every CPU has passed its time.
+// A heartbeat's claims against what the stream has shown: 1 believed, 0 refused (said).
+static int heartbeat_believed(struct kev_live *l, const struct ks_heartbeat *h)
+{
+    uint64_t cps = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
+    uint64_t quiet = (uint64_t)LIVE_MAX_QUIET_S * cps;
+    uint64_t flushes = (uint64_t)h->interval_ms * LIVE_MAX_QUIET_FLUSHES * (cps / 1000u);
+    if (flushes > quiet)
+        quiet = flushes;
+    const char *why = NULL;
+    char text[160];
+    if (!l->st_lost && h->offset != l->st_bytes) {
+        snprintf(text, sizeof(text), "says %llu bytes were sent before it, %llu arrived with no "
+                 "frame lost", (unsigned long long)h->offset, (unsigned long long)l->st_bytes);
+        why = text;
+    } else if (h->time < l->newest) {
+        snprintf(text, sizeof(text), "is behind the event at %.6f s already shown",
+                 seconds(l, l->newest));
+        why = text;
+    } else if (h->time - l->newest > quiet) {
+        snprintf(text, sizeof(text), "is %.3g s past the newest time the stream showed (%.6f s); "
+                 "at most %.0f s are believed", (double)(h->time - l->newest) / (double)cps,
+                 seconds(l, l->newest), (double)quiet / (double)cps);
+        why = text;
+    }
+    if (!why)
+        return 1;
+    fault(l, KEV_LIVE_CLAIM, "a HEARTBEAT at byte %llu of the input claims the board's time is "
+          "%llu cycles, which %s: not believed", (unsigned long long)l->ks.offset,
+          (unsigned long long)h->time, why);
+    return 0;
+}
+
+// The board had nothing to send for a flush interval: every CPU has passed its time (once the
+// stream has shown a time to check it against).
 static void on_heartbeat(void *arg, const struct ks_heartbeat *h)
 {
     struct kev_live *l = arg;
-    if (!frame_seq(l, 0) || l->st != ST_UNITS)
+    if (!frame_seq(l, 0) || l->st != ST_UNITS || !l->have_first ||
+        !heartbeat_believed(l, h))
         return;
     for (unsigned c = 0; c < l->ncpu && c < KEV_MAX_CPUS; c++) {
         if (!l->active[c] || l->last_t[c] < h->time)
@@ -784,10 +885,43 @@ static void on_heartbeat(void *arg, const struct ks_heartbeat *h)
     }
     if (h->time > l->newest)
         l->newest = h->time;
-    if (l->ncpu > 1)
+    if (l->ncpu > 1) {
+        l->hb_in_release = 1;
         release(l, 0);
+        l->hb_in_release = 0;
+    } else {
+        give_time(l, h->time, 1);
+    }
+}
+
+// A LOSS frame's claims against what a buffer can hold: NULL believed, else why not.
+static const char *loss_refused(struct kev_live *l, const struct ks_loss *s, char *text,
+                                size_t n)
+{
+    unsigned ncpu = l->ncpu ? l->ncpu : 1;
+    if (s->cpu >= ncpu || s->cpu >= KEV_MAX_CPUS)
+        snprintf(text, n, "names CPU %lu, the header %u", (unsigned long)s->cpu, ncpu);
+    else if (s->reason != KS_LOSS_HOST_STOP && s->reason != KS_LOSS_HOST_STALL)
+        snprintf(text, n, "gives reason %lu, not one a logger gives", (unsigned long)s->reason);
+    else if (s->events > (uint64_t)s->buffers * KEV_BUF_SLOTS)
+        snprintf(text, n, "claims %llu events in %lu buffers, which hold %llu at most",
+                 (unsigned long long)s->events, (unsigned long)s->buffers,
+                 (unsigned long long)s->buffers * KEV_BUF_SLOTS);
+    else if (s->total < l->loss_total[s->cpu][s->reason] + s->events)
+        snprintf(text, n, "gives a running total of %llu, behind the %llu said before and its "
+                 "%llu", (unsigned long long)s->total,
+                 (unsigned long long)l->loss_total[s->cpu][s->reason],
+                 (unsigned long long)s->events);
+    else if (s->total > ((uint64_t)s->first_seq + s->buffers) * KEV_BUF_SLOTS)
+        snprintf(text, n, "gives a running total of %llu, more than buffers 0 to %llu of the "
+                 "CPU hold", (unsigned long long)s->total,
+                 (unsigned long long)s->first_seq + s->buffers);
+    else if (s->t_first > s->t_last)
+        snprintf(text, n, "spans %llu to %llu cycles, backwards",
+                 (unsigned long long)s->t_first, (unsigned long long)s->t_last);
     else
-        give_time(l, h->time);
+        return NULL;
+    return text;
 }
 
 // The board dropped buffers the host did not take: said to the consumers as it is.
@@ -796,6 +930,14 @@ static void on_loss(void *arg, const struct ks_loss *s)
     struct kev_live *l = arg;
     if (!frame_seq(l, 0))
         return;
+    char text[200];
+    const char *why = loss_refused(l, s, text, sizeof(text));
+    if (why) {
+        fault(l, KEV_LIVE_CLAIM, "a LOSS frame at byte %llu of the input %s: not believed (the "
+              "trailer counts what was lost)", (unsigned long long)l->ks.offset, why);
+        return;
+    }
+    l->loss_total[s->cpu][s->reason] = s->total;
     l->n.board_lost += s->events;
     for (unsigned i = 0; i < l->nc; i++)
         if (l->c[i].loss)
@@ -912,7 +1054,10 @@ void kev_live_finish(struct kev_live *l)
                               (unsigned long long)l->file_off, l->len - l->pos);
     }
     if (l->mode == MODE_FRAMED && !l->end_handled && l->seg && k < sizeof(why))
-        snprintf(why + k, sizeof(why) - k, ", without its END frame");
+        snprintf(why + k, sizeof(why) - k, l->early_end ? ", without the trace's trailer (an END "
+                 "frame came before it)" : ", without its END frame");
+    else if (l->seg && l->st != ST_DONE && !why[0])
+        snprintf(why, sizeof(why), ", without the trace's trailer");
     skip_said(l);
     if (why[0])
         fault(l, KEV_LIVE_CUT, "the stream ended%s: the trace is incomplete", why);
@@ -928,10 +1073,13 @@ int kev_live_done(const struct kev_live *l)
     return l->done;
 }
 
+// Framed: the END frame's length and CRC agree with the file given (frames lost that carried
+// no file bytes, a LOSS frame's, lost nothing of it). Raw: nothing lost was said.
 int kev_live_sound(const struct kev_live *l)
 {
-    return l->seg && l->seg_complete && !l->seg_lost && l->n.segments == 1 &&
-           (l->mode == MODE_RAW || l->end_handled);
+    if (!l->seg || !l->seg_complete || l->n.segments != 1)
+        return 0;
+    return l->mode == MODE_RAW ? !l->seg_lost : l->end_handled && l->seg_whole;
 }
 
 const struct kev_live_counts *kev_live_counts(const struct kev_live *l)

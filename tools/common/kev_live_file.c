@@ -2,7 +2,9 @@
 // The file a live capture writes (kev_live.h, kev_live_file_open): a consumer of the live
 // reader that writes each unit as it arrives and flushes it, so that the file on disk is
 // always a whole number of units: a tool may read it while it grows. Each segment (a board
-// reset starts one) gets a file of its own.
+// reset starts one) gets a file of its own, up to KEV_LIVE_MAX_FILES: past them, each new
+// segment replaces the last file (a board that resets again and again fills no disk; the
+// newest segment is kept), said once.
 #include <kevhost/kev_live.h>
 
 #include <errno.h>
@@ -15,6 +17,7 @@ struct kev_live_file {
     FILE *f;
     char name[4096];       // the open file's name
     int failed;
+    int said_bound;
 };
 
 const char *kev_live_file_name(const char *path, unsigned seg, char *buf, size_t n)
@@ -51,7 +54,15 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
     if (seg <= 1 && w->f)
         return;            // the file opened at the start
     file_close(w);
-    kev_live_file_name(w->path, seg, w->name, sizeof(w->name));
+    if (seg > KEV_LIVE_MAX_FILES && !w->said_bound) {
+        w->said_bound = 1;
+        fprintf(stderr, "%s: segment %u: more than %u board resets; each segment from here "
+                "replaces the last file, %s (at most %u files)\n", w->tool, seg,
+                KEV_LIVE_MAX_FILES - 1, kev_live_file_name(w->path, KEV_LIVE_MAX_FILES, w->name,
+                                                           sizeof(w->name)), KEV_LIVE_MAX_FILES);
+    }
+    kev_live_file_name(w->path, seg < KEV_LIVE_MAX_FILES ? seg : KEV_LIVE_MAX_FILES, w->name,
+                       sizeof(w->name));
     w->f = fopen(w->name, "wb");
     if (!w->f) {
         fprintf(stderr, "%s: cannot create %s: %s\n", w->tool, w->name, strerror(errno));

@@ -178,7 +178,8 @@ static int by_value(const void *a, const void *b)
 
 void symaddr_flush(FILE *f)
 {
-    qsort(rows, nrows, sizeof(*rows), by_value);
+    if (nrows)          // (qsort's array may not be NULL, even of 0 rows)
+        qsort(rows, nrows, sizeof(*rows), by_value);
     for (size_t i = 0; i < nrows; i++) {
         fprintf(f, "%s%*lld\n", rows[i].key, rows[i].width, (long long)rows[i].value);
         free(rows[i].key);

@@ -118,7 +118,8 @@ static void read_sites(void)
     nsites = 0;
     elf_version(EV_CURRENT);
     syms_programs(read_program, NULL);
-    qsort(sites, nsites, sizeof(*sites), by_site);
+    if (nsites)         // (qsort's array may not be NULL, even of 0 sites)
+        qsort(sites, nsites, sizeof(*sites), by_site);
     for (unsigned i = 0; i < nsites; i++) {
         char at[256];
         syms_pc(sites[i].site, 0, at, sizeof(at), sites[i].function, sizeof(sites[i].function));

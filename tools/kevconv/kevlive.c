@@ -387,6 +387,7 @@ static int run(struct kev_input *in, struct kev_live *l, struct lv_server *v,
         }
         if (r > 0)
             lv_handle(v, p, n);
+        lv_expire(v);
         // the end: every viewer that attached has read it all, or none has asked for anything
         // for the wait (a viewer still reading keeps the server)
         double idle = now_s() - (lv_last_command(v) > ended_at ? lv_last_command(v) : ended_at);
@@ -442,13 +443,14 @@ int main(int argc, char **argv)
     const struct lv_counts *k = lv_counts(v);
     if (!g.quiet || bad)
         fprintf(stderr, TOOL ": %llu events (+%llu derived) in %llu packets, %llu discarded; "
-                "viewers: %llu connected, %llu attached, %llu closed for garbage; %llu packets "
+                "viewers: %llu connected, %llu attached, %llu closed for garbage, %llu for silence; %llu packets "
                 "(%llu bytes) served, %llu beacons; %llu packets dropped from the store, "
                 "%llu events of them unread by a viewer%s\n",
                 (unsigned long long)L.n.events, (unsigned long long)L.n.derived,
                 (unsigned long long)L.n.packets, (unsigned long long)L.n.discarded,
                 (unsigned long long)k->connections, (unsigned long long)k->attached,
-                (unsigned long long)k->garbage, (unsigned long long)k->packets,
+                (unsigned long long)k->garbage, (unsigned long long)k->expired,
+                (unsigned long long)k->packets,
                 (unsigned long long)k->bytes, (unsigned long long)k->beacons,
                 (unsigned long long)s.dropped_packets, (unsigned long long)k->skipped_events,
                 bad ? " (the trace is INCOMPLETE)" : "");

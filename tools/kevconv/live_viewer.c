@@ -45,7 +45,7 @@ enum { CLIENT_COMMAND = 1 };
                                 // not in the stream): what the session list says
 #define MAX_PACKET_REPLY (1u << 20)
 #define COMMANDS_A_ROUND 16u
-#define DETACH_GRACE_S 1.0     // after the session's end is said, for the viewer to detach    // a viewer's commands served before the others' turn
+#define DETACH_GRACE_S 1.0     // after the session's end is said, for the viewer to detach
 
 // A viewer's place in one stream.
 struct cursor {
@@ -76,6 +76,7 @@ struct client {
     uint8_t *out;
     size_t out_len, out_pos, out_cap;
     int connected, vsession, attached, close_after, gone;
+    double since, heard;       // host seconds: connected; its last whole command (or since)
     uint64_t first_new_id;     // traces from this id on began after it attached: announced
     int new_streams_hup;       // told the session ended
     double hup_at;             // ... then (host seconds)
@@ -608,6 +609,21 @@ static void do_accept(struct lv_server *v)
     int fd = accept4(v->fd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0)
         return;
+    if (v->nc == LV_MAX_CLIENTS) { // room made from the longest silent one that never spoke
+        unsigned mute = LV_MAX_CLIENTS;
+        for (unsigned i = 0; i < v->nc; i++)
+            if (!v->c[i]->connected && (mute == LV_MAX_CLIENTS || v->c[i]->since <
+                                                                   v->c[mute]->since))
+                mute = i;
+        if (mute < LV_MAX_CLIENTS) {
+            v->n.expired++;
+            fprintf(stderr, "%s: viewer %u (%s) closed: it sent no command in %.1f s and a "
+                    "viewer is waiting for its place (%u at most)\n", v->tool, v->c[mute]->no,
+                    v->c[mute]->peer, now_s() - v->c[mute]->since, LV_MAX_CLIENTS);
+            v->c[mute]->gone = 1;
+            client_close(v, mute);
+        }
+    }
     if (v->nc == LV_MAX_CLIENTS) {
         v->n.refused++;
         fprintf(stderr, "%s: a viewer turned away: %u are connected, the most served\n",
@@ -622,6 +638,7 @@ static void do_accept(struct lv_server *v)
     }
     c->fd = fd;
     c->no = ++v->next_no;
+    c->since = c->heard = now_s();
     char host[INET6_ADDRSTRLEN] = "?";
     unsigned port = 0;
     if (sa.ss_family == AF_INET) {
@@ -701,6 +718,7 @@ static int serve(struct lv_server *v, struct client *c)
             return rc;
         command(v, c, rd32(c->in + 8), c->in + CMD_HDR);
         c->in_len = 0;
+        c->heard = now_s();
         if (c->attached)
             v->last_command = now_s();
     }
@@ -756,6 +774,26 @@ void lv_handle(struct lv_server *v, const struct pollfd *p, unsigned n)
     }
     if (n && (p[0].revents & POLLIN))
         do_accept(v);
+}
+
+void lv_expire(struct lv_server *v)
+{
+    double t = now_s();
+    for (unsigned i = v->nc; i-- > 0;) {
+        struct client *c = v->c[i];
+        double quiet = t - c->heard;
+        const char *why = !c->connected && quiet >= LV_HELLO_S ? "sent no CONNECT"
+                          : quiet >= LV_SILENT_S ? (c->out_pos < c->out_len ? "left its reply "
+                                                    "unread" : "sent no command") : NULL;
+        if (!why)
+            continue;
+        v->n.expired++;
+        fprintf(stderr, "%s: viewer %u (%s) closed: it %s for %.0f s (a viewer must speak within "
+                "%.0f s of connecting, and then at least every %.0f s)\n", v->tool, c->no,
+                c->peer, why, quiet, LV_HELLO_S, LV_SILENT_S);
+        c->gone = 1;
+        client_close(v, i);
+    }
 }
 
 unsigned lv_attached(const struct lv_server *v)

@@ -15,7 +15,10 @@
 // Robustness: sockets are non-blocking; a viewer's next command is read only when its reply
 // has gone, so a viewer that stops reading holds one reply (bounded: a packet, the metadata or
 // a stream list) and stalls nobody; a command that is not the protocol's (unknown, a wrong
-// size, before CONNECT) closes that viewer's connection, said once.
+// size, before CONNECT) closes that viewer's connection, said once. Every connection has a
+// deadline to speak: CONNECT within LV_HELLO_S, then a command at least every LV_SILENT_S
+// (lv_expire, each turn); with LV_MAX_CLIENTS connected, a new viewer takes the place of the
+// longest one that never sent CONNECT. Each closing is said.
 // Single-threaded: the tool's poll loop calls lv_fds and lv_handle.
 #ifndef TOOLS_LIVE_VIEWER_H
 #define TOOLS_LIVE_VIEWER_H
@@ -26,11 +29,15 @@
 #include "live_store.h"
 
 #define LV_MAX_CLIENTS 32u
+#define LV_HELLO_S 5.0          // a connection must send CONNECT within this
+#define LV_SILENT_S 60.0        // a viewer that sends no command (or leaves its reply unread)
+                                // this long is closed
 
 struct lv_server;
 
 struct lv_counts {
     uint64_t connections, refused;  // accepted, and turned away (too many viewers)
+    uint64_t expired;               // closed for silence (no CONNECT in time, or no command)
     uint64_t garbage;               // viewers closed for commands not the protocol's
     uint64_t attached;              // attach commands that succeeded
     uint64_t packets, bytes;        // packets (index entries) and packet bytes served
@@ -47,6 +54,8 @@ void lv_free(struct lv_server *v);
 unsigned lv_fds(struct lv_server *v, struct pollfd *p, unsigned max);
 // After poll: serve what p (as lv_fds filled it, n of them) says is ready.
 void lv_handle(struct lv_server *v, const struct pollfd *p, unsigned n);
+// Close the connections past their deadline to speak (said): call each turn.
+void lv_expire(struct lv_server *v);
 // Viewers attached now, and whether each of them has been given every stream's end.
 unsigned lv_attached(const struct lv_server *v);
 int lv_all_done(const struct lv_server *v);

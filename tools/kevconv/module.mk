@@ -31,6 +31,18 @@ $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
+# libFuzzer target for kevlive's viewer protocol over a real socket (two viewers at a time);
+# seeds: command sequences of LTTng's live protocol (test/fuzz/lv_seeds.py).
+FUZZ_BINS += $(FZ)/fuzz_lv_protocol
+$(FZ)/fuzz_lv_protocol: test/fuzz/fuzz_lv_protocol.c $(KC)/live_viewer.c $(KC)/live_store.c \
+                        test/fuzz/lv_seeds.py
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(KC) -o $@ $(filter %.c,$^)
+	$(Q)python3 test/fuzz/lv_seeds.py $(dir $@)seeds-fuzz_lv_protocol
+TEST_DEPS_HOST += $(FZ)/fuzz_lv_protocol
+SCRIPT_TESTS_HOST += fuzz/lv-protocol|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_lv_protocol|2000
+
 # kevlive: the trace served live to LTTng's viewers, packets by kev2ctf's encoder.
 HOST_TOOLS += $(H)/kevlive
 $(H)/kevlive: $(call kevhost_objs,$(KC)/kevlive.c $(KC)/live_store.c $(KC)/live_viewer.c $(KC_CTF) \
@@ -145,3 +157,26 @@ $(HT)/test_kx_pb: $(call host_test_objs,test/unit/test_kx_pb.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx_pb
+
+# The live tools again with the test flags (ASan + UBSan) in $(HT)/live-san/, for the hostile
+# streams and peers of test_live_hostile.sh (kevgen copied beside them: the script's BINDIR).
+LIVE_SAN := $(HT)/live-san
+$(LIVE_SAN)/libkevhost.a: $(call host_test_objs,$(KEVHOST_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  TESTAR  $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIVE_SAN)/kevcapture: $(call host_test_objs,tools/kevcapture/kevcapture.c) $(LIVE_SAN)/libkevhost.a
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lz
+$(LIVE_SAN)/kevrelay: $(call host_test_objs,tools/kevrelay/kevrelay.c) $(LIVE_SAN)/libkevhost.a
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lz
+$(LIVE_SAN)/kevlive: $(call host_test_objs,$(filter-out $(KEVHOST_SRCS),$(KC)/kevlive.c $(KC)/live_store.c \
+                         $(KC)/live_viewer.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE))) $(LIVE_SAN)/libkevhost.a
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -ldw -lelf -lz
+$(LIVE_SAN)/kevgen: $(H)/kevgen
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+TEST_DEPS_HOST += $(addprefix $(LIVE_SAN)/,kevcapture kevrelay kevlive kevgen)
+SCRIPT_TESTS_HOST += live-hostile-asan|300|test/tools/test_live_hostile.sh|$(LIVE_SAN)

@@ -50,7 +50,8 @@ static const struct tool_cmd cmd = {
     opts,
     "Each frame starts with \"kevtop: T0-T1 s of trace time\"; a thread's CPU time in the\n"
     "interval is given in ms beside its %. The frames of a whole trace add up to kevstat's\n"
-    "CPU time per thread. Exit status: 0, 1 the input could not be read, 2 bad usage.\n",
+    "CPU time per thread. Exit status: 0, 1 the input could not be read or the trace it\n"
+    "brought to its end was not whole (lost, damaged or cut: said), 2 bad usage.\n",
 };
 
 static const char *const sort_names[] = { "cpu", "kcalls", "msgs", "ints", "wait", "prio", "name" };
@@ -196,6 +197,12 @@ static void on_frame(void *user, const struct top_frame *f)
     fflush(stdout);
 }
 
+static int halted(void *user)
+{
+    struct view *v = user;
+    return stop || v->quit || (v->frames_max && v->frames >= v->frames_max);
+}
+
 static void on_fault(void *user, enum kev_live_fault what, const char *text)
 {
     struct view *v = user;
@@ -275,6 +282,7 @@ int main(int argc, char **argv)
         return 1;
     }
     top_counts(t, kev_live_counts(l));
+    top_halt(t, halted);
     const struct kev_live_consumer me = { .user = &v, .begin = on_begin, .fault = on_fault };
     const struct kev_live_consumer tc = top_consumer(t);
     struct kev_live_consumer file;
@@ -293,7 +301,7 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
 
     static uint8_t buf[1u << 16];
-    int ended = 0;
+    int ended = 0, input_end = 0;
     while (!stop && !v.quit && !(v.frames_max && v.frames >= v.frames_max)) {
         if (!ended) {
             long n = kev_input_read(&in, buf, sizeof(buf), v.tty >= 0 ? 50 : -1);
@@ -302,6 +310,7 @@ int main(int argc, char **argv)
             if (n < 0)
                 kev_live_finish(l);
             ended = n < 0 || kev_live_done(l);
+            input_end = ended;
         } else if (v.tty < 0) {
             break;
         } else {
@@ -313,8 +322,12 @@ int main(int argc, char **argv)
     kev_input_close(&in);
     if (kev_live_file_close(w) < 0)
         return 1;
+    // the input's end (not q, -n or a signal) with the trace not whole: said, exit 1
+    int whole = !input_end || kev_live_sound(l);
+    if (!whole)
+        fprintf(stderr, "kevtop: %s: the trace did not arrive whole (said above)\n", in.name);
     top_free(t);
     kev_live_free(l);
     free(v.rows);
-    return 0;
+    return whole ? 0 : 1;
 }

@@ -13,6 +13,8 @@
 // segment then ends, kx_stats_finish ends that run at the last event, before them. The model's
 // total is then below what the frames counted: the last frame gives the thread no CPU time
 // (never a negative one), and the frames exceed the model's total by the heartbeat's tail.
+// Losses: the board's LOSS frames are counted as they come; the trailer's count of events lost
+// after the last buffer holds the same events again, and is counted less them, per CPU.
 #include "top.h"
 
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 
 struct top {
     void (*frame)(void *user, const struct top_frame *f);
+    int (*halt)(void *user);
     void *user;
     double span_s;
     uint64_t span;              // cycles
@@ -37,6 +40,7 @@ struct top {
     uint64_t wait_t;
     // losses the board reported (LOSS frames) in the open frame, and in all
     uint64_t board_lost, board_total;
+    uint64_t board_cpu[KEV_MAX_CPUS]; // ... per CPU, not yet found in the trailer's count
     char board_why[160];
     uint64_t lost_total;        // every loss so far (the model's windows and the board's)
     const struct kev_live_counts *counts;
@@ -103,10 +107,20 @@ static void frame_losses(struct top *t, struct top_frame *f)
     char *p = f->loss_text;
     size_t n = sizeof(f->loss_text), k = 0;
     for (unsigned g = t->gaps0; g < s->ngaps; g++) {
-        lost += s->gap[g].lost;
+        uint64_t gl = s->gap[g].lost;
+        unsigned cpu = s->gap[g].cpu;
+        if (s->gap[g].after_end && cpu < KEV_MAX_CPUS) {
+            // the trailer counts the events the logger dropped (LOSS frames, already counted)
+            uint64_t same = t->board_cpu[cpu] < gl ? t->board_cpu[cpu] : gl;
+            t->board_cpu[cpu] -= same;
+            gl -= same;
+            if (!gl)
+                continue;
+        }
+        lost += gl;
         if (k < n)
             k += (size_t)snprintf(p + k, n - k, "%sCPU %u: %llu %s", k ? "; " : "",
-                                  s->gap[g].cpu, (unsigned long long)s->gap[g].lost,
+                                  cpu, (unsigned long long)gl,
                                   s->gap[g].after_end ? "lost after the last buffer (the trailer's "
                                                         "count)"
                                                       : "dropped by the kernel, no buffer free");
@@ -163,7 +177,7 @@ static void close_frame(struct top *t, uint64_t t1, int last)
 // Close every frame that ends at or before t.
 static void advance(struct top *t, uint64_t t1)
 {
-    while (t->started && t1 >= t->next)
+    while (t->started && t1 >= t->next && !(t->halt && t->halt(t->user)))
         close_frame(t, t->next, 0);
 }
 
@@ -178,6 +192,7 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
     memset(t->msgs, 0, sizeof(t->msgs));
     memset(t->ints, 0, sizeof(t->ints));
     memset(t->wait, 0, sizeof(t->wait));
+    memset(t->board_cpu, 0, sizeof(t->board_cpu));
     t->s = kx_stats_new(r);
     t->seg = seg;
     t->started = 0;
@@ -227,6 +242,8 @@ static void on_loss(void *user, struct kev_reader *r, const struct ks_loss *l)
     (void)r;
     t->board_lost += l->events;
     t->board_total += l->events;
+    if (l->cpu < KEV_MAX_CPUS)
+        t->board_cpu[l->cpu] += l->events;
     size_t k = strlen(t->board_why);
     snprintf(t->board_why + k, sizeof(t->board_why) - k, "%sCPU %lu: %llu dropped by the "
              "logger, the host %s", k ? "; " : "", (unsigned long)l->cpu,
@@ -264,6 +281,11 @@ struct top *top_new(double span_s, void (*frame)(void *user, const struct top_fr
     t->user = user;
     t->span_s = span_s;
     return t;
+}
+
+void top_halt(struct top *t, int (*halt)(void *user))
+{
+    t->halt = halt;
 }
 
 void top_counts(struct top *t, const struct kev_live_counts *c)

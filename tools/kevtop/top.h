@@ -55,6 +55,9 @@ struct top *top_new(double span_s, void (*frame)(void *user, const struct top_fr
 void top_free(struct top *t);
 // The consumer to attach to the live reader.
 struct kev_live_consumer top_consumer(struct top *t);
+// halt(user) true: stop closing frames (the view quits, or has printed -n frames), even in
+// the middle of the frames a heartbeat passes.
+void top_halt(struct top *t, int (*halt)(void *user));
 // The faults the live reader said, for the loss line (kev_live.h counts them).
 void top_counts(struct top *t, const struct kev_live_counts *c);
 

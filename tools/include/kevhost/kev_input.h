@@ -3,7 +3,8 @@
 // none), a file, a pipe, a pty or serial device (switched to raw mode), or HOST:PORT, a TCP
 // server such as a probe's RTT server or QEMU's socket (tried for 10 s: it may start after
 // us). A regular file can be followed: read as it grows, from its start, like tail -f (a file
-// cut shorter than what was read is read again from its start: its writer began anew).
+// cut shorter than what was read is read again from its start: its writer began anew); one
+// that stands still for 5 s is said to be waited for, and why, once until it grows.
 #ifndef TOOLS_KEV_INPUT_H
 #define TOOLS_KEV_INPUT_H
 
@@ -16,6 +17,9 @@ struct kev_input {
     int follow;        // ... read as it grows: its end is "nothing yet"
     uint64_t off;      // bytes read since it was opened (or read again from its start)
     char name[256];
+    char tool[32];     // who says so
+    uint64_t grew_ms;  // a followed file: when it last grew (host ms), and whether its
+    int said_waiting;  // standing still was said
 };
 
 // Open name (NULL or "-": standard input); follow applies to a regular file. 0, or -1 with

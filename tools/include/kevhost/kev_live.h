@@ -13,7 +13,9 @@
 //     from the stream (a cut mid-frame, a damaged frame, frames missing), garbage between
 //     frames, a repeated buffer or frame (dropped), a buffer out of order (kept in the file, its
 //     events shown if the view has not passed them), a board reset (a new header: a new
-//     segment), a unit that does not decode.
+//     segment), a unit that does not decode, a frame whose claim the stream contradicts (a
+//     HEARTBEAT's time or byte count, a LOSS frame's counts, an END before the trailer:
+//     refused); the END frame's length and CRC are always checked against the file given.
 // A consumer may attach at any time: it gets the header, then everything from the next unit.
 // Single-threaded; no I/O (kev_input.h reads sources, kev_live_file writes files).
 #ifndef TOOLS_KEV_LIVE_H
@@ -33,7 +35,8 @@ enum kev_live_fault {
     KEV_LIVE_REPEAT,   // a frame or buffer that came again (dropped)
     KEV_LIVE_ORDER,    // a frame or buffer behind its sequence
     KEV_LIVE_RESET,    // a new header before the trace ended: the board restarted
-    KEV_LIVE_DAMAGED,  // a unit that does not decode, or a trailer that disagrees
+    KEV_LIVE_DAMAGED,  // a unit that does not decode, or a trailer or END that disagrees
+    KEV_LIVE_CLAIM,    // a frame whose claim the stream contradicts (refused, not believed)
     KEV_LIVE_NFAULTS
 };
 
@@ -89,14 +92,17 @@ void kev_live_feed(struct kev_live *l, const void *p, size_t n);
 void kev_live_finish(struct kev_live *l);
 // The trace has ended: a trailer (and, framed, the END frame) closed the last segment.
 int kev_live_done(const struct kev_live *l);
-// The last segment ended complete and every byte of it arrived undamaged.
+// The last segment ended complete and every byte of it arrived undamaged (framed: the END
+// frame's length and CRC agree with the file given).
 int kev_live_sound(const struct kev_live *l);
 const struct kev_live_counts *kev_live_counts(const struct kev_live *l);
 
 // A consumer writing the file: the units to path as they come, flushed after each (a reset
-// starts path's next segment: "capture.kev", "capture-2.kev", ...). NULL with the reason on
+// starts path's next segment: "capture.kev", "capture-2.kev", ..., at most KEV_LIVE_MAX_FILES
+// files: past them each new segment replaces the last, said once). NULL with the reason on
 // stderr (prefixed with tool) when path cannot be created. kev_live_file_close: 0, or -1 when
 // a write failed (said on stderr).
+#define KEV_LIVE_MAX_FILES 16u
 struct kev_live_file;
 struct kev_live_file *kev_live_file_open(const char *tool, const char *path,
                                          struct kev_live_consumer *c);

@@ -114,6 +114,7 @@ struct ks_decoder {
     uint64_t data_bytes;    // payload bytes delivered
     uint32_t file_crc;      // running CRC-32 of the delivered payload
     uint32_t end_len, end_crc;  // from the END frame
+    uint32_t end_seq;           // ... and its sequence number
     uint64_t frames, problems, junk_bytes;
     uint64_t heartbeats;    // HEARTBEAT frames seen
     uint64_t loss_frames;   // LOSS frames seen, and the events they reported lost
