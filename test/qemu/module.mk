@@ -235,6 +235,12 @@ PRIO_SPLIT_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(PRIO_SPLIT_BOARDS),qemu-prio-split/$(b)|60|BOARD=$(b)|test/qemu/test_prio_split.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/priotest.elf $(H)/kevstat $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(PRIO_SPLIT_BOARDS)),matrix-images-$(b))
+# Lost timer pulses as TIMER_LOST events: user/apps/pulselost's own count of the pulses its
+# timer lost against the capture's events in every reader (test_pulse_lost.sh: one boot, ~3 s).
+ifneq ($(filter pulselosttest,$(IMAGES)),)
+SCRIPT_TESTS += qemu/pulse-lost|60|test/qemu/test_pulse_lost.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/pulselosttest.elf $(H)/kevtable $(H)/traceprinter $(H)/kevstat $(H)/kev2json $(H)/kev2ctf
+endif
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
