@@ -9,9 +9,9 @@
 
 struct utimer {
     bool in_use;
+    uint8_t prio;           // of its pulses (KPRIO_MIN..KPRIO_MAX)
     struct proc *proc;
     int32_t coid, code, value;
-    int prio;
     uint32_t lost;          // pulses that found no room since TimerCreate (TIMER_LOST's count)
     uint64_t interval_ticks;
     struct ktimer kt;
@@ -96,7 +96,7 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
         u->coid = coid;
         u->code = code;
         u->value = value;
-        u->prio = prio;
+        u->prio = (uint8_t)prio;
         u->lost = 0;
         u->interval_ticks = 0;
         ktimer_init(&u->kt, utimer_fired);
