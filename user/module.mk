@@ -206,6 +206,11 @@ APP_ARGS_DIR := $(B)/app-args
 $(shell mkdir -p $(APP_ARGS_DIR))
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
+# image_prios IMAGE: the priorities (app.mk PRIO) of the image's programs but the tracelogger's.
+# The tracelogger is linked with the lowest as tl_image_low_prio (an absolute symbol): its
+# stream is sent below every program of the image by default (tracelogger/main.c).
+image_prios = $(foreach a,$(filter-out tracelogger,$($(1)_APPS)),$(or $($(a)_PRIO),$(APP_DEFAULT_PRIO)))
+
 # APP_link IMAGE, NAME: the program linked for its place in one image, $(B)/<image>/<name>.elf.
 # The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
 # picolibc's, which the C library's own references would otherwise pull in.
@@ -220,7 +225,8 @@ $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
 	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
 	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
 	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map || \
+	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map \
+	    $(if $(filter tracelogger,$(2)),-Wl$(comma)--defsym=tl_image_low_prio=$$$$(printf '%s\n' $$(call image_prios,$(1)) | sort -n | grep -m1 . || echo 0)) || \
 	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
 	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 

@@ -7,6 +7,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -121,11 +122,22 @@ static inline void trace_uart_init(void)
     board_outb(TRACE_UART_PORT + 2, 0x07);    // FIFOs on
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// The logger's send (tracelogger/stream.c): when the transmitter's FIFO is empty (LSR THRE),
+// its 16 bytes at once; how many written. No TX interrupt wired (COM2's IRQ 3 is not a line
+// programs may attach here): when full the logger sleeps a tick instead of polling.
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
-        ;
-    board_outb(TRACE_UART_PORT + 0, c);
+    if (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
+        return 0;
+    size_t k = n < 16 ? n : 16;
+    for (size_t i = 0; i < k; i++)
+        board_outb(TRACE_UART_PORT + 0, p[i]);
+    return k;
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return !(board_inb(TRACE_UART_PORT + 5) & 0x20);
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits. (Without a

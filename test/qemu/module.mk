@@ -35,6 +35,13 @@ TEST_DEPS    += $(H)/kevrelay
 # byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
 SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev2ctf
+# What the UART stream costs the board: the demo streamed live with the logger's defaults, its
+# CPU from the trace's thread states at most 5% of the span, sent below the programs; the UART
+# backed up, the logger waits for its transmit interrupt (about 25 s: two boots).
+ifeq ($(BOARD),mps2-an385)
+SCRIPT_TESTS += qemu/stream-cost|120|test/qemu/test_stream_cost.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/demo.elf $(H)/kevrelay $(H)/kevcapture $(H)/traceprinter $(H)/kevstat
+endif
 # kevlive with babeltrace2 attached live: events while the system runs, the board's file's events
 # at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).
 SCRIPT_TESTS += qemu/kevlive|120|test/qemu/test_kevlive.sh|$(B)|$(H)
@@ -48,6 +55,9 @@ SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
+# The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
+BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/demo.elf $(H)/kevstat
 BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
