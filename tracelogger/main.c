@@ -52,14 +52,23 @@ static unsigned own_prio(void)
 }
 
 // The stream's send priority when -x sendprio is not given: one below every program of the
-// image, so that none of their threads waits for the sending (KPRIO_MIN at the least: then
-// level with the lowest); 0 (the logger's own) when the image does not say.
-static unsigned default_send_prio(void)
+// image but the background ones (app.mk BACKGROUND), so that none of their threads waits for
+// the sending (KPRIO_MIN at the least: then level with the lowest); 0 (the logger's own)
+// when the image does not say, or when the logger's own is no higher (a board that starts it
+// below the programs, BOARD_LOGGER_SPAWN_PRIO).
+// A board whose ring is too small for it (BOARD_STREAM_BELOW 0, board_user.h) sends at the
+// logger's own.
+#ifndef BOARD_STREAM_BELOW
+#define BOARD_STREAM_BELOW 1
+#endif
+
+static unsigned default_send_prio(unsigned own)
 {
-    unsigned low = (unsigned)(uintptr_t)tl_image_low_prio;
-    if (!low)
+    if (!BOARD_STREAM_BELOW)
         return 0;
-    return low > KPRIO_MIN ? low - 1u : KPRIO_MIN;
+    unsigned low = (unsigned)(uintptr_t)tl_image_low_prio;
+    unsigned prio = !low ? 0 : low > KPRIO_MIN ? low - 1u : KPRIO_MIN;
+    return prio < own ? prio : 0;
 }
 
 static struct tl_opts opts;
@@ -123,10 +132,18 @@ static void save(const struct ktrace_buffer *b, unsigned drop_why);
 // losses are the logger's, placed, not the kernel's.
 void tl_take_ahead(bool stalled)
 {
+    // At most AHEAD_MAX held, and two of the kernel's buffers left to it besides the one
+    // being sent (none held on a board of two: each one taken while stalled is dropped).
+    const unsigned limit = opts.kbufs < AHEAD_MAX + 2 ? (opts.kbufs > 2 ? opts.kbufs - 2 : 0)
+                                                        : AHEAD_MAX;
     struct ktrace_buffer b;
-    while ((stalled || ahead_n < AHEAD_MAX) &&
+    while ((stalled || ahead_n < limit) &&
            TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        if (ahead_n == AHEAD_MAX) {
+        if (!limit) {
+            save(&b, stream_stall_reason());
+            continue;
+        }
+        if (ahead_n == limit) {
             save(&ahead[0], stream_stall_reason());
             for (unsigned i = 1; i < ahead_n; i++)
                 ahead[i - 1] = ahead[i];
@@ -359,13 +376,14 @@ int main(void)
         return 1;
     // The stream is sent below the programs (the buffers are still taken at the logger's own
     // priority, at the kernel's 70% pulse): said, so that a reader knows who waits for whom.
+    unsigned own = own_prio();
     if (!opts.send_prio_set)
-        opts.send_prio = default_send_prio();
-    if (stream_send_below(chid, coid, opts.send_prio, own_prio()) < 0)
+        opts.send_prio = default_send_prio(own);
+    if (stream_send_below(chid, coid, opts.send_prio, own) < 0)
         return 1;
     if (stream_on() && opts.send_prio)
         printf("tracelogger: sending the stream at priority %u%s (-x sendprio=N|own)\n",
-               opts.send_prio, opts.send_prio_set ? "" : ", below every program of the image");
+               opts.send_prio, opts.send_prio_set ? "" : ", below the image's programs");
     if (kev_write_head(&opts) < 0)
         return 1;
     // A live stream is flushed by default; a file alone, or a ring, only when asked.

@@ -23,8 +23,8 @@
 // taken ahead (main.c) and, past the few it holds, the oldest dropped whole (a LOSS frame,
 // reason 2 or, after XOFF, 1), so that a host that takes nothing costs placed, counted
 // losses and never the kernel's ring.
-// The sending runs at the send priority (-x sendprio=N; by default below every program of
-// the image, main.c), so that the programs' threads preempt it; buffers are taken at the
+// The sending runs at the send priority (-x sendprio=N; by default below the image's
+// programs but the background ones, main.c), so that the programs' threads preempt it; buffers are taken at the
 // logger's own. The logger changes its priority by a pulse of that priority to its own
 // channel: a thread that receives a pulse runs at the pulse's priority until it next receives
 // (kernel/ipc.c): down to N before a buffer's stream, back to its own after it (and down again

@@ -13,6 +13,8 @@
 #   ARGS   its command-line arguments: main(argc, argv) receives argv[0] = its name, then these
 #          words ('...' and "..." keep spaces); `make run APPS=<name> <name>_ARGS='...'` replaces
 #          them for one build (user/lib/apphdr.c, crt0.c)
+#   BACKGROUND  1: CPU-bound work with no deadline, which the tracelogger's stream is sent
+#          above (the default send priority is below every other program of the image)
 # and may declare boot images: IMAGES += <image> and <image>_APPS := <programs, pid 1 first>.
 # Programs are linked per image: each image places its own programs (scripts/place-apps.sh), in
 # its order, in the board's flash slots and RAM, so any board takes any program as long as the
@@ -42,6 +44,7 @@ RAM   :=
 URING :=
 EXTRA :=
 ARGS  :=
+BACKGROUND :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
 # (-include: a test's program directory removed between the wildcard above and here, by a test
@@ -57,6 +60,7 @@ $(1)_RAM   := $$(or $$(RAM),$$($(1)_RAM))
 $(1)_URING := $$(or $$(URING),$$($(1)_URING))
 $(1)_EXTRA := $$(EXTRA) $$($(1)_EXTRA)
 $(1)_ARGS  := $$(or $$(APP_MK_ARGS),$$($(1)_ARGS))
+$(1)_BACKGROUND := $$(or $$(BACKGROUND),$$($(1)_BACKGROUND))
 endef
 # An app.mk's ARGS: `make dtrace ARGS=...` (the D program's $$1 ...) sets ARGS on make's command
 # line, which would hide every app.mk's own; then each app.mk's line is read as text instead.
@@ -206,10 +210,11 @@ APP_ARGS_DIR := $(B)/app-args
 $(shell mkdir -p $(APP_ARGS_DIR))
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
-# image_prios IMAGE: the priorities (app.mk PRIO) of the image's programs but the tracelogger's.
-# The tracelogger is linked with the lowest as tl_image_low_prio (an absolute symbol): its
-# stream is sent below every program of the image by default (tracelogger/main.c).
-image_prios = $(foreach a,$(filter-out tracelogger,$($(1)_APPS)),$(or $($(a)_PRIO),$(APP_DEFAULT_PRIO)))
+# image_prios IMAGE: the priorities (app.mk PRIO) of the image's programs but the tracelogger's
+# and the background ones (app.mk BACKGROUND). The tracelogger is linked with the lowest as
+# tl_image_low_prio (an absolute symbol): its stream is sent below them by default
+# (tracelogger/main.c).
+image_prios = $(foreach a,$(filter-out tracelogger,$($(1)_APPS)),$(if $($(a)_BACKGROUND),,$(or $($(a)_PRIO),$(APP_DEFAULT_PRIO))))
 
 # APP_link IMAGE, NAME: the program linked for its place in one image, $(B)/<image>/<name>.elf.
 # The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over

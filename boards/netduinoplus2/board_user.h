@@ -134,6 +134,10 @@ static inline void trace_uart_init(void)
     TRACE_UART_REG(0x0c) = (1u << 13) | (1u << 3) | (1u << 2); // CR1: UE, TE, RE
 }
 
+// Its two kernel buffers leave no room for a stream sent below the programs: while one is
+// sent, the other fills and the kernel drops. The logger sends at its own priority here.
+#define BOARD_STREAM_BELOW 0
+
 // The logger's send (tracelogger/stream.c): bytes while the data register is empty (TXE), how
 // many written. No TX interrupt: USART2's line (38) is past the kernel's 32, so when it is full
 // the logger sleeps a tick instead of polling.

@@ -122,17 +122,23 @@ static inline void trace_uart_init(void)
     board_outb(TRACE_UART_PORT + 2, 0x07);    // FIFOs on
 }
 
-// The logger's send (tracelogger/stream.c): when the transmitter's FIFO is empty (LSR THRE),
-// its 16 bytes at once; how many written. No TX interrupt wired (COM2's IRQ 3 is not a line
-// programs may attach here): when full the logger sleeps a tick instead of polling.
+// The stream is this board's storage, and init and appinit start the logger below the
+// programs already (BOARD_LOGGER_SPAWN_PRIO): it sends at its own priority.
+#define BOARD_STREAM_BELOW 0
+
+// The logger's send (tracelogger/stream.c): every byte, polling LSR THRE before each, as the
+// logger always has here. No TX interrupt is wired (COM2's IRQ 3 is not a line programs may
+// attach), and a tick's sleep whenever the transmitter is busy carries a byte a millisecond,
+// under the line's 11.5; the logger runs below the programs on this board
+// (BOARD_LOGGER_SPAWN_PRIO), so its polling takes their idle time only.
 static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    if (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
-        return 0;
-    size_t k = n < 16 ? n : 16;
-    for (size_t i = 0; i < k; i++)
+    for (size_t i = 0; i < n; i++) {
+        while (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
+            ;
         board_outb(TRACE_UART_PORT + 0, p[i]);
-    return k;
+    }
+    return n;
 }
 
 static inline int trace_uart_tx_full(void)
