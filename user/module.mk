@@ -223,7 +223,8 @@ define APP_link
 # (recursive: its shell runs only when this program is linked, not at every parse)
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
-                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
+                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk) \
+                   $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
 	$$(Q)$$(CC) $$(ULDFLAGS) $$(APP_LDSCRIPT) $(BUILD_ID_LDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
