@@ -9,9 +9,10 @@
 
 struct utimer {
     bool in_use;
+    uint8_t prio;           // of its pulses (KPRIO_MIN..KPRIO_MAX)
     struct proc *proc;
     int32_t coid, code, value;
-    int prio;
+    uint32_t lost;          // pulses that found no room since TimerCreate (TIMER_LOST's count)
     uint64_t interval_ticks;
     struct ktimer kt;
 };
@@ -58,7 +59,15 @@ static void utimer_fired(struct ktimer *kt)
         kprintf("kernel: timer %d of pid %d: connection gone, timer disarmed\n",
                 (int)(u - utimers) + TIMER_ID_BASE, (int)u->proc->pid);
     } else if (r < 0) {
-        kprintf("kernel: timer pulse to pid %d lost\n", (int)u->proc->pid);
+        // No room (the owner's or the channel's bound, or the pool): each loss is a TIMER_LOST
+        // event with the timer's running count; the console says only the first of a timer's.
+        const uint32_t timer_id = (uint32_t)(u - utimers) + TIMER_ID_BASE;
+        const uint32_t pid = (uint32_t)u->proc->pid;
+        const uint32_t lost = ++u->lost;
+        ktrace_timer_lost(timer_id, pid, lost);
+        if (lost == 1)
+            kprintf("kernel: timer pulse to pid %d lost (timer %d; every loss is a TIMER_LOST "
+                    "event)\n", (int)pid, (int)timer_id);
     }
 }
 
@@ -87,7 +96,8 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
         u->coid = coid;
         u->code = code;
         u->value = value;
-        u->prio = prio;
+        u->prio = (uint8_t)prio;
+        u->lost = 0;
         u->interval_ticks = 0;
         ktimer_init(&u->kt, utimer_fired);
         return i + TIMER_ID_BASE;

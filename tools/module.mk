@@ -17,7 +17,7 @@ KEVHOST_LIB  := $(H)/libkevhost.a
 KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
                 trace/d/dusdt_note.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
-                trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c \
+                trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c trace/kev_crc32.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
 
@@ -85,7 +85,7 @@ $(HT)/test_symaddr_flush: $(call host_test_objs,test/unit/test_symaddr_flush.c t
 # The live reader against the file decoder over the same captures, with every fault injected.
 HOST_TESTS += $(HT)/test_kev_live
 $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \
-                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c \
+                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c trace/kev_crc32.c \
                          trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
                          trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"

@@ -613,6 +613,14 @@ uint64_t kev_lost_total(const struct kev_reader *r)
     return s;
 }
 
+uint64_t kev_timer_lost_total(const struct kev_reader *r)
+{
+    uint64_t s = 0;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        s += r->kr_cpu[c].cs_timer_lost;
+    return s;
+}
+
 uint64_t kev_rejected_total(const struct kev_reader *r)
 {
     uint64_t s = 0;
@@ -756,6 +764,8 @@ static int account(struct kev_reader *r, struct kev_event *e)
         r->kr_buf_events++;
         if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_URING_BAD)
             cs->cs_rejected += uring_rejected(e);
+        if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_TIMER_LOST)
+            cs->cs_timer_lost++;
         learn_names(r, e);
     }
     return 0;

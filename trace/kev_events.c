@@ -183,6 +183,7 @@ FIELDS(f_func_enter, KEV_F_FUNC_ENTER);
 FIELDS(f_func_exit, KEV_F_FUNC_EXIT);
 FIELDS(f_slog, KEV_F_SLOG);
 FIELDS(f_timer, KEV_F_TIMER);
+FIELDS(f_timer_lost, KEV_F_TIMER_LOST);
 FIELDS(f_snapshot, KEV_F_SNAPSHOT);
 FIELDS(f_oncpu, KEV_F_ONCPU);
 FIELDS(f_dprog, KEV_F_DPROG);
@@ -417,6 +418,8 @@ const struct kev_event_desc kev_event_table[] = {
     ROWD(OWN, SYSTEM, KEV_SYS_DTIMER, KEV_SYS_DTIMER, "DTIMER",
         "a D program's tick-N or profile-N probes were due at a timer interrupt", f_dtimer, 2, 2,
         NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
+    ROW(SYSTEM, KEV_SYS_TIMER_LOST, KEV_SYS_TIMER_LOST, "TIMER_LOST",
+        "a user timer's pulse could not be delivered (no room for it)", f_timer_lost, 3, 3, NULL, ""),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

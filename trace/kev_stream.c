@@ -4,27 +4,6 @@
 // the frames it touches, each of them reported.
 #include <trace/kev_stream.h>
 
-// CRC-32 (IEEE 802.3, reflected, polynomial 0xedb88320), four bits a step: the table holds
-// the remainder of each nibble, 64 bytes of constants instead of 1 KB, and a quarter of the
-// bit-at-a-time loop's work (the tracelogger runs it over every byte it streams).
-static const uint32_t crc32_nibble[16] = {
-    0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu, 0x76dc4190u, 0x6b6b51f4u,
-    0x4db26158u, 0x5005713cu, 0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
-    0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
-};
-
-uint32_t ks_crc32(uint32_t crc, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    crc = ~crc;
-    while (n--) {
-        crc ^= *b++;
-        crc = (crc >> 4) ^ crc32_nibble[crc & 15u];
-        crc = (crc >> 4) ^ crc32_nibble[crc & 15u];
-    }
-    return ~crc;
-}
-
 static void put16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;

@@ -15,7 +15,7 @@ $(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/t
 HOST_TESTS += $(HT)/test_trace_kev
 $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/trace_ring.c \
                          trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c \
-                         trace/kev_stream.c tools/common/kev_capture.c)
+                         trace/kev_stream.c trace/kev_crc32.c tools/common/kev_capture.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 

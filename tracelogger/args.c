@@ -29,7 +29,8 @@ static void usage(void)
            "  -r        ring mode: the kernel wraps without notifying; buffers are saved at stop\n"
            "  -w        wide mode (more data per event)\n"
            "  -k num    kernel buffers of 16 KB (default " STR(BOARD_TRACE_BUFS) " on this board)\n"
-           "  -f file   output file on the host (default tracebuffer.kev)\n"
+           "  -f file   output file on the host (default tracebuffer.kev); -: none, the stream\n"
+           "            (-u, -x rtt) is the storage, as on a board without host files\n"
            "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
            "            5 vthread (3-5 are one class here), 6 comm, 7 system (not with -d1)\n"
            "  -d1       passive: another program configures, starts and stops tracing\n"
@@ -49,7 +50,9 @@ static void usage(void)
            "                s (default 10)\n"
            "  -x flush=ms   every ms, save the buffers holding events even below the mark, or\n"
            "                send the stream a heartbeat (default " STR(TL_FLUSH_MS) " with -u or -x rtt, else\n"
-           "                0 = off; not with -r)\n");
+           "                0 = off; not with -r)\n"
+           "  -x sendprio=N|own  send the stream (-u, -x rtt) at priority N (default: below every\n"
+           "                program of this image, said at the start), own: at the logger's\n");
 }
 
 static int class_of_qnx(int n)
@@ -119,9 +122,14 @@ static int parse_x(struct tl_opts *o, const char *s)
         return number(s + 6, &o->flush_ms, "flush");
     }
     if (strncmp(s, "sendprio=", 9) == 0) {
+        o->send_prio_set = true;
+        if (strcmp(s + 9, "own") == 0) {
+            o->send_prio = 0;
+            return 0;
+        }
         if (number(s + 9, &o->send_prio, "sendprio") || o->send_prio < KPRIO_MIN ||
             o->send_prio > KPRIO_MAX) {
-            printf("tracelogger: sendprio must be %d to %d\n", KPRIO_MIN, KPRIO_MAX);
+            printf("tracelogger: sendprio must be %d to %d, or own\n", KPRIO_MIN, KPRIO_MAX);
             return -1;
         }
         return 0;

@@ -33,7 +33,46 @@
 
 #define POLL_NS (50u * 1000000u)
 
+// The lowest priority of the image's other programs (their app.mk PRIO), linked in as this
+// symbol's address (user/module.mk); absent (0) in a program linked otherwise.
+extern const char tl_image_low_prio[] __attribute__((weak));
+
+// The logger's own priority (the thread table's entry for this thread), 0 when not found.
+static unsigned own_prio(void)
+{
+    int pid = ProcSelf(), tid = ThreadSelf();
+    uint32_t nthread = 0;
+    SysInfo(KSYSINFO_NTHREAD, &nthread);
+    for (unsigned slot = 0; slot < nthread; slot++) {
+        struct kthread_info ti;
+        if (ThreadInfo(slot, &ti) == 0 && ti.pid == pid && ti.tid == tid)
+            return (unsigned)ti.priority;
+    }
+    return 0;
+}
+
+// The stream's send priority when -x sendprio is not given: one below every program of the
+// image but the background ones (app.mk BACKGROUND), so that none of their threads waits for
+// the sending (KPRIO_MIN at the least: then level with the lowest); 0 (the logger's own)
+// when the image does not say, or when the logger's own is no higher (a board that starts it
+// below the programs, BOARD_LOGGER_SPAWN_PRIO).
+// A board whose ring is too small for it (BOARD_STREAM_BELOW 0, board_user.h) sends at the
+// logger's own.
+#ifndef BOARD_STREAM_BELOW
+#define BOARD_STREAM_BELOW 1
+#endif
+
+static unsigned default_send_prio(unsigned own)
+{
+    if (!BOARD_STREAM_BELOW)
+        return 0;
+    unsigned low = (unsigned)(uintptr_t)tl_image_low_prio;
+    unsigned prio = !low ? 0 : low > KPRIO_MIN ? low - 1u : KPRIO_MIN;
+    return prio < own ? prio : 0;
+}
+
 static struct tl_opts opts;
+static int main_chid;       // the logger's channel: the kernel's pulses, its own, the UART's
 static uint32_t buffers_written, buffers_failed, last_seq, loss_points;
 static bool have_seq;
 static uint64_t events_written, events_failed, events_refused;
@@ -78,38 +117,96 @@ static void scan(const struct kev_slot *s, unsigned n, uint32_t seq, struct tl_b
     last_seq = seq;
 }
 
+// Buffers taken while the stream waited for the UART (tl_take_ahead), oldest first: the
+// kernel's 70% pulse is answered even then, so the buffer is closed at its mark and the
+// writers go on into the next one; drain sends them before it takes more.
+#define AHEAD_MAX 8
+static struct ktrace_buffer ahead[AHEAD_MAX];
+static unsigned ahead_n;
+
+static void save(const struct ktrace_buffer *b, unsigned drop_why);
+
+// Every ready buffer taken ahead, up to AHEAD_MAX held. With stalled (the UART takes
+// nothing), past that the oldest held is dropped whole for the stream's host (counted, in a
+// LOSS frame before the next buffer sent), so that the kernel's ring keeps free buffers: the
+// losses are the logger's, placed, not the kernel's.
+void tl_take_ahead(bool stalled)
+{
+    // At most AHEAD_MAX held, and two of the kernel's buffers left to it besides the one
+    // being sent (none held on a board of two: each one taken while stalled is dropped).
+    const unsigned limit = opts.kbufs < AHEAD_MAX + 2 ? (opts.kbufs > 2 ? opts.kbufs - 2 : 0)
+                                                        : AHEAD_MAX;
+    struct ktrace_buffer b;
+    while ((stalled || ahead_n < limit) &&
+           TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        if (!limit) {
+            save(&b, stream_stall_reason());
+            continue;
+        }
+        if (ahead_n == limit) {
+            save(&ahead[0], stream_stall_reason());
+            for (unsigned i = 1; i < ahead_n; i++)
+                ahead[i - 1] = ahead[i];
+            ahead_n--;
+        }
+        ahead[ahead_n++] = b;
+    }
+}
+
+// The next buffer to save: one taken ahead, else one the kernel has ready.
+static bool next_buffer(struct ktrace_buffer *b)
+{
+    if (ahead_n) {
+        *b = ahead[0];
+        for (unsigned i = 1; i < ahead_n; i++)
+            ahead[i - 1] = ahead[i];
+        ahead_n--;
+        return true;
+    }
+    return TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)b, 0, 0) == 0;
+}
+
 // Saves every buffer the kernel has ready. Returns how many.
+// Saves one buffer, or drops it whole for why (a KS_LOSS_* reason, counted as the host's),
+// and gives it back to the kernel.
+static void save(const struct ktrace_buffer *b, unsigned drop_why)
+{
+    const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b->addr;
+    struct tl_buf tb;
+    scan(s, b->nslots, b->seq, &tb);
+    int r = 1;
+    if (drop_why)
+        stream_drop(&tb, drop_why);
+    else
+        r = out_buffer(s, b->nslots, &tb);
+    if (r == 0) {
+        buffers_written++;
+        events_written += tb.events;
+        cpu_written[tb.cpu] += tb.events;
+    } else if (r > 0) {
+        buffers_refused++;
+        events_refused += tb.events;
+        cpu_failed[tb.cpu] += tb.events;
+    } else {
+        buffers_failed++;
+        events_failed += tb.events;
+        cpu_failed[tb.cpu] += tb.events;
+    }
+    if (opts.verbose)
+        printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events%s\n",
+               (unsigned long)b->index, (unsigned long)b->seq, (unsigned long)b->nslots,
+               u64txt(tb.events).s, r > 0 ? ", not taken by the host" : "");
+    TraceEvent(KTRACE_RELEASEBUFFER, b->index, 0, 0);
+    if (opts.delay_ms)
+        ThreadSleep((uint64_t)opts.delay_ms * 1000000u);
+}
+
 static unsigned drain(void)
 {
     struct ktrace_buffer b;
     unsigned n = 0;
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
-        struct tl_buf tb;
-        scan(s, b.nslots, b.seq, &tb);
-        int r = out_buffer(s, b.nslots, &tb);
-        if (r == 0) {
-            buffers_written++;
-            events_written += tb.events;
-            cpu_written[tb.cpu] += tb.events;
-        } else if (r > 0) {
-            buffers_refused++;
-            events_refused += tb.events;
-            cpu_failed[tb.cpu] += tb.events;
-        } else {
-            buffers_failed++;
-            events_failed += tb.events;
-            cpu_failed[tb.cpu] += tb.events;
-        }
-        if (opts.verbose)
-            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events%s\n",
-                   (unsigned long)b.index, (unsigned long)b.seq, (unsigned long)b.nslots,
-                   u64txt(tb.events).s, r > 0 ? ", not taken by the host" : "");
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-        if (opts.delay_ms)
-            ThreadSleep((uint64_t)opts.delay_ms * 1000000u);
-        n++;
-    }
+    for (; next_buffer(&b); n++)
+        save(&b, 0);
     return n;
 }
 
@@ -168,11 +265,41 @@ static unsigned flush_tick(void)
     return got;
 }
 
-static int capture(int chid)
+// The flush interval's next tick (ClockTime), 0: no flush interval.
+static uint64_t flush_ns, next_flush;
+
+// The next tick one interval on; after a late wake-up (a long buffer write), one interval
+// from now rather than a burst of ticks catching up.
+static void flush_next(void)
+{
+    next_flush += flush_ns;
+    if (next_flush <= ClockTime())
+        next_flush = ClockTime() + flush_ns;
+}
+
+uint64_t tl_flush_due(void)
+{
+    return flush_ns ? next_flush : 0;
+}
+
+// The flush interval came round while the stream waits for the UART: the buffers holding
+// events are closed and taken ahead, as flush_tick would (the stream is busy: no heartbeat).
+void tl_flush_ahead(void)
+{
+    if (!flush_ns || ClockTime() < next_flush)
+        return;
+    TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+    tl_take_ahead(true);
+    flush_next();
+}
+
+static int capture(void)
 {
     uint64_t t0 = ClockTime();
-    const uint64_t flush_ns = (uint64_t)opts.flush_ms * 1000000u;
-    uint64_t next_flush = t0 + flush_ns;
+    flush_ns = (uint64_t)opts.flush_ms * 1000000u;
+    // The first tick at once: events recorded while the header went out (a UART that makes
+    // the logger wait) are handed over now, not an interval later.
+    next_flush = t0;
     bool seen_running = !opts.passive;
     for (;;) {
         struct kpulse p;
@@ -180,16 +307,13 @@ static int capture(int chid)
         if (flush_ns)
             wait = next_flush <= now ? 1 : next_flush - now < wait ? next_flush - now : wait;
         TimerTimeout(wait);
-        MsgReceive(chid, &p, sizeof(p), NULL);
+        if (MsgReceive(main_chid, &p, sizeof(p), NULL) == 0)
+            stream_pulse(p.code);
         stream_poll();
         unsigned got = drain();
         if (flush_ns && ClockTime() >= next_flush) {
             got += flush_tick();
-            // The next tick one interval on; after a late wake-up (a long buffer write),
-            // one interval from now rather than a burst of ticks catching up.
-            next_flush += flush_ns;
-            if (next_flush <= ClockTime())
-                next_flush = ClockTime() + flush_ns;
+            flush_next();
         }
         if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
             break;
@@ -252,8 +376,19 @@ int main(void)
         printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
         return 1;
     }
-    stream_send_below(chid, coid, opts.send_prio);
-    if (out_open(&opts) < 0 || kev_write_head(&opts) < 0)
+    if (out_open(&opts) < 0)
+        return 1;
+    // The stream is sent below the programs (the buffers are still taken at the logger's own
+    // priority, at the kernel's 70% pulse): said, so that a reader knows who waits for whom.
+    unsigned own = own_prio();
+    if (!opts.send_prio_set)
+        opts.send_prio = default_send_prio(own);
+    if (stream_send_below(chid, coid, opts.send_prio, own) < 0)
+        return 1;
+    if (stream_on() && opts.send_prio)
+        printf("tracelogger: sending the stream at priority %u%s (-x sendprio=N|own)\n",
+               opts.send_prio, opts.send_prio_set ? "" : ", below the image's programs");
+    if (kev_write_head(&opts) < 0)
         return 1;
     // A live stream is flushed by default; a file alone, or a ring, only when asked.
     if (!opts.flush_set && stream_on() && !opts.ring && opts.policy != 2)
@@ -265,7 +400,8 @@ int main(void)
     if (opts.verbose)
         printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
                opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
-    int never_started = capture(chid) < 0;
+    main_chid = chid;
+    int never_started = capture() < 0;
 
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     drain();                    // what the stop closed; ring mode: everything, oldest first
@@ -296,9 +432,15 @@ int main(void)
     // -v: the events per second of its own time each stream transport sustained (make bench).
     for (int r = 0; r < 2 && opts.verbose; r++) {
         uint64_t c = stream_sink_cycles(r), hz = ClockCyclesPerSec();
-        if ((r ? opts.rtt : opts.uart) && c)
-            printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles)\n",
-                   r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
+        if (!(r ? opts.rtt : opts.uart) || !c)
+            continue;
+        printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles",
+               r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
+        uint64_t irqs, waits = r ? 0 : stream_uart_waits(&irqs);
+        if (!r)
+            printf(", waits for room %s, %s ended by its interrupt", u64txt(waits).s,
+                   u64txt(irqs).s);
+        printf(")\n");
     }
     // What the kernel itself counted, so the file can be checked against it.
     printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",

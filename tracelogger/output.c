@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <errno.h>
+#include <string.h>
 #include <kern.h>
 #include <trace/kev.h>
 
@@ -28,6 +29,13 @@ int out_open(const struct tl_opts *o)
     if (rtt)
         rtt_open(rtt == 1);
     total = 0;
+    if (o->file && strcmp(o->file, "-") == 0) {    // no file: the stream is the storage
+        if (!uart && !rtt) {
+            printf("tracelogger: -f - (no file) needs a stream: -u or -x rtt\n");
+            return -1;
+        }
+        return stream_open(uart, rtt, o->verbose);
+    }
     if (o->file && o->file[0]) {
         fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         fd_opened = fd >= 0;
@@ -36,7 +44,8 @@ int out_open(const struct tl_opts *o)
             // (a command line written for a board with semihosting still gets its trace).
             if (!uart && !rtt)
                 uart = true;
-            stream_open(uart, rtt);
+            if (stream_open(uart, rtt, o->verbose) < 0)
+                return -1;
             printf("tracelogger: no host files on this board: the trace goes to %s only\n",
                    uart ? "UART 1" : "the RTT up-channel");
             return 0;
@@ -46,15 +55,15 @@ int out_open(const struct tl_opts *o)
             return -1;
         }
     }
-    stream_open(uart, rtt);
-    return 0;
+    return stream_open(uart, rtt, o->verbose);
 }
 
-int out_write(const void *p, size_t n)
+// The bytes to every sink; a kernel buffer's (below) go to the stream at the send priority.
+static int write_sinks(const void *p, size_t n, bool below)
 {
     const uint8_t *b = p;
     total += n;
-    int lost = stream_data(b, n) < 0;
+    int lost = stream_data(b, n, below) < 0;
     rtt_failed += (uint64_t)lost;
     if (fd >= 0) {
         while (n) {
@@ -70,6 +79,11 @@ int out_write(const void *p, size_t n)
     return lost && !fd_opened ? -1 : 0;
 }
 
+int out_write(const void *p, size_t n)
+{
+    return write_sinks(p, n, false);
+}
+
 int out_buffer(const struct kev_slot *s, unsigned nslots, const struct tl_buf *b)
 {
     size_t n = (size_t)nslots * sizeof(*s);
@@ -78,7 +92,7 @@ int out_buffer(const struct kev_slot *s, unsigned nslots, const struct tl_buf *b
         stream_drop(b, why);
         return 1;
     }
-    return out_write(s, n) < 0 ? -1 : 0;
+    return write_sinks(s, n, true) < 0 ? -1 : 0;
 }
 
 int out_close(void)

@@ -138,26 +138,33 @@ bool rtt_refuses(size_t first, size_t whole)
     return false;
 }
 
-// One stream frame: written whole (block mode, or skip mode while the probe reads), or
-// skipped whole and counted. Returns 0, or -1 when skipped.
-int rtt_write(const uint8_t *p, size_t n)
+// One stream frame, from its three pieces: written whole (block mode, or skip mode while the
+// probe reads), or skipped whole and counted. Returns 0, or -1 when skipped.
+int rtt_write(const uint8_t *head, const void *payload, size_t len, const uint8_t *tail)
 {
+    const uint8_t *part[3] = { head, payload, tail };
+    const size_t plen[3] = { KS_HDR_BYTES, len, KS_CRC_BYTES };
+    const size_t n = KS_HDR_BYTES + len + KS_CRC_BYTES;
     if (n >= _SEGGER_RTT.up[0].size) {   // cannot ever fit: a build whose ring is below one frame
         lost_bytes += n;
         lost_frames++;
         return -1;
     }
     if (mode == RTT_MODE_BLOCK) {
-        while (n) {             // a frame may go in pieces as the probe makes room
-            uint32_t r = room();
-            if (!r) {
-                wait_for_probe(0);
-                continue;
+        for (unsigned i = 0; i < 3; i++) {
+            const uint8_t *p = part[i];
+            size_t m = plen[i];
+            while (m) {             // a frame may go in pieces as the probe makes room
+                uint32_t r = room();
+                if (!r) {
+                    wait_for_probe(0);
+                    continue;
+                }
+                uint32_t k = r < m ? r : (uint32_t)m;
+                put(p, k);
+                p += k;
+                m -= k;
             }
-            uint32_t k = r < n ? r : (uint32_t)n;
-            put(p, k);
-            p += k;
-            n -= k;
         }
         return 0;
     }
@@ -167,7 +174,8 @@ int rtt_write(const uint8_t *p, size_t n)
             lost_frames++;
             return -1;
         }
-    put(p, (uint32_t)n);
+    for (unsigned i = 0; i < 3; i++)
+        put(part[i], (uint32_t)plen[i]);
     return 0;
 }
 

@@ -12,14 +12,28 @@
 // buffer's worth of room left, KS_XOFF_ROOM), so the stream never holds part of a buffer.
 // The header and the trailer are never dropped by choice (an RTT probe stalled for a second
 // skips them, counted: rtt.c). One thread (the logger's) calls all of this.
-// -x sendprio=N: a buffer's stream work (two CRC-32s and a copy of each byte, the UART's
-// register writes and waits, the RTT copy: docs/tracelogger.md "What streaming costs the
-// board") runs at priority N, so that threads above N preempt it. The logger lowers itself by
-// a pulse of priority N to its own channel: a thread that receives a pulse runs at the
-// pulse's priority until it next receives (kernel/ipc.c), and main.c's loop, the next
-// receive, returns it to its own, at which the kernel's "buffers ready" pulse wakes it.
+// Each frame is sent from where its bytes lie (the kernel buffer, no copy): one CRC-32 pass
+// over them (table-driven, trace/kev_crc32.c) gives the frame's CRC, and the END frame's
+// whole-file CRC follows from the frames' (ks_crc32_mult: the file's CRC so far and the
+// frame's header CRC moved past the payload, xor the frame's CRC), with no second pass.
+// The UART takes bytes while it has room (trace_uart_write, board_user.h); when it is full the
+// logger waits for its transmit interrupt (TRACE_UART_TX_IRQ: a pulse on its channel) where
+// the board has one, else sleeps a tick: it never polls a full transmitter. While it waits,
+// the kernel's "buffers ready" pulse and the flush interval are answered: the buffers are
+// taken ahead (main.c) and, past the few it holds, the oldest dropped whole (a LOSS frame,
+// reason 2 or, after XOFF, 1), so that a host that takes nothing costs placed, counted
+// losses and never the kernel's ring.
+// The sending runs at the send priority (-x sendprio=N; by default below the image's
+// programs but the background ones, main.c), so that the programs' threads preempt it; buffers are taken at the
+// logger's own. The logger changes its priority by a pulse of that priority to its own
+// channel: a thread that receives a pulse runs at the pulse's priority until it next receives
+// (kernel/ipc.c): down to N before a buffer's stream, back to its own after it (and down again
+// after any pulse received while waiting for the UART, which come at its own).
 #include "tracelogger.h"
 #include <kern.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <trace/kev_stream.h>
 
 #include <board_user.h>     // the trace stream UART, mapped into this process
@@ -32,67 +46,204 @@
 static bool uart, rtt;
 static bool host_stopped;   // the last flow control byte was XOFF
 static uint16_t seq;
-static uint32_t file_crc;
+static uint32_t file_crc;   // of the DATA payloads so far
+static uint32_t op_full;    // ks_crc32_x8n(KS_MAX_PAYLOAD), once
 static uint64_t sent;       // DATA bytes sent: the file's length so far
-static uint8_t frame[KS_MAX_FRAME];
 // Cycles the logger spent handing frames to each sink (the UART's register writes, the RTT
 // copy and its waits for the probe): the rate each transport sustains (make bench).
 static uint64_t uart_cycles, rtt_cycles;
-static int below_chid, below_coid;  // -x sendprio: the logger's channel and its connection
+static bool timed;          // -v: count them
+static uint64_t uart_waits; // times the UART was full: the logger waited for it
+static uint64_t uart_irqs;  // of them, ended by the transmit interrupt
+static int below_chid, below_coid;  // the send priority: the logger's channel and connection
 static unsigned below_prio;         // 0: sends at the logger's own priority
+static unsigned own_prio;           // the logger's own, which it takes buffers at
+static bool lowered;                // it runs at below_prio now
+#ifdef TRACE_UART_TX_IRQ
+static int tx_iid = -1;     // the UART's transmit interrupt, when attached (main channel)
+#endif
 // Per CPU and reason: what the next LOSS frame reports (owed while buffers is non-zero), and
 // the running total it carries.
 static struct ks_loss loss[LOSS_CPUS][LOSS_REASONS];
 
-static void uart_send(const uint8_t *p, size_t n)
+static void run_at(unsigned prio);
+
+#define TX_WAIT_NS 100000000u   // a wait for the UART's interrupt looks again after 100 ms
+#define TX_SLEEP_NS 1000000u    // a board without one: the sleep when the UART is full
+
+// The UART full: wait for its transmit interrupt, or sleep a tick where it has none.
+static void uart_wait(void)
 {
-    for (size_t i = 0; i < n; i++)
-        trace_uart_putc(p[i]);
+    uart_waits++;
+#ifdef TRACE_UART_TX_IRQ
+    if (tx_iid >= 0) {
+        // On the logger's channel: the UART's pulse, or the kernel's "buffers ready", whose
+        // buffers are taken ahead (each pulse raises the logger to its priority: it goes
+        // back to the send priority before it sends again).
+        trace_uart_tx_irq(1);
+        struct kpulse p;
+        bool raised = false;            // a pulse received: the logger runs at its priority
+        uint64_t until = ClockTime() + TX_WAIT_NS;
+        while (trace_uart_tx_full()) {  // (else it drained before the enable: no interrupt)
+            uint64_t now = ClockTime(), flush = tl_flush_due();
+            if (now >= until)
+                break;
+            if (flush && flush <= now) {    // the flush interval runs on meanwhile
+                tl_flush_ahead();
+                continue;
+            }
+            TimerTimeout((flush && flush < until ? flush : until) - now);
+            if (MsgReceive(below_chid, &p, sizeof(p), NULL) < 0)
+                continue;
+            raised = true;
+            if (p.code == TL_PULSE_BUFFER) {
+                tl_take_ahead(true);
+            } else if (p.code == TL_PULSE_UART) {
+                uart_irqs++;
+                stream_pulse(p.code);
+                break;
+            }
+        }
+        trace_uart_tx_irq(0);
+        if (lowered && raised)
+            run_at(below_prio);
+        return;
+    }
+#endif
+    ThreadSleep(TX_SLEEP_NS);
 }
 
-// Sends one frame to every stream sink. Returns -1 when the RTT copy skipped it (counted).
+static void uart_send(const uint8_t *p, size_t n)
+{
+    for (;;) {
+        size_t k = trace_uart_write(p, n);
+        if (k == n)
+            return;
+        p += k;
+        n -= k;
+        uart_wait();
+    }
+}
+
+static void put_le(uint8_t *p, uint32_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+// Sends one frame to every stream sink, its payload from where it lies. Returns -1 when the
+// RTT copy skipped it (counted).
 static int send_frame(unsigned type, const void *payload, size_t len)
 {
-    size_t flen = ks_frame(frame, type, seq++, payload, len);
+    uint8_t head[KS_HDR_BYTES], tail[KS_CRC_BYTES];
+    head[0] = KS_MAGIC0;
+    head[1] = KS_MAGIC1;
+    head[2] = (uint8_t)type;
+    head[3] = 0;
+    put_le(head + 4, seq++, 2);
+    put_le(head + 6, (uint32_t)len, 2);
+    uint32_t crc_head = ks_crc32(0, head + 2, KS_HDR_BYTES - 2);
+    uint32_t crc = ks_crc32(crc_head, payload, len);
+    put_le(tail, crc, KS_CRC_BYTES);
+    if (type == KS_DATA) {  // the file's CRC: crc(file payload) from crc(head payload)
+        uint32_t op = len == KS_MAX_PAYLOAD ? op_full : ks_crc32_x8n(len);
+        file_crc = ks_crc32_mult(op, file_crc ^ crc_head) ^ crc;
+    }
     int lost = 0;
-    uint64_t t0 = ClockCycles();
-    if (uart)
-        uart_send(frame, flen);
-    uint64_t t1 = ClockCycles();
-    if (rtt && rtt_write(frame, flen) < 0)
+    uint64_t t0 = timed ? ClockCycles() : 0;   // (a kernel call: -v alone pays for it)
+    if (uart) {
+        uart_send(head, sizeof(head));
+        uart_send(payload, len);
+        uart_send(tail, sizeof(tail));
+    }
+    uint64_t t1 = timed ? ClockCycles() : 0;
+    if (rtt && rtt_write(head, payload, len, tail) < 0)
         lost = -1;
-    uart_cycles += t1 - t0;
-    rtt_cycles += ClockCycles() - t1;
+    if (timed) {
+        uart_cycles += t1 - t0;
+        rtt_cycles += ClockCycles() - t1;
+    }
     return lost;
 }
 
-void stream_open(bool on_uart, bool on_rtt)
+int stream_open(bool on_uart, bool on_rtt, bool timing)
 {
     uart = on_uart;
     rtt = on_rtt;
-    if (uart)
-        trace_uart_init();
+    timed = timing;
+    op_full = ks_crc32_x8n(KS_MAX_PAYLOAD);
+    if (!uart)
+        return 0;
+    trace_uart_init();
+    return 0;
 }
 
-void stream_send_below(int chid, int coid, unsigned prio)
+int stream_send_below(int chid, int coid, unsigned prio, unsigned own)
 {
     below_chid = chid;
     below_coid = coid;
     below_prio = prio;
+    own_prio = own;
+#ifdef TRACE_UART_TX_IRQ
+    if (uart) {
+        tx_iid = InterruptAttachEvent(TRACE_UART_TX_IRQ, coid, TL_PULSE_UART);
+        if (tx_iid < 0) {
+            printf("tracelogger: cannot attach the trace UART's transmit interrupt (%d): %s\n",
+                   TRACE_UART_TX_IRQ, strerror(errno));
+            return -1;
+        }
+    }
+#endif
+    return 0;
 }
 
-// Lowers the logger to -x sendprio until its next receive in main.c. Pulses queued ahead of
-// its own (the kernel's "buffers ready", at the logger's priority) are taken on the way: the
-// logger takes every ready buffer after this one anyway (main.c, drain).
-static void send_below(void)
+// Runs the logger at prio from here on: it sends itself a pulse of that priority and receives
+// it (a thread runs at the priority of the pulse it received until it next receives). Pulses
+// queued ahead of its own are answered on the way: the kernel's "buffers ready" by taking the
+// ready buffers ahead (closed at their mark; saved next), the UART's by unmasking its line.
+static void run_at(unsigned prio)
 {
-    if (!below_prio || MsgSendPulse(below_coid, (int)below_prio, TL_PULSE_SEND, 0) < 0)
+    if (MsgSendPulse(below_coid, (int)prio, TL_PULSE_SEND, 0) < 0)
         return;
     struct kpulse p;
     do {
         if (MsgReceive(below_chid, &p, sizeof(p), NULL) < 0)
             return;
+        stream_pulse(p.code);
+        if (p.code == TL_PULSE_BUFFER)  // answered now: the buffer is closed at its mark
+            tl_take_ahead(false);
     } while (p.code != TL_PULSE_SEND);
+}
+
+void stream_pulse(int code)
+{
+#ifdef TRACE_UART_TX_IRQ
+    if (code == TL_PULSE_UART && tx_iid >= 0) {
+        trace_uart_tx_irq(0);   // serviced (cleared), then the line unmasked
+        InterruptUnmask(TRACE_UART_TX_IRQ, tx_iid);
+    }
+#else
+    (void)code;
+#endif
+}
+
+// Lowers the logger to the send priority for a buffer's stream.
+static void send_below(void)
+{
+    if (below_prio && below_prio != own_prio) {
+        run_at(below_prio);
+        lowered = true;
+    }
+}
+
+// Back to the logger's own priority once a buffer is sent, so that it takes (or drops, for a
+// host that stopped) the next buffers there, as the kernel's 70% pulse wakes it to.
+static void send_done(void)
+{
+    if (lowered && own_prio) {
+        run_at(own_prio);
+        lowered = false;
+    }
 }
 
 bool stream_on(void)
@@ -139,6 +290,11 @@ unsigned stream_refuses(size_t n)
     return 0;
 }
 
+unsigned stream_stall_reason(void)
+{
+    return uart && host_stopped ? KS_LOSS_HOST_STOP : KS_LOSS_HOST_STALL;
+}
+
 void stream_drop(const struct tl_buf *b, unsigned why)
 {
     struct ks_loss *l = &loss[b->cpu % LOSS_CPUS][why == KS_LOSS_HOST_STALL];
@@ -171,22 +327,21 @@ static void send_losses(void)
         }
 }
 
-int stream_data(const uint8_t *p, size_t n)
+int stream_data(const uint8_t *p, size_t n, bool below)
 {
     if (!uart && !rtt)
         return 0;
-    send_below();
+    if (below)
+        send_below();
     send_losses();
     int lost = 0;
-    // Only the END frame carries the whole file's CRC: a file on the host needs none, and
-    // on several CPUs the logger's time per buffer decides whether it keeps up.
-    file_crc = ks_crc32(file_crc, p, n);
     for (size_t off = 0; off < n; off += KS_MAX_PAYLOAD) {
         size_t len = n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD;
         if (send_frame(KS_DATA, p + off, len) < 0)
             lost = -1;
     }
     sent += n;
+    send_done();
     return lost;
 }
 
@@ -230,4 +385,10 @@ void stream_end(void)
 uint64_t stream_sink_cycles(bool of_rtt)
 {
     return of_rtt ? rtt_cycles : uart_cycles;
+}
+
+uint64_t stream_uart_waits(uint64_t *by_irq)
+{
+    *by_irq = uart_irqs;
+    return uart_waits;
 }

@@ -18,6 +18,7 @@
 // and the one it sends itself to send at -x sendprio (stream.c).
 #define TL_PULSE_BUFFER 1
 #define TL_PULSE_SEND 2
+#define TL_PULSE_UART 3     // the trace UART's transmit interrupt (stream.c), on a channel of its own
 
 struct tl_opts {
     unsigned iterations;    // -n: buffers to capture, 0 = until stopped
@@ -35,6 +36,7 @@ struct tl_opts {
                             // often, or send a heartbeat (0 = off)
     bool flush_set;         // -x flush given; else TL_FLUSH_MS with a stream, off without
     unsigned send_prio;     // -x sendprio=: the stream's bytes go out at this priority (0: own)
+    bool send_prio_set;     // -x sendprio given; else below the image's programs (main.c)
     const char *file;       // -f
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
@@ -67,25 +69,47 @@ uint64_t out_bytes(void);
 const char *out_where(const struct tl_opts *o);
 
 // The live stream (stream.c): frames on the trace UART and/or the RTT up-channel.
-void stream_open(bool on_uart, bool on_rtt);
-// -x sendprio: each buffer's stream (its CRCs, the UART's bytes, the RTT copy) is sent at prio,
-// through a pulse of that priority to the logger's own channel (chid, coid: main.c's).
-void stream_send_below(int chid, int coid, unsigned prio);
+// Opens the sinks (0). timing: count the cycles spent at each sink (stream_sink_cycles; two clock reads a frame).
+int stream_open(bool on_uart, bool on_rtt, bool timing);
+// The send priority: each buffer's stream (its CRC, the UART's bytes, the RTT copy) is sent at
+// prio (0: the logger's own), through a pulse of that priority to the logger's own channel
+// (chid, coid: main.c's), and the logger returns to own (its priority) after it. The UART's
+// transmit interrupt is attached to the same channel (TL_PULSE_UART): -1 when it cannot be
+// (said).
+int stream_send_below(int chid, int coid, unsigned prio, unsigned own);
 bool stream_on(void);
 void stream_poll(void);                        // reads the host's XON/XOFF bytes
 // Before a buffer of n bytes: 0 when the stream takes it, else why not (KS_LOSS_*).
 unsigned stream_refuses(size_t n);
 void stream_drop(const struct tl_buf *b, unsigned why);     // counts it for a LOSS frame
-int stream_data(const uint8_t *p, size_t n);   // DATA frames; -1 when RTT skipped one
+// Why buffers are dropped while the UART takes nothing: the host's XOFF (KS_LOSS_HOST_STOP),
+// else a transport that stalled (KS_LOSS_HOST_STALL).
+unsigned stream_stall_reason(void);
+// DATA frames (below: a kernel buffer's, sent at the send priority); -1 when RTT skipped one.
+int stream_data(const uint8_t *p, size_t n, bool below);
 bool stream_catch_up(void);                    // sends the LOSS frames owed; true if any
 void stream_heartbeat(uint64_t time, uint32_t interval_ms, uint32_t buffers);
 void stream_end(void);                         // the LOSS frames owed, then END
-// Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
+// Cycles spent sending stream frames to the UART (false) or the RTT channel (true), when timed.
 uint64_t stream_sink_cycles(bool of_rtt);
+// Times the UART was full and the logger waited; *by_irq: of them, ended by its interrupt.
+uint64_t stream_uart_waits(uint64_t *by_irq);
+
+// A pulse the logger received on its channel: the UART's is answered (its line unmasked).
+void stream_pulse(int code);
+// The kernel's "buffers ready" pulse received while a buffer is being sent: the ready buffers
+// are taken ahead (main.c), to be saved next; stalled (the UART takes nothing), the oldest
+// held are dropped whole past the few it holds.
+void tl_take_ahead(bool stalled);
+// The flush interval's next tick (ClockTime; 0: none), and its work when it came round while
+// the stream waits (the buffers holding events closed and taken ahead).
+uint64_t tl_flush_due(void);
+void tl_flush_ahead(void);
 
 // The RTT transport (rtt.c): stream frames in up-channel 0 of an RTT control block.
 int rtt_open(bool block);
-int rtt_write(const uint8_t *p, size_t n);     // one whole frame; -1 when skipped (counted)
+// One whole frame, in its three pieces (header, payload, CRC); -1 when skipped (counted).
+int rtt_write(const uint8_t *head, const void *payload, size_t len, const uint8_t *tail);
 // Skip mode, before a buffer of `whole` framed bytes, the first frame `first`: true when the
 // ring lacks room for it and the probe has stopped reading (the buffer is then dropped
 // whole). Block mode: false.

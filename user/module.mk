@@ -13,6 +13,8 @@
 #   ARGS   its command-line arguments: main(argc, argv) receives argv[0] = its name, then these
 #          words ('...' and "..." keep spaces); `make run APPS=<name> <name>_ARGS='...'` replaces
 #          them for one build (user/lib/apphdr.c, crt0.c)
+#   BACKGROUND  1: CPU-bound work with no deadline, which the tracelogger's stream is sent
+#          above (the default send priority is below every other program of the image)
 # and may declare boot images: IMAGES += <image> and <image>_APPS := <programs, pid 1 first>.
 # Programs are linked per image: each image places its own programs (scripts/place-apps.sh), in
 # its order, in the board's flash slots and RAM, so any board takes any program as long as the
@@ -42,6 +44,7 @@ RAM   :=
 URING :=
 EXTRA :=
 ARGS  :=
+BACKGROUND :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
 # (-include: a test's program directory removed between the wildcard above and here, by a test
@@ -57,6 +60,7 @@ $(1)_RAM   := $$(or $$(RAM),$$($(1)_RAM))
 $(1)_URING := $$(or $$(URING),$$($(1)_URING))
 $(1)_EXTRA := $$(EXTRA) $$($(1)_EXTRA)
 $(1)_ARGS  := $$(or $$(APP_MK_ARGS),$$($(1)_ARGS))
+$(1)_BACKGROUND := $$(or $$(BACKGROUND),$$($(1)_BACKGROUND))
 endef
 # An app.mk's ARGS: `make dtrace ARGS=...` (the D program's $$1 ...) sets ARGS on make's command
 # line, which would hide every app.mk's own; then each app.mk's line is read as text instead.
@@ -206,6 +210,12 @@ APP_ARGS_DIR := $(B)/app-args
 $(shell mkdir -p $(APP_ARGS_DIR))
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
+# image_prios IMAGE: the priorities (app.mk PRIO) of the image's programs but the tracelogger's
+# and the background ones (app.mk BACKGROUND). The tracelogger is linked with the lowest as
+# tl_image_low_prio (an absolute symbol): its stream is sent below them by default
+# (tracelogger/main.c).
+image_prios = $(foreach a,$(filter-out tracelogger,$($(1)_APPS)),$(if $($(a)_BACKGROUND),,$(or $($(a)_PRIO),$(APP_DEFAULT_PRIO))))
+
 # APP_link IMAGE, NAME: the program linked for its place in one image, $(B)/<image>/<name>.elf.
 # The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
 # picolibc's, which the C library's own references would otherwise pull in.
@@ -213,14 +223,16 @@ define APP_link
 # (recursive: its shell runs only when this program is linked, not at every parse)
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
-                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
+                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk) \
+                   $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
 	$$(Q)$$(CC) $$(ULDFLAGS) $$(APP_LDSCRIPT) $(BUILD_ID_LDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
 	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
 	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
 	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map || \
+	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map \
+	    $(if $(filter tracelogger,$(2)),-Wl$(comma)--defsym=tl_image_low_prio=$$$$(printf '%s\n' $$(call image_prios,$(1)) | sort -n | grep -m1 . || echo 0)) || \
 	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
 	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 

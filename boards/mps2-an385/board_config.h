@@ -17,6 +17,7 @@
 //   0x40001000  CMSDK APB timer 1 (IRQ 9): the kernel's 64-bit cycle counter
 //   0x40002000  CMSDK APB dual timer (IRQ 10): the kernel's profile timer (kernel/ptimer.h)
 //   0x40004000  CMSDK APB UART 0 (IRQ 0 rx, 1 tx): the console
+//   0x40005000  CMSDK APB UART 1 (IRQ 2 rx, 3 tx): the trace stream (tracelogger -u)
 //
 // APP_* come from board.mk (-D on the command line), the one place they are set.
 // Only #defines here: the linker scripts include this file too.
@@ -50,8 +51,10 @@
 // The profile timer's line: its vector is the profile entry (kernel/arch/armv7m/vectors.c).
 #define BOARD_PTIMER_IRQ  DUALTIMER_IRQ
 
-// Lines a KAPP_F_IO program may attach: timer 0, and lines 24-31, which no device on this
-// board drives (software-triggered only; the tests use them).
-#define BOARD_USER_IRQ_MASK ((1u << TIMER0_IRQ) | 0xff000000u)
+// Lines a KAPP_F_IO program may attach: timer 0, UART 1's transmit line (the tracelogger's
+// stream waits on it), and lines 24-31, which no device on this board drives
+// (software-triggered only; the tests use them).
+#define UART1_TX_IRQ      3
+#define BOARD_USER_IRQ_MASK ((1u << TIMER0_IRQ) | (1u << UART1_TX_IRQ) | 0xff000000u)
 
 #endif

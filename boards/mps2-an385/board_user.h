@@ -6,6 +6,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -78,11 +79,55 @@ static inline void trace_uart_init(void)
     TRACE_UART_REG(0x08) = 3;           // CTRL: transmit, receive (the host's XON/XOFF)
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// The logger's send (tracelogger/stream.c): trace_uart_write writes bytes while the transmit
+// buffer (one byte: the CMSDK UART has no FIFO) has room and returns how many; when it stops
+// short, the logger waits for the TX interrupt (TRACE_UART_TX_IRQ, QEMU's UART 1 TX line),
+// which trace_uart_tx_irq(true) enables after clearing a stale one (the UART latches it when
+// the buffer drains while enabled), instead of polling. trace_uart_tx_full says whether the
+// buffer is still full (the logger looks once more after enabling, so that a drain between its
+// last look and the enable is not waited for).
+#define TRACE_UART_TX_IRQ 3
+
+// STATE is 0 while nothing is pending (the transmit buffer free, no byte received, no overrun):
+// one test a byte on that path, and only a non-zero STATE is looked at for bit 0 (transmit
+// buffer full).
+#define TRACE_UART_TX_BUSY(state) ((state) && ((state) & 1u))
+
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (TRACE_UART_REG(0x04) & 1u)   // STATE: transmit buffer full
-        ;
-    TRACE_UART_REG(0x00) = c;
+    volatile uint32_t *state = &TRACE_UART_REG(0x04), *data = &TRACE_UART_REG(0x00);
+    const uint8_t *s = p, *end4 = p + (n & ~(size_t)3), *end = p + n;
+    for (; p != end4; p += 4) {     // four bytes a turn
+        if (TRACE_UART_TX_BUSY(*state))
+            return (size_t)(p - s);
+        *data = p[0];
+        if (TRACE_UART_TX_BUSY(*state))
+            return (size_t)(p + 1 - s);
+        *data = p[1];
+        if (TRACE_UART_TX_BUSY(*state))
+            return (size_t)(p + 2 - s);
+        *data = p[2];
+        if (TRACE_UART_TX_BUSY(*state))
+            return (size_t)(p + 3 - s);
+        *data = p[3];
+    }
+    for (; p != end; p++) {
+        if (TRACE_UART_TX_BUSY(*state))
+            break;
+        *data = *p;
+    }
+    return (size_t)(p - s);
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return (int)(TRACE_UART_REG(0x04) & 1u);
+}
+
+static inline void trace_uart_tx_irq(int on)
+{
+    TRACE_UART_REG(0x0c) = 1u;                  // INTCLEAR: TX
+    TRACE_UART_REG(0x08) = on ? 3u | 4u : 3u;   // CTRL: transmit, receive, TX interrupt
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.

@@ -6,6 +6,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -133,11 +134,24 @@ static inline void trace_uart_init(void)
     TRACE_UART_REG(0x0c) = (1u << 13) | (1u << 3) | (1u << 2); // CR1: UE, TE, RE
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// Its two kernel buffers leave no room for a stream sent below the programs: while one is
+// sent, the other fills and the kernel drops. The logger sends at its own priority here.
+#define BOARD_STREAM_BELOW 0
+
+// The logger's send (tracelogger/stream.c): bytes while the data register is empty (TXE), how
+// many written. No TX interrupt: USART2's line (38) is past the kernel's 32, so when it is full
+// the logger sleeps a tick instead of polling.
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (!(TRACE_UART_REG(0x00) & (1u << 7)))         // SR: TXE
-        ;
-    TRACE_UART_REG(0x04) = c;                           // DR
+    size_t i = 0;
+    while (i < n && (TRACE_UART_REG(0x00) & (1u << 7)))     // SR: TXE
+        TRACE_UART_REG(0x04) = p[i++];                      // DR
+    return i;
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return !(TRACE_UART_REG(0x00) & (1u << 7));
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.

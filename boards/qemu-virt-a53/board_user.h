@@ -7,6 +7,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -61,11 +62,21 @@ static inline void trace_uart_init(void)
     TRACE_UART_REG(0x30) = (1u << 0) | (1u << 8) | (1u << 9); // UART, TX and RX enabled
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// The logger's send (tracelogger/stream.c): bytes while the TX FIFO has room, how many
+// written. No TX interrupt here: the secure UART's line (SPI 8) is past the kernel's 32 lines,
+// so when the FIFO is full the logger sleeps a tick instead of polling (QEMU's PL011 writes
+// each byte at once, so in QEMU it is never full).
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (TRACE_UART_REG(0x18) & (1u << 5))                // TX FIFO full
-        ;
-    TRACE_UART_REG(0x00) = c;
+    size_t i = 0;
+    while (i < n && !(TRACE_UART_REG(0x18) & (1u << 5)))    // FR: TX FIFO full
+        TRACE_UART_REG(0x00) = p[i++];
+    return i;
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return (int)(TRACE_UART_REG(0x18) & (1u << 5));
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.

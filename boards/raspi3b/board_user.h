@@ -7,6 +7,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -55,11 +56,20 @@ static inline void trace_uart_init(void)
     TRACE_UART_REG(0x60) = 3u;                              // AUX_MU_CNTL: TX, RX on
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// The logger's send (tracelogger/stream.c): bytes while the TX FIFO has room, how many written.
+// No TX interrupt wired (the AUX line is not one programs may attach): when full the logger
+// sleeps a tick instead of polling.
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (!(TRACE_UART_REG(0x54) & (1u << 5)))             // AUX_MU_LSR: TX has room
-        ;
-    TRACE_UART_REG(0x40) = c;                               // AUX_MU_IO
+    size_t i = 0;
+    while (i < n && (TRACE_UART_REG(0x54) & (1u << 5)))     // AUX_MU_LSR: TX has room
+        TRACE_UART_REG(0x40) = p[i++];                      // AUX_MU_IO
+    return i;
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return !(TRACE_UART_REG(0x54) & (1u << 5));
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits.

@@ -7,6 +7,7 @@
 #ifndef BOARD_USER_H
 #define BOARD_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
@@ -121,11 +122,28 @@ static inline void trace_uart_init(void)
     board_outb(TRACE_UART_PORT + 2, 0x07);    // FIFOs on
 }
 
-static inline void trace_uart_putc(uint8_t c)
+// The stream is this board's storage, and init and appinit start the logger below the
+// programs already (BOARD_LOGGER_SPAWN_PRIO): it sends at its own priority.
+#define BOARD_STREAM_BELOW 0
+
+// The logger's send (tracelogger/stream.c): every byte, polling LSR THRE before each, as the
+// logger always has here. No TX interrupt is wired (COM2's IRQ 3 is not a line programs may
+// attach), and a tick's sleep whenever the transmitter is busy carries a byte a millisecond,
+// under the line's 11.5; the logger runs below the programs on this board
+// (BOARD_LOGGER_SPAWN_PRIO), so its polling takes their idle time only.
+static inline size_t trace_uart_write(const uint8_t *p, size_t n)
 {
-    while (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
-        ;
-    board_outb(TRACE_UART_PORT + 0, c);
+    for (size_t i = 0; i < n; i++) {
+        while (!(board_inb(TRACE_UART_PORT + 5) & 0x20))
+            ;
+        board_outb(TRACE_UART_PORT + 0, p[i]);
+    }
+    return n;
+}
+
+static inline int trace_uart_tx_full(void)
+{
+    return !(board_inb(TRACE_UART_PORT + 5) & 0x20);
 }
 
 // A byte the host sent (flow control, trace/kev_stream.h), or -1 when none waits. (Without a

@@ -38,6 +38,13 @@ SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
 # traceprinter (about 3 s: one boot of the demo under QEMU_ICOUNT=exact).
 SCRIPT_TESTS += qemu/kevtop-rates|60|test/qemu/test_kevtop_rates.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev2ctf
+# What the UART stream costs the board: the demo streamed live with the logger's defaults, its
+# CPU from the trace's thread states at most 5% of the span, sent below the programs; the UART
+# backed up, the logger waits for its transmit interrupt (about 25 s: two boots).
+ifeq ($(BOARD),mps2-an385)
+SCRIPT_TESTS += qemu/stream-cost|120|test/qemu/test_stream_cost.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/demo.elf $(H)/kevrelay $(H)/kevcapture $(H)/traceprinter $(H)/kevstat
+endif
 # kevlive with babeltrace2 attached live: events while the system runs, the board's file's events
 # at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).
 SCRIPT_TESTS += qemu/kevlive|120|test/qemu/test_kevlive.sh|$(B)|$(H)
@@ -56,6 +63,9 @@ SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
+# The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
+BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/demo.elf $(H)/kevstat
 BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
@@ -251,6 +261,12 @@ PRIO_SPLIT_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(PRIO_SPLIT_BOARDS),qemu-prio-split/$(b)|60|BOARD=$(b)|test/qemu/test_prio_split.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/priotest.elf $(H)/kevstat $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(PRIO_SPLIT_BOARDS)),matrix-images-$(b))
+# Lost timer pulses as TIMER_LOST events: user/apps/pulselost's own count of the pulses its
+# timer lost against the capture's events in every reader (test_pulse_lost.sh: one boot, ~3 s).
+ifneq ($(filter pulselosttest,$(IMAGES)),)
+SCRIPT_TESTS += qemu/pulse-lost|60|test/qemu/test_pulse_lost.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/pulselosttest.elf $(H)/kevtable $(H)/traceprinter $(H)/kevstat $(H)/kev2json $(H)/kev2ctf
+endif
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.

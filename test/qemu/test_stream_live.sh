@@ -84,12 +84,15 @@ stop_part() {
     check "a reader that stops: the relay stopped the board (XOFF ${xoffs:-?} times), which ran on: 0 failures, every buffer taken from the kernel (dropped ${kd:-?}, overwritten ${ko:-?})" \
         "[ \${xoffs:-0} -ge 1 ] && grep -q 'init: demo system done, 0 failures' $out/stop.log && [ '$kd $ko' = '0 0' ]"
     loss=$(field loss_events "$out/stop.frames")
-    check "the logger dropped ${e:-0} events in whole buffers; the LOSS frames say ${loss:-?}, for CPU 0, reason 1 (the host stopped)" \
-        "[ \${e:-0} -gt 0 ] && [ '$loss' = '$e' ] && awk '\$1 == \"loss\" && (\$2 != 0 || \$3 != 1) { bad = 1 } END { exit bad }' $out/stop.frames"
+    # Reason 1 while the relay's XOFF holds; reason 2 for buffers the logger dropped while the
+    # UART took nothing (the host's relay behind: the logger waits for the UART, never the
+    # kernel's ring, which it keeps free by dropping the oldest buffer it holds).
+    check "the logger dropped ${e:-0} events in whole buffers; the LOSS frames say ${loss:-?}, for CPU 0, reason 1 (the host stopped) or 2 (the UART took nothing)" \
+        "[ \${e:-0} -gt 0 ] && [ '$loss' = '$e' ] && awk '\$1 == \"loss\" && (\$2 != 0 || (\$3 != 1 && \$3 != 2)) { bad = 1 } \$1 == \"loss\" && \$3 == 1 { one = 1 } END { exit bad || !one }' $out/stop.frames"
     check "the stream is still the file byte for byte, and its trailer counts them: lost ${flost:-?} = ${e:-?}, with ${fev:-?} events the kernel's ${gen:-?}" \
         "$same && [ '${flost:-x}' = '${e:-y}' ] && [ \$(( ${fev:-0} + ${flost:-0} )) = '${gen:-x}' ]"
-    check "the last LOSS frame's running total is the same count" \
-        "[ \"\$(awk '\$1 == \"loss\" { t = \$6 } END { print t }' $out/stop.frames)\" = '$e' ]"
+    check "the last LOSS frames' running totals (one a reason) add up to the same count" \
+        "[ \"\$(awk '\$1 == \"loss\" { t[\$3] = \$6 } END { for (r in t) s += t[r]; print s }' $out/stop.frames)\" = '$e' ]"
 }
 if [ "$parts" = stop ]; then
     stop_part

@@ -522,6 +522,23 @@ static void test_stream_crc32(void **st)
         got = ks_crc32(got, data + off, len);
     }
     assert_int_equal(got, want);
+    // Joining two pieces' CRCs, at every split; and the logger's fold of a frame into the
+    // file's CRC from the frame's CRC (header, then payload P) and its header's alone:
+    // crc(F P) = mult(x8n(len P), crc(F) ^ crc(H)) ^ crc(H P).
+    for (size_t cut = 0; cut <= 600; cut += 37) {
+        uint32_t a = crc32_bitwise(0, data, cut), b = crc32_bitwise(0, data + cut, 1024);
+        assert_int_equal(ks_crc32_mult(ks_crc32_x8n(1024), a) ^ b,
+                         crc32_bitwise(0, data, cut + 1024));
+        const uint8_t *f = data + 2048, *h = data, *pl = data + 6;
+        uint32_t file = crc32_bitwise(0, f, cut), hd = crc32_bitwise(0, h, 6);
+        uint32_t frame = crc32_bitwise(0, h, 6 + cut);
+        uint8_t joined[1200];
+        memcpy(joined, f, cut);
+        memcpy(joined + cut, pl, cut);
+        assert_int_equal(ks_crc32_mult(ks_crc32_x8n(cut), file ^ hd) ^ frame,
+                         crc32_bitwise(0, joined, 2 * cut));
+    }
+    assert_int_equal(ks_crc32_mult(ks_crc32_x8n(0), 0x12345678u), 0x12345678u);
 }
 
 // The stream's HEARTBEAT and LOSS frames (kev_stream.h): their payloads byte for byte as the

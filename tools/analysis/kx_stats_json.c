@@ -271,9 +271,10 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
 {
     const struct kev_reader *r = s->r;
     fprintf(f, "{\"trace\":{\"events\":%llu,\"lost\":%llu,\"rejected\":%llu,"
+               "\"timer_pulses_lost\":%llu,"
                "\"cycles_per_sec\":%llu,\"first\":%llu,\"last\":%llu,\"cpus\":%u,\"board\":",
             (unsigned long long)s->events, (unsigned long long)kev_lost_total(r),
-            (unsigned long long)kev_rejected_total(r),
+            (unsigned long long)kev_rejected_total(r), (unsigned long long)kev_timer_lost_total(r),
             (unsigned long long)r->kr_cycles_per_sec, (unsigned long long)s->t_first,
             (unsigned long long)s->t_last, r->kr_ncpu_seen);
     kx_json_str(f, r->kr_board);

@@ -678,6 +678,9 @@ int main(int argc, char **argv)
         if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
             printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                    "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
+        if (kev_timer_lost_total(f.r))  // the program's pulses, not the trace's events
+            printf("%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
+                   "not trace events)\n", (unsigned long long)kev_timer_lost_total(f.r));
         if (s->emul)
             kx_emul_print(s->emul, stdout);
         if (panic_cpu >= 0) {

@@ -580,6 +580,9 @@ static void print_summary(const struct kev_reader *r, int rc)
         printf("rejected records: %llu (bad user-event ring records of processes, see their "
                "URING_BAD events; not events, not lost)\n",
                (unsigned long long)kev_rejected_total(r));
+    if (kev_timer_lost_total(r)) // the program's pulses: the trace kept every event
+        printf("timer pulses lost: %llu (user timers' pulses with no room, see the TIMER_LOST "
+               "events; not trace events lost)\n", (unsigned long long)kev_timer_lost_total(r));
     if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_FILLED))
         printf("note: tracing stopped because every buffer was full (fill mode)\n");
     if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_HOST_LOSS))

@@ -69,6 +69,7 @@ void ktrace_rec_message_ev(uint32_t rcvid, uint32_t who, const struct thread *cl
 void ktrace_reply_message_ev(uint32_t rcvid, uint32_t status, const struct thread *client);
 void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *client);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
+void ktrace_timer_lost_ev(uint32_t timer_id, uint32_t pid, uint32_t lost);
 
 // Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause);
@@ -155,6 +156,12 @@ static inline void ktrace_timer(uint32_t id, uint32_t pid)
 {
     if (KTRACE_ON(KEV_C_SYSTEM))
         ktrace_timer_ev(id, pid);
+}
+
+static inline void ktrace_timer_lost(uint32_t timer_id, uint32_t pid, uint32_t lost)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_timer_lost_ev(timer_id, pid, lost);
 }
 
 // ---- the core's other hooks into the tracing layer --------------------------------------------

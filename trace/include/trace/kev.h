@@ -261,6 +261,12 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // sample's stamp at the same interrupt, or the interrupt's time). The firings take this
 // event's stamp, and dtrace -i fires the same program's timers here, deciding as the kernel did.
 #define KEV_SYS_DTIMER      0x20cu
+// A user timer's pulse could not be delivered (ours; docs/trace-events.md): [timer id, owner
+// pid, lost], written where the timer fired (after its TIMER event) when the pulse found no
+// room (the owner's or the channel's bound on queued pulses, or the pool full); lost is that
+// timer's count of lost pulses since it was created, this one included, so a reader that
+// lost some of these events still has the true count from the next.
+#define KEV_SYS_TIMER_LOST  0x20du
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
 #define KEV_IMAGE_WORDS     3u     // the words before the id

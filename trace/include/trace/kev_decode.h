@@ -68,6 +68,8 @@ struct kev_cpu_stats {
     uint64_t cs_time_guess;  // low-word wraps found without a TIME event
     uint64_t cs_rejected;    // records of processes' user-event rings the kernel rejected
                              // (SYSTEM URING_BAD): a process's doing, not a loss
+    uint64_t cs_timer_lost;  // user timers' pulses the kernel could not deliver (SYSTEM
+                             // TIMER_LOST events): the program's loss, not the trace's
     uint32_t cs_hi, cs_last;
     int cs_have_time;
 };
@@ -255,5 +257,7 @@ uint64_t kev_lost_total(const struct kev_reader *r);
 // Records of processes' user-event rings the kernel rejected (the URING_BAD events' counts):
 // shown apart from losses, which are only events the system generated and could not keep.
 uint64_t kev_rejected_total(const struct kev_reader *r);
+// User timers' pulses lost (the TIMER_LOST events): not trace losses, the program's own.
+uint64_t kev_timer_lost_total(const struct kev_reader *r);
 
 #endif

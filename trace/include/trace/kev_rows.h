@@ -73,6 +73,10 @@
 #define KEV_F_TIMER(F, x) \
     F(x, timer_id, HEX, WORD, 0, 0, 0, 0, NULL, "the timer") \
     F(x, pid, PID, WORD, 1, 0, 0, 0, NULL, "its owner")
+#define KEV_F_TIMER_LOST(F, x) \
+    F(x, timer_id, HEX, WORD, 0, 0, 0, 0, NULL, "the timer") \
+    F(x, pid, PID, WORD, 1, 0, 0, 0, NULL, "its owner") \
+    F(x, lost, U32, WORD, 2, 0, 0, 0, NULL, "the timer's pulses lost since its creation, this one included")
 #define KEV_F_SNAPSHOT(F, x) \
     F(x, what, ENUM, WORD, 0, 0, 8, 0, snapshot_names, "0 start, 1 end, 2 which thread a CPU runs") \
     F(x, cpu, U32, WORD, 0, 8, 8, 0, NULL, "for 2: the CPU") \

@@ -55,7 +55,13 @@
 // the LOSS frames of 4 CPUs, a trailer, with margin.
 #define KS_XOFF_ROOM 32768u
 
-uint32_t ks_crc32(uint32_t crc, const void *p, size_t n);   // start with crc = 0
+// CRC-32 (trace/kev_crc32.c): ks_crc32 starts with crc = 0 and continues with the last value.
+// The CRC of A then B from each one's: ks_crc32_mult(ks_crc32_x8n(len B), crc(A)) ^ crc(B)
+// (zlib's crc32_combine); mult is linear in its second argument (mult(o, a ^ b) =
+// mult(o, a) ^ mult(o, b)).
+uint32_t ks_crc32(uint32_t crc, const void *p, size_t n);
+uint32_t ks_crc32_x8n(size_t n);
+uint32_t ks_crc32_mult(uint32_t op, uint32_t crc);
 
 // HEARTBEAT payload, KS_HEARTBEAT_BYTES:
 //   time u64 | offset u64 | interval_ms u32 | buffers u32
