@@ -23,6 +23,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
+#include <kernel/ktrace_probe.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 #include <kernel/kloadavg.h>
@@ -65,6 +66,7 @@ static inline __attribute__((always_inline)) void tick_traced(bool kernel_tick, 
     if (kernel_tick) {
         if (ktrace.tr_running && tick_crossed_multiple(from, to, TICK_HZ))
             trace_ring_tick(&ktrace);
+        ktrace_probe_tick();    // a probe's reader asked for the partial buffers
     } else if (KSMP) {
         cputick_time_event();
     }

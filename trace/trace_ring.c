@@ -210,7 +210,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     b->tb_seq = r->tr_next_seq++;
     b->tb_state = TRACE_BUF_FILLING;
     b->tb_cpu = (uint8_t)cpu;
-    b->tb_notified = r->tr_policy == TRACE_POLICY_RING;
+    b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
     b->tb_nslots = 0;
     b->tb_reported = 0;
     // QNX's BUFFER: [sequence, number of events], and its kernel writes 0 for the count at
@@ -446,6 +446,16 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
     int rc = r->tr_running ? -TRACE_EBUSY : 0;
     if (rc == 0)
         r->tr_policy = policy;
+    control_unlock(r, fl);
+    return rc;
+}
+
+int trace_ring_set_quiet(struct trace_ring *r, unsigned on)
+{
+    unsigned long fl = control_lock(r);
+    int rc = r->tr_running ? -TRACE_EBUSY : 0;
+    if (rc == 0)
+        r->tr_quiet = on != 0;
     control_unlock(r, fl);
     return rc;
 }
