@@ -45,11 +45,8 @@ static int publish(const struct proc *p, uint32_t arg)
     if (!pub.head_len || !proc_can_read(p, pub.head, pub.head_len) ||
         !proc_can_read(p, pub.page, pub.page_len) || (pub.flags & ~KEV_PROBE_F_KEEP))
         return -EINVAL;
-    if (ktrace.tr_running)
-        return -EBUSY;
-    int r = trace_ring_set_quiet(&ktrace, 1);
-    if (r < 0)
-        return r;
+    // (Tracing may run already: a passive logger's program may start it first.)
+    trace_ring_set_quiet(&ktrace, 1);
     uint32_t gen = b->pb_gen + 1u;
     set_state(KEV_PROBE_IDLE);
     b->pb_check = 0;        // a reader that halts the target in between sees a bad block
@@ -82,7 +79,7 @@ static int publish(const struct proc *p, uint32_t arg)
     b->pb_stop_time = 0;
     b->pb_trl_flags = 0;
     b->pb_check = kev_probe_check(b);
-    set_state(KEV_PROBE_READY);
+    set_state(ktrace.tr_running ? KEV_PROBE_RUNNING : KEV_PROBE_READY);
     if (b->pb_magic[0] != 'K')
         write_magic(b);
     return 0;

@@ -450,14 +450,11 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
     return rc;
 }
 
-int trace_ring_set_quiet(struct trace_ring *r, unsigned on)
+void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
 {
     unsigned long fl = control_lock(r);
-    int rc = r->tr_running ? -TRACE_EBUSY : 0;
-    if (rc == 0)
-        r->tr_quiet = on != 0;
+    r->tr_quiet = on != 0;
     control_unlock(r, fl);
-    return rc;
 }
 
 int trace_ring_start(struct trace_ring *r)

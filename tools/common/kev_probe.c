@@ -439,8 +439,9 @@ int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t
                 return 0;
             }
     }
-    return perr(p, "no probe block in 0x%llx..0x%llx (the image has none, or tracing was "
-                "never published: tracelogger -x probe)", (unsigned long long)scan,
+    p->p_unpublished = 1;
+    return perr(p, "no probe block in 0x%llx..0x%llx (the image has none, or no capture was "
+                "published: tracelogger -x probe)", (unsigned long long)scan,
                 (unsigned long long)(scan + scan_len));
 }
 
@@ -618,6 +619,10 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
     p->p_counts.polls++;
     if (kev_gdb_read(p->p_gdb, p->p_at, b, sizeof(*b)) < 0)
         return gdb_fail(p);
+    static const struct kev_probe_block zero;
+    p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0;
+    if (p->p_unpublished)
+        return 0;   // the kernel's block before the first capture publishes it (the caller waits)
     const char *why = kev_probe_refused(b, p->p_at);
     if (why)
         return perr(p, "at 0x%llx: %s", (unsigned long long)p->p_at, why);

@@ -118,11 +118,22 @@ int main(int argc, char **argv)
         }
         usleep(50000);
     }
+    // The block is published when the logger starts (the kernel's is all zero until then):
+    // wait for it as long as for the server.
     struct kev_probe p;
-    if (kev_probe_find(&p, &g, at, scan, scan_len) < 0) {
-        fprintf(stderr, "kevprobe: %s\n", p.p_err);
-        kev_gdb_close(&g);
-        return 1;
+    t0 = now_ns();
+    while (kev_probe_find(&p, &g, at, scan, scan_len) < 0) {
+        if (!p.p_unpublished || now_ns() - t0 > wait_s * 1000000000u || kev_gdb_cont(&g) < 0) {
+            fprintf(stderr, "kevprobe: %s\n", p.p_err);
+            kev_gdb_close(&g);
+            return 1;
+        }
+        kev_probe_free(&p);
+        usleep(100000);
+        if (kev_gdb_halt(&g) != 0) {
+            fprintf(stderr, "kevprobe: %s\n", g.err);
+            return 1;
+        }
     }
     p.p_out = out;
     p.p_flush_ms = (uint32_t)flush_ms;
@@ -133,6 +144,13 @@ int main(int argc, char **argv)
         r = kev_probe_poll(&p, h0);
         if (r != 0)
             break;
+        if (p.p_unpublished && !p.p_gen && now_ns() - t0 > wait_s * 1000000000u) {
+            fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu s: "
+                    "the board's tracelogger runs without -x probe, or the address is not the "
+                    "running image's\n", (unsigned long long)p.p_at, (unsigned long long)wait_s);
+            r = -2;
+            break;
+        }
         if (kev_gdb_cont(&g) < 0) {
             r = -1;
             break;
@@ -146,7 +164,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (r < 0)
+    if (r == -1)
         fprintf(stderr, "kevprobe: %s\n", ended ? g.err : p.p_err);
     if (ended && r < 0)
         fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "

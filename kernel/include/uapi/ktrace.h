@@ -103,7 +103,7 @@ struct ktrace_query {
 
 // KTRACE_PROBE's operations (docs/live.md, "The probe path"). The ring goes quiet (no buffer
 // notified) and a reader outside the target takes the buffers through the kernel's probe block.
-#define KTRACE_PROBE_PUBLISH  0u    // (struct ktrace_probe_pub *): before START
+#define KTRACE_PROBE_PUBLISH  0u    // (struct ktrace_probe_pub *): before or after START
 #define KTRACE_PROBE_STOPPED  1u    // (struct ktrace_probe_end *): after STOP, for good
 #define KTRACE_PROBE_HOSTDONE 2u    // () -> 1 once the reader has read the stopped capture
 struct ktrace_probe_pub {

@@ -67,18 +67,22 @@ struct kev_probe {
     uint32_t p_flush_ms;        // 0: never ask for partial buffers
     uint64_t p_last_flush_ns;
     int p_done;                 // the capture's trailer is written
+    int p_unpublished;          // the block read all zero (not published yet), or the scan
+                                // found no magic: the caller may wait and try again
     uint8_t *p_table;           // the buffers' table, read each poll
     struct kev_slot *p_slots;   // one buffer
     struct kev_probe_counts p_counts;
     char p_err[256];
 };
 // Finds the block: at `at` when not 0 (an ELF symbol's address), else by scanning
-// [scan, scan + scan_len) for the magic. 0, or -1 with p->p_err. The target halted.
+// [scan, scan + scan_len) for the magic. 0, or -1 with p->p_err (p_unpublished: no magic yet,
+// try again later). The target halted.
 int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t scan,
                    uint64_t scan_len);
 // One round with the target halted: reads the block, writes what is new to out, gives back
 // the buffers written, asks for partial ones when flush_ms has passed. 1 when the capture is
-// written whole (its trailer), 0 to go on, -1 with p->p_err.
+// written whole (its trailer), 0 to go on (p_unpublished: the block is still all zero, as the
+// kernel's is before the first capture), -1 with p->p_err.
 int kev_probe_poll(struct kev_probe *p, uint64_t now_ns);
 void kev_probe_free(struct kev_probe *p);
 

@@ -220,10 +220,10 @@ struct trace_counts {
 // (NULL, nbufs 0 or > TRACE_MAX_BUFS, len < nbufs * KEV_BUF_BYTES). Filters start all off.
 int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs);
 int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -EBUSY if running
-// Quiet (on != 0): no buffer is ever notified (as in ring mode, whatever the policy), so the
-// fast path runs to each buffer's end slot; a reader outside the target takes the buffers
-// (trace/kev_probe.h). -EBUSY if running.
-int trace_ring_set_quiet(struct trace_ring *r, unsigned on);
+// Quiet (on != 0): no buffer started from now on is ever notified (as in ring mode, whatever
+// the policy), so the fast path runs to each buffer's end slot; a reader outside the target
+// takes the buffers (trace/kev_probe.h). A buffer already filling keeps its one notification.
+void trace_ring_set_quiet(struct trace_ring *r, unsigned on);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
 int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events
