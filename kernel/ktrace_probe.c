@@ -77,6 +77,7 @@ static int publish(const struct proc *p, uint32_t arg)
     b->pb_flush_req = b->pb_flush_done = 0;
     b->pb_host_done = 0;
     b->pb_stop_time = 0;
+    b->pb_flush_time = 0;
     b->pb_trl_flags = 0;
     b->pb_check = kev_probe_check(b);
     set_state(ktrace.tr_running ? KEV_PROBE_RUNNING : KEV_PROBE_READY);
@@ -132,5 +133,6 @@ void ktrace_probe_flush(void)
 {
     uint32_t req = *(volatile uint32_t *)&kev_probe_block.pb_flush_req;
     trace_ring_flush(&ktrace);
+    kev_probe_block.pb_flush_time = trace_port_now64();
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
 }

@@ -60,7 +60,7 @@ port=$(freeport)
 mkfifo "$dir/live.fifo"
 QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 \
     "$here/qemu-run.sh" "$b/livemark.elf" -S -gdb "tcp:127.0.0.1:$port" 2>&1 | stamp >"$dir/console.stamped" &
-"$h/kevprobe" -e "$b/livemark.elf" -o - "127.0.0.1:$port" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
+"$h/kevprobe" -t -e "$b/livemark.elf" -o - "127.0.0.1:$port" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
 python3 - "$dir/console.stamped" "$dir/frames.stamped" <<'PY'

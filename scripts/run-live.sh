@@ -50,7 +50,8 @@ if [ "$path" = probe ]; then
     setsid env QEMU_TIMEOUT=0 QEMU_ARGS="$args ;; tracelogger -d1 $tlopts ${TL_OPTS:-}" \
         "$here/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$console" 2>&1 </dev/null &
     qemu=$!
-    "$here/../build/host/kevprobe" ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
+    # shellcheck disable=SC2086  # KEVPROBE_OPTS: words
+    "$here/../build/host/kevprobe" -t ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
         >"$fifo" 2>"$out/kevprobe.log" &
     probe=$!
 else

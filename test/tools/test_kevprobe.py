@@ -19,8 +19,8 @@ import threading
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
-FMT = "<16sIIQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQ"
-assert struct.calcsize(FMT) == 152
+FMT = "<16sIIQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
+assert struct.calcsize(FMT) == 160
 n = 0
 
 
@@ -76,9 +76,9 @@ def target(head, page, bufs, **kw):
                          0, 1, 0, 0, len(b) // 16, 3)
     if "bad_slot" in kw:
         struct.pack_into("<I", ring, 16384 * 2 + 8, 999)
-    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 1), 152, BLOCK, MEM, TABLE, CPUS, NEXT,
+    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 1), 160, BLOCK, MEM, TABLE, CPUS, NEXT,
               HEAD, HEAD + len(head), len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
-              0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678]
+              0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
     blk = bytearray(struct.pack(FMT, *fields))
     if kw.get("self"):
         struct.pack_into("<Q", blk, 24, kw["self"])
@@ -193,7 +193,7 @@ def probe(mem, args=None, hang_after=None):
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..11")
+print("1..12")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
@@ -203,6 +203,13 @@ states = [mem[TABLE][16 * i + 4] for i in range(len(bufs))]
 done = struct.unpack_from("<I", mem[BLOCK], 136)[0]
 ok(states == [0] * len(bufs) and done == 1, "each buffer was given back (state FREE) and the "
    "capture marked read (states %s, host_done %d)" % (states, done))
+rc, err, data, s = probe(target(head, page, bufs), ["-t", "-a", hex(BLOCK)])
+f = tempfile.mktemp(suffix=".stream")
+open(f, "wb").write(data)
+kc = subprocess.run([os.path.join(H, "kevcapture"), "-q", "-o", f + ".kev", f], capture_output=True)
+ok(rc == 0 and data[:2] == b"KS" and kc.returncode == 0 and open(f + ".kev", "rb").read() == whole,
+   "-t: the framed stream, which kevcapture turns into the same file (kevcapture exit %d)" %
+   kc.returncode)
 rc, err, data, s = probe(target(head, page, bufs), ["-s", "0x20000000:0x8000"])
 ok(rc == 0 and data == whole, "found by scanning for its magic: the same file")
 
@@ -211,7 +218,7 @@ cases = [
     ({"bstate": 9}, None, "state is 9, which the kernel never writes"),
     ({"state": 7}, None, "buffer 1's state is 7, which the kernel never writes"),
     ({"bad_slot": 1}, None, "does not start with its BUFFER and end with its BUFFER_END"),
-    ({"version": 7}, None, "version 7 of 152 bytes"),
+    ({"version": 7}, None, "version 7 of 160 bytes"),
     ({}, ["-a", hex(BLOCK + 16)], "no probe block there"),
     ({"self": BLOCK + 0x100}, None, "says it is at 0x%x, not 0x%x" % (BLOCK + 0x100, BLOCK)),
 ]

@@ -9,6 +9,7 @@
 // the round's reads (docs/live.md, "What it costs").
 #include <kevhost/kev_probe.h>
 #include <trace/kev_file.h>
+#include <trace/kev_stream.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -445,10 +446,51 @@ int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t
                 (unsigned long long)(scan + scan_len));
 }
 
+static int put_frame(struct kev_probe *p, unsigned type, const void *b, size_t n)
+{
+    uint8_t f[KS_MAX_FRAME];
+    size_t len = ks_frame(f, type, p->p_frame_seq++, b, n);
+    if (fwrite(f, 1, len, p->p_out) != len)
+        return perr(p, "writing the stream: %s", strerror(errno));
+    return 0;
+}
+
+// The file's bytes: as they are, or in DATA frames.
 static int write_out(struct kev_probe *p, const void *b, size_t n)
 {
-    if (n && fwrite(b, 1, n, p->p_out) != n)
-        return perr(p, "writing the file: %s", strerror(errno));
+    if (!p->p_stream) {
+        if (n && fwrite(b, 1, n, p->p_out) != n)
+            return perr(p, "writing the file: %s", strerror(errno));
+        return 0;
+    }
+    const uint8_t *c = b;
+    p->p_file_crc = ks_crc32(p->p_file_crc, b, n);
+    p->p_file_bytes += n;
+    while (n) {
+        size_t k = n < KS_MAX_PAYLOAD ? n : KS_MAX_PAYLOAD;
+        if (put_frame(p, KS_DATA, c, k) < 0)
+            return -1;
+        c += k;
+        n -= k;
+    }
+    return 0;
+}
+
+// After a flush the kernel served at pb_flush_time, every buffer before it written: the board's
+// time for the live reader (kev_live.h: each CPU has passed it).
+static int heartbeat(struct kev_probe *p)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    if (!p->p_stream || b->pb_flush_done == p->p_hb_flush || !b->pb_flush_time)
+        return 0;
+    p->p_hb_flush = b->pb_flush_done;
+    struct ks_heartbeat h = { b->pb_flush_time, p->p_file_bytes, p->p_flush_ms,
+                              (uint32_t)p->p_counts.buffers };
+    uint8_t pl[KS_HEARTBEAT_BYTES];
+    ks_heartbeat_put(pl, &h);
+    if (put_frame(p, KS_HEARTBEAT, pl, sizeof(pl)) < 0)
+        return -1;
+    fflush(p->p_out);
     return 0;
 }
 
@@ -507,6 +549,15 @@ static int end_capture(struct kev_probe *p)
         return perr(p, "the trailer: %s", o.ko_why);
     if (write_out(p, t, o.ko_len) < 0)
         return -1;
+    if (p->p_stream) {
+        uint8_t e[8];       // the file's length and CRC-32, little-endian (kev_stream.h)
+        for (int i = 0; i < 4; i++) {
+            e[i] = (uint8_t)(p->p_file_bytes >> (8 * i));
+            e[4 + i] = (uint8_t)(p->p_file_crc >> (8 * i));
+        }
+        if (put_frame(p, KS_END, e, sizeof(e)) < 0)
+            return -1;
+    }
     fflush(p->p_out);
     uint32_t gen = b->pb_gen;
     if (kev_gdb_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
@@ -643,6 +694,8 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         return -1;
     if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
         return end_capture(p);
+    if (heartbeat(p) < 0)
+        return -1;
     if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
         now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {
         p->p_last_flush_ns = now_ns;

@@ -24,11 +24,15 @@ static const struct tool_opt opts[] = {
       "time (default 100; 0: full buffers only)", NULL },
     { 'i', 'i', "interval", "MS", "halt and read every MS (default 20)", NULL },
     { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server to listen (default 10)", NULL },
+    { 't', 't', "stream", NULL, "write the tracelogger's framed stream (the file's bytes in\n"
+      "DATA frames, a HEARTBEAT at each flush the kernel served, END): what a live\n"
+      "reader of several CPUs needs to know they all moved on (kevtop -o writes the\n"
+      "same .kev from it)", NULL },
     { 'q', 'q', NULL, NULL, "no summary at the end", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevprobe", "[-o OUT.kev] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-F MS] [-i MS] HOST:PORT",
+    "kevprobe", "[-o OUT] [-t] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-F MS] [-i MS] HOST:PORT",
     "Takes the kernel's trace buffers from the target's memory through a GDB server and\n"
     "writes the .kev file as it grows (the board runs tracelogger -x probe).\n"
     "  HOST:PORT  the GDB server: QEMU's -gdb tcp::PORT, OpenOCD (3333), pyOCD (3333),\n"
@@ -54,7 +58,7 @@ int main(int argc, char **argv)
 {
     const char *out_name = NULL, *elf = NULL;
     uint64_t at = 0, scan = 0, scan_len = 0, flush_ms = 100, poll_ms = 20, wait_s = 10;
-    int quiet = 0, opt;
+    int quiet = 0, stream = 0, opt;
     struct tool_args a = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
@@ -79,6 +83,7 @@ int main(int argc, char **argv)
                 return tool_usage_error(&cmd, "-i wants MS (at least 1)");
             break;
         case 'w': if (number(a.val, &wait_s)) return tool_usage_error(&cmd, "-w wants SEC"); break;
+        case 't': stream = 1; break;
         case 'q': quiet = 1; break;
         default: return tool_opts_exit(opt);
         }
@@ -136,6 +141,7 @@ int main(int argc, char **argv)
         }
     }
     p.p_out = out;
+    p.p_stream = stream;
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
     int r, ended = 0;

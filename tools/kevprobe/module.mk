@@ -8,4 +8,4 @@ $(H)/kevprobe: $(call kevhost_objs,tools/kevprobe/kevprobe.c)
 # kevprobe against a GDB server written from the protocol's documents, over a kevgen capture's
 # memory: kevgen's file byte for byte, each damaged input refused with its sentence (about 2 s).
 SCRIPT_TESTS_HOST += kevprobe|60|test/tools/test_kevprobe.py|$(H)
-TEST_DEPS_HOST    += $(H)/kevprobe $(H)/kevgen
+TEST_DEPS_HOST    += $(H)/kevprobe $(H)/kevgen $(H)/kevcapture

@@ -72,6 +72,15 @@ struct kev_probe {
     uint8_t *p_table;           // the buffers' table, read each poll
     struct kev_slot *p_slots;   // one buffer
     struct kev_probe_counts p_counts;
+    // The framed stream (p_stream: trace/kev_stream.h) instead of the bare file: the file's
+    // bytes in DATA frames, a HEARTBEAT at each flush the kernel served once every buffer
+    // before it is written (so that a live reader of several CPUs knows they all passed its
+    // time), END at the end.
+    int p_stream;
+    uint16_t p_frame_seq;
+    uint64_t p_file_bytes;
+    uint32_t p_file_crc;
+    uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
     char p_err[256];
 };
 // Finds the block: at `at` when not 0 (an ELF symbol's address), else by scanning

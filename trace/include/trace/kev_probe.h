@@ -68,6 +68,8 @@ struct kev_probe_block {
     uint32_t pb_host_done;  // the reader: pb_gen once it has read a STOPPED capture whole
     uint32_t pb_trl_flags;  // the trailer's flags the logger knows (KEV_TRL_RING, _FILLED)
     uint64_t pb_stop_time;  // the logger's time at the stop (the trailer's loss note)
+    uint64_t pb_flush_time; // the kernel: the cycle count when it served pb_flush_done (every
+                            // event before it is in a closed buffer: a reader's heartbeat)
 };
 
 #define KEV_PROBE_CHECK_FROM offsetof(struct kev_probe_block, pb_version)
@@ -84,6 +86,6 @@ static inline uint32_t kev_probe_check(const struct kev_probe_block *b)
     return h;
 }
 
-_Static_assert(sizeof(struct kev_probe_block) == 152, "the probe block's layout is the format");
+_Static_assert(sizeof(struct kev_probe_block) == 160, "the probe block's layout is the format");
 
 #endif
