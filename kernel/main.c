@@ -23,7 +23,6 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
-#include <kernel/ktrace_probe.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 #include <kernel/kloadavg.h>

@@ -37,8 +37,8 @@ SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev2ctf
 # make live's probe path (kevprobe through QEMU's gdbstub), exact mode: deadline's missed periods
 # and lost pulses the same as without live, the kernel's counts in the live file, the board's
-# copy byte for byte, halts that cost the guest nothing, a slow reader's loss, a wrong address
-# (about 10 s on mps2-an385, 18 s on qemu-virt-a53: seven short boots).
+# copy byte for byte, halts that cost the guest nothing, a slow reader's loss and ring mode's, a
+# wrong address (about 12 s on mps2-an385, 20 s on qemu-virt-a53: eight short boots).
 BENCHES      += scripts/bench-probe.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(B)/demo.elf $(H)/kevprobe $(H)/kevtop $(H)/kevstat
 SCRIPT_TESTS += qemu/probe-live|120|test/qemu/test_probe_live.sh|$(B)|$(H)

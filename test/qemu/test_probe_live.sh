@@ -22,7 +22,7 @@ top=$here/../..
 . "$here/tap_lib.sh"
 img=$b/deadlines.elf
 want="missed 6: 50 150 250 350 450 550; pulses lost 0"
-echo "1..11"
+echo "1..12"
 
 line() { grep -a -o 'deadline: 600 periods, .*' "$1" | head -1 | sed 's/^deadline: 600 periods, //'; }
 kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*, overwritten [0-9]*" "$1"; }
@@ -107,6 +107,21 @@ check "a slow reader: the kernel dropped events, the file's loss is its count ($
     "[ $prc = 0 ] && [ -n '$dropped' ] && [ '$dropped' -gt 0 ] && grep -q '^lost events: $dropped ' $out/slow.txt"
 check "and the program's periods are still its own ($(line "$out/slow.console"))" \
     "[ '$(line "$out/slow.console")' = '$run' ]"
+
+# The same in ring mode (-r): the kernel overwrites the oldest unread buffer; kevprobe counts
+# by sequence the buffers it never saw, and the file's loss is the kernel's overwritten count.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=100 QEMU_ARGS="appinit deadline ;; tracelogger -d1 -r -x probe -k 4" \
+    "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/ring.console" 2>&1 &
+q=$!
+"$h/kevprobe" -i 600 -F 0 -e "$img" -o "$out/ring.kev" "127.0.0.1:$port" 2>"$out/ring.probe"
+prc=$?
+wait $q
+k=$(kcount "$out/ring.console")
+over=$(echo "$k" | sed 's/.*overwritten \([0-9]*\)$/\1/')
+"$h/traceprinter" "$out/ring.kev" >"$out/ring.txt" 2>&1
+check "ring mode: the buffers overwritten unread are counted, the file's loss is the kernel's ($k; $(tail -1 "$out/ring.probe"))" \
+    "[ $prc = 0 ] && [ -n '$over' ] && [ '$over' -gt 0 ] && grep -q '^lost events: $over ' $out/ring.txt && grep -q ' [1-9][0-9]* buffers overwritten before' $out/ring.probe"
 
 # 5. A reader pointed at the wrong place: the image's code (not the block) is refused at once.
 main=$(nm "$img" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) [Tt] ktrace_probe_call$/\1/p' | head -1)
