@@ -110,6 +110,14 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
         return publish(p, arg);
     case KTRACE_PROBE_STOPPED:
         return stopped(p, arg);
+    case KTRACE_PROBE_STATUS: {
+        uint32_t started = 0;   // (read unlocked: a stopping rule's count, not a loss count)
+        for (unsigned c = 0; c < TRACE_MAX_CPUS; c++)
+            started += __atomic_load_n(&ktrace.tr_cpu[c].tc_buffers, __ATOMIC_RELAXED);
+        if (started > 0x3fffffffu)
+            started = 0x3fffffffu;
+        return (int)(started << 1 | (ktrace.tr_running != 0));
+    }
     case KTRACE_PROBE_HOSTDONE:
         return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
                *(volatile uint32_t *)&kev_probe_block.pb_host_done == kev_probe_block.pb_gen;

@@ -141,6 +141,11 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     unsigned used = used_below(r, c, wp);
     uint32_t events = used - b->tb_overhead;
 
+    // Another CPU closing this one (a flush, the stop) read its clock before quiesce waited for
+    // this CPU's last event: the end must not go back before that event, or a reader takes the
+    // step back for the low word's wrap (2^32 cycles later).
+    if ((int32_t)(now - c->tc_last) < 0)
+        now = c->tc_last;
     put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;

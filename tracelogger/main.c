@@ -175,15 +175,17 @@ static int capture_probe(void)
     bool seen_running = !opts.passive;
     for (;;) {
         ThreadSleep(PROBE_POLL_NS);
-        struct ktrace_query q;
-        TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+        // (Not KTRACE_QUERYEVENTS: its counts wait for every CPU's event in progress.)
+        int st = TraceEvent(KTRACE_PROBE, KTRACE_PROBE_STATUS, 0, 0);
+        uint32_t buffers = st > 0 ? (uint32_t)st >> 1 : 0;
+        bool on = st > 0 && (st & 1);
         if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
             return 0;
-        if (!opts.passive && opts.iterations && q.buffers >= opts.iterations)
+        if (!opts.passive && opts.iterations && buffers >= opts.iterations)
             return 0;
-        if (q.running || q.buffers)
+        if (on || buffers)
             seen_running = true;
-        if (!q.running && seen_running)
+        if (!on && seen_running)
             return 0;
         if (!seen_running && ClockTime() - t0 >= (uint64_t)opts.start_wait * 1000000000u) {
             printf("tracelogger: passive (-d1) and tracing was not started within %u s; "

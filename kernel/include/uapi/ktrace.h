@@ -106,6 +106,8 @@ struct ktrace_query {
 #define KTRACE_PROBE_PUBLISH  0u    // (struct ktrace_probe_pub *): before or after START
 #define KTRACE_PROBE_STOPPED  1u    // (struct ktrace_probe_end *): after STOP, for good
 #define KTRACE_PROBE_HOSTDONE 2u    // () -> 1 once the reader has read the stopped capture
+#define KTRACE_PROBE_STATUS   3u    // () -> buffers started << 1 | running: KTRACE_QUERYEVENTS's
+                                    // two words without its counts (no CPU is waited for)
 struct ktrace_probe_pub {
     uint32_t head, head_len;    // the .kev header's text, in the caller's RAM, kept there
     uint32_t page, page_len;    // the system page that follows it
