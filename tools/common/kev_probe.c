@@ -635,6 +635,9 @@ static int take_buffers(struct kev_probe *p)
             return perr(p, "buffer %u's CPU is %u of %u: the ring is damaged", i,
                         tab8(p, i, b->pb_off_cpu), b->pb_ncpus);
     }
+    if ((int32_t)(given - p->p_next) > (1 << 24))
+        return perr(p, "the ring's next sequence number is %u, %u past the last one read: "
+                    "damaged, or not this block's ring", given, given - p->p_next);
     while ((int32_t)(given - p->p_next) > 0) {
         int found = -1;
         for (unsigned i = 0; i < b->pb_nbufs && found < 0; i++)
@@ -643,16 +646,22 @@ static int take_buffers(struct kev_probe *p)
         if (found < 0) {
             // Not in the table: handed back already (it was written), or reused by the kernel
             // (ring or overwrite policy) before it was read.
+            // The oldest newer one is next; those between were reused.
             int newer = 0;
-            for (unsigned i = 0; i < b->pb_nbufs; i++)
-                if (tab8(p, i, b->pb_off_state) != 0 &&
-                    (int32_t)(tab32(p, i, b->pb_off_seq) - p->p_next) > 0)
+            uint32_t oldest = 0;
+            for (unsigned i = 0; i < b->pb_nbufs; i++) {
+                uint32_t q = tab32(p, i, b->pb_off_seq);
+                if (tab8(p, i, b->pb_off_state) != 0 && (int32_t)(q - p->p_next) > 0 &&
+                    (!newer || (int32_t)(q - oldest) < 0)) {
+                    oldest = q;
                     newer = 1;
+                }
+            }
             if (!newer)
                 return perr(p, "sequence %u is in no buffer and none is newer: the ring is "
                             "damaged", p->p_next);
-            p->p_counts.overwritten++;
-            p->p_next++;
+            p->p_counts.overwritten += oldest - p->p_next;
+            p->p_next = oldest;
             continue;
         }
         unsigned st = tab8(p, (unsigned)found, b->pb_off_state);
