@@ -138,15 +138,18 @@ run: setup
 	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
 
 # make live [APPS="a b"] [KEVTOP_OPTS=-b] [TL_OPTS="-x flush=50"] [LIVE_SECONDS=30]
-# [LIVE_HOLD=SECONDS]: the demo system (or appinit with programs a and b) with its trace streamed
-# live to kevtop in the terminal, which also writes trace.kev, served to LTTng's viewers by
-# kevlive and to a browser by kevweb as it grows (the babeltrace2 command and the page's address
-# are said first; the page keeps the finished run until q, or LIVE_HOLD seconds; docs/live.md).
+# [LIVE_HOLD=SECONDS] [LIVE_PATH=probe|uart]: the demo system (or appinit with programs a and b)
+# with its trace live in kevtop in the terminal, which also writes trace.kev, served to LTTng's
+# viewers by kevlive and to a browser by kevweb as it grows (the babeltrace2 command and the
+# page's address are said first; the page keeps the finished run until q, or LIVE_HOLD seconds).
+# The path: the board's BOARD_LIVE_PATH (probe: kevprobe reads the kernel's buffers through
+# QEMU's gdbstub), else uart (the tracelogger's stream); docs/live.md.
 live: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BOARD=$(BOARD) TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \
 	    KEVTOP_OPTS="$(KEVTOP_OPTS)" $(if $(LIVE_SECONDS),LIVE_SECONDS=$(LIVE_SECONDS)) \
 	    $(if $(LIVE_HOLD),LIVE_HOLD=$(LIVE_HOLD)) \
+	    $(if $(LIVE_PATH),LIVE_PATH=$(LIVE_PATH)) \
 	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
 	    scripts/run-live.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf $(H)/kevtop $(H)/kevlive \
 	    $(H)/kevweb

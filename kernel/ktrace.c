@@ -15,6 +15,7 @@
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/ktrace_probe.h>
 #include <kernel/kev_emit.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
@@ -190,6 +191,7 @@ static void free_buffers(void)
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
+    ktrace_probe_gone();
     set_sample_rate(0);     // sampling is the capture's: it ends with its buffers
 }
 
@@ -321,6 +323,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         if (e < 0)
             return e;
         forget_open_calls();
+        ktrace_probe_started();
         kuring_new_capture();
         trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
         ktrace_ran_set_all(true, kdt_active);
@@ -363,6 +366,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_SETRINGMODE:        return filter_result(trace_ring_set_policy(r, TRACE_POLICY_RING));
     case KTRACE_SETLINEARMODE:      return filter_result(trace_ring_set_policy(r, TRACE_POLICY_SWITCH));
     case KTRACE_SETPOLICY:          return filter_result(trace_ring_set_policy(r, a));
+    case KTRACE_PROBE:
+        return p == ring_owner ? ktrace_probe_call(p, a, b) : -EPERM;
     case KTRACE_TAKEBUFFER:
         return p == ring_owner ? take_buffer(p, a) : -EPERM;
     case KTRACE_RELEASEBUFFER:

@@ -65,6 +65,7 @@ static inline __attribute__((always_inline)) void tick_traced(bool kernel_tick, 
     if (kernel_tick) {
         if (ktrace.tr_running && tick_crossed_multiple(from, to, TICK_HZ))
             trace_ring_tick(&ktrace);
+        ktrace_probe_tick();    // a probe's reader asked for the partial buffers
     } else if (KSMP) {
         cputick_time_event();
     }

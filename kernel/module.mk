@@ -9,7 +9,7 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 # What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
-KERNEL_SRCS += kernel/ktrace_image.c
+KERNEL_SRCS += kernel/ktrace_image.c kernel/ktrace_probe.c
 # The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
 KERNEL_SRCS += kernel/kprof.c kernel/ptimer_none.c
 # The load average, Solaris's avenrun, sampled once a second by the tick.

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `make live`: boots the demo system (or your programs) in QEMU with the trace streamed live
-# (the tracelogger's -u stream, its flush interval on, through QEMU_STREAM's relay) and shows it
-# in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. The console
+# `make live`: boots the demo system (or your programs) in QEMU with the trace live and shows
+# it in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. Two paths
+# (LIVE_PATH; the default is the board's BOARD_LIVE_PATH in its board.mk, else uart):
+#   probe  the tracelogger only publishes the capture (-x probe) and kevprobe takes the kernel's
+#          buffers through QEMU's gdbstub, the VM halted for each read (docs/live.md)
+#   uart   the tracelogger's -u stream, its flush interval on, through QEMU_STREAM's relay
+# LIVE_KEEP=1 (probe): the reader gives no buffer back and the logger saves them all to the
+# board's copy too (-x probe=keep; a capture the ring holds whole). The console
 # goes to a file beside the image (the terminal is kevtop's); its last lines are shown at the
 # end. With KEVLIVE, the trace is also served to LTTng's viewers as it comes (kevlive follows
 # the file kevtop writes): the babeltrace2 command that attaches is said first. docs/live.md.
@@ -23,23 +28,47 @@ out=${LIVE_DIR:-$(dirname "$img")}
 trace=${TRACE_FILE:-trace.kev}
 fifo=$out/live.fifo
 console=$out/live.console
-rm -f "$fifo" "$console"
+rm -f "$fifo" "$console" "$out/live-board.kev"
 mkfifo "$fifo" || exit 1
 args=${RUN_ARGS:-init loop=${LIVE_SECONDS:-30} idle=100}
+board=${BOARD:-mps2-an385}
+path=${LIVE_PATH:-$(sed -n 's/^BOARD_LIVE_PATH *:= *\([a-z]*\).*/\1/p' "$here/../boards/$board/board.mk")}
+path=${path:-uart}
+case $path in
+probe|uart) ;;
+*) echo "live: LIVE_PATH is probe or uart, not '$path'" >&2; exit 2 ;;
+esac
 # The board's own copy of the file where it has host files (semihosting): the live file must
-# be the same bytes.
+# be the same bytes. On the probe path only with LIVE_KEEP=1 (the logger then saves the buffers
+# the reader leaves in the ring).
 tlfile=
 [ "${TRACE_STORAGE:-semihost}" = semihost ] && tlfile="-f $out/live-board.kev"
-
-echo "live: booting $img in QEMU; the trace streams to kevtop (q quits), the console to $console"
-# QEMU and its relay in a process group of their own, stopped when kevtop ends first.
-setsid env QEMU_STREAM="fifo:$fifo" QEMU_TIMEOUT=0 \
-    QEMU_ARGS="$args ;; tracelogger -d1 -u ${TL_OPTS:-} $tlfile" \
-    "$here/qemu-run.sh" "$img" >"$console" 2>&1 </dev/null &
-qemu=$!
+if [ "$path" = probe ]; then
+    [ "${LIVE_KEEP:-0}" = 1 ] && tlopts="-x probe=keep $tlfile" || tlopts="-x probe"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    echo "live: booting $img in QEMU; kevprobe reads the trace through QEMU's gdbstub (port $port) to kevtop (q quits), the console to $console"
+    # QEMU in a process group of its own (paused until kevprobe attaches: -S), stopped when
+    # kevtop ends first; kevprobe's report in kevprobe.log beside the console.
+    setsid env QEMU_TIMEOUT=0 QEMU_ARGS="$args ;; tracelogger -d1 $tlopts ${TL_OPTS:-}" \
+        "$here/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$console" 2>&1 </dev/null &
+    qemu=$!
+    # shellcheck disable=SC2086  # KEVPROBE_OPTS: words
+    "$here/../build/host/kevprobe" -t ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
+        >"$fifo" 2>"$out/kevprobe.log" &
+    probe=$!
+else
+    echo "live: booting $img in QEMU; the trace streams to kevtop (q quits), the console to $console"
+    # QEMU and its relay in a process group of their own, stopped when kevtop ends first.
+    setsid env QEMU_STREAM="fifo:$fifo" QEMU_TIMEOUT=0 \
+        QEMU_ARGS="$args ;; tracelogger -d1 -u ${TL_OPTS:-} $tlfile" \
+        "$here/qemu-run.sh" "$img" >"$console" 2>&1 </dev/null &
+    qemu=$!
+    probe=
+fi
 stop() {
     kill -- -"$qemu" 2>/dev/null
     wait "$qemu" 2>/dev/null
+    [ -n "$probe" ] && kill "$probe" 2>/dev/null
     rm -f "$fifo"
 }
 wpid=
@@ -102,6 +131,12 @@ else
     rm -f "$fifo"
     echo "live: the system exited with status $qrc"
     [ "$rc" = 0 ] && rc=$qrc
+fi
+if [ -n "$probe" ]; then
+    wait "$probe"
+    prc=$?
+    echo "live: $(tail -1 "$out/kevprobe.log")"
+    [ "$rc" = 0 ] && [ $whole = 1 ] && rc=$prc
 fi
 if [ -n "$kpid" ]; then     # kevlive ends once its viewers have read the whole trace
     [ $whole = 1 ] && grep -q " attached to " "$out/kevlive.log" || kill "$kpid" 2>/dev/null

@@ -141,6 +141,11 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     unsigned used = used_below(r, c, wp);
     uint32_t events = used - b->tb_overhead;
 
+    // Another CPU closing this one (a flush, the stop) read its clock before quiesce waited for
+    // this CPU's last event: the end must not go back before that event, or a reader takes the
+    // step back for the low word's wrap (2^32 cycles later).
+    if ((int32_t)(now - c->tc_last) < 0)
+        now = c->tc_last;
     put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
@@ -210,7 +215,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     b->tb_seq = r->tr_next_seq++;
     b->tb_state = TRACE_BUF_FILLING;
     b->tb_cpu = (uint8_t)cpu;
-    b->tb_notified = r->tr_policy == TRACE_POLICY_RING;
+    b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
     b->tb_nslots = 0;
     b->tb_reported = 0;
     // QNX's BUFFER: [sequence, number of events], and its kernel writes 0 for the count at
@@ -448,6 +453,13 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
         r->tr_policy = policy;
     control_unlock(r, fl);
     return rc;
+}
+
+void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_quiet = on != 0;
+    control_unlock(r, fl);
 }
 
 int trace_ring_start(struct trace_ring *r)

@@ -52,7 +52,12 @@ static void usage(void)
            "                send the stream a heartbeat (default " STR(TL_FLUSH_MS) " with -u or -x rtt, else\n"
            "                0 = off; not with -r)\n"
            "  -x sendprio=N|own  send the stream (-u, -x rtt) at priority N (default: below every\n"
-           "                program of this image, said at the start), own: at the logger's\n");
+           "                program of this image, said at the start), own: at the logger's\n"
+           "  -x probe[=keep]  a reader outside the board (a debug probe, QEMU's gdbstub:\n"
+           "                kevprobe) takes the buffers from the kernel's memory; the logger\n"
+           "                only sleeps. keep: it gives none back, the logger saves them all at\n"
+           "                the end to -f as well (tests). No file, stream or flush otherwise\n"
+           "  -x probewait=sec  -x probe: wait sec s at the end for the reader (default 10)\n");
 }
 
 static int class_of_qnx(int n)
@@ -134,6 +139,12 @@ static int parse_x(struct tl_opts *o, const char *s)
         }
         return 0;
     }
+    if (strcmp(s, "probe") == 0 || strcmp(s, "probe=keep") == 0) {
+        o->probe = s[5] ? 2 : 1;
+        return 0;
+    }
+    if (strncmp(s, "probewait=", 10) == 0)
+        return number(s + 10, &o->probe_wait, "probewait");
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;
@@ -165,6 +176,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     o->kbufs = BOARD_TRACE_BUFS;
     o->policy = -1;
     o->start_wait = 10;
+    o->probe_wait = 10;
     o->cpu = -1;
     o->file = "tracebuffer.kev";
     for (int i = 1; i < argc; i++) {
@@ -247,6 +259,11 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     // Ring mode saves buffers only at the stop: there is nothing to flush while it runs.
     if ((o->ring || o->policy == 2) && o->flush_set && o->flush_ms) {
         printf("tracelogger: -x flush needs buffers saved while tracing runs, not -r\n");
+        goto bad;
+    }
+    if (o->probe && (o->uart || o->rtt || o->flush_set)) {
+        printf("tracelogger: -x probe: the reader takes the buffers itself: no -u, -x rtt or "
+               "-x flush\n");
         goto bad;
     }
     if (o->ring && o->policy >= 0 && o->policy != 2) {

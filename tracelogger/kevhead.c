@@ -28,6 +28,7 @@
 #endif
 static uint8_t head[BOARD_KEV_HEAD_BYTES];
 static uint8_t page[BOARD_KEV_HEAD_BYTES];
+static size_t head_len, page_len;
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 #define SYS_TIME 0x11
@@ -140,18 +141,29 @@ int kev_write_head(const struct tl_opts *o)
                bad->ko_key[0] ? " at TRACE_" : "", bad->ko_key, bad->ko_why);
         return -1;
     }
+    head_len = h.ko_len;
+    page_len = sp.ko_len;
     if (out_write(head, h.ko_len) || out_write(page, sp.ko_len))
         return -1;
     return 0;
 }
 
+void kev_head_bytes(const uint8_t **h, size_t *hl, const uint8_t **p, size_t *pl)
+{
+    *h = head;
+    *hl = head_len;
+    *p = page;
+    *pl = page_len;
+}
+
 int kev_write_trailer(uint32_t nbufs, uint32_t flags, const struct kev_cpu_totals *cpu,
-                      unsigned ncpu, uint64_t lost)
+                      unsigned ncpu, uint64_t lost, uint32_t t32)
 {
     struct kev_out t;
+    // (The probe path's reader has the header's bytes from here: it has read them by now.)
     kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
     if (lost) // so QNX's tools, which skip our DROPPED events, show the loss too
-        kev_loss_note(&t, (uint32_t)ClockCycles(), lost);
+        kev_loss_note(&t, t32, lost);
     kev_trailer(&t, nbufs, flags, cpu, ncpu);
     return t.ko_err ? -1 : out_write(head, t.ko_len);
 }

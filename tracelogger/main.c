@@ -293,6 +293,37 @@ void tl_flush_ahead(void)
     flush_next();
 }
 
+// The probe path's capture (-x probe): a reader outside the board takes the buffers; the
+// logger sleeps until the capture ends (-s, -n buffers started, or passive: tracing stopped),
+// looking every PROBE_POLL_NS (its only work while tracing runs: about 0.5 instructions an
+// event of the demo's, docs/live.md).
+#define PROBE_POLL_NS (200u * 1000000u)
+static int capture_probe(void)
+{
+    uint64_t t0 = ClockTime();
+    bool seen_running = !opts.passive;
+    for (;;) {
+        ThreadSleep(PROBE_POLL_NS);
+        // (Not KTRACE_QUERYEVENTS: its counts wait for every CPU's event in progress.)
+        int st = TraceEvent(KTRACE_PROBE, KTRACE_PROBE_STATUS, 0, 0);
+        uint32_t buffers = st > 0 ? (uint32_t)st >> 1 : 0;
+        bool on = st > 0 && (st & 1);
+        if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
+            return 0;
+        if (!opts.passive && opts.iterations && buffers >= opts.iterations)
+            return 0;
+        if (on || buffers)
+            seen_running = true;
+        if (!on && seen_running)
+            return 0;
+        if (!seen_running && ClockTime() - t0 >= (uint64_t)opts.start_wait * 1000000000u) {
+            printf("tracelogger: passive (-d1) and tracing was not started within %u s; "
+                   "giving up\n", opts.start_wait);
+            return -1;
+        }
+    }
+}
+
 static int capture(void)
 {
     uint64_t t0 = ClockTime();
@@ -376,6 +407,8 @@ int main(void)
         printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
         return 1;
     }
+    if (opts.probe == 1)
+        opts.file = NULL;   // the reader writes the file; a header names none
     if (out_open(&opts) < 0)
         return 1;
     // The stream is sent below the programs (the buffers are still taken at the logger's own
@@ -390,6 +423,8 @@ int main(void)
                opts.send_prio, opts.send_prio_set ? "" : ", below the image's programs");
     if (kev_write_head(&opts) < 0)
         return 1;
+    if (opts.probe && probe_publish(&opts) < 0)
+        return 1;
     // A live stream is flushed by default; a file alone, or a ring, only when asked.
     if (!opts.flush_set && stream_on() && !opts.ring && opts.policy != 2)
         opts.flush_ms = TL_FLUSH_MS;
@@ -401,16 +436,20 @@ int main(void)
         printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
                opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
     main_chid = chid;
-    int never_started = capture() < 0;
+    int never_started = (opts.probe ? capture_probe() : capture()) < 0;
 
     TraceEvent(KTRACE_STOP, 0, 0, 0);
-    drain();                    // what the stop closed; ring mode: everything, oldest first
+    uint64_t stop_time = ClockCycles();
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    uint32_t trl_known = (opts.ring ? KEV_TRL_RING : 0u) |
+                         (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
+    int probe_lost = opts.probe && probe_finish(&opts, stop_time, trl_known) < 0;
+    if (opts.probe != 1)
+        drain();                // what the stop closed; ring mode: everything, oldest first
     uint64_t lost = q.dropped + q.overwritten + events_failed + events_refused;
-    uint32_t flags = (opts.ring ? KEV_TRL_RING : 0u) | (buffers_failed ? KEV_TRL_LOGGER_LOSS : 0u) |
-                     (buffers_refused ? KEV_TRL_HOST_LOSS : 0u) |
-                     (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
+    uint32_t flags = trl_known | (buffers_failed ? KEV_TRL_LOGGER_LOSS : 0u) |
+                     (buffers_refused ? KEV_TRL_HOST_LOSS : 0u);
     // Per CPU: what was written, and what the kernel lost there plus what we failed to write
     // or the host did not take.
     unsigned ncpu = q.ncpus ? q.ncpus : 1;
@@ -421,14 +460,19 @@ int main(void)
         tot[c].events = cpu_written[c];
         tot[c].lost = q.cpu[c].dropped + q.cpu[c].overwritten + cpu_failed[c];
     }
-    int werr = kev_write_trailer(buffers_written, flags, tot, ncpu, lost);
+    int werr = opts.probe == 1 ? 0 : kev_write_trailer(buffers_written, flags, tot, ncpu, lost,
+                                                        (uint32_t)stop_time);
     if (out_close() < 0 || werr < 0)
         printf("tracelogger: writing %s failed\n", opts.file);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 
-    printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
-           u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
-           u64txt(out_bytes()).s);
+    if (opts.probe == 1)
+        printf("tracelogger: the probe's reader took the buffers%s\n",
+               probe_lost ? " (not to the end)" : "");
+    else
+        printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
+               u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
+               u64txt(out_bytes()).s);
     // -v: the events per second of its own time each stream transport sustained (make bench).
     for (int r = 0; r < 2 && opts.verbose; r++) {
         uint64_t c = stream_sink_cycles(r), hz = ClockCyclesPerSec();
@@ -458,5 +502,5 @@ int main(void)
                (unsigned long)buffers_refused, u64txt(events_refused).s);
     if (!lost)
         printf("tracelogger: no events lost\n");
-    return buffers_failed || never_started ? 1 : 0;
+    return buffers_failed || never_started || probe_lost ? 1 : 0;
 }

@@ -37,6 +37,9 @@ struct tl_opts {
     bool flush_set;         // -x flush given; else TL_FLUSH_MS with a stream, off without
     unsigned send_prio;     // -x sendprio=: the stream's bytes go out at this priority (0: own)
     bool send_prio_set;     // -x sendprio given; else below the image's programs (main.c)
+    int probe;              // -x probe[=keep]: 0 off, 1 a probe reads the buffers (probe.c),
+                            // 2 it reads them and the logger saves them all at the end too
+    unsigned probe_wait;    // -x probewait=: seconds to wait for the reader at the end (10)
     const char *file;       // -f
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
@@ -120,9 +123,20 @@ uint64_t rtt_lost_frames(void);
 
 // The .kev header and system page; the trailer.
 int kev_write_head(const struct tl_opts *o);
+// The bytes kev_write_head wrote last: the header, the system page (kept until the trailer).
+void kev_head_bytes(const uint8_t **head, size_t *head_len, const uint8_t **page,
+                    size_t *page_len);
 struct kev_cpu_totals;
-// ncpu entries: per CPU, events written and events lost (kernel and logger).
+// ncpu entries: per CPU, events written and events lost (kernel and logger); t32 the loss
+// note's time.
 int kev_write_trailer(uint32_t nbufs, uint32_t flags, const struct kev_cpu_totals *cpu,
-                      unsigned ncpu, uint64_t lost);
+                      unsigned ncpu, uint64_t lost, uint32_t t32);
+
+// The probe path (probe.c): the capture published for a reader outside the target, which
+// takes the buffers itself; the logger sleeps while tracing runs.
+int probe_publish(const struct tl_opts *o);
+// After the stop: tells the reader (the stop time, the trailer's flags) and waits up to
+// o->probe_wait seconds for it to have read everything. 0, or -1 when it did not.
+int probe_finish(const struct tl_opts *o, uint64_t stop_time, uint32_t trl_flags);
 
 #endif

@@ -25,3 +25,8 @@ BOARD_TRACE_UART_WINDOW := 0x40005000 0x1000
 # probed kernel function; a hundred clauses (~260 KB) are still refused. The block
 # comes from the 2 MB pool, with room for it (docs/fbt.md, "Heavy programs").
 BOARD_KDT_OBJ_MAX := 0x20000
+
+# make live's path (docs/live.md): kevprobe reads the kernel's buffers through QEMU's gdbstub,
+# the VM halted for each read, so watching costs the programs no time (LIVE_PATH=uart: the
+# tracelogger's stream instead).
+BOARD_LIVE_PATH := probe

@@ -46,6 +46,9 @@
 #define KERNEL_RAM_SIZE   0x0000a000
 #define POOL_BASE         0x20018000
 #define POOL_SIZE         0x00008000
+// Its pool holds 2 trace buffers: the kernel keeps the state of 8 at most, not the default 64
+// (1.3 KB of its 40 KB of RAM: trace_port_kernel.h).
+#define BOARD_TRACE_MAX_BUFS 8u
 
 #define RCC_BASE          0x40023800u
 #define GPIOA_BASE        0x40020000u

@@ -46,3 +46,8 @@ BOARD_NO_NEWLIB := 1
 # every fbt probe compile to ~75 KB, and the block they go into comes from the 2 MB pool, with
 # room for it (docs/fbt.md, "Heavy programs").
 BOARD_KDT_OBJ_MAX := 0x40000
+
+# make live's path (docs/live.md): kevprobe reads the kernel's buffers through QEMU's gdbstub,
+# the VM halted for each read, so watching costs the programs no time (LIVE_PATH=uart: the
+# tracelogger's stream instead).
+BOARD_LIVE_PATH := probe

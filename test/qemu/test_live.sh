@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make live (scripts/run-live.sh) with kevtop -b (TAP): the demo booted with its trace streamed
+# make live (scripts/run-live.sh) on its UART path (LIVE_PATH=uart; test_probe_live.sh has the
+# probe path) with kevtop -b (TAP): the demo booted with its trace streamed
 # live through QEMU_STREAM's relay to kevtop, which shows frames while the system runs and
 # writes the trace as it arrives. The truths: the file the board wrote through semihosting in
 # the same run (the live file must be it byte for byte), traceprinter reading it undamaged,
@@ -24,7 +25,7 @@ echo "1..7"
 
 # Each line of the run's output stamped as it comes, with whether the console then already
 # said the system was done.
-BOARD=$board LIVE_DIR=$out TRACE_FILE=$out/trace.kev TRACE_STORAGE=${storage:-semihost} \
+BOARD=$board LIVE_PATH=uart LIVE_DIR=$out TRACE_FILE=$out/trace.kev TRACE_STORAGE=${storage:-semihost} \
     KEVTOP_OPTS="-b -d 0.5" LIVE_SECONDS=3 \
     LIVE_PORT=0 timeout 300 "$here/../../scripts/run-live.sh" "$b/demo.elf" "$h/kevtop" "$h/kevlive" 2>&1 |
     python3 -c 'import os, shlex, subprocess, sys, time

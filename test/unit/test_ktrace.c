@@ -4,7 +4,8 @@
 // dynamic filter entry point the D engine uses, user events, the user-event rings' checks
 // (kernel/kuring.c), the snapshot at START, and what each process runs (SYSTEM IMAGE: its
 // build id read from the note the program header names, refused unless whole and GNU's), and
-// the cause each PRIO_CHANGE gives (a server's message priority and a mutex's inheritance mixed).
+// the cause each PRIO_CHANGE gives (a server's message priority and a mutex's inheritance mixed),
+// and the probe block a reader outside the target takes the buffers by.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include <kernel/ipc.h>
 #include <kernel/sync.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/ktrace_probe.h>
 #include <uapi/ktrace.h>
 
 static uint8_t ram[4096] __attribute__((aligned(4096)));
@@ -397,6 +399,69 @@ static unsigned ring_prio_changes(uint32_t who, uint8_t *prio, uint8_t *cause, u
 // waits for (mutex inheritance); when it gives the mutex up it drops back to the client's
 // priority: that is the mutex's inheritance ending, not a message, and the reply ends the
 // message's. The numbers alone (the new priority equals the message's) cannot tell.
+// The probe block (kernel/ktrace_probe.c): published by the ring's owner with the layout a
+// reader outside the target needs (held to trace_ring.h's structures and the block's own check),
+// the ring quiet (no buffer notified), the tick's flush served when a reader asks, the end and
+// the reader's "done" passed between them; bad publications refused.
+static void test_probe_block(void **state)
+{
+    (void)state;
+    struct kev_probe_block *b = &kev_probe_block;
+    struct ktrace_probe_pub pub = { kstub_addr(ram) + 256, 16, kstub_addr(ram) + 512, 8, 0 };
+    memcpy(ram + 256, "TRACE_HEADER_BEG", 16);
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_PUBLISH, kstub_addr(ram), 0), -ECANCELED);
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
+    te(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    struct ktrace_probe_pub bad = pub;
+    bad.head_len = 0;
+    memcpy(ram, &bad, sizeof(bad));
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_PUBLISH, kstub_addr(ram), 0), -EINVAL);
+    bad = pub;
+    bad.flags = 0x80;
+    memcpy(ram, &bad, sizeof(bad));
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_PUBLISH, kstub_addr(ram), 0), -EINVAL);
+    assert_int_equal(te(KTRACE_PROBE, 9, 0, 0), -EINVAL);
+    memcpy(ram, &pub, sizeof(pub));
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_PUBLISH, kstub_addr(ram), 0), 0);
+    assert_memory_equal(b->pb_magic, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN);
+    assert_int_equal(b->pb_check, kev_probe_check(b));
+    assert_int_equal(b->pb_state, KEV_PROBE_READY);
+    assert_int_equal(b->pb_self, (uintptr_t)b);
+    assert_int_equal(b->pb_mem, (uintptr_t)pool + (p->map_base - (uint32_t)(uintptr_t)pool));
+    assert_int_equal(b->pb_nbufs, 2);
+    assert_int_equal(b->pb_head_len, 16);
+    assert_int_equal(b->pb_buf_stride, sizeof(struct trace_buf));
+    assert_int_equal(b->pb_off_state, offsetof(struct trace_buf, tb_state));
+    assert_int_equal(b->pb_bufs, (uintptr_t)&ktrace.tr_buf[0]);
+
+    assert_int_equal(te(KTRACE_STARTNOSTATE, 0, 0, 0), 0);
+    assert_int_equal(b->pb_state, KEV_PROBE_RUNNING);
+    for (uint32_t i = 0; i < 5; i++)
+        te(KTRACE_INSERTSUSEREVENT, 5, i, 0);
+    assert_int_equal(ktrace.tr_buf[0].tb_state, TRACE_BUF_FILLING);
+    assert_int_equal(ktrace.tr_buf[0].tb_notified, 1);     // quiet: never to be notified
+    ktrace_probe_tick();                                    // nothing asked: nothing done
+    assert_int_equal(ktrace.tr_buf[0].tb_state, TRACE_BUF_FILLING);
+    b->pb_flush_req = 1;                                    // a reader asks
+    ktrace_probe_tick();
+    assert_int_equal(ktrace.tr_buf[0].tb_state, TRACE_BUF_FULL);
+    assert_int_equal(b->pb_flush_done, 1);
+    assert_int_equal(b->pb_flush_time, trace_port_now64());    // (the stub's clock stands still)
+
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_STOPPED, kstub_addr(ram), 0), -EBUSY);
+    te(KTRACE_STOP, 0, 0, 0);
+    struct ktrace_probe_end end = { 1234, 5, 0 };
+    memcpy(ram, &end, sizeof(end));
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_STOPPED, kstub_addr(ram), 0), 0);
+    assert_int_equal(b->pb_state, KEV_PROBE_STOPPED);
+    assert_int_equal(b->pb_stop_time, 5ull << 32 | 1234);
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_HOSTDONE, 0, 0), 0);
+    b->pb_host_done = b->pb_gen;                            // the reader has read it all
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_HOSTDONE, 0, 0), 1);
+    assert_int_equal(te(KTRACE_DEALLOCBUFFER, 0, 0, 0), 0);
+    assert_int_equal(b->pb_state, KEV_PROBE_IDLE);
+}
+
 static void test_prio_causes_message_then_mutex(void **state)
 {
     (void)state;
@@ -448,6 +513,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ring_drained_when_the_process_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prio_causes_message_then_mutex, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_probe_block, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

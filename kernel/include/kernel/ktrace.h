@@ -11,6 +11,7 @@
 #define KERNEL_KTRACE_H
 
 #include <kernel/ktrace_state.h>
+#include <trace/kev_probe.h>
 
 struct thread;
 struct proc;
@@ -212,6 +213,19 @@ static inline void ktrace_surrender(const struct thread *cur, unsigned cpu)
 {
     if (unlikely(kdt_active) && cur)
         ktrace_surrender_ev(cur, cpu);
+}
+
+// The probe block (kernel/ktrace_probe.c, trace/kev_probe.h) and the traced tick's test of it:
+// a reader outside the target moved pb_flush_req on (written while the target was halted,
+// hence the volatile loads); ktrace_probe_flush closes the buffers holding events and serves
+// the request. Two loads and a compare a tick, only while tracing.
+extern struct kev_probe_block kev_probe_block;
+void ktrace_probe_flush(void);
+static inline void ktrace_probe_tick(void)
+{
+    if (__builtin_expect(*(volatile uint32_t *)&kev_probe_block.pb_flush_req !=
+                             *(volatile uint32_t *)&kev_probe_block.pb_flush_done, 0))
+        ktrace_probe_flush();
 }
 
 #endif

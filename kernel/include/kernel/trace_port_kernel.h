@@ -12,12 +12,18 @@
 
 #include <stdint.h>
 #include <board_clock.h>
+#include <board_config.h>
 #include <kernel/cpu.h>
 
 // Each CPU writes its own current buffer under its own lock; the ring's shared state (pool,
 // filters, the logger's calls) under the ring's pool lock (trace_ring.h, LOCKING): none of it
 // needs the kernel lock. On one CPU the ring compiles its locks out.
 #define TRACE_MAX_CPUS KMAX_CPUS
+// The most buffers a ring may have: a board whose pool holds few says so, and its kernel's
+// RAM keeps the bookkeeping of the rest (netduinoplus2: 2 fit its pool).
+#ifdef BOARD_TRACE_MAX_BUFS
+#define TRACE_MAX_BUFS BOARD_TRACE_MAX_BUFS
+#endif
 
 struct trace_ring;
 uint64_t board_cycles(void);

@@ -61,6 +61,8 @@ enum ktrace_cmd {
                                     // caller's user-event rings into the trace; on several
                                     // CPUs it runs on the shared side of the kernel lock (no
                                     // exclusive entry): the library's call for a full ring
+    KTRACE_PROBE = 41,              // (KTRACE_PROBE_*, arg): the probe block for a reader
+                                    // outside the target (trace/kev_probe.h), the ring's owner
     KTRACE_NCMDS
 };
 
@@ -98,6 +100,23 @@ struct ktrace_query {
     } cpu[8];
 };
 #define KTRACE_QUERY_CPUS 8
+
+// KTRACE_PROBE's operations (docs/live.md, "The probe path"). The ring goes quiet (no buffer
+// notified) and a reader outside the target takes the buffers through the kernel's probe block.
+#define KTRACE_PROBE_PUBLISH  0u    // (struct ktrace_probe_pub *): before or after START
+#define KTRACE_PROBE_STOPPED  1u    // (struct ktrace_probe_end *): after STOP, for good
+#define KTRACE_PROBE_HOSTDONE 2u    // () -> 1 once the reader has read the stopped capture
+#define KTRACE_PROBE_STATUS   3u    // () -> buffers started << 1 | running: KTRACE_QUERYEVENTS's
+                                    // two words without its counts (no CPU is waited for)
+struct ktrace_probe_pub {
+    uint32_t head, head_len;    // the .kev header's text, in the caller's RAM, kept there
+    uint32_t page, page_len;    // the system page that follows it
+    uint32_t flags;             // KEV_PROBE_F_*
+};
+struct ktrace_probe_end {
+    uint32_t stop_lo, stop_hi;  // the time the trailer's loss note carries
+    uint32_t trl_flags;         // the trailer's flags the logger knows
+};
 
 // A process's user-event ring (KTRACE_USERRING), in the process's own RAM: it inserts 2-word
 // user events with plain stores, the kernel drains them into the trace at the process's next

@@ -200,6 +200,7 @@ struct trace_ring {
     unsigned tr_policy;  // enum trace_policy
     unsigned tr_running;
     unsigned tr_filled;  // FILL policy: stopped because every buffer was used
+    unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
     unsigned tr_big;     // strings are packed for a big-endian file (init: the host's order)
     unsigned tr_last;    // last buffer handed to a CPU
     unsigned tr_fill_next;
@@ -219,6 +220,10 @@ struct trace_counts {
 // (NULL, nbufs 0 or > TRACE_MAX_BUFS, len < nbufs * KEV_BUF_BYTES). Filters start all off.
 int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs);
 int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -EBUSY if running
+// Quiet (on != 0): no buffer started from now on is ever notified (as in ring mode, whatever
+// the policy), so the fast path runs to each buffer's end slot; a reader outside the target
+// takes the buffers (trace/kev_probe.h). A buffer already filling keeps its one notification.
+void trace_ring_set_quiet(struct trace_ring *r, unsigned on);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
 int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events

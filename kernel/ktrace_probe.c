@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// The probe block (trace/kev_probe.h): the kernel's description of its trace ring for a reader
+// outside the target (QEMU's gdbstub, a debug probe's GDB server), which takes the buffers
+// where they lie (docs/live.md, "The probe path"). The ring's owner publishes it
+// (KTRACE_PROBE); the kernel fills the layout, makes the ring quiet (no notification, no
+// logger wake-up per buffer) and writes the magic last; the kernel's tick serves the reader's
+// flush requests. Nothing here runs per event.
+// Locking: the control calls run under the kernel lock (ktrace_call); the reader writes
+// pb_flush_req, pb_host_done and buffer states only while the target is halted, so every
+// word it writes is read here with a plain (volatile) load.
+#include <kernel/ktrace.h>
+#include <kernel/ktrace_probe.h>
+#include <kernel/kview.h>
+#include <kernel/smp.h>
+#include <uapi/ktrace.h>
+
+struct kev_probe_block kev_probe_block __attribute__((aligned(16), used));
+
+// The magic, written last and in pieces so that its text is in no image (a scan of RAM or of
+// the ELF file finds the one block that is live).
+static void write_magic(struct kev_probe_block *b)
+{
+    static const char first[] = "KEV PROBE";     // ... " BLOCK" in a second piece
+    static const char second[] = "KCOLB ";       // (reversed)
+    for (unsigned i = 0; i < 6; i++)
+        b->pb_magic[9 + i] = second[5 - i];
+    b->pb_magic[15] = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (unsigned i = 0; i < 9; i++)
+        b->pb_magic[i] = first[i];
+}
+
+static void set_state(unsigned st)
+{
+    __atomic_store_n(&kev_probe_block.pb_state, st, __ATOMIC_RELEASE);
+}
+
+static int publish(const struct proc *p, uint32_t arg)
+{
+    struct kev_probe_block *b = &kev_probe_block;
+    struct ktrace_probe_pub pub;
+    if (!proc_can_read(p, arg, sizeof(pub)))
+        return -EFAULT;
+    kmemcpy(&pub, (const void *)(uintptr_t)arg, sizeof(pub));
+    if (!pub.head_len || !proc_can_read(p, pub.head, pub.head_len) ||
+        !proc_can_read(p, pub.page, pub.page_len) || (pub.flags & ~KEV_PROBE_F_KEEP))
+        return -EINVAL;
+    // (Tracing may run already: a passive logger's program may start it first.)
+    trace_ring_set_quiet(&ktrace, 1);
+    uint32_t gen = b->pb_gen + 1u;
+    set_state(KEV_PROBE_IDLE);
+    b->pb_check = 0;        // a reader that halts the target in between sees a bad block
+    b->pb_version = KEV_PROBE_VERSION;
+    b->pb_size = sizeof(*b);
+    b->pb_self = (uintptr_t)b;
+    b->pb_mem = (uintptr_t)ktrace.tr_mem;
+    b->pb_bufs = (uintptr_t)&ktrace.tr_buf[0];
+    b->pb_cpus = (uintptr_t)&ktrace.tr_cpu[0];
+    b->pb_next_seq = (uintptr_t)&ktrace.tr_next_seq;
+    b->pb_head = pub.head;
+    b->pb_head_len = pub.head_len;
+    b->pb_page = pub.page;
+    b->pb_page_len = pub.page_len;
+    b->pb_nbufs = ktrace.tr_nbufs;
+    b->pb_buf_bytes = KEV_BUF_BYTES;
+    b->pb_ncpus = k_ncpus < TRACE_MAX_CPUS ? k_ncpus : TRACE_MAX_CPUS;
+    b->pb_flags = pub.flags;
+    b->pb_buf_stride = sizeof(struct trace_buf);
+    b->pb_cpu_stride = sizeof(struct trace_cpu);
+    b->pb_off_seq = offsetof(struct trace_buf, tb_seq);
+    b->pb_off_state = offsetof(struct trace_buf, tb_state);
+    b->pb_off_cpu = offsetof(struct trace_buf, tb_cpu);
+    b->pb_off_nslots = offsetof(struct trace_buf, tb_nslots);
+    b->pb_off_dropped = offsetof(struct trace_cpu, tc_dropped);
+    b->pb_off_overwritten = offsetof(struct trace_cpu, tc_overwritten);
+    b->pb_gen = gen;
+    b->pb_flush_req = b->pb_flush_done = 0;
+    b->pb_host_done = 0;
+    b->pb_stop_time = 0;
+    b->pb_flush_time = 0;
+    b->pb_trl_flags = 0;
+    b->pb_check = kev_probe_check(b);
+    set_state(ktrace.tr_running ? KEV_PROBE_RUNNING : KEV_PROBE_READY);
+    if (b->pb_magic[0] != 'K')
+        write_magic(b);
+    return 0;
+}
+
+static int stopped(const struct proc *p, uint32_t arg)
+{
+    struct kev_probe_block *b = &kev_probe_block;
+    struct ktrace_probe_end end;
+    if (!proc_can_read(p, arg, sizeof(end)))
+        return -EFAULT;
+    kmemcpy(&end, (const void *)(uintptr_t)arg, sizeof(end));
+    if (b->pb_state == KEV_PROBE_IDLE)
+        return -EINVAL;
+    if (ktrace.tr_running)
+        return -EBUSY;
+    b->pb_stop_time = (uint64_t)end.stop_hi << 32 | end.stop_lo;
+    b->pb_trl_flags = end.trl_flags;
+    set_state(KEV_PROBE_STOPPED);
+    return 0;
+}
+
+int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
+{
+    switch (op) {
+    case KTRACE_PROBE_PUBLISH:
+        return publish(p, arg);
+    case KTRACE_PROBE_STOPPED:
+        return stopped(p, arg);
+    case KTRACE_PROBE_STATUS: {
+        uint32_t started = 0;   // (read unlocked: a stopping rule's count, not a loss count)
+        for (unsigned c = 0; c < TRACE_MAX_CPUS; c++)
+            started += __atomic_load_n(&ktrace.tr_cpu[c].tc_buffers, __ATOMIC_RELAXED);
+        if (started > 0x3fffffffu)
+            started = 0x3fffffffu;
+        return (int)(started << 1 | (ktrace.tr_running != 0));
+    }
+    case KTRACE_PROBE_HOSTDONE:
+        return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
+               *(volatile uint32_t *)&kev_probe_block.pb_host_done == kev_probe_block.pb_gen;
+    default:
+        return -EINVAL;
+    }
+}
+
+void ktrace_probe_started(void)
+{
+    if (kev_probe_block.pb_state == KEV_PROBE_READY)
+        set_state(KEV_PROBE_RUNNING);
+}
+
+void ktrace_probe_gone(void)
+{
+    set_state(KEV_PROBE_IDLE);
+}
+
+void ktrace_probe_flush(void)
+{
+    uint32_t req = *(volatile uint32_t *)&kev_probe_block.pb_flush_req;
+    trace_ring_flush(&ktrace);
+    kev_probe_block.pb_flush_time = trace_port_now64();
+    __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make bench: the probe path's figures (docs/live.md "The probe path", docs/PERFORMANCE.md).
+#   probe_board_insns_per_event: the demo (3 s) in QEMU's exact mode under make live's probe
+#     path (tracelogger -x probe, kevprobe through the gdbstub): the live path's board work over
+#     the trace it wrote (the tracelogger's CPU time, kevstat's, in instructions by the
+#     capture's own -icount shift, plus the kernel's flushes at the ring's close of a buffer,
+#     counted apart) over its events. Recording itself (the hooks) is not in it.
+#   probe_board_cpu_pct: the same work's share of the trace's span.
+#   probe_halt_ms: kevprobe's mean halt (host time the VM stood still for one round).
+#   probe_flushes_per_s: flush requests the kernel served, per second of the trace.
+#   probe_event_to_screen_{median,max}_ms: livemark (as scripts/bench-live.sh) on the probe
+#     path: a console line to the first kevtop --json frame that shows livemark running after it
+#     (QEMU on the host's clock: meaningful on an idle host only).
+#   scripts/bench-probe.sh BUILD_DIR HOST_DIR
+set -u
+b=$1
+h=$2
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$b/bench-probe
+rm -rf "$dir" && mkdir -p "$dir"
+freeport() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+stamp() { python3 -u -c 'import sys, time
+for l in sys.stdin:
+    print("%.4f %s" % (time.monotonic(), l), end="")'; }
+
+# ---- the board's work --------------------------------------------------------------------------
+port=$(freeport)
+QEMU_ICOUNT=exact QEMU_TIMEOUT=120 QEMU_ARGS="init loop=3 idle=100 ;; tracelogger -d1 -x probe" \
+    "$here/qemu-run.sh" "$b/demo.elf" -S -gdb "tcp:127.0.0.1:$port" >"$dir/demo.console" 2>&1 &
+q=$!
+"$h/kevprobe" -e "$b/demo.elf" -o "$dir/demo.kev" "127.0.0.1:$port" 2>"$dir/kevprobe.log"
+prc=$?
+wait $q
+"$h/kevstat" "$dir/demo.kev" >"$dir/kevstat.txt" 2>&1
+python3 - "$dir/kevstat.txt" "$dir/kevprobe.log" "$prc" <<'PY'
+import re, sys
+st, pr = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+m = re.search(r"^(\d+) events, (\d+) lost", st, re.M)
+shift = re.search(r"-icount shift=(\d+)", st)
+span = re.search(r"trace span ([\d.]+) ms", st)
+lg = re.search(r"^\s+tracelogger/main\s+([\d.]+)\s", st, re.M)
+hp = re.search(r"(\d+) halts \(([\d.]+) ms halted\), (\d+) flushes", pr)
+if sys.argv[3] != "0" or not (m and shift and span and lg and hp):
+    print("bench-probe: the probe capture failed:\n" + pr, file=sys.stderr)
+    sys.exit(1)
+events, us, span_ms = int(m.group(1)), float(lg.group(1)), float(span.group(1))
+insns = us * 1000 / (1 << int(shift.group(1)))      # exact mode: 2^shift ns an instruction
+print("# %d events, tracelogger %.1f us (%.0f instructions), %s halts, %s flushes" %
+      (events, us, insns, hp.group(1), hp.group(3)), file=sys.stderr)
+print("BENCH probe_board_insns_per_event %.2f insns" % (insns / events))
+print("BENCH probe_board_cpu_pct %.3f %%" % (100 * us / 1000 / span_ms))
+print("BENCH probe_halt_ms %.2f ms" % (float(hp.group(2)) / int(hp.group(1))))
+print("BENCH probe_flushes_per_s %.1f /s" % (int(hp.group(3)) / (span_ms / 1000)))
+PY
+[ $? = 0 ] || exit 1
+
+# ---- event to screen -----------------------------------------------------------------------------
+port=$(freeport)
+mkfifo "$dir/live.fifo"
+QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 \
+    "$here/qemu-run.sh" "$b/livemark.elf" -S -gdb "tcp:127.0.0.1:$port" 2>&1 | stamp >"$dir/console.stamped" &
+"$h/kevprobe" -t -e "$b/livemark.elf" -o - "127.0.0.1:$port" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
+"$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
+wait
+python3 - "$dir/console.stamped" "$dir/frames.stamped" <<'PY'
+import json, sys
+marks = [float(l.split(" ", 1)[0]) for l in open(sys.argv[1]) if "livemark: mark " in l]
+frames = []
+for line in open(sys.argv[2]):
+    t, _, js = line.partition(" ")
+    f = json.loads(js)
+    frames.append((float(t), any(th["name"].startswith("livemark") and th["cpu_ms"] > 5
+                                 for th in f["threads"])))
+lat = []
+for m in marks:
+    seen = [t for t, ran in frames if ran and t >= m]
+    if seen:
+        lat.append((seen[0] - m) * 1e3)
+if len(lat) < len(marks) or not marks:
+    print("bench-probe: %d marks, %d seen in kevtop's frames" % (len(marks), len(lat)),
+          file=sys.stderr)
+    sys.exit(1)
+lat.sort()
+print("# event to screen, ms: %s" % " ".join("%.0f" % x for x in lat), file=sys.stderr)
+print("BENCH probe_event_to_screen_median_ms %.0f ms" % lat[len(lat) // 2])
+print("BENCH probe_event_to_screen_max_ms %.0f ms" % lat[-1])
+PY

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# kevprobe against a GDB server written here from the remote protocol's documents (TAP): the
+# memory of a target whose kernel published a probe block (trace/kev_probe.h) over the buffers
+# of a kevgen capture (the real ring and writer). The truths: kevgen's file (the reader must
+# write it byte for byte: header, buffers, trailer), the block's layout as the header draws it,
+# and the sentence each damaged input must be refused with: a block that fails its check, a
+# state the kernel never writes (the block's, a buffer's), a buffer that is not what the table
+# says, a block of another version, a block read at the wrong address or copied, a server that
+# hangs up. A debug probe's GDB server (OpenOCD, pyOCD, probe-rs, J-Link) speaks the same.
+#   test/tools/test_kevprobe.py HOST_DIR
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+
+H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
+BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
+FMT = "<16sIIQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
+assert struct.calcsize(FMT) == 160
+n = 0
+
+
+def ok(cond, what):
+    global n
+    n += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
+    sys.stdout.flush()
+
+
+def fnv(b):
+    h = 2166136261
+    for c in b[16:120]:
+        h = ((h ^ c) * 16777619) & 0xffffffff
+    return h
+
+
+def capture():
+    """kevgen's file cut into the header, the system page, the buffers and the trailer."""
+    d = tempfile.mkdtemp()
+    f = os.path.join(d, "g.kev")
+    subprocess.run([os.path.join(H, "kevgen"), "-n", "3000", "-k", "8", "-o", f], check=True,
+                   stdout=subprocess.DEVNULL)
+    data = open(f, "rb").read()
+    end = data.index(b"TRACE_HEADER_END::") + len(b"TRACE_HEADER_END::")
+    page_len = int(data[data.index(b"TRACE_SYSPAGE_LEN::") + 19:].split(b"TRACE_")[0])
+    head, page = data[:end], data[end:end + page_len]
+    off, bufs = end + page_len, []
+    while True:
+        h = struct.unpack_from("<I", data, off)[0]
+        if (h >> 10) & 0x1f != 1 or h & 0x3ff != 2:     # a CONTROL BUFFER starts each buffer
+            break
+        k = 0
+        while True:
+            h = struct.unpack_from("<I", data, off + 16 * k)[0]
+            k += 1
+            if (h >> 10) & 0x1f == 1 and h & 0x3ff == 4:    # BUFFER_END
+                break
+        bufs.append(data[off:off + 16 * k])
+        off += 16 * k
+    return data, head, page, bufs
+
+
+def target(head, page, bufs, **kw):
+    """The memory of a stopped capture: every buffer FULL, the block published last."""
+    mem = {}
+    ring = bytearray(16384 * len(bufs))
+    table = bytearray(16 * len(bufs))
+    for i, b in enumerate(bufs):
+        ring[16384 * i:16384 * i + len(b)] = b
+        seq = struct.unpack_from("<I", b, 8)[0]
+        struct.pack_into("<IBBBBIHH", table, 16 * i, seq, kw.get("state", 2) if i == 1 else 2,
+                         0, 1, 0, 0, len(b) // 16, 3)
+    if "bad_slot" in kw:
+        struct.pack_into("<I", ring, 16384 * 2 + 8, 999)
+    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 1), 160, BLOCK, MEM, TABLE, CPUS, NEXT,
+              HEAD, HEAD + len(head), len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
+              0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
+    blk = bytearray(struct.pack(FMT, *fields))
+    if kw.get("self"):
+        struct.pack_into("<Q", blk, 24, kw["self"])
+    struct.pack_into("<I", blk, 120, fnv(blk))
+    if kw.get("flip"):
+        blk[90] ^= 1        # pb_nbufs, after the check was computed
+    mem[BLOCK] = blk
+    mem[TABLE] = table
+    mem[CPUS] = bytearray(64)
+    mem[NEXT] = bytearray(struct.pack("<I", len(bufs)))
+    mem[HEAD] = bytearray(head + page)
+    mem[MEM] = ring
+    return mem
+
+
+class Server(threading.Thread):
+    """GDB's remote serial protocol, the part a reader of memory uses."""
+
+    def __init__(self, mem, hang_after=None):
+        super().__init__(daemon=True)
+        self.mem, self.hang_after, self.reads = mem, hang_after, 0
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = self.sock.getsockname()[1]
+
+    def find(self, addr, length):
+        for base, b in self.mem.items():
+            if base <= addr and addr + length <= base + len(b):
+                return b, addr - base
+        return None, 0
+
+    def read(self, addr, length):
+        """RAM is 0x20000000..0x20200000 (zero where nothing was put), nothing outside."""
+        if addr < 0x20000000 or addr + length > 0x20200000:
+            return "E01"
+        out = bytearray(length)
+        for base, b in self.mem.items():
+            lo, hi = max(base, addr), min(base + len(b), addr + length)
+            if lo < hi:
+                out[lo - addr:hi - addr] = b[lo - base:hi - base]
+        return out.hex()
+
+    def reply(self, c, body):
+        s = body.encode() if isinstance(body, str) else body
+        c.sendall(b"$" + s + b"#%02x" % (sum(s) & 255))
+
+    def run(self):
+        c, _ = self.sock.accept()
+        noack, buf = False, b""
+        while True:
+            d = c.recv(65536)
+            if not d:
+                return
+            buf += d
+            while buf:
+                if buf[:1] in (b"+", b"-"):
+                    buf = buf[1:]
+                    continue
+                if buf[:1] == b"\x03":
+                    buf = buf[1:]
+                    self.reply(c, "S02")
+                    continue
+                if b"#" not in buf or len(buf) < buf.index(b"#") + 3:
+                    break
+                i = buf.index(b"#")
+                pkt, buf = buf[1:i].decode(), buf[i + 3:]
+                if not noack:
+                    c.sendall(b"+")
+                if pkt.startswith("qSupported"):
+                    self.reply(c, "PacketSize=1000;QStartNoAckMode+")
+                elif pkt == "QStartNoAckMode":
+                    self.reply(c, "OK")
+                    noack = True
+                elif pkt == "?":
+                    self.reply(c, "S05")
+                elif pkt[0] == "m":
+                    a, l = (int(x, 16) for x in pkt[1:].split(","))
+                    self.reads += 1
+                    if self.hang_after is not None and self.reads > self.hang_after:
+                        c.close()
+                        return
+                    self.reply(c, self.read(a, l))
+                elif pkt[0] == "M":
+                    spec, data = pkt[1:].split(":")
+                    a, l = (int(x, 16) for x in spec.split(","))
+                    b, o = self.find(a, l)
+                    if b is None:
+                        self.reply(c, "E01")
+                    else:
+                        b[o:o + l] = bytes.fromhex(data)
+                        self.reply(c, "OK")
+                elif pkt == "c":
+                    pass            # runs until the next \x03
+                elif pkt == "D":
+                    self.reply(c, "OK")
+                    c.close()
+                    return
+                else:
+                    self.reply(c, "")   # not supported (Qqemu.PhyMemMode on a probe's server)
+
+
+def probe(mem, args=None, hang_after=None):
+    s = Server(mem, hang_after)
+    s.start()
+    out = tempfile.mktemp(suffix=".kev")
+    r = subprocess.run([os.path.join(H, "kevprobe"), "-q", "-w", "2", "-i", "1"] +
+                       (args or ["-a", hex(BLOCK)]) + ["-o", out, "127.0.0.1:%d" % s.port],
+                       capture_output=True, text=True, timeout=30)
+    s.join(5)
+    data = open(out, "rb").read() if os.path.exists(out) else b""
+    return r.returncode, r.stderr.strip(), data, s
+
+
+print("1..12")
+whole, head, page, bufs = capture()
+mem = target(head, page, bufs)
+rc, err, data, s = probe(mem)
+ok(rc == 0 and data == whole, "a stopped capture's buffers are written as kevgen's file, byte for "
+   "byte (%d buffers, exit %d%s)" % (len(bufs), rc, ", " + err if err else ""))
+states = [mem[TABLE][16 * i + 4] for i in range(len(bufs))]
+done = struct.unpack_from("<I", mem[BLOCK], 136)[0]
+ok(states == [0] * len(bufs) and done == 1, "each buffer was given back (state FREE) and the "
+   "capture marked read (states %s, host_done %d)" % (states, done))
+rc, err, data, s = probe(target(head, page, bufs), ["-t", "-a", hex(BLOCK)])
+f = tempfile.mktemp(suffix=".stream")
+open(f, "wb").write(data)
+kc = subprocess.run([os.path.join(H, "kevcapture"), "-q", "-o", f + ".kev", f], capture_output=True)
+ok(rc == 0 and data[:2] == b"KS" and kc.returncode == 0 and open(f + ".kev", "rb").read() == whole,
+   "-t: the framed stream, which kevcapture turns into the same file (kevcapture exit %d)" %
+   kc.returncode)
+rc, err, data, s = probe(target(head, page, bufs), ["-s", "0x20000000:0x8000"])
+ok(rc == 0 and data == whole, "found by scanning for its magic: the same file")
+
+cases = [
+    ({"flip": 1}, None, "fails its check"),
+    ({"bstate": 9}, None, "state is 9, which the kernel never writes"),
+    ({"state": 7}, None, "buffer 1's state is 7, which the kernel never writes"),
+    ({"bad_slot": 1}, None, "does not start with its BUFFER and end with its BUFFER_END"),
+    ({"version": 7}, None, "version 7 of 160 bytes"),
+    ({}, ["-a", hex(BLOCK + 16)], "no probe block there"),
+    ({"self": BLOCK + 0x100}, None, "says it is at 0x%x, not 0x%x" % (BLOCK + 0x100, BLOCK)),
+]
+for kw, args, want in cases:
+    rc, err, data, s = probe(target(head, page, bufs, **kw), args)
+    ok(rc == 1 and want in err and data[:1] != b"\0",
+       "refused: %s (exit %d: %s)" % (want, rc, err.splitlines()[0] if err else "nothing said"))
+rc, err, data, s = probe(target(head, page, bufs), hang_after=5)
+ok(rc == 1 and "closed the connection" in err,
+   "a server that hangs up mid-capture is said (exit %d: %s)" % (rc, err.splitlines()[0] if err else ""))

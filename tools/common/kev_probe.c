@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: MIT
+// The probe path's reader (kevhost/kev_probe.h): GDB's remote serial protocol over TCP, the
+// probe block's checks, and the rounds that take the kernel's buffers where they lie.
+// A round: the target halted (by the caller), the block read and checked, the buffers' table
+// read, each buffer in sequence order written once it is FULL (its slots checked), then given
+// back (its state byte written FREE) unless the logger keeps them; a sequence number the
+// kernel already reused is counted as overwritten. On QEMU a halted VM's virtual clock stands
+// still (icount or not), so the round costs the guest no time; on a board the core stops for
+// the round's reads (docs/live.md, "What it costs").
+#include <kevhost/kev_probe.h>
+#include <trace/kev_file.h>
+#include <trace/kev_stream.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <unistd.h>
+
+#define GDB_WAIT_MS 5000    // a reply that takes longer: the server is gone
+
+static void gerr(struct kev_gdb *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof(g->err), fmt, ap);
+    va_end(ap);
+}
+
+// ---- the block's checks ----------------------------------------------------------------------
+
+const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
+{
+    static char why[200];
+    if (memcmp(b->pb_magic, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) != 0)
+        return "no probe block there (its magic is not there: the image running is not the "
+               "one given, or the address is wrong)";
+    if (b->pb_version != KEV_PROBE_VERSION || b->pb_size != sizeof(*b)) {
+        snprintf(why, sizeof(why), "the probe block is version %u of %u bytes, this reader "
+                 "knows version %u of %zu (a kernel and tools of different builds)",
+                 b->pb_version, b->pb_size, KEV_PROBE_VERSION, sizeof(*b));
+        return why;
+    }
+    if (b->pb_state >= KEV_PROBE_NSTATES) {
+        snprintf(why, sizeof(why), "the probe block's state is %u, which the kernel never "
+                 "writes (the block is damaged)", b->pb_state);
+        return why;
+    }
+    if (b->pb_state == KEV_PROBE_IDLE)
+        return NULL;    // nothing described yet: nothing more to check
+    if (b->pb_check != kev_probe_check(b))
+        return "the probe block fails its check (damaged, or read while the kernel wrote it)";
+    if (b->pb_self != at) {
+        snprintf(why, sizeof(why), "the probe block says it is at 0x%llx, not 0x%llx where it "
+                 "was read (a copy, or another image's address)", (unsigned long long)b->pb_self,
+                 (unsigned long long)at);
+        return why;
+    }
+    if (b->pb_nbufs == 0 || b->pb_nbufs > 64 || b->pb_buf_bytes != KEV_BUF_BYTES ||
+        b->pb_ncpus == 0 || b->pb_ncpus > KEV_MAX_CPUS || b->pb_buf_stride < 14 ||
+        b->pb_buf_stride > 64 || b->pb_cpu_stride < 16 || b->pb_cpu_stride > 512 ||
+        b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
+        b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
+        b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
+        b->pb_head_len == 0 || b->pb_head_len > 65536 || b->pb_page_len > 65536 ||
+        (b->pb_flags & ~KEV_PROBE_F_KEEP))
+        return "the probe block describes a ring this reader cannot take (a size or an "
+               "offset out of range: damaged, or a kernel of another build)";
+    return NULL;
+}
+
+const char *kev_probe_buffer_refused(const struct kev_slot *s, unsigned n, uint32_t seq)
+{
+    static char why[160];
+    if (n < 3 || n > KEV_BUF_SLOTS) {
+        snprintf(why, sizeof(why), "a full buffer of %u slots (a buffer has 3 to %u)", n,
+                 KEV_BUF_SLOTS);
+        return why;
+    }
+    const struct kev_slot *e = &s[n - 1];
+    if (kev_hdr_class(s[0].header) != KEV_C_CONTROL || kev_hdr_event(s[0].header) != KEV_CTL_BUFFER ||
+        s[0].data[1] != seq || kev_hdr_class(e->header) != KEV_C_CONTROL ||
+        kev_hdr_event(e->header) != KEV_CTL_BUFFER_END || e->data[1] != seq ||
+        kev_hdr_cpu(e->header) != kev_hdr_cpu(s[0].header)) {
+        snprintf(why, sizeof(why), "the buffer the table calls sequence %u does not start with "
+                 "its BUFFER and end with its BUFFER_END", seq);
+        return why;
+    }
+    return NULL;
+}
+
+// ---- the GDB remote protocol -----------------------------------------------------------------
+
+static int wait_in(struct kev_gdb *g, int ms)
+{
+    struct pollfd pfd = { g->fd, POLLIN, 0 };
+    int r;
+    while ((r = poll(&pfd, 1, ms)) < 0 && errno == EINTR)
+        ;
+    return r;
+}
+
+// The next byte from the server (buffered: a 16 KB read is 32 KB of hexadecimal).
+static int get_byte(struct kev_gdb *g, int ms)
+{
+    if (g->in_pos < g->in_len)
+        return g->in[g->in_pos++];
+    if (wait_in(g, ms) <= 0) {
+        gerr(g, "the GDB server did not answer within %d ms", ms);
+        return -2;
+    }
+    ssize_t r;
+    while ((r = read(g->fd, g->in, sizeof(g->in))) < 0 && errno == EINTR)
+        ;
+    if (r <= 0) {
+        gerr(g, "the GDB server closed the connection (the target ended)");
+        return -1;
+    }
+    g->in_len = (size_t)r;
+    g->in_pos = 1;
+    return g->in[0];
+}
+
+static int put_all(struct kev_gdb *g, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(g->fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            gerr(g, "writing to the GDB server: %s", strerror(errno));
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+// Sends $body#cs (and waits for its '+' unless in no-ack mode).
+static int send_pkt(struct kev_gdb *g, const char *body, size_t n)
+{
+    if (n + 4 > g->pkt_cap) {
+        gerr(g, "a packet of %zu bytes (the buffer holds %zu)", n, g->pkt_cap);
+        return -1;
+    }
+    for (int tries = 0; tries < 3; tries++) {
+        unsigned sum = 0;
+        char *o = g->pkt;
+        *o++ = '$';
+        for (size_t i = 0; i < n; i++) {
+            sum += (unsigned char)body[i];
+            *o++ = body[i];
+        }
+        *o++ = '#';
+        *o++ = hexd[(sum >> 4) & 15];
+        *o++ = hexd[sum & 15];
+        if (put_all(g, g->pkt, (size_t)(o - g->pkt)) < 0)
+            return -1;
+        if (g->noack)
+            return 0;
+        int c;
+        while ((c = get_byte(g, GDB_WAIT_MS)) >= 0 && c != '+' && c != '-')
+            ;
+        if (c < 0)
+            return -1;
+        if (c == '+')
+            return 0;
+    }
+    gerr(g, "the GDB server refused a packet three times");
+    return -1;
+}
+
+// Receives one packet's body into g->pkt (NUL-terminated); its length, or -1.
+static long recv_pkt(struct kev_gdb *g, int ms)
+{
+    for (;;) {
+        int c;
+        while ((c = get_byte(g, ms)) >= 0 && c != '$')
+            ;   // acks and noise between packets
+        if (c < 0)
+            return -1;
+        size_t n = 0;
+        unsigned sum = 0;
+        while ((c = get_byte(g, GDB_WAIT_MS)) >= 0 && c != '#') {
+            if (n + 1 >= g->pkt_cap) {
+                gerr(g, "the GDB server sent a packet over %zu bytes", g->pkt_cap);
+                return -1;
+            }
+            sum += (unsigned)c;
+            g->pkt[n++] = (char)c;
+        }
+        if (c < 0)
+            return -1;
+        int h = get_byte(g, GDB_WAIT_MS), l = get_byte(g, GDB_WAIT_MS);
+        if (h < 0 || l < 0)
+            return -1;
+        g->pkt[n] = 0;
+        int ok = hexval(h) >= 0 && hexval(l) >= 0 && (unsigned)(hexval(h) << 4 | hexval(l)) == (sum & 255u);
+        if (!g->noack && put_all(g, ok ? "+" : "-", 1) < 0)
+            return -1;
+        if (ok || g->noack)
+            return (long)n;
+    }
+}
+
+// A command and its reply; the reply's length, or -1.
+static long transact(struct kev_gdb *g, const char *cmd, size_t n)
+{
+    if (send_pkt(g, cmd, n) < 0)
+        return -1;
+    return recv_pkt(g, GDB_WAIT_MS);
+}
+
+static int stop_reply(struct kev_gdb *g, long n)
+{
+    if (n < 0)
+        return -1;
+    if (g->pkt[0] == 'W' || g->pkt[0] == 'X') {
+        gerr(g, "the target ended (%s)", g->pkt);
+        return 1;
+    }
+    if (g->pkt[0] != 'T' && g->pkt[0] != 'S') {
+        gerr(g, "the GDB server answered a halt with '%.40s'", g->pkt);
+        return -1;
+    }
+    g->running = 0;
+    return 0;
+}
+
+int kev_gdb_open(struct kev_gdb *g, const char *host, const char *port)
+{
+    memset(g, 0, sizeof(*g));
+    g->fd = -1;
+    g->pkt_cap = 70000;
+    g->pkt = malloc(g->pkt_cap);
+    if (!g->pkt) {
+        gerr(g, "out of memory");
+        return -1;
+    }
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *a;
+    int e = getaddrinfo(host, port, &hints, &res);
+    if (e) {
+        gerr(g, "%s:%s: %s", host, port, gai_strerror(e));
+        return -1;
+    }
+    for (a = res; a; a = a->ai_next) {
+        g->fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (g->fd >= 0 && connect(g->fd, a->ai_addr, a->ai_addrlen) == 0)
+            break;
+        if (g->fd >= 0)
+            close(g->fd);
+        g->fd = -1;
+    }
+    freeaddrinfo(res);
+    if (g->fd < 0) {
+        gerr(g, "cannot connect to the GDB server at %s:%s: %s", host, port, strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(g->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (put_all(g, "+", 1) < 0)
+        return -1;
+    long n = transact(g, "qSupported:swbreak+", 19);
+    if (n < 0)
+        return -1;
+    g->chunk = 1024;
+    const char *ps = strstr(g->pkt, "PacketSize=");
+    if (ps) {
+        unsigned long sz = strtoul(ps + 11, NULL, 16);
+        // an 'm' reply is twice the bytes; an 'M' packet carries the header too
+        if (sz > 64)
+            g->chunk = (unsigned)((sz - 32) / 2);
+        if (g->chunk > 16384)
+            g->chunk = 16384;
+    }
+    int want_noack = strstr(g->pkt, "QStartNoAckMode+") != NULL;
+    if (want_noack && (n = transact(g, "QStartNoAckMode", 15)) >= 0 && strcmp(g->pkt, "OK") == 0)
+        g->noack = 1;
+    if (n < 0)
+        return -1;
+    // QEMU: memory by physical address (this kernel maps it 1:1), whatever the halted CPU's
+    // translation regime lets its current level see; another server answers "" (ignored).
+    if (transact(g, "Qqemu.PhyMemMode:1", 18) < 0)
+        return -1;
+    n = transact(g, "?", 1);     // QEMU stops the VM when a debugger attaches
+    if (n < 0)
+        return -1;
+    if (g->pkt[0] == 'T' || g->pkt[0] == 'S')
+        return 0;
+    g->running = 1;
+    return kev_gdb_halt(g) == 0 ? 0 : -1;
+}
+
+int kev_gdb_halt(struct kev_gdb *g)
+{
+    if (!g->running)
+        return 0;
+    if (put_all(g, "\003", 1) < 0)
+        return -1;
+    return stop_reply(g, recv_pkt(g, GDB_WAIT_MS));
+}
+
+int kev_gdb_cont(struct kev_gdb *g)
+{
+    if (g->running)
+        return 0;
+    if (send_pkt(g, "c", 1) < 0)
+        return -1;
+    g->running = 1;
+    return 0;
+}
+
+int kev_gdb_read(struct kev_gdb *g, uint64_t addr, void *buf, size_t n)
+{
+    uint8_t *o = buf;
+    while (n) {
+        size_t k = n < g->chunk ? n : g->chunk;
+        char cmd[48];
+        int c = snprintf(cmd, sizeof(cmd), "m%llx,%zx", (unsigned long long)addr, k);
+        long r = transact(g, cmd, (size_t)c);
+        if (r < 0)
+            return -1;
+        if ((size_t)r != 2 * k) {
+            gerr(g, "reading %zu bytes at 0x%llx: the GDB server answered '%.20s'", k,
+                 (unsigned long long)addr, g->pkt);
+            return -1;
+        }
+        for (size_t i = 0; i < k; i++) {
+            int h = hexval(g->pkt[2 * i]), l = hexval(g->pkt[2 * i + 1]);
+            if (h < 0 || l < 0) {
+                gerr(g, "reading at 0x%llx: a reply that is not hexadecimal",
+                     (unsigned long long)addr);
+                return -1;
+            }
+            o[i] = (uint8_t)(h << 4 | l);
+        }
+        o += k;
+        addr += k;
+        n -= k;
+    }
+    return 0;
+}
+
+int kev_gdb_write(struct kev_gdb *g, uint64_t addr, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+    while (n) {
+        size_t k = n < g->chunk ? n : g->chunk;
+        char *cmd = malloc(2 * k + 48);
+        if (!cmd) {
+            gerr(g, "out of memory");
+            return -1;
+        }
+        int c = snprintf(cmd, 48, "M%llx,%zx:", (unsigned long long)addr, k);
+        for (size_t i = 0; i < k; i++) {
+            cmd[c++] = hexd[p[i] >> 4];
+            cmd[c++] = hexd[p[i] & 15];
+        }
+        long r = transact(g, cmd, (size_t)c);
+        free(cmd);
+        if (r < 0)
+            return -1;
+        if (strcmp(g->pkt, "OK") != 0) {
+            gerr(g, "writing at 0x%llx: the GDB server answered '%.20s'",
+                 (unsigned long long)addr, g->pkt);
+            return -1;
+        }
+        p += k;
+        addr += k;
+        n -= k;
+    }
+    return 0;
+}
+
+void kev_gdb_close(struct kev_gdb *g)
+{
+    if (g->fd >= 0) {
+        if (kev_gdb_halt(g) == 0)
+            transact(g, "D", 1);    // detach: the target runs on
+        close(g->fd);
+    }
+    g->fd = -1;
+    free(g->pkt);
+    g->pkt = NULL;
+}
+
+// ---- the reader ------------------------------------------------------------------------------
+
+static int perr(struct kev_probe *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->p_err, sizeof(p->p_err), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int gdb_fail(struct kev_probe *p)
+{
+    return perr(p, "%s", p->p_gdb->err);
+}
+
+int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t scan,
+                   uint64_t scan_len)
+{
+    memset(p, 0, sizeof(*p));
+    p->p_gdb = g;
+    p->p_table = malloc(64u * 64u);
+    p->p_slots = malloc(KEV_BUF_BYTES);
+    if (!p->p_table || !p->p_slots)
+        return perr(p, "out of memory");
+    if (at) {
+        p->p_at = at;
+        return 0;
+    }
+    // A scan, as a probe finds RTT's block: 4 KB at a time, the magic on a 16-byte boundary
+    // (the kernel aligns the block).
+    static uint8_t win[4096 + KEV_PROBE_MAGIC_LEN];
+    for (uint64_t a = scan & ~15ull; a < scan + scan_len; a += 4096) {
+        uint64_t n = scan + scan_len - a < 4096 ? scan + scan_len - a : 4096;
+        if (kev_gdb_read(g, a, win, (size_t)n) < 0)
+            return gdb_fail(p);
+        for (uint64_t o = 0; o + KEV_PROBE_MAGIC_LEN <= n; o += 16)
+            if (memcmp(win + o, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) == 0) {
+                p->p_at = a + o;
+                return 0;
+            }
+    }
+    p->p_unpublished = 1;
+    return perr(p, "no probe block in 0x%llx..0x%llx (the image has none, or no capture was "
+                "published: tracelogger -x probe)", (unsigned long long)scan,
+                (unsigned long long)(scan + scan_len));
+}
+
+static int put_frame(struct kev_probe *p, unsigned type, const void *b, size_t n)
+{
+    uint8_t f[KS_MAX_FRAME];
+    size_t len = ks_frame(f, type, p->p_frame_seq++, b, n);
+    if (fwrite(f, 1, len, p->p_out) != len)
+        return perr(p, "writing the stream: %s", strerror(errno));
+    return 0;
+}
+
+// The file's bytes: as they are, or in DATA frames.
+static int write_out(struct kev_probe *p, const void *b, size_t n)
+{
+    if (!p->p_stream) {
+        if (n && fwrite(b, 1, n, p->p_out) != n)
+            return perr(p, "writing the file: %s", strerror(errno));
+        return 0;
+    }
+    const uint8_t *c = b;
+    p->p_file_crc = ks_crc32(p->p_file_crc, b, n);
+    p->p_file_bytes += n;
+    while (n) {
+        size_t k = n < KS_MAX_PAYLOAD ? n : KS_MAX_PAYLOAD;
+        if (put_frame(p, KS_DATA, c, k) < 0)
+            return -1;
+        c += k;
+        n -= k;
+    }
+    return 0;
+}
+
+// After a flush the kernel served at pb_flush_time, every buffer before it written: the board's
+// time for the live reader (kev_live.h: each CPU has passed it).
+static int heartbeat(struct kev_probe *p)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    if (!p->p_stream || b->pb_flush_done == p->p_hb_flush || !b->pb_flush_time)
+        return 0;
+    p->p_hb_flush = b->pb_flush_done;
+    struct ks_heartbeat h = { b->pb_flush_time, p->p_file_bytes, p->p_flush_ms,
+                              (uint32_t)p->p_counts.buffers };
+    uint8_t pl[KS_HEARTBEAT_BYTES];
+    ks_heartbeat_put(pl, &h);
+    if (put_frame(p, KS_HEARTBEAT, pl, sizeof(pl)) < 0)
+        return -1;
+    fflush(p->p_out);
+    return 0;
+}
+
+// The header and system page the logger published.
+static int begin_capture(struct kev_probe *p)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    size_t n = (size_t)b->pb_head_len + b->pb_page_len;
+    uint8_t *h = malloc(n ? n : 1);
+    if (!h)
+        return perr(p, "out of memory");
+    int r = kev_gdb_read(p->p_gdb, b->pb_head, h, b->pb_head_len) < 0 ||
+            kev_gdb_read(p->p_gdb, b->pb_page, h + b->pb_head_len, b->pb_page_len) < 0;
+    if (r) {
+        free(h);
+        return gdb_fail(p);
+    }
+    if (b->pb_head_len < 8 || h[0] != 'T') {
+        free(h);
+        return perr(p, "the header the probe block names is no .kev header");
+    }
+    r = write_out(p, h, n);
+    free(h);
+    if (r < 0)
+        return -1;
+    p->p_gen = b->pb_gen;
+    p->p_next = 0;
+    memset(p->p_cpu_events, 0, sizeof(p->p_cpu_events));
+    fflush(p->p_out);
+    return 0;
+}
+
+// The loss note and the trailer, as the tracelogger writes them (tracelogger/main.c).
+static int end_capture(struct kev_probe *p)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    struct kev_cpu_totals tot[KEV_MAX_CPUS];
+    uint64_t lost = 0;
+    for (unsigned c = 0; c < b->pb_ncpus; c++) {
+        uint64_t d, o;
+        uint64_t base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+        if (kev_gdb_read(p->p_gdb, base + b->pb_off_dropped, &d, 8) < 0 ||
+            kev_gdb_read(p->p_gdb, base + b->pb_off_overwritten, &o, 8) < 0)
+            return gdb_fail(p);
+        tot[c].events = p->p_cpu_events[c];
+        tot[c].lost = d + o;
+        lost += d + o;
+    }
+    static uint8_t t[4096];
+    struct kev_out o;
+    kev_out_init(&o, t, sizeof(t), 0);
+    if (lost)
+        kev_loss_note(&o, (uint32_t)b->pb_stop_time, lost);
+    kev_trailer(&o, (uint32_t)p->p_counts.buffers, b->pb_trl_flags, tot, b->pb_ncpus);
+    if (o.ko_err)
+        return perr(p, "the trailer: %s", o.ko_why);
+    if (write_out(p, t, o.ko_len) < 0)
+        return -1;
+    if (p->p_stream) {
+        uint8_t e[8];       // the file's length and CRC-32, little-endian (kev_stream.h)
+        for (int i = 0; i < 4; i++) {
+            e[i] = (uint8_t)(p->p_file_bytes >> (8 * i));
+            e[4 + i] = (uint8_t)(p->p_file_crc >> (8 * i));
+        }
+        if (put_frame(p, KS_END, e, sizeof(e)) < 0)
+            return -1;
+    }
+    fflush(p->p_out);
+    uint32_t gen = b->pb_gen;
+    if (kev_gdb_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
+                      4) < 0)
+        return gdb_fail(p);
+    p->p_done = 1;
+    return 1;
+}
+
+static uint32_t tab32(const struct kev_probe *p, unsigned i, unsigned off)
+{
+    uint32_t v;
+    memcpy(&v, p->p_table + (size_t)i * p->p_blk.pb_buf_stride + off, 4);
+    return v;
+}
+
+static unsigned tab8(const struct kev_probe *p, unsigned i, unsigned off)
+{
+    return p->p_table[(size_t)i * p->p_blk.pb_buf_stride + off];
+}
+
+static unsigned tab16(const struct kev_probe *p, unsigned i, unsigned off)
+{
+    uint16_t v;
+    memcpy(&v, p->p_table + (size_t)i * p->p_blk.pb_buf_stride + off, 2);
+    return v;
+}
+
+// Writes buffer idx (FULL, sequence p_next) and gives it back.
+static int take_buffer(struct kev_probe *p, unsigned idx)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    unsigned n = tab16(p, idx, b->pb_off_nslots);
+    if (n < 3 || n > KEV_BUF_SLOTS)
+        return perr(p, "buffer %u: %s", idx, kev_probe_buffer_refused(p->p_slots, n, p->p_next));
+    if (kev_gdb_read(p->p_gdb, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
+                     (size_t)n * sizeof(struct kev_slot)) < 0)
+        return gdb_fail(p);
+    const char *why = kev_probe_buffer_refused(p->p_slots, n, p->p_next);
+    if (why)
+        return perr(p, "buffer %u: %s", idx, why);
+    if (write_out(p, p->p_slots, (size_t)n * sizeof(struct kev_slot)) < 0)
+        return -1;
+    fflush(p->p_out);
+    unsigned cpu = kev_hdr_cpu(p->p_slots[0].header) % KEV_MAX_CPUS;
+    p->p_cpu_events[cpu] += p->p_slots[n - 1].data[2];
+    p->p_counts.events += p->p_slots[n - 1].data[2];
+    p->p_counts.buffers++;
+    p->p_next++;
+    if (!(b->pb_flags & KEV_PROBE_F_KEEP)) {
+        uint8_t free_state = 0;     // TRACE_BUF_FREE (trace/trace_ring.h)
+        if (kev_gdb_write(p->p_gdb, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride +
+                          b->pb_off_state, &free_state, 1) < 0)
+            return gdb_fail(p);
+    }
+    return 0;
+}
+
+// The buffers in sequence order from p_next: 1 when every sequence number given out has been
+// written (or counted overwritten), 0 when the next is still filling, -1 on a refusal.
+static int take_buffers(struct kev_probe *p)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    uint32_t given;
+    if (kev_gdb_read(p->p_gdb, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0 ||
+        kev_gdb_read(p->p_gdb, b->pb_next_seq, &given, 4) < 0)
+        return gdb_fail(p);
+    for (unsigned i = 0; i < b->pb_nbufs; i++) {
+        unsigned st = tab8(p, i, b->pb_off_state);
+        if (st > 3)
+            return perr(p, "buffer %u's state is %u, which the kernel never writes (0 free, 1 "
+                        "filling, 2 full, 3 the logger's): the ring is damaged or not this "
+                        "block's", i, st);
+        if (st != 0 && tab8(p, i, b->pb_off_cpu) >= b->pb_ncpus)
+            return perr(p, "buffer %u's CPU is %u of %u: the ring is damaged", i,
+                        tab8(p, i, b->pb_off_cpu), b->pb_ncpus);
+    }
+    if ((int32_t)(given - p->p_next) > (1 << 24))
+        return perr(p, "the ring's next sequence number is %u, %u past the last one read: "
+                    "damaged, or not this block's ring", given, given - p->p_next);
+    while ((int32_t)(given - p->p_next) > 0) {
+        int found = -1;
+        for (unsigned i = 0; i < b->pb_nbufs && found < 0; i++)
+            if (tab8(p, i, b->pb_off_state) != 0 && tab32(p, i, b->pb_off_seq) == p->p_next)
+                found = (int)i;
+        if (found < 0) {
+            // Not in the table: handed back already (it was written), or reused by the kernel
+            // (ring or overwrite policy) before it was read.
+            // The oldest newer one is next; those between were reused.
+            int newer = 0;
+            uint32_t oldest = 0;
+            for (unsigned i = 0; i < b->pb_nbufs; i++) {
+                uint32_t q = tab32(p, i, b->pb_off_seq);
+                if (tab8(p, i, b->pb_off_state) != 0 && (int32_t)(q - p->p_next) > 0 &&
+                    (!newer || (int32_t)(q - oldest) < 0)) {
+                    oldest = q;
+                    newer = 1;
+                }
+            }
+            if (!newer)
+                return perr(p, "sequence %u is in no buffer and none is newer: the ring is "
+                            "damaged", p->p_next);
+            p->p_counts.overwritten += oldest - p->p_next;
+            p->p_next = oldest;
+            continue;
+        }
+        unsigned st = tab8(p, (unsigned)found, b->pb_off_state);
+        if (st == 1 || st == 3)     // filling; or the logger's (keep: it saves them at the end)
+            return 0;
+        if (take_buffer(p, (unsigned)found) < 0)
+            return -1;
+    }
+    return 1;
+}
+
+int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
+{
+    struct kev_probe_block *b = &p->p_blk;
+    p->p_counts.polls++;
+    if (kev_gdb_read(p->p_gdb, p->p_at, b, sizeof(*b)) < 0)
+        return gdb_fail(p);
+    static const struct kev_probe_block zero;
+    p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0;
+    if (p->p_unpublished)
+        return 0;   // the kernel's block before the first capture publishes it (the caller waits)
+    const char *why = kev_probe_refused(b, p->p_at);
+    if (why)
+        return perr(p, "at 0x%llx: %s", (unsigned long long)p->p_at, why);
+    if (b->pb_state == KEV_PROBE_IDLE)
+        return p->p_done ? 1 : 0;
+    if (p->p_gen != b->pb_gen) {
+        if (p->p_gen && !p->p_done)
+            return perr(p, "a new capture began before the last one ended");
+        if (p->p_done)
+            return 1;       // one capture a file
+        if (begin_capture(p) < 0)
+            return -1;
+    }
+    if (p->p_done)
+        return 1;
+    int all = take_buffers(p);
+    if (all < 0)
+        return -1;
+    if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
+        return end_capture(p);
+    if (heartbeat(p) < 0)
+        return -1;
+    if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
+        now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {
+        p->p_last_flush_ns = now_ns;
+        if (b->pb_flush_done == b->pb_flush_req) {  // else the last is not served yet
+            uint32_t req = b->pb_flush_req + 1u;
+            if (kev_gdb_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_flush_req),
+                              &req, 4) < 0)
+                return gdb_fail(p);
+            p->p_counts.flushes++;
+        }
+    }
+    return 0;
+}
+
+void kev_probe_free(struct kev_probe *p)
+{
+    free(p->p_table);
+    free(p->p_slots);
+    p->p_table = NULL;
+    p->p_slots = NULL;
+}

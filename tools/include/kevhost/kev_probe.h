@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// The probe path's host side (tools/common/kev_probe.c; docs/live.md "The probe path"): a
+// client of GDB's remote serial protocol over TCP (QEMU's -gdb tcp::PORT; on a board OpenOCD's,
+// pyOCD's, probe-rs's or J-Link's GDB server) that halts the target, reads the kernel's probe
+// block (trace/kev_probe.h) and the trace buffers where they lie, gives the full ones back by
+// writing their state, asks the kernel for the partial ones every flush interval, and lets the
+// target go on. What it writes is the .kev file the tracelogger would have: the header and
+// system page the logger published, the buffers in sequence order, the loss note and the
+// trailer from the kernel's own counts, so every live tool reads it as it grows.
+// The block and every buffer are checked before use: a block that fails its check, a state the
+// kernel never writes, a buffer that is not what its table says, a block that is not at the
+// image's address are refused with a sentence (kev_probe_refused, kev_probe_buffer_refused).
+// Single-threaded; no allocation after kev_probe_open.
+#ifndef KEVHOST_KEV_PROBE_H
+#define KEVHOST_KEV_PROBE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <trace/kev_probe.h>
+#include <trace/kev.h>
+
+// ---- the block's checks (no target needed: test/unit/test_kev_probe.c) ----
+// Why the block b, read at address `at`, cannot be used (a sentence), or NULL when it can.
+const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at);
+// Why a FULL buffer's slots (n of them, read from buffer idx, sequence seq by the table) cannot
+// be used, or NULL: its BUFFER first (that sequence), its BUFFER_END last.
+const char *kev_probe_buffer_refused(const struct kev_slot *s, unsigned n, uint32_t seq);
+
+// ---- the GDB remote protocol ----
+struct kev_gdb {
+    int fd;
+    int noack;          // QStartNoAckMode accepted
+    unsigned chunk;     // bytes an 'm' or 'M' packet carries (from the server's PacketSize)
+    int running;        // the target runs ('c' sent, no stop reply yet)
+    char err[160];      // the last failure, said
+    char *pkt;          // packet buffer (kev_gdb_open allocates it)
+    size_t pkt_cap;
+    uint8_t in[65536];  // bytes received, not yet taken
+    size_t in_len, in_pos;
+};
+// Connects to host:port; the target is halted when it returns 0 (a stub that stops it on
+// attach, as QEMU's, or halted here). -1 with g->err.
+int kev_gdb_open(struct kev_gdb *g, const char *host, const char *port);
+int kev_gdb_halt(struct kev_gdb *g);        // 0 halted; -1 (g->err; 1 when the target ended)
+int kev_gdb_cont(struct kev_gdb *g);
+int kev_gdb_read(struct kev_gdb *g, uint64_t addr, void *buf, size_t n);
+int kev_gdb_write(struct kev_gdb *g, uint64_t addr, const void *buf, size_t n);
+void kev_gdb_close(struct kev_gdb *g);      // detaches (the target runs on)
+
+// ---- the reader ----
+struct kev_probe_counts {
+    uint64_t buffers;       // buffers written to the file
+    uint64_t events;        // events in them
+    uint64_t overwritten;   // sequence numbers the kernel reused before they were read
+    uint64_t polls;         // halts
+    uint64_t flushes;       // flush requests the kernel served
+    uint64_t halted_ns;     // host time the target spent halted by the reader
+};
+struct kev_probe {
+    struct kev_gdb *p_gdb;
+    uint64_t p_at;              // the block's address
+    FILE *p_out;
+    struct kev_probe_block p_blk;
+    uint32_t p_gen;             // the capture being written (0: none yet)
+    uint32_t p_next;            // the next sequence number to write
+    uint64_t p_cpu_events[KEV_MAX_CPUS];
+    uint32_t p_flush_ms;        // 0: never ask for partial buffers
+    uint64_t p_last_flush_ns;
+    int p_done;                 // the capture's trailer is written
+    int p_unpublished;          // the block read all zero (not published yet), or the scan
+                                // found no magic: the caller may wait and try again
+    uint8_t *p_table;           // the buffers' table, read each poll
+    struct kev_slot *p_slots;   // one buffer
+    struct kev_probe_counts p_counts;
+    // The framed stream (p_stream: trace/kev_stream.h) instead of the bare file: the file's
+    // bytes in DATA frames, a HEARTBEAT at each flush the kernel served once every buffer
+    // before it is written (so that a live reader of several CPUs knows they all passed its
+    // time), END at the end.
+    int p_stream;
+    uint16_t p_frame_seq;
+    uint64_t p_file_bytes;
+    uint32_t p_file_crc;
+    uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
+    char p_err[256];
+};
+// Finds the block: at `at` when not 0 (an ELF symbol's address), else by scanning
+// [scan, scan + scan_len) for the magic. 0, or -1 with p->p_err (p_unpublished: no magic yet,
+// try again later). The target halted.
+int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t scan,
+                   uint64_t scan_len);
+// One round with the target halted: reads the block, writes what is new to out, gives back
+// the buffers written, asks for partial ones when flush_ms has passed. 1 when the capture is
+// written whole (its trailer), 0 to go on (p_unpublished: the block is still all zero, as the
+// kernel's is before the first capture), -1 with p->p_err.
+int kev_probe_poll(struct kev_probe *p, uint64_t now_ns);
+void kev_probe_free(struct kev_probe *p);
+
+#endif

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: MIT
+# kevprobe: the probe path's reader (GDB's remote protocol, the kernel's probe block).
+HOST_TOOLS += $(H)/kevprobe
+$(H)/kevprobe: $(call kevhost_objs,tools/kevprobe/kevprobe.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lz
+
+# kevprobe against a GDB server written from the protocol's documents, over a kevgen capture's
+# memory: kevgen's file byte for byte, each damaged input refused with its sentence (about 2 s).
+SCRIPT_TESTS_HOST += kevprobe|60|test/tools/test_kevprobe.py|$(H)
+TEST_DEPS_HOST    += $(H)/kevprobe $(H)/kevgen $(H)/kevcapture
