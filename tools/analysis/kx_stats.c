@@ -840,6 +840,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
                 prio_change(s, e);
             if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
                 kx_msgs_timer(&s->q, cpu, kx_field(e, kx_fields()->timer_pid));
+            if (e->ev == KEV_SYS_TIMER_LOST) // the kernel dropped the pulse just sent
+                kx_msgs_pulse_lost(&s->q, cpu);
             if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
                 if (!s->funcs)
                     s->funcs = kx_funcs_new();
