@@ -60,7 +60,7 @@ SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
 # libFuzzer target for the live reader and the stream's framing; seeds: kevgen traces, raw and
 # framed (a LOSS frame, a heartbeat), each after the byte that picks the target's piece size.
 FUZZ_BINS += $(FZ)/fuzz_kev_live
-$(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c \
+$(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c trace/kev_crc32.c \
                      trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
                      trace/kev_events.c trace/kev_kercall.c $(H)/kevgen test/tools/kev_stream.py
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_live

@@ -43,3 +43,6 @@ $(B)/%/tracelogger.elf: ULDFLAGS := $(patsubst -DPICOLIBC_DOUBLE_PRINTF_SCANF,-D
 # The tracelogger's CRC-32 a byte a step from one 1 KB table (trace/kev_crc32.c), not four
 # bytes from four: 3 KB less, so that it fits its 32 KB flash slot.
 $(B)/apps/tracelogger/obj/trace/kev_crc32.c.o: UCFLAGS += -DKS_CRC32_BYTE_TABLE
+# The tracelogger built for size: the probe path's publishing and the stream's CRC table took
+# its 32 KB flash slot 664 bytes past full at -O2.
+$(B)/apps/tracelogger/obj/%.o: UCFLAGS += -Os

@@ -492,7 +492,7 @@ static void test_unterminated_combine_event(void **st)
     kcap_free(&c);
 }
 
-// The stream's CRC-32 (kev_stream.c, four bits a step) against the standard check value and
+// The stream's CRC-32 (kev_crc32.c, table-driven) against the standard check value and
 // against the definition, one bit a step, over random data fed in random pieces.
 static uint32_t crc32_bitwise(uint32_t crc, const uint8_t *b, size_t n)
 {
