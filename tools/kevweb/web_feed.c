@@ -6,8 +6,9 @@
 // far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
 // wait, kevstat's sentence), the task instances the model has ended since the last update
-// (judged live against the task's given deadline or period, else the mean interval between its
-// releases so far, then forgotten by the model: kx_stats_forget), and the losses (the model's
+// (judged live against the task's given deadline or period, else, for a task its timer or an
+// interrupt releases, the mean interval between its releases so far; an exit path and a
+// message-released task unjudged; then forgotten by the model: kx_stats_forget), and the losses (the model's
 // windows, the board's LOSS frames, the stream's own faults).
 #define _GNU_SOURCE
 #include "web_feed.h"
@@ -156,11 +157,17 @@ static void on_msg(void *user, const struct kx_msg *g)
 
 // ---- task instances -------------------------------------------------------------------------------
 
-// The deadline an instance of thread th is judged by live (cycles, 0 none): a rule naming its
-// task, else the mean interval between its releases so far (from two intervals on).
-static uint64_t live_limit(const struct web_feed *f, int th)
+// The deadline instance x is judged by live (cycles, 0 none): none for an exit path (not a
+// job); a rule naming its task; none for a task released so far mostly by messages (sporadic,
+// as the model says at the end: kx_task_released_by); else the mean interval between its
+// releases so far (from two intervals on).
+static uint64_t live_limit(const struct web_feed *f, const struct kx_tasks *k,
+                           const struct kx_inst *x)
 {
     const struct kx_stats *s = f->s;
+    int th = x->th;
+    if (x->exit)
+        return 0;
     char label[80];
     kx_label(&s->m, th, label, sizeof(label));
     uint64_t dl = 0, per = 0;
@@ -174,6 +181,8 @@ static uint64_t live_limit(const struct web_feed *f, int th)
         }
     if (dl || per)
         return dl ? dl : per;
+    if (x->task < k->ntask && kx_task_released_by(&k->task[x->task]) == KX_REL_MSG)
+        return 0;
     return f->ngap[th] >= 2 ? f->gap_sum[th] / f->ngap[th] : 0;
 }
 
@@ -194,7 +203,7 @@ static void scan_instances(struct web_feed *f)
         const struct kx_inst *x = &k->inst[j];
         if (!x->end || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS)
             continue;
-        struct inst v = { x->id, x->release, x->start, x->end, x->exec, live_limit(f, x->th),
+        struct inst v = { x->id, x->release, x->start, x->end, x->exec, live_limit(f, k, x),
                           x->th, 0 };
         v.late = v.limit && x->end - x->release > v.limit;
         ring_put(&f->inst, &v);
