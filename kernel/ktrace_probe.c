@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The probe block (trace/kev_probe.h): the kernel's description of its trace ring for a reader
 // outside the target (QEMU's gdbstub, a debug probe's GDB server), which takes the buffers
-// where they lie (docs/live.md, "The probe path"). The ring's owner publishes it
+// where they lie (docs/probe-path.md). The ring's owner publishes it
 // (KTRACE_PROBE); the kernel fills the layout, makes the ring quiet (no notification, no
 // logger wake-up per buffer) and writes the magic last; the kernel's tick serves the reader's
 // flush requests. Nothing here runs per event.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make bench: kevweb's figures (docs/live.md, "The web page"), with a page open in headless
+# make bench: kevweb's figures (docs/web-view.md), with a page open in headless
 # Chromium (Debian's chromium, chromedriver, python3-selenium).
 #   kevweb_page_events_per_s: kevweb follows an empty file; once the page has loaded, kevscen's
 #     sync scenario (30,000 rounds: 300 s of trace time, 3.8 million events) is appended at

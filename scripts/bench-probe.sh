@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make bench: the probe path's figures (docs/live.md "The probe path", docs/PERFORMANCE.md).
+# make bench: the probe path's figures (docs/probe-path.md, docs/PERFORMANCE.md).
 #   probe_board_insns_per_event: the demo (3 s) in QEMU's exact mode under make live's probe
 #     path (tracelogger -x probe, kevprobe through the gdbstub): the live path's board work over
 #     the trace it wrote (the tracelogger's CPU time, kevstat's, in instructions by the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The probe path of make live (TAP; docs/live.md "The probe path"): kevprobe reads the kernel's
+# The probe path of make live (TAP; docs/probe-path.md): kevprobe reads the kernel's
 # buffers through QEMU's gdbstub, the VM halted for each read, in QEMU's exact mode. The
 # program watched is deadline (user/apps/deadline), a 500 Hz task with 6 programmed overruns
 # that says, by its own cycle counter, which periods it missed and how many timer pulses it

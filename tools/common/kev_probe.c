@@ -6,7 +6,7 @@
 // back (its state byte written FREE) unless the logger keeps them; a sequence number the
 // kernel already reused is counted as overwritten. On QEMU a halted VM's virtual clock stands
 // still (icount or not), so the round costs the guest no time; on a board the core stops for
-// the round's reads (docs/live.md, "What it costs").
+// the round's reads (docs/probe-path.md, "What it costs").
 #include <kevhost/kev_probe.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kevprobe: the probe path's reader as a tool (docs/live.md, "The probe path"). It attaches to
+// kevprobe: the probe path's reader as a tool (docs/probe-path.md). It attaches to
 // a GDB server (QEMU's -gdb, or a debug probe's), finds the kernel's probe block (by the
 // image's symbol, or by scanning memory for its magic), and every poll interval halts the
 // target, takes the buffers (kevhost/kev_probe.h) and lets it run on. The .kev file it writes

@@ -13,6 +13,6 @@ $(H)/kevweb: $(call kevhost_objs,$(KW)/kevweb.c $(KW)/web_server.c $(KW)/web_fee
 SCRIPT_TESTS_HOST += kevweb|120|test/tools/test_kevweb.sh
 TEST_DEPS_HOST    += $(H)/kevweb $(H)/kevgen $(H)/kevstat $(H)/kevreport $(HT)/kevscen4
 # Its figures: the events a second the page keeps up with, the server's memory over an hour of
-# trace time and the page's (docs/live.md; about 3 minutes).
+# trace time and the page's (docs/web-view.md; about 3 minutes).
 BENCHES      += scripts/bench-kevweb.sh|$(H)
 BENCH_DEPS   += $(H)/kevweb $(H)/kevscen $(H)/traceprinter $(H)/kevreport

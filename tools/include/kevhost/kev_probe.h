@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The probe path's host side (tools/common/kev_probe.c; docs/live.md "The probe path"): a
+// The probe path's host side (tools/common/kev_probe.c; docs/probe-path.md): a
 // client of GDB's remote serial protocol over TCP (QEMU's -gdb tcp::PORT; on a board OpenOCD's,
 // pyOCD's, probe-rs's or J-Link's GDB server) that halts the target, reads the kernel's probe
 // block (trace/kev_probe.h) and the trace buffers where they lie, gives the full ones back by

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The probe block: what the kernel publishes so that a host reading the target's memory (a
-// debugger's stub, a debug probe's GDB server: docs/live.md "The probe path") can take the
+// debugger's stub, a debug probe's GDB server: docs/probe-path.md) can take the
 // trace buffers where they lie, as SEGGER RTT's control block lets a probe find its ring. One
 // static block in the kernel (symbol kev_probe_block), found by that symbol or by scanning RAM
 // for its magic, which the kernel writes last, in pieces, at run time (the magic's text is in
