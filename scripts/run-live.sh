@@ -53,7 +53,9 @@ if [ "$path" = probe ]; then
         "$here/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$console" 2>&1 </dev/null &
     qemu=$!
     # shellcheck disable=SC2086  # KEVPROBE_OPTS: words
-    "$here/../build/host/kevprobe" -t ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
+    # kevprobe waits up to a minute for QEMU to listen (a loaded host starts it slowly: 10 s
+    # was seen to pass under make test's load).
+    "$here/../build/host/kevprobe" -t -w 60 ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
         >"$fifo" 2>"$out/kevprobe.log" &
     probe=$!
 else
