@@ -200,13 +200,14 @@ struct trace_ring {
     unsigned tr_policy;  // enum trace_policy
     unsigned tr_running;
     unsigned tr_filled;  // FILL policy: stopped because every buffer was used
-    unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
     unsigned tr_big;     // strings are packed for a big-endian file (init: the host's order)
     unsigned tr_last;    // last buffer handed to a CPU
     unsigned tr_fill_next;
     uint32_t tr_next_seq;
     struct kev_slot tr_noslot; // tc_wp (and on one CPU tc_limit) point here without a buffer
     struct trace_buf tr_buf[TRACE_MAX_BUFS];
+    // Last, so that the fast path's fields keep their offsets (its instruction count).
+    unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
