@@ -149,9 +149,11 @@ check "the demo streamed live: 0 failures, the stream is the file byte for byte,
      [ '$(field end "$out/demo.frames")' = OK ] && [ '$(field bad_crc "$out/demo.frames")' = 0 ] && [ '$(field gaps "$out/demo.frames")' = 0 ]"
 check "traceprinter reads it: ${fev:-?} events and ${flost:-?} lost, the kernel's ${gen:-?} generated" \
     "[ -n '$fev' ] && [ \$(( ${fev:-0} + ${flost:-0} )) = '${gen:-x}' ]"
-# The flush handed over buffers below the 70% mark (716 of 1024 slots): most of the demo's.
+# The flush handed over buffers below the 70% mark (716 of 1024 slots): besides the one the stop
+# closes, at least one more (how many depends on the host's pace: a UART backed up makes the
+# logger take buffers ahead, full; 2 to 9 seen).
 small=$("$h/traceprinter" -n -p '%z|%a' "$out/demo.kev" 2>/dev/null | sed -n 's/^BUFFER_END *|seq:[0-9]* events:\([0-9]*\)$/\1/p' | awk '$1 < 600' | wc -l)
-check "buffers below the mark went out with the flush interval ($small of them)" "[ $small -ge 3 ]"
+check "buffers below the mark went out with the flush interval ($small of them)" "[ $small -ge 2 ]"
 if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
     # Per class, the events QNX's printer prints against ours (its kernel calls are left out:
     # it glues a failed call's exit line to the next line, ../shared/qnx-tools/README.md).
