@@ -26,6 +26,21 @@ echo "1..12"
 
 line() { grep -a -o 'deadline: 600 periods, .*' "$1" | head -1 | sed 's/^deadline: 600 periods, //'; }
 kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*, overwritten [0-9]*" "$1"; }
+# probe_boot NAME TIMEOUT "LOGGER OPTIONS" KEVPROBE-ARGS...: deadline's image booted paused in
+# exact mode with the logger's options, kevprobe attached through the gdbstub on a free port
+# with the arguments given; the console in NAME.console, kevprobe's stderr in NAME.probe, its
+# exit status in prc. QEMU_SMP, when set, reaches qemu-run.sh.
+probe_boot() {
+    local name=$1 tmo=$2 tl=$3 port q
+    shift 3
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=$tmo QEMU_ARGS="appinit deadline ;; tracelogger -d1 $tl" \
+        "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/$name.console" 2>&1 &
+    q=$!
+    "$h/kevprobe" "$@" "127.0.0.1:$port" 2>"$out/$name.probe"
+    prc=$?
+    wait $q
+}
 
 # 1. Without live: the capture saved by the tracelogger through semihosting.
 BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=100 QEMU_ARGS="appinit deadline ;; tracelogger -d1 -f $out/run.kev" \
@@ -69,14 +84,9 @@ fi
 # On one CPU: with several, QEMU's one thread runs the virtual CPUs in turn and a halt moves
 # where it switches, so events move by tens of cycles (docs/live.md, "What it costs").
 for i in 1 50; do
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    BOARD=$board QEMU_SMP=1 QEMU_ICOUNT=exact QEMU_TIMEOUT=100 \
-        QEMU_ARGS="appinit deadline ;; tracelogger -d1 -x probe=keep -k 48 -f $out/halt-board.kev" \
-        "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/halt$i.console" 2>&1 &
-    q=$!
-    "$h/kevprobe" -q -i $i -F 0 -e "$img" -o "$out/halt$i.kev" "127.0.0.1:$port" 2>"$out/halt$i.probe"
-    echo "kevprobe exit $?" >>"$out/halt$i.probe"
-    wait $q
+    QEMU_SMP=1 probe_boot "halt$i" 100 "-x probe=keep -k 48 -f $out/halt-board.kev" \
+        -q -i $i -F 0 -e "$img" -o "$out/halt$i.kev"
+    echo "kevprobe exit $prc" >>"$out/halt$i.probe"
     mv "$out/halt-board.kev" "$out/halt$i-board.kev"     # (the header names the file)
 done
 # (The header and the system page hold the host's date, read at boot: the buffers that follow
@@ -93,13 +103,7 @@ check "halting costs the guest nothing (one CPU): halts every 1 ms and every 50 
 
 # 4. A reader that falls behind (a poll every 600 ms, no flush) over 4 kernel buffers: the
 # kernel drops what finds no buffer; the file counts exactly the kernel's loss.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=100 QEMU_ARGS="appinit deadline ;; tracelogger -d1 -x probe -k 4" \
-    "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/slow.console" 2>&1 &
-q=$!
-"$h/kevprobe" -i 600 -F 0 -e "$img" -o "$out/slow.kev" "127.0.0.1:$port" 2>"$out/slow.probe"
-prc=$?
-wait $q
+probe_boot slow 100 "-x probe -k 4" -i 600 -F 0 -e "$img" -o "$out/slow.kev"
 k=$(kcount "$out/slow.console")
 dropped=$(echo "$k" | sed 's/.*dropped \([0-9]*\),.*/\1/')
 "$h/traceprinter" "$out/slow.kev" >"$out/slow.txt" 2>&1
@@ -110,13 +114,7 @@ check "and the program's periods are still its own ($(line "$out/slow.console"))
 
 # The same in ring mode (-r): the kernel overwrites the oldest unread buffer; kevprobe counts
 # by sequence the buffers it never saw, and the file's loss is the kernel's overwritten count.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=100 QEMU_ARGS="appinit deadline ;; tracelogger -d1 -r -x probe -k 4" \
-    "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/ring.console" 2>&1 &
-q=$!
-"$h/kevprobe" -i 600 -F 0 -e "$img" -o "$out/ring.kev" "127.0.0.1:$port" 2>"$out/ring.probe"
-prc=$?
-wait $q
+probe_boot ring 100 "-r -x probe -k 4" -i 600 -F 0 -e "$img" -o "$out/ring.kev"
 k=$(kcount "$out/ring.console")
 over=$(echo "$k" | sed 's/.*overwritten \([0-9]*\)$/\1/')
 "$h/traceprinter" "$out/ring.kev" >"$out/ring.txt" 2>&1
@@ -125,14 +123,8 @@ check "ring mode: the buffers overwritten unread are counted, the file's loss is
 
 # 5. A reader pointed at the wrong place: the image's code (not the block) is refused at once.
 main=$(nm "$img" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) [Tt] ktrace_probe_call$/\1/p' | head -1)
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=30 QEMU_ARGS="appinit deadline ;; tracelogger -d1 -x probe -x probewait=1" \
-    "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/wrong.console" 2>&1 &
-q=$!
-"$h/kevprobe" -a "0x$main" -o "$out/wrong.kev" "127.0.0.1:$port" 2>"$out/wrong.err"
-prc=$?
-wait $q
-check "kevprobe at an address that holds no block says so and fails ($(head -1 "$out/wrong.err"))" \
-    "[ -n '$main' ] && [ $prc = 1 ] && grep -q 'no probe block there' $out/wrong.err"
+probe_boot wrong 30 "-x probe -x probewait=1" -a "0x$main" -o "$out/wrong.kev"
+check "kevprobe at an address that holds no block says so and fails ($(head -1 "$out/wrong.probe"))" \
+    "[ -n '$main' ] && [ $prc = 1 ] && grep -q 'no probe block there' $out/wrong.probe"
 check "and the board's logger says no reader took its capture" \
     "grep -aq 'no reader took the end of the capture' $out/wrong.console"
