@@ -106,17 +106,16 @@ int main(int argc, char **argv)
     char *hp = argv[a.ind], *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1])
         return tool_usage_error(&cmd, "HOST:PORT, not '%s'", hp);
-    *colon = 0;
     FILE *out = stdout;
     if (out_name && strcmp(out_name, "-") != 0 && !(out = fopen(out_name, "wb"))) {
         perror(out_name);
         return 1;
     }
 
-    struct kev_gdb g;
+    struct gdbr g;
     uint64_t t0 = now_ns();
-    while (kev_gdb_open(&g, hp, colon + 1) < 0) {
-        kev_gdb_close(&g);
+    while (gdbr_connect(&g, hp) < 0) {
+        gdbr_close(&g);
         if (now_ns() - t0 > wait_s * 1000000000u) {
             fprintf(stderr, "kevprobe: %s\n", g.err);
             return 1;
@@ -128,14 +127,14 @@ int main(int argc, char **argv)
     struct kev_probe p;
     t0 = now_ns();
     while (kev_probe_find(&p, &g, at, scan, scan_len) < 0) {
-        if (!p.p_unpublished || now_ns() - t0 > wait_s * 1000000000u || kev_gdb_cont(&g) < 0) {
+        if (!p.p_unpublished || now_ns() - t0 > wait_s * 1000000000u || gdbr_cont(&g) < 0) {
             fprintf(stderr, "kevprobe: %s\n", p.p_err);
-            kev_gdb_close(&g);
+            gdbr_close(&g);
             return 1;
         }
         kev_probe_free(&p);
         usleep(100000);
-        if (kev_gdb_halt(&g) != 0) {
+        if (gdbr_halt(&g) != 0) {
             fprintf(stderr, "kevprobe: %s\n", g.err);
             return 1;
         }
@@ -157,13 +156,13 @@ int main(int argc, char **argv)
             r = -2;
             break;
         }
-        if (kev_gdb_cont(&g) < 0) {
+        if (gdbr_cont(&g) < 0) {
             r = -1;
             break;
         }
         p.p_counts.halted_ns += now_ns() - h0;
         usleep((useconds_t)(poll_ms * 1000u));
-        int h = kev_gdb_halt(&g);
+        int h = gdbr_halt(&g);
         if (h != 0) {
             ended = 1;
             r = -1;
@@ -175,12 +174,7 @@ int main(int argc, char **argv)
     if (ended && r < 0)
         fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "
                 "read)\n", (unsigned long long)p.p_counts.buffers);
-    if (!ended)
-        kev_gdb_close(&g);
-    else {
-        free(g.pkt);
-        g.pkt = NULL;
-    }
+    gdbr_close(&g);     // detaches unless the target ended
     if (out != stdout && fclose(out) != 0) {
         perror(out_name);
         r = -1;
