@@ -19,7 +19,7 @@ h=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$b/bench-probe
 rm -rf "$dir" && mkdir -p "$dir"
-freeport() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+freeport() { python3 "$here/free-port.py"; }
 stamp() { python3 -u -c 'import sys, time
 for l in sys.stdin:
     print("%.4f %s" % (time.monotonic(), l), end="")'; }
