@@ -45,7 +45,7 @@
 #define LIVE_LOSS_REASONS 3u
 
 enum live_mode { MODE_UNKNOWN, MODE_RAW, MODE_FRAMED };
-enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE };
+enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE, ST_COUNT };
 
 // An event held for the merge of several CPUs.
 struct held {
@@ -492,11 +492,140 @@ static void skip_said(struct kev_live *l)
               "its start, or not a trace): skipped", (unsigned long long)l->skipped);
 }
 
-static void header_begin(struct kev_live *l);
-static void take_skip(struct kev_live *l, int frame_start);
+// ---- the state table: what the bytes in[pos..len) are, and what is done with them --------------
+//
+// take() appends the data's next bytes to in[] and turns the table until a row says to wait.
+// A turn looks at in[pos..len) as the state looks (look()), names what it sees (an input), and
+// the row for (state, input) gives the action, the next state, and whether the bytes left wait
+// for the next take() (then: wait). No action runs another state's work: every move between
+// states is a row of this table. Search looks (NONE, SKIP, DONE) see a header or a unit only
+// where one may start: raw input at any byte, framed input only at a frame's start (the first
+// look of a take() of a frame's payload); the rest of a frame that starts nothing is skipped
+// whole.
+//
+//   state  input        action                                              next   then
+//   NONE   MORE         none: nothing left, or too few bytes to tell        -      wait
+//   NONE   HEADER       say the bytes skipped; a new segment                HEAD
+//   NONE   NOTHING      skip (raw: one byte; framed: the frame's rest)      NONE
+//   SKIP   (as NONE, staying in SKIP), and:
+//   SKIP   UNIT_START   say the bytes skipped                               UNITS
+//   DONE   (as NONE, staying in DONE)
+//   HEAD   MORE         none: the header and system page are not whole      -      wait
+//   HEAD   HEAD_OK      the segment begins; the header given as a unit      UNITS
+//   HEAD   HEAD_BAD     said; its magic skipped                             NONE   wait
+//   UNITS  MORE         none: the unit is not whole                         -      wait
+//   UNITS  HEADER       a new segment (one still open ends: a reset)        HEAD
+//   UNITS  UNIT         checked, decoded, given, consumed                   UNITS
+//   UNITS  TRAILER      given, checked, the segment ends                    DONE   wait
+//   UNITS  BAD_HEADER   not a whole unit, a header later: a reset there     HEAD
+//   UNITS  BAD          not a whole unit: said; skip (framed: the frame)    SKIP
+//
+// Outside the table, a hole in the stream (hole()) moves UNITS and SKIP to SKIP and NONE and
+// HEAD to NONE, and an END frame or the input's end ends an open segment (DONE).
+
+enum live_input {
+    IN_MORE, IN_NOTHING, IN_HEADER, IN_UNIT_START, IN_HEAD_OK, IN_HEAD_BAD, IN_UNIT,
+    IN_TRAILER, IN_BAD_HEADER, IN_BAD, IN_COUNT
+};
+
+// What a look saw at in[pos..len).
+struct live_seen {
+    enum live_input in;
+    size_t len;                    // IN_UNIT, IN_TRAILER: the unit's length
+    enum kev_live_unit kind;       // IN_UNIT, IN_TRAILER, IN_BAD*: the unit's kind
+    uint8_t *head;                 // IN_HEAD_OK: a copy of the header (the reader points into it)
+    size_t later;                  // IN_BAD_HEADER: where the header starts, from pos
+};
+
+struct live_row {
+    void (*act)(struct kev_live *l, const struct live_seen *s); // NULL: wait for more bytes
+    enum live_state next;
+    int wait;                      // after the action, the bytes left wait for the next take()
+};
+
+// p[0..n) could start a unit after the header (1), cannot (0), or is too short to tell (-1):
+// unit_at checks the whole unit.
+static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
+{
+    if (n < 12)
+        return -1;
+    uint32_t h = rd32(l, p);
+    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
+                                                                      KEV_TRAILER_MAGIC) ||
+           (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
+            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+}
+
+// NONE, SKIP, DONE: a header (any search state) or a unit (SKIP) where one may start.
+static enum live_input look_search(const struct kev_live *l, int frame_start)
+{
+    if (l->pos >= l->len)
+        return IN_MORE;
+    const uint8_t *p = l->in + l->pos;
+    size_t n = l->len - l->pos;
+    int at = l->mode == MODE_RAW || frame_start;
+    int hs = at ? header_start(p, n) : 0;
+    int us = at && l->st == ST_SKIP ? unit_start(l, p, n) : 0;
+    if (hs == 1)
+        return IN_HEADER;
+    if (us == 1)
+        return IN_UNIT_START;
+    return hs < 0 || us < 0 ? IN_MORE : IN_NOTHING;
+}
+
+// HEAD: the header and system page, opened by the reader from a copy of in[pos..len).
+static enum live_input look_head(struct kev_live *l, struct live_seen *s)
+{
+    size_t n = l->len - l->pos;
+    uint8_t *h = malloc(n);
+    if (!h)
+        return IN_MORE;
+    memcpy(h, l->in + l->pos, n);
+    int rc = kev_open_head(l->r, h, n);
+    if (rc == 0) {
+        s->head = h;
+        return IN_HEAD_OK;
+    }
+    free(h);
+    return rc == KEV_ERR_TRUNCATED && n < LIVE_MAX_HEAD ? IN_MORE : IN_HEAD_BAD;
+}
+
+// UNITS: a header, or the unit at pos, whole or not.
+static enum live_input look_units(struct kev_live *l, struct live_seen *s)
+{
+    if (l->pos >= l->len)
+        return IN_MORE;
+    const uint8_t *p = l->in + l->pos;
+    size_t n = l->len - l->pos;
+    int hs = header_start(p, n);
+    if (hs)
+        return hs < 0 ? IN_MORE : IN_HEADER;
+    s->kind = KEV_LIVE_BUFFER;
+    long k = unit_at(l, p, n, &s->kind);
+    if (k > 0) {
+        s->len = (size_t)k;
+        return s->kind == KEV_LIVE_TRAILER ? IN_TRAILER : IN_UNIT;
+    }
+    if (k == 0)
+        return IN_MORE;
+    const uint8_t *h = memmem(p + 1, n - 1, KEV_FILE_MAGIC, magic_len);
+    if (!h)
+        return IN_BAD;
+    s->later = (size_t)(h - p);
+    return IN_BAD_HEADER;
+}
+
+static enum live_input look(struct kev_live *l, int frame_start, struct live_seen *s)
+{
+    switch (l->st) {
+    case ST_HEAD: return look_head(l, s);
+    case ST_UNITS: return look_units(l, s);
+    default: return look_search(l, frame_start);
+    }
+}
 
 // A header at in[pos]: a new segment; the board restarted when one was still open.
-static void new_header(struct kev_live *l)
+static void segment_begin(struct kev_live *l)
 {
     if (l->seg && l->st != ST_DONE) {
         fault(l, KEV_LIVE_RESET, "a new header at byte %llu of the input: the board "
@@ -504,113 +633,9 @@ static void new_header(struct kev_live *l)
               (unsigned long long)(l->in_off - (l->len - l->pos)), l->seg, l->seg + 1);
         segment_end(l, 0);
     }
-    header_begin(l);
-}
-
-// in[pos..] does not start a whole unit: a header later in it is a restart (what comes
-// before it, a unit cut short), else the bytes are skipped (framed input: up to the next
-// frame; raw: to the next byte that could start a unit).
-static void bad_unit(struct kev_live *l, enum kev_live_unit kind)
-{
-    const uint8_t *p = l->in + l->pos;
-    size_t n = l->len - l->pos;
-    const uint8_t *h = memmem(p + 1, n - 1, KEV_FILE_MAGIC, magic_len);
-    if (is_ctl(rd32(l, p), KEV_CTL_BUFFER))
-        l->n.buffers_lost++;
-    if (h) {
-        l->pos += (size_t)(h - p);
-        new_header(l);
-        return;
-    }
-    fault(l, KEV_LIVE_DAMAGED, "byte %llu of the trace starts no whole unit (a %s damaged, "
-          "or garbage): skipped to the next", (unsigned long long)l->file_off,
-          kind == KEV_LIVE_TRAILER ? "trailer" : kind == KEV_LIVE_NOTE ? "loss note" : "buffer");
-    skip_begin(l, ST_SKIP);
-    l->skip_said = 1;
-    if (l->mode == MODE_FRAMED)
-        l->pos = l->len = 0;
-    else
-        l->pos++;
-}
-
-// Take the whole units in[pos..len).
-static void take_units(struct kev_live *l)
-{
-    while (l->st == ST_UNITS && l->pos < l->len) {
-        const uint8_t *p = l->in + l->pos;
-        size_t n = l->len - l->pos;
-        int hs = header_start(p, n);
-        if (hs < 0)
-            return;
-        if (hs == 1) {
-            new_header(l);
-            return;
-        }
-        enum kev_live_unit kind = KEV_LIVE_BUFFER;
-        long k = unit_at(l, p, n, &kind);
-        if (k == 0)
-            return;
-        if (k < 0) {
-            bad_unit(l, kind);
-            if (l->st == ST_SKIP)
-                take_skip(l, 0);
-            return;
-        }
-        unit_done(l, p, (size_t)k, kind);
-        consume(l, (size_t)k);
-    }
-}
-
-// ST_HEAD: the header and system page gathered in in[pos..len).
-static void take_head(struct kev_live *l)
-{
-    size_t n = l->len - l->pos;
-    uint8_t *h = malloc(n);
-    if (!h)
-        return;
-    memcpy(h, l->in + l->pos, n);
-    int rc = kev_open_head(l->r, h, n);
-    if (rc == KEV_ERR_TRUNCATED && n < LIVE_MAX_HEAD) {
-        free(h);
-        return;
-    }
-    if (rc) {
-        free(h);
-        fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
-              (unsigned long long)l->in_off - n, kev_error(l->r));
-        consume(l, magic_len);
-        skip_begin(l, ST_NONE);
-        l->skip_said = 1;
-        return;
-    }
-    free(l->head);
-    l->head = h;
-    l->head_len = l->r->kr_ev_off;
-    l->big = l->r->kr_big;
-    unsigned len;
-    const char *cpus = kev_attr(l->r, "CPU_NUM", &len);
-    l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
-    if (l->ncpu > KEV_MAX_CPUS)
-        l->ncpu = KEV_MAX_CPUS;
-    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
-    l->st = ST_UNITS;
-    for (unsigned i = 0; i < l->nc; i++) {
-        l->from[i] = 0;
-        if (l->c[i].begin)
-            l->c[i].begin(l->c[i].user, l->r, l->seg);
-    }
-    give_unit(l, l->head, l->head_len, KEV_LIVE_HEAD);
-    consume(l, l->head_len);
-    take_units(l);
-}
-
-// A header starts at in[pos]: a new segment.
-static void header_begin(struct kev_live *l)
-{
     l->seg++;
     l->n.segments++;
     l->done = 0;
-    l->st = ST_HEAD;
     l->file_off = 0;
     l->unit_no = 0;
     l->seg_faults = 0;
@@ -627,57 +652,140 @@ static void header_begin(struct kev_live *l)
     memset(l->seen, 0, sizeof(l->seen));
     memset(l->active, 0, sizeof(l->active));
     memset(l->last_t, 0, sizeof(l->last_t));
-    take_head(l);
 }
 
-// p[0..n) could start a unit after the header (1), cannot (0), or is too short to tell (-1):
-// unit_at checks the whole unit.
-static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
+// NOTHING: the bytes start nothing here.
+static void act_skip(struct kev_live *l, const struct live_seen *s)
 {
-    if (n < 12)
-        return -1;
-    uint32_t h = rd32(l, p);
-    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
-                                                                      KEV_TRAILER_MAGIC) ||
-           (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+    (void)s;
+    size_t drop = l->mode == MODE_RAW ? 1 : l->len - l->pos;
+    l->skipped += drop;
+    l->pos += drop;
+    if (l->pos == l->len)
+        l->pos = l->len = 0;
 }
 
-// Search in[pos..len) for what can come next: a header (ST_NONE, ST_DONE), or a header or a
-// unit (ST_SKIP). Raw input: at any byte; framed: only where a frame starts (frame_start), the
-// rest of a frame that starts nothing is skipped whole. Not found: the bytes are skipped.
-static void take_skip(struct kev_live *l, int frame_start)
+// HEADER in a search state: the stretch skipped before it said.
+static void act_found_header(struct kev_live *l, const struct live_seen *s)
 {
-    while (l->pos < l->len) {
-        const uint8_t *p = l->in + l->pos;
-        size_t n = l->len - l->pos;
-        int at = l->mode == MODE_RAW || frame_start;
-        int hs = at ? header_start(p, n) : 0;
-        int us = at && l->st == ST_SKIP ? unit_start(l, p, n) : 0;
-        if (hs == 1) {
-            skip_said(l);
-            new_header(l);
-            return;
-        }
-        if (us == 1) {
-            skip_said(l);
-            l->scanned = 0;
-            l->st = ST_UNITS;
-            take_units(l);
-            return;
-        }
-        if (hs < 0 || us < 0)
-            return;                                         // more bytes to tell
-        size_t drop = l->mode == MODE_RAW ? 1 : n;          // framed: the rest of the frame
-        l->skipped += drop;
-        l->pos += drop;
-        if (l->pos == l->len)
-            l->pos = l->len = 0;
-        frame_start = 0;
+    (void)s;
+    skip_said(l);
+    segment_begin(l);
+}
+
+// HEADER among the units.
+static void act_header(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    segment_begin(l);
+}
+
+// UNIT_START after garbage: the stretch said, the unit gathered from here.
+static void act_unit_start(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    skip_said(l);
+    l->scanned = 0;
+}
+
+// HEAD_OK: the segment's header kept (the reader points into it), given as its first unit.
+static void act_head_ok(struct kev_live *l, const struct live_seen *s)
+{
+    free(l->head);
+    l->head = s->head;
+    l->head_len = l->r->kr_ev_off;
+    l->big = l->r->kr_big;
+    unsigned len;
+    const char *cpus = kev_attr(l->r, "CPU_NUM", &len);
+    l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
+    if (l->ncpu > KEV_MAX_CPUS)
+        l->ncpu = KEV_MAX_CPUS;
+    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
+    l->st = ST_UNITS;
+    for (unsigned i = 0; i < l->nc; i++) {
+        l->from[i] = 0;
+        if (l->c[i].begin)
+            l->c[i].begin(l->c[i].user, l->r, l->seg);
     }
+    give_unit(l, l->head, l->head_len, KEV_LIVE_HEAD);
+    consume(l, l->head_len);
 }
 
-// The next bytes of the data (the file's bytes: raw input, or a frame's payload).
+// HEAD_BAD: no segment; a header is searched for past this one's magic.
+static void act_head_bad(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
+          (unsigned long long)l->in_off - (l->len - l->pos), kev_error(l->r));
+    consume(l, magic_len);
+    skip_begin(l, ST_NONE);
+    l->skip_said = 1;
+}
+
+// UNIT, TRAILER: the whole unit at pos (a trailer ends the segment).
+static void act_unit(struct kev_live *l, const struct live_seen *s)
+{
+    unit_done(l, l->in + l->pos, s->len, s->kind);
+    consume(l, s->len);
+}
+
+// A unit that is not whole: a buffer among them is lost.
+static void bad_count(struct kev_live *l)
+{
+    if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+        l->n.buffers_lost++;
+}
+
+// BAD_HEADER: the unit cut short by a header later in the bytes: the board restarted there.
+static void act_bad_header(struct kev_live *l, const struct live_seen *s)
+{
+    bad_count(l);
+    l->pos += s->later;
+    segment_begin(l);
+}
+
+// BAD: the unit is damaged or garbage: said, and skipped (framed: to the next frame; raw: to
+// the next byte that could start one).
+static void act_bad(struct kev_live *l, const struct live_seen *s)
+{
+    bad_count(l);
+    fault(l, KEV_LIVE_DAMAGED, "byte %llu of the trace starts no whole unit (a %s damaged, "
+          "or garbage): skipped to the next", (unsigned long long)l->file_off,
+          s->kind == KEV_LIVE_TRAILER ? "trailer" : s->kind == KEV_LIVE_NOTE ? "loss note" :
+                                                                               "buffer");
+    skip_begin(l, ST_SKIP);
+    l->skip_said = 1;
+    if (l->mode == MODE_FRAMED)
+        l->pos = l->len = 0;
+    else
+        l->pos++;
+}
+
+// The table drawn above. Rows not listed are never seen: look() names only its state's inputs.
+#define LIVE_SEARCH_ROWS(st)                                                                    \
+    [IN_MORE] = { NULL, st, 1 }, [IN_HEADER] = { act_found_header, ST_HEAD, 0 },               \
+    [IN_NOTHING] = { act_skip, st, 0 }
+static const struct live_row live_table[ST_COUNT][IN_COUNT] = {
+    [ST_NONE] = { LIVE_SEARCH_ROWS(ST_NONE) },
+    [ST_SKIP] = { LIVE_SEARCH_ROWS(ST_SKIP), [IN_UNIT_START] = { act_unit_start, ST_UNITS, 0 } },
+    [ST_DONE] = { LIVE_SEARCH_ROWS(ST_DONE) },
+    [ST_HEAD] = {
+        [IN_MORE] = { NULL, ST_HEAD, 1 },
+        [IN_HEAD_OK] = { act_head_ok, ST_UNITS, 0 },
+        [IN_HEAD_BAD] = { act_head_bad, ST_NONE, 1 },
+    },
+    [ST_UNITS] = {
+        [IN_MORE] = { NULL, ST_UNITS, 1 },
+        [IN_HEADER] = { act_header, ST_HEAD, 0 },
+        [IN_UNIT] = { act_unit, ST_UNITS, 0 },
+        [IN_TRAILER] = { act_unit, ST_DONE, 1 },
+        [IN_BAD_HEADER] = { act_bad_header, ST_HEAD, 0 },
+        [IN_BAD] = { act_bad, ST_SKIP, 0 },
+    },
+};
+
+// The next bytes of the data (the file's bytes: raw input, or a frame's payload), taken by the
+// table until a row waits.
 static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start)
 {
     if (l->pos > (1u << 16) && l->pos > l->len / 2) { // compact
@@ -691,12 +799,16 @@ static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start
     }
     memcpy(l->in + l->len, p, n);
     l->len += n;
-    switch (l->st) {
-    case ST_NONE:
-    case ST_DONE:
-    case ST_SKIP: take_skip(l, frame_start); break;
-    case ST_HEAD: take_head(l); break;
-    case ST_UNITS: take_units(l); break;
+    for (;;) {
+        struct live_seen s = { 0 };
+        const struct live_row *row = &live_table[l->st][look(l, frame_start, &s)];
+        if (!row->act)
+            return;
+        row->act(l, &s);
+        l->st = row->next;
+        if (row->wait)
+            return;
+        frame_start = 0;  // (a frame's start is its first look's only)
     }
 }
 
