@@ -8,7 +8,8 @@
 // checked (a repeat, its order), decoded (kev_feed), written (the consumers' unit callback) and
 // dropped from l->in. Bytes that start no unit are garbage: skipped to the next frame that
 // starts one (framed input: the tracelogger starts every unit on a frame of its own) or to the
-// next byte that could (raw input).
+// next byte that could (raw input). Which of these the bytes are, and what follows, is one
+// table of states and inputs (live_table, drawn above take()): a reader follows a stream there.
 // Frames. The stream decoder (kev_stream.h) gives each good frame; the sequence numbers are
 // followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
 // order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
@@ -241,7 +242,12 @@ static void give_time(struct kev_live *l, uint64_t t, int by_hb)
             l->c[i].time(l->c[i].user, l->r, t);
 }
 
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
+// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
+// every byte of a stream is checked twice (its frame's CRC, the file's).
+static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
+{
+    return (uint32_t)crc32(crc, p, (uInt)n);
+}
 
 static void give_unit(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
 {
@@ -801,7 +807,12 @@ static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start
     l->len += n;
     for (;;) {
         struct live_seen s = { 0 };
-        const struct live_row *row = &live_table[l->st][look(l, frame_start, &s)];
+        s.in = look(l, frame_start, &s);
+        const struct live_row *row = &live_table[l->st][s.in];
+        if (!row->act && !row->wait) {  // (a look naming an input its state has no row for)
+            fprintf(stderr, "kev_live: no row for state %d, input %d\n", (int)l->st, (int)s.in);
+            abort();
+        }
         if (!row->act)
             return;
         row->act(l, &s);
@@ -836,8 +847,6 @@ static void hole(struct kev_live *l, char *what, size_t n)
 }
 
 // ---- frames -----------------------------------------------------------------------------------
-
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
 
 // The stream's END frame closed the segment: what it announced against what arrived.
 // An END before the trace's trailer claims an end the file has not reached: said, and the
@@ -1071,13 +1080,6 @@ static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t d
 }
 
 // ---- the interface ----------------------------------------------------------------------------
-
-// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
-// every byte of a stream is checked twice (its frame's CRC, the file's).
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
-{
-    return (uint32_t)crc32(crc, p, (uInt)n);
-}
 
 struct kev_live *kev_live_new(const char *name)
 {
