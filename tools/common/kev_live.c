@@ -386,6 +386,7 @@ static int buffer_seen(struct kev_live *l, const uint8_t *p, size_t n)
     return 0;
 }
 
+// The segment ends (the caller moves to DONE, or on to the next segment's header).
 static void segment_end(struct kev_live *l, int complete)
 {
     release(l, 1);
@@ -393,7 +394,6 @@ static void segment_end(struct kev_live *l, int complete)
     for (unsigned i = 0; i < l->nc; i++)
         if (l->c[i].end)
             l->c[i].end(l->c[i].user, l->r, complete);
-    l->st = ST_DONE;
 }
 
 static void unit_done(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
@@ -476,9 +476,8 @@ static void consume(struct kev_live *l, size_t n)
 }
 
 // Bytes that start nothing: skipped from here (said once per stretch, when it ends).
-static void skip_begin(struct kev_live *l, enum live_state st)
+static void skip_begin(struct kev_live *l)
 {
-    l->st = st;
     l->skipped = 0;
     l->skip_off = l->in_off - (l->len - l->pos);
     l->skip_said = 0;
@@ -526,8 +525,9 @@ static void skip_said(struct kev_live *l)
 //   UNITS  BAD_HEADER   not a whole unit, a header later: a reset there     HEAD
 //   UNITS  BAD          not a whole unit: said; skip (framed: the frame)    SKIP
 //
-// Outside the table, a hole in the stream (hole()) moves UNITS and SKIP to SKIP and NONE and
-// HEAD to NONE, and an END frame or the input's end ends an open segment (DONE).
+// Only two things outside the table move the state, both events of the stream rather than of
+// the file's bytes: a hole in it (hole()) moves UNITS and SKIP to SKIP, NONE and HEAD to NONE;
+// its END frame or the input's end ends an open segment (DONE).
 
 enum live_input {
     IN_MORE, IN_NOTHING, IN_HEADER, IN_UNIT_START, IN_HEAD_OK, IN_HEAD_BAD, IN_UNIT,
@@ -707,7 +707,6 @@ static void act_head_ok(struct kev_live *l, const struct live_seen *s)
     if (l->ncpu > KEV_MAX_CPUS)
         l->ncpu = KEV_MAX_CPUS;
     l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
-    l->st = ST_UNITS;
     for (unsigned i = 0; i < l->nc; i++) {
         l->from[i] = 0;
         if (l->c[i].begin)
@@ -724,7 +723,7 @@ static void act_head_bad(struct kev_live *l, const struct live_seen *s)
     fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
           (unsigned long long)l->in_off - (l->len - l->pos), kev_error(l->r));
     consume(l, magic_len);
-    skip_begin(l, ST_NONE);
+    skip_begin(l);
     l->skip_said = 1;
 }
 
@@ -759,7 +758,7 @@ static void act_bad(struct kev_live *l, const struct live_seen *s)
           "or garbage): skipped to the next", (unsigned long long)l->file_off,
           s->kind == KEV_LIVE_TRAILER ? "trailer" : s->kind == KEV_LIVE_NOTE ? "loss note" :
                                                                                "buffer");
-    skip_begin(l, ST_SKIP);
+    skip_begin(l);
     l->skip_said = 1;
     if (l->mode == MODE_FRAMED)
         l->pos = l->len = 0;
@@ -836,11 +835,9 @@ static void hole(struct kev_live *l, char *what, size_t n)
     } else if (l->st == ST_HEAD) {
         snprintf(what, n, "; the header lost with it: nothing decodes until the next one");
     }
-    if (l->st == ST_UNITS || l->st == ST_SKIP) {
-        skip_begin(l, ST_SKIP);
-        l->pos = l->len = 0;
-    } else if (l->st != ST_DONE) { // what is skipped until a header is the hole's
-        skip_begin(l, ST_NONE);
+    if (l->st != ST_DONE) { // what is skipped until a unit (or a header) is the hole's
+        l->st = l->st == ST_UNITS || l->st == ST_SKIP ? ST_SKIP : ST_NONE;
+        skip_begin(l);
         l->pos = l->len = 0;
     }
     l->skip_said = 1;
@@ -874,8 +871,10 @@ static void stream_end(struct kev_live *l)
               "changed under a good frame CRC", (unsigned long)l->ks.end_len,
               (unsigned long)l->ks.end_crc, (unsigned long long)l->seg_bytes,
               (unsigned long)l->seg_crc);
-    if (l->st != ST_DONE && l->seg)
+    if (l->st != ST_DONE && l->seg) {
         segment_end(l, 0);
+        l->st = ST_DONE;
+    }
     if (!l->seg)
         fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
     l->done = 1;
@@ -1177,8 +1176,10 @@ void kev_live_finish(struct kev_live *l)
         fault(l, KEV_LIVE_CUT, "the stream ended%s: the trace is incomplete", why);
     if (!l->seg)
         fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
-    if (l->seg && l->st != ST_DONE)
+    if (l->seg && l->st != ST_DONE) {
         segment_end(l, 0);
+        l->st = ST_DONE;
+    }
     release(l, 1);
 }
 
