@@ -517,7 +517,7 @@ static void skip_said(struct kev_live *l)
 //   DONE   (as NONE, staying in DONE)
 //   HEAD   MORE         none: the header and system page are not whole      -      wait
 //   HEAD   HEAD_OK      the segment begins; the header given as a unit      UNITS
-//   HEAD   HEAD_BAD     said; its magic skipped                             NONE   wait
+//   HEAD   HEAD_BAD     said; its magic skipped (no segment began)          DONE
 //   UNITS  MORE         none: the unit is not whole                         -      wait
 //   UNITS  HEADER       a new segment (one still open ends: a reset)        HEAD
 //   UNITS  UNIT         checked, decoded, given, consumed                   UNITS
@@ -716,7 +716,8 @@ static void act_head_ok(struct kev_live *l, const struct live_seen *s)
     consume(l, l->head_len);
 }
 
-// HEAD_BAD: no segment; a header is searched for past this one's magic.
+// HEAD_BAD: no segment began (none ends: DONE); a header is searched for past this one's magic,
+// in the bytes already here (raw: the next byte; framed: the next frame).
 static void act_head_bad(struct kev_live *l, const struct live_seen *s)
 {
     (void)s;
@@ -777,7 +778,7 @@ static const struct live_row live_table[ST_COUNT][IN_COUNT] = {
     [ST_HEAD] = {
         [IN_MORE] = { NULL, ST_HEAD, 1 },
         [IN_HEAD_OK] = { act_head_ok, ST_UNITS, 0 },
-        [IN_HEAD_BAD] = { act_head_bad, ST_NONE, 1 },
+        [IN_HEAD_BAD] = { act_head_bad, ST_DONE, 0 },
     },
     [ST_UNITS] = {
         [IN_MORE] = { NULL, ST_UNITS, 1 },
