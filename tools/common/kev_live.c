@@ -26,7 +26,8 @@
 // The END frame's length and CRC are checked against the file bytes given (the units written),
 // always: the file is sound when they agree, whatever faults said nothing of it was lost.
 // Invariant: l->in[l->pos..l->len) holds the bytes not yet consumed, starting at a unit's
-// start (or, in ST_SKIP, bytes being searched).
+// start (ST_UNITS), at a header's (ST_HEAD), or bytes being searched (ST_NONE, ST_SKIP,
+// ST_DONE).
 #define _GNU_SOURCE // memmem
 #include <kevhost/kev_live.h>
 
@@ -46,7 +47,15 @@
 #define LIVE_LOSS_REASONS 3u
 
 enum live_mode { MODE_UNKNOWN, MODE_RAW, MODE_FRAMED };
-enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE, ST_COUNT };
+// Where the reader is in the file's bytes (the table above take() moves it).
+enum live_state {
+    ST_NONE,   // no segment yet: a header is searched for
+    ST_HEAD,   // a header and system page being gathered
+    ST_UNITS,  // in a segment: a unit being gathered
+    ST_SKIP,   // in a segment, after bytes that start no unit: a unit or a header searched for
+    ST_DONE,   // the segment ended (or none began): a header is searched for
+    ST_COUNT
+};
 
 // An event held for the merge of several CPUs.
 struct held {
@@ -525,6 +534,8 @@ static void skip_said(struct kev_live *l)
 //   UNITS  BAD_HEADER   not a whole unit, a header later: a reset there     HEAD
 //   UNITS  BAD          not a whole unit: said; skip (framed: the frame)    SKIP
 //
+// After a trailer the bytes left wait: the trace has ended (raw input: kev_live_done, and the
+// caller stops feeding; framed: the trailer ends the logger's last write, the END frame next).
 // Only two things outside the table move the state, both events of the stream rather than of
 // the file's bytes: a hole in it (hole()) moves UNITS and SKIP to SKIP, NONE and HEAD to NONE;
 // its END frame or the input's end ends an open segment (DONE).
