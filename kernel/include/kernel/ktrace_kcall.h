@@ -139,9 +139,9 @@ static inline void ktrace_state_traced(struct thread *t)
 // general hook (D's change-pri, wide mode, filters).
 static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, unsigned cause)
 {
-    if (cause >= KEV_PRIO_NCAUSES)      // (every caller's is a KEV_PRIO_*: the field's mask folds)
-        __builtin_unreachable();
     if (ktrace_fast_on(KEV_C_SYSTEM)) {
+        if (cause >= KEV_PRIO_NCAUSES)  // (every caller's is a KEV_PRIO_*: the field's mask folds)
+            __builtin_unreachable();
         kev_emit_prio_change(KEV_INLINE, ktrace_who(t), prio, t->prio, cause);
         return;
     }
