@@ -312,7 +312,7 @@ static void fields_decode(struct conv *c, const struct kev_event *e)
 static uint64_t field(const struct conv *c, const char *name)
 {
     uint64_t v = 0;
-    kev_field_value(&c->fs, name, &v);
+    kev_field_num(kev_field_get(&c->fs, name), &v);
     return v;
 }
 
@@ -348,8 +348,7 @@ static void fields_write(struct conv *c, const char *sep)
             put_u64(&c->o, (uint64_t)-(int64_t)f->v);
         } else {
             put_u64(&c->o, f->v);
-            const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
-                             : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
+            const char *nm = kev_field_text(f);
             if (nm) {
                 o_str(&c->o, ",\"");
                 o_str(&c->o, f->name);

@@ -98,10 +98,10 @@ static void model_after(struct conv *c, const struct kev_event *e, int th)
         pf_prio_note(c, th, e->t64);
         pf_ready_note(c, th, e->t64);
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        uint32_t who = kx_field(e, kx_fields()->prio_who);
+        uint32_t who = kev_field(e, kx_fields()->prio_who);
         pf_prio_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_SYSTEM && kx_snapshot_cpu(e) >= 0) { // "CPU c runs who"
-        uint32_t who = kx_field(e, kx_fields()->snap_who);
+        uint32_t who = kev_field(e, kx_fields()->snap_who);
         if (who)
             pf_ready_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_PR_TH && e->nw >= 2 &&
