@@ -4,6 +4,7 @@
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_emul.h>
+#include <kevhost/kx_pass.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -888,6 +889,18 @@ static void tasks_finish(struct kx_stats *s)
     kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec, s->emul);
     for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
         s->sink.inst(s->sink.user, &s->tasks->inst[i]);
+}
+
+static void stats_feed(void *s, const struct kev_event *e)
+{
+    kx_stats_event(s, e);
+}
+
+void kx_stats_model(struct kx_pass *p, struct kx_stats *s)
+{
+    p->m = &s->m;
+    p->feed = stats_feed;
+    p->model = s;
 }
 
 void kx_stats_finish(struct kx_stats *s)

@@ -726,14 +726,17 @@ static void control_event(struct conv *c, const struct kev_event *e)
     }
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event into its stream, with the model's state before it (kx_pass.h: the model takes it
+// after).
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct conv *c = user;
     struct stream *s = &c->s[e->cpu];
+    (void)m; // (c->m)
     s->r = r;
     if (e->cls == KEV_C_CONTROL) {
         control_event(c, e);
-        kx_model_update(c->m, e);
         return c->werr;
     }
     if (!s->open)
@@ -810,7 +813,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     default: unknown_event(s, e); break;
     }
     c->events++;
-    kx_model_update(c->m, e);
     return 0;
 }
 
@@ -843,6 +845,7 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r)
 
 struct ctf_enc {
     struct conv c;
+    struct kx_pass pass; // on_event over c, model c.m
 };
 
 struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_packet_fn out,
@@ -852,6 +855,7 @@ struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_pack
     if (!e)
         return NULL;
     e->c.m = m;
+    e->pass = (struct kx_pass){ .m = m, .on_event = on_event, .user = &e->c, .file_order = 1 };
     e->c.out = out;
     e->c.out_user = user;
     memcpy(e->c.uuid, uuid, 16);
@@ -868,9 +872,9 @@ void ctf_enc_free(struct ctf_enc *e)
     free(e);
 }
 
-int ctf_enc_event(void *user, struct kev_reader *r, const struct kev_event *e)
+const struct kx_pass *ctf_enc_pass(const struct ctf_enc *e)
 {
-    return on_event(&((struct ctf_enc *)user)->c, r, e);
+    return &e->pass;
 }
 
 void ctf_enc_host_loss(struct ctf_enc *e, unsigned cpu, uint64_t events)

@@ -40,6 +40,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
@@ -771,9 +772,13 @@ static void prth_event(struct conv *c, const struct kev_event *e)
     instant(c, e, kx_cpu_thread(c->m, e->cpu), "kev.proc", name);
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event as its records, with the model's state before it (kx_pass.h: the model takes it
+// after).
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct conv *c = user;
+    (void)m; // (c->m)
     char name[64];
     struct cf_fault done;
     if (cf_event(&c->faults, e, &done))
@@ -787,7 +792,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
                           "\"lost\":%u}}", lost, e->cpu, lost);
             c->lost_seen[e->cpu] += lost;
         }
-        kx_model_update(c->m, e);
         return 0;
     }
     switch (e->cls) {
@@ -810,7 +814,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         break;
     }
     c->events++;
-    kx_model_update(c->m, e);
     return 0;
 }
 
@@ -936,7 +939,7 @@ int main(int argc, char **argv)
         c.cpu_th[cpu] = -1;
     o_str(&c.o, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
                 "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
-    int rc = kx_decode_sorted("kev2json", &f, on_event, &c);
+    int rc = kx_pass_run("kev2json", &f, &(struct kx_pass){ .m = &m, .on_event = on_event, .user = &c });
     finish(&c);
     o_flush(&c.o);
     int werr = c.o.err || ferror(c.o.f) != 0;
