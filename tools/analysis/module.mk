@@ -59,3 +59,10 @@ $(FZ)/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/ke
 	$(Q)$(H)/kevgen -b -e -n 200 -o $(dir $@)seeds-fuzz_kev_model/be.kev >/dev/null
 	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_model/lost.kev >/dev/null
 	$(Q)$(HT)/kevscen4 -r 2 smp $(dir $@)seeds-fuzz_kev_model/smp.kev >/dev/null
+
+# The one model pass (kx_pass.c) over a board's capture: each event to the tool before and
+# after the model (or the analyses) took it, once, in time order; a stop stops it.
+$(HT)/test_kx_pass: $(call host_test_objs,test/tools/test_kx_pass.c $(AN_STATS) $(AN_MODEL))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx_pass
