@@ -387,25 +387,6 @@ int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, u
     }
 }
 
-uint32_t kev_field(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    if (fd && fd->layout == KEV_L_WORD && fd->word < e->nw)
-        return kev_field_bits(fd, e->w[fd->word]);
-    uint64_t v = 0;
-    kev_field_read(e, fd, &v);
-    return (uint32_t)v;
-}
-
-int kev_field_has(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    return fd && fd->layout == KEV_L_WORD && fd->word < e->nw;
-}
-
-uint32_t kev_field_word(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    return kev_field_has(e, fd) ? e->w[fd->word] : 0u;
-}
-
 // The values of array field fd of e from word w (KEV_L_REST, KEV_L_PCS, KEV_L_ARGS) into out,
 // at most max: their number. ref is the value of the field number fd->shift names: PCS's pc64
 // (each pc two words, high first), ARGS's count (each argument two words, low first).

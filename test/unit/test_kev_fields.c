@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The generic field decoder (trace/kev_fields.c) on events built by hand from the layouts
+// The field API (trace/kev_fields.c) on events built by hand from the layouts
 // docs/trace-events.md and QNX's traceprinter give: PRIO_CHANGE's packed word, FUNC_EXIT's
 // value low word first, a kernel call's fields fast and wide as QNX labels them (a QNX system's
 // capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit,

@@ -15,7 +15,18 @@
 #include <trace/kev.h>
 
 struct kev_reader;
-struct kev_event;
+
+// One decoded event (trace/kev_decode.h gives them), as every reader of its fields sees it.
+struct kev_event {
+    uint32_t header;
+    unsigned cls, ev, cpu;
+    uint32_t t32;      // the slot's timestamp
+    uint64_t t64;      // rebuilt 64-bit cycle count
+    const uint32_t *w; // payload words in host order (2 for a simple event)
+    unsigned nw;
+    unsigned nslots;   // 1 for a simple event
+    size_t offset;     // file offset of the first slot
+};
 
 // What a field means (its kind) - a reader formats and links by it. Every kind but the
 // last four is one integer value (up to 64 bits).
@@ -204,15 +215,6 @@ const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const
 // too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
 // low-word-first pair of which only the low word is present reads as that word (the decoder's).
 int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v);
-// Field fd of e as 32 bits (a one-word field read at once); 0 when e is too short for it or fd
-// is NULL.
-uint32_t kev_field(const struct kev_event *e, const struct kev_field_desc *fd);
-// Whether e holds the one-word (KEV_L_WORD) field fd (a wide-mode field of a fast event does not).
-int kev_field_has(const struct kev_event *e, const struct kev_field_desc *fd);
-// The word of e that holds the one-word field fd, whole: a key of the fields it holds together
-// (a pulse's channel and code; kev_field_of_word reads them out of it again); 0 when e is too
-// short or fd is not a one-word field.
-uint32_t kev_field_word(const struct kev_event *e, const struct kev_field_desc *fd);
 // An array field of e at a fixed word (KEV_L_REST, KEV_L_PCS, KEV_L_ARGS; fd its row's, as
 // kev_field_desc_get gives it): its values into out, at most max; their number (0 when fd is
 // none of these). A reader that wants one array without decoding the rest (STACK's pcs).
@@ -231,6 +233,28 @@ static inline uint32_t kev_field_bits(const struct kev_field_desc *fd, uint32_t 
 static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
 static inline uint32_t kev_who_tid(uint64_t who) { return (uint32_t)who & 0xffffu; }
 static inline uint32_t kev_who_of(uint32_t pid, uint32_t tid) { return pid << 16 | (tid & 0xffffu); }
+// Whether e holds the one-word (KEV_L_WORD) field fd (a wide-mode field of a fast event does not).
+static inline int kev_field_has(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    return fd && fd->layout == KEV_L_WORD && fd->word < e->nw;
+}
+// Field fd of e as 32 bits; 0 when e is too short for it or fd is NULL. Inline: a one-word
+// field (an event's thread, interrupt, message id) is read on the readers' hot paths.
+static inline uint32_t kev_field(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    if (kev_field_has(e, fd))
+        return kev_field_bits(fd, e->w[fd->word]);
+    uint64_t v = 0;
+    kev_field_read(e, fd, &v);
+    return (uint32_t)v;
+}
+// The word of e that holds the one-word field fd, whole: a key of the fields it holds together
+// (a pulse's channel and code; kev_field_of_word reads them out of it again); 0 when e is too
+// short or fd is not a one-word field.
+static inline uint32_t kev_field_word(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    return kev_field_has(e, fd) ? e->w[fd->word] : 0u;
+}
 // The kind's name as readers write it in schemas: "u32", "pid", "string", "addrs", ...
 const char *kev_fkind_name(unsigned kind);
 // 1 when the kind is signed (S32, ERRNO is not).
