@@ -473,9 +473,10 @@ static struct kev_panic panic_seen;
 static int panic_cpu = -1;
 static uint64_t panic_t;
 
-// An event before the statistics take it (kx_pass.h): the panic it may be.
-static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
-                    struct kx_model *m)
+// An event once the statistics took it (kx_pass.h; kevstat reads the model only at the end):
+// the panic, fault or USDT probe it may be.
+static void after(void *user, const struct kev_reader *r, const struct kev_event *e,
+                  struct kx_model *m)
 {
     (void)user, (void)m;
     struct kev_panic p;
@@ -484,14 +485,6 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
         panic_cpu = (int)e->cpu;
         panic_t = e->t64;
     }
-    return 0;
-}
-
-// The event once the statistics took it: the faults and USDT probes it may be.
-static void after(void *user, const struct kev_reader *r, const struct kev_event *e,
-                  struct kx_model *m)
-{
-    (void)user, (void)m;
     kx_faults_event(e);
     kx_usdt_event(r, e);
 }
@@ -666,7 +659,7 @@ int main(int argc, char **argv)
         kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
-    struct kx_pass pass = { .on_event = on_event, .after = after };
+    struct kx_pass pass = { .after = after };
     kx_stats_model(&pass, s);
     int rc = kx_pass_run("kevstat", &f, &pass);
     kx_stats_finish(s);
