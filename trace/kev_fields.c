@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The generic field decoder (trace/kev_events.h): any event to named, typed fields, read from
-// its row of the event table (trace/kev_events.c) and, for kernel calls, from this kernel's
-// layouts of its calls, or QNX's for a QNX system's capture (trace/kev_kercall.c). Freestanding, no allocation: the fields, their strings and arrays
-// are in the caller's struct kev_fields. Every read is bounded by the event's nw words.
+// The field API (trace/kev_events.h): one field of an event by its descriptor (looked up once
+// by name: kev_field_desc_get, then kev_field / kev_field_read per event), or every field of an
+// event by name (kev_fields_decode, then kev_field_get, kev_field_num, kev_field_text), read
+// from its row of the event table (trace/kev_events.c) and, for kernel calls, from this
+// kernel's layouts of its calls, or QNX's for a QNX system's capture (trace/kev_kercall.c).
+// Freestanding, no allocation: the fields, their strings and arrays are in the caller's
+// struct kev_fields. Every read is bounded by the event's nw words. The kernel links this
+// file for kev_field_read (its row probes' arguments); the rest is the host's.
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 #include <trace/kev_kercall.h>
@@ -150,64 +154,114 @@ static void our_kcall_exit(const struct kev_event *e, unsigned c, struct kev_fie
         raw_words(o, e, "more", 2);
 }
 
-// A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
-// them while words remain. Fields named "empty" are skipped; a string's words are one field.
-// QNX's interrupted call (this kernel writes none) is read as its call's exit.
-static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
-                         struct kev_fields *o)
+// 1 when call c sits on a number QNX leaves spare (our own calls do): its words are the call's
+// registers, no QNX layout names them.
+static int kcall_spare(const struct kev_reader *r, unsigned c)
 {
-    enum kev_kcall_part part = kev_kcall_part(e);
-    int entry = part == KEV_KCALL_ENTRY, exit = part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR;
-    unsigned c = kev_kcall_no(e);
-    const char *s = c < QNX_KERCALL_NUM ? (exit ? qnx_kercalls[c].exit
-                                                : entry ? qnx_kercalls[c].entry : NULL) : NULL;
-    // Our own calls sit on numbers QNX leaves spare: their words are the call's registers.
-    int spare = 0;
-    if (c < QNX_KERCALL_NUM)
-        for (const char *q = qnx_kercalls[c].name; q && *q && !spare; q++)
-            spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
-    const char *ours = our_kercall(r, c);
-    spare |= ours != NULL;
-    if (exit && ours) {
-        our_kcall_exit(e, c, o);
-        return;
-    }
+    if (our_kercall(r, c))
+        return 1;
+    if (c >= QNX_KERCALL_NUM)
+        return 0;
+    for (const char *q = qnx_kercalls[c].name; q && *q; q++)
+        if (q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E')
+            return 1;
+    return 0;
+}
+
+// An exit by QNX's rules: "ret" (and "errno" when it failed); a success of a spare call, or of
+// one whose layout starts with '@', also "ret2" (its second word). 1 when that is all; 0 when
+// the exit succeeded and its layout names the words (o emptied for them).
+static int kcall_exit_head(const struct kev_event *e, int spare, const char *s, struct kev_fields *o)
+{
     int32_t ret;
     uint32_t err;
-    if (exit && kev_kcall_exit(e, &ret, &err)) {
-        struct kev_field *f = add(o, "ret", KEV_K_S32, "the call's result (-1: failed)");
+    if (!kev_kcall_exit(e, &ret, &err))
+        return 0;
+    struct kev_field *f = add(o, "ret", KEV_K_S32, "the call's result (-1: failed)");
+    if (f)
+        f->v = (uint64_t)(int64_t)ret;
+    if (err && (f = add(o, "errno", KEV_K_ERRNO, "why it failed")))
+        f->v = err;
+    if (ret == -1 || err)
+        return 1;
+    if (spare || (s && s[0] == '@')) { // the words are the result and a second one
+        if (e->nw >= 2 && (f = add(o, "ret2", KEV_K_HEX, "the result's second word")))
+            f->v = e->w[1];
+        return 1;
+    }
+    o->n = 0; // a success: the layout names the words below
+    return 0;
+}
+
+// A spare call's entry: its registers as arg0..arg5, the rest as "more".
+static void spare_entry(const struct kev_event *e, struct kev_fields *o)
+{
+    static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+    for (unsigned i = 0; i < e->nw && i < NELEM(argn); i++) {
+        struct kev_field *f = add(o, argn[i], KEV_K_HEX, "the call's argument (a register)");
         if (f)
-            f->v = (uint64_t)(int64_t)ret;
-        if (err && (f = add(o, "errno", KEV_K_ERRNO, "why it failed")))
-            f->v = err;
-        if (ret == -1 || err)
-            return;
-        if (spare || (s && s[0] == '@')) { // the words are the result and a second one
-            if (e->nw >= 2 && (f = add(o, "ret2", KEV_K_HEX, "the result's second word")))
-                f->v = e->w[1];
-            return;
-        }
-        o->n = 0; // a success: the layout names the words below
+            f->v = e->w[i];
     }
-    if (entry && ours) {
-        our_kcall_args(e, ours, o, "the call's argument");
-        return;
+    if (e->nw > NELEM(argn))
+        raw_words(o, e, "more", NELEM(argn));
+}
+
+// A QNX layout's label (len bytes) as a field name in o's text: "event->sigev_value" gives
+// "event_sigev_value", a name already decoded gets "_2".."_9" (QNX repeats some). Its start.
+static const char *qnx_name(struct kev_fields *o, const char *label, unsigned llen)
+{
+    const char *name = text_begin(o);
+    for (unsigned i = 0; i < llen; i++) {
+        char ch = label[i];
+        if (ch == '-' && label[i + 1] == '>')
+            continue;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
+            ch = '_';
+        if (ch == '_' && o->ntext && o->text[o->ntext - 1] == '_')
+            continue;
+        text_put(o, ch);
     }
-    if (spare && entry) {
-        static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
-        for (unsigned i = 0; i < e->nw && i < NELEM(argn); i++) {
-            struct kev_field *f = add(o, argn[i], KEV_K_HEX, "the call's argument (a register)");
-            if (f)
-                f->v = e->w[i];
-        }
-        if (e->nw > NELEM(argn))
-            raw_words(o, e, "more", NELEM(argn));
-        return;
+    while (o->ntext && o->text[o->ntext - 1] == '_')
+        o->ntext--;
+    unsigned base = (unsigned)(o->ntext - (size_t)(name - o->text));
+    text_end(o);
+    for (unsigned k = 2; kev_field_count(o, name) && k < 10; k++) {
+        o->ntext = (size_t)(name - o->text) + base;
+        text_put(o, '_');
+        text_put(o, (char)('0' + k));
+        text_end(o);
     }
-    if (!s) {
-        raw_words(o, e, "args", 0);
-        return;
-    }
+    return name;
+}
+
+// A string of QNX's layout at word w: that word and the 's' words after it in s (in fast mode
+// the one word). The words it took; 0 when o is full.
+static unsigned qnx_string(const struct kev_reader *r, const struct kev_event *e, unsigned w,
+                           const char *s, int fast, const char *name, struct kev_fields *o)
+{
+    unsigned nwords = 1;
+    if (!fast)
+        for (const char *q = s; q[0] == 's' && (q[1] == ' ' || !q[1]); q += 1 + (q[1] == ' '))
+            nwords++;
+    struct kev_field *f = add(o, name, KEV_K_STRING, "text (its first bytes)");
+    if (!f)
+        return 0;
+    const char *str = text_begin(o);
+    uint8_t b[64];
+    size_t nb = kev_event_bytes(r, e, w, b, nwords * 4u < sizeof(b) ? nwords * 4u : sizeof(b));
+    for (size_t i = 0; i < nb && b[i]; i++)
+        text_put(o, (char)b[i]);
+    text_end(o);
+    f->str = str;
+    return nwords;
+}
+
+// e's words named by QNX's layout s of its call: fast (2 words) the fields marked f, wide all
+// of them while words remain, the rest as "more". Fields named "empty" are skipped; a string's
+// words are one field.
+static void qnx_layout(const struct kev_reader *r, const struct kev_event *e, const char *s,
+                       struct kev_fields *o)
+{
     if (s[0] == '@') {
         while (*s && *s != ' ')
             s++;
@@ -216,7 +270,6 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
     }
     int fast = e->nw <= 2;
     unsigned w = 0;
-    // Labels are kept in text[] so that each field has its own NUL-terminated name.
     while (*s && w < e->nw) {
         const char *p = s;
         unsigned len = 0;
@@ -231,49 +284,17 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         char type = p[0];
         const char *label = p + 1;
         unsigned llen = len - 1;
-        int empty = llen == 5 && label[0] == 'e' && label[1] == 'm' && label[2] == 'p' &&
-                    label[3] == 't' && label[4] == 'y';
-        if (empty) {
+        if (llen == 5 && label[0] == 'e' && label[1] == 'm' && label[2] == 'p' &&
+            label[3] == 't' && label[4] == 'y') {
             w++;
             continue;
         }
-        const char *name = text_begin(o);
-        for (unsigned i = 0; i < llen; i++) { // "event->sigev_value" -> "event_sigev_value"
-            char ch = label[i];
-            if (ch == '-' && label[i + 1] == '>')
-                continue;
-            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
-                ch = '_';
-            if (ch == '_' && o->ntext && o->text[o->ntext - 1] == '_')
-                continue;
-            text_put(o, ch);
-        }
-        while (o->ntext && o->text[o->ntext - 1] == '_')
-            o->ntext--;
-        unsigned base = (unsigned)(o->ntext - (size_t)(name - o->text));
-        text_end(o);
-        for (unsigned k = 2; kev_field_count(o, name) && k < 10; k++) { // QNX repeats some
-            o->ntext = (size_t)(name - o->text) + base;
-            text_put(o, '_');
-            text_put(o, (char)('0' + k));
-            text_end(o);
-        }
-        if (type == 'S') { // a string: this word and the 's' words after it, in fast mode one
-            unsigned nwords = 1;
-            if (!fast)
-                for (const char *q = s; q[0] == 's' && (q[1] == ' ' || !q[1]); q += 1 + (q[1] == ' '))
-                    nwords++;
-            struct kev_field *f = add(o, name, KEV_K_STRING, "text (its first bytes)");
-            if (!f)
+        const char *name = qnx_name(o, label, llen);
+        if (type == 'S') {
+            unsigned took = qnx_string(r, e, w, s, fast, name, o);
+            if (!took)
                 return;
-            const char *str = text_begin(o);
-            uint8_t b[64];
-            size_t nb = kev_event_bytes(r, e, w, b, nwords * 4u < sizeof(b) ? nwords * 4u : sizeof(b));
-            for (size_t i = 0; i < nb && b[i]; i++)
-                text_put(o, (char)b[i]);
-            text_end(o);
-            f->str = str;
-            w += nwords;
+            w += took;
             continue;
         }
         struct kev_field *f = add(o, name, type == 'D' ? KEV_K_S32 : type == 'P' ? KEV_K_ADDR
@@ -286,6 +307,33 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
     }
     if (w < e->nw && !fast)
         raw_words(o, e, "more", w);
+}
+
+// A kernel call's fields: this kernel's layouts for its own capture, else QNX's (a spare
+// call's registers as they are). QNX's interrupted call (this kernel writes none) is read as
+// its call's exit.
+static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
+                         struct kev_fields *o)
+{
+    enum kev_kcall_part part = kev_kcall_part(e);
+    int entry = part == KEV_KCALL_ENTRY, exit = part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR;
+    unsigned c = kev_kcall_no(e);
+    const char *s = c < QNX_KERCALL_NUM ? (exit ? qnx_kercalls[c].exit
+                                                : entry ? qnx_kercalls[c].entry : NULL) : NULL;
+    const char *ours = our_kercall(r, c);
+    int spare = kcall_spare(r, c);
+    if (exit && ours)
+        our_kcall_exit(e, c, o);
+    else if (exit && kcall_exit_head(e, spare, s, o))
+        return;
+    else if (entry && ours)
+        our_kcall_args(e, ours, o, "the call's argument");
+    else if (spare && entry)
+        spare_entry(e, o);
+    else if (!s)
+        raw_words(o, e, "args", 0);
+    else
+        qnx_layout(r, e, s, o);
 }
 
 static uint64_t pair(const uint32_t *w, int hi_first)
@@ -405,6 +453,116 @@ uint32_t kev_int_handler_pid(const struct kev_event *e)
     return int_field(e, 1);
 }
 
+// A byte field (KEV_L_BYTES) at word w, field `shift` its length in bytes (its value in vals),
+// as hex text; *next the word after it. 0 when o is full.
+static int bytes_field(const struct kev_reader *r, const struct kev_event *e,
+                       const struct kev_field_desc *fd, unsigned w, const uint64_t *vals,
+                       struct kev_fields *o, unsigned *next)
+{
+    uint8_t b[KEV_IMAGE_ID_MAX];
+    uint64_t want = fd->shift < KEV_MAX_FIELDS ? vals[fd->shift] : 0;
+    size_t len = want < sizeof(b) ? (size_t)want : sizeof(b);
+    size_t got = w < e->nw ? kev_event_bytes(r, e, w, b, len) : 0;
+    static const char hex[] = "0123456789abcdef";
+    struct kev_field *f = add(o, fd->name, KEV_K_STRING, fd->meaning);
+    if (!f)
+        return 0;
+    f->str = text_begin(o);
+    for (size_t k = 0; k < got; k++) {
+        text_put(o, hex[b[k] >> 4]);
+        text_put(o, hex[b[k] & 15u]);
+    }
+    text_end(o);
+    *next = w + (unsigned)((len + 3u) / 4u);
+    return 1;
+}
+
+// A user event's payload (KEV_L_USER): its text when it is a string event, else its words. A
+// string event takes two slots or more and its text and NUL fill them: 8 bytes a slot, the
+// last padded (a text under 8 bytes is padded to 9, docs/trace-api.md).
+static void user_field(const struct kev_reader *r, const struct kev_event *e,
+                       const struct kev_field_desc *fd, struct kev_fields *o)
+{
+    const char *s = NULL;
+    if (e->nslots >= 2) {
+        size_t mark = o->ntext;
+        string_at(r, e, 0, o, &s);
+        size_t len = o->ntext - mark - 1;
+        size_t slots = (len + 1u + 7u) / 8u < 2u ? 2u : (len + 1u + 7u) / 8u;
+        int printable = len > 0;
+        for (size_t k = 0; k < len && printable; k++)
+            printable = (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
+        if (!printable || slots < e->nslots) {
+            o->ntext = mark;
+            s = NULL;
+        }
+    }
+    struct kev_field *f;
+    if (!s)
+        raw_words(o, e, fd->name, 0);
+    else if ((f = add(o, "text", KEV_K_STRING, "the string (INSERTUSRSTREVENT)")))
+        f->str = s;
+}
+
+// Row field i of e (fd, its word w: fixed, or the one after the last field's) into o; *val its
+// value (a later field's count or length). *next: the word after it (unchanged when e is too
+// short for a one-word field). 0 when o is full.
+static int row_field(const struct kev_reader *r, const struct kev_event *e,
+                     const struct kev_field_desc *fd, unsigned w, const uint64_t *vals,
+                     uint64_t *val, struct kev_fields *o, unsigned *next)
+{
+    struct kev_field *f;
+    switch (fd->layout) {
+    case KEV_L_WORD:
+        if (w >= e->nw)
+            return 1;
+        if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+            return 0;
+        f->v = word_bits(e->w[w], fd);
+        f->names = fd->names;
+        *val = f->v;
+        *next = w + 1;
+        return 1;
+    case KEV_L_HI_LO:
+    case KEV_L_LO_HI:
+        if (w + 1 >= e->nw) { // a low-word-first pair with its low word alone: that word
+            if (fd->layout == KEV_L_LO_HI && w < e->nw && (f = add(o, fd->name, fd->kind, fd->meaning)))
+                f->v = e->w[w];
+            *next = e->nw;
+            return 1;
+        }
+        if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+            return 0;
+        f->v = pair(&e->w[w], fd->layout == KEV_L_HI_LO);
+        *next = w + 2;
+        return 1;
+    case KEV_L_STRING:
+        if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
+            return 0;
+        *next = w + string_at(r, e, w, o, &f->str);
+        return 1;
+    case KEV_L_BYTES:
+        return bytes_field(r, e, fd, w, vals, o, next);
+    case KEV_L_REST:
+    case KEV_L_PCS:
+    case KEV_L_ARGS:
+        if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+            return 0;
+        f->arr = vals_begin(o);
+        f->n = array_values(e, fd, w, vals[fd->shift % KEV_MAX_FIELDS], o->vals + o->nvals,
+                            (unsigned)(NELEM(o->vals) - o->nvals));
+        o->nvals += f->n;
+        *next = e->nw;
+        return 1;
+    case KEV_L_USER:
+        user_field(r, e, fd, o);
+        *next = e->nw;
+        return 1;
+    default:
+        return 1;
+    }
+}
+
 unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e,
                            struct kev_fields *o)
 {
@@ -427,93 +585,8 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
     for (unsigned i = 0; i < d->nfields; i++) {
         const struct kev_field_desc *fd = &d->fields[i];
         unsigned w = fd->word == KEV_W_NEXT ? next : fd->word;
-        struct kev_field *f;
-        switch (fd->layout) {
-        case KEV_L_WORD:
-            if (w >= e->nw)
-                continue;
-            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
-                return o->n;
-            f->v = word_bits(e->w[w], fd);
-            f->names = fd->names;
-            vals[i] = f->v;
-            next = w + 1;
+        if (!row_field(r, e, fd, w, vals, &vals[i], o, &next))
             break;
-        case KEV_L_HI_LO:
-        case KEV_L_LO_HI:
-            if (w + 1 >= e->nw) {
-                if (fd->layout == KEV_L_LO_HI && w < e->nw && (f = add(o, fd->name, fd->kind, fd->meaning)))
-                    f->v = e->w[w];
-                next = e->nw;
-                continue;
-            }
-            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
-                return o->n;
-            f->v = pair(&e->w[w], fd->layout == KEV_L_HI_LO);
-            next = w + 2;
-            break;
-        case KEV_L_STRING:
-            if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
-                return o->n;
-            next = w + string_at(r, e, w, o, &f->str);
-            break;
-        case KEV_L_BYTES: { // field `shift` is the length in bytes
-            uint8_t b[KEV_IMAGE_ID_MAX];
-            uint64_t want = fd->shift < KEV_MAX_FIELDS ? vals[fd->shift] : 0;
-            size_t len = want < sizeof(b) ? (size_t)want : sizeof(b);
-            size_t got = w < e->nw ? kev_event_bytes(r, e, w, b, len) : 0;
-            static const char hex[] = "0123456789abcdef";
-            if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
-                return o->n;
-            f->str = text_begin(o);
-            for (size_t k = 0; k < got; k++) {
-                text_put(o, hex[b[k] >> 4]);
-                text_put(o, hex[b[k] & 15u]);
-            }
-            text_end(o);
-            next = w + (unsigned)((len + 3u) / 4u);
-            break;
-        }
-        case KEV_L_REST:
-        case KEV_L_PCS:
-        case KEV_L_ARGS:
-            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
-                return o->n;
-            f->arr = vals_begin(o);
-            f->n = array_values(e, fd, w, vals[fd->shift % KEV_MAX_FIELDS], o->vals + o->nvals,
-                                (unsigned)(NELEM(o->vals) - o->nvals));
-            o->nvals += f->n;
-            next = e->nw;
-            break;
-        case KEV_L_USER: {
-            const char *s = NULL;
-            // A string event takes two slots or more and its text and NUL fill them: 8 bytes a
-            // slot, the last padded (a text under 8 bytes is padded to 9, docs/trace-api.md).
-            if (e->nslots >= 2) {
-                size_t mark = o->ntext;
-                string_at(r, e, 0, o, &s);
-                size_t len = o->ntext - mark - 1;
-                size_t slots = (len + 1u + 7u) / 8u < 2u ? 2u : (len + 1u + 7u) / 8u;
-                int printable = len > 0;
-                for (size_t k = 0; k < len && printable; k++)
-                    printable = (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
-                if (!printable || slots < e->nslots) {
-                    o->ntext = mark;
-                    s = NULL;
-                }
-            }
-            if (s) {
-                if ((f = add(o, "text", KEV_K_STRING, "the string (INSERTUSRSTREVENT)")))
-                    f->str = s;
-            } else {
-                raw_words(o, e, fd->name, 0);
-            }
-            next = e->nw;
-            break;
-        }
-        default:
-            break;
-        }
     }
     return o->n;
 }
@@ -526,11 +599,16 @@ const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *n
     return NULL;
 }
 
-int kev_field_value(const struct kev_fields *fs, const char *name, uint64_t *v)
+int kev_field_num(const struct kev_field *f, uint64_t *v)
 {
-    const struct kev_field *f = name ? kev_field_get(fs, name) : NULL;
     if (!f || KEV_K_IS_ARRAY(f->kind) || f->kind == KEV_K_STRING)
         return 0;
     *v = f->v;
     return 1;
+}
+
+const char *kev_field_text(const struct kev_field *f)
+{
+    return f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
+           : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
 }

@@ -59,7 +59,7 @@ $(HT)/test_kev_kcall: $(call host_test_objs,test/unit/test_kev_kcall.c trace/kev
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
-# The generic field decoder (kev_fields.c) on hand-built events, and the table's lookup.
+# The field API (kev_fields.c: by descriptor and by name) on hand-built events, and the table's lookup.
 HOST_TESTS += $(HT)/test_kev_fields
 $(HT)/test_kev_fields: $(call host_test_objs,test/unit/test_kev_fields.c trace/kev_fields.c trace/kev_events.c \
                          trace/kev_kercall.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c)

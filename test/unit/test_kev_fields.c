@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The generic field decoder (trace/kev_fields.c) on events built by hand from the layouts
+// The field API (trace/kev_fields.c) on events built by hand from the layouts
 // docs/trace-events.md and QNX's traceprinter give: PRIO_CHANGE's packed word, FUNC_EXIT's
 // value low word first, a kernel call's fields fast and wide as QNX labels them (a QNX system's
 // capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit,
 // QNX's wide exit, this kernel's exits (ret and errno, a raw call's own results); payloads shorter than they claim (USDT's count, IMAGE's id
 // length, a 64-bit stack's odd word) read no word past the event; an event no row describes
 // gives its raw words; every row of the table is found by its first and last number; and one
-// field read alone by its row's description (kev_field_read) gives the same values.
+// field read alone by its row's description (kev_field_read, kev_field) gives the same values;
+// a decoded field's value and the name of its value (kev_field_num, kev_field_text).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -242,13 +243,56 @@ static void field_read(void **state)
     assert_int_equal(v, 0xcafeu);
 }
 
+// The rest of the field API on the same hand-built events: kev_field gives a field's 32 bits
+// (0 when the event is too short), kev_field_has and kev_field_word a one-word field's presence
+// and whole word; kev_field_num a decoded field's value (not a string's); kev_field_text the
+// name of an enum's or errno's value (QNX's errno 11, EAGAIN; PRIO_CHANGE's cause), none for
+// any other kind.
+static void field_api(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 5u << 16 | 2u, 30u | 10u << 8 | (uint32_t)KEV_PRIO_MUTEX << 16 };
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_PRIO_CHANGE, .w = w, .nw = 2 };
+    const struct kev_field_desc *nw = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
+                                                         "new_prio");
+    const struct kev_field_desc *who = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, "who");
+    assert_int_equal(kev_field(&e, nw), 30);
+    assert_int_equal(kev_field(&e, who), 5u << 16 | 2u);
+    assert_true(kev_field_has(&e, nw));
+    assert_int_equal(kev_field_word(&e, nw), w[1]);       // the whole word the fields share
+    assert_int_equal(kev_field_of_word(nw, w[1]), 30);
+    assert_int_equal(kev_field(&e, NULL), 0);
+    e.nw = 1;                                             // too short for the second word
+    assert_int_equal(kev_field(&e, nw), 0);
+    assert_false(kev_field_has(&e, nw));
+    assert_int_equal(kev_field_word(&e, nw), 0);
+    assert_int_equal(kev_field(&e, who), 5u << 16 | 2u);
+    uint64_t v = 0;
+    decode(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, w, 2, NULL);
+    assert_int_equal(kev_field_num(kev_field_get(&fs, "old_prio"), &v), 1);
+    assert_int_equal(v, 10);
+    assert_string_equal(kev_field_text(kev_field_get(&fs, "cause")), "mutex inheritance");
+    assert_null(kev_field_text(kev_field_get(&fs, "old_prio")));
+    v = 77;
+    assert_int_equal(kev_field_num(kev_field_get(&fs, "no_such_field"), &v), 0);
+    assert_int_equal(v, 77);                              // untouched
+    uint32_t fail[] = { 0xffffffffu, 11 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(11), fail, 2, NULL);
+    assert_string_equal(kev_field_text(kev_field_get(&fs, "errno")), "EAGAIN");
+    uint32_t m[] = { 0x1234, 0, 0, 0, 0, 0, 7, 1, 3, 5, 9, 64, 64, 64, 10, 0, 0 };
+    memcpy(&m[1], "ping", 4);
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(14), m, 17, NULL); // a string is no number
+    assert_string_equal(kev_field_get(&fs, "rmsg")->str, "ping");
+    assert_int_equal(kev_field_num(kev_field_get(&fs, "rmsg"), &v), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(prio_change), cmocka_unit_test(func_exit), cmocka_unit_test(kcall),
         cmocka_unit_test(kcall_ours),
         cmocka_unit_test(short_payloads), cmocka_unit_test(unknown),
-        cmocka_unit_test(every_row_found), cmocka_unit_test(field_read),
+        cmocka_unit_test(every_row_found), cmocka_unit_test(field_read), cmocka_unit_test(field_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,9 +151,9 @@ int kx_snapshot_cpu(const struct kev_event *e)
 {
     const struct kx_fields *f = kx_fields();
     if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_SNAPSHOT || e->nw < 2 ||
-        kx_field(e, f->snap_what) != 2u)
+        kev_field(e, f->snap_what) != 2u)
         return -1;
-    unsigned c = kx_field(e, f->snap_cpu);
+    unsigned c = kev_field(e, f->snap_cpu);
     return c < KEV_MAX_CPUS ? (int)c : -1;
 }
 
@@ -163,8 +163,8 @@ static void thread_event(struct kx_model *m, const struct kev_event *e)
     if (idx < 0)
         return;
     struct kx_thread *t = &m->th[idx];
-    if (kx_field_has(e, kx_fields()->th_prio))  // (wide mode's)
-        t->prio = (int)kx_field(e, kx_fields()->th_prio);
+    if (kev_field_has(e, kx_fields()->th_prio))  // (wide mode's)
+        t->prio = (int)kev_field(e, kx_fields()->th_prio);
     if (e->ev == KEV_TH_RUNNING) {
         unsigned cpu = e->cpu;
         if (m->in_snapshot && kx_is_idle(m, idx) && t->tid >= 1 && t->tid <= KEV_MAX_CPUS)
@@ -190,7 +190,7 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
         m->ppid[pid] = kx_pr_ppid(e);
     kev_event_name(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
-        uint32_t tid = kx_field(e, f->tname_tid);
+        uint32_t tid = kev_field(e, f->tname_tid);
         int idx = kx_thread(m, pid, tid ? tid : 1);
         if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
             m->th[idx].renamed = 1;
@@ -233,16 +233,16 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
         // every thread's priority from the START snapshot on, in fast mode too (whose state
         // events carry none)
         const struct kx_fields *f = kx_fields();
-        uint32_t who = kx_field(e, f->prio_who);
+        uint32_t who = kev_field(e, f->prio_who);
         int idx = kx_thread(m, kev_who_pid(who), kev_who_tid(who));
         if (idx >= 0)
-            m->th[idx].prio = (int)kx_field(e, f->prio_new);
+            m->th[idx].prio = (int)kev_field(e, f->prio_new);
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
-        uint32_t who = kx_field(e, kx_fields()->oncpu_who);
+        uint32_t who = kev_field(e, kx_fields()->oncpu_who);
         m->oncpu[e->cpu] = who ? kx_thread(m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
         const struct kx_fields *f = kx_fields();
-        uint32_t who = kx_field(e, f->snap_who), what = kx_field(e, f->snap_what);
+        uint32_t who = kev_field(e, f->snap_who), what = kev_field(e, f->snap_what);
         int c = kx_snapshot_cpu(e), idx;
         if (c >= 0 && who && (idx = kx_thread(m, kev_who_pid(who), kev_who_tid(who))) >= 0)
             run_on(m, idx, (unsigned)c);

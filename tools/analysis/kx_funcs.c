@@ -171,7 +171,7 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
         return;
     const struct kx_fields *kf = kx_fields();
     unsigned x = e->ev == KEV_SYS_FUNC_EXIT;
-    uint64_t fn = kx_field(e, kf->func_fn[x]);
+    uint64_t fn = kev_field(e, kf->func_fn[x]);
     struct kx_func_stats *s = func(f, fn);
     int user = in_program(f, pid, fn);
     struct call_stack *st = user ? thread_stack(f, th) : stack_of(f, e->cpu);
@@ -210,10 +210,12 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
     if (d > s->max)
         s->max = d;
     if (k && k->func) {
+        uint64_t value = 0;
+        kev_field_read(e, kf->fexit_value, &value);
         struct kx_func_row r = {
-            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = fn, .call_site = kx_field(e, kf->func_site[x]),
-            .ret_off = kx_field(e, kf->fexit_offset),
-            .value = kx_field64(e, kf->fexit_value),
+            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = fn, .call_site = kev_field(e, kf->func_site[x]),
+            .ret_off = kev_field(e, kf->fexit_offset),
+            .value = value,
             .depth = st->n, .user = user,
         };
         k->func(k->user, &r);

@@ -196,9 +196,9 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     g->client_pid = g->client >= 0 ? m->th[g->client].pid : 0;
     const struct kx_fields *f = kx_fields();
     if (g->pulse) { // its connection; its channel and code, kept as the word that holds them
-        g->coid = kx_field(e, f->spulse_coid);
-        g->srv_pid = kx_field_word(e, f->spulse_chid);
-        g->chid = kx_field(e, f->spulse_chid);
+        g->coid = kev_field(e, f->spulse_coid);
+        g->srv_pid = kev_field_word(e, f->spulse_chid);
+        g->chid = kev_field(e, f->spulse_chid);
     } else {        // the message's id; the channel's owner
         g->coid = kx_comm_rcvid(e);
         g->srv_pid = kx_comm_pid(e);
@@ -243,7 +243,7 @@ static int match_by_pid(struct kx_msgs *q, struct kx_model *m, uint32_t sender, 
 // (the send's srv_pid).
 static uint32_t recv_key(const struct kev_event *e, int pulse)
 {
-    return pulse ? kx_field_word(e, kx_fields()->rpulse_chid) : kx_comm_rcvid(e);
+    return pulse ? kev_field_word(e, kx_fields()->rpulse_chid) : kx_comm_rcvid(e);
 }
 
 // The receive as the kernel also writes it: in the sender's context, when it hands the
@@ -300,7 +300,7 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
     int server = cur;
     int best = -1;
     const struct kx_fields *f = kx_fields();
-    uint32_t who = kx_field(e, pulse ? f->rpulse_who : f->rmsg_who); // the receiver
+    uint32_t who = kev_field(e, pulse ? f->rpulse_who : f->rmsg_who); // the receiver
     if (who > 0xffffu) {
         int named = kx_thread(m, kev_who_pid(who), kev_who_tid(who));
         if (named == cur && !m->irq[e->cpu])
@@ -320,7 +320,7 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
     g->server = server;
     g->rcvid = recv_key(e, pulse);
     if (pulse && server >= 0 && server < (int)KX_MAX_THREADS)
-        q->rchid[server] = kx_field(e, kx_fields()->rpulse_chid) + 1;
+        q->rchid[server] = kev_field(e, kx_fields()->rpulse_chid) + 1;
     g->t_recv = e->t64;
     if (pulse) { // a pulse is done once received
         g->done = 1;

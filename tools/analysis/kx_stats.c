@@ -4,6 +4,7 @@
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_emul.h>
+#include <kevhost/kx_pass.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -220,12 +221,12 @@ static void prio_charge(struct kx_stats *s, int idx, uint64_t t)
 static void prio_change(struct kx_stats *s, const struct kev_event *e)
 {
     const struct kx_fields *f = kx_fields();
-    uint32_t who = kx_field(e, f->prio_who);
+    uint32_t who = kev_field(e, f->prio_who);
     int idx = kx_thread(&s->m, kev_who_pid(who), kev_who_tid(who));
     if (idx < 0 || s->th[idx].state != KEV_TH_RUNNING)
         return;
     prio_charge(s, idx, e->t64);
-    s->th[idx].prio_now = (int)kx_field(e, f->prio_new);
+    s->th[idx].prio_now = (int)kev_field(e, f->prio_new);
 }
 
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
@@ -375,7 +376,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
             set_state(s, prev, KEV_TH_READY, t); // switched out without its own event
-        ts->prio_run = kx_field_has(e, kx_fields()->th_prio) ? (int)kx_field(e, kx_fields()->th_prio)
+        ts->prio_run = kev_field_has(e, kx_fields()->th_prio) ? (int)kev_field(e, kx_fields()->th_prio)
                                                                : s->m.th[idx].prio;
         ts->runs++;
         if (ts->irq_wait >= 0)
@@ -421,7 +422,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
 static void snapshot_entry(struct kx_stats *s, const struct kev_event *e)
 {
     int c = kx_snapshot_cpu(e);
-    uint32_t who = kx_field(e, kx_fields()->snap_who);
+    uint32_t who = kev_field(e, kx_fields()->snap_who);
     if (c < 0 || !who)
         return;
     int idx = kx_thread(&s->m, kev_who_pid(who), kev_who_tid(who));
@@ -791,7 +792,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
 {
     unsigned cpu = e->cpu;
     if (e->cls == KEV_C_CONTROL) {
-        uint32_t lost = e->ev == KEV_CTL_DROPPED ? kx_field(e, kx_fields()->dropped_lost) : 0;
+        uint32_t lost = e->ev == KEV_CTL_DROPPED ? kev_field(e, kx_fields()->dropped_lost) : 0;
         if (lost)
             new_gap(s, cpu, s->last_t[cpu] ? s->last_t[cpu] : e->t64, e->t64, lost, 0);
         kx_model_update(&s->m, e);
@@ -839,7 +840,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
                 prio_change(s, e);
             if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
-                kx_msgs_timer(&s->q, cpu, kx_field(e, kx_fields()->timer_pid));
+                kx_msgs_timer(&s->q, cpu, kev_field(e, kx_fields()->timer_pid));
             if (e->ev == KEV_SYS_TIMER_LOST) // the kernel dropped the pulse just sent
                 kx_msgs_pulse_lost(&s->q, cpu);
             if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
@@ -888,6 +889,18 @@ static void tasks_finish(struct kx_stats *s)
     kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec, s->emul);
     for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
         s->sink.inst(s->sink.user, &s->tasks->inst[i]);
+}
+
+static void stats_feed(void *s, const struct kev_event *e)
+{
+    kx_stats_event(s, e);
+}
+
+void kx_stats_model(struct kx_pass *p, struct kx_stats *s)
+{
+    p->m = &s->m;
+    p->feed = stats_feed;
+    p->model = s;
 }
 
 void kx_stats_finish(struct kx_stats *s)

@@ -338,7 +338,7 @@ static void thread_event(struct kw *k, const struct kev_event *e, int x)
     if (e->nw >= 4 && e->ev < KEV_TH_NSTATES && !k->prio_events) {
         // No PRIO_CHANGE events: a rise of an owner's priority while a thread waits on what
         // it holds is taken as an inheritance boost (wide-mode state events carry priorities).
-        int p = (int)kx_field(e, kx_fields()->th_prio);
+        int p = (int)kev_field(e, kx_fields()->th_prio);
         for (unsigned i = 0; i < k->nopen && s->prio >= 0 && p > s->prio; i++)
             if (k->wait[k->open[i]].owner == x) {
                 s->boosts++;
@@ -390,8 +390,8 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
     struct kw_wait *w = &k->wait[k->th[x].wait];
     enum kw_kind kind = kind_of_state(w->state);
     const struct kx_fields *f = kx_fields();
-    int obj = find_obj(k, kind, kx_field(e, f->sync_object));
-    int owner = who_thread(k, kx_field(e, f->sync_owner));
+    int obj = find_obj(k, kind, kev_field(e, f->sync_object));
+    int owner = who_thread(k, kev_field(e, f->sync_owner));
     w->obj = obj;
     w->owner = owner == x ? -1 : owner;
     w->owner_prio = w->owner >= 0 ? k->th[w->owner].prio : -1;
@@ -403,12 +403,12 @@ static void prio_change(struct kw *k, const struct kev_event *e)
 {
     k->prio_events++;
     const struct kx_fields *f = kx_fields();
-    int x = who_thread(k, kx_field(e, f->prio_who));
+    int x = who_thread(k, kev_field(e, f->prio_who));
     if (x < 0)
         return;
     flush(k, e->t64);
-    unsigned now = kx_field(e, f->prio_new), was = kx_field(e, f->prio_old);
-    enum kx_prio_kind kind = kx_prio_kind(now, was, kx_field(e, f->prio_cause));
+    unsigned now = kev_field(e, f->prio_new), was = kev_field(e, f->prio_old);
+    enum kx_prio_kind kind = kx_prio_kind(now, was, kev_field(e, f->prio_cause));
     struct kw_thread *s = &k->th[x];
     if ((kind == KX_PRIO_BOOST || kind == KX_PRIO_MSG_UP) && s->base_prio < 0)
         s->base_prio = (int)was;

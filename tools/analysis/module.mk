@@ -6,7 +6,7 @@
 # serves it as tables: each answer is computed here once.
 AN := tools/analysis
 # The model and the decoder it reads through.
-AN_MODEL  := $(AN)/kx.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+AN_MODEL  := $(AN)/kx.c $(AN)/kx_pass.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
              trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
@@ -20,21 +20,21 @@ AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(
 AN_STACKS := $(AN)/kx_stacks.c $(SYMS_SRCS)
 
 # Unit tests of the model and the analyses (cmocka, ASan + UBSan).
-$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \
+$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c $(AN)/kx_pass.c \
                                      trace/kev_panic.c trace/kev_stack.c,$(AN_MODEL)))
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx
 
 # The task-instance rule over hand-built event sequences (kx_task.c through the analyses).
-$(HT)/test_kx_task: $(call host_test_objs,test/tools/test_kx_task.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \
+$(HT)/test_kx_task: $(call host_test_objs,test/tools/test_kx_task.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c $(AN)/kx_pass.c \
                                           trace/kev_panic.c trace/kev_stack.c,$(AN_MODEL)))
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx_task
 
 # The wait chains over hand-built event sequences (kx_chain.c through the analyses).
-$(HT)/test_kx_chain: $(call host_test_objs,test/tools/test_kx_chain.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \
+$(HT)/test_kx_chain: $(call host_test_objs,test/tools/test_kx_chain.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c $(AN)/kx_pass.c \
                                            trace/kev_panic.c trace/kev_stack.c,$(AN_MODEL)))
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
@@ -59,3 +59,10 @@ $(FZ)/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/ke
 	$(Q)$(H)/kevgen -b -e -n 200 -o $(dir $@)seeds-fuzz_kev_model/be.kev >/dev/null
 	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_model/lost.kev >/dev/null
 	$(Q)$(HT)/kevscen4 -r 2 smp $(dir $@)seeds-fuzz_kev_model/smp.kev >/dev/null
+
+# The one model pass (kx_pass.c) over a board's capture: each event to the tool before and
+# after the model (or the analyses) took it, once, in time order; a stop stops it.
+$(HT)/test_kx_pass: $(call host_test_objs,test/tools/test_kx_pass.c $(AN_STATS) $(AN_MODEL))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx_pass

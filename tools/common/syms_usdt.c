@@ -139,7 +139,7 @@ int syms_usdt_firing(const struct kev_fields *fs, struct syms_usdt_firing *f)
 {
     uint64_t site;
     if (!fs->desc || fs->desc->cls != KEV_C_SYSTEM || fs->desc->lo != KEV_SYS_USDT ||
-        !kev_field_value(fs, "site", &site))
+        !kev_field_num(kev_field_get(fs, "site"), &site))
         return -1;
     const struct kev_field *args = kev_field_get(fs, "args");
     memset(f, 0, sizeof(*f));

@@ -542,7 +542,7 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
         return;
     int ret = e->ev == KEV_SYS_FUNC_EXIT;
     uint64_t thumb = p->fbt->hdr->dh_arch == DFBT_ARCH_THUMB2 ? 1u : 0u;
-    int f = dfbt_lookup(p->fbt, kx_field(e, kx_fields()->func_fn[ret]) & ~thumb);
+    int f = dfbt_lookup(p->fbt, kev_field(e, kx_fields()->func_fn[ret]) & ~thumb);
     if (f < 0)
         return;
     uint16_t k = p->fbt_pidx[2u * (unsigned)f + (unsigned)ret];
@@ -551,14 +551,15 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     uint64_t a[DVM_NARGS] = { 0 };
     if (ret && e->nw >= 4) {
         unsigned type = p->fbt->funcs[f].df_ret_type, size = DFBT_T_SIZE(type);
-        uint64_t v = kx_field64(e, kx_fields()->fexit_value);
+        uint64_t v = 0;
+        kev_field_read(e, kx_fields()->fexit_value, &v);
         if (type & DFBT_T_PTR)
             size = p->fbt->hdr->dh_arch == DFBT_ARCH_A64 ? 8 : 4;
         if (size && size < 8) {
             unsigned sh = 64u - 8u * size;
             v = (type & DFBT_T_SIGNED) ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
         }
-        a[0] = kx_field(e, kx_fields()->fexit_offset);
+        a[0] = kev_field(e, kx_fields()->fexit_offset);
         a[1] = v;
     }
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
@@ -589,9 +590,9 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
     int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
     if (e->nw < 2 || (ret && e->nw < 4))
         return 0;
-    uint32_t this_fn = kx_field(e, kx_fields()->func_fn[ret]);
+    uint32_t this_fn = kev_field(e, kx_fields()->func_fn[ret]);
     uint32_t fn = pid_on(o, this_fn, ret) ? this_fn : this_fn & ~1u;
-    uint32_t at = ret ? fn + kx_field(e, kx_fields()->fexit_offset) : fn;
+    uint32_t at = ret ? fn + kev_field(e, kx_fields()->fexit_offset) : fn;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||
@@ -608,8 +609,8 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
             continue;
         uint64_t a[DVM_NARGS] = { 0 };
         if (ret) {
-            a[0] = kx_field(e, kx_fields()->fexit_offset);
-            a[1] = kx_field64(e, kx_fields()->fexit_value);
+            a[0] = kev_field(e, kx_fields()->fexit_offset);
+            kev_field_read(e, kx_fields()->fexit_value, &a[1]);
         }
         dvm_fire_probe(p->st, &p->ctx, k, a);
     }
@@ -626,7 +627,7 @@ static void usdt_fire(struct replay *p, const struct kev_reader *r, const struct
         return;
     kev_fields_decode(r, e, &fs);
     const struct kev_field *args = kev_field_get(&fs, "args");
-    if (!kev_field_value(&fs, "site", &site) || !args)
+    if (!kev_field_num(kev_field_get(&fs, "site"), &site) || !args)
         return;
     uint64_t a[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < args->n && i < DVM_NARGS; i++)
@@ -673,8 +674,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     }
     const struct kx_fields *f = kx_fields();
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
-        kx_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
-        uint32_t c = kx_field(e, f->snap_cpu), who = kx_field(e, f->snap_who);
+        kev_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
+        uint32_t c = kev_field(e, f->snap_cpu), who = kev_field(e, f->snap_who);
         if (c < DVM_MAXCPU) {
             struct rthread *t = rthread(p, who);
             p->cur[c] = who;
@@ -684,23 +685,23 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
-        p->in_snapshot = kx_field(e, f->snap_what) == 0;
+        p->in_snapshot = kev_field(e, f->snap_what) == 0;
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
         /* the kernel returned into its who on this CPU: the switch ends (its THRUNNING began
          * it; on-cpu fired from the table, oncpu_before) */
-        oncpu_start(p, r, rthread(p, kx_field(e, f->oncpu_who)));
+        oncpu_start(p, r, rthread(p, kev_field(e, f->oncpu_who)));
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        rthread(p, kx_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
-            (uint8_t)kx_field(e, f->prio_new);
+        rthread(p, kev_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
+            (uint8_t)kev_field(e, f->prio_new);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
-        t->owner = kx_field(e, f->sync_owner);
+        t->owner = kev_field(e, f->sync_owner);
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
         return;
     }
@@ -1027,7 +1028,7 @@ static void dtimer_fire(struct replay *p, struct kev_reader *r, const struct kev
                         unsigned cpu, uint64_t t)
 {
     const struct kx_fields *f = kx_fields();
-    uint32_t who = kx_field(e, f->dtimer_who), at = kx_field(e, f->dtimer_at);
+    uint32_t who = kev_field(e, f->dtimer_who), at = kev_field(e, f->dtimer_at);
     uint64_t now = cycles_ns(p, e->t64 - (uint32_t)((uint32_t)e->t64 - at));
     const struct kev_stack *s = rstacks_kept(cpu, at);
     uint64_t pc = s && s->depth ? s->pcs[0] : 0;
@@ -1116,7 +1117,7 @@ static void oncpu_before(struct replay *p, struct kev_reader *r, const struct ke
 {
     if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_ONCPU || e->nw < 1)
         return;
-    uint32_t who = kx_field(e, kx_fields()->oncpu_who);
+    uint32_t who = kev_field(e, kx_fields()->oncpu_who);
     if (p->cur[cpu] != who) {
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
@@ -1189,7 +1190,7 @@ static void start(struct replay *p, uint64_t t, int in_thread)
 static void span_go(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                     unsigned cpu, uint64_t t)
 {
-    uint32_t who = kx_field(e, kx_fields()->dprog_who);
+    uint32_t who = kev_field(e, kx_fields()->dprog_who);
     for (unsigned k = 0; k < RTHREADS; k++)
         p->th[k].vt = p->th[k].vt_since = 0;
     memset(p->vt_running, 0, sizeof(p->vt_running));
@@ -1199,7 +1200,7 @@ static void span_go(struct replay *p, struct kev_reader *r, const struct kev_eve
     vtime_switch(p, cpu, who);
     set_ctx(p, r, cpu);
     /* the timers fire at the board's timer runs when the board ran the same timers */
-    uint32_t digest = kx_field(e, kx_fields()->dprog_timers);
+    uint32_t digest = kev_field(e, kx_fields()->dprog_timers);
     p->timer_events = p->stacks.dtimer &&
                       digest == dtimer_digest(p->st->obj.probes, p->st->obj.hdr->dh_nprobes);
     if (p->stacks.dtimer && !p->timer_events && p->ntimers)
@@ -1238,7 +1239,7 @@ static void board_read(struct replay *p, const struct kev_event *e, unsigned cpu
 static void span_stop(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu, uint64_t t)
 {
-    p->cur[cpu] = kx_field(e, kx_fields()->dprog_who);
+    p->cur[cpu] = kev_field(e, kx_fields()->dprog_who);
     set_ctx(p, r, cpu);
     p->ctx.timestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
@@ -1259,7 +1260,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->now_cycles = e->t64;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
     uint32_t span = e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_DPROG && e->nw >= 2
-                        ? kx_field(e, kx_fields()->dprog_what) : 0;
+                        ? kev_field(e, kx_fields()->dprog_what) : 0;
     if (span == KEV_DPROG_STOP && (in_span(p) || (p->goless && p->started && !p->stopped))) {
         if (!done(p))
             advance(p, r, t);

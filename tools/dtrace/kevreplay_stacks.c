@@ -78,9 +78,9 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
     } else if (e->ev == KEV_SYS_USDT) {
         c->usdt++;
     } else if (e->ev == KEV_SYS_DPROG) {
-        uint32_t what = kx_field(e, kx_fields()->dprog_what); /* a span's go or stop */
+        uint32_t what = kev_field(e, kx_fields()->dprog_what); /* a span's go or stop */
         if ((what == KEV_DPROG_GO || what == KEV_DPROG_STOP) && !c->dprog++)
-            c->dprog_timers = kx_field(e, kx_fields()->dprog_timers);
+            c->dprog_timers = kev_field(e, kx_fields()->dprog_timers);
         c->dprog_go += what == KEV_DPROG_GO;
     } else if (e->ev == KEV_SYS_DTIMER) {
         c->dtimer++;

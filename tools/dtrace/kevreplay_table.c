@@ -74,7 +74,7 @@ static int field_value(const struct kev_fields *fs, const char *tok, size_t n, u
         return 0;
     memcpy(name, tok, len);
     name[len] = '\0';
-    if (!kev_field_value(fs, name, v))
+    if (!kev_field_num(kev_field_get(fs, name), v))
         return 0;
     if (dot && n - len == 4 && !memcmp(dot, ".pid", 4))
         *v = kev_who_pid(*v);

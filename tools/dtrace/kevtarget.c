@@ -105,8 +105,8 @@ int kev_capture_consumer(const char *path, int64_t *pid)
     int found = 0;
     while (!found && kev_next(&r, &e) == 1)
         if (e.cls == KEV_C_SYSTEM && e.ev == KEV_SYS_DPROG && e.nw >= 2 &&
-            kx_field(&e, kx_fields()->dprog_what) == KEV_DPROG_GO) {
-            *pid = kev_who_pid(kx_field(&e, kx_fields()->dprog_who));
+            kev_field(&e, kx_fields()->dprog_what) == KEV_DPROG_GO) {
+            *pid = kev_who_pid(kev_field(&e, kx_fields()->dprog_who));
             found = 1;
         }
     free(data);

@@ -286,7 +286,7 @@ static int life_known(const struct conv *c, int idx)
 // PRIO_CHANGE e is about a thread LTTng's readers know (else it is the table's kev_prio_change).
 static int life_prio_known(struct conv *c, const struct kev_event *e)
 {
-    uint32_t who = kx_field(e, kx_fields()->prio_who);
+    uint32_t who = kev_field(e, kx_fields()->prio_who);
     return life_known(c, kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)));
 }
 
@@ -307,7 +307,7 @@ static void life_fork(struct conv *c, struct stream *s, const struct kev_event *
 // SNAPSHOT entry e, "CPU cpu runs who": the switch from swapper to who there (none for idle).
 static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigned cpu)
 {
-    uint32_t who = kx_field(e, kx_fields()->snap_who);
+    uint32_t who = kev_field(e, kx_fields()->snap_who);
     int idx = who ? kx_thread(c->m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
     if (idx < 0 || kx_is_idle(c->m, idx) || cpu >= KEV_MAX_CPUS)
         return;
@@ -337,7 +337,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     int idx = kx_thread(m, qpid, qtid);
     int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(qpid, qtid);
     int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(qpid);
-    int32_t prio = kx_lttng_prio(kx_field_has(e, wide) ? (int)kx_field(e, wide) : kx_qprio(m, idx));
+    int32_t prio = kx_lttng_prio(kev_field_has(e, wide) ? (int)kev_field(e, wide) : kx_qprio(m, idx));
     const char *comm = idx >= 0 ? kx_lcomm(m, idx) : "";
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
         life_know(c, idx);
@@ -512,8 +512,8 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
     }
     if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2 && life_prio_known(c, e)) {
         const struct kx_fields *f = kx_fields();
-        uint32_t who = kx_field(e, f->prio_who), pid = kev_who_pid(who), tid = kev_who_tid(who);
-        unsigned prio = kx_field(e, f->prio_new), old = kx_field(e, f->prio_old);
+        uint32_t who = kev_field(e, f->prio_who), pid = kev_who_pid(who), tid = kev_who_tid(who);
+        unsigned prio = kev_field(e, f->prio_new), old = kev_field(e, f->prio_old);
         int idx = kx_thread(c->m, pid, tid);
         int32_t ltid, lpid;
         linux_ids(c, pid, tid, &ltid, &lpid);
@@ -522,19 +522,19 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         put32(s, (uint32_t)ltid);
         put32(s, (uint32_t)kx_lttng_prio((int)old)), put32(s, (uint32_t)kx_lttng_prio((int)prio));
         put32(s, pid), put32(s, tid), put32(s, old), put32(s, prio);
-        put8(s, (uint8_t)kx_field(e, f->prio_cause));
+        put8(s, (uint8_t)kev_field(e, f->prio_cause));
         return 1;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : kx_cpu_thread(c->m, e->cpu);
-        uint32_t owner = kx_field(e, kx_fields()->sync_owner);
+        uint32_t owner = kev_field(e, kx_fields()->sync_owner);
         ev_header(s, CTF_ID_KEV_SYNC_WAIT, e->t64, 12 + 1 + 16);
         if (th >= 0)
             put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
         else
             put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
         put8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
-        put32(s, kx_field(e, kx_fields()->sync_object));
+        put32(s, kev_field(e, kx_fields()->sync_object));
         put32(s, owner ? (uint32_t)kx_tid_of(kev_who_pid(owner), kev_who_tid(owner)) : (uint32_t)-1);
         put32(s, kev_who_pid(owner)), put32(s, kev_who_tid(owner));
         c->sync_for[e->cpu] = 0;
@@ -596,7 +596,7 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         return;
     case KEV_PR_THREAD_NAME: {
         const struct kx_fields *f = kx_fields();
-        uint32_t pid = kx_pr_pid(e), tid = kx_field(e, f->tname_tid);
+        uint32_t pid = kx_pr_pid(e), tid = kev_field(e, f->tname_tid);
         if (e->nw > 2)
             kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
@@ -711,7 +711,7 @@ static void control_event(struct conv *c, const struct kev_event *e)
         } else if (!s->open) {
             open_packet(c, e->cpu, e->t64);
         }
-        s->discarded += kx_field(e, kx_fields()->dropped_lost);
+        s->discarded += kev_field(e, kx_fields()->dropped_lost);
         break;
     case KEV_CTL_TIME:
         // The BUFFER slot before it was stamped with the previous high word: a packet that
@@ -726,14 +726,17 @@ static void control_event(struct conv *c, const struct kev_event *e)
     }
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event into its stream, with the model's state before it (kx_pass.h: the model takes it
+// after).
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct conv *c = user;
     struct stream *s = &c->s[e->cpu];
+    (void)m; // (c->m)
     s->r = r;
     if (e->cls == KEV_C_CONTROL) {
         control_event(c, e);
-        kx_model_update(c->m, e);
         return c->werr;
     }
     if (!s->open)
@@ -760,14 +763,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             unknown_event(s, e);
             life_snapshot_run(c, e, (unsigned)kx_snapshot_cpu(e));
         } else if (e->ev == KEV_SYS_SNAPSHOT) {
-            ev_header(s, kx_field(e, kx_fields()->snap_what) == 0 ? CTF_ID_STATEDUMP_START
+            ev_header(s, kev_field(e, kx_fields()->snap_what) == 0 ? CTF_ID_STATEDUMP_START
                                                                   : CTF_ID_STATEDUMP_END, e->t64, 0);
         } else if (e->ev == KEV_SYS_TIMER) {
             static struct kev_fields fs;  // the table's timer_id and pid (ctf_meta.c's order)
             uint64_t id = 0, pid = 0;
             kev_fields_decode(s->r, e, &fs);
-            kev_field_value(&fs, "timer_id", &id);
-            kev_field_value(&fs, "pid", &pid);
+            kev_field_num(kev_field_get(&fs, "timer_id"), &id);
+            kev_field_num(kev_field_get(&fs, "pid"), &pid);
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
             put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
         } else if (e->ev == KEV_SYS_USDT) {
@@ -810,7 +813,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     default: unknown_event(s, e); break;
     }
     c->events++;
-    kx_model_update(c->m, e);
     return 0;
 }
 
@@ -843,6 +845,7 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r)
 
 struct ctf_enc {
     struct conv c;
+    struct kx_pass pass; // on_event over c, model c.m
 };
 
 struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_packet_fn out,
@@ -852,6 +855,7 @@ struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_pack
     if (!e)
         return NULL;
     e->c.m = m;
+    e->pass = (struct kx_pass){ .m = m, .on_event = on_event, .user = &e->c, .file_order = 1 };
     e->c.out = out;
     e->c.out_user = user;
     memcpy(e->c.uuid, uuid, 16);
@@ -868,9 +872,9 @@ void ctf_enc_free(struct ctf_enc *e)
     free(e);
 }
 
-int ctf_enc_event(void *user, struct kev_reader *r, const struct kev_event *e)
+const struct kx_pass *ctf_enc_pass(const struct ctf_enc *e)
 {
-    return on_event(&((struct ctf_enc *)user)->c, r, e);
+    return &e->pass;
 }
 
 void ctf_enc_host_loss(struct ctf_enc *e, unsigned cpu, uint64_t events)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <kevhost/kx.h>
+#include <kevhost/kx_pass.h>
 
 #include "ctf_meta.h"
 
@@ -30,19 +31,19 @@ struct ctf_packet {
     uint64_t seq;         // packet_seq_num
     uint64_t events;      // CTF events in it
 };
-// Where packets go: 0, or -1 on a write error (the encoder stops; ctf_enc_event returns 1).
+// Where packets go: 0, or -1 on a write error (the encoder stops; its pass's step returns 1).
 typedef int (*ctf_packet_fn)(void *user, const struct ctf_packet *pk);
 
 struct ctf_enc;
 
-// An encoder over model m (kx_model_init'ed with the capture's reader; the encoder updates it
+// An encoder over model m (kx_model_init'ed with the capture's reader; its pass updates it
 // with every event), stamping each packet with uuid. NULL out of memory.
 struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_packet_fn out,
                             void *user);
 void ctf_enc_free(struct ctf_enc *c);
-// The next event in the decoder's order (a kev_cb: user is the encoder): 0, or 1 after a
-// write error.
-int ctf_enc_event(void *user, struct kev_reader *r, const struct kev_event *e);
+// The pass the encoder is fed by (kx_pass.h; in the file's order, per CPU): kx_pass_run over a
+// file, kx_pass_step for each event as it arrives; a step gives 1 after a write error.
+const struct kx_pass *ctf_enc_pass(const struct ctf_enc *c);
 // The host lost events of CPU cpu in transit (the stream's LOSS frames): counted from the
 // CPU's next buffer on.
 void ctf_enc_host_loss(struct ctf_enc *c, unsigned cpu, uint64_t events);

@@ -170,7 +170,7 @@ int main(int argc, char **argv)
         kx_close(&f);
         return 1;
     }
-    int rc = kx_decode("kev2ctf", &f, ctf_enc_event, c);
+    int rc = kx_pass_run("kev2ctf", &f, ctf_enc_pass(c));
     int werr = ctf_enc_finish(c, f.r, !rc);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         if (d.f[cpu] && fclose(d.f[cpu]))

@@ -40,6 +40,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
@@ -312,7 +313,7 @@ static void fields_decode(struct conv *c, const struct kev_event *e)
 static uint64_t field(const struct conv *c, const char *name)
 {
     uint64_t v = 0;
-    kev_field_value(&c->fs, name, &v);
+    kev_field_num(kev_field_get(&c->fs, name), &v);
     return v;
 }
 
@@ -348,8 +349,7 @@ static void fields_write(struct conv *c, const char *sep)
             put_u64(&c->o, (uint64_t)-(int64_t)f->v);
         } else {
             put_u64(&c->o, f->v);
-            const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
-                             : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
+            const char *nm = kev_field_text(f);
             if (nm) {
                 o_str(&c->o, ",\"");
                 o_str(&c->o, f->name);
@@ -772,9 +772,13 @@ static void prth_event(struct conv *c, const struct kev_event *e)
     instant(c, e, kx_cpu_thread(c->m, e->cpu), "kev.proc", name);
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event as its records, with the model's state before it (kx_pass.h: the model takes it
+// after).
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct conv *c = user;
+    (void)m; // (c->m)
     char name[64];
     struct cf_fault done;
     if (cf_event(&c->faults, e, &done))
@@ -788,7 +792,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
                           "\"lost\":%u}}", lost, e->cpu, lost);
             c->lost_seen[e->cpu] += lost;
         }
-        kx_model_update(c->m, e);
         return 0;
     }
     switch (e->cls) {
@@ -811,7 +814,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         break;
     }
     c->events++;
-    kx_model_update(c->m, e);
     return 0;
 }
 
@@ -937,7 +939,7 @@ int main(int argc, char **argv)
         c.cpu_th[cpu] = -1;
     o_str(&c.o, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
                 "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
-    int rc = kx_decode_sorted("kev2json", &f, on_event, &c);
+    int rc = kx_pass_run("kev2json", &f, &(struct kx_pass){ .m = &m, .on_event = on_event, .user = &c });
     finish(&c);
     o_flush(&c.o);
     int werr = c.o.err || ferror(c.o.f) != 0;

@@ -70,6 +70,7 @@
 
 #include "kev2perfetto.h"
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/kx_pf_stacks.h>
 #include <kevhost/tool_syms.h>
 
@@ -91,17 +92,20 @@ static const struct tool_cmd cmd = {
 
 // After the model took event e: the counters of the threads it changed, the state slices of a
 // destroyed process's threads.
-static void model_after(struct conv *c, const struct kev_event *e, int th)
+static void model_after(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
 {
-    struct kx_model *m = c->m;
+    (void)r;
+    struct conv *c = user;
+    int th = c->state_th;
     if (th >= 0) { // a thread state event's thread
         pf_prio_note(c, th, e->t64);
         pf_ready_note(c, th, e->t64);
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        uint32_t who = kx_field(e, kx_fields()->prio_who);
+        uint32_t who = kev_field(e, kx_fields()->prio_who);
         pf_prio_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_SYSTEM && kx_snapshot_cpu(e) >= 0) { // "CPU c runs who"
-        uint32_t who = kx_field(e, kx_fields()->snap_who);
+        uint32_t who = kev_field(e, kx_fields()->snap_who);
         if (who)
             pf_ready_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_PR_TH && e->nw >= 2 &&
@@ -114,9 +118,11 @@ static void model_after(struct conv *c, const struct kev_event *e, int th)
     }
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct conv *c = user;
+    (void)m; // (c->m)
     struct cf_fault done;
     int th = -1; // a thread state event's thread
     if (cf_event(&c->faults, e, &done))
@@ -154,8 +160,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         for (unsigned i = 0; i < c->m->nth; i++) // a lost event may have ended any state
             pf_state_close(c, (int)i, e->t64, STATE_EVENTS_LOST);
     }
-    kx_model_update(c->m, e);
-    model_after(c, e, th);
+    c->state_th = th;
     return c->werr || c->oom;
 }
 
@@ -201,7 +206,8 @@ int main(int argc, char **argv)
     pf_clock_snapshot(&c, f.r);
     pf_system_info(&c, f.r);
     pf_ftrace_stats(&c, 1, 0, ncpu);
-    int rc = kx_decode_sorted("kev2perfetto", &f, on_event, &c);
+    int rc = kx_pass_run("kev2perfetto", &f, &(struct kx_pass){ .m = &m, .on_event = on_event,
+                                                                .after = model_after, .user = &c });
     struct cf_fault done;
     while (cf_flush(&c.faults, &done))
         pf_fault_instant(&c, &done);

@@ -47,6 +47,7 @@ struct conv {
     struct kx_model *m;
     uint64_t hz;
     int oom;                               // an allocation failed
+    int state_th;                          // on_event's thread state event's thread, or -1
     // the writer (kev2perfetto_writer.c)
     FILE *f;
     struct pb out;                         // packets not yet written to f (pf_out_flush)

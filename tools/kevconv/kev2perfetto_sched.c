@@ -87,7 +87,7 @@ void pf_sched_thread(struct conv *c, const struct kev_event *e, int th)
     if (th < 0 || m->in_snapshot)
         return;
     const struct kev_field_desc *wide = kx_fields()->th_prio; // (wide mode's)
-    int32_t prio = kx_kernel_prio(kx_field_has(e, wide) ? (int)kx_field(e, wide) : kx_qprio(m, th));
+    int32_t prio = kx_kernel_prio(kev_field_has(e, wide) ? (int)kev_field(e, wide) : kx_qprio(m, th));
     int cur = pf_current_of(m, e->cpu);
     const struct kx_thread *t = &m->th[th];
     if (e->ev == KEV_TH_RUNNING) // (a waking written now targets this CPU)
@@ -142,7 +142,7 @@ void pf_sched_irq(struct conv *c, const struct kev_event *e)
 void pf_sched_lost(struct conv *c, const struct kev_event *e)
 {
     pf_flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
-    c->lost[e->cpu] += kx_field(e, kx_fields()->dropped_lost);
+    c->lost[e->cpu] += kev_field(e, kx_fields()->dropped_lost);
     c->lost_pending[e->cpu] = 1;
 }
 

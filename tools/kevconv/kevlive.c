@@ -172,7 +172,7 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct live *L = user;
-    if (L->enc && ctf_enc_event(L->enc, r, e))
+    if (L->enc && kx_pass_step(ctf_enc_pass(L->enc), r, e))
         L->werr = 1;
 }
 

@@ -25,6 +25,7 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_faults.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/kx_usdt.h>
 #include <kevhost/tool_syms.h>
 #include "report_rows.h"
@@ -151,9 +152,12 @@ static void user_event(struct rep *p, const struct kev_reader *r, const struct k
     p->nseg++;
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event's rows, with the statistics' state before it (kx_pass.h: they take it after).
+static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                    struct kx_model *m)
 {
     struct rep *p = user;
+    (void)m; // (p->s->m)
     struct kx_stats *s = p->s;
     if (!s->events && e->cls != KEV_C_CONTROL)
         s->t_first = e->t64; // rel() needs it before kx_stats_event sets it
@@ -185,8 +189,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         else
             p->ev_cut++;
     }
-    kx_stats_event(s, e); // its records come to seg_out and wait_out
-    return 0;
+    return 0; // the statistics take e next: their records come to seg_out and wait_out
 }
 
 // Copy JSON into the page, keeping "</" out of the <script> element.
@@ -401,7 +404,9 @@ int main(int argc, char **argv)
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
     syms_trace("kevreport", f.data, f.len);
-    int rc = kx_decode_sorted("kevreport", &f, on_event, &p);
+    struct kx_pass pass = { .on_event = on_event, .user = &p };
+    kx_stats_model(&pass, p.s);
+    int rc = kx_pass_run("kevreport", &f, &pass);
     kx_stats_finish(p.s);
     FILE *o = fopen(out, "w");
     if (!o) {

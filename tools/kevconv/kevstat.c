@@ -14,6 +14,7 @@
 #include <trace/kev_panic.h>
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
 #include <kevhost/kx_chain_text.h>
@@ -472,18 +473,20 @@ static struct kev_panic panic_seen;
 static int panic_cpu = -1;
 static uint64_t panic_t;
 
-static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
+// An event once the statistics took it (kx_pass.h; kevstat reads the model only at the end):
+// the panic, fault or USDT probe it may be.
+static void after(void *user, const struct kev_reader *r, const struct kev_event *e,
+                  struct kx_model *m)
 {
+    (void)user, (void)m;
     struct kev_panic p;
     if (e->cls == KEV_C_SYSTEM && kev_panic_decode(r, e, &p)) {
         panic_seen = p;
         panic_cpu = (int)e->cpu;
         panic_t = e->t64;
     }
-    kx_stats_event(user, e);
     kx_faults_event(e);
     kx_usdt_event(r, e);
-    return 0;
 }
 
 // folded: kevstat --folded: the stack samples as folded stacks (kx_stacks.h).
@@ -493,15 +496,15 @@ struct folded {
     int oom;
 };
 
-static int folded_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+static int folded_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
 {
     (void)r;
     struct folded *x = user;
-    if (kx_stacks_event(&x->k, &x->m, e) < 0) {
+    if (kx_stacks_event(&x->k, m, e) < 0) {
         x->oom = 1;
         return 1;
     }
-    kx_model_update(&x->m, e);
     return 0;
 }
 
@@ -575,7 +578,8 @@ static int print_folded(const char *in)
     syms_trace("kevstat", f.data, f.len);
     kx_model_init(&x->m, f.r);
     kx_stacks_init(&x->k);
-    int rc = kx_decode_sorted("kevstat", &f, folded_cb, x);
+    int rc = kx_pass_run("kevstat", &f, &(struct kx_pass){ .m = &x->m, .on_event = folded_event,
+                                                           .user = x });
     if (kx_stacks_folded(&x->k, stdout) != 0)
         x->oom = 1;
     // said, never silent: a capture without samples, refused STACK events, losses
@@ -655,7 +659,9 @@ int main(int argc, char **argv)
         kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
-    int rc = kx_decode_sorted("kevstat", &f, cb, s);
+    struct kx_pass pass = { .after = after };
+    kx_stats_model(&pass, s);
+    int rc = kx_pass_run("kevstat", &f, &pass);
     kx_stats_finish(s);
     if (json) {
         kx_stats_json(s, stdout);

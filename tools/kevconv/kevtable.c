@@ -86,9 +86,7 @@ static void print_field(const struct kev_field *f)
         printf("0x%" PRIx64, f->v);
     } else {
         printf("%" PRIu64, f->v);
-        const char *nm = f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
-        if (f->kind == KEV_K_ERRNO)
-            nm = kev_errno_name((unsigned)f->v);
+        const char *nm = kev_field_text(f);
         if (nm)
             printf("(%s)", nm);
     }

@@ -22,14 +22,14 @@ static void system_what(const struct kx_stats *s, const struct kev_event *e, cha
         size_t k = (size_t)snprintf(b, n, "USDT ");    // (n is a row's 256 bytes)
         syms_usdt_text(&u, b + k, n - k);
     } else if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
-        uint32_t owner = kx_field(e, f->sync_owner);
-        snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", kx_field(e, f->sync_object),
+        uint32_t owner = kev_field(e, f->sync_owner);
+        snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", kev_field(e, f->sync_object),
                  kev_who_pid(owner), kev_who_tid(owner));
     } else if (e->ev == KEV_SYS_PRIO_CHANGE) {
-        uint32_t who = kx_field(e, f->prio_who);
+        uint32_t who = kev_field(e, f->prio_who);
         snprintf(b, n, "PRIO_CHANGE %u/%u %u -> %u (%s)", kev_who_pid(who), kev_who_tid(who),
-                 kx_field(e, f->prio_old), kx_field(e, f->prio_new),
-                 kw_cause_name(kx_field(e, f->prio_cause)));
+                 kev_field(e, f->prio_old), kev_field(e, f->prio_new),
+                 kw_cause_name(kev_field(e, f->prio_cause)));
     } else {
         snprintf(b, n, "%s", (name = kev_system_name(e->ev)) ? name : "SYSTEM");
     }

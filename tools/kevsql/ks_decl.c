@@ -33,7 +33,7 @@ void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
     for (unsigned i = 0; i < w->tab->ncols && i < KS_DECL_COLS; i++) {
         const struct ks_dcol *c = &d->cols[i];
         uint64_t x = 0, flag = 0;
-        int has = c->field ? kev_field_value(fs, c->field, &x) : 1;
+        int has = c->field ? kev_field_num(kev_field_get(fs, c->field), &x) : 1;
         if (!has)
             return;                     // the event lacks it: no row
         switch (c->src) {
@@ -46,7 +46,7 @@ void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
         case KS_DC_TID: v->v[i] = kev_who_tid(x); break;
         case KS_DC_FIELD: case KS_DC_NAME: v->v[i] = (int64_t)x; break;
         case KS_DC_IF:
-            if (!kev_field_value(fs, c->cond, &flag))
+            if (!kev_field_num(kev_field_get(fs, c->cond), &flag))
                 return;
             v->v[i] = (int64_t)x;
             if (!flag)

@@ -10,6 +10,7 @@
 
 #include "ks.h"
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/tool_map.h>
@@ -176,10 +177,14 @@ struct pass {
     int64_t pstart[KX_MAX_PID], pend[KX_MAX_PID];
 };
 
-static void pass_event(struct pass *p, const struct kev_event *e)
+// An event before the analyses take it (kx_pass.h): the threads' and processes' spans.
+static int pass_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                      struct kx_model *m)
 {
+    struct pass *p = user;
+    (void)r, (void)m;
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || p->s->m.in_snapshot)
-        return;
+        return 0;
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
         int th = kx_thread(&p->s->m, kx_th_pid(e), kx_th_tid(e));
         if (th >= 0)
@@ -191,6 +196,7 @@ static void pass_event(struct pass *p, const struct kev_event *e)
         if (kx_pr_pid(e) < KX_MAX_PID)
             p->pend[kx_pr_pid(e)] = (int64_t)e->t64;
     }
+    return 0;
 }
 
 static int add_proc(struct ks_trace *t, uint32_t pid, const struct pass *p, const char *name)
@@ -241,10 +247,10 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         kx_tasks_rules(s->tasks, &timing), kx_tasks_rules(s->tasks, &t->timing);
     struct kev_event e;
     int k;
-    while ((k = kx_src_next(src, &e)) == 1) {
-        pass_event(p, &e);
-        kx_stats_event(s, &e);
-    }
+    struct kx_pass walk = { .on_event = pass_event, .user = p };
+    kx_stats_model(&walk, s);
+    while ((k = kx_src_next(src, &e)) == 1)
+        kx_pass_step(&walk, r, &e);
     kx_stats_finish(s);
     if (k == -1) {
         *err = sqlite3_mprintf("kev: out of memory");

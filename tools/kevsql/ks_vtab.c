@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ks.h"
+#include <kevhost/kx_pass.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -70,6 +71,7 @@ struct ks_cursor {
     int err;                  // the decoder's error, to report once the queue is empty
     int has_lo, has_hi;
     int64_t lo, hi;           // ns bounds on the time column
+    struct kx_pass pass;      // the walk's events to the table, then the model (walk_start)
 };
 
 // ---- helpers the tables use -------------------------------------------------------------------
@@ -336,6 +338,19 @@ static int set_error(struct ks_cursor *c, const char *fmt, const char *a)
     return SQLITE_ERROR;
 }
 
+// An event to the table before the model (or the analyses) take it (kx_pass.h), inside the
+// time bound.
+static int cursor_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
+{
+    struct ks_cursor *c = user;
+    const struct ks_table *tab = c->vt->tab;
+    (void)r, (void)m;
+    if (tab->on_event && !(c->has_lo && ks_ns(c->w.t, e->t64) < c->lo))
+        tab->on_event(&c->w, e);
+    return 0;
+}
+
 // Walks until a record is queued, or the file (or the time bound) ends.
 static int pump(struct ks_cursor *c)
 {
@@ -356,12 +371,7 @@ static int pump(struct ks_cursor *c)
             c->done = 1;        // time order: nothing later can be in range
             break;
         }
-        if (tab->on_event && !(c->has_lo && ks_ns(w->t, e.t64) < c->lo))
-            tab->on_event(w, &e);
-        if (w->s)
-            kx_stats_event(w->s, &e);
-        else if (w->m)
-            kx_model_update(w->m, &e);
+        kx_pass_step(&c->pass, c->r, &e);
         if (c->oom)
             return SQLITE_NOMEM;
         if (w->fail)
@@ -453,6 +463,9 @@ static int walk_start(struct ks_cursor *c, int num)
             return SQLITE_NOMEM;
         kx_model_init(c->w.m, c->r);
     }
+    c->pass = (struct kx_pass){ .m = c->w.m, .on_event = cursor_event, .user = c };
+    if (c->w.s)
+        kx_stats_model(&c->pass, c->w.s);
     return SQLITE_OK;
 }
 

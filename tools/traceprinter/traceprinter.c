@@ -213,8 +213,7 @@ static void table_fields(const struct kev_reader *r, const struct kev_event *e, 
         } else if (f->kind == KEV_K_S32) {
             add(l, "%lld", (long long)(int64_t)f->v);
         } else {
-            const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
-                             : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
+            const char *nm = kev_field_text(f);
             add(l, "%llu", (unsigned long long)f->v);
             if (nm)
                 add(l, " (%s)", nm);
@@ -234,7 +233,7 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
         return 0;
     kev_fields_decode(r, e, &fs);
     if (e->ev == KEV_SYS_SYNC_WAIT) {
-        if (!kev_field_value(&fs, "object", &object) || !kev_field_value(&fs, "owner", &who_v))
+        if (!kev_field_num(kev_field_get(&fs, "object"), &object) || !kev_field_num(kev_field_get(&fs, "owner"), &who_v))
             return 0;
         who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));
         add(l, "object:0x%x owner:", (unsigned)object);
@@ -244,8 +243,8 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
             add(l, "none");
         return 1;
     }
-    if (!kev_field_value(&fs, "who", &who_v) || !kev_field_value(&fs, "new_prio", &prio) ||
-        !kev_field_value(&fs, "old_prio", &old) || !kev_field_value(&fs, "cause", &cause))
+    if (!kev_field_num(kev_field_get(&fs, "who"), &who_v) || !kev_field_num(kev_field_get(&fs, "new_prio"), &prio) ||
+        !kev_field_num(kev_field_get(&fs, "old_prio"), &old) || !kev_field_num(kev_field_get(&fs, "cause"), &cause))
         return 0;
     const char *cn = kev_prio_cause_name((unsigned)cause);
     who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));

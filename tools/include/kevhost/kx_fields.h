@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The event table's fields the analysis model and the converters read (trace/kev_events.h),
-// each looked up once by its name in its event's row: they read an event's values where the
-// table says they are, never by unpacking its words by hand. A field several rows have (a
+// The event table's fields the analysis model and the converters read, each looked up once by
+// its name in its event's row (kev_field_desc_get) and read by the field API (kev_field,
+// trace/kev_events.h): they read an event's values where the table says they are, never by
+// unpacking its words by hand. A field several rows have (a
 // thread event's pid) is looked up in each row, by event number. Looked up once, when the
 // program (or kevsql.so) starts, before main, and kept: the table does not change once a
 // program runs, and the readers' hot paths read an event's thread, interrupt and message id
@@ -53,41 +54,11 @@ static inline const struct kx_fields *kx_fields(void)
     return &kx_fields_table;
 }
 
-// Field fd of e; 0 when e's payload is too short for it (or fd is NULL). A one-word field is
-// read inline (every event's thread, interrupt, message id), the rest by the table's reader.
-static inline uint32_t kx_field(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    if (fd && fd->layout == KEV_L_WORD && fd->word < e->nw)
-        return kev_field_bits(fd, e->w[fd->word]);
-    uint64_t v = 0;
-    kev_field_read(e, fd, &v);
-    return (uint32_t)v;
-}
-// Whether e holds the one-word field fd (a wide-mode field of a fast event does not).
-static inline int kx_field_has(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    return fd && fd->layout == KEV_L_WORD && fd->word < e->nw;
-}
-static inline uint64_t kx_field64(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    uint64_t v = 0;
-    kev_field_read(e, fd, &v);
-    return v;
-}
-
-// The word of e that holds field fd (a KEV_L_WORD field), kept whole as a key of the fields it
-// holds together (a pulse's channel and code, in SND_PULSE's second word and REC_PULSE's first;
-// kev_field_of_word reads them out of it again); 0 when e is too short.
-static inline uint32_t kx_field_word(const struct kev_event *e, const struct kev_field_desc *fd)
-{
-    return fd && fd->layout == KEV_L_WORD && fd->word < e->nw ? e->w[fd->word] : 0u;
-}
-
 // Field fd of e, which is the whole word w when w is not KX_NO_WORD (the table said so, once).
 static inline uint32_t kx_word_field(const struct kev_event *e, unsigned w,
                                      const struct kev_field_desc *fd)
 {
-    return w < e->nw ? e->w[w] : kx_field(e, fd);
+    return w < e->nw ? e->w[w] : kev_field(e, fd);
 }
 
 // Field x of e, its row's (by = 0: by the event number; 6: by number / 64).

@@ -203,6 +203,10 @@ int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const
 // Interrupts a second of a source over the time it was active (0 with fewer than two).
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
+// Makes s the model pass p feeds (kx_pass.h): p's callbacks see s->m, s takes each event
+// between them.
+struct kx_pass;
+void kx_stats_model(struct kx_pass *p, struct kx_stats *s);
 void kx_stats_finish(struct kx_stats *s);
 // The time thread idx spent in state st (KEV_TH_*) up to t, in cycles: what the model summed,
 // and the part of the interval it is in until t when that is st. Asked between two events

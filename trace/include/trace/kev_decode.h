@@ -35,16 +35,7 @@ enum kev_err {
 #define KEV_NAME_MAX    32u
 #define KEV_MAX_EVCB    32u
 
-struct kev_event {
-    uint32_t header;
-    unsigned cls, ev, cpu;
-    uint32_t t32;      // the slot's timestamp
-    uint64_t t64;      // rebuilt 64-bit cycle count
-    const uint32_t *w; // payload words in host order (2 for a simple event)
-    unsigned nw;
-    unsigned nslots;   // 1 for a simple event
-    size_t offset;     // file offset of the first slot
-};
+// struct kev_event, one decoded event, is in kev_events.h: the field API reads it inline.
 
 struct kev_reader;
 // Return 0 to go on, non-zero to stop decoding (kev_decode then returns KEV_ERR_STOPPED).

@@ -15,7 +15,18 @@
 #include <trace/kev.h>
 
 struct kev_reader;
-struct kev_event;
+
+// One decoded event (trace/kev_decode.h gives them), as every reader of its fields sees it.
+struct kev_event {
+    uint32_t header;
+    unsigned cls, ev, cpu;
+    uint32_t t32;      // the slot's timestamp
+    uint64_t t64;      // rebuilt 64-bit cycle count
+    const uint32_t *w; // payload words in host order (2 for a simple event)
+    unsigned nw;
+    unsigned nslots;   // 1 for a simple event
+    size_t offset;     // file offset of the first slot
+};
 
 // What a field means (its kind) - a reader formats and links by it. Every kind but the
 // last four is one integer value (up to 64 bits).
@@ -149,7 +160,16 @@ const char *kev_event_title(unsigned cls, unsigned ev, char *buf, size_t n);
 const char *kev_event_title_of(const struct kev_event_desc *d, unsigned cls, unsigned ev,
                                char *buf, size_t n);
 
-// ---- the generic field decoder ----------------------------------------------------------------
+// ---- the field API (trace/kev_fields.c) -------------------------------------------------------
+// One way to read an event's fields, for every reader:
+// - by descriptor, a reader's few fields on its hot path: kev_field_desc_get looks a field up
+//   by its event and name once; kev_field (its value, 0 when absent), kev_field_read (whether
+//   present, and its 64-bit value), kev_field_has, kev_field_word, kev_field_array read it
+//   from each event;
+// - by name, every field of an event: kev_fields_decode decodes them all (kernel calls by their
+//   layouts too), kev_field_get finds one, kev_field_num gives its value, kev_field_text the
+//   name of its value (an enum's, an errno's); a string's text is its str, an array's values
+//   its arr.
 #define KEV_MAX_FIELDS 40u
 
 struct kev_field {
@@ -183,11 +203,13 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                            struct kev_fields *out);
 // The field called name, or NULL.
 const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name);
-// The one-value field called name (not a string or an array): 1 and *v, or 0 when the decoded
-// event has no such field (v untouched).
-int kev_field_value(const struct kev_fields *fs, const char *name, uint64_t *v);
+// f's value when f is a one-value field (not a string or an array): 1 and *v, else 0 (v
+// untouched; f may be NULL: kev_field_num(kev_field_get(fs, "pid"), &v)).
+int kev_field_num(const struct kev_field *f, uint64_t *v);
+// The name of f's value, an enum's (KEV_K_ENUM) or an errno's (KEV_K_ERRNO); NULL for any other.
+const char *kev_field_text(const struct kev_field *f);
 // The row's field called name for event (cls, ev), or NULL: a reader that reads a few fields of
-// its events looks each up once, then reads it with kev_field_read (no decoding of the rest).
+// its events looks each up once, then reads it with kev_field or kev_field_read.
 const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name);
 // A one-value field (a word, bits of one, a 64-bit pair) of e: 1 and *v, or 0 when e's payload is
 // too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
@@ -211,6 +233,28 @@ static inline uint32_t kev_field_bits(const struct kev_field_desc *fd, uint32_t 
 static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
 static inline uint32_t kev_who_tid(uint64_t who) { return (uint32_t)who & 0xffffu; }
 static inline uint32_t kev_who_of(uint32_t pid, uint32_t tid) { return pid << 16 | (tid & 0xffffu); }
+// Whether e holds the one-word (KEV_L_WORD) field fd (a wide-mode field of a fast event does not).
+static inline int kev_field_has(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    return fd && fd->layout == KEV_L_WORD && fd->word < e->nw;
+}
+// Field fd of e as 32 bits; 0 when e is too short for it or fd is NULL. Inline: a one-word
+// field (an event's thread, interrupt, message id) is read on the readers' hot paths.
+static inline uint32_t kev_field(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    if (kev_field_has(e, fd))
+        return kev_field_bits(fd, e->w[fd->word]);
+    uint64_t v = 0;
+    kev_field_read(e, fd, &v);
+    return (uint32_t)v;
+}
+// The word of e that holds the one-word field fd, whole: a key of the fields it holds together
+// (a pulse's channel and code; kev_field_of_word reads them out of it again); 0 when e is too
+// short or fd is not a one-word field.
+static inline uint32_t kev_field_word(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    return kev_field_has(e, fd) ? e->w[fd->word] : 0u;
+}
 // The kind's name as readers write it in schemas: "u32", "pid", "string", "addrs", ...
 const char *kev_fkind_name(unsigned kind);
 // 1 when the kind is signed (S32, ERRNO is not).
