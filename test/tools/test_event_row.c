@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A test-only event: one row for the event table (test_event_row.h), added in test builds of
 // kevscen, the consumers and dtrace ($(HT)/evrow/, test_event_row_add.c) and of the kernel
-// (the kevrowlive image, kernel/kevrow_test.c), so that test_event_table.sh sees an event no
+// (the kevrowlive image, test_event_row_kernel.c), so that test_event_table.sh sees an event no
 // tool's code knows named with its fields by each of them, and test_kevrow_live.sh sees its D
 // probe fire on the board. SYSTEM 0x3f0, a number no kernel event uses; its emit sites are
 // kevscen's "events" scenario, which writes every row of the table, and the kernel test image's

@@ -5,8 +5,8 @@
 // converted to ns as the kernel does; walltimestamp from the header's boot date), on the
 // event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
 // CPU. Events with no probe are skipped. The column's derived probes: the sched, proc and
-// lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
-// kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
+// lockstat probes follow the kernel's rules (kernel/include/kernel/kev_emit.h
+// kev_emit_thread_state, kernel/kdt_fire.c ktrace_kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
 // the capture tells them (struct rthread); the probes a capture holds no event for are named
 // once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
@@ -657,7 +657,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
+ * as kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
  * its pid, arg2 its priority. */
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
