@@ -67,30 +67,76 @@ static void logic_operands(struct cg *g, struct dnode *n, struct dtype ta, struc
                   "type", dcc_tokname(n->op));
 }
 
+/* logic_andor: a && b or a || b, b evaluated only when a does not decide; 0 or 1 */
+static unsigned logic_andor(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dtype ta, tb;
+    int op = n->op;
+    unsigned ra = cg_expr(g, n->a, &ta);
+    cg_emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
+    unsigned rd = ra; /* the left operand's register holds the result: a chain of
+                       * || or && needs two registers, not one per operator */
+    cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, op == T_LOR), rd));
+    unsigned b1 = cg_emit(g, 0);
+    unsigned rb = cg_expr(g, n->b, &tb);
+    logic_operands(g, n, ta, tb);
+    cg_emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
+    cg_reg_free(g, rb);
+    cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+    unsigned b2 = cg_emit(g, 0);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 1), rd));
+    cg_patch(g, b2, DIF_BE);
+    cg_patch(g, b1, op == T_LOR ? DIF_BNE : DIF_BE);
+    *t = T_INT32;
+    return rd;
+}
+
+/* ptr_arith: a pointer plus or minus an integer (in elements), or a difference of pointers
+ * (counting elements), of the operands in registers ra and rb */
+static unsigned ptr_arith(struct cg *g, struct dnode *n, unsigned ra, struct dtype ta,
+                          unsigned rb, struct dtype tb, struct dtype *t)
+{
+    int op = n->op;
+    /* pointer arithmetic: in elements; a difference of pointers counts elements */
+    /* as libdtrace: a void * (or function pointer) does no arithmetic */
+    if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "void * %s", dcc_tokname(op));
+    if (ta.ptr && tb.ptr && op == T_PLUS)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "pointer + pointer");
+    if (tb.ptr && op == T_MINUS && !ta.ptr)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "integer - pointer");
+    if (tb.ptr && !ta.ptr) { /* int + ptr */
+        unsigned x = ra; ra = rb; rb = x;
+        struct dtype y = ta; ta = tb; tb = y;
+    }
+    unsigned es = cg_elem_size(g, dcc_deref(ta), n->line);
+    unsigned rs = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, es), rs));
+    if (tb.ptr) {
+        cg_emit(g, DIF_INSTR(DIF_SUB, ra, rb, ra));
+        cg_emit(g, DIF_INSTR(DIF_SDIV, ra, rs, ra));
+        *t = T_INT64;
+    } else {
+        cg_convert(g, rb, tb, T_INT64);
+        cg_emit(g, DIF_INSTR(DIF_MUL, rb, rs, rb));
+        cg_emit(g, DIF_INSTR(op == T_PLUS ? DIF_ADD : DIF_SUB, ra, rb, ra));
+        *t = ta;
+    }
+    cg_reg_free(g, rs);
+    cg_reg_free(g, rb);
+    return ra;
+}
+
 unsigned cg_binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
     int op = n->op;
-    if (op == T_LAND || op == T_LOR) {
-        unsigned ra = cg_expr(g, n->a, &ta);
-        cg_emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
-        unsigned rd = ra; /* the left operand's register holds the result: a chain of
-                           * || or && needs two registers, not one per operator */
-        cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, op == T_LOR), rd));
-        unsigned b1 = cg_emit(g, 0);
-        unsigned rb = cg_expr(g, n->b, &tb);
-        logic_operands(g, n, ta, tb);
-        cg_emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
-        cg_reg_free(g, rb);
-        cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
-        unsigned b2 = cg_emit(g, 0);
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 1), rd));
-        cg_patch(g, b2, DIF_BE);
-        cg_patch(g, b1, op == T_LOR ? DIF_BNE : DIF_BE);
-        *t = T_INT32;
-        return rd;
-    }
+    if (op == T_LAND || op == T_LOR)
+        return logic_andor(g, n, t);
     unsigned ra = cg_expr(g, n->a, &ta);
     unsigned rb = cg_expr(g, n->b, &tb);
     if (ta.kind == DT_NONE || tb.kind == DT_NONE)
@@ -115,39 +161,8 @@ unsigned cg_binop(struct cg *g, struct dnode *n, struct dtype *t)
     }
     cg_need_int(g, ta, n->line, dcc_tokname(op));
     cg_need_int(g, tb, n->line, dcc_tokname(op));
-    if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr)) {
-        /* pointer arithmetic: in elements; a difference of pointers counts elements */
-        /* as libdtrace: a void * (or function pointer) does no arithmetic */
-        if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "void * %s", dcc_tokname(op));
-        if (ta.ptr && tb.ptr && op == T_PLUS)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "pointer + pointer");
-        if (tb.ptr && op == T_MINUS && !ta.ptr)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "integer - pointer");
-        if (tb.ptr && !ta.ptr) { /* int + ptr */
-            unsigned x = ra; ra = rb; rb = x;
-            struct dtype y = ta; ta = tb; tb = y;
-        }
-        unsigned es = cg_elem_size(g, dcc_deref(ta), n->line);
-        unsigned rs = cg_reg_alloc(g);
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, es), rs));
-        if (tb.ptr) {
-            cg_emit(g, DIF_INSTR(DIF_SUB, ra, rb, ra));
-            cg_emit(g, DIF_INSTR(DIF_SDIV, ra, rs, ra));
-            *t = T_INT64;
-        } else {
-            cg_convert(g, rb, tb, T_INT64);
-            cg_emit(g, DIF_INSTR(DIF_MUL, rb, rs, rb));
-            cg_emit(g, DIF_INSTR(op == T_PLUS ? DIF_ADD : DIF_SUB, ra, rb, ra));
-            *t = ta;
-        }
-        cg_reg_free(g, rs);
-        cg_reg_free(g, rb);
-        return ra;
-    }
+    if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr))
+        return ptr_arith(g, n, ra, ta, rb, tb, t);
     struct dtype rt = cg_arith(ta, tb);
     if (op == T_SHL || op == T_SHR)
         rt = cg_promote(ta);

@@ -74,6 +74,116 @@ static const uint8_t scope_of_op[DIF_NOPS] = {
     [DIF_LDTV] = DIF_SCOPE_THIS + 1,   [DIF_STTV] = DIF_SCOPE_THIS + 1,
 };
 
+/* index_problem: what is wrong with an instruction that names a table index or a variable
+ * (SETX, SETS, BUILTIN, CALL, the loads and stores of variables), or NULL */
+static const char *index_problem(struct vctx *v, unsigned op, unsigned rd, unsigned idx)
+{
+    const struct dif_hdr *h = v->h;
+    int store = op == DIF_STGV || op == DIF_STTV || op == DIF_STSV || op == DIF_STGA;
+    if (rd >= DIF_NREGS)
+        return "invalid register";
+    if (rd == 0 && !store)
+        return "writes %r0";
+    if (op == DIF_SETX && idx >= h->dh_nints)
+        return "integer table index out of range";
+    if (op == DIF_SETS && idx >= h->dh_strlen)
+        return "string table offset out of range";
+    if (op == DIF_BUILTIN && idx >= DIF_B_COUNT)
+        return "invalid built-in variable";
+    if (op == DIF_CALL && idx >= DIF_S_COUNT)
+        return "invalid subroutine";
+    if (scope_of_op[op]) {
+        if (idx >= h->dh_nvars)
+            return "variable index out of range";
+        if (v->o->vars[idx].dv_scope + 1 != scope_of_op[op])
+            return "variable of the wrong scope";
+        if (store && v->o->vars[idx].dv_type == DIF_TYPE_MEM)
+            return "stores to a memory variable as a whole";
+    }
+    return NULL;
+}
+
+/* insn_problem: what is wrong with instruction i at pc of program p, or NULL */
+static const char *insn_problem(struct vctx *v, const struct dif_prog *p, uint32_t i,
+                                uint32_t pc)
+{
+    unsigned op = DIF_OP(i), r1 = DIF_R1(i), r2 = DIF_R2(i), rd = DIF_RD(i);
+    if (op >= DIF_NOPS)
+        return "invalid opcode";
+    switch (op) {
+    case DIF_NOP: case DIF_FLUSHT:
+        if ((i & 0xffffffu) != 0)
+            return "reserved bits set";
+        break;
+    case DIF_RET:
+        if (r1 || r2)
+            return "reserved bits set";
+        if (rd >= DIF_NREGS)
+            return "invalid register";
+        break;
+    case DIF_OR: case DIF_XOR: case DIF_AND: case DIF_SLL: case DIF_SRL: case DIF_SRA:
+    case DIF_ADD: case DIF_SUB: case DIF_MUL: case DIF_SDIV: case DIF_UDIV: case DIF_SREM:
+    case DIF_UREM:
+        if (r1 >= DIF_NREGS || r2 >= DIF_NREGS || rd >= DIF_NREGS)
+            return "invalid register";
+        if (rd == 0)
+            return "writes %r0";
+        break;
+    case DIF_NOT: case DIF_MOV:
+    case DIF_LDSB: case DIF_LDSH: case DIF_LDSW: case DIF_LDUB: case DIF_LDUH:
+    case DIF_LDUW: case DIF_LDX:
+        if (r2)
+            return "reserved bits set";
+        if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
+            return "invalid register";
+        if (rd == 0)
+            return "writes %r0";
+        break;
+    case DIF_SEXT: case DIF_ZEXT:
+        if (r2 != 1 && r2 != 2 && r2 != 4)
+            return "invalid extension size";
+        if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
+            return "invalid register";
+        if (rd == 0)
+            return "writes %r0";
+        break;
+    case DIF_STB: case DIF_STH: case DIF_STW: case DIF_STX:
+        if (r2)
+            return "reserved bits set";
+        if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
+            return "invalid register";
+        break;
+    case DIF_CMP: case DIF_SCMP: case DIF_TST:
+        if (rd || (op == DIF_TST && r2))
+            return "reserved bits set";
+        if (r1 >= DIF_NREGS || r2 >= DIF_NREGS)
+            return "invalid register";
+        break;
+    case DIF_BA: case DIF_BE: case DIF_BNE: case DIF_BG: case DIF_BGU: case DIF_BGE:
+    case DIF_BGEU: case DIF_BL: case DIF_BLU: case DIF_BLE: case DIF_BLEU:
+        if (DIF_TARGET(i) <= pc)
+            return "backward branch";
+        if (DIF_TARGET(i) >= p->dp_len)
+            return "branch outside the program";
+        break;
+    case DIF_SETX: case DIF_SETS: case DIF_BUILTIN: case DIF_CALL:
+    case DIF_LDGV: case DIF_LDTV: case DIF_LDSV: case DIF_LDGA:
+    case DIF_STGV: case DIF_STTV: case DIF_STSV: case DIF_STGA:
+        return index_problem(v, op, rd, DIF_IDX(i));
+    case DIF_PUSHT: case DIF_PUSHR:
+        if (rd)
+            return "reserved bits set";
+        if (r1 >= DIF_NREGS)
+            return "invalid register";
+        if (r2 != DIF_TYPE_INT && r2 != DIF_TYPE_STR)
+            return "invalid type";
+        break;
+    default:
+        return "invalid opcode";
+    }
+    return NULL;
+}
+
 /* prog_ok: verifies one program (name/n identify it in messages). */
 static int prog_ok(struct vctx *v, const struct dif_prog *p, const char *name, unsigned n,
                    int optional)
@@ -88,103 +198,9 @@ static int prog_ok(struct vctx *v, const struct dif_prog *p, const char *name, u
     const uint32_t *ins = v->o->insns + p->dp_start;
     for (uint32_t pc = 0; pc < p->dp_len; pc++) {
         uint32_t i = ins[pc];
-        unsigned op = DIF_OP(i), r1 = DIF_R1(i), r2 = DIF_R2(i), rd = DIF_RD(i);
-        if (op >= DIF_NOPS)
-            return fail(v, name, n, "invalid opcode", pc);
-        switch (op) {
-        case DIF_NOP: case DIF_FLUSHT:
-            if ((i & 0xffffffu) != 0)
-                return fail(v, name, n, "reserved bits set", pc);
-            break;
-        case DIF_RET:
-            if (r1 || r2)
-                return fail(v, name, n, "reserved bits set", pc);
-            if (rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            break;
-        case DIF_OR: case DIF_XOR: case DIF_AND: case DIF_SLL: case DIF_SRL: case DIF_SRA:
-        case DIF_ADD: case DIF_SUB: case DIF_MUL: case DIF_SDIV: case DIF_UDIV: case DIF_SREM:
-        case DIF_UREM:
-            if (r1 >= DIF_NREGS || r2 >= DIF_NREGS || rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            if (rd == 0)
-                return fail(v, name, n, "writes %r0", pc);
-            break;
-        case DIF_NOT: case DIF_MOV:
-        case DIF_LDSB: case DIF_LDSH: case DIF_LDSW: case DIF_LDUB: case DIF_LDUH:
-        case DIF_LDUW: case DIF_LDX:
-            if (r2)
-                return fail(v, name, n, "reserved bits set", pc);
-            if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            if (rd == 0)
-                return fail(v, name, n, "writes %r0", pc);
-            break;
-        case DIF_SEXT: case DIF_ZEXT:
-            if (r2 != 1 && r2 != 2 && r2 != 4)
-                return fail(v, name, n, "invalid extension size", pc);
-            if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            if (rd == 0)
-                return fail(v, name, n, "writes %r0", pc);
-            break;
-        case DIF_STB: case DIF_STH: case DIF_STW: case DIF_STX:
-            if (r2)
-                return fail(v, name, n, "reserved bits set", pc);
-            if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            break;
-        case DIF_CMP: case DIF_SCMP: case DIF_TST:
-            if (rd || (op == DIF_TST && r2))
-                return fail(v, name, n, "reserved bits set", pc);
-            if (r1 >= DIF_NREGS || r2 >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            break;
-        case DIF_BA: case DIF_BE: case DIF_BNE: case DIF_BG: case DIF_BGU: case DIF_BGE:
-        case DIF_BGEU: case DIF_BL: case DIF_BLU: case DIF_BLE: case DIF_BLEU:
-            if (DIF_TARGET(i) <= pc)
-                return fail(v, name, n, "backward branch", pc);
-            if (DIF_TARGET(i) >= p->dp_len)
-                return fail(v, name, n, "branch outside the program", pc);
-            break;
-        case DIF_SETX: case DIF_SETS: case DIF_BUILTIN: case DIF_CALL:
-        case DIF_LDGV: case DIF_LDTV: case DIF_LDSV: case DIF_LDGA:
-        case DIF_STGV: case DIF_STTV: case DIF_STSV: case DIF_STGA: {
-            unsigned idx = DIF_IDX(i);
-            int store = op == DIF_STGV || op == DIF_STTV || op == DIF_STSV || op == DIF_STGA;
-            if (rd >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            if (rd == 0 && !store)
-                return fail(v, name, n, "writes %r0", pc);
-            if (op == DIF_SETX && idx >= h->dh_nints)
-                return fail(v, name, n, "integer table index out of range", pc);
-            if (op == DIF_SETS && idx >= h->dh_strlen)
-                return fail(v, name, n, "string table offset out of range", pc);
-            if (op == DIF_BUILTIN && idx >= DIF_B_COUNT)
-                return fail(v, name, n, "invalid built-in variable", pc);
-            if (op == DIF_CALL && idx >= DIF_S_COUNT)
-                return fail(v, name, n, "invalid subroutine", pc);
-            if (scope_of_op[op]) {
-                if (idx >= h->dh_nvars)
-                    return fail(v, name, n, "variable index out of range", pc);
-                if (v->o->vars[idx].dv_scope + 1 != scope_of_op[op])
-                    return fail(v, name, n, "variable of the wrong scope", pc);
-                if (store && v->o->vars[idx].dv_type == DIF_TYPE_MEM)
-                    return fail(v, name, n, "stores to a memory variable as a whole", pc);
-            }
-            break;
-        }
-        case DIF_PUSHT: case DIF_PUSHR:
-            if (rd)
-                return fail(v, name, n, "reserved bits set", pc);
-            if (r1 >= DIF_NREGS)
-                return fail(v, name, n, "invalid register", pc);
-            if (r2 != DIF_TYPE_INT && r2 != DIF_TYPE_STR)
-                return fail(v, name, n, "invalid type", pc);
-            break;
-        default:
-            return fail(v, name, n, "invalid opcode", pc);
-        }
+        const char *why = insn_problem(v, p, i, pc);
+        if (why)
+            return fail(v, name, n, why, pc);
     }
     if (DIF_OP(ins[p->dp_len - 1]) != DIF_RET)
         return fail(v, name, n, "last instruction is not ret", p->dp_len - 1);
