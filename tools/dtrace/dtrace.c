@@ -174,15 +174,9 @@ static uint64_t parse_rate(const char *s)
     return d_optval_rate(s, &ns) == 0 ? ns : 0;
 }
 
-/* option_apply: applies name[=value]; returns NULL, or why it cannot. */
-static const char *option_apply(struct options *o, const char *name, const char *val)
+/* option_flag: whether name is a flag option (no value), set in *o if this engine uses it */
+static int option_flag(struct options *o, const char *name)
 {
-    uint64_t v;
-    const char *why = "Invalid value for specified option";
-    static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
-        "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
-        "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
-        "jstackstrsize", "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
         "lazyload", "cpp", "strip", "noerror", "follow" };
@@ -195,12 +189,24 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
             if (!strcmp(name, "argref")) o->argref = 1;
             if (!strcmp(name, "follow")) o->follow = 1;
-            return NULL;
+            return 1;
         }
+    return 0;
+}
+
+/* option_runtime: a runtime option (one a program may change as it runs, libdtrace's
+ * DTRACEOPT runtime set): -1 when name is none, 0 when set, 1 when its value is bad */
+static int option_runtime(struct options *o, const char *name, const char *val)
+{
+    static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
+        "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
+        "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
+        "jstackstrsize", "aggpercpu" };
+    uint64_t v;
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
         if (!strcmp(name, runtime[k])) {
             if (!parse_runtime(val, &v))
-                goto bad;
+                return 1;
             if (!strcmp(name, "quiet")) o->quiet = v != 0;
             if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
             if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
@@ -211,8 +217,21 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "flowindent")) o->flowindent = v != 0;
             if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
                 o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
-            return NULL; /* the others change nothing this engine does */
+            return 0; /* the others change nothing this engine does */
         }
+    return -1;
+}
+
+/* option_apply: applies name[=value]; returns NULL, or why it cannot. */
+static const char *option_apply(struct options *o, const char *name, const char *val)
+{
+    uint64_t v;
+    const char *why = "Invalid value for specified option";
+    if (option_flag(o, name))
+        return NULL;
+    int rt = option_runtime(o, name, val);
+    if (rt >= 0)
+        return rt ? why : NULL;
     if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
         unsigned maj, min;
         char c;
