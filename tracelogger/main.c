@@ -373,7 +373,7 @@ static int capture(void)
 // The capture set up on channel chid: the kernel's buffers, the control shared when passive,
 // the buffer pulse, the output and the stream, the file's head, the probe block; then tracing
 // started unless passive. 0, or -1 after saying why.
-static int capture_start(int chid)
+__attribute__((cold)) static int capture_start(int chid)
 {
     int coid = ConnectAttach(0, chid);
     if (TraceEvent(KTRACE_ALLOCBUFFER, opts.kbufs, 0, 0) < 0) {
@@ -423,8 +423,11 @@ static int capture_start(int chid)
 }
 
 // The end's report: what was written where, each stream's rate (-v), the kernel's own counts
-// and what was lost (q: the kernel's at the stop; lost: every event lost in all).
-static void end_report(const struct ktrace_query *q, uint64_t lost, int probe_lost)
+// and what was lost (q: the kernel's at the stop; lost: every event lost in all). Cold, as
+// main is to the compiler: run once, so sized small (inlining kern.h's u64txt at each of its
+// calls would add 6 KB to the logger).
+__attribute__((cold)) static void end_report(const struct ktrace_query *q, uint64_t lost,
+                                              int probe_lost)
 {
     if (opts.probe == 1)
         printf("tracelogger: the probe's reader took the buffers%s\n",

@@ -712,7 +712,7 @@ int main(void)
                "it\n", (unsigned)sizeof(cmd) - 2);
         return 2;
     }
-    static struct cli c;
+    struct cli c = { 0 };
     int r = parse_args(argc, argv, &c);
     if (r >= 0)
         return r;
