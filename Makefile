@@ -30,6 +30,10 @@ LIBC  ?= $(or $(BOARD_LIBC_DEFAULT),picolibc)
 B     := build/$(BOARD)$(if $(filter-out picolibc $(BOARD_LIBC_DEFAULT),$(LIBC)),-$(LIBC))$(if $(filter 1,$(KLOCK_CHECK)),-klockcheck)$(if $(filter 1,$(KLOCK_STATS)),-klockstats)
 H     := build/host
 HT    := build/host-test
+# The kernel's side of the event table, generated from its rows by the build (tools/emitgen).
+KEV_EMIT_GEN_H := $(H)/gen/kev_emit_gen.h
+# ... and the test-only row's alone (test/tools/test_event_row.c), for the tests that emit it
+KEV_EMIT_GEN_ADDED_H := $(HT)/evrow/gen/kev_emit_gen_added.h
 
 ifeq ($(V),1)
 Q :=
@@ -45,7 +49,7 @@ HOST_WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -
 # tools/include: the host library's public headers (<kevhost/...>, tools/module.mk)
 HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Itools/include -Ikernel/include -MMD -MP
 HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include -Itools/include \
-                -Ikernel/include -Itest/unit -MMD -MP -DHOST_TEST \
+                -Ikernel/include -Itest/unit -I$(H)/gen -MMD -MP -DHOST_TEST \
                 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
                 -fno-pie
 # -no-pie: kernel code keeps user addresses in 32 bits; the tests' buffers must lie below 4 GB.
@@ -85,7 +89,7 @@ $(H)/obj/%.o: %.c
 	@echo "  HOSTCC  $<"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(HT)/obj/%.o: %.c
+$(HT)/obj/%.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $<"
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -c $< -o $@
@@ -100,7 +104,7 @@ SIZE    := $(CROSS)size
 TWARN   := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wundef
 KCFLAGS := $(ARCH_CFLAGS) -std=gnu11 -O2 -g $(TWARN) -ffreestanding -fno-common \
            -ffunction-sections -fdata-sections -Ikernel/include -Ikernel/arch/$(ARCH)/include \
-           -Iboards/$(BOARD) -Itrace/include -MMD -MP
+           -Iboards/$(BOARD) -Itrace/include -I$(H)/gen -MMD -MP
 # make SEMIHOST_DIR=dir: programs' host files only under dir (kernel/shost.c; rebuild the kernel)
 KCFLAGS += $(if $(SEMIHOST_DIR),-DKSEMIHOST_ROOT='"$(SEMIHOST_DIR)"')
 

@@ -43,7 +43,7 @@ static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c
 {
     const bool first = next->dt_unstarted != 0;
     next->dt_unstarted = 0;
-    kev_emit_oncpu(true, next, ktrace_who(next), c, ktrace_pid(next), next->prio, first,
+    kev_emit_oncpu(true, next, ktrace_who(next), c, next->prio, first,
                    first && next->proc && next->tid == 1);
 }
 
@@ -66,7 +66,7 @@ bool ktrace_switched(struct thread *next)
         if (d && (next->dt_unstarted || kdt_wanted(DPROBE_SCHED_ONCPU)))
             oncpu_ev_d(next, c);
         else    // nothing of D's to fire: no hold (on several CPUs the D lock, at every switch)
-            kev_emit_oncpu(false, next, ktrace_who(next), c, 0, 0, false, false);
+            kev_emit_oncpu(false, next, ktrace_who(next), c, 0, false, false);
     }
     if (!d) {
         if (was_d)

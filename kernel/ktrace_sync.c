@@ -12,17 +12,21 @@
 static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
                                                 unsigned cause)
 {
-    kev_emit_prio_change(KEV_D, ktrace_who(t), ktrace_pid(t), prio, t->prio, cause);
+    if (cause == KEV_PRIO_INITIAL || cause >= KEV_PRIO_NCAUSES)   // (the caller's test: the
+        __builtin_unreachable();        // row's `unless cause=0` and the field's mask fold)
+    kev_emit_prio_change(KEV_D, ktrace_who(t), prio, t->prio, cause);
 }
 
 // (An initial priority, at a thread's creation or in the snapshot, is no change: no probe.)
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
 {
+    if (cause >= KEV_PRIO_NCAUSES)      // (every caller's is a KEV_PRIO_*: the field's mask folds)
+        __builtin_unreachable();
     if (kdt_active && cause != KEV_PRIO_INITIAL) {
         prio_ev_d(t, prio, cause);
         return;
     }
-    kev_emit_prio_change(KEV_RING, ktrace_who(t), 0, prio, t->prio, cause);
+    kev_emit_prio_change(KEV_RING, ktrace_who(t), prio, t->prio, cause);
 }
 
 // The time blocked runs from the SYNC_WAIT event's stamp to the call's exit event's (both

@@ -155,13 +155,11 @@ int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec)
 }
 
 // `rejected` records of p (given_up: the ring too): counted and attributed, never lost;
-// URING_BAD's words are packed by its row's layout.
+// URING_BAD written by the helper the build generates from its row.
 static void reject(struct proc *p, uint32_t rejected, bool given_up)
 {
     __atomic_fetch_add(&rejected_all, rejected, __ATOMIC_RELAXED);
-    const uint32_t pid = (uint32_t)p->pid;
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, KEV_PACK(KEV_F_URING_BAD, 0),
-                      KEV_PACK(KEV_F_URING_BAD, 1));
+    kev_emit_uring_bad(KEV_RING, (uint32_t)p->pid, rejected, given_up);
 }
 
 static void give_up(struct proc *p, struct kuring *k, volatile struct kuser_ring *u,

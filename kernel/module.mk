@@ -49,9 +49,6 @@ KERNEL_SRCS += $(if $(KPID),kernel/kpid.c $(KPID),kernel/kpid_none.c)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c
-# A row's own probes (kernel/kdt_row.c: kev_emit_row), numbered from the event table as the
-# host numbers them; in the archive, linked only by a kernel with such a site.
-KERNEL_SRCS += kernel/kdt_row.c trace/d/row_probes.c trace/kev_events.c trace/kev_fields.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
 BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \
@@ -72,7 +69,7 @@ KCFLAGS     += $(BOARD_DEFS) $(if $(filter 1,$(KLOCK_CHECK)),-DKLOCK_CHECK)
 # The run-queue lock's contention counters (make KLOCK_STATS=1, build/<b>-klockstats; sched.c).
 KCFLAGS     += $(if $(filter 1,$(KLOCK_STATS)),-DKLOCK_STATS)
 
-$(B)/obj/%.c.o: %.c
+$(B)/obj/%.c.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
@@ -89,7 +86,7 @@ $(B)/kernel.a: $(KERNEL_OBJS)
 # The same kernel with every trace hook compiled out: only the benchmarks use it, as the
 # baseline that "tracing compiled in but off" is compared with.
 KERNEL_NT_OBJS := $(patsubst %,$(B)/obj-notrace/%.o,$(KERNEL_ALL))
-$(B)/obj-notrace/%.c.o: %.c
+$(B)/obj-notrace/%.c.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (no trace hooks)"
 	$(Q)$(CC) $(KCFLAGS) -DKTRACE_DISABLED -c $< -o $@

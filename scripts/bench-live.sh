@@ -32,33 +32,7 @@ QEMU_STREAM=fifo:$dir/live.fifo QEMU_ARGS="tracelogger -d1 -u" QEMU_TIMEOUT=120 
     "$here/qemu-run.sh" "$b/livemark.elf" 2>&1 | stamp >"$dir/console.stamped" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
-python3 - "$dir/console.stamped" "$dir/frames.stamped" <<'PY'
-import json, sys
-marks = []
-for line in open(sys.argv[1]):
-    t, _, text = line.partition(" ")
-    if "livemark: mark " in text:
-        marks.append(float(t))
-frames = []
-for line in open(sys.argv[2]):
-    t, _, js = line.partition(" ")
-    f = json.loads(js)
-    ran = any(th["name"].startswith("livemark") and th["cpu_ms"] > 5 for th in f["threads"])
-    frames.append((float(t), ran))
-lat = []
-for m in marks:
-    seen = [t for t, ran in frames if ran and t >= m]
-    if seen:
-        lat.append((seen[0] - m) * 1e3)
-if len(lat) < len(marks) or not marks:
-    print("bench-live: %d marks, %d seen in kevtop's frames" % (len(marks), len(lat)),
-          file=sys.stderr)
-    sys.exit(1)
-lat.sort()
-print("# event to screen, ms: %s" % " ".join("%.0f" % x for x in lat), file=sys.stderr)
-print("BENCH live_event_to_screen_median_ms %.0f ms" % lat[len(lat) // 2])
-print("BENCH live_event_to_screen_max_ms %.0f ms" % lat[-1])
-PY
+python3 "$here/live_latency.py" live "$dir/console.stamped" "$dir/frames.stamped"
 
 # ---- the live reader's rate -----------------------------------------------------------------------
 "$h/kevgen" -n 10000000 -k 64 -d 10000 -o "$dir/big.kev" >/dev/null

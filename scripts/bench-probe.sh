@@ -19,7 +19,7 @@ h=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$b/bench-probe
 rm -rf "$dir" && mkdir -p "$dir"
-freeport() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+freeport() { python3 "$here/free-port.py"; }
 stamp() { python3 -u -c 'import sys, time
 for l in sys.stdin:
     print("%.4f %s" % (time.monotonic(), l), end="")'; }
@@ -63,26 +63,4 @@ QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 \
 "$h/kevprobe" -t -e "$b/livemark.elf" -o - "127.0.0.1:$port" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
-python3 - "$dir/console.stamped" "$dir/frames.stamped" <<'PY'
-import json, sys
-marks = [float(l.split(" ", 1)[0]) for l in open(sys.argv[1]) if "livemark: mark " in l]
-frames = []
-for line in open(sys.argv[2]):
-    t, _, js = line.partition(" ")
-    f = json.loads(js)
-    frames.append((float(t), any(th["name"].startswith("livemark") and th["cpu_ms"] > 5
-                                 for th in f["threads"])))
-lat = []
-for m in marks:
-    seen = [t for t, ran in frames if ran and t >= m]
-    if seen:
-        lat.append((seen[0] - m) * 1e3)
-if len(lat) < len(marks) or not marks:
-    print("bench-probe: %d marks, %d seen in kevtop's frames" % (len(marks), len(lat)),
-          file=sys.stderr)
-    sys.exit(1)
-lat.sort()
-print("# event to screen, ms: %s" % " ".join("%.0f" % x for x in lat), file=sys.stderr)
-print("BENCH probe_event_to_screen_median_ms %.0f ms" % lat[len(lat) // 2])
-print("BENCH probe_event_to_screen_max_ms %.0f ms" % lat[-1])
-PY
+python3 "$here/live_latency.py" probe "$dir/console.stamped" "$dir/frames.stamped"

@@ -45,7 +45,7 @@ tlfile=
 [ "${TRACE_STORAGE:-semihost}" = semihost ] && tlfile="-f $out/live-board.kev"
 if [ "$path" = probe ]; then
     [ "${LIVE_KEEP:-0}" = 1 ] && tlopts="-x probe=keep $tlfile" || tlopts="-x probe"
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(python3 "$here/free-port.py")
     echo "live: booting $img in QEMU; kevprobe reads the trace through QEMU's gdbstub (port $port) to kevtop (q quits), the console to $console"
     # QEMU in a process group of its own (paused until kevprobe attaches: -S), stopped when
     # kevtop ends first; kevprobe's report in kevprobe.log beside the console.

@@ -53,6 +53,15 @@ $(HT)/evrow/kevsql: $(EVROW_OBJ) $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/ke
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
 TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql dtrace) $(H)/kevtable $(H)/kevscen $(H)/kevsql
+# The test-only row's emit helper, generated from it as the table's are (tools/emitgen/module.mk).
+$(HT)/evrow/emitgen: $(EVROW_OBJ) $(call kevhost_objs,$(EMITGEN_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+$(KEV_EMIT_GEN_ADDED_H): $(HT)/evrow/emitgen
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$< -a -o $@
 SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list

@@ -14,7 +14,6 @@
 #include <trace/kev_events.h>
 #include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
-#include <trace/kev_dargs.h>
 #include <trace/kev_rows.h>
 
 #if defined(__has_include)

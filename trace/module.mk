@@ -95,10 +95,12 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 # each helper's ring event read back by the table's decoder, its D firings by the row's D
 # column, so that the table and the kernel's emit sites cannot drift.
 HOST_TESTS += $(HT)/test_kev_emit
+$(call host_test_objs,test/unit/test_kev_emit.c): HOST_TCFLAGS += -I$(dir $(KEV_EMIT_GEN_ADDED_H))
+$(call host_test_objs,test/unit/test_kev_emit.c): | $(KEV_EMIT_GEN_ADDED_H)
 $(HT)/test_kev_emit: $(call host_test_objs,test/unit/test_kev_emit.c trace/trace_ring.c trace/kev_events.c \
                        trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c \
                        trace/kev_text.c trace/d/probes.c trace/d/dfbt.c tools/common/kev_capture.c \
-                       trace/d/row_probes.c kernel/kdt_row.c tools/common/row_probes.c \
+                       trace/d/row_probes.c tools/common/row_probes.c \
                        test/tools/test_event_row.c test/tools/test_event_row_add.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

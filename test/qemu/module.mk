@@ -200,6 +200,12 @@ ifneq ($(filter kevrowlive,$(IMAGES)),)
 SCRIPT_TESTS += qemu/kevrow-live|120|test/qemu/test_kevrow_live.sh|$(B)|$(H)|$(HT)
 TEST_DEPS    += $(B)/kevrowlive.elf $(H)/dcompile $(H)/dtrace $(HT)/evrow/dcompile $(HT)/evrow/dtrace \
                 $(HT)/evrow/traceprinter
+# An event added as docs/adding-an-event.md says, in a scratch copy of the tree (this build's
+# objects in it): a made-up row and its site, the files counted, every reader, dtrace -l, live
+# and over the capture. Most of its time is the scratch build (make, in the copy).
+SCRIPT_TESTS += qemu/event-add|300|test/qemu/test_event_add.sh|$(B)|$(H)
+TEST_DEPS    += $(addprefix $(H)/,kevtable traceprinter kev2ctf kev2json kev2perfetto dtrace dcompile \
+                emitgen)
 endif
 # The same over acq (user/apps/acq: a mutex, a semaphore, an inversion, a 1 kHz device), where
 # no script may be empty and acq's own report and its device's rate are truths besides.

@@ -33,7 +33,7 @@ kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, drop
 probe_boot() {
     local name=$1 tmo=$2 tl=$3 port q
     shift 3
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(python3 "$top/scripts/free-port.py")
     BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=$tmo QEMU_ARGS="appinit deadline ;; tracelogger -d1 $tl" \
         "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/$name.console" 2>&1 &
     q=$!

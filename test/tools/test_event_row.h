@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The test-only event (test_event_row.c): its number and its layout, written once as the
-// table's layouts are (trace/kev_rows.h), so that its row's fields and the kernel test
-// image's emit site (kernel/kevrow_test.c, KEV_PACK) cannot disagree.
+// table's layouts are (trace/kev_rows.h); the kernel test image's emit site
+// (test_event_row_kernel.c) calls the helper the build generates from the row (tools/emitgen).
 #ifndef TEST_EVENT_ROW_H
 #define TEST_EVENT_ROW_H
 
@@ -17,8 +17,8 @@
     F(x, where, ADDR, HI_LO, 2, 0, 0, 0, NULL, "a 64-bit address") \
     F(x, label, STRING, STRING, 4, 0, 0, 0, NULL, "a text")
 
-// The row, which a test build adds to the table (kev_events_add): the host tools' before main
-// (test_event_row_add.c), the kernel test image's before its first write (kevrow_test.c).
+// The row, which a test build adds to the table (kev_events_add) before main
+// (test_event_row_add.c): the host tools' and $(HT)/evrow/emitgen's.
 extern const struct kev_event_desc kev_test_rows[1];
 
 #endif

@@ -35,7 +35,7 @@ stop() {
 trap stop EXIT
 
 # a free port on loopback, by asking the kernel for one
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(/usr/bin/python3 "$here/../../scripts/free-port.py")
 url=tcp://127.0.0.1:$port
 (cd "$dir" && exec dask-scheduler --host 127.0.0.1 --port "$port" --no-dashboard --no-show \
     > "$dir/scheduler.log" 2>&1) &

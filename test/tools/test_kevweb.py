@@ -9,7 +9,8 @@
 # trace ended, shows kevreport's report, had no script error and was never dropped. Prints TAP.
 #   test_kevweb.py URL --ready FILE --writing FILE --stat KEVSTAT_JSON   (a file growing)
 #   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE  (make live)
-#   test_kevweb.py URL --stat KEVSTAT_JSON --finished   (a finished file: the end's checks only)
+#   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N]  (a finished file: the end's
+#   checks only; --late: the page counts N late instances)
 # (LOG: make live's output, where it says the page's address; --ready is then created once the
 # browser has started, before make live starts.)
 # --ready: created once the page has loaded (the writer starts then); --writing: exists while
@@ -22,7 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ap = argparse.ArgumentParser()
 ap.add_argument("url")
-for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace"):
+for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace", "--late"):
     ap.add_argument(o)
 ap.add_argument("--finished", action="store_true")
 A = ap.parse_args()
@@ -132,6 +133,11 @@ try:
         time.sleep(0.3)
         info = d.find_element(By.ID, "view-info").text
         check("paused" in info, "a click on the worst wait shows it in the timeline, paused (%s)" % info)
+    if A.late is not None:
+        m = re.match(r"(\d+) instances ended, (\d+) late", d.find_element(By.ID, "task-sum").text)
+        check(m and m.group(2) == A.late,
+              "the page's late instances are the ones kevstat judges late over the whole file (%s, %s)"
+              % (m.group(2) if m else "none shown", A.late), d.find_element(By.ID, "task-sum").text)
     if A.finished:
         ncpu = stat["trace"]["cpus"]
         cpus = d.find_elements(By.CSS_SELECTOR, "#cpus-table tr[data-cpu]")

@@ -69,6 +69,38 @@ relay "$dir/smp.tap" "two CPUs: "
 kill -INT "$web3"
 wait "$web3"
 
+# The late instances on the page are the analysis model's verdicts as each instance ends
+# (kx_tasks_judge_now); with a deadline given for every task they must be the verdicts kevstat
+# gives over the whole file: its misses (the program's and the emulator's) but those of
+# instances still open at the end, which no live view judges. Each deadline is the task's mean
+# response, so that some of its instances miss and some do not.
+rules=$(/usr/bin/python3 - "$dir/stat.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cps = d["trace"]["cycles_per_sec"]
+print(" ".join("--deadline %s=%dns" % (t["thread"], t["response"]["mean"] * 1e9 / cps)
+               for t in d["tasks"]["list"] if t["response"]["n"]))
+PY
+)
+"$bin/kevstat" --json $rules "$dir/one.kev" >"$dir/late.json"
+late=$(/usr/bin/python3 - "$dir/late.json" <<'PY'
+import json, sys
+ts = json.load(open(sys.argv[1]))["tasks"]["list"]
+assert all(not t["missed_more"] for t in ts), "more misses than kevstat lists"
+print(sum(t["misses"] + t["emulator_misses"] - sum(1 for m in t["missed"] if not m[3]) for t in ts))
+PY
+)
+"$bin/kevweb" -p 0 $rules "$dir/one.kev" 2>"$dir/late.err" &
+web4=$!
+port4=$(port_of "$dir/late.err")
+timeout 120 /usr/bin/python3 "$here/test_kevweb.py" "http://localhost:$port4/" --finished \
+    --stat "$dir/late.json" --late "${late:-none}" >"$dir/late.tap" 2>&1
+rc=$?
+relay "$dir/late.tap" "deadlines given: "
+[ "$rc" = 0 ] || notok "deadlines given: the browser test ran to its end (exit $rc)" "$(tail -3 "$dir/late.tap")"
+kill -INT "$web4"
+wait "$web4"
+
 # A port taken: a free one, said.
 "$bin/kevweb" -p "$port" "$dir/one.kev" 2>"$dir/web2.err" &
 web2=$!

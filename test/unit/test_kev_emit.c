@@ -26,7 +26,17 @@
 #include <uapi/kcall.h>
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
+// Each generated helper called from an array of values (tools/emitgen, KEV_EMIT_GEN_TEST):
+// params are its parameters after `how`, the row's fields, then ?NAME for a site value.
+struct kev_emit_gen_case {
+    unsigned cls, ev;
+    void (*call)(unsigned how, const uint64_t *v, const char *s);
+    const char *params[16];
+};
+#define KEV_EMIT_GEN_TEST 1
 #include <kernel/kev_emit.h>
+#include <kev_emit_gen_added.h>     // the test-only row's generated helper (tools/emitgen -a)
+#include "../tools/test_event_row.h"
 #include <kevhost/row_probes.h>
 
 // ---- the D side, recorded ---------------------------------------------------------------------
@@ -389,6 +399,16 @@ static void done(const struct kev_event_desc *row, unsigned seen)
         kcap_free(&cap);                                                                \
     } while (0)
 
+// generated: the table's row i has a generated helper (every_generated_helper_against_its_row
+// emits it; a case above is the hand helpers' and a few generated ones' with values of note).
+static int generated(unsigned i)
+{
+    for (const struct kev_emit_gen_case *c = kev_emit_gen_cases; c->call; c++)
+        if (kev_event_describe(c->cls, c->ev) == &kev_event_table[i])
+            return 1;
+    return 0;
+}
+
 static void every_emit_row_against_its_helper(void **state)
 {
     (void)state;
@@ -430,9 +450,9 @@ static void every_emit_row_against_its_helper(void **state)
 
     seen = 0;
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
-              kev_emit_prio_change(KEV_D, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX), { "pid", 5 });
+              kev_emit_prio_change(KEV_D, 0x50002, 30, 10, KEV_PRIO_MUTEX));
     PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
-               kev_emit_prio_change(KEV_RING, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX));
+               kev_emit_prio_change(KEV_RING, 0x50002, 30, 10, KEV_PRIO_MUTEX));
     assert_int_equal(kev_field_get(&fs, "old_prio")->v, 10);
     done(fs.desc, seen);
 
@@ -477,13 +497,13 @@ static void every_emit_row_against_its_helper(void **state)
     // run lwp-start after it (a process's first thread: its start before), in that context too
     seen = 0;
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80002, 3, 8, 14, false, false), { "prio", 14 });
+              kev_emit_oncpu(true, th, 0x80002, 3, 14, false, false), { "prio", 14 });
     assert_int_equal(nfired, 1);
     assert_int_equal(fired[0].id, DPROBE_SCHED_ONCPU);
     assert_ptr_equal(fired[0].as, th);
     assert_int_equal(kev_field_get(&fs, "cpu")->v, 3);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80001, 0, 8, 14, true, true), { "prio", 14 });
+              kev_emit_oncpu(true, th, 0x80001, 0, 14, true, true), { "prio", 14 });
     assert_int_equal(nfired, 3);
     assert_int_equal(nspawned, 1);
     assert_int_equal(fired[1].id, DPROBE_PROC_START);
@@ -494,11 +514,11 @@ static void every_emit_row_against_its_helper(void **state)
     assert_int_equal(fired[2].a[1], 8);
     assert_int_equal(fired[2].a[2], 14);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80003, 1, 8, 14, true, false), { "prio", 14 });
+              kev_emit_oncpu(true, th, 0x80003, 1, 14, true, false), { "prio", 14 });
     assert_int_equal(nspawned, 0);
     assert_int_equal(fired[nfired - 1].id, DPROBE_PROC_LWP_START);
     PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-               kev_emit_oncpu(false, th, 0x80002, 3, 8, 14, true, true));
+               kev_emit_oncpu(false, th, 0x80002, 3, 14, true, true));
     assert_int_equal(kev_field_get(&fs, "who")->v, 0x80002);
     done(fs.desc, seen);
 
@@ -590,10 +610,81 @@ static void every_emit_row_against_its_helper(void **state)
         unsigned n = 0;
         for (unsigned k = 0; k < nrows_done; k++)
             n += rows_done[k] == i;
-        if (kev_event_table[i].dsite == KEV_D_EMIT && n != 1)
+        if (kev_event_table[i].dsite == KEV_D_EMIT && n != 1 && !(n == 0 && generated(i)))
             fail_msg("%s: the table says its emit helper fires D; this test emits it %u times",
                      kev_event_table[i].name, n);
     }
+}
+
+// ---- every generated helper, from its row alone ---------------------------------------------------
+
+// gen_value: a made-up value for parameter k of case m that the row's field holds whole
+// (below 2^31 for a word: an S32 reads back as written), never 0 (an `unless` of 0 holds not).
+static uint64_t gen_value(const struct kev_field_desc *fd, unsigned m, unsigned k)
+{
+    uint64_t v = 0x01020304u * (k + 1u) + 0x111u * m;
+    if (!fd)
+        return v;                                   // a site value
+    if (fd->layout != KEV_L_WORD)
+        return 0x0000000812345678ull + v;           // a 64-bit field
+    unsigned bits = fd->bits && fd->bits < 31u ? fd->bits : 31u;
+    v &= (1ull << bits) - 1u;
+    return v ? v : 1u;
+}
+
+// Each helper the build generated (tools/emitgen), the table's and the test-only row's, is
+// called without D and with D: its event read back by the table's decoder gives each field the
+// value passed, and with D its firings are the row's D column over those values (check_firings),
+// every probe of the row fired; without D none. A row added with a generated helper is in this
+// test with no line of its own.
+static void every_generated_helper_against_its_row(void **state)
+{
+    (void)state;
+    const struct kev_emit_gen_case *sets[2] = { kev_emit_gen_cases, kev_emit_gen_cases_added };
+    unsigned m = 0, ntest_only = 0;
+    row_probes_use("test_kev_emit");
+    for (unsigned set = 0; set < 2; set++)
+        for (const struct kev_emit_gen_case *c = sets[set]; c->call; c++, m++) {
+            const struct kev_event_desc *row = kev_event_describe(c->cls, c->ev);
+            assert_non_null(row);
+            ntest_only += c->ev == KEV_SYS_TEST_ONLY;
+            uint64_t v[16];
+            struct site_val sv[17] = { { "", 0 } };
+            const struct kev_field_desc *fd[16];
+            unsigned nsv = 1, np = 0;
+            for (; c->params[np]; np++) {
+                const char *p = c->params[np];
+                fd[np] = p[0] == '?' ? NULL : kev_field_desc_get(c->cls, c->ev, p);
+                assert_true(p[0] == '?' || fd[np]);
+                v[np] = gen_value(fd[np], m, np);
+                if (!fd[np])
+                    sv[nsv++] = (struct site_val){ p + 1, v[np] };
+            }
+            for (unsigned how = KEV_RING; how <= KEV_D; how++) {
+                ring_up();
+                c->call(how, v, "gen");
+                assert_int_equal(holds, 0);
+                read_back(c->cls, c->ev);
+                for (unsigned k = 0; k < np; k++) {
+                    if (!fd[k])
+                        continue;
+                    const struct kev_field *f = kev_field_get(&fs, fd[k]->name);
+                    assert_non_null(f);
+                    if (fd[k]->layout == KEV_L_STRING)
+                        assert_string_equal(f->str, "gen");
+                    else if (f->v != v[k])
+                        fail_msg("%s %s: decoded 0x%llx, passed 0x%llx", row->name, fd[k]->name,
+                                 (unsigned long long)f->v, (unsigned long long)v[k]);
+                }
+                if (how == KEV_D)
+                    assert_int_equal(check_firings(sv, nsv), (1u << ndprobes(row)) - 1u);
+                else
+                    assert_int_equal(nfired, 0);
+                kcap_free(&cap);
+            }
+        }
+    assert_true(m >= 10);
+    assert_int_equal(ntest_only, 1);    // the row a test build adds, generated as the table's
 }
 
 // ---- the table's D column on its own -----------------------------------------------------------
@@ -716,13 +807,14 @@ static void state_changes_fire_sched_probes(void **state)
     kcap_free(&cap);
 }
 
-// ---- a row whose probe is its own: numbered as the host numbers it ----------------------------
+// ---- a row whose probe is its own: its id its name's ------------------------------------------
 
 // The test-only row (test/tools/test_event_row.c, added before main as in the host tools' test
 // builds): SYSTEM 0x3f0 TEST_ONLY [who, level | flagged << 12, where (high, low), label], its D
 // column kevtest:::test-only (who, who.pid, level, flagged, where), a probe no list has. Its id
 // is the one the host's dtrace lists (row_probes_use, then dtrace -l's walk, dprobe_next), and
-// kev_emit_row fires it under that id with the values the site packed, at the event's stamp.
+// the helper the build generated from the row (kev_emit_test_only) fires it under that id with
+// the values the site passed, at the event's stamp.
 static uint32_t listed_id(const char *prov, const char *name)
 {
     struct dprobe_desc d;
@@ -746,11 +838,10 @@ static void a_rows_own_probe_fires_with_the_hosts_id(void **state)
 
     const uint32_t who = 0x00070002u, level = 0x5a5u, flagged = 1u;
     const uint64_t where = 0x0000000812345678ull;
-    const uint32_t w[4] = { who, level | flagged << 12, (uint32_t)(where >> 32), (uint32_t)where };
     const uint64_t want[5] = { who, 7, level, flagged, where };
 
-    ring_up();                          // with D, the probe enabled
-    kev_emit_row(true, KEV_C_SYSTEM, 0x3f0, w, 4);
+    ring_up();                          // with D
+    kev_emit_test_only(KEV_D, who, level, flagged, where, "lbl");
     read_back(KEV_C_SYSTEM, 0x3f0);
     assert_int_equal(nfired, 1);
     assert_int_equal(holds, 0);
@@ -759,33 +850,52 @@ static void a_rows_own_probe_fires_with_the_hosts_id(void **state)
     for (unsigned k = 0; k < 5; k++)
         assert_true(fired[0].a[k] == want[k]);
     uint64_t v;                         // ... the capture's event says the same
+    assert_true(kev_field_value(&fs, "who", &v) && v == who);
     assert_true(kev_field_value(&fs, "level", &v) && v == level);
+    assert_true(kev_field_value(&fs, "flagged", &v) && v == flagged);
     assert_true(kev_field_value(&fs, "where", &v) && v == where);
+    assert_string_equal(kev_field_get(&fs, "label")->str, "lbl");
     kcap_free(&cap);
 
     ring_up();                          // without D: the event alone
-    kev_emit_row(false, KEV_C_SYSTEM, 0x3f0, w, 4);
+    kev_emit_test_only(KEV_RING, who, level, flagged, where, "lbl");
     read_back(KEV_C_SYSTEM, 0x3f0);
     assert_int_equal(nfired + holds, 0);
     kcap_free(&cap);
+}
 
-    ring_up();                          // a program that does not enable it: no firing
-    not_wanted = id;
-    kev_emit_row(true, KEV_C_SYSTEM, 0x3f0, w, 4);
-    not_wanted = DPROBE_NONE;
-    read_back(KEV_C_SYSTEM, 0x3f0);
-    assert_int_equal(nfired + holds, 0);
-    kcap_free(&cap);
+// A row inserted before the test-only one, with a probe of its own: no other probe is
+// renumbered (an id is its name's hash, not its place), and the new one has an id of its own.
+static const struct kev_field_desc ins_fields[] = {
+    { "x", KEV_K_U32, KEV_L_WORD, 0, 0, 0, 0, NULL, "a value" },
+};
+static const struct kev_dprobe ins_probes[] = {
+    { "kevtest:::aaa-inserted", "x", NULL, 0 }, { NULL, NULL, NULL, 0 },
+};
 
-    // an `unless` that holds, and an argument the event does not carry: no firing's arguments
-    const struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = 0x3f0, .w = w, .nw = 4 };
-    const struct kev_event_desc *row = kev_event_describe(KEV_C_SYSTEM, 0x3f0);
-    const struct kev_dprobe quiet = { "kevtest:::test-only", "who level", "flagged=1", 0 };
-    const struct kev_dprobe site = { "kevtest:::test-only", "who ?pid", NULL, 0 };
-    uint64_t a[10];
-    assert_int_equal(dprobe_row_args(row, &quiet, &e, a, 10), -1);
-    assert_int_equal(dprobe_row_args(row, &site, &e, a, 10), -1);
-    assert_int_equal(dprobe_row_args(row, row->dprobes, &e, a, 10), 5);
+static void inserting_a_row_renumbers_no_probe(void **state)
+{
+    (void)state;
+    struct kev_event_desc rows[2] = {
+        { KEV_C_SYSTEM, 0x3ef, 0x3ef, "INSERTED", "a test's", ins_fields, 1, 1, 1, 0, NULL,
+          "kevtest:::aaa-inserted", KEV_D_EMIT, ins_probes },
+        kev_test_rows[0],
+    };
+    row_probes_use("test_kev_emit");
+    const uint32_t before = listed_id("kevtest", "test-only");
+    assert_int_equal(listed_id("kevtest", "aaa-inserted"), DPROBE_NONE);
+    kev_events_add(rows, 2);
+    row_probes_use("test_kev_emit");
+    const uint32_t after = listed_id("kevtest", "test-only");
+    const uint32_t ins = listed_id("kevtest", "aaa-inserted");
+    kev_events_add(kev_test_rows, 1);   // (the test-only row alone again)
+    row_probes_use("test_kev_emit");
+    assert_true(DPROBE_IS_ROW(before));
+    assert_int_equal(after, before);
+    assert_true(DPROBE_IS_ROW(ins) && ins != before);
+    assert_int_equal(ins, dprobe_row_hash("kevtest", "aaa-inserted"));
+    // and every fixed probe keeps its id
+    assert_int_equal(listed_id("msg", "send"), DPROBE_MSG_SEND);
 }
 
 int main(void)
@@ -793,8 +903,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(d_column_says_how_each_probe_fires),
         cmocka_unit_test(every_emit_row_against_its_helper),
+        cmocka_unit_test(every_generated_helper_against_its_row),
         cmocka_unit_test(state_changes_fire_sched_probes),
         cmocka_unit_test(a_rows_own_probe_fires_with_the_hosts_id),
+        cmocka_unit_test(inserting_a_row_renumbers_no_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -926,6 +926,145 @@ static void test_damaged_loss_frame(void **st)
     framed_free(&x);
 }
 
+// ---- the rows of the reader's state table that no stream above reaches ------------------------
+
+// The events the file decoder gives for units [from, to) of file (u: units_of's offsets).
+static uint64_t events_in(const uint8_t *file, size_t flen, const size_t *u, size_t from,
+                          size_t to)
+{
+    assert_int_equal(kev_open_head(&rd, file, flen), 0);
+    uint64_t n = 0;
+    struct kev_event e;
+    for (size_t i = from; i < to; i++) {
+        kev_feed(&rd, file + u[i], u[i + 1] - u[i]);
+        while (kev_next(&rd, &e) == 1)
+            n++;
+    }
+    return n;
+}
+
+static const size_t row_pieces[] = { 1, 7, 1000, 1u << 20 };
+
+// UNITS, HEADER: a raw file cut after its 4th buffer, then another whole: a reset, two
+// segments; every byte of both given as units, the first's events its 4 buffers' (the
+// decoder's over them), then the second's, the same as the decoder's over it.
+static void test_raw_reset_at_unit(void **st)
+{
+    (void)st;
+    struct kcap a, b;
+    make_trace(&a, 20000, 300);
+    make_trace(&b, 10000, 300);
+    size_t u[600];
+    units_of(a.data, a.len, u, 590);
+    size_t cut = u[6];
+    uint8_t *in = malloc(cut + b.len);
+    memcpy(in, a.data, cut);
+    memcpy(in + cut, b.data, b.len);
+    struct seen want_a = { 0 }, want_b = { 0 };
+    decode_file(a.data, a.len, &want_a);
+    decode_file(b.data, b.len, &want_b);
+    uint64_t n1 = events_in(a.data, a.len, u, 2, 6);
+    assert_true(n1 > 0 && n1 < want_a.n);
+    for (unsigned i = 0; i < sizeof(row_pieces) / sizeof(row_pieces[0]); i++) {
+        struct seen got = { 0 };
+        struct kev_live *l = run(in, cut + b.len, row_pieces[i], &got);
+        assert_int_equal(got.faults[KEV_LIVE_RESET], 1);
+        assert_int_equal(total_faults(&got), 1);
+        assert_int_equal(got.begins, 2);
+        assert_int_equal(got.ends, 2);
+        assert_int_equal(got.complete, 1);
+        assert_int_equal(got.flen, cut + b.len);
+        assert_memory_equal(got.file, in, cut + b.len);
+        assert_int_equal(got.n, n1 + want_b.n);
+        assert_memory_equal(got.h, want_a.h, n1 * sizeof(uint64_t));
+        assert_memory_equal(got.h + n1, want_b.h, want_b.n * sizeof(uint64_t));
+        kev_live_free(l);
+        seen_free(&got);
+    }
+    seen_free(&want_a);
+    seen_free(&want_b);
+    free(in);
+    kcap_free(&a);
+    kcap_free(&b);
+}
+
+// HEAD, HEAD_BAD: a header of a format version no decoder knows, its file after it, then a
+// sound file: the bad header said once, nothing of its file given; the sound file given
+// byte for byte with the decoder's events.
+static void test_raw_bad_header(void **st)
+{
+    (void)st;
+    struct kcap a, b;
+    make_trace(&a, 5000, 300);
+    make_trace(&b, 10000, 300);
+    uint8_t *in = malloc(a.len + b.len);
+    memcpy(in, a.data, a.len);
+    memcpy(in + a.len, b.data, b.len);
+    const char *major = "TRACE_VER_MAJOR::";
+    size_t at = 0, k = strlen(major);
+    while (at + k < a.len && memcmp(in + at, major, k) != 0)
+        at++;
+    assert_true(at + k < a.len);
+    in[at + k] = '9';
+    struct seen want = { 0 };
+    decode_file(b.data, b.len, &want);
+    for (unsigned i = 0; i < sizeof(row_pieces) / sizeof(row_pieces[0]); i++) {
+        struct seen got = { 0 };
+        struct kev_live *l = run(in, a.len + b.len, row_pieces[i], &got);
+        assert_int_equal(got.faults[KEV_LIVE_DAMAGED], 1);
+        assert_int_equal(got.begins, 1);
+        assert_int_equal(got.complete, 1);
+        assert_true(kev_live_done(l));
+        assert_int_equal(got.flen, b.len);
+        assert_memory_equal(got.file, b.data, b.len);
+        assert_int_equal(got.n, want.n);
+        assert_memory_equal(got.h, want.h, want.n * sizeof(uint64_t));
+        kev_live_free(l);
+        seen_free(&got);
+    }
+    seen_free(&want);
+    free(in);
+    kcap_free(&a);
+    kcap_free(&b);
+}
+
+// UNITS, BAD: a buffer of a raw file whose BUFFER_END slot was overwritten: said once, that
+// buffer lost (counted), the reader goes on at the next buffer; every other event is the
+// decoder's over the sound file, in order.
+static void test_raw_buffer_without_end(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 20000, 300);
+    size_t u[600];
+    size_t nu = units_of(c.data, c.len, u, 590);
+    assert_true(nu > 8);
+    struct seen want = { 0 };
+    decode_file(c.data, c.len, &want);
+    uint64_t before = events_in(c.data, c.len, u, 2, 5), lost = events_in(c.data, c.len, u, 5, 6);
+    uint8_t *in = malloc(c.len);
+    memcpy(in, c.data, c.len);
+    memset(in + u[6] - KEV_SLOT_BYTES, 0, KEV_SLOT_BYTES);   // the 4th buffer's BUFFER_END
+    for (unsigned i = 0; i < sizeof(row_pieces) / sizeof(row_pieces[0]); i++) {
+        struct seen got = { 0 };
+        struct kev_live *l = run(in, c.len, row_pieces[i], &got);
+        assert_int_equal(got.faults[KEV_LIVE_DAMAGED], 1);
+        assert_non_null(strstr(got.last_fault, "starts no whole unit (a buffer damaged"));
+        assert_int_equal(kev_live_counts(l)->buffers_lost, 1);
+        assert_int_equal(got.n, want.n - lost);
+        assert_memory_equal(got.h, want.h, before * sizeof(uint64_t));
+        assert_memory_equal(got.h + before, want.h + before + lost,
+                            (want.n - before - lost) * sizeof(uint64_t));
+        assert_int_equal(got.flen, c.len - (u[6] - u[5]));   // the file without that buffer
+        assert_memory_equal(got.file, c.data, u[5]);
+        kev_live_free(l);
+        seen_free(&got);
+    }
+    seen_free(&want);
+    free(in);
+    kcap_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -946,6 +1085,9 @@ int main(void)
         cmocka_unit_test(test_end_crc_after_harmless_fault),
         cmocka_unit_test(test_early_end),
         cmocka_unit_test(test_damaged_loss_frame),
+        cmocka_unit_test(test_raw_reset_at_unit),
+        cmocka_unit_test(test_raw_bad_header),
+        cmocka_unit_test(test_raw_buffer_without_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

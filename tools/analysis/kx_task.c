@@ -137,6 +137,9 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
     struct kx_task *tk = &k->task[task];
     tk->n++;
     tk->by[how <= KX_REL_PULSE ? how : KX_REL_WAKE]++;
+    if (tk->last_rel && i->release >= tk->last_rel)
+        tk->recent[tk->nrecent++ % KX_RECENT_GAPS] = i->release - tk->last_rel;
+    tk->last_rel = i->release;
 }
 
 void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t)
@@ -367,6 +370,29 @@ void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_la
     for (size_t j = 0; j < k->ninst; j++)
         judge(k, &k->inst[j], t_last, x);
     k->judged = 1;
+}
+
+int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
+                       const struct kx_inst *i, uint64_t cps, uint64_t *deadline)
+{
+    const struct kx_task *t = &k->task[i->task];
+    uint64_t dl = 0, per = 0;
+    for (unsigned r = 0; r < k->nrule; r++)
+        if (names(m, t->th, k->rule[r].name)) {
+            if (k->rule[r].deadline)
+                dl = cycles(k->rule[r].ns, cps);
+            else
+                per = cycles(k->rule[r].ns, cps);
+        }
+    if (!dl && !per && !i->exit && kx_task_released_by(t) != KX_REL_MSG && t->nrecent >= 2) {
+        unsigned n = t->nrecent < KX_RECENT_GAPS ? t->nrecent : KX_RECENT_GAPS;
+        uint64_t g[KX_RECENT_GAPS];
+        memcpy(g, t->recent, n * sizeof(*g));
+        qsort(g, n, sizeof(*g), cmp_u64);
+        per = g[(n - 1) / 2];
+    }
+    *deadline = i->exit ? 0 : dl ? dl : per;
+    return *deadline && i->end && i->end - i->release > *deadline;
 }
 
 const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th)

@@ -8,7 +8,8 @@
 // checked (a repeat, its order), decoded (kev_feed), written (the consumers' unit callback) and
 // dropped from l->in. Bytes that start no unit are garbage: skipped to the next frame that
 // starts one (framed input: the tracelogger starts every unit on a frame of its own) or to the
-// next byte that could (raw input).
+// next byte that could (raw input). Which of these the bytes are, and what follows, is one
+// table of states and inputs (live_table, drawn above take()): a reader follows a stream there.
 // Frames. The stream decoder (kev_stream.h) gives each good frame; the sequence numbers are
 // followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
 // order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
@@ -25,7 +26,8 @@
 // The END frame's length and CRC are checked against the file bytes given (the units written),
 // always: the file is sound when they agree, whatever faults said nothing of it was lost.
 // Invariant: l->in[l->pos..l->len) holds the bytes not yet consumed, starting at a unit's
-// start (or, in ST_SKIP, bytes being searched).
+// start (ST_UNITS), at a header's (ST_HEAD), or bytes being searched (ST_NONE, ST_SKIP,
+// ST_DONE).
 #define _GNU_SOURCE // memmem
 #include <kevhost/kev_live.h>
 
@@ -45,7 +47,15 @@
 #define LIVE_LOSS_REASONS 3u
 
 enum live_mode { MODE_UNKNOWN, MODE_RAW, MODE_FRAMED };
-enum live_state { ST_NONE, ST_HEAD, ST_UNITS, ST_SKIP, ST_DONE };
+// Where the reader is in the file's bytes (the table above take() moves it).
+enum live_state {
+    ST_NONE,   // no segment yet: a header is searched for
+    ST_HEAD,   // a header and system page being gathered
+    ST_UNITS,  // in a segment: a unit being gathered
+    ST_SKIP,   // in a segment, after bytes that start no unit: a unit or a header searched for
+    ST_DONE,   // the segment ended (or none began): a header is searched for
+    ST_COUNT
+};
 
 // An event held for the merge of several CPUs.
 struct held {
@@ -241,7 +251,12 @@ static void give_time(struct kev_live *l, uint64_t t, int by_hb)
             l->c[i].time(l->c[i].user, l->r, t);
 }
 
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
+// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
+// every byte of a stream is checked twice (its frame's CRC, the file's).
+static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
+{
+    return (uint32_t)crc32(crc, p, (uInt)n);
+}
 
 static void give_unit(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
 {
@@ -380,6 +395,7 @@ static int buffer_seen(struct kev_live *l, const uint8_t *p, size_t n)
     return 0;
 }
 
+// The segment ends (the caller moves to DONE, or on to the next segment's header).
 static void segment_end(struct kev_live *l, int complete)
 {
     release(l, 1);
@@ -387,7 +403,6 @@ static void segment_end(struct kev_live *l, int complete)
     for (unsigned i = 0; i < l->nc; i++)
         if (l->c[i].end)
             l->c[i].end(l->c[i].user, l->r, complete);
-    l->st = ST_DONE;
 }
 
 static void unit_done(struct kev_live *l, const uint8_t *p, size_t n, enum kev_live_unit kind)
@@ -470,9 +485,8 @@ static void consume(struct kev_live *l, size_t n)
 }
 
 // Bytes that start nothing: skipped from here (said once per stretch, when it ends).
-static void skip_begin(struct kev_live *l, enum live_state st)
+static void skip_begin(struct kev_live *l)
 {
-    l->st = st;
     l->skipped = 0;
     l->skip_off = l->in_off - (l->len - l->pos);
     l->skip_said = 0;
@@ -492,11 +506,143 @@ static void skip_said(struct kev_live *l)
               "its start, or not a trace): skipped", (unsigned long long)l->skipped);
 }
 
-static void header_begin(struct kev_live *l);
-static void take_skip(struct kev_live *l, int frame_start);
+// ---- the state table: what the bytes in[pos..len) are, and what is done with them --------------
+//
+// take() appends the data's next bytes to in[] and turns the table until a row says to wait.
+// A turn looks at in[pos..len) as the state looks (look()), names what it sees (an input), and
+// the row for (state, input) gives the action, the next state, and whether the bytes left wait
+// for the next take() (then: wait). No action runs another state's work: every move between
+// states is a row of this table. Search looks (NONE, SKIP, DONE) see a header or a unit only
+// where one may start: raw input at any byte, framed input only at a frame's start (the first
+// look of a take() of a frame's payload); the rest of a frame that starts nothing is skipped
+// whole.
+//
+//   state  input        action                                              next   then
+//   NONE   MORE         none: nothing left, or too few bytes to tell        -      wait
+//   NONE   HEADER       say the bytes skipped; a new segment                HEAD
+//   NONE   NOTHING      skip (raw: one byte; framed: the frame's rest)      NONE
+//   SKIP   (as NONE, staying in SKIP), and:
+//   SKIP   UNIT_START   say the bytes skipped                               UNITS
+//   DONE   (as NONE, staying in DONE)
+//   HEAD   MORE         none: the header and system page are not whole      -      wait
+//   HEAD   HEAD_OK      the segment begins; the header given as a unit      UNITS
+//   HEAD   HEAD_BAD     said; its magic skipped (no segment began)          DONE
+//   UNITS  MORE         none: the unit is not whole                         -      wait
+//   UNITS  HEADER       a new segment (one still open ends: a reset)        HEAD
+//   UNITS  UNIT         checked, decoded, given, consumed                   UNITS
+//   UNITS  TRAILER      given, checked, the segment ends                    DONE   wait
+//   UNITS  BAD_HEADER   not a whole unit, a header later: a reset there     HEAD
+//   UNITS  BAD          not a whole unit: said; skip (framed: the frame)    SKIP
+//
+// After a trailer the bytes left wait: the trace has ended (raw input: kev_live_done, and the
+// caller stops feeding; framed: the trailer ends the logger's last write, the END frame next).
+// Only two things outside the table move the state, both events of the stream rather than of
+// the file's bytes: a hole in it (hole()) moves UNITS and SKIP to SKIP, NONE and HEAD to NONE;
+// its END frame or the input's end ends an open segment (DONE).
+
+enum live_input {
+    IN_MORE, IN_NOTHING, IN_HEADER, IN_UNIT_START, IN_HEAD_OK, IN_HEAD_BAD, IN_UNIT,
+    IN_TRAILER, IN_BAD_HEADER, IN_BAD, IN_COUNT
+};
+
+// What a look saw at in[pos..len).
+struct live_seen {
+    enum live_input in;
+    size_t len;                    // IN_UNIT, IN_TRAILER: the unit's length
+    enum kev_live_unit kind;       // IN_UNIT, IN_TRAILER, IN_BAD*: the unit's kind
+    uint8_t *head;                 // IN_HEAD_OK: a copy of the header (the reader points into it)
+    size_t later;                  // IN_BAD_HEADER: where the header starts, from pos
+};
+
+struct live_row {
+    void (*act)(struct kev_live *l, const struct live_seen *s); // NULL: wait for more bytes
+    enum live_state next;
+    int wait;                      // after the action, the bytes left wait for the next take()
+};
+
+// p[0..n) could start a unit after the header (1), cannot (0), or is too short to tell (-1):
+// unit_at checks the whole unit.
+static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
+{
+    if (n < 12)
+        return -1;
+    uint32_t h = rd32(l, p);
+    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
+                                                                      KEV_TRAILER_MAGIC) ||
+           (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
+            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+}
+
+// NONE, SKIP, DONE: a header (any search state) or a unit (SKIP) where one may start.
+static enum live_input look_search(const struct kev_live *l, int frame_start)
+{
+    if (l->pos >= l->len)
+        return IN_MORE;
+    const uint8_t *p = l->in + l->pos;
+    size_t n = l->len - l->pos;
+    int at = l->mode == MODE_RAW || frame_start;
+    int hs = at ? header_start(p, n) : 0;
+    int us = at && l->st == ST_SKIP ? unit_start(l, p, n) : 0;
+    if (hs == 1)
+        return IN_HEADER;
+    if (us == 1)
+        return IN_UNIT_START;
+    return hs < 0 || us < 0 ? IN_MORE : IN_NOTHING;
+}
+
+// HEAD: the header and system page, opened by the reader from a copy of in[pos..len).
+static enum live_input look_head(struct kev_live *l, struct live_seen *s)
+{
+    size_t n = l->len - l->pos;
+    uint8_t *h = malloc(n);
+    if (!h)
+        return IN_MORE;
+    memcpy(h, l->in + l->pos, n);
+    int rc = kev_open_head(l->r, h, n);
+    if (rc == 0) {
+        s->head = h;
+        return IN_HEAD_OK;
+    }
+    free(h);
+    return rc == KEV_ERR_TRUNCATED && n < LIVE_MAX_HEAD ? IN_MORE : IN_HEAD_BAD;
+}
+
+// UNITS: a header, or the unit at pos, whole or not.
+static enum live_input look_units(struct kev_live *l, struct live_seen *s)
+{
+    if (l->pos >= l->len)
+        return IN_MORE;
+    const uint8_t *p = l->in + l->pos;
+    size_t n = l->len - l->pos;
+    int hs = header_start(p, n);
+    if (hs)
+        return hs < 0 ? IN_MORE : IN_HEADER;
+    s->kind = KEV_LIVE_BUFFER;
+    long k = unit_at(l, p, n, &s->kind);
+    if (k > 0) {
+        s->len = (size_t)k;
+        return s->kind == KEV_LIVE_TRAILER ? IN_TRAILER : IN_UNIT;
+    }
+    if (k == 0)
+        return IN_MORE;
+    const uint8_t *h = memmem(p + 1, n - 1, KEV_FILE_MAGIC, magic_len);
+    if (!h)
+        return IN_BAD;
+    s->later = (size_t)(h - p);
+    return IN_BAD_HEADER;
+}
+
+static enum live_input look(struct kev_live *l, int frame_start, struct live_seen *s)
+{
+    switch (l->st) {
+    case ST_HEAD: return look_head(l, s);
+    case ST_UNITS: return look_units(l, s);
+    default: return look_search(l, frame_start);
+    }
+}
 
 // A header at in[pos]: a new segment; the board restarted when one was still open.
-static void new_header(struct kev_live *l)
+static void segment_begin(struct kev_live *l)
 {
     if (l->seg && l->st != ST_DONE) {
         fault(l, KEV_LIVE_RESET, "a new header at byte %llu of the input: the board "
@@ -504,113 +650,9 @@ static void new_header(struct kev_live *l)
               (unsigned long long)(l->in_off - (l->len - l->pos)), l->seg, l->seg + 1);
         segment_end(l, 0);
     }
-    header_begin(l);
-}
-
-// in[pos..] does not start a whole unit: a header later in it is a restart (what comes
-// before it, a unit cut short), else the bytes are skipped (framed input: up to the next
-// frame; raw: to the next byte that could start a unit).
-static void bad_unit(struct kev_live *l, enum kev_live_unit kind)
-{
-    const uint8_t *p = l->in + l->pos;
-    size_t n = l->len - l->pos;
-    const uint8_t *h = memmem(p + 1, n - 1, KEV_FILE_MAGIC, magic_len);
-    if (is_ctl(rd32(l, p), KEV_CTL_BUFFER))
-        l->n.buffers_lost++;
-    if (h) {
-        l->pos += (size_t)(h - p);
-        new_header(l);
-        return;
-    }
-    fault(l, KEV_LIVE_DAMAGED, "byte %llu of the trace starts no whole unit (a %s damaged, "
-          "or garbage): skipped to the next", (unsigned long long)l->file_off,
-          kind == KEV_LIVE_TRAILER ? "trailer" : kind == KEV_LIVE_NOTE ? "loss note" : "buffer");
-    skip_begin(l, ST_SKIP);
-    l->skip_said = 1;
-    if (l->mode == MODE_FRAMED)
-        l->pos = l->len = 0;
-    else
-        l->pos++;
-}
-
-// Take the whole units in[pos..len).
-static void take_units(struct kev_live *l)
-{
-    while (l->st == ST_UNITS && l->pos < l->len) {
-        const uint8_t *p = l->in + l->pos;
-        size_t n = l->len - l->pos;
-        int hs = header_start(p, n);
-        if (hs < 0)
-            return;
-        if (hs == 1) {
-            new_header(l);
-            return;
-        }
-        enum kev_live_unit kind = KEV_LIVE_BUFFER;
-        long k = unit_at(l, p, n, &kind);
-        if (k == 0)
-            return;
-        if (k < 0) {
-            bad_unit(l, kind);
-            if (l->st == ST_SKIP)
-                take_skip(l, 0);
-            return;
-        }
-        unit_done(l, p, (size_t)k, kind);
-        consume(l, (size_t)k);
-    }
-}
-
-// ST_HEAD: the header and system page gathered in in[pos..len).
-static void take_head(struct kev_live *l)
-{
-    size_t n = l->len - l->pos;
-    uint8_t *h = malloc(n);
-    if (!h)
-        return;
-    memcpy(h, l->in + l->pos, n);
-    int rc = kev_open_head(l->r, h, n);
-    if (rc == KEV_ERR_TRUNCATED && n < LIVE_MAX_HEAD) {
-        free(h);
-        return;
-    }
-    if (rc) {
-        free(h);
-        fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
-              (unsigned long long)l->in_off - n, kev_error(l->r));
-        consume(l, magic_len);
-        skip_begin(l, ST_NONE);
-        l->skip_said = 1;
-        return;
-    }
-    free(l->head);
-    l->head = h;
-    l->head_len = l->r->kr_ev_off;
-    l->big = l->r->kr_big;
-    unsigned len;
-    const char *cpus = kev_attr(l->r, "CPU_NUM", &len);
-    l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
-    if (l->ncpu > KEV_MAX_CPUS)
-        l->ncpu = KEV_MAX_CPUS;
-    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
-    l->st = ST_UNITS;
-    for (unsigned i = 0; i < l->nc; i++) {
-        l->from[i] = 0;
-        if (l->c[i].begin)
-            l->c[i].begin(l->c[i].user, l->r, l->seg);
-    }
-    give_unit(l, l->head, l->head_len, KEV_LIVE_HEAD);
-    consume(l, l->head_len);
-    take_units(l);
-}
-
-// A header starts at in[pos]: a new segment.
-static void header_begin(struct kev_live *l)
-{
     l->seg++;
     l->n.segments++;
     l->done = 0;
-    l->st = ST_HEAD;
     l->file_off = 0;
     l->unit_no = 0;
     l->seg_faults = 0;
@@ -627,57 +669,140 @@ static void header_begin(struct kev_live *l)
     memset(l->seen, 0, sizeof(l->seen));
     memset(l->active, 0, sizeof(l->active));
     memset(l->last_t, 0, sizeof(l->last_t));
-    take_head(l);
 }
 
-// p[0..n) could start a unit after the header (1), cannot (0), or is too short to tell (-1):
-// unit_at checks the whole unit.
-static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
+// NOTHING: the bytes start nothing here.
+static void act_skip(struct kev_live *l, const struct live_seen *s)
 {
-    if (n < 12)
-        return -1;
-    uint32_t h = rd32(l, p);
-    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
-                                                                      KEV_TRAILER_MAGIC) ||
-           (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+    (void)s;
+    size_t drop = l->mode == MODE_RAW ? 1 : l->len - l->pos;
+    l->skipped += drop;
+    l->pos += drop;
+    if (l->pos == l->len)
+        l->pos = l->len = 0;
 }
 
-// Search in[pos..len) for what can come next: a header (ST_NONE, ST_DONE), or a header or a
-// unit (ST_SKIP). Raw input: at any byte; framed: only where a frame starts (frame_start), the
-// rest of a frame that starts nothing is skipped whole. Not found: the bytes are skipped.
-static void take_skip(struct kev_live *l, int frame_start)
+// HEADER in a search state: the stretch skipped before it said.
+static void act_found_header(struct kev_live *l, const struct live_seen *s)
 {
-    while (l->pos < l->len) {
-        const uint8_t *p = l->in + l->pos;
-        size_t n = l->len - l->pos;
-        int at = l->mode == MODE_RAW || frame_start;
-        int hs = at ? header_start(p, n) : 0;
-        int us = at && l->st == ST_SKIP ? unit_start(l, p, n) : 0;
-        if (hs == 1) {
-            skip_said(l);
-            new_header(l);
-            return;
-        }
-        if (us == 1) {
-            skip_said(l);
-            l->scanned = 0;
-            l->st = ST_UNITS;
-            take_units(l);
-            return;
-        }
-        if (hs < 0 || us < 0)
-            return;                                         // more bytes to tell
-        size_t drop = l->mode == MODE_RAW ? 1 : n;          // framed: the rest of the frame
-        l->skipped += drop;
-        l->pos += drop;
-        if (l->pos == l->len)
-            l->pos = l->len = 0;
-        frame_start = 0;
+    (void)s;
+    skip_said(l);
+    segment_begin(l);
+}
+
+// HEADER among the units.
+static void act_header(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    segment_begin(l);
+}
+
+// UNIT_START after garbage: the stretch said, the unit gathered from here.
+static void act_unit_start(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    skip_said(l);
+    l->scanned = 0;
+}
+
+// HEAD_OK: the segment's header kept (the reader points into it), given as its first unit.
+static void act_head_ok(struct kev_live *l, const struct live_seen *s)
+{
+    free(l->head);
+    l->head = s->head;
+    l->head_len = l->r->kr_ev_off;
+    l->big = l->r->kr_big;
+    unsigned len;
+    const char *cpus = kev_attr(l->r, "CPU_NUM", &len);
+    l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
+    if (l->ncpu > KEV_MAX_CPUS)
+        l->ncpu = KEV_MAX_CPUS;
+    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
+    for (unsigned i = 0; i < l->nc; i++) {
+        l->from[i] = 0;
+        if (l->c[i].begin)
+            l->c[i].begin(l->c[i].user, l->r, l->seg);
     }
+    give_unit(l, l->head, l->head_len, KEV_LIVE_HEAD);
+    consume(l, l->head_len);
 }
 
-// The next bytes of the data (the file's bytes: raw input, or a frame's payload).
+// HEAD_BAD: no segment began (none ends: DONE); a header is searched for past this one's magic,
+// in the bytes already here (raw: the next byte; framed: the next frame).
+static void act_head_bad(struct kev_live *l, const struct live_seen *s)
+{
+    (void)s;
+    fault(l, KEV_LIVE_DAMAGED, "the header at byte %llu of the input does not decode: %s",
+          (unsigned long long)l->in_off - (l->len - l->pos), kev_error(l->r));
+    consume(l, magic_len);
+    skip_begin(l);
+    l->skip_said = 1;
+}
+
+// UNIT, TRAILER: the whole unit at pos (a trailer ends the segment).
+static void act_unit(struct kev_live *l, const struct live_seen *s)
+{
+    unit_done(l, l->in + l->pos, s->len, s->kind);
+    consume(l, s->len);
+}
+
+// A unit that is not whole: a buffer among them is lost.
+static void bad_count(struct kev_live *l)
+{
+    if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+        l->n.buffers_lost++;
+}
+
+// BAD_HEADER: the unit cut short by a header later in the bytes: the board restarted there.
+static void act_bad_header(struct kev_live *l, const struct live_seen *s)
+{
+    bad_count(l);
+    l->pos += s->later;
+    segment_begin(l);
+}
+
+// BAD: the unit is damaged or garbage: said, and skipped (framed: to the next frame; raw: to
+// the next byte that could start one).
+static void act_bad(struct kev_live *l, const struct live_seen *s)
+{
+    bad_count(l);
+    fault(l, KEV_LIVE_DAMAGED, "byte %llu of the trace starts no whole unit (a %s damaged, "
+          "or garbage): skipped to the next", (unsigned long long)l->file_off,
+          s->kind == KEV_LIVE_TRAILER ? "trailer" : s->kind == KEV_LIVE_NOTE ? "loss note" :
+                                                                               "buffer");
+    skip_begin(l);
+    l->skip_said = 1;
+    if (l->mode == MODE_FRAMED)
+        l->pos = l->len = 0;
+    else
+        l->pos++;
+}
+
+// The table drawn above. Rows not listed are never seen: look() names only its state's inputs.
+#define LIVE_SEARCH_ROWS(st)                                                                    \
+    [IN_MORE] = { NULL, st, 1 }, [IN_HEADER] = { act_found_header, ST_HEAD, 0 },               \
+    [IN_NOTHING] = { act_skip, st, 0 }
+static const struct live_row live_table[ST_COUNT][IN_COUNT] = {
+    [ST_NONE] = { LIVE_SEARCH_ROWS(ST_NONE) },
+    [ST_SKIP] = { LIVE_SEARCH_ROWS(ST_SKIP), [IN_UNIT_START] = { act_unit_start, ST_UNITS, 0 } },
+    [ST_DONE] = { LIVE_SEARCH_ROWS(ST_DONE) },
+    [ST_HEAD] = {
+        [IN_MORE] = { NULL, ST_HEAD, 1 },
+        [IN_HEAD_OK] = { act_head_ok, ST_UNITS, 0 },
+        [IN_HEAD_BAD] = { act_head_bad, ST_DONE, 0 },
+    },
+    [ST_UNITS] = {
+        [IN_MORE] = { NULL, ST_UNITS, 1 },
+        [IN_HEADER] = { act_header, ST_HEAD, 0 },
+        [IN_UNIT] = { act_unit, ST_UNITS, 0 },
+        [IN_TRAILER] = { act_unit, ST_DONE, 1 },
+        [IN_BAD_HEADER] = { act_bad_header, ST_HEAD, 0 },
+        [IN_BAD] = { act_bad, ST_SKIP, 0 },
+    },
+};
+
+// The next bytes of the data (the file's bytes: raw input, or a frame's payload), taken by the
+// table until a row waits.
 static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start)
 {
     if (l->pos > (1u << 16) && l->pos > l->len / 2) { // compact
@@ -691,12 +816,21 @@ static void take(struct kev_live *l, const uint8_t *p, size_t n, int frame_start
     }
     memcpy(l->in + l->len, p, n);
     l->len += n;
-    switch (l->st) {
-    case ST_NONE:
-    case ST_DONE:
-    case ST_SKIP: take_skip(l, frame_start); break;
-    case ST_HEAD: take_head(l); break;
-    case ST_UNITS: take_units(l); break;
+    for (;;) {
+        struct live_seen s = { 0 };
+        s.in = look(l, frame_start, &s);
+        const struct live_row *row = &live_table[l->st][s.in];
+        if (!row->act && !row->wait) {  // (a look naming an input its state has no row for)
+            fprintf(stderr, "kev_live: no row for state %d, input %d\n", (int)l->st, (int)s.in);
+            abort();
+        }
+        if (!row->act)
+            return;
+        row->act(l, &s);
+        l->st = row->next;
+        if (row->wait)
+            return;
+        frame_start = 0;  // (a frame's start is its first look's only)
     }
 }
 
@@ -713,19 +847,15 @@ static void hole(struct kev_live *l, char *what, size_t n)
     } else if (l->st == ST_HEAD) {
         snprintf(what, n, "; the header lost with it: nothing decodes until the next one");
     }
-    if (l->st == ST_UNITS || l->st == ST_SKIP) {
-        skip_begin(l, ST_SKIP);
-        l->pos = l->len = 0;
-    } else if (l->st != ST_DONE) { // what is skipped until a header is the hole's
-        skip_begin(l, ST_NONE);
+    if (l->st != ST_DONE) { // what is skipped until a unit (or a header) is the hole's
+        l->st = l->st == ST_UNITS || l->st == ST_SKIP ? ST_SKIP : ST_NONE;
+        skip_begin(l);
         l->pos = l->len = 0;
     }
     l->skip_said = 1;
 }
 
 // ---- frames -----------------------------------------------------------------------------------
-
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n);
 
 // The stream's END frame closed the segment: what it announced against what arrived.
 // An END before the trace's trailer claims an end the file has not reached: said, and the
@@ -753,8 +883,10 @@ static void stream_end(struct kev_live *l)
               "changed under a good frame CRC", (unsigned long)l->ks.end_len,
               (unsigned long)l->ks.end_crc, (unsigned long long)l->seg_bytes,
               (unsigned long)l->seg_crc);
-    if (l->st != ST_DONE && l->seg)
+    if (l->st != ST_DONE && l->seg) {
         segment_end(l, 0);
+        l->st = ST_DONE;
+    }
     if (!l->seg)
         fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
     l->done = 1;
@@ -960,13 +1092,6 @@ static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t d
 
 // ---- the interface ----------------------------------------------------------------------------
 
-// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
-// every byte of a stream is checked twice (its frame's CRC, the file's).
-static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
-{
-    return (uint32_t)crc32(crc, p, (uInt)n);
-}
-
 struct kev_live *kev_live_new(const char *name)
 {
     struct kev_live *l = calloc(1, sizeof(*l));
@@ -1063,8 +1188,10 @@ void kev_live_finish(struct kev_live *l)
         fault(l, KEV_LIVE_CUT, "the stream ended%s: the trace is incomplete", why);
     if (!l->seg)
         fault(l, KEV_LIVE_CUT, "no header arrived: nothing could be decoded");
-    if (l->seg && l->st != ST_DONE)
+    if (l->seg && l->st != ST_DONE) {
         segment_end(l, 0);
+        l->st = ST_DONE;
+    }
     release(l, 1);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The probe path's reader (kevhost/kev_probe.h): GDB's remote serial protocol over TCP, the
+// The probe path's reader (kevhost/kev_probe.h), over GDB's remote protocol (gdb_remote.h): the
 // probe block's checks, and the rounds that take the kernel's buffers where they lie.
 // A round: the target halted (by the caller), the block read and checked, the buffers' table
 // read, each buffer in sequence order written once it is FULL (its slots checked), then given
@@ -11,25 +11,9 @@
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
 #include <errno.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <unistd.h>
-
-#define GDB_WAIT_MS 5000    // a reply that takes longer: the server is gone
-
-static void gerr(struct kev_gdb *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g->err, sizeof(g->err), fmt, ap);
-    va_end(ap);
-}
 
 // ---- the block's checks ----------------------------------------------------------------------
 
@@ -93,313 +77,6 @@ const char *kev_probe_buffer_refused(const struct kev_slot *s, unsigned n, uint3
     return NULL;
 }
 
-// ---- the GDB remote protocol -----------------------------------------------------------------
-
-static int wait_in(struct kev_gdb *g, int ms)
-{
-    struct pollfd pfd = { g->fd, POLLIN, 0 };
-    int r;
-    while ((r = poll(&pfd, 1, ms)) < 0 && errno == EINTR)
-        ;
-    return r;
-}
-
-// The next byte from the server (buffered: a 16 KB read is 32 KB of hexadecimal).
-static int get_byte(struct kev_gdb *g, int ms)
-{
-    if (g->in_pos < g->in_len)
-        return g->in[g->in_pos++];
-    if (wait_in(g, ms) <= 0) {
-        gerr(g, "the GDB server did not answer within %d ms", ms);
-        return -2;
-    }
-    ssize_t r;
-    while ((r = read(g->fd, g->in, sizeof(g->in))) < 0 && errno == EINTR)
-        ;
-    if (r <= 0) {
-        gerr(g, "the GDB server closed the connection (the target ended)");
-        return -1;
-    }
-    g->in_len = (size_t)r;
-    g->in_pos = 1;
-    return g->in[0];
-}
-
-static int put_all(struct kev_gdb *g, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(g->fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            gerr(g, "writing to the GDB server: %s", strerror(errno));
-            return -1;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static const char hexd[] = "0123456789abcdef";
-
-static int hexval(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-// Sends $body#cs (and waits for its '+' unless in no-ack mode).
-static int send_pkt(struct kev_gdb *g, const char *body, size_t n)
-{
-    if (n + 4 > g->pkt_cap) {
-        gerr(g, "a packet of %zu bytes (the buffer holds %zu)", n, g->pkt_cap);
-        return -1;
-    }
-    for (int tries = 0; tries < 3; tries++) {
-        unsigned sum = 0;
-        char *o = g->pkt;
-        *o++ = '$';
-        for (size_t i = 0; i < n; i++) {
-            sum += (unsigned char)body[i];
-            *o++ = body[i];
-        }
-        *o++ = '#';
-        *o++ = hexd[(sum >> 4) & 15];
-        *o++ = hexd[sum & 15];
-        if (put_all(g, g->pkt, (size_t)(o - g->pkt)) < 0)
-            return -1;
-        if (g->noack)
-            return 0;
-        int c;
-        while ((c = get_byte(g, GDB_WAIT_MS)) >= 0 && c != '+' && c != '-')
-            ;
-        if (c < 0)
-            return -1;
-        if (c == '+')
-            return 0;
-    }
-    gerr(g, "the GDB server refused a packet three times");
-    return -1;
-}
-
-// Receives one packet's body into g->pkt (NUL-terminated); its length, or -1.
-static long recv_pkt(struct kev_gdb *g, int ms)
-{
-    for (;;) {
-        int c;
-        while ((c = get_byte(g, ms)) >= 0 && c != '$')
-            ;   // acks and noise between packets
-        if (c < 0)
-            return -1;
-        size_t n = 0;
-        unsigned sum = 0;
-        while ((c = get_byte(g, GDB_WAIT_MS)) >= 0 && c != '#') {
-            if (n + 1 >= g->pkt_cap) {
-                gerr(g, "the GDB server sent a packet over %zu bytes", g->pkt_cap);
-                return -1;
-            }
-            sum += (unsigned)c;
-            g->pkt[n++] = (char)c;
-        }
-        if (c < 0)
-            return -1;
-        int h = get_byte(g, GDB_WAIT_MS), l = get_byte(g, GDB_WAIT_MS);
-        if (h < 0 || l < 0)
-            return -1;
-        g->pkt[n] = 0;
-        int ok = hexval(h) >= 0 && hexval(l) >= 0 && (unsigned)(hexval(h) << 4 | hexval(l)) == (sum & 255u);
-        if (!g->noack && put_all(g, ok ? "+" : "-", 1) < 0)
-            return -1;
-        if (ok || g->noack)
-            return (long)n;
-    }
-}
-
-// A command and its reply; the reply's length, or -1.
-static long transact(struct kev_gdb *g, const char *cmd, size_t n)
-{
-    if (send_pkt(g, cmd, n) < 0)
-        return -1;
-    return recv_pkt(g, GDB_WAIT_MS);
-}
-
-static int stop_reply(struct kev_gdb *g, long n)
-{
-    if (n < 0)
-        return -1;
-    if (g->pkt[0] == 'W' || g->pkt[0] == 'X') {
-        gerr(g, "the target ended (%s)", g->pkt);
-        return 1;
-    }
-    if (g->pkt[0] != 'T' && g->pkt[0] != 'S') {
-        gerr(g, "the GDB server answered a halt with '%.40s'", g->pkt);
-        return -1;
-    }
-    g->running = 0;
-    return 0;
-}
-
-int kev_gdb_open(struct kev_gdb *g, const char *host, const char *port)
-{
-    memset(g, 0, sizeof(*g));
-    g->fd = -1;
-    g->pkt_cap = 70000;
-    g->pkt = malloc(g->pkt_cap);
-    if (!g->pkt) {
-        gerr(g, "out of memory");
-        return -1;
-    }
-    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *a;
-    int e = getaddrinfo(host, port, &hints, &res);
-    if (e) {
-        gerr(g, "%s:%s: %s", host, port, gai_strerror(e));
-        return -1;
-    }
-    for (a = res; a; a = a->ai_next) {
-        g->fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-        if (g->fd >= 0 && connect(g->fd, a->ai_addr, a->ai_addrlen) == 0)
-            break;
-        if (g->fd >= 0)
-            close(g->fd);
-        g->fd = -1;
-    }
-    freeaddrinfo(res);
-    if (g->fd < 0) {
-        gerr(g, "cannot connect to the GDB server at %s:%s: %s", host, port, strerror(errno));
-        return -1;
-    }
-    int one = 1;
-    setsockopt(g->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    if (put_all(g, "+", 1) < 0)
-        return -1;
-    long n = transact(g, "qSupported:swbreak+", 19);
-    if (n < 0)
-        return -1;
-    g->chunk = 1024;
-    const char *ps = strstr(g->pkt, "PacketSize=");
-    if (ps) {
-        unsigned long sz = strtoul(ps + 11, NULL, 16);
-        // an 'm' reply is twice the bytes; an 'M' packet carries the header too
-        if (sz > 64)
-            g->chunk = (unsigned)((sz - 32) / 2);
-        if (g->chunk > 16384)
-            g->chunk = 16384;
-    }
-    int want_noack = strstr(g->pkt, "QStartNoAckMode+") != NULL;
-    if (want_noack && (n = transact(g, "QStartNoAckMode", 15)) >= 0 && strcmp(g->pkt, "OK") == 0)
-        g->noack = 1;
-    if (n < 0)
-        return -1;
-    // QEMU: memory by physical address (this kernel maps it 1:1), whatever the halted CPU's
-    // translation regime lets its current level see; another server answers "" (ignored).
-    if (transact(g, "Qqemu.PhyMemMode:1", 18) < 0)
-        return -1;
-    n = transact(g, "?", 1);     // QEMU stops the VM when a debugger attaches
-    if (n < 0)
-        return -1;
-    if (g->pkt[0] == 'T' || g->pkt[0] == 'S')
-        return 0;
-    g->running = 1;
-    return kev_gdb_halt(g) == 0 ? 0 : -1;
-}
-
-int kev_gdb_halt(struct kev_gdb *g)
-{
-    if (!g->running)
-        return 0;
-    if (put_all(g, "\003", 1) < 0)
-        return -1;
-    return stop_reply(g, recv_pkt(g, GDB_WAIT_MS));
-}
-
-int kev_gdb_cont(struct kev_gdb *g)
-{
-    if (g->running)
-        return 0;
-    if (send_pkt(g, "c", 1) < 0)
-        return -1;
-    g->running = 1;
-    return 0;
-}
-
-int kev_gdb_read(struct kev_gdb *g, uint64_t addr, void *buf, size_t n)
-{
-    uint8_t *o = buf;
-    while (n) {
-        size_t k = n < g->chunk ? n : g->chunk;
-        char cmd[48];
-        int c = snprintf(cmd, sizeof(cmd), "m%llx,%zx", (unsigned long long)addr, k);
-        long r = transact(g, cmd, (size_t)c);
-        if (r < 0)
-            return -1;
-        if ((size_t)r != 2 * k) {
-            gerr(g, "reading %zu bytes at 0x%llx: the GDB server answered '%.20s'", k,
-                 (unsigned long long)addr, g->pkt);
-            return -1;
-        }
-        for (size_t i = 0; i < k; i++) {
-            int h = hexval(g->pkt[2 * i]), l = hexval(g->pkt[2 * i + 1]);
-            if (h < 0 || l < 0) {
-                gerr(g, "reading at 0x%llx: a reply that is not hexadecimal",
-                     (unsigned long long)addr);
-                return -1;
-            }
-            o[i] = (uint8_t)(h << 4 | l);
-        }
-        o += k;
-        addr += k;
-        n -= k;
-    }
-    return 0;
-}
-
-int kev_gdb_write(struct kev_gdb *g, uint64_t addr, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        size_t k = n < g->chunk ? n : g->chunk;
-        char *cmd = malloc(2 * k + 48);
-        if (!cmd) {
-            gerr(g, "out of memory");
-            return -1;
-        }
-        int c = snprintf(cmd, 48, "M%llx,%zx:", (unsigned long long)addr, k);
-        for (size_t i = 0; i < k; i++) {
-            cmd[c++] = hexd[p[i] >> 4];
-            cmd[c++] = hexd[p[i] & 15];
-        }
-        long r = transact(g, cmd, (size_t)c);
-        free(cmd);
-        if (r < 0)
-            return -1;
-        if (strcmp(g->pkt, "OK") != 0) {
-            gerr(g, "writing at 0x%llx: the GDB server answered '%.20s'",
-                 (unsigned long long)addr, g->pkt);
-            return -1;
-        }
-        p += k;
-        addr += k;
-        n -= k;
-    }
-    return 0;
-}
-
-void kev_gdb_close(struct kev_gdb *g)
-{
-    if (g->fd >= 0) {
-        if (kev_gdb_halt(g) == 0)
-            transact(g, "D", 1);    // detach: the target runs on
-        close(g->fd);
-    }
-    g->fd = -1;
-    free(g->pkt);
-    g->pkt = NULL;
-}
-
-// ---- the reader ------------------------------------------------------------------------------
-
 static int perr(struct kev_probe *p, const char *fmt, ...)
 {
     va_list ap;
@@ -414,7 +91,7 @@ static int gdb_fail(struct kev_probe *p)
     return perr(p, "%s", p->p_gdb->err);
 }
 
-int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t scan,
+int kev_probe_find(struct kev_probe *p, struct gdbr *g, uint64_t at, uint64_t scan,
                    uint64_t scan_len)
 {
     memset(p, 0, sizeof(*p));
@@ -432,7 +109,7 @@ int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t
     static uint8_t win[4096 + KEV_PROBE_MAGIC_LEN];
     for (uint64_t a = scan & ~15ull; a < scan + scan_len; a += 4096) {
         uint64_t n = scan + scan_len - a < 4096 ? scan + scan_len - a : 4096;
-        if (kev_gdb_read(g, a, win, (size_t)n) < 0)
+        if (gdbr_read(g, a, win, (size_t)n) < 0)
             return gdb_fail(p);
         for (uint64_t o = 0; o + KEV_PROBE_MAGIC_LEN <= n; o += 16)
             if (memcmp(win + o, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) == 0) {
@@ -502,8 +179,8 @@ static int begin_capture(struct kev_probe *p)
     uint8_t *h = malloc(n ? n : 1);
     if (!h)
         return perr(p, "out of memory");
-    int r = kev_gdb_read(p->p_gdb, b->pb_head, h, b->pb_head_len) < 0 ||
-            kev_gdb_read(p->p_gdb, b->pb_page, h + b->pb_head_len, b->pb_page_len) < 0;
+    int r = gdbr_read(p->p_gdb, b->pb_head, h, b->pb_head_len) < 0 ||
+            gdbr_read(p->p_gdb, b->pb_page, h + b->pb_head_len, b->pb_page_len) < 0;
     if (r) {
         free(h);
         return gdb_fail(p);
@@ -532,8 +209,8 @@ static int end_capture(struct kev_probe *p)
     for (unsigned c = 0; c < b->pb_ncpus; c++) {
         uint64_t d, o;
         uint64_t base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
-        if (kev_gdb_read(p->p_gdb, base + b->pb_off_dropped, &d, 8) < 0 ||
-            kev_gdb_read(p->p_gdb, base + b->pb_off_overwritten, &o, 8) < 0)
+        if (gdbr_read(p->p_gdb, base + b->pb_off_dropped, &d, 8) < 0 ||
+            gdbr_read(p->p_gdb, base + b->pb_off_overwritten, &o, 8) < 0)
             return gdb_fail(p);
         tot[c].events = p->p_cpu_events[c];
         tot[c].lost = d + o;
@@ -560,7 +237,7 @@ static int end_capture(struct kev_probe *p)
     }
     fflush(p->p_out);
     uint32_t gen = b->pb_gen;
-    if (kev_gdb_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
+    if (gdbr_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
                       4) < 0)
         return gdb_fail(p);
     p->p_done = 1;
@@ -593,7 +270,7 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
     unsigned n = tab16(p, idx, b->pb_off_nslots);
     if (n < 3 || n > KEV_BUF_SLOTS)
         return perr(p, "buffer %u: %s", idx, kev_probe_buffer_refused(p->p_slots, n, p->p_next));
-    if (kev_gdb_read(p->p_gdb, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
+    if (gdbr_read(p->p_gdb, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
                      (size_t)n * sizeof(struct kev_slot)) < 0)
         return gdb_fail(p);
     const char *why = kev_probe_buffer_refused(p->p_slots, n, p->p_next);
@@ -609,7 +286,7 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
     p->p_next++;
     if (!(b->pb_flags & KEV_PROBE_F_KEEP)) {
         uint8_t free_state = 0;     // TRACE_BUF_FREE (trace/trace_ring.h)
-        if (kev_gdb_write(p->p_gdb, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride +
+        if (gdbr_write(p->p_gdb, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride +
                           b->pb_off_state, &free_state, 1) < 0)
             return gdb_fail(p);
     }
@@ -622,8 +299,8 @@ static int take_buffers(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
     uint32_t given;
-    if (kev_gdb_read(p->p_gdb, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0 ||
-        kev_gdb_read(p->p_gdb, b->pb_next_seq, &given, 4) < 0)
+    if (gdbr_read(p->p_gdb, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0 ||
+        gdbr_read(p->p_gdb, b->pb_next_seq, &given, 4) < 0)
         return gdb_fail(p);
     for (unsigned i = 0; i < b->pb_nbufs; i++) {
         unsigned st = tab8(p, i, b->pb_off_state);
@@ -677,7 +354,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
 {
     struct kev_probe_block *b = &p->p_blk;
     p->p_counts.polls++;
-    if (kev_gdb_read(p->p_gdb, p->p_at, b, sizeof(*b)) < 0)
+    if (gdbr_read(p->p_gdb, p->p_at, b, sizeof(*b)) < 0)
         return gdb_fail(p);
     static const struct kev_probe_block zero;
     p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0;
@@ -710,7 +387,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         p->p_last_flush_ns = now_ns;
         if (b->pb_flush_done == b->pb_flush_req) {  // else the last is not served yet
             uint32_t req = b->pb_flush_req + 1u;
-            if (kev_gdb_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_flush_req),
+            if (gdbr_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_flush_req),
                               &req, 4) < 0)
                 return gdb_fail(p);
             p->p_counts.flushes++;

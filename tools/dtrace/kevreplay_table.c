@@ -49,7 +49,7 @@ static void map_build(void)
     map_built = 1;
     for (uint32_t id = DPROBE_NONE + 1u; id < DPROBE_COUNT; id++)
         map_add(id);
-    for (uint32_t id = DPROBE_ROW_BASE; id < DPROBE_ROW_BASE + DPROBE_ROW_MAX; id++)
+    for (uint32_t id = dprobe_next(DPROBE_ROW_BASE - 1u); DPROBE_IS_ROW(id); id = dprobe_next(id))
         map_add(id);
 }
 

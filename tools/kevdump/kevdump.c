@@ -6,7 +6,7 @@
 // flight recorder (tracelogger -r: it wraps without the logger until the end) and after a
 // hang or a kernel fault the last buffers are there. The ring is found through the kernel's
 // map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan.
-#include "gdb_remote.h"
+#include <kevhost/gdb_remote.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

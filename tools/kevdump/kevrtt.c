@@ -7,7 +7,7 @@
 // like OpenOCD's `rtt server`, so `kevcapture HOST:PORT` rebuilds the .kev from either.
 // QEMU's gdbstub stops the whole VM for each access (a real probe reads over SWD without
 // stopping the core): the stop/continue sequence is ^C, wait for the stop reply, m/M, `c`.
-#include "gdb_remote.h"
+#include <kevhost/gdb_remote.h>
 #include "rtt_find.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 #ifndef TOOLS_RTT_FIND_H
 #define TOOLS_RTT_FIND_H
 
-#include "gdb_remote.h"
+#include <kevhost/gdb_remote.h>
 #include <trace/rtt.h>
 
 // The control block's address in [start, start + len), or 0 when the ID is not there (yet);

@@ -54,17 +54,17 @@ static int number(const char *s, uint64_t *v)
     return *s && !*end ? 0 : -1;
 }
 
-// The GDB server at host:port, waited for up to wait_s, and the probe block found through it
-// (at ADDR, by a scan of scan_len bytes from scan, or as -e's symbol gave it); the block is
+// The GDB server at hp (HOST:PORT), waited for up to wait_s, and the probe block found through
+// it (at ADDR, by a scan of scan_len bytes from scan, or as -e's symbol gave it); the block is
 // published when the logger starts (the kernel's is all zero until then): it is waited for
 // as long, the target running between looks. *t0: when that wait began. 0, or 1 after saying
 // why.
-static int attach(struct kev_gdb *g, struct kev_probe *p, const char *host, const char *port,
-                  uint64_t at, uint64_t scan, uint64_t scan_len, uint64_t wait_s, uint64_t *t0)
+static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t at,
+                  uint64_t scan, uint64_t scan_len, uint64_t wait_s, uint64_t *t0)
 {
     *t0 = now_ns();
-    while (kev_gdb_open(g, host, port) < 0) {
-        kev_gdb_close(g);
+    while (gdbr_connect(g, hp) < 0) {
+        gdbr_close(g);
         if (now_ns() - *t0 > wait_s * 1000000000u) {
             fprintf(stderr, "kevprobe: %s\n", g->err);
             return 1;
@@ -73,14 +73,14 @@ static int attach(struct kev_gdb *g, struct kev_probe *p, const char *host, cons
     }
     *t0 = now_ns();
     while (kev_probe_find(p, g, at, scan, scan_len) < 0) {
-        if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || kev_gdb_cont(g) < 0) {
+        if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || gdbr_cont(g) < 0) {
             fprintf(stderr, "kevprobe: %s\n", p->p_err);
-            kev_gdb_close(g);
+            gdbr_close(g);
             return 1;
         }
         kev_probe_free(p);
         usleep(100000);
-        if (kev_gdb_halt(g) != 0) {
+        if (gdbr_halt(g) != 0) {
             fprintf(stderr, "kevprobe: %s\n", g->err);
             return 1;
         }
@@ -91,7 +91,7 @@ static int attach(struct kev_gdb *g, struct kev_probe *p, const char *host, cons
 // The capture followed: the target halted, its new buffers read (kev_probe_poll), let run
 // for poll_ms, until the capture ends (1), a block never published within wait_s of t0 (-2,
 // said) or an error (-1; *ended when the target itself ended).
-static int follow(struct kev_gdb *g, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
+static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
                   uint64_t t0, int *ended)
 {
     for (;;) {
@@ -105,11 +105,11 @@ static int follow(struct kev_gdb *g, struct kev_probe *p, uint64_t poll_ms, uint
                     "running image's\n", (unsigned long long)p->p_at, (unsigned long long)wait_s);
             return -2;
         }
-        if (kev_gdb_cont(g) < 0)
+        if (gdbr_cont(g) < 0)
             return -1;
         p->p_counts.halted_ns += now_ns() - h0;
         usleep((useconds_t)(poll_ms * 1000u));
-        if (kev_gdb_halt(g) != 0) {
+        if (gdbr_halt(g) != 0) {
             *ended = 1;
             return -1;
         }
@@ -168,17 +168,16 @@ int main(int argc, char **argv)
     char *hp = argv[a.ind], *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1])
         return tool_usage_error(&cmd, "HOST:PORT, not '%s'", hp);
-    *colon = 0;
     FILE *out = stdout;
     if (out_name && strcmp(out_name, "-") != 0 && !(out = fopen(out_name, "wb"))) {
         perror(out_name);
         return 1;
     }
 
-    struct kev_gdb g;
+    struct gdbr g;
     struct kev_probe p;
     uint64_t t0;
-    if (attach(&g, &p, hp, colon + 1, at, scan, scan_len, wait_s, &t0) != 0)
+    if (attach(&g, &p, hp, at, scan, scan_len, wait_s, &t0) != 0)
         return 1;
     p.p_out = out;
     p.p_stream = stream;
@@ -190,12 +189,7 @@ int main(int argc, char **argv)
     if (ended && r < 0)
         fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "
                 "read)\n", (unsigned long long)p.p_counts.buffers);
-    if (!ended)
-        kev_gdb_close(&g);
-    else {
-        free(g.pkt);
-        g.pkt = NULL;
-    }
+    gdbr_close(&g);     // detaches unless the target ended
     if (out != stdout && fclose(out) != 0) {
         perror(out_name);
         r = -1;

@@ -119,7 +119,7 @@ printf 'BENCH sql_fleet_speedup_2proc %.2f x\n' "$(awk -v a="$j1" -v b="$j2" 'BE
 pids=()
 stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null || true; }
 trap stop EXIT
-port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$("$py" "$(dirname "$0")/../../scripts/free-port.py")
 url=tcp://127.0.0.1:$port
 (cd "$dir" && exec dask-scheduler --host 127.0.0.1 --port "$port" --no-dashboard --no-show \
     > "$dir/scheduler.log" 2>&1) &

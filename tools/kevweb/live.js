@@ -272,7 +272,7 @@
     }
     var ts = h.tasks || { instances: 0, late: 0 };
     $("task-sum").textContent = ts.instances + " instances ended, " + ts.late +
-      " late (live: past the task's given deadline or period, else the mean interval between its releases so far;" +
+      " late (live: past the task's given deadline or period, else the median of its last 15 release intervals;" +
       " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
     var head = ["#", "task", "release", "response", "execution", "deadline", ""];
     table("misses", head, instRows(M.miss, true));

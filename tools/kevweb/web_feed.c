@@ -6,10 +6,10 @@
 // far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
 // wait, kevstat's sentence), the task instances the model has ended since the last update
-// (judged live against the task's given deadline or period, else, for a task its timer or an
-// interrupt releases, the mean interval between its releases so far; an exit path and a
-// message-released task unjudged; then forgotten by the model: kx_stats_forget), and the losses (the model's
-// windows, the board's LOSS frames, the stream's own faults).
+// (judged by the model as they end, kx_tasks_judge_now: a given deadline or period, else the
+// median of the task's latest release intervals; then forgotten by the model:
+// kx_stats_forget), and the losses (the model's windows, the board's LOSS frames, the
+// stream's own faults).
 #define _GNU_SOURCE
 #include "web_feed.h"
 
@@ -63,8 +63,6 @@ struct web_feed {
     // task instances: those the model has ended, reported once (then forgotten by the model);
     // each thread's releases so far, for the mean interval between them
     struct ring_inst inst, miss;
-    uint64_t *last_rel, *gap_sum;
-    uint32_t *ngap;
     // what the last update said of each thread
     unsigned names_sent;
     uint64_t *sent_cpu;
@@ -157,35 +155,6 @@ static void on_msg(void *user, const struct kx_msg *g)
 
 // ---- task instances -------------------------------------------------------------------------------
 
-// The deadline instance x is judged by live (cycles, 0 none): none for an exit path (not a
-// job); a rule naming its task; none for a task released so far mostly by messages (sporadic,
-// as the model says at the end: kx_task_released_by); else the mean interval between its
-// releases so far (from two intervals on).
-static uint64_t live_limit(const struct web_feed *f, const struct kx_tasks *k,
-                           const struct kx_inst *x)
-{
-    const struct kx_stats *s = f->s;
-    int th = x->th;
-    if (x->exit)
-        return 0;
-    char label[80];
-    kx_label(&s->m, th, label, sizeof(label));
-    uint64_t dl = 0, per = 0;
-    for (unsigned i = 0; i < f->timing.n; i++)
-        if (!strcmp(f->timing.rule[i].name, label) || !strcmp(f->timing.rule[i].name, s->m.th[th].name)) {
-            uint64_t c = (uint64_t)((double)f->timing.rule[i].ns * (double)f->cps / 1e9 + 0.5);
-            if (f->timing.rule[i].deadline)
-                dl = c;
-            else
-                per = c;
-        }
-    if (dl || per)
-        return dl ? dl : per;
-    if (x->task < k->ntask && kx_task_released_by(&k->task[x->task]) == KX_REL_MSG)
-        return 0;
-    return f->ngap[th] >= 2 ? f->gap_sum[th] / f->ngap[th] : 0;
-}
-
 static void ring_put(struct ring_inst *g, const struct inst *i)
 {
     g->v[g->n % WF_RECENT] = *i;
@@ -203,17 +172,11 @@ static void scan_instances(struct web_feed *f)
         const struct kx_inst *x = &k->inst[j];
         if (!x->end || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS)
             continue;
-        struct inst v = { x->id, x->release, x->start, x->end, x->exec, live_limit(f, k, x),
-                          x->th, 0 };
-        v.late = v.limit && x->end - x->release > v.limit;
+        struct inst v = { x->id, x->release, x->start, x->end, x->exec, 0, x->th, 0 };
+        v.late = kx_tasks_judge_now(k, &f->s->m, x, f->cps, &v.limit);
         ring_put(&f->inst, &v);
         if (v.late)
             ring_put(&f->miss, &v);
-        if (f->last_rel[x->th] && x->release > f->last_rel[x->th]) {
-            f->gap_sum[x->th] += x->release - f->last_rel[x->th];
-            f->ngap[x->th]++;
-        }
-        f->last_rel[x->th] = x->release;
     }
     if (!f->ended)
         kx_stats_forget(f->s);
@@ -232,9 +195,6 @@ static void reset(struct web_feed *f)
     f->names_sent = 0;
     f->events_sent = 0;
     if (f->sent_cpu) {
-        memset(f->last_rel, 0, KX_MAX_THREADS * sizeof(*f->last_rel));
-        memset(f->gap_sum, 0, KX_MAX_THREADS * sizeof(*f->gap_sum));
-        memset(f->ngap, 0, KX_MAX_THREADS * sizeof(*f->ngap));
         memset(f->sent_cpu, 0, KX_MAX_THREADS * sizeof(*f->sent_cpu));
         memset(f->sent_state, 0, KX_MAX_THREADS * sizeof(*f->sent_state));
         memset(f->sent_prio, 0, KX_MAX_THREADS * sizeof(*f->sent_prio));
@@ -609,11 +569,7 @@ struct web_feed *web_feed_new(const struct kx_timing_set *timing)
     f->sent_cpu = calloc(KX_MAX_THREADS, sizeof(*f->sent_cpu));
     f->sent_state = calloc(KX_MAX_THREADS, sizeof(*f->sent_state));
     f->sent_prio = calloc(KX_MAX_THREADS, sizeof(*f->sent_prio));
-    f->last_rel = calloc(KX_MAX_THREADS, sizeof(*f->last_rel));
-    f->gap_sum = calloc(KX_MAX_THREADS, sizeof(*f->gap_sum));
-    f->ngap = calloc(KX_MAX_THREADS, sizeof(*f->ngap));
-    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio || !f->last_rel ||
-        !f->gap_sum || !f->ngap) {
+    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio) {
         web_feed_free(f);
         return NULL;
     }
@@ -631,8 +587,5 @@ void web_feed_free(struct web_feed *f)
     free(f->sent_cpu);
     free(f->sent_state);
     free(f->sent_prio);
-    free(f->last_rel);
-    free(f->gap_sum);
-    free(f->ngap);
     free(f);
 }

@@ -90,21 +90,16 @@ static int usdt_get(uint32_t id, struct dprobe_desc *d)
     return 0;
 }
 
-static const struct dprobe_desc *row_probes;
-static unsigned row_n;
+static const struct dprobe_rowset *rowset;
 
-void dprobe_rows_use(const struct dprobe_desc *probes, unsigned n)
+void dprobe_rows_use(const struct dprobe_rowset *rows)
 {
-    row_probes = probes;
-    row_n = n < DPROBE_ROW_MAX ? n : DPROBE_ROW_MAX;
+    rowset = rows;
 }
 
 static int row_get(uint32_t id, struct dprobe_desc *d)
 {
-    if (id - DPROBE_ROW_BASE >= row_n)
-        return -1;
-    *d = row_probes[id - DPROBE_ROW_BASE];
-    return 0;
+    return rowset ? rowset->get(id, d) : -1;
 }
 
 static const struct dprobe_pidfn *pid_fns;
@@ -150,9 +145,9 @@ const struct dprobe_usdt *dprobe_usdt_site(uint32_t id)
 /* The walk: the kernel's ids, the USDT sites', then the rows' (pid ids are not walked). */
 uint32_t dprobe_next(uint32_t id)
 {
-    const uint32_t rows = row_n ? DPROBE_ROW_BASE : 0;
+    const uint32_t rows = rowset ? rowset->next(DPROBE_NONE) : 0;
     if (id >= DPROBE_ROW_BASE)
-        return id + 1u < DPROBE_ROW_BASE + row_n ? id + 1u : 0;
+        return rowset ? rowset->next(id) : 0;
     if (id >= DPROBE_USDT_BASE)
         return id + 1u < DPROBE_USDT_BASE + usdt_n ? id + 1u : rows;
     uint32_t n = dprobe_next_kernel(id);

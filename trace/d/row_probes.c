@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The rows' own D probes (d/dprobes.h DPROBE_ROW_BASE), numbered and given their arguments
-// here alone, so that the host's dtrace (which lists them and compiles clauses on them) and the
-// kernel (which fires them at a row's emit site) cannot disagree: a row's D column probe
-// "provider:::name" whose provider and name no fixed id has gets the next id of the range, in
-// the rows' order (kev_event_row: the table's, then the added ones), a name two rows share one
-// id. A probe with a field filled in per event ("interrupt::irq<irq>:entry"), a list or a
-// pattern, or a derived one is not one: those are the kernel's families and the replay's state.
-// Freestanding (the kernel links it), no state: every answer is walked from the rows again.
+// The rows' own D probes (d/dprobes.h DPROBE_ROW_BASE): a row's D column probe
+// "provider:::name" whose provider and name no fixed id has, its id the hash of its name
+// (dprobe_row_hash), so that the host's dtrace and dcompile (which list them and compile
+// clauses on them) and the kernel (whose generated emit helper fires them, tools/emitgen) give
+// it one id whatever rows come before it; a name two rows share is one probe. A probe with a
+// field filled in per event ("interrupt::irq<irq>:entry"), a list or a pattern, or a derived
+// one is not one: those are the kernel's families and the replay's state.
+// Freestanding, no state: every answer is walked from the rows again.
 #include <d/dprobes.h>
-#include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 #include "dutil.h"
 
@@ -57,8 +56,8 @@ static int same(const struct rname *a, const struct rname *b)
     return !d_strcmp(a->prov, b->prov) && !d_strcmp(a->name, b->name);
 }
 
-// earlier: a probe of the rows before row i, or of row i before dp, named as r (it has, or
-// has not, an id of its own already: either way r gets none).
+// earlier: a probe of the rows before row i, or of row i before dp, named as r (it has its id
+// already).
 static int earlier(unsigned i, const struct kev_dprobe *dp, const struct rname *r)
 {
     for (unsigned k = 0; k <= i; k++) {
@@ -81,133 +80,16 @@ unsigned dprobe_rows_walk(dprobe_row_fn fn, void *user)
             struct rname r;
             if (dp->derived || !split(dp->probe, &r) || fixed(&r) || earlier(i, dp, &r))
                 continue;
-            if (n < DPROBE_ROW_MAX && fn && fn(user, DPROBE_ROW_BASE + n, r.prov, r.name))
-                return n + 1u;
             n++;
+            if (fn && fn(user, dprobe_row_hash(r.prov, r.name), r.prov, r.name))
+                return n;
         }
     }
     return n;
 }
 
-struct find {
-    struct rname r;
-    uint32_t id;
-};
-
-static int found(void *user, uint32_t id, const char *prov, const char *name)
-{
-    struct find *f = user;
-    if (d_strcmp(prov, f->r.prov) || d_strcmp(name, f->r.name))
-        return 0;
-    f->id = id;
-    return 1;
-}
-
 uint32_t dprobe_row_id(const char *probe)
 {
-    struct find f = { .id = DPROBE_NONE };
-    if (split(probe, &f.r) && !fixed(&f.r))
-        dprobe_rows_walk(found, &f);
-    return f.id;
-}
-
-// ---- a firing's arguments, from the row's D column ------------------------------------------
-
-// token_is: the token [s, s + n) is the word w.
-static int token_is(const char *s, unsigned n, const char *w)
-{
-    return d_strlen(w) == n && !memcmp(s, w, n);
-}
-
-// number: the token as a decimal or 0x number; 0 when it is not one.
-static int number(const char *s, unsigned n, uint64_t *v)
-{
-    unsigned base = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16u : 10u, k = 0;
-    if (base == 16u)
-        k = 2;
-    if (k == n || s[0] < '0' || s[0] > '9')
-        return 0;
-    for (*v = 0; k < n; k++) {
-        char c = s[k];
-        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
-                     : base == 16u && c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                     : base == 16u && c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
-        if (d >= base)
-            return 0;
-        *v = *v * base + d;
-    }
-    return 1;
-}
-
-// field: the token as FIELD or FIELD.pid of the event's row; 0 when it names none the event
-// carries (a payload too short for it, a field of no fixed word).
-static int field(const struct kev_event_desc *row, const struct kev_event *e, const char *s,
-                 unsigned n, uint64_t *v)
-{
-    unsigned len = 0;
-    while (len < n && s[len] != '.')
-        len++;
-    if (len < n && !token_is(s + len, n - len, ".pid"))
-        return 0;
-    for (unsigned i = 0; i < row->nfields; i++) {
-        const struct kev_field_desc *fd = &row->fields[i];
-        if (!token_is(s, len, fd->name))
-            continue;
-        if (!kev_field_read(e, fd, v))
-            return 0;
-        if (len < n)
-            *v = kev_who_pid(*v);
-        return 1;
-    }
-    return 0;
-}
-
-// token: one argument or condition's value; 0 when the kernel's site cannot give it.
-static int token(const struct kev_event_desc *row, const struct kev_event *e, const char *s,
-                 unsigned n, uint64_t *v)
-{
-    if (token_is(s, n, "$ev")) {
-        *v = e->ev;
-        return 1;
-    }
-    return number(s, n, v) || field(row, e, s, n, v);
-}
-
-// unless: one of the row's conditions ("FIELD=N") holds for e: the site does not fire.
-static int unless(const struct kev_event_desc *row, const struct kev_event *e, const char *u)
-{
-    for (const char *s = u; s && *s;) {
-        unsigned n = 0, eq = 0;
-        while (s[n] && s[n] != ' ')
-            n++;
-        while (eq < n && s[eq] != '=')
-            eq++;
-        uint64_t a, b;
-        if (eq < n && token(row, e, s, eq, &a) && number(s + eq + 1, n - eq - 1u, &b) && a == b)
-            return 1;
-        s += n;
-        while (*s == ' ')
-            s++;
-    }
-    return 0;
-}
-
-int dprobe_row_args(const struct kev_event_desc *row, const struct kev_dprobe *dp,
-                    const struct kev_event *e, uint64_t *args, unsigned max)
-{
-    if (unless(row, e, dp->unless))
-        return -1;
-    unsigned k = 0;
-    for (const char *s = dp->args; s && *s;) {
-        unsigned n = 0;
-        while (s[n] && s[n] != ' ')
-            n++;
-        if (k == max || !token(row, e, s, n, &args[k]))
-            return -1;
-        k++;
-        s += n;
-        while (*s == ' ')
-            s++;
-    }
-    return (int)k;
+    struct rname r;
+    return split(probe, &r) && !fixed(&r) ? dprobe_row_hash(r.prov, r.name) : DPROBE_NONE;
 }

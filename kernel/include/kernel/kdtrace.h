@@ -30,11 +30,6 @@ static inline void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
 {
     kdt_fire_n_in(NULL, id, a, n, 0);
 }
-// Fires the probes of its own (d/dprobes.h DPROBE_ROW_BASE) that the event table's row of
-// (cls, ev) names, for the event of words w[0..nw) just written, each with its D column's
-// arguments read from those words (trace/d/row_probes.c): kev_emit_row's, under its hold
-// (kernel/kdt_row.c).
-void kdt_fire_row(unsigned cls, unsigned ev, const uint32_t *w, unsigned nw);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The kernel's emit helpers: for each event whose row in the event table (trace/kev_events.c)
-// feeds D from its own site (KEV_D_EMIT), one call that takes the event's values once, named as
-// the row names its fields (and the values its probes add, trace/kev_dargs.h), writes the ring's
-// slot(s) from them (a word of several fields packed by the row's layout, trace/kev_rows.h
-// KEV_PACK: no shift or mask of its own here) and, with d, fires the row's D probes with the same values, in
-// kev_dargs.h's order, at the event's own stamp (ktrace_site_take), all under one hold of the D
-// lock (kdt_hold), so that two CPUs' events reach D and the capture in one order (what the
-// parity tests compare). d is the caller's test: a D program runs and the site wants its
-// probes. A caller passes a constant (the path without D inlines to the ring's write alone) or
-// keeps the d == true copy out of line; the values its probes add are read only under d.
-// Adding a probe to an event: its macro in kev_dargs.h, its name in the row, a line here.
+// feeds D from its own site (KEV_D_EMIT, a probe of D's lists or of the row's own), one call that takes the
+// event's values once, named as the row names its fields (and the values its probes add, the
+// row's ?NAME), writes the ring's slot(s) from them and, with D, fires the row's probes with
+// the same values, in the row's order, at the event's own stamp (ktrace_site_take), all under
+// one hold of the D lock (kdt_hold), so that two CPUs' events reach D and the capture in one
+// order (what the parity tests compare). The build generates them from the rows
+// (tools/emitgen: <kev_emit_gen.h>, included below): every helper whose site needs nothing but
+// its values, and each row probe's argument order (KEV_D_<ROW>_<PROBE>(FIRE)). The helpers
+// written here are the sites that add something of their own (a kernel call's wide words and
+// lockstat, the thread states' sched probes, the tick, a fault's stack, a thread's first run,
+// a user event's payload); they fire the generated argument orders, or the derived probes'
+// below, whose rows say them in words.
+// `how` (or `d`) is the caller's test: a D program runs and the site wants its probes. A caller
+// passes a constant (the path without D inlines to the ring's write alone) or keeps the D copy
+// out of line; the values its probes add are read only with D.
 // test/unit/test_kev_emit.c calls every helper and holds its ring words and its firings
 // against the table's row.
-// Locking: the ring's writers' (trace/trace_ring.h); the D lock is taken here, when d.
+// Locking: the ring's writers' (trace/trace_ring.h); the D lock is taken here, with D.
 #ifndef KERNEL_KEV_EMIT_H
 #define KERNEL_KEV_EMIT_H
 
@@ -20,7 +25,8 @@
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_stack.h>
 #include <uapi/ktrace.h>
-#include <trace/kev_dargs.h>
+#include <trace/kev_events.h>
+#include <d/dprobes.h>
 #include <trace/kev_rows.h>
 #include <kernel/smp.h>
 #include <uapi/kcall.h>
@@ -41,29 +47,15 @@ static inline void ktrace_site_take(uint32_t before)
         kdt_site_set(now);
 }
 
-// A D argument: the helper's parameter (or local) the kev_dargs.h macro names.
-#define KEV_EMIT_ARG(x) ((uint64_t)(x))
-// One firing: the probe's id and its arguments (kdt_fire_n pads the rest with 0).
-#define KEV_EMIT_FIRE(probe, id, ...)                                                         \
-    kdt_fire_n((id), (const uint64_t[]){ __VA_ARGS__ },                                        \
-               (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
-// Fires the probe kev_dargs.h's macro m describes.
-#define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// One firing, as a KEV_D_<ROW>_<PROBE>(FIRE) macro gives it: FIRE(id, arguments...), each
+// argument the helper's parameter or local of that name (kdt_fire_n_in pads the rest with 0).
+#define KEV_EMIT_ARGS(...) (const uint64_t[]){ __VA_ARGS__ }, \
+    (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
+#define KEV_EMIT_FIRE(id, ...) kdt_fire_n_in(NULL, (id), KEV_EMIT_ARGS(__VA_ARGS__), 0);
 // The same with the firing's errno: the helper's `err`.
-#define KEV_EMIT_FIRE_ERRNO(probe, id, ...)                                                   \
-    kdt_fire_n_in(NULL, (id), (const uint64_t[]){ __VA_ARGS__ },                              \
-                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), err);
-#define KEV_EMIT_D_ERRNO(m) m(KEV_EMIT_FIRE_ERRNO, KEV_EMIT_ARG, KEV_EMIT_ARG)
+#define KEV_EMIT_FIRE_ERRNO(id, ...) kdt_fire_n_in(NULL, (id), KEV_EMIT_ARGS(__VA_ARGS__), err);
 // The same in the context of the helper's thread `t` (not k_current).
-#define KEV_EMIT_FIRE_AS(probe, id, ...)                                                      \
-    kdt_fire_n_in(t, (id), (const uint64_t[]){ __VA_ARGS__ },                                 \
-                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), 0);
-#define KEV_EMIT_D_AS(m) m(KEV_EMIT_FIRE_AS, KEV_EMIT_ARG, KEV_EMIT_ARG)
-// The same for a user event's payload: its code, its stored bytes and their words.
-#define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \
-    kdt_fire_payload((code), (payload), (nwords));
-#define KEV_EMIT_AS_IS(x) (x)
-#define KEV_EMIT_PAYLOAD(m) m(KEV_EMIT_PAYLOAD_FIRE, KEV_EMIT_AS_IS, KEV_EMIT_AS_IS)
+#define KEV_EMIT_FIRE_AS(id, ...) kdt_fire_n_in(t, (id), KEV_EMIT_ARGS(__VA_ARGS__), 0);
 
 // The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
 // (kev_site_open), the event's own stamp given to the firings once it is (kev_site_stamp: none
@@ -141,6 +133,36 @@ static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uin
         trace_emit_simple(&ktrace, cls, ev, a, b);
 }
 
+// ---- the generated helpers and argument orders (tools/emitgen, from the rows) --------------------
+#include <kev_emit_gen.h>
+
+// ---- the probes the hand helpers derive -----------------------------------------------------------
+// Their rows say them in words (derived: a reader's state over many events gives them): the
+// argument orders here, each argument the helper's parameter or local of that name.
+// sched:::tick at the tick's entry, in the interrupted thread's context.
+#define KEV_D_INT_ENTR_TICK(FIRE) FIRE(DPROBE_SCHED_TICK, cur_who, cur_pid, cur_prio)
+// A thread's state change: arg0 the thread's who, arg1 its pid, arg2 its priority, arg3 what
+// the change adds: the state it sleeps in (sleep), the object it waits on (block-*: `block` the
+// probe of its state, obj the connection, the channel or the thread joined, else 0), the state
+// it left (wakeup), the CPU whose run queue it joins or leaves (enqueue, dequeue).
+#define KEV_D_THSTATE_SLEEP(FIRE) FIRE(DPROBE_SCHED_SLEEP, who, pid, prio, state)
+#define KEV_D_THSTATE_BLOCK(FIRE) FIRE(block, who, pid, prio, obj)
+#define KEV_D_THSTATE_WAKEUP(FIRE) FIRE(DPROBE_SCHED_WAKEUP, who, pid, prio, prev)
+#define KEV_D_THSTATE_PREEMPT(FIRE) FIRE(DPROBE_SCHED_PREEMPT, who, pid, prio, 0)
+#define KEV_D_THSTATE_ENQUEUE(FIRE) FIRE(DPROBE_SCHED_ENQUEUE, who, pid, prio, rq_cpu)
+#define KEV_D_THSTATE_DEQUEUE(FIRE) FIRE(DPROBE_SCHED_DEQUEUE, who, pid, prio, rq_cpu)
+#define KEV_D_THSTATE_LWP_EXIT(FIRE) FIRE(DPROBE_PROC_LWP_EXIT, who, pid, prio, 0)
+#define KEV_D_THCREATE_CREATE(FIRE) FIRE(DPROBE_SCHED_CREATE, who, pid, prio)
+#define KEV_D_THCREATE_LWP(FIRE) FIRE(DPROBE_PROC_LWP_CREATE, who, pid, prio)
+#define KEV_D_THDESTROY_EXIT(FIRE) FIRE(DPROBE_SCHED_EXIT, who, status)
+// proc:::fault: the signal (its ustack() the STACK of kind fault that follows).
+#define KEV_D_FAULT_FAULT(FIRE) FIRE(DPROBE_PROC_FAULT, signal)
+// At a thread's first run, after on-cpu: lwp-start with on-cpu's arguments.
+#define KEV_D_ONCPU_LWP_START(FIRE) FIRE(DPROBE_PROC_LWP_START, who, kev_who_pid(who), prio, 0)
+// user:::event ($ev $user): the event's code, then a one-slot event's two words (a payload's
+// window and size: kdt_fire_payload, d/dutext.h).
+#define KEV_D_USER_EVENT(FIRE) FIRE(DPROBE_USER_EVENT, code, a, b)
+
 // ---- a program's probe and its event ------------------------------------------------------------
 
 // FUNC_ENTER, FUNC_EXIT (fbt, pid) and USDT: the loaded program's enabled probe pidx fires with
@@ -164,27 +186,6 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
     kev_site_close(true);
 }
 
-// ---- a row whose probe is its own ---------------------------------------------------------------
-
-// An event whose row names a D probe no list of d/dprobes.h has (DPROBE_ROW_BASE: a row added
-// with a probe of its own), its words w[0..nw) packed by its layout (KEV_PACK): the event
-// written and, with d, the row's probes fired at its stamp with the D column's arguments read
-// from those words (kernel/kdt_row.c), as dtrace -i fires them over the capture. Without d,
-// the ring's write alone: a row with a probe costs its site nothing more until a program runs.
-static inline void kev_emit_row(bool d, unsigned cls, unsigned ev, const uint32_t *w, unsigned nw)
-{
-    uint32_t before = kev_site_open(d);
-    if (nw == 2)
-        trace_emit_simple(&ktrace, cls, ev, w[0], w[1]);
-    else
-        trace_emit_words(&ktrace, cls, ev, w, nw);
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    kdt_fire_row(cls, ev, w, nw);
-    kev_site_close(d);
-}
-
 // ---- KER_CALL -----------------------------------------------------------------------------------
 // The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
 // ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the
@@ -205,7 +206,7 @@ static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uin
         return;
     kev_site_stamp(d, before);
     if (call < DPROBE_KCALL_MAX)
-        KEV_EMIT_D(KEV_D_KER_CALL_ENTRY)
+        KEV_D_KER_CALL_ENTRY(KEV_EMIT_FIRE)
     klockstat_call_entry(t, call, a);
     kev_site_close(d);
 }
@@ -225,7 +226,7 @@ static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsi
     const uint32_t err = raw ? 0u : w1;
     const int32_t result = err ? -(int32_t)err : (int32_t)w0;
     if (call < DPROBE_KCALL_MAX)
-        KEV_EMIT_D_ERRNO(KEV_D_KER_EXIT_RETURN)
+        KEV_D_KER_EXIT_RETURN(KEV_EMIT_FIRE_ERRNO)
     klockstat_call_return(t, call, result);
     kev_site_close(d);
 }
@@ -245,11 +246,11 @@ static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
         return;
     kev_site_stamp(d, before);
     if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_ENTER)
-        KEV_EMIT_D(KEV_D_INT_ENTR_IRQ)
+        KEV_D_INT_ENTR_ENTRY(KEV_EMIT_FIRE)
     if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_EXIT)
-        KEV_EMIT_D(KEV_D_INT_EXIT_IRQ)
+        KEV_D_INT_EXIT_EXIT(KEV_EMIT_FIRE)
     if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && cur)
-        KEV_EMIT_D(KEV_D_INT_ENTR_TICK)
+        KEV_D_INT_ENTR_TICK(KEV_EMIT_FIRE)
     kev_site_close(d);
 }
 
@@ -282,19 +283,19 @@ static inline void kev_emit_thread_state(bool d, bool ring, struct thread *t, ui
         return;
     kev_site_stamp(d, before);
     if (state == KEV_TH_RUNNING) {
-        KEV_EMIT_D(KEV_D_THSTATE_DEQUEUE)
+        KEV_D_THSTATE_DEQUEUE(KEV_EMIT_FIRE)
         ktrace_kdt_switch(t);
     } else if (state == KEV_TH_DEAD) {
-        KEV_EMIT_D(KEV_D_THSTATE_LWP_EXIT)
+        KEV_D_THSTATE_LWP_EXIT(KEV_EMIT_FIRE)
     } else if (state == KEV_TH_READY && prev != KEV_TH_READY) {
         if (prev == KEV_TH_RUNNING)
-            KEV_EMIT_D(KEV_D_THSTATE_PREEMPT)
+            KEV_D_THSTATE_PREEMPT(KEV_EMIT_FIRE)
         else
-            KEV_EMIT_D(KEV_D_THSTATE_WAKEUP)
-        KEV_EMIT_D(KEV_D_THSTATE_ENQUEUE)
+            KEV_D_THSTATE_WAKEUP(KEV_EMIT_FIRE)
+        KEV_D_THSTATE_ENQUEUE(KEV_EMIT_FIRE)
     } else if (block) {
-        KEV_EMIT_D(KEV_D_THSTATE_SLEEP)
-        KEV_EMIT_D(KEV_D_THSTATE_BLOCK)
+        KEV_D_THSTATE_SLEEP(KEV_EMIT_FIRE)
+        KEV_D_THSTATE_BLOCK(KEV_EMIT_FIRE)
     }
     *seen = (uint8_t)state;
     kev_site_close(d);
@@ -309,8 +310,8 @@ static inline void kev_emit_thcreate(bool d, uint32_t pid, uint32_t tid, uint32_
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_THCREATE_CREATE)
-    KEV_EMIT_D(KEV_D_THCREATE_LWP)
+    KEV_D_THCREATE_CREATE(KEV_EMIT_FIRE)
+    KEV_D_THCREATE_LWP(KEV_EMIT_FIRE)
     kev_site_close(d);
 }
 
@@ -323,58 +324,11 @@ static inline void kev_emit_thdestroy(bool d, uint32_t pid, uint32_t tid, uint32
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_THDESTROY_EXIT)
-    kev_site_close(d);
-}
-
-// PROCCREATE_NAME [ppid, pid, name]: proc:::create.
-static inline void kev_emit_proccreate_name(bool d, uint32_t ppid, uint32_t pid,
-                                            const char *name)
-{
-    const uint32_t w[2] = { ppid, pid };
-    uint32_t before = kev_site_open(d);
-    trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_CREATE_NAME, w, 2, name);
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_PROCCREATE_NAME_CREATE)
-    kev_site_close(d);
-}
-
-// PROCDESTROY_NAME [ppid, pid, name]: proc:::exit (status: the process's exit status).
-static inline void kev_emit_procdestroy_name(bool d, uint32_t ppid, uint32_t pid,
-                                             const char *name, int32_t status)
-{
-    const uint32_t w[2] = { ppid, pid };
-    uint32_t before = kev_site_open(d);
-    trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_DESTROY_NAME, w, 2, name);
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_PROCDESTROY_NAME_EXIT)
+    KEV_D_THDESTROY_EXIT(KEV_EMIT_FIRE)
     kev_site_close(d);
 }
 
 // ---- SYSTEM -------------------------------------------------------------------------------------
-
-// PRIO_CHANGE [who, new_prio | old_prio << 8 | cause << 16], its words packed by the row's
-// layout (KEV_F_PRIO_CHANGE): sched:::change-pri (pid: the thread's). An initial priority is
-// no change: the caller passes KEV_RING (false) for it; KEV_INLINE from the inline path
-// (ktrace_kcall.h ktrace_prio_traced).
-static inline void kev_emit_prio_change(unsigned how, uint32_t who, uint32_t pid,
-                                        unsigned new_prio, unsigned old_prio, unsigned cause)
-{
-    if (cause >= KEV_PRIO_NCAUSES)      // (every caller's is a KEV_PRIO_*: its mask folds)
-        __builtin_unreachable();
-    uint32_t before = kev_site_open(how == KEV_D);
-    kev_write_simple(how, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_PACK(KEV_F_PRIO_CHANGE, 0),
-                     KEV_PACK(KEV_F_PRIO_CHANGE, 1));
-    if (how != KEV_D)
-        return;
-    kev_site_stamp(true, before);
-    KEV_EMIT_D(KEV_D_PRIO_CHANGE_CHANGE_PRI)
-    kev_site_close(true);
-}
 
 // FAULT [who, signal | kind << 8 | addr_valid << 16, pc (high, low), addr (high, low)], packed
 // by the row's layout (KEV_F_FAULT), when `ring` (the caller's test: SYSTEM recorded), then
@@ -396,7 +350,7 @@ static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uin
     }
     if (!d)
         return;
-    KEV_EMIT_D(KEV_D_FAULT_FAULT)
+    KEV_D_FAULT_FAULT(KEV_EMIT_FIRE)
     kev_site_close(d);
 }
 
@@ -407,88 +361,19 @@ static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uin
 // d false when D runs nothing here; the inline exit writes the event itself
 // (ktrace_kcall.h ktrace_exit_end) when SYSTEM is on its path.
 static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, uint32_t cpu,
-                                  uint32_t pid, unsigned prio, bool first, bool spawned)
+                                  unsigned prio, bool first, bool spawned)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, who, cpu);
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_EMIT_D_AS(KEV_D_ONCPU_ON_CPU)
+    KEV_D_ONCPU_ON_CPU(KEV_EMIT_FIRE_AS)
     if (first) {
         if (spawned)
             kdt_fire_spawned(t);
-        KEV_EMIT_D_AS(KEV_D_ONCPU_LWP_START)
+        KEV_D_ONCPU_LWP_START(KEV_EMIT_FIRE_AS)
     }
-    kev_site_close(d);
-}
-
-// ---- COMM ---------------------------------------------------------------------------------------
-// The message events [rcvid, b] and msg's probes: coid the client's connection, bytes its
-// message's size (a reply's: 0, not kept), both read by the caller from the client the site
-// holds (kernel/ipc.c). Each event has one helper, which every path calls (`how`, above).
-
-static inline void kev_emit_snd_message(unsigned how, uint32_t rcvid, uint32_t pid,
-                                        uint32_t coid, uint32_t bytes)
-{
-    uint32_t before = kev_site_open(how == KEV_D);
-    kev_write_simple(how, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
-    if (how != KEV_D)
-        return;
-    kev_site_stamp(true, before);
-    KEV_EMIT_D(KEV_D_SND_MESSAGE_SEND)
-    kev_site_close(true);
-}
-
-static inline void kev_emit_rec_message(unsigned how, uint32_t rcvid, uint32_t who,
-                                        uint32_t coid, uint32_t bytes)
-{
-    uint32_t before = kev_site_open(how == KEV_D);
-    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
-    if (how != KEV_D)
-        return;
-    kev_site_stamp(true, before);
-    KEV_EMIT_D(KEV_D_REC_MESSAGE_RECEIVE)
-    kev_site_close(true);
-}
-
-static inline void kev_emit_reply_message(unsigned how, uint32_t rcvid, uint32_t status,
-                                          uint32_t coid)
-{
-    const uint32_t bytes = 0;   // a reply's size is not kept
-    uint32_t before = kev_site_open(how == KEV_D);
-    kev_write_simple(how, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
-    if (how != KEV_D)
-        return;
-    kev_site_stamp(true, before);
-    KEV_EMIT_D(KEV_D_REPLY_MESSAGE_REPLY)
-    kev_site_close(true);
-}
-
-// (The field is QNX's `errno`; the parameter keeps the name so that kev_dargs.h's F(errno)
-// finds it: no <errno.h> may be included before this header.)
-static inline void kev_emit_msg_error(unsigned how, uint32_t rcvid, uint32_t errno,
-                                      uint32_t coid, uint32_t bytes)
-{
-    uint32_t before = kev_site_open(how == KEV_D);
-    kev_write_simple(how, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
-    if (how != KEV_D)
-        return;
-    kev_site_stamp(true, before);
-    KEV_EMIT_D(KEV_D_MSG_ERROR_ERROR)
-    kev_site_close(true);
-}
-
-// SND_PULSE [coid, code | chid << 16]: msg:::pulse (the sender's connection, the code).
-static inline void kev_emit_snd_pulse(bool d, uint32_t coid, unsigned code, unsigned chid)
-{
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_PULSE, KEV_PACK(KEV_F_SND_PULSE, 0),
-                      KEV_PACK(KEV_F_SND_PULSE, 1));
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_SND_PULSE_PULSE)
     kev_site_close(d);
 }
 
@@ -503,7 +388,7 @@ static inline void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_EMIT_D(KEV_D_USER_EVENT)
+    KEV_D_USER_EVENT(KEV_EMIT_FIRE)
     kev_site_close(d);
 }
 
@@ -520,7 +405,7 @@ kev_emit_user_at(bool d, uint32_t code, uint32_t ts, uint32_t *nowp, uint32_t a,
     if (!d)
         return at;
     kdt_site_set(at);
-    KEV_EMIT_D(KEV_D_USER_EVENT)
+    KEV_D_USER_EVENT(KEV_EMIT_FIRE)
     kev_site_close(d);
     return at;
 }
@@ -538,11 +423,9 @@ static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsig
         w[n] = 0;
     if (n <= 2u) {
         uint32_t a = n ? w[0] : 0, b = n > 1u ? w[1] : 0;
-        KEV_EMIT_D(KEV_D_USER_EVENT)
+        KEV_D_USER_EVENT(KEV_EMIT_FIRE)
     } else {
-        const void *payload = w;
-        unsigned nwords = n;
-        KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
+        kdt_fire_payload(code, w, n);
     }
     kev_site_close(d);
 }
@@ -560,9 +443,7 @@ static inline void kev_emit_user_string(bool d, uint32_t code, char *s, unsigned
     while (s[len])
         len++;
     __builtin_memset(s + len, 0, size - len);
-    const void *payload = s;
-    unsigned nwords = trace_string_words(len);
-    KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
+    kdt_fire_payload(code, s, trace_string_words(len));
     kev_site_close(d);
 }
 

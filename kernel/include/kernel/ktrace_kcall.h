@@ -140,7 +140,9 @@ static inline void ktrace_state_traced(struct thread *t)
 static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, unsigned cause)
 {
     if (ktrace_fast_on(KEV_C_SYSTEM)) {
-        kev_emit_prio_change(KEV_INLINE, ktrace_who(t), 0, prio, t->prio, cause);
+        if (cause >= KEV_PRIO_NCAUSES)  // (every caller's is a KEV_PRIO_*: the field's mask folds)
+            __builtin_unreachable();
+        kev_emit_prio_change(KEV_INLINE, ktrace_who(t), prio, t->prio, cause);
         return;
     }
     ktrace_prio_ev(t, prio, cause);

@@ -150,7 +150,7 @@ struct kthread_info {
 #define KDEBUG_FAULT_TRACE_LOCKED 1
 // KTCTL_KDEBUG_ROW (ours, a test facility): the kernel writes the event table's test-only row
 // (SYSTEM 0x3f0 TEST_ONLY, test/tools/test_event_row.h) for the calling thread through the
-// emit helper of a row with a D probe of its own (kev_emit_row), so that a D program's
+// emit helper the build generates from that row (tools/emitgen), so that a D program's
 // kevtest:::test-only fires live. Only in images linked with test/tools/test_event_row_kernel.c
 // (<image>_KOBJS; the kevrowlive test image); EINVAL elsewhere. data points to a struct
 // kdebug_row, the event's values (EFAULT if it cannot be read; EINVAL past the fields' bits).

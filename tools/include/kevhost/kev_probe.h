@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The probe path's host side (tools/common/kev_probe.c; docs/probe-path.md): a
-// client of GDB's remote serial protocol over TCP (QEMU's -gdb tcp::PORT; on a board OpenOCD's,
-// pyOCD's, probe-rs's or J-Link's GDB server) that halts the target, reads the kernel's probe
+// The probe path's host side (tools/common/kev_probe.c; docs/probe-path.md): through a GDB
+// server (gdb_remote.h: QEMU's -gdb tcp::PORT; on a board OpenOCD's, pyOCD's, probe-rs's or
+// J-Link's) it halts the target, reads the kernel's probe
 // block (trace/kev_probe.h) and the trace buffers where they lie, gives the full ones back by
 // writing their state, asks the kernel for the partial ones every flush interval, and lets the
 // target go on. What it writes is the .kev file the tracelogger would have: the header and
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <trace/kev_probe.h>
 #include <trace/kev.h>
+#include <kevhost/gdb_remote.h>
 
 // ---- the block's checks (no target needed: test/unit/test_kev_probe.c) ----
 // Why the block b, read at address `at`, cannot be used (a sentence), or NULL when it can.
@@ -25,27 +26,6 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at);
 // Why a FULL buffer's slots (n of them, read from buffer idx, sequence seq by the table) cannot
 // be used, or NULL: its BUFFER first (that sequence), its BUFFER_END last.
 const char *kev_probe_buffer_refused(const struct kev_slot *s, unsigned n, uint32_t seq);
-
-// ---- the GDB remote protocol ----
-struct kev_gdb {
-    int fd;
-    int noack;          // QStartNoAckMode accepted
-    unsigned chunk;     // bytes an 'm' or 'M' packet carries (from the server's PacketSize)
-    int running;        // the target runs ('c' sent, no stop reply yet)
-    char err[160];      // the last failure, said
-    char *pkt;          // packet buffer (kev_gdb_open allocates it)
-    size_t pkt_cap;
-    uint8_t in[65536];  // bytes received, not yet taken
-    size_t in_len, in_pos;
-};
-// Connects to host:port; the target is halted when it returns 0 (a stub that stops it on
-// attach, as QEMU's, or halted here). -1 with g->err.
-int kev_gdb_open(struct kev_gdb *g, const char *host, const char *port);
-int kev_gdb_halt(struct kev_gdb *g);        // 0 halted; -1 (g->err; 1 when the target ended)
-int kev_gdb_cont(struct kev_gdb *g);
-int kev_gdb_read(struct kev_gdb *g, uint64_t addr, void *buf, size_t n);
-int kev_gdb_write(struct kev_gdb *g, uint64_t addr, const void *buf, size_t n);
-void kev_gdb_close(struct kev_gdb *g);      // detaches (the target runs on)
 
 // ---- the reader ----
 struct kev_probe_counts {
@@ -57,7 +37,7 @@ struct kev_probe_counts {
     uint64_t halted_ns;     // host time the target spent halted by the reader
 };
 struct kev_probe {
-    struct kev_gdb *p_gdb;
+    struct gdbr *p_gdb;
     uint64_t p_at;              // the block's address
     FILE *p_out;
     struct kev_probe_block p_blk;
@@ -86,7 +66,7 @@ struct kev_probe {
 // Finds the block: at `at` when not 0 (an ELF symbol's address), else by scanning
 // [scan, scan + scan_len) for the magic. 0, or -1 with p->p_err (p_unpublished: no magic yet,
 // try again later). The target halted.
-int kev_probe_find(struct kev_probe *p, struct kev_gdb *g, uint64_t at, uint64_t scan,
+int kev_probe_find(struct kev_probe *p, struct gdbr *g, uint64_t at, uint64_t scan,
                    uint64_t scan_len);
 // One round with the target halted: reads the block, writes what is new to out, gives back
 // the buffers written, asks for partial ones when flush_ms has passed. 1 when the capture is

@@ -50,6 +50,7 @@
 #include "tool_opts.h"
 
 #define KX_MAX_TIMING 32u     // --deadline and --period rules
+#define KX_RECENT_GAPS 15u    // release intervals a live verdict takes its period from
 
 // What released an instance.
 enum kx_rel_how {
@@ -96,6 +97,10 @@ struct kx_task {
     uint64_t missed_periods;              // its pulses the kernel dropped: releases, no job
     uint64_t exits;                       // instances its death ended (exit paths, not jobs)
     struct kx_dist resp, exec;            // of its ended instances
+    // the intervals between its latest releases (a ring), for a verdict before the end
+    // (kx_tasks_judge_now); kept whatever kx_tasks_forget drops
+    uint64_t last_rel, recent[KX_RECENT_GAPS];
+    unsigned nrecent;
 };
 
 struct kx_task_th {
@@ -173,6 +178,14 @@ void kx_tasks_rules(struct kx_tasks *k, const struct kx_timing_set *set);
 // pass finished) is not NULL. Open instances stay open (end 0).
 void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_last, uint64_t cps,
                      const struct kx_emul *x);
+// A live view's verdict on ended instance i before the trace's end, by the rule
+// kx_tasks_finish applies at the end: its deadline (cycles, 0 none, into *deadline) is a rule's
+// (by the model's names, cps the cycles a second; a deadline over a period), else none for an
+// exit path or a task released so far mostly by messages (sporadic), else the period so far:
+// the median of the task's last KX_RECENT_GAPS intervals between releases (from two on).
+// 1 when i ended after release + deadline.
+int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
+                       const struct kx_inst *i, uint64_t cps, uint64_t *deadline);
 // Drop the ended instances (the open ones stay, in order): a live view of a long run, which has
 // shown them, keeps its memory bounded (kx_stats_forget).
 void kx_tasks_forget(struct kx_tasks *k);

@@ -137,34 +137,47 @@ struct dprobe_desc {
 };
 
 /* Probes the event table's rows name (trace/kev_events.h: a row's D column) that no list here
- * has: "provider:::name", one id each, DPROBE_ROW_BASE + its place among them in the rows'
- * order, numbered by one walk (trace/d/row_probes.c) that the host's dtrace (which lists them
- * and compiles clauses on them) and the kernel (which fires them at the row's emit site,
- * kev_emit_row) both make over the same rows, so that a row added with a probe of its own is
- * listed, fired live and fired over a capture with no edit to these lists. */
+ * has: "provider:::name", each with an id of its own name alone, DPROBE_ROW_BASE plus its
+ * hash (dprobe_row_hash), so that adding, moving or removing a row renumbers no other probe.
+ * The host's dtrace and dcompile list and compile them (trace/d/row_probes.c walks the rows);
+ * the kernel fires them from the emit helper the build generates for the row (tools/emitgen),
+ * with the id the same hash gave, so that a row added with a probe of its own is listed, fired
+ * live and fired over a capture with no edit to these lists. Two names of one hash are refused
+ * (emitgen fails the build, the host's tools say so): rename one. */
 #define DPROBE_ROW_BASE   0x60000u
-#define DPROBE_ROW_MAX    64u
+#define DPROBE_ROW_SPAN   0x10000u  /* the ids' range: DPROBE_ROW_BASE + a 16-bit hash */
+#define DPROBE_ROW_MAX    64u       /* the rows' own probes the host keeps */
 #define DPROBE_ROW_PART   48u   /* a row probe's provider or name, its NUL included, at most */
-#define DPROBE_IS_ROW(id) ((id) >= DPROBE_ROW_BASE && (id) < DPROBE_ROW_BASE + DPROBE_ROW_MAX)
-/* dprobe_rows_use: the rows' probes (n at most DPROBE_ROW_MAX), kept by pointer; NULL: none. */
-void dprobe_rows_use(const struct dprobe_desc *probes, unsigned n);
-/* dprobe_rows_walk: fn(user, id, provider, name) for each of the rows' own probes in id order
- * (the first DPROBE_ROW_MAX: the rest have no id), until fn returns non-zero; returns how many
- * the rows name (more than DPROBE_ROW_MAX: that many are left without an id). */
+#define DPROBE_IS_ROW(id) ((id) >= DPROBE_ROW_BASE && (id) < DPROBE_ROW_BASE + DPROBE_ROW_SPAN)
+/* dprobe_row_hash: the id of the rows' own probe prov:::name: FNV-1a over "prov:::name",
+ * folded to 16 bits. */
+static inline uint32_t dprobe_row_hash(const char *prov, const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *s = prov; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    for (const char *s = ":::"; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    for (const char *s = name; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return DPROBE_ROW_BASE + ((h ^ (h >> 16)) & (DPROBE_ROW_SPAN - 1u));
+}
+/* dprobe_rows_use: the rows' probes, as the host's tools keep them (tools/common/row_probes.c):
+ * get(id, d) 0 and its description, or -1 when no row probe has id; next(id) the next row
+ * probe's id above id (DPROBE_NONE: the first), 0 after the last. Kept by pointer; NULL: none
+ * (the kernel's: it fires them from generated helpers and never lists them). */
+struct dprobe_rowset {
+    int (*get)(uint32_t id, struct dprobe_desc *d);
+    uint32_t (*next)(uint32_t id);
+};
+void dprobe_rows_use(const struct dprobe_rowset *rows);
+/* dprobe_rows_walk: fn(user, id, provider, name) for each of the rows' own probes, in the rows'
+ * order, each name once, until fn returns non-zero; returns how many the rows name. */
 typedef int (*dprobe_row_fn)(void *user, uint32_t id, const char *prov, const char *name);
 unsigned dprobe_rows_walk(dprobe_row_fn fn, void *user);
 /* dprobe_row_id: the id of the rows' own probe "provider:::name" (a row's D column probe), or
- * DPROBE_NONE when it is not one (a fixed probe's name, a family, past DPROBE_ROW_MAX). */
+ * DPROBE_NONE when it is not one (a fixed probe's name, a family, a pattern). */
 uint32_t dprobe_row_id(const char *probe);
-struct kev_event_desc;
-struct kev_dprobe;
-struct kev_event;
-/* dprobe_row_args: the arguments row's D column gives probe dp for event e (its words), at most
- * max, in order: each a field of the row (FIELD, FIELD.pid), $ev or a number; their number, or
- * -1 when one of dp's `unless` conditions holds or an argument is none of those (a value the
- * event does not carry: such a probe's site fires it itself, KEV_D_EMIT). */
-int dprobe_row_args(const struct kev_event_desc *row, const struct kev_dprobe *dp,
-                    const struct kev_event *e, uint64_t *args, unsigned max);
 
 /* One USDT site (the module is its program's name, the function the one that holds it). */
 struct dprobe_usdt {

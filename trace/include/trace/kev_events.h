@@ -70,11 +70,11 @@ struct kev_field_desc {
 enum kev_dsite {
     KEV_D_NONE,     // no D probe
     KEV_D_EMIT,     // the kernel's emit helper fires the row's dprobes with the event's values,
-                    // at its stamp, in trace/kev_dargs.h's argument order (kernel/include/
-                    // kernel/kev_emit.h; test_kev_emit holds the two equal)
+                    // at its stamp, in the D column's order (the helper or the order generated
+                    // from the row, tools/emitgen; test_kev_emit holds the two equal); a
+                    // probe of the row's own (d/dprobes.h DPROBE_ROW_BASE) is fired so too
     KEV_D_OWN,      // the site derives its probes itself: the states' sched probes, fbt,
-                    // pid, USDT (docs/d-probes.md); or a probe of the row's own, which
-                    // kev_emit_row fires from the D column (d/dprobes.h DPROBE_ROW_BASE)
+                    // pid, USDT (docs/d-probes.md)
     KEV_D_LATER,    // the event's values feed a probe another event fires (SYNC_WAIT's
                     // lockstat at the call's return, SIGNAL's and STACK's at FAULT)
 };

@@ -4,9 +4,12 @@
 //   F(x, name, KIND, LAYOUT, word, shift, bits, wide, names, meaning)
 // (struct kev_field_desc's columns: KIND an enum kev_fkind without KEV_K_, LAYOUT an enum
 // kev_flayout without KEV_L_, names a KEV_K_ENUM's names function, or NULL). The host's table
-// (trace/kev_events.c) expands them into its rows' field arrays (KEV_FIELD_DESC); the kernel's
-// emit helpers (kernel/include/kernel/kev_emit.h) pack an event's words from them (KEV_PACK),
-// so the kernel writes a word's bits where the readers read them, with no layout of its own.
+// (trace/kev_events.c) expands them into its rows' field arrays (KEV_FIELD_DESC). The kernel
+// packs an event's words from the rows: the emit helpers the build generates from them
+// (tools/emitgen, <kev_emit_gen.h>) and, where a hand-written site packs words itself (a fault,
+// a stack, a wide kernel call), KEV_PACK over these macros; so the kernel writes a word's bits
+// where the readers read them, with no layout of its own. A layout no hand site packs may be
+// written beside its row in kev_events.c instead (docs/adding-an-event.md).
 // A layout is named after the rows' field array (f_prio_change: KEV_F_PRIO_CHANGE); rows that
 // share one (the INT events, the thread states) share its macro. x is the expander's context
 // (KEV_PACK: the word packed). Adding an event: docs/adding-an-event.md.
@@ -171,11 +174,15 @@
 
 // ---- the kernel's expansion: an event's payload words from its fields ---------------------------
 // KEV_PACK(KEV_F_<LAYOUT>, n): payload word n of an event of that layout, made from variables in
-// scope named as its fields (the emit helper's parameters, as kev_dargs.h names them): each
-// one-word field masked to its bits and shifted to its place, a 64-bit field's half. Every
-// field of the layout must be in scope (the others' terms fold away: the word number is a
-// constant); a string's or an array's is the caller's (trace_emit_string, trace_emit_words).
-// test_kev_emit decodes each helper's words by the host's reading of the same layout.
+// scope named as its fields: it binds by name, so a site's local `level` is the field `level`
+// (a missing one does not compile; a local of another meaning but the field's name is taken
+// silently: name the site's values as the row does). Each one-word field is masked to its bits
+// and shifted to its place, a 64-bit field's half; the others' terms fold away (the word number
+// is a constant); a string's or an array's is the caller's (trace_emit_string,
+// trace_emit_words). KEV_PACK_L_<LAYOUT> is one term per layout (WORD, HI_LO, LO_HI; nothing
+// for the others). test_kev_emit decodes each helper's words by the host's reading of the
+// same layout. The generated helpers pack the same words with the binding spelled out
+// (kev_pack_bits(level, 0, 12) | ...).
 static inline uint32_t kev_pack_bits(uint32_t v, unsigned shift, unsigned bits)
 {
     return bits >= 32u || bits == 0u ? v << shift : (v & ((1u << bits) - 1u)) << shift;

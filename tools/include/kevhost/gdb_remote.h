@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A client of the GDB remote serial protocol, as much of it as reading and writing a target's
 // memory takes: connect to any GDB server (QEMU's -gdb/-s, OpenOCD's gdb port, J-Link GDB
-// Server, pyOCD), halt, continue, `m`/`M` memory packets. Shared by kevrtt (the stand-in probe)
-// and kevdump (post-mortem reading of the trace ring).
-#ifndef TOOLS_GDB_REMOTE_H
-#define TOOLS_GDB_REMOTE_H
+// Server, pyOCD, probe-rs), halt, continue, `m`/`M` memory packets. The one client of the host
+// tools: kevprobe (the probe path), kevrtt (RTT through a stand-in probe) and kevdump
+// (post-mortem reading of the trace ring).
+#ifndef KEVHOST_GDB_REMOTE_H
+#define KEVHOST_GDB_REMOTE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,14 +18,18 @@ struct gdbr {
     bool exited;        // the target ended (W/X reply, or the server closed the connection)
     int exit_status;    // from W
     size_t max_mem;     // bytes per m/M packet (from the server's PacketSize)
-    uint8_t in[8192];   // received bytes not yet consumed
-    size_t in_len;
+    char *pkt;          // a packet's body, sent or received (gdbr_connect allocates it)
+    size_t pkt_cap;
+    uint8_t in[65536];  // received bytes not yet consumed: in[in_pos..in_len)
+    size_t in_len, in_pos;
     char err[160];      // what went wrong, for the caller's message
 };
 
-// "host:port" or "port" (localhost). The server halts the target on connection (QEMU does);
-// gdbr_connect leaves it halted. 0, or -1 with g->err set.
+// "host:port" or "port" (localhost), tried for up to 5 s while the server starts. The server
+// halts the target on connection (QEMU does); gdbr_connect leaves it halted. 0, or -1 with
+// g->err set; gdbr_close is due either way.
 int gdbr_connect(struct gdbr *g, const char *where);
+// Detaches (the target runs on) unless it ended, and frees what gdbr_connect took.
 void gdbr_close(struct gdbr *g);
 // Stops a running target (^C) and waits for its stop reply; 0, or -1 (g->exited if it ended).
 int gdbr_halt(struct gdbr *g);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// GDB remote serial protocol client (gdb_remote.h): packets are "$data#cc" with cc the modulo
+// GDB remote serial protocol client (kevhost/gdb_remote.h): packets are "$data#cc" with cc the modulo
 // 256 sum of data in hex; each is acknowledged with '+' (or '-': send again) until the server
 // accepts QStartNoAckMode. ^C (0x03, outside any packet) stops a running target, which answers
 // with a stop reply (S/T), or W/X when it has ended.
-#include "gdb_remote.h"
+#include <kevhost/gdb_remote.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -16,8 +16,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define REPLY_TIMEOUT_MS 10000
-#define PKT_MAX 16384
+#define REPLY_TIMEOUT_MS 10000  // a reply that takes longer: the server is gone
+#define MEM_MAX 16384           // bytes an m/M packet carries at most (a trace buffer)
+#define PKT_CAP (2 * MEM_MAX + 64)
 #define CONNECT_TRIES 50
 
 static void fail(struct gdbr *g, const char *fmt, ...)
@@ -49,23 +50,27 @@ static int send_all(struct gdbr *g, const void *p, size_t n)
 // One byte from the server, waiting up to REPLY_TIMEOUT_MS. -1 on end or timeout.
 static int get_byte(struct gdbr *g)
 {
-    if (!g->in_len) {
+    if (g->in_pos == g->in_len) {
         struct pollfd p = { .fd = g->fd, .events = POLLIN };
-        int r = poll(&p, 1, REPLY_TIMEOUT_MS);
+        int r;
+        while ((r = poll(&p, 1, REPLY_TIMEOUT_MS)) < 0 && errno == EINTR)
+            ;
         if (r == 0) {
             fail(g, "no answer from the GDB server within %d s", REPLY_TIMEOUT_MS / 1000);
             return -1;
         }
-        ssize_t n = r < 0 ? -1 : recv(g->fd, g->in, sizeof(g->in), 0);
+        ssize_t n;
+        while ((n = r < 0 ? -1 : recv(g->fd, g->in, sizeof(g->in), 0)) < 0 && errno == EINTR)
+            ;
         if (n <= 0) {
             fail(g, "the GDB server closed the connection");
             g->exited = true;
             return -1;
         }
         g->in_len = (size_t)n;
-        memmove(g->in + sizeof(g->in) - g->in_len, g->in, g->in_len);
+        g->in_pos = 0;
     }
-    return g->in[sizeof(g->in) - g->in_len--];
+    return g->in[g->in_pos++];
 }
 
 static int hexval(int c)
@@ -84,17 +89,23 @@ static int get_packet(struct gdbr *g, char *out, size_t size)
         while (c >= 0 && c != '$');
         if (c < 0)
             return -1;
-        size_t n = 0;
+        size_t n = 0, len = 0;
         unsigned sum = 0;
         while ((c = get_byte(g)) >= 0 && c != '#') {
             sum += (unsigned)c;
             if (n + 1 < size)
                 out[n++] = (char)c;
+            len++;
         }
         int h = c < 0 ? -1 : get_byte(g), l = h < 0 ? -1 : get_byte(g);
         if (l < 0)
             return -1;
         out[n] = '\0';
+        if (len > n) {
+            fail(g, "the GDB server sent a packet of %zu bytes (this reader takes %zu)", len,
+                 size - 1);
+            return -1;
+        }
         if (g->noack)
             return (int)n;
         if ((unsigned)(hexval(h) << 4 | hexval(l)) == (sum & 0xffu)) {
@@ -107,16 +118,18 @@ static int get_packet(struct gdbr *g, char *out, size_t size)
     }
 }
 
-static int put_packet(struct gdbr *g, const char *data)
+static const char hexd[] = "0123456789abcdef";
+
+// Sends $data#cs (data n bytes, in place in g->pkt or elsewhere) and waits for its '+' unless
+// in no-ack mode.
+static int put_packet(struct gdbr *g, const char *data, size_t n)
 {
-    static char buf[PKT_MAX + 8];
-    size_t n = strlen(data);
     unsigned sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += (unsigned char)data[i];
-    int len = snprintf(buf, sizeof(buf), "$%s#%02x", data, sum & 0xffu);
+    const char tail[3] = { '#', hexd[(sum >> 4) & 15], hexd[sum & 15] };
     for (int tries = 0; tries < 3; tries++) {
-        if (send_all(g, buf, (size_t)len))
+        if (send_all(g, "$", 1) || send_all(g, data, n) || send_all(g, tail, 3))
             return -1;
         if (g->noack)
             return 0;
@@ -133,33 +146,37 @@ static int put_packet(struct gdbr *g, const char *data)
     return -1;
 }
 
-static char reply[PKT_MAX];
+// A command and its reply (in g->pkt); the reply's length, or -1.
+static int command_n(struct gdbr *g, const char *data, size_t n)
+{
+    if (put_packet(g, data, n) < 0)
+        return -1;
+    return get_packet(g, g->pkt, g->pkt_cap);
+}
 
 static int command(struct gdbr *g, const char *data)
 {
-    if (put_packet(g, data) < 0)
-        return -1;
-    return get_packet(g, reply, sizeof(reply));
+    return command_n(g, data, strlen(data));
 }
 
 // A stop reply, or the end of the target (W exit status, X signal).
 static int stop_reply(struct gdbr *g)
 {
     for (;;) {
-        if (get_packet(g, reply, sizeof(reply)) < 0)
+        if (get_packet(g, g->pkt, g->pkt_cap) < 0)
             return -1;
-        if (reply[0] == 'O' && reply[1])   // console output from the target: not ours
+        if (g->pkt[0] == 'O' && g->pkt[1])   // console output from the target: not ours
             continue;
         g->running = false;
-        if (reply[0] == 'W' || reply[0] == 'X') {
+        if (g->pkt[0] == 'W' || g->pkt[0] == 'X') {
             g->exited = true;
-            g->exit_status = (int)strtol(reply + 1, NULL, 16);
-            fail(g, "the target ended (%s)", reply);
+            g->exit_status = (int)strtol(g->pkt + 1, NULL, 16);
+            fail(g, "the target ended (%s)", g->pkt);
             return -1;
         }
-        if (reply[0] == 'S' || reply[0] == 'T')
+        if (g->pkt[0] == 'S' || g->pkt[0] == 'T')
             return 0;
-        fail(g, "unexpected stop reply '%.40s'", reply);
+        fail(g, "unexpected stop reply '%.40s'", g->pkt);
         return -1;
     }
 }
@@ -185,6 +202,11 @@ int gdbr_connect(struct gdbr *g, const char *where)
 {
     memset(g, 0, sizeof(*g));
     g->fd = -1;
+    g->pkt_cap = PKT_CAP;
+    if (!(g->pkt = malloc(g->pkt_cap))) {
+        fail(g, "out of memory");
+        return -1;
+    }
     char host[128] = "localhost", port[16];
     const char *colon = strrchr(where, ':');
     if (colon) {
@@ -217,22 +239,22 @@ int gdbr_connect(struct gdbr *g, const char *where)
     g->max_mem = 1024;
     if (command(g, "qSupported:swbreak+") < 0)
         return -1;
-    const char *ps = strstr(reply, "PacketSize=");
+    const char *ps = strstr(g->pkt, "PacketSize=");
     if (ps) {
         size_t size = (size_t)strtoul(ps + 11, NULL, 16);
         size_t m = size > 64 ? (size - 32) / 2 : 16;
-        g->max_mem = m < (PKT_MAX - 32) / 2 ? m : (PKT_MAX - 32) / 2;
+        g->max_mem = m < MEM_MAX ? m : MEM_MAX;
     }
     if (command(g, "QStartNoAckMode") < 0)
         return -1;
-    g->noack = strcmp(reply, "OK") == 0;
+    g->noack = strcmp(g->pkt, "OK") == 0;
     // QEMU: physical addresses, as a probe's memory access port sees them (otherwise QEMU
     // reads through the running program's MPU or MMU, and faults outside what it may see).
     // Other servers do not know the packet (an empty reply) and already read physically.
     if (command(g, "Qqemu.PhyMemMode:1") < 0)
         return -1;
     // Why is it stopped (and is it)? The server halts the target for a new connection.
-    if (put_packet(g, "?") < 0 || stop_reply(g) < 0)
+    if (put_packet(g, "?", 1) < 0 || stop_reply(g) < 0)
         return -1;
     return 0;
 }
@@ -250,6 +272,8 @@ out:
         close(g->fd);
         g->fd = -1;
     }
+    free(g->pkt);
+    g->pkt = NULL;
 }
 
 int gdbr_halt(struct gdbr *g)
@@ -265,7 +289,7 @@ int gdbr_cont(struct gdbr *g)
 {
     if (g->running)
         return 0;
-    if (put_packet(g, "c") < 0)
+    if (put_packet(g, "c", 1) < 0)
         return -1;
     g->running = true;
     return 0;
@@ -281,16 +305,16 @@ int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
         int len = command(g, cmd);
         if (len < 0)
             return -1;
-        if (reply[0] == 'E' || len < 2) {
+        if (g->pkt[0] == 'E' || len < 2) {
             fail(g, "the GDB server cannot read %zu bytes at 0x%llx (%s)", k,
-                 (unsigned long long)addr, reply);
+                 (unsigned long long)addr, g->pkt);
             return -1;
         }
         size_t got = (size_t)len / 2;
         if (got > k)
             got = k;
         for (size_t i = 0; i < got; i++) {
-            int h = hexval(reply[2 * i]), l = hexval(reply[2 * i + 1]);
+            int h = hexval(g->pkt[2 * i]), l = hexval(g->pkt[2 * i + 1]);
             if (h < 0 || l < 0) {
                 fail(g, "bad hex in the GDB server's memory reply");
                 return -1;
@@ -306,18 +330,20 @@ int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
 
 int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n)
 {
-    static char cmd[PKT_MAX];
     const uint8_t *b = buf;
     while (n) {
         size_t k = n < g->max_mem ? n : g->max_mem;
-        int off = snprintf(cmd, sizeof(cmd), "M%llx,%zx:", (unsigned long long)addr, k);
-        for (size_t i = 0; i < k; i++)
-            off += snprintf(cmd + off, sizeof(cmd) - (size_t)off, "%02x", b[i]);
-        if (command(g, cmd) < 0)
+        // built in g->pkt, which the reply then overwrites
+        int off = snprintf(g->pkt, g->pkt_cap, "M%llx,%zx:", (unsigned long long)addr, k);
+        for (size_t i = 0; i < k; i++) {
+            g->pkt[off++] = hexd[b[i] >> 4];
+            g->pkt[off++] = hexd[b[i] & 15];
+        }
+        if (command_n(g, g->pkt, (size_t)off) < 0)
             return -1;
-        if (strcmp(reply, "OK") != 0) {
+        if (strcmp(g->pkt, "OK") != 0) {
             fail(g, "the GDB server cannot write %zu bytes at 0x%llx (%s)", k,
-                 (unsigned long long)addr, reply);
+                 (unsigned long long)addr, g->pkt);
             return -1;
         }
         b += k;

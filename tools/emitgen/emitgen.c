@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+// emitgen: writes the kernel's side of the event table (trace/kev_events.c) as C, so that an
+// event is written once, in its row: for each row's D probe that is not derived, its argument
+// order (KEV_D_<ROW>_<PROBE>(FIRE): FIRE(id, arguments...), each argument the helper's
+// parameter of the row's name for it), and for each row whose site needs nothing but its
+// values (one event number, fields of fixed words, every probe named by the row and its
+// arguments fields, FIELD.pid, ?NAME or numbers) its emit helper kev_emit_<row>(how, fields...,
+// site values...), which packs the words from its parameters, writes the event and, with D,
+// fires the row's probes at its stamp in that order (kernel/include/kernel/kev_emit.h's bracket).
+// A probe of the row's own (no list of d/dprobes.h names it) gets the id of its name's hash
+// (dprobe_row_hash), the one the host's dtrace lists. The build runs it (tools/emitgen/module.mk)
+// before any file that includes the output is compiled; nothing it writes is kept in git.
+// Bad input (a row the generator cannot express, two names of one hash) is an error naming
+// the row: the build stops rather than compile a site that disagrees with its row.
+#include <d/dprobes.h>
+#include <trace/kev_events.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXARGS 8u
+#define MAXTOK 64u
+
+static const char *prog = "emitgen";
+static int failed;
+
+static void fail(const struct kev_event_desc *row, const char *what, const char *detail)
+{
+    fprintf(stderr, "%s: row %s: %s%s%s\n", prog, row ? row->name : "?", what,
+            detail ? ": " : "", detail ? detail : "");
+    failed = 1;
+}
+
+// ---- a probe's id ----------------------------------------------------------------------------
+
+struct fixed {
+    const char *sym, *prov, *name;
+};
+#define EMITGEN_FIXED(id, prov, name) { "DPROBE_" #id, prov, name },
+static const struct fixed fixed_ids[] = { DPROBE_FIXED_LIST(EMITGEN_FIXED) };
+
+// The computed families (d/dprobes.h): a provider whose function names the site's value
+// ("kercall::<call>:entry", "interrupt::irq<irq>:exit") and the macro giving its id.
+static const struct {
+    const char *prov, *macro;
+} families[] = { { "kercall", "DPROBE_KCALL_" }, { "interrupt", "DPROBE_IRQ_" } };
+
+struct probe {
+    char prov[MAXTOK], mod[MAXTOK], func[MAXTOK], name[MAXTOK];
+    char id[3 * MAXTOK];    // the id as C
+    char macro[3 * MAXTOK]; // KEV_D_<ROW>_<PROBE>
+    int own, family;        // the row's own probe; a family's (the id needs a site value)
+    char args[MAXARGS][2 * MAXTOK];
+    unsigned nargs;
+};
+
+// split: "prov:mod:func:name" into its parts; 0 for a list or a pattern (not one probe).
+static int split(const char *s, struct probe *p)
+{
+    char *part[4] = { p->prov, p->mod, p->func, p->name };
+    unsigned k = 0, n = 0;
+    if (strpbrk(s, ",* ?["))
+        return 0;
+    for (; *s; s++) {
+        if (*s == ':') {
+            part[k][n] = 0;
+            if (++k == 4)
+                return 0;
+            n = 0;
+        } else if (n + 1u < MAXTOK) {
+            part[k][n++] = *s;
+        } else {
+            return 0;
+        }
+    }
+    part[k][n] = 0;
+    return k == 3 && p->prov[0] && p->name[0];
+}
+
+// upper: s as a C macro's part (upper case, '-' and other marks '_', a <...> dropped).
+static void upper(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++) {
+        if (*s == '<') {
+            while (*s && *s != '>')
+                s++;
+            if (!*s)
+                break;
+            continue;
+        }
+        out[k++] = isalnum((unsigned char)*s) ? (char)toupper((unsigned char)*s) : '_';
+    }
+    out[k] = 0;
+}
+
+// probe_id: p's id as C; 0 when the probe is none the generator can name.
+static int probe_id(struct probe *p)
+{
+    for (size_t i = 0; i < sizeof(fixed_ids) / sizeof(fixed_ids[0]); i++)
+        if (!p->mod[0] && !p->func[0] && !strcmp(fixed_ids[i].prov, p->prov) &&
+            !strcmp(fixed_ids[i].name, p->name)) {
+            snprintf(p->id, sizeof(p->id), "%s", fixed_ids[i].sym);
+            return 1;
+        }
+    for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+        const char *lt = strchr(p->func, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+        if (strcmp(families[i].prov, p->prov) || !lt || !gt || gt[1])
+            continue;
+        char nm[MAXTOK];
+        upper(nm, sizeof(nm), p->name);
+        snprintf(p->id, sizeof(p->id), "%s%s(%.*s)", families[i].macro, nm, (int)(gt - lt - 1),
+                 lt + 1);
+        p->family = 1;
+        return 1;
+    }
+    if (p->mod[0] || p->func[0] || strpbrk(p->name, "<>") || strlen(p->prov) >= DPROBE_ROW_PART ||
+        strlen(p->name) >= DPROBE_ROW_PART)
+        return 0;
+    char id[sizeof(p->id)];
+    snprintf(id, sizeof(id), "0x%xu /* %s:::%s */", dprobe_row_hash(p->prov, p->name), p->prov,
+             p->name);
+    memcpy(p->id, id, sizeof(id));
+    p->own = 1;
+    return 1;
+}
+
+// ---- a probe's arguments -----------------------------------------------------------------------
+
+static const struct kev_field_desc *field_of(const struct kev_event_desc *row, const char *name)
+{
+    for (unsigned i = 0; i < row->nfields; i++)
+        if (!strcmp(row->fields[i].name, name))
+            return &row->fields[i];
+    return NULL;
+}
+
+static int is_number(const char *t)
+{
+    char *end;
+    if (!isdigit((unsigned char)t[0]))
+        return 0;
+    (void)strtoull(t, &end, 0);
+    return !*end;
+}
+
+// The site values a row's probes name (?NAME), in order of their first use: the helper's
+// parameters after the fields.
+struct site {
+    char names[MAXARGS][MAXTOK];
+    unsigned n;
+};
+
+static void site_add(struct site *sv, const char *name)
+{
+    for (unsigned i = 0; i < sv->n; i++)
+        if (!strcmp(sv->names[i], name))
+            return;
+    if (sv->n < MAXARGS)
+        snprintf(sv->names[sv->n++], MAXTOK, "%s", name);
+}
+
+// arg: one token of a D column as C; 0 for a token that names nothing (not a field of the
+// row), -1 for a value only a hand helper has a C for ($user: the helper's payload). *plain is
+// cleared by the tokens a hand helper gives (the $ values, a family's id).
+static int arg(const struct kev_event_desc *row, struct probe *p, const char *t, struct site *sv,
+               int *plain)
+{
+    char (*out)[2 * MAXTOK] = &p->args[p->nargs];
+    static const char *const words[] = { "a[0]", "a[1]", "a[2]", "a[3]", "a[4]", "a[5]" };
+    if (!strcmp(t, "$words")) {
+        for (unsigned k = 0; k < 6 && p->nargs < MAXARGS; k++)
+            snprintf(p->args[p->nargs++], sizeof(p->args[0]), "%s", words[k]);
+        *plain = 0;
+        return 1;
+    }
+    if (p->nargs == MAXARGS)
+        return 0;
+    if (t[0] == '$' && strcmp(t, "$result") && strcmp(t, "$call") && strcmp(t, "$ev"))
+        return -1;
+    if (!strcmp(t, "$result") || !strcmp(t, "$call") || !strcmp(t, "$ev")) {
+        snprintf(*out, sizeof(*out), "%s", t + 1);
+        *plain = 0;
+    } else if (t[0] == '?' && t[1]) {
+        snprintf(*out, sizeof(*out), "%s", t + 1);
+        site_add(sv, t + 1);
+    } else if (is_number(t)) {
+        snprintf(*out, sizeof(*out), "%s", t);
+    } else {
+        char name[MAXTOK];
+        const char *dot = strchr(t, '.');
+        size_t len = dot ? (size_t)(dot - t) : strlen(t);
+        if (len >= sizeof(name) || (dot && strcmp(dot, ".pid")))
+            return 0;
+        memcpy(name, t, len);
+        name[len] = 0;
+        const struct kev_field_desc *fd = field_of(row, name);
+        if (!fd || fd->kind == KEV_K_STRING || KEV_K_IS_ARRAY(fd->kind))
+            return 0;
+        snprintf(*out, sizeof(*out), dot ? "kev_who_pid(%s)" : "%s", name);
+    }
+    p->nargs++;
+    return 1;
+}
+
+// probe_read: dp as C (its id, its arguments); 0 when it has none (a pattern, a list, an
+// argument that names nothing), -1 when a hand helper fires it (arg's -1).
+static int probe_read(const struct kev_event_desc *row, const struct kev_dprobe *dp,
+                      struct probe *p, struct site *sv, int *plain)
+{
+    memset(p, 0, sizeof(*p));
+    if (!split(dp->probe, p) || !probe_id(p))
+        return 0;
+    char r[MAXTOK], n[MAXTOK];
+    upper(r, sizeof(r), row->name);
+    upper(n, sizeof(n), p->name);
+    snprintf(p->macro, sizeof(p->macro), "KEV_D_%s_%s", r, n);
+    const char *s = dp->args ? dp->args : "";
+    while (*s) {
+        char t[MAXTOK];
+        size_t k = strcspn(s, " ");
+        if (k >= sizeof(t))
+            return 0;
+        memcpy(t, s, k);
+        t[k] = 0;
+        int r = arg(row, p, t, sv, plain);
+        if (r <= 0)
+            return r;
+        s += k;
+        s += strspn(s, " ");
+    }
+    if (p->family)
+        *plain = 0;
+    return 1;
+}
+
+static void print_macro(FILE *f, const struct probe *p)
+{
+    fprintf(f, "#define %s(FIRE) FIRE(%s", p->macro, p->id);
+    for (unsigned k = 0; k < p->nargs; k++)
+        fprintf(f, ", %s", p->args[k]);
+    fprintf(f, ")\n");
+}
+
+// ---- a row's helper ------------------------------------------------------------------------
+
+// word_expr: payload word n of row from its parameters, as KEV_PACK makes it (trace/kev_rows.h).
+static void word_expr(FILE *f, const struct kev_event_desc *row, unsigned n)
+{
+    unsigned terms = 0;
+    for (unsigned i = 0; i < row->nfields; i++) {
+        const struct kev_field_desc *fd = &row->fields[i];
+        const char *sep = terms ? " | " : "";
+        if (fd->layout == KEV_L_WORD && fd->word == n) {
+            if (fd->bits && fd->bits < 32)
+                fprintf(f, "%skev_pack_bits(%s, %u, %u)", sep, fd->name, fd->shift, fd->bits);
+            else if (fd->shift)
+                fprintf(f, "%s(uint32_t)%s << %u", sep, fd->name, fd->shift);
+            else
+                fprintf(f, "%s%s", sep, fd->name);
+        } else if ((fd->layout == KEV_L_HI_LO && fd->word == n) ||
+                   (fd->layout == KEV_L_LO_HI && fd->word + 1u == n)) {
+            fprintf(f, "%s(uint32_t)(%s >> 32)", sep, fd->name);
+        } else if ((fd->layout == KEV_L_HI_LO && fd->word + 1u == n) ||
+                   (fd->layout == KEV_L_LO_HI && fd->word == n)) {
+            fprintf(f, "%s(uint32_t)%s", sep, fd->name);
+        } else {
+            continue;
+        }
+        terms++;
+    }
+    if (!terms)
+        fprintf(f, "0u");
+}
+
+// helper_words: the words before the row's string (its payload without it); 0 when the row's
+// fields are not fixed words (an array, a wide-only field, a string not last): no helper.
+static unsigned helper_words(const struct kev_event_desc *row, const struct kev_field_desc **str)
+{
+    unsigned nw = 0;
+    *str = NULL;
+    for (unsigned i = 0; i < row->nfields; i++) {
+        const struct kev_field_desc *fd = &row->fields[i];
+        if (*str || fd->wide)
+            return 0;
+        if (fd->layout == KEV_L_STRING) {
+            *str = fd;
+            continue;
+        }
+        if (fd->layout != KEV_L_WORD && fd->layout != KEV_L_HI_LO && fd->layout != KEV_L_LO_HI)
+            return 0;
+        unsigned end = fd->word + (fd->layout == KEV_L_WORD ? 1u : 2u);
+        nw = end > nw ? end : nw;
+    }
+    if (*str && (*str)->word != KEV_W_NEXT && (*str)->word != nw)
+        return 0;
+    if (!*str && (row->fast_words != nw || row->wide_words != nw))
+        return 0;
+    return nw;
+}
+
+static void lower(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++)
+        out[k++] = (char)tolower((unsigned char)*s);
+    out[k] = 0;
+}
+
+// print_unless: the row's conditions on its fields ("FIELD=N"), under which it does not fire,
+// as C ($snapshot is the replay's: the kernel's snapshot calls no emit helper with D).
+static void print_unless(FILE *f, const struct kev_event_desc *row, const char *u)
+{
+    const char *sep = "";
+    fprintf(f, "    if (");
+    for (const char *s = u; s && *s;) {
+        size_t k = strcspn(s, " ");
+        const char *eq = memchr(s, '=', k);
+        char name[MAXTOK];
+        if (eq && (size_t)(eq - s) < sizeof(name)) {
+            memcpy(name, s, (size_t)(eq - s));
+            name[eq - s] = 0;
+            if (field_of(row, name)) {
+                fprintf(f, "%s%s != %.*s", sep, name, (int)(k - (size_t)(eq - s) - 1u), eq + 1);
+                sep = " && ";
+            }
+        }
+        s += k;
+        s += strspn(s, " ");
+    }
+    fprintf(f, "%s)\n        ", *sep ? "" : "1");
+}
+
+static void print_helper(FILE *f, const struct kev_event_desc *row, const struct probe *ps,
+                         const struct kev_dprobe *dps, unsigned np, const struct site *sv,
+                         unsigned nw, const struct kev_field_desc *str)
+{
+    char lname[MAXTOK];
+    lower(lname, sizeof(lname), row->name);
+    fprintf(f, "\n// %s: %s.\nstatic inline void kev_emit_%s(unsigned how", row->name, row->when,
+            lname);
+    for (unsigned i = 0; i < row->nfields; i++) {
+        const struct kev_field_desc *fd = &row->fields[i];
+        fprintf(f, ", %s%s", fd->layout == KEV_L_STRING ? "const char *"
+                             : fd->layout == KEV_L_WORD ? "uint32_t " : "uint64_t ", fd->name);
+    }
+    for (unsigned i = 0; i < sv->n; i++)
+        fprintf(f, ", uint64_t %s", sv->names[i]);
+    fprintf(f, ")\n{\n");
+    char cls[MAXTOK];
+    snprintf(cls, sizeof(cls), "KEV_C_%s", kev_class_name(row->cls));
+    const int simple = nw == 2 && !str;
+    if (!simple) {              // (the words first, then the site's bracket: as written by hand)
+        fprintf(f, "    const uint32_t w[%u] = {\n", nw ? nw : 1u);
+        for (unsigned n = 0; n < nw; n++) {
+            fprintf(f, "        ");
+            word_expr(f, row, n);
+            fprintf(f, ",\n");
+        }
+        fprintf(f, "    };\n");
+    }
+    if (np)
+        fprintf(f, "    uint32_t before = kev_site_open(how == KEV_D);\n");
+    else if (!simple)
+        fprintf(f, "    (void)how;   // the ring's write\n");
+    if (simple) {
+        fprintf(f, "    kev_write_simple(how, %s, 0x%xu, ", cls, row->lo);
+        word_expr(f, row, 0);
+        fprintf(f, ",\n                     ");
+        word_expr(f, row, 1);
+        fprintf(f, ");\n");
+    } else if (str) {
+        fprintf(f, "    trace_emit_string(&ktrace, %s, 0x%xu, w, %u, %s);\n", cls, row->lo, nw,
+                str->name);
+    } else {
+        fprintf(f, "    trace_emit_words(&ktrace, %s, 0x%xu, w, %u);\n", cls, row->lo, nw);
+    }
+    if (!np) {                  // (how: KEV_RING, or KEV_INLINE for a two-word event)
+        fprintf(f, "}\n");
+        return;
+    }
+    fprintf(f, "    if (how != KEV_D)\n        return;\n    kev_site_stamp(true, before);\n");
+    for (unsigned k = 0; k < np; k++) {
+        if (dps[k].unless && strchr(dps[k].unless, '='))
+            print_unless(f, row, dps[k].unless);
+        else
+            fprintf(f, "    ");
+        fprintf(f, "%s(KEV_EMIT_FIRE)\n", ps[k].macro);
+    }
+    fprintf(f, "    kev_site_close(true);\n}\n");
+}
+
+// ---- the helpers' test cases ---------------------------------------------------------------------
+// Under KEV_EMIT_GEN_TEST (test/unit/test_kev_emit.c): each generated helper called from an
+// array of values, its parameters named, so that the test emits every generated helper with
+// values of its own and holds the event and the firings against the row, a new row included.
+
+// The test's struct (test_kev_emit.c): struct kev_emit_gen_case { unsigned cls, ev;
+// void (*call)(unsigned how, const uint64_t *v, const char *s); const char *params[16]; },
+// params the helper's parameters after `how`: the row's fields, then ?NAME for a site value.
+#define MAXMADE 256u
+static struct made {
+    const struct kev_event_desc *row;
+    struct site sv;
+} made[MAXMADE];
+static unsigned nmade;
+
+static void case_add(const struct kev_event_desc *row, const struct site *sv)
+{
+    if (nmade == MAXMADE || row->nfields + sv->n >= 16u) {
+        fail(row, "too many helpers or parameters for the test's cases", NULL);
+        return;
+    }
+    made[nmade].row = row;
+    made[nmade++].sv = *sv;
+}
+
+static void cases_print(FILE *f, int added)
+{
+    fprintf(f, "\n#ifdef KEV_EMIT_GEN_TEST\n");
+    for (unsigned m = 0; m < nmade; m++) {
+        const struct kev_event_desc *row = made[m].row;
+        char lname[MAXTOK];
+        unsigned k = 0;
+        lower(lname, sizeof(lname), row->name);
+        fprintf(f, "static void kev_emit_gen_call_%s(unsigned how, const uint64_t *v, const char *s)\n"
+                   "{\n    (void)v;\n    (void)s;\n    kev_emit_%s(how", lname, lname);
+        for (unsigned i = 0; i < row->nfields; i++, k++) {
+            const struct kev_field_desc *fd = &row->fields[i];
+            if (fd->layout == KEV_L_STRING)
+                fprintf(f, ", s");
+            else
+                fprintf(f, ", (%s)v[%u]", fd->layout == KEV_L_WORD ? "uint32_t" : "uint64_t", k);
+        }
+        for (unsigned i = 0; i < made[m].sv.n; i++, k++)
+            fprintf(f, ", v[%u]", k);
+        fprintf(f, ");\n}\n");
+    }
+    fprintf(f, "static const struct kev_emit_gen_case kev_emit_gen_cases%s[] = {\n",
+            added ? "_added" : "");
+    for (unsigned m = 0; m < nmade; m++) {
+        const struct kev_event_desc *row = made[m].row;
+        char lname[MAXTOK];
+        lower(lname, sizeof(lname), row->name);
+        fprintf(f, "    { KEV_C_%s, 0x%xu, kev_emit_gen_call_%s, {", kev_class_name(row->cls),
+                row->lo, lname);
+        for (unsigned k = 0; k < row->nfields; k++)
+            fprintf(f, " \"%s\",", row->fields[k].name);
+        for (unsigned k = 0; k < made[m].sv.n; k++)
+            fprintf(f, " \"?%s\",", made[m].sv.names[k]);
+        fprintf(f, " NULL } },\n");
+    }
+    fprintf(f, "    { 0, 0, NULL, { NULL } },\n};\n#endif\n");
+}
+
+// ---- the rows ---------------------------------------------------------------------------------
+
+static void gen_row(FILE *f, const struct kev_event_desc *row)
+{
+    struct probe ps[8];
+    const struct kev_dprobe *dps = row->dprobes;
+    struct site sv = { .n = 0 };
+    unsigned np = 0, nplain = 0, nall = 0, nown = 0;
+    for (const struct kev_dprobe *dp = dps; dp && dp->probe; dp++, nall++) {
+        int plain = 1, r = dp->derived || np == 8 ? -1 : probe_read(row, dp, &ps[np], &sv, &plain);
+        if (r == 0 && split(dp->probe, &ps[np]))
+            fail(row, "a probe whose arguments name nothing the row has", dp->probe);
+        if (r <= 0)
+            continue;
+        nown += (unsigned)ps[np].own;
+        nplain += (unsigned)plain;
+        np++;
+    }
+    if (np)
+        fprintf(f, "\n");
+    for (unsigned k = 0; k < np; k++)
+        print_macro(f, &ps[k]);
+    // A helper: for a row whose site fires its probes with nothing but its values, or fires
+    // none (the ring's write alone; not the ring's own CONTROL events).
+    const struct kev_field_desc *str;
+    unsigned nw = helper_words(row, &str);
+    int fires = row->dsite == KEV_D_EMIT || nown, quiet = row->dsite == KEV_D_NONE && !nall;
+    int helper = ((fires && nplain == nall && nplain == np) || (quiet && row->cls != KEV_C_CONTROL)) &&
+                 row->lo == row->hi && !row->kcall && (nw || str);
+    if (nown && !helper)
+        fail(row, "a probe of its own on a row with no generated helper (fixed words, one number)",
+             NULL);
+    if (helper) {
+        print_helper(f, row, ps, dps, np, &sv, nw, str);
+        case_add(row, &sv);
+    }
+}
+
+// ids_distinct: no two names of the rows' own probes share a hash.
+static int seen_ok(void *user, uint32_t id, const char *prov, const char *name)
+{
+    static struct {
+        uint32_t id;
+        char name[2 * DPROBE_ROW_PART + 3];
+    } seen[256];
+    static unsigned n;
+    (void)user;
+    for (unsigned k = 0; k < n; k++)
+        if (seen[k].id == id) {
+            char both[4 * DPROBE_ROW_PART + 16];
+            snprintf(both, sizeof(both), "%s:::%s and %s", prov, name, seen[k].name);
+            fail(NULL, "two probes of one id (rename one)", both);
+            return 0;
+        }
+    if (n < 256) {
+        seen[n].id = id;
+        snprintf(seen[n].name, sizeof(seen[n].name), "%s:::%s", prov, name);
+        n++;
+    }
+    return 0;
+}
+
+// same_file: a and b hold the same bytes.
+static int same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = getc(fa), cb = getc(fb);
+        same = ca == cb;
+        if (ca == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: %s [-a] [-o FILE]\n"
+               "Writes the kernel's emit helpers and D argument orders from the event table's\n"
+               "rows (trace/kev_events.c) as a C header.\n"
+               "  -a, --added   only the rows added to the table (kev_events_add: a test build's)\n"
+               "  -o FILE       write FILE (through FILE.tmp) instead of standard output\n"
+               "  -h, --help    this text\n", prog);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    int added = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--added")) {
+            added = 1;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else {
+            fprintf(stderr, "%s: unknown argument '%s' (see --help)\n", prog, argv[i]);
+            return 2;
+        }
+    }
+    char tmp[4096];
+    FILE *f = stdout;
+    if (out) {
+        snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+        if (!(f = fopen(tmp, "w"))) {
+            perror(tmp);
+            return 1;
+        }
+    }
+    const char *guard = added ? "KEV_EMIT_GEN_ADDED_H" : "KEV_EMIT_GEN_H";
+    fprintf(f, "// Generated by tools/emitgen from the event table's rows%s: do not edit, edit the "
+               "row.\n// Included by kernel/include/kernel/kev_emit.h (its site bracket and "
+               "firing macro).\n#ifndef %s\n#define %s\n",
+            added ? " a test build adds" : " (trace/kev_events.c)", guard, guard);
+    dprobe_rows_walk(seen_ok, NULL);
+    for (unsigned i = added ? kev_event_table_len : 0; i < kev_event_rows(); i++)
+        gen_row(f, kev_event_row(i));
+    cases_print(f, added);
+    fprintf(f, "\n#endif\n");
+    if (out) {
+        if (fclose(f) || failed) {
+            remove(tmp);
+            return 1;
+        }
+        if (same_file(tmp, out)) {  // (unchanged: the objects that include it stay built)
+            remove(tmp);
+            return 0;
+        }
+        if (rename(tmp, out)) {
+            perror(out);
+            remove(tmp);
+            return 1;
+        }
+    }
+    return failed;
+}

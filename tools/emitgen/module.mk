@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# emitgen: the kernel's side of the event table, generated from its rows (tools/emitgen/emitgen.c):
+# each row's D argument order and, where its site needs nothing but its values, its emit
+# helper, in $(KEV_EMIT_GEN_H) (the Makefile names it), which kernel/include/kernel/kev_emit.h
+# includes. Every kernel object and host test waits for it (their pattern rules' order-only
+# prerequisite) and it is written again whenever the generator or a row changes (emitgen's
+# objects' dependencies), so it is never stale and never in git. $(HT)/evrow/emitgen, built with
+# the test-only row, writes that row's helper alone for the test image that fires it.
+HOST_TOOLS += $(H)/emitgen
+EMITGEN_SRCS := tools/emitgen/emitgen.c trace/d/row_probes.c trace/d/probes.c trace/d/dfbt.c
+$(H)/emitgen: $(call kevhost_objs,$(EMITGEN_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+$(KEV_EMIT_GEN_H): $(H)/emitgen
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$< -o $@
