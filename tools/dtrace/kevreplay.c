@@ -6,9 +6,9 @@
 // event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
 // CPU. Events with no probe are skipped. The column's derived probes: the sched, proc and
 // lockstat probes follow the kernel's rules (kernel/include/kernel/kev_emit.h
-// kev_emit_thread_state, kernel/kdt_fire.c ktrace_kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
-// the capture tells them (struct rthread); the probes a capture holds no event for are named
-// once on stderr (no_capture_note).
+// kev_emit_thread_state, kernel/kdt_fire.c ktrace_kdt_switch; kernel/ktrace_sync.c) from each
+// thread's state, priority and SYNC_* call as the capture tells them (struct rthread); the
+// probes a capture holds no event for are named once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
@@ -874,7 +874,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
     default: {
         /* arg3, the object: the first argument of the call the thread blocked in (the
          * board's t->coid, its channel's chid, t->join_tid), from that call's entry event;
-         * 0 for the others, as on the board (kernel/ktrace.c kdt_state) */
+         * 0 for the others, as on the board (kernel/ktrace_ev.c state_block) */
         uint32_t id;
         unsigned call = 0;
         switch (st) {
