@@ -270,6 +270,28 @@ int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t
     return r;
 }
 
+// TraceEvent(_NTO_TRACE_START or STARTNOSTATE) from t: the ring runs, then the kernel's image
+// and, with `state`, the snapshot of every process and thread (else their images alone).
+static int start_capture(struct thread *t, bool state)
+{
+    struct trace_ring *r = &ktrace;
+    int e = trace_ring_start(r);
+    if (e < 0)
+        return e;
+    forget_open_calls();
+    ktrace_probe_started();
+    kuring_new_capture();
+    trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
+    ktrace_ran_set_all(true, kdt_active);
+    ktrace_sync();
+    ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
+    if (state)
+        snapshot();         // each process's image after its CREATE_NAME
+    else
+        images();
+    return 0;
+}
+
 static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -318,23 +340,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         free_buffers();
         return 0;
     case KTRACE_START:
-    case KTRACE_STARTNOSTATE: {
-        int e = trace_ring_start(r);
-        if (e < 0)
-            return e;
-        forget_open_calls();
-        ktrace_probe_started();
-        kuring_new_capture();
-        trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
-        ktrace_ran_set_all(true, kdt_active);
-        ktrace_sync();
-        ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
-        if (cmd == KTRACE_START)
-            snapshot();         // each process's image after its CREATE_NAME
-        else
-            images();
-        return 0;
-    }
+    case KTRACE_STARTNOSTATE:
+        return start_capture(t, cmd == KTRACE_START);
     case KTRACE_STOP:
         trace_ring_stop(r);
         forget_open_calls();

@@ -110,6 +110,11 @@ static int32_t con_putc(struct proc *p, char c)
 // Returns 0 when `name`/`len` may be used, writing the host's name into out (NUL-terminated)
 // and its length into *olen; -1 with p->shost_errno set when refused.
 #define SH_NAME_MAX 256
+// The host directory every name is under: make SEMIHOST_DIR=dir's, or empty for none.
+#ifndef KSEMIHOST_ROOT
+#define KSEMIHOST_ROOT ""
+#endif
+static const char host_root[] = KSEMIHOST_ROOT;
 // The host's name of the file an open or a remove names, one buffer for both: semihosting
 // calls run in exclusive kernel entries, one at a time (a buffer each held the same name
 // twice over, 288 bytes that netduinoplus2's kernel RAM needs).
@@ -122,21 +127,21 @@ static int host_name(struct proc *p, uint32_t name, uint32_t len, char *out, uin
         return -1;
     }
     uint32_t n = 0;
-#ifdef KSEMIHOST_ROOT
-    static const char root[] = KSEMIHOST_ROOT "/";
-    for (; root[n]; n++)
-        out[n] = root[n];
-    bool start = true;
-    for (uint32_t i = 0; i < len; i++) {
-        bool dotdot = start && s[i] == '.' && i + 1 < len && s[i + 1] == '.' &&
-                      (i + 2 == len || s[i + 2] == '/');
-        if ((i == 0 && s[0] == '/') || dotdot || s[i] == '\\') {
-            p->shost_errno = 13; // EACCES: outside the host directory
-            return -1;
+    if (host_root[0]) {
+        for (; host_root[n]; n++)
+            out[n] = host_root[n];
+        out[n++] = '/';
+        bool start = true;
+        for (uint32_t i = 0; i < len; i++) {
+            bool dotdot = start && s[i] == '.' && i + 1 < len && s[i + 1] == '.' &&
+                          (i + 2 == len || s[i + 2] == '/');
+            if ((i == 0 && s[0] == '/') || dotdot || s[i] == '\\') {
+                p->shost_errno = 13; // EACCES: outside the host directory
+                return -1;
+            }
+            start = s[i] == '/';
         }
-        start = s[i] == '/';
     }
-#endif
     if (n + len + 1 > SH_NAME_MAX) {
         p->shost_errno = 36; // ENAMETOOLONG
         return -1;
@@ -173,6 +178,68 @@ static int32_t boot_open(struct proc *p, uint32_t name, uint32_t len, uint32_t m
     return h;
 }
 
+// SYS_OPEN: the console's handle for ":tt", a boot file's without a host, else the host's
+// file under its host name; a host handle past SH_MAX_HANDLE is closed again and refused.
+static int32_t sh_open(struct proc *p, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
+        return -1;
+    if (is_console_name(b[0], b[2]))   // writes go through the trusted console
+        return SH_CONSOLE_HANDLE;
+    if (!host)
+        return boot_open(p, b[0], b[2], b[1]);
+    uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
+    if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
+        return -1;
+    int32_t h = arch_semihost(SH_OPEN, (uint32_t)(uintptr_t)kblk);
+    if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
+        uint32_t close_blk[1] = { (uint32_t)h };
+        arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)close_blk);
+        return -1;
+    }
+    if (h >= 0)
+        handle_set(p, (uint32_t)h, true);
+    return h;
+}
+
+// SYS_WRITE and SYS_READ (op) on the console, a boot file or a host file the process owns.
+static int32_t sh_read_write(struct proc *p, uint32_t op, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, 3)))
+        return -1;
+    if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
+        return -1;
+    if (b[0] == SH_CONSOLE_HANDLE) {
+        if (op == SH_WRITE)
+            console_write(p, b[1], b[2]);
+        return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
+    }
+    if (!handle_owned(p, b[0]))
+        return -1;
+    if (!host)      // the loader's files are read-only
+        return op == SH_READ ? bootfile_read(p, b[0], (volatile uint8_t *)(uintptr_t)b[1], b[2])
+                             : -1;
+    if (op == SH_WRITE)
+        con_flush(p);   // its console line so far first: a file may be the terminal too
+    return arch_semihost(op, param);
+}
+
+// SYS_REMOVE: a host file only, by its host name.
+static int32_t sh_remove(struct proc *p, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
+        return -1;
+    if (!host)
+        return -1;
+    uint32_t kblk[2] = { (uint32_t)(uintptr_t)kname, 0 };
+    if (host_name(p, b[0], b[1], kname, &kblk[1]) < 0)
+        return -1;
+    return arch_semihost(SH_REMOVE, (uint32_t)(uintptr_t)kblk);
+}
+
 int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 {
     const volatile uint32_t *b;
@@ -192,26 +259,8 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         console_write(p, param, n);
         return 0;
     }
-    case SH_OPEN: {
-        if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
-            return -1;
-        if (is_console_name(b[0], b[2]))   // writes go through the trusted console
-            return SH_CONSOLE_HANDLE;
-        if (!host)
-            return boot_open(p, b[0], b[2], b[1]);
-        uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
-        if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
-            return -1;
-        int32_t h = arch_semihost(op, (uint32_t)(uintptr_t)kblk);
-        if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
-            uint32_t close_blk[1] = { (uint32_t)h };
-            arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)close_blk);
-            return -1;
-        }
-        if (h >= 0)
-            handle_set(p, (uint32_t)h, true);
-        return h;
-    }
+    case SH_OPEN:
+        return sh_open(p, param, host);
     case SH_CLOSE:
         if (!(b = block(p, param, 1)))
             return -1;
@@ -225,23 +274,7 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         return arch_semihost(op, param);
     case SH_WRITE:
     case SH_READ:
-        if (!(b = block(p, param, 3)))
-            return -1;
-        if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
-            return -1;
-        if (b[0] == SH_CONSOLE_HANDLE) {
-            if (op == SH_WRITE)
-                console_write(p, b[1], b[2]);
-            return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
-        }
-        if (!handle_owned(p, b[0]))
-            return -1;
-        if (!host)      // the loader's files are read-only
-            return op == SH_READ ? bootfile_read(p, b[0], (volatile uint8_t *)(uintptr_t)b[1], b[2])
-                                 : -1;
-        if (op == SH_WRITE)
-            con_flush(p);   // its console line so far first: a file may be the terminal too
-        return arch_semihost(op, param);
+        return sh_read_write(p, op, param, host);
     case SH_ISTTY:
     case SH_SEEK:
     case SH_FLEN:
@@ -256,16 +289,7 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
                  : op == SH_FLEN ? bootfile_flen(p, b[0]) : 0;
         return arch_semihost(op, param);
     case SH_REMOVE:
-        if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
-            return -1;
-        if (!host)
-            return -1;
-        {
-            uint32_t kblk[2] = { (uint32_t)(uintptr_t)kname, 0 };
-            if (host_name(p, b[0], b[1], kname, &kblk[1]) < 0)
-                return -1;
-            return arch_semihost(op, (uint32_t)(uintptr_t)kblk);
-        }
+        return sh_remove(p, param, host);
     case SH_GET_CMDLINE: {
         if (!(b = block(p, param, 2)))
             return -1;

@@ -302,20 +302,47 @@ uint8_t sync_inherited_prio(const struct thread *t)
     return best;
 }
 
-int cond_create(struct proc *p)
+// A condition variable's or a semaphore's slot as sync_slot_take sees it: the members both
+// pools' objects have.
+struct sync_slot {
+    bool *in_use;
+    struct proc **owner_proc;
+    struct list *waiters;
+};
+
+static struct sync_slot cond_slot(int i)
 {
-    if (!may_take_conds(p))
+    return (struct sync_slot){ &conds[i].in_use, &conds[i].owner_proc, &conds[i].waiters };
+}
+
+static struct sync_slot sem_slot(int i)
+{
+    return (struct sync_slot){ &sems[i].in_use, &sems[i].owner_proc, &sems[i].waiters };
+}
+
+// cond_create's and sem_create's one body: the first free of a pool's n slots taken for p,
+// with no waiters. Returns its index, or -EAGAIN when p's quota or the pool is full.
+// Exclusive side only (it alone creates objects).
+static int sync_slot_take(struct proc *p, bool may_take, int n, struct sync_slot (*slot)(int))
+{
+    if (!may_take)
         return -EAGAIN;
-    for (int i = 0; i < KMAX_CONDS; i++) {
-        struct kcond *c = &conds[i];
-        if (c->in_use)
+    for (int i = 0; i < n; i++) {
+        struct sync_slot o = slot(i);
+        if (*o.in_use)
             continue;
-        c->in_use = true;
-        c->owner_proc = p;
-        list_init(&c->waiters);
-        return i + SYNC_ID_BASE;
+        *o.in_use = true;
+        *o.owner_proc = p;
+        list_init(o.waiters);
+        return i;
     }
     return -EAGAIN;
+}
+
+int cond_create(struct proc *p)
+{
+    int i = sync_slot_take(p, may_take_conds(p), KMAX_CONDS, cond_slot);
+    return i < 0 ? i : i + SYNC_ID_BASE;
 }
 
 // Shared mode: the condvar's lock, then its mutex's, then the priority lock (the mutex's
@@ -406,20 +433,12 @@ int sem_create(struct proc *p, int count)
 {
     if (count < 0)
         return -EINVAL;
-    if (!may_take_sems(p))
-        return -EAGAIN;
-    for (int i = 0; i < KMAX_SEMS; i++) {
-        struct ksem *s = &sems[i];
-        if (s->in_use)
-            continue;
-        s->in_use = true;
-        s->owner_proc = p;
-        s->count = count;
-        s->taker = NULL;
-        list_init(&s->waiters);
-        return i + SYNC_ID_BASE;
-    }
-    return -EAGAIN;
+    int i = sync_slot_take(p, may_take_sems(p), KMAX_SEMS, sem_slot);
+    if (i < 0)
+        return i;
+    sems[i].count = count;
+    sems[i].taker = NULL;
+    return i + SYNC_ID_BASE;
 }
 
 // A semaphore involves no priority: its waiters block and are made ready in shared mode too,

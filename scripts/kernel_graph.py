@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Which kernel files call which: a definition/call scan of the kernel's C (a ctags-like pass,
 # no compiler), the file-to-file arrows it gives, the cycles among them and how the arrows
-# sit on the layers docs/ARCHITECTURE.md draws. test/tools/test_kernel_layers.sh runs it.
+# sit on the layers docs/ARCHITECTURE.md draws. test/tools/test_kernel_layers.py runs it.
 #
 # A file defines the functions and function-like macros it declares with a body at file
 # scope; it refers to every defined name its bodies (functions, macros, initialisers) use,

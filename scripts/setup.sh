@@ -79,6 +79,8 @@ if [ "$want_test" = 1 ]; then
     have protoc || missing+=(protobuf-compiler)
     # LTTng's own analyses (lttng-cputop, ...) read kev2ctf's output (test/tools/test_lttng_analyses.sh)
     have lttng-cputop || missing+=(python3-lttnganalyses)
+    # the long-function rule's checker reads each function's extent (scripts/long-functions.sh)
+    have ctags-universal || missing+=(universal-ctags)
 fi
 if [ "$want_bench" = 1 ]; then
     have babeltrace2 || missing+=(babeltrace2)

@@ -20,6 +20,10 @@ SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 # includes (scripts/kernel_graph.py): the gates, the cycles, the multiprocessor #ifs. A second.
 SCRIPT_TESTS_HOST += kernel-layers|60|test/tools/test_kernel_layers.py
 
+# At most 30 functions over 100 lines in the tracked .c files outside test/
+# (scripts/long-functions.sh, checked first on a scratch tree of known lengths). Seconds.
+SCRIPT_TESTS_HOST += long-functions|60|test/tools/test_long_functions.sh
+
 # The event table test (read after the tools' module.mk files, whose source lists it uses): a
 # capture of every event read by every consumer, and the consumers
 # built again with a test-only row (test/tools/test_event_row.c, added before main through

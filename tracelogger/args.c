@@ -168,6 +168,33 @@ static int number(const char *s, unsigned *out, const char *what)
 // Options that take a value (the rest of the word, or the next word).
 static const char with_value[] = "nskfFdAxp";
 
+// Whether options that each parsed well contradict each other (said on stdout).
+static bool opts_conflict(const struct tl_opts *o)
+{
+    // Passive, the program that starts tracing chooses the classes (setup: -F is applied only
+    // when this logger starts it): a class turned off here would be on in the capture.
+    if (o->passive && o->classes_off) {
+        printf("tracelogger: -F has no effect with -d1 (passive: the program that starts "
+               "tracing chooses the classes)\n");
+        return true;
+    }
+    // Ring mode saves buffers only at the stop: there is nothing to flush while it runs.
+    if ((o->ring || o->policy == 2) && o->flush_set && o->flush_ms) {
+        printf("tracelogger: -x flush needs buffers saved while tracing runs, not -r\n");
+        return true;
+    }
+    if (o->probe && (o->uart || o->rtt || o->flush_set)) {
+        printf("tracelogger: -x probe: the reader takes the buffers itself: no -u, -x rtt or "
+               "-x flush\n");
+        return true;
+    }
+    if (o->ring && o->policy >= 0 && o->policy != 2) {
+        printf("tracelogger: -r conflicts with -x bufpolicy\n");
+        return true;
+    }
+    return false;
+}
+
 int tl_parse_args(int argc, char **argv, struct tl_opts *o)
 {
     int cls;
@@ -249,27 +276,8 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
             goto bad;
         }
     }
-    // Passive, the program that starts tracing chooses the classes (setup: -F is applied only
-    // when this logger starts it): a class turned off here would be on in the capture.
-    if (o->passive && o->classes_off) {
-        printf("tracelogger: -F has no effect with -d1 (passive: the program that starts "
-               "tracing chooses the classes)\n");
+    if (opts_conflict(o))
         goto bad;
-    }
-    // Ring mode saves buffers only at the stop: there is nothing to flush while it runs.
-    if ((o->ring || o->policy == 2) && o->flush_set && o->flush_ms) {
-        printf("tracelogger: -x flush needs buffers saved while tracing runs, not -r\n");
-        goto bad;
-    }
-    if (o->probe && (o->uart || o->rtt || o->flush_set)) {
-        printf("tracelogger: -x probe: the reader takes the buffers itself: no -u, -x rtt or "
-               "-x flush\n");
-        goto bad;
-    }
-    if (o->ring && o->policy >= 0 && o->policy != 2) {
-        printf("tracelogger: -r conflicts with -x bufpolicy\n");
-        goto bad;
-    }
     return 0;
 bad:
     usage();

@@ -370,6 +370,103 @@ static int capture(void)
     return 0;
 }
 
+// The capture set up on channel chid: the kernel's buffers, the control shared when passive,
+// the buffer pulse, the output and the stream, the file's head, the probe block; then tracing
+// started unless passive. 0, or -1 after saying why.
+__attribute__((cold)) static int capture_start(int chid)
+{
+    int coid = ConnectAttach(0, chid);
+    if (TraceEvent(KTRACE_ALLOCBUFFER, opts.kbufs, 0, 0) < 0) {
+        printf("tracelogger: cannot allocate %u kernel buffers: %s\n", opts.kbufs,
+               strerror(errno));
+        return -1;
+    }
+    // Passive: the program being recorded starts and stops tracing, so the capture's control
+    // is shared (uapi/ktrace.h); an active capture stays this logger's alone.
+    if (opts.passive && TraceEvent(KTRACE_SHARECONTROL, 1, 0, 0) < 0) {
+        printf("tracelogger: cannot share the capture's control: %s\n", strerror(errno));
+        return -1;
+    }
+    if (InterruptAttachEvent(KIRQ_TRACE, coid, TL_PULSE_BUFFER) < 0 || configure() < 0) {
+        printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
+        return -1;
+    }
+    if (opts.probe == 1)
+        opts.file = NULL;   // the reader writes the file; a header names none
+    if (out_open(&opts) < 0)
+        return -1;
+    // The stream is sent below the programs (the buffers are still taken at the logger's own
+    // priority, at the kernel's 70% pulse): said, so that a reader knows who waits for whom.
+    unsigned own = own_prio();
+    if (!opts.send_prio_set)
+        opts.send_prio = default_send_prio(own);
+    if (stream_send_below(chid, coid, opts.send_prio, own) < 0)
+        return -1;
+    if (stream_on() && opts.send_prio)
+        printf("tracelogger: sending the stream at priority %u%s (-x sendprio=N|own)\n",
+               opts.send_prio, opts.send_prio_set ? "" : ", below the image's programs");
+    if (kev_write_head(&opts) < 0)
+        return -1;
+    if (opts.probe && probe_publish(&opts) < 0)
+        return -1;
+    // A live stream is flushed by default; a file alone, or a ring, only when asked.
+    if (!opts.flush_set && stream_on() && !opts.ring && opts.policy != 2)
+        opts.flush_ms = TL_FLUSH_MS;
+    if (!opts.passive && TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
+        printf("tracelogger: cannot start tracing: %s\n", strerror(errno));
+        return -1;
+    }
+    if (opts.verbose)
+        printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
+               opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
+    return 0;
+}
+
+// The end's report: what was written where, each stream's rate (-v), the kernel's own counts
+// and what was lost (q: the kernel's at the stop; lost: every event lost in all). Cold, as
+// main is to the compiler: run once, so sized small (inlining kern.h's u64txt at each of its
+// calls would add 6 KB to the logger).
+__attribute__((cold)) static void end_report(const struct ktrace_query *q, uint64_t lost,
+                                              int probe_lost)
+{
+    if (opts.probe == 1)
+        printf("tracelogger: the probe's reader took the buffers%s\n",
+               probe_lost ? " (not to the end)" : "");
+    else
+        printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
+               u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
+               u64txt(out_bytes()).s);
+    // -v: the events per second of its own time each stream transport sustained (make bench).
+    for (int r = 0; r < 2 && opts.verbose; r++) {
+        uint64_t c = stream_sink_cycles(r), hz = ClockCyclesPerSec();
+        if (!(r ? opts.rtt : opts.uart) || !c)
+            continue;
+        printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles",
+               r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
+        uint64_t irqs, waits = r ? 0 : stream_uart_waits(&irqs);
+        if (!r)
+            printf(", waits for room %s, %s ended by its interrupt", u64txt(waits).s,
+                   u64txt(irqs).s);
+        printf(")\n");
+    }
+    // What the kernel itself counted, so the file can be checked against it.
+    printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",
+           u64txt(q->generated).s, u64txt(q->recorded).s, u64txt(q->dropped).s,
+           u64txt(q->overwritten).s);
+    if (lost)
+        printf("tracelogger: %s events lost in %lu buffers (dropped %s, overwritten %s, "
+               "not stored %s)\n", u64txt(lost).s,
+               (unsigned long)(loss_points + buffers_failed + buffers_refused),
+               u64txt(q->dropped).s, u64txt(q->overwritten).s,
+               u64txt(events_failed + events_refused).s);
+    if (buffers_refused)
+        printf("tracelogger: the stream's host did not take %lu buffers (%s events): "
+               "dropped whole, in LOSS frames and the trailer\n",
+               (unsigned long)buffers_refused, u64txt(events_refused).s);
+    if (!lost)
+        printf("tracelogger: no events lost\n");
+}
+
 int main(void)
 {
     static char cmd[BOARD_TRACELOGGER_CMDLINE_BYTES];
@@ -391,50 +488,8 @@ int main(void)
     }
 
     int chid = ChannelCreate(0);
-    int coid = ConnectAttach(0, chid);
-    if (TraceEvent(KTRACE_ALLOCBUFFER, opts.kbufs, 0, 0) < 0) {
-        printf("tracelogger: cannot allocate %u kernel buffers: %s\n", opts.kbufs,
-               strerror(errno));
+    if (capture_start(chid) < 0)
         return 1;
-    }
-    // Passive: the program being recorded starts and stops tracing, so the capture's control
-    // is shared (uapi/ktrace.h); an active capture stays this logger's alone.
-    if (opts.passive && TraceEvent(KTRACE_SHARECONTROL, 1, 0, 0) < 0) {
-        printf("tracelogger: cannot share the capture's control: %s\n", strerror(errno));
-        return 1;
-    }
-    if (InterruptAttachEvent(KIRQ_TRACE, coid, TL_PULSE_BUFFER) < 0 || configure() < 0) {
-        printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
-        return 1;
-    }
-    if (opts.probe == 1)
-        opts.file = NULL;   // the reader writes the file; a header names none
-    if (out_open(&opts) < 0)
-        return 1;
-    // The stream is sent below the programs (the buffers are still taken at the logger's own
-    // priority, at the kernel's 70% pulse): said, so that a reader knows who waits for whom.
-    unsigned own = own_prio();
-    if (!opts.send_prio_set)
-        opts.send_prio = default_send_prio(own);
-    if (stream_send_below(chid, coid, opts.send_prio, own) < 0)
-        return 1;
-    if (stream_on() && opts.send_prio)
-        printf("tracelogger: sending the stream at priority %u%s (-x sendprio=N|own)\n",
-               opts.send_prio, opts.send_prio_set ? "" : ", below the image's programs");
-    if (kev_write_head(&opts) < 0)
-        return 1;
-    if (opts.probe && probe_publish(&opts) < 0)
-        return 1;
-    // A live stream is flushed by default; a file alone, or a ring, only when asked.
-    if (!opts.flush_set && stream_on() && !opts.ring && opts.policy != 2)
-        opts.flush_ms = TL_FLUSH_MS;
-    if (!opts.passive && TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
-        printf("tracelogger: cannot start tracing: %s\n", strerror(errno));
-        return 1;
-    }
-    if (opts.verbose)
-        printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
-               opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
     main_chid = chid;
     int never_started = (opts.probe ? capture_probe() : capture()) < 0;
 
@@ -466,41 +521,6 @@ int main(void)
         printf("tracelogger: writing %s failed\n", opts.file);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 
-    if (opts.probe == 1)
-        printf("tracelogger: the probe's reader took the buffers%s\n",
-               probe_lost ? " (not to the end)" : "");
-    else
-        printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
-               u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
-               u64txt(out_bytes()).s);
-    // -v: the events per second of its own time each stream transport sustained (make bench).
-    for (int r = 0; r < 2 && opts.verbose; r++) {
-        uint64_t c = stream_sink_cycles(r), hz = ClockCyclesPerSec();
-        if (!(r ? opts.rtt : opts.uart) || !c)
-            continue;
-        printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles",
-               r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
-        uint64_t irqs, waits = r ? 0 : stream_uart_waits(&irqs);
-        if (!r)
-            printf(", waits for room %s, %s ended by its interrupt", u64txt(waits).s,
-                   u64txt(irqs).s);
-        printf(")\n");
-    }
-    // What the kernel itself counted, so the file can be checked against it.
-    printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",
-           u64txt(q.generated).s, u64txt(q.recorded).s, u64txt(q.dropped).s,
-           u64txt(q.overwritten).s);
-    if (lost)
-        printf("tracelogger: %s events lost in %lu buffers (dropped %s, overwritten %s, "
-               "not stored %s)\n", u64txt(lost).s,
-               (unsigned long)(loss_points + buffers_failed + buffers_refused),
-               u64txt(q.dropped).s, u64txt(q.overwritten).s,
-               u64txt(events_failed + events_refused).s);
-    if (buffers_refused)
-        printf("tracelogger: the stream's host did not take %lu buffers (%s events): "
-               "dropped whole, in LOSS frames and the trailer\n",
-               (unsigned long)buffers_refused, u64txt(events_refused).s);
-    if (!lost)
-        printf("tracelogger: no events lost\n");
+    end_report(&q, lost, probe_lost);
     return buffers_failed || never_started || probe_lost ? 1 : 0;
 }

@@ -208,6 +208,29 @@ static char *preprocess(char *src, size_t *len, const char *name)
     return out;
 }
 
+/* read_program: the D program of -s FILE or -n TEXT, through the C preprocessor with -C, and
+ * its length in *len; NULL (said on stderr) when it cannot be read */
+static char *read_program(const char *script, const char *inline_src, int cpp, int zdefs,
+                          size_t *len)
+{
+    char *src = inline_src ? strdup(inline_src) : (char *)tool_read_file(script, len);
+    if (!src) {
+        fprintf(stderr, "dcompile: cannot read %s: %s\n", script, strerror(errno));
+        return NULL;
+    }
+    if (inline_src)
+        *len = strlen(src);
+    if (cpp && !(src = preprocess(src, len, script ? script : "(inline)")))
+        return NULL;
+    if (zdefs) { /* -Z: as the pragma, after the text so that error lines stay the script's */
+        static const char z[] = "\n#pragma D option zdefs\n";
+        src = realloc(src, *len + sizeof(z));
+        memcpy(src + *len, z, sizeof(z));
+        *len += sizeof(z) - 1;
+    }
+    return src;
+}
+
 int main(int argc, char **argv)
 {
     struct dobj_file_hdr h;
@@ -248,21 +271,9 @@ int main(int argc, char **argv)
     if (!!script == !!inline_src)
         return tool_usage_error(&cmd, "give one program: -s FILE or -n TEXT");
     size_t len = 0;
-    char *src = inline_src ? strdup(inline_src) : (char *)tool_read_file(script, &len);
-    if (!src) {
-        fprintf(stderr, "dcompile: cannot read %s: %s\n", script, strerror(errno));
+    char *src = read_program(script, inline_src, cpp, zdefs, &len);
+    if (!src)
         return 1;
-    }
-    if (inline_src)
-        len = strlen(src);
-    if (cpp && !(src = preprocess(src, &len, script ? script : "(inline)")))
-        return 1;
-    if (zdefs) { /* -Z: as the pragma, after the text so that error lines stay the script's */
-        static const char z[] = "\n#pragma D option zdefs\n";
-        src = realloc(src, len + sizeof(z));
-        memcpy(src + len, z, sizeof(z));
-        len += sizeof(z) - 1;
-    }
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
     /* the operands are the script's arguments, $1 on; $0 the script, as dtrace(1M)'s */

@@ -174,15 +174,9 @@ static uint64_t parse_rate(const char *s)
     return d_optval_rate(s, &ns) == 0 ? ns : 0;
 }
 
-/* option_apply: applies name[=value]; returns NULL, or why it cannot. */
-static const char *option_apply(struct options *o, const char *name, const char *val)
+/* option_flag: whether name is a flag option (no value), set in *o if this engine uses it */
+static int option_flag(struct options *o, const char *name)
 {
-    uint64_t v;
-    const char *why = "Invalid value for specified option";
-    static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
-        "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
-        "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
-        "jstackstrsize", "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
         "lazyload", "cpp", "strip", "noerror", "follow" };
@@ -195,12 +189,24 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
             if (!strcmp(name, "argref")) o->argref = 1;
             if (!strcmp(name, "follow")) o->follow = 1;
-            return NULL;
+            return 1;
         }
+    return 0;
+}
+
+/* option_runtime: a runtime option (one a program may change as it runs, libdtrace's
+ * DTRACEOPT runtime set): -1 when name is none, 0 when set, 1 when its value is bad */
+static int option_runtime(struct options *o, const char *name, const char *val)
+{
+    static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
+        "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
+        "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
+        "jstackstrsize", "aggpercpu" };
+    uint64_t v;
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
         if (!strcmp(name, runtime[k])) {
             if (!parse_runtime(val, &v))
-                goto bad;
+                return 1;
             if (!strcmp(name, "quiet")) o->quiet = v != 0;
             if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
             if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
@@ -211,8 +217,21 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "flowindent")) o->flowindent = v != 0;
             if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
                 o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
-            return NULL; /* the others change nothing this engine does */
+            return 0; /* the others change nothing this engine does */
         }
+    return -1;
+}
+
+/* option_apply: applies name[=value]; returns NULL, or why it cannot. */
+static const char *option_apply(struct options *o, const char *name, const char *val)
+{
+    uint64_t v;
+    const char *why = "Invalid value for specified option";
+    if (option_flag(o, name))
+        return NULL;
+    int rt = option_runtime(o, name, val);
+    if (rt >= 0)
+        return rt ? why : NULL;
     if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
         unsigned maj, min;
         char c;
@@ -649,37 +668,28 @@ static void capture_kernel(void)
     dcc_kvar = kev_kvar_object;
 }
 
-int main(int argc, char **argv)
-{
-    struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
-                         .switchrate_ns = 1000000000ull, .nspec = 1, .specsize = 32u << 10,
-                         .bufpolicy = DVM_BUF_SWITCH, .ncpus = 1 };
-    const char *script = NULL, *outpath = NULL, *capture = NULL;
-    char *text = NULL;
-    size_t textlen = 0;
-    int cpp = 0, list = 0, compile_only = 0, show_dif = 0, verbose = 0, opt;
-    const char *target_cmd = NULL; /* -c */
-    const char *bind_name = NULL;  /* -T */
-    int64_t target = 0;            /* -p, or -c's process: $target */
-    int grab = 0;
+/* The command line, beside the options: what to run, over what, and what to do with it. */
+struct cli {
+    const char *script, *outpath, *capture;
+    char *text;                     /* the -n, -P, -m and -f clauses, or the script's text */
+    size_t textlen;
+    int cpp, list, compile_only, show_dif, verbose;
+    const char *target_cmd;         /* -c */
+    const char *bind_name;          /* -T */
+    int64_t target;                 /* -p, or -c's process: $target */
+    int grab;                       /* -p */
+};
 
-    for (int k = 1; k < argc; k++)
-        if (!strcmp(argv[k], "--help")) {
-            usage(stdout);
-            return 0;
-        }
-    row_probes_use("dtrace");
-    if (tool_fbt_kernel("dtrace", argc, argv) != 0 ||
-        tool_usdt_option("dtrace", &argc, argv, 0) != 0 || kernel_symbols(argc, argv) != 0)
-        return 2;
-    /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
-     * argument (a -n clause) is kept as it is */
-    int nkept = 1, k = 1;
+/* take_syms_options: the long options of -i's names (tool_syms.h), taken out of argv before
+ * getopt; an option's argument (a -n clause) is kept as it is. 0, or -1 after saying why. */
+static int take_syms_options(int *argcp, char **argv)
+{
+    int argc = *argcp, nkept = 1, k = 1;
     for (; k < argc; k++) {
         const char *a = argv[k];
         int r = a[0] == '-' && a[1] == '-' && a[2] ? syms_option("dtrace", argc, argv, &k) : 0;
         if (r < 0)
-            return 2;
+            return -1;
         if (r)
             continue;
         argv[nkept++] = argv[k];
@@ -696,15 +706,67 @@ int main(int argc, char **argv)
     }
     while (k < argc)    /* after "--": as they are */
         argv[nkept++] = argv[k++];
-    argc = nkept;
-    argv[argc] = NULL;
+    *argcp = nkept;
+    argv[nkept] = NULL;
+    return 0;
+}
+
+/* add_clause: -n's clause appended to the program text; a bare description gets an empty
+ * body. -P, -m and -f (opt) name the provider, module or function alone, as dtrace(1M)'s:
+ * "p:::", "m::", "f:" */
+static void add_clause(struct cli *c, int opt, const char *arg)
+{
+    char desc[512];
+    if (opt != 'n') {
+        snprintf(desc, sizeof(desc), "%s%s", arg, opt == 'P' ? ":::" : opt == 'm' ? "::" : ":");
+        arg = desc;
+    }
+    size_t n = strlen(arg);
+    int bare = strchr(arg, '{') == NULL;
+    c->text = realloc(c->text, c->textlen + n + 5);
+    memcpy(c->text + c->textlen, arg, n);
+    c->textlen += n;
+    if (bare) {
+        memcpy(c->text + c->textlen, " {}", 3);
+        c->textlen += 3;
+    }
+    c->text[c->textlen++] = '\n';
+    c->text[c->textlen] = 0;      /* (the fifth byte: strstr reads it) */
+}
+
+/* take_process: -c CMD or -p PID (opt); only one: $target names one process. 0, or 2 after
+ * saying why. */
+static int take_process(struct cli *c, int opt, const char *arg)
+{
+    char *end;
+    if (c->target_cmd || c->grab) {
+        fprintf(stderr, "dtrace: only one -c or -p: $target names one process\n");
+        return 2;
+    }
+    if (opt == 'c') {
+        c->target_cmd = arg;
+        return 0;
+    }
+    c->target = strtoll(arg, &end, 10);
+    if (end == arg || *end || c->target <= 0) {
+        fprintf(stderr, "dtrace: invalid process ID: %s\n", arg);
+        return 2;
+    }
+    c->grab = 1;
+    return 0;
+}
+
+/* parse_args: dtrace(1M)'s options into *o and *c. 0, or the exit status after saying why. */
+static int parse_args(int argc, char **argv, struct options *o, struct cli *c)
+{
+    int opt;
     while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:T:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
-            if (set_option(&o, "bufsize", optarg))
+            if (set_option(o, "bufsize", optarg))
                 return 2;
             break;
-        case 'C': cpp = 1; break;
+        case 'C': c->cpp = 1; break;
         case 'A':
             fprintf(stderr, "dtrace: -A (anonymous tracing) is not available: it keeps a "
                     "program in the kernel's configuration for the next boot, and the host "
@@ -712,24 +774,10 @@ int main(int argc, char **argv)
                     "program before any program of the image starts (docs/dtrace-target.md)\n");
             return 2;
         case 'c':
-        case 'p': {
-            char *end;
-            if (target_cmd || grab) {
-                fprintf(stderr, "dtrace: only one -c or -p: $target names one process\n");
+        case 'p':
+            if (take_process(c, opt, optarg))
                 return 2;
-            }
-            if (opt == 'c') {
-                target_cmd = optarg;
-                break;
-            }
-            target = strtoll(optarg, &end, 10);
-            if (end == optarg || *end || target <= 0) {
-                fprintf(stderr, "dtrace: invalid process ID: %s\n", optarg);
-                return 2;
-            }
-            grab = 1;
             break;
-        }
         case 'D': case 'U': case 'I': {
             char *a = malloc(strlen(optarg) + 3);
             sprintf(a, "-%c%s", opt, optarg);
@@ -740,42 +788,21 @@ int main(int argc, char **argv)
             cpp_defs[ncpp_defs++] = a;
             break;
         }
-        case 'F': o.flowindent = 1; break;
-        case 'v': verbose = 1; break;
-        case 'w': o.destructive = 1; break;
-        case 'Z': o.zdefs = 1; break;
-        case 'e': compile_only = 1; break;
-        case 'i': capture = optarg; break;
-        case 'l': list = 1; break;
-        case 'P': case 'm': case 'f': case 'n': {
-            /* each -n is one clause; a bare description gets an empty body. -P, -m and -f name
-             * the provider, module or function alone, as dtrace(1M)'s: "p:::", "m::", "f:" */
-            char desc[512];
-            if (opt != 'n') {
-                snprintf(desc, sizeof(desc), "%s%s", optarg,
-                         opt == 'P' ? ":::" : opt == 'm' ? "::" : ":");
-                optarg = desc;
-            }
-            size_t n = strlen(optarg);
-            int bare = strchr(optarg, '{') == NULL;
-            text = realloc(text, textlen + n + 5);
-            memcpy(text + textlen, optarg, n);
-            textlen += n;
-            if (bare) {
-                memcpy(text + textlen, " {}", 3);
-                textlen += 3;
-            }
-            text[textlen++] = '\n';
-            text[textlen] = 0;      /* (the fifth byte: strstr reads it) */
-            break;
-        }
-        case 'o': outpath = optarg; break;
-        case 'q': o.quiet = 1; break;
-        case 'S': show_dif = 1; break;
-        case 's': script = optarg; break;
-        case 'T': bind_name = optarg; break;
+        case 'F': o->flowindent = 1; break;
+        case 'v': c->verbose = 1; break;
+        case 'w': o->destructive = 1; break;
+        case 'Z': o->zdefs = 1; break;
+        case 'e': c->compile_only = 1; break;
+        case 'i': c->capture = optarg; break;
+        case 'l': c->list = 1; break;
+        case 'P': case 'm': case 'f': case 'n': add_clause(c, opt, optarg); break;
+        case 'o': c->outpath = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'S': c->show_dif = 1; break;
+        case 's': c->script = optarg; break;
+        case 'T': c->bind_name = optarg; break;
         case 'x':
-            if (set_option_str(&o, optarg))
+            if (set_option_str(o, optarg))
                 return 2;
             break;
         default:   /* getopt named the option, as dtrace(1M)'s does */
@@ -783,188 +810,122 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (script && text) {
-        usage(stderr);
-        return 2;
-    }
-    if (!script && !text) {
-        if (list) {
-            struct dcons_out so = { file_write, stdout };
-            dcons_list_probes(&so, NULL);
-            return 0;
-        }
-        usage(stderr);
-        return 2;
-    }
-    if (script) {
-        text = cpp ? run_cpp(script, &textlen) : (char *)tool_read_file(script, &textlen);
-        if (!text) {
-            fprintf(stderr, "dtrace: failed to %s script %s: %s\n", cpp ? "preprocess" : "open",
-                    script, cpp ? "cpp failed" : strerror(errno));
-            return 1;
-        }
-    }
+    return 0;
+}
 
-    if (bind_name && (bind_text(&text, &textlen, bind_name, capture && !target_cmd && !grab)))
-        return 2;
-
-    static uint8_t arena[4u << 20] __attribute__((aligned(8)));
-    /* the macro variables are this process's own ids, as dtrace(1)'s */
-    /* $target: -p's process or -c's, over a capture one of the capture's (as dtrace(1M)
-     * grabs or creates it before compiling); 0 without either */
-    pid_t child = -1;
-    int live = capture && kev_live_source(capture, (int)o.follow);
-    if (live && (target_cmd || grab || (text && strstr(text, "$target")))) {
+/* start_target: $target's process: -p's, -c's (created, to run once tracing does: *child),
+ * over a capture one of the capture's (as dtrace(1M) grabs or creates it before compiling).
+ * 0, or the exit status after saying why. */
+static int start_target(struct cli *c, int live, pid_t *child)
+{
+    if (live && (c->target_cmd || c->grab || (c->text && strstr(c->text, "$target")))) {
         fprintf(stderr, "dtrace: -c, -p and $target name a capture's process: not over a live "
                 "source (its processes are not known before it runs)\n");
         return 2;
     }
-    if (capture && (target_cmd || grab)) {
-        if (kev_capture_target(capture, target_cmd, &target) != 0)
+    if (c->capture && (c->target_cmd || c->grab)) {
+        if (kev_capture_target(c->capture, c->target_cmd, &c->target) != 0)
             return 1;
-    } else if (target_cmd) {
-        if ((child = cmdproc_create(target_cmd)) < 0)
+    } else if (c->target_cmd) {
+        if ((*child = cmdproc_create(c->target_cmd)) < 0)
             return 1;
-        target = child;
-    } else if (grab && cmdproc_grab((pid_t)target) != 0) {
+        c->target = *child;
+    } else if (c->grab && cmdproc_grab((pid_t)c->target) != 0) {
         return 1;
     }
-    /* the operands are the script's arguments, $1 on; $0 is the script (or dtrace), as
-     * dtrace(1M) passes them */
-    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
-    unsigned nargs = 0;
-    args[nargs++] = script ? script : argv[0];
-    for (int k = optind; k < argc; k++)
-        args[nargs++] = argv[k];
-    struct dcc_macros macros = { .pid = getpid(), .ppid = getppid(), .pgid = getpgrp(),
-                                 .sid = getsid(0), .uid = getuid(), .gid = getgid(),
-                                 .euid = geteuid(), .egid = getegid(), .target = target,
-                                 .argv = args, .argc = nargs,
-                                 .defaultargs = (int)o.defaultargs, .argref = (int)o.argref };
-    /* $pid over a capture: the board's dtrace that made it (its DPROG go's consumer), so that
-     * `pid != $pid` leaves out the same process on both sides; over a live source or a capture
-     * of no D program's run, this process's own */
-    if (capture && !live && strstr(text, "$pid") &&
-        kev_capture_consumer(capture, &macros.pid) < 0)
-        return 1;
-    if (o.zdefs) { /* -Z / -x zdefs: the compiler reads it as the pragma (after the text,
-                    * so that error lines stay the script's) */
-        static const char z[] = "\n#pragma D option zdefs\n";
-        text = realloc(text, textlen + sizeof(z));
-        memcpy(text + textlen, z, sizeof(z));
-        textlen += sizeof(z) - 1;
-    }
-    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros, 0 };
-    struct dcc_out *co = calloc(1, sizeof(*co));
-    /* Over a capture, the programs it ran are found by the build ids it records (kevprogs.h):
-     * their USDT and pid probes are read when the program needs them, to bind $target (no -c
-     * or -p: the only process that ran the program its pid$target probes name; compiled once
-     * with a placeholder pid to learn which) or when a probe matched nothing without them. */
-    uint8_t *cap_data = NULL;
-    size_t cap_len = 0;
-    int cap_mapped = 0;
-    if (capture && !live && syms_active() &&
-        (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
-        syms_trace("dtrace", cap_data, cap_len);
-    }
-    if (capture)
-        capture_kernel();
-    if (capture && !target_cmd && !grab && strstr(text, "$target")) {
+    return 0;
+}
+
+/* compile: the program compiled into *co. Over a capture with $target and no -c or -p, it is
+ * first compiled with a placeholder pid to learn which program its pid$target probes name,
+ * whose only process in the capture $target then is. 0, or 1 after saying why. */
+static int compile(struct cli *c, const struct options *o, struct dcc_in *in,
+                   struct dcc_macros *macros, struct dcc_out *co)
+{
+    static uint8_t arena[4u << 20] __attribute__((aligned(8)));
+    if (c->capture && !c->target_cmd && !c->grab && strstr(c->text, "$target")) {
         enum { PLACEHOLDER = 0x7ffffffe };
         kevprogs_load();
-        macros.target = PLACEHOLDER;
-        if (dcc_compile(&in, arena, sizeof(arena), co) == 0) {
-            if (kevprogs_target(capture, co->obj, co->objlen, PLACEHOLDER, &target) != 0)
+        macros->target = PLACEHOLDER;
+        if (dcc_compile(in, arena, sizeof(arena), co) == 0) {
+            if (kevprogs_target(c->capture, co->obj, co->objlen, PLACEHOLDER, &c->target) != 0)
                 return 1;
-            if (!o.quiet)
+            if (!o->quiet)
                 fprintf(stderr, "dtrace: $target is pid %lld, the capture's only process of "
                         "the program its pid probes name (-c NAME or -p PID to choose)\n",
-                        (long long)target);
+                        (long long)c->target);
         }
-        macros.target = target;
+        macros->target = c->target;
     }
-    int rc = dcc_compile(&in, arena, sizeof(arena), co);
-    if (rc != 0 && capture && !strcmp(co->tag, "D_PDESC_ZERO") && kevprogs_load() > 0)
-        rc = dcc_compile(&in, arena, sizeof(arena), co);
-    if (rc != 0) {
-        if (script)
-            fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co->err);
-        else
-            fprintf(stderr, "dtrace: invalid probe specifier %.*s: %s\n",
-                    (int)(textlen ? textlen - 1 : 0), text, co->err);
-        if (capture && !strcmp(co->tag, "D_PDESC_ZERO"))
-            kevprogs_hint(stderr);
-        return 1;
-    }
-    o.script = script;
+    int rc = dcc_compile(in, arena, sizeof(arena), co);
+    if (rc != 0 && c->capture && !strcmp(co->tag, "D_PDESC_ZERO") && kevprogs_load() > 0)
+        rc = dcc_compile(in, arena, sizeof(arena), co);
+    if (rc == 0)
+        return 0;
+    if (c->script)
+        fprintf(stderr, "dtrace: failed to compile script %s: %s\n", c->script, co->err);
+    else
+        fprintf(stderr, "dtrace: invalid probe specifier %.*s: %s\n",
+                (int)(c->textlen ? c->textlen - 1 : 0), c->text, co->err);
+    if (c->capture && !strcmp(co->tag, "D_PDESC_ZERO"))
+        kevprogs_hint(stderr);
+    return 1;
+}
+
+/* apply_pragmas: the program's #pragma D options, after the command line's; then what it
+ * matched, as dtrace(1M) says it. 0, or 1 after saying why. */
+static int apply_pragmas(struct options *o, const struct cli *c, const struct dcc_out *co)
+{
     if (co->pid_skipped) /* a pid glob placed what it could: say what it left out */
         fprintf(stderr, "dtrace: %u pid probe%s matched by a glob not placed (%s: %s)\n",
                 co->pid_skipped, co->pid_skipped == 1 ? "" : "s", co->pid_skip_func,
                 co->pid_skip_why);
     for (unsigned k = 0; k < co->nopts; k++) {
-        o.pragma_line = co->opts[k].line > 0 ? co->opts[k].line : 1;
-        if (set_option(&o, co->opts[k].name, co->opts[k].value[0] ? co->opts[k].value : NULL))
+        o->pragma_line = co->opts[k].line > 0 ? co->opts[k].line : 1;
+        if (set_option(o, co->opts[k].name, co->opts[k].value[0] ? co->opts[k].value : NULL))
             return 1;
     }
-    o.pragma_line = 0;
-    if (!o.quiet && !list) {
-        if (script)
-            fprintf(stderr, "dtrace: script '%s' matched %u probe%s\n", script, co->nprobes,
+    o->pragma_line = 0;
+    if (!o->quiet && !c->list) {
+        if (c->script)
+            fprintf(stderr, "dtrace: script '%s' matched %u probe%s\n", c->script, co->nprobes,
                     co->nprobes == 1 ? "" : "s");
         else /* like dtrace(1M): the description part of -n, before any predicate or body */
             fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
-                    (int)strcspn(text, "/{\n"), text, co->nprobes, co->nprobes == 1 ? "" : "s");
+                    (int)strcspn(c->text, "/{\n"), c->text, co->nprobes,
+                    co->nprobes == 1 ? "" : "s");
     }
-    /* a live source: read until its header has come (what was read is replayed) */
-    static struct kev_input live_in;
-    uint8_t *live_pre = NULL;
-    size_t live_npre = 0;
-    unsigned live_ncpus = 1;
-    if (live && kev_live_open(capture, (int)o.follow, &live_in, &live_pre, &live_npre,
-                              &live_ncpus) != 0)
-        return 1;
-    if (capture && !o.ncpus_set) /* a capture's CPUs: `cpu` and per-CPU buffers as recorded */
-        o.ncpus = live ? live_ncpus : kev_capture_ncpus(capture);
-    if (o.cpu_only > o.ncpus) {
-        fprintf(stderr, "dtrace: could not enable tracing: cpu option: no CPU %u\n",
-                o.cpu_only - 1u);
-        return 1;
-    }
-    static struct dvm_state st;
-    struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
-                           o.ncpus, (unsigned)o.nspec, o.specsize };
+    return 0;
+}
+
+/* load: the compiled program into the engine, refusing destructive actions without -w or
+ * -x destructive (as libdtrace does). 0, or 1 after saying why. */
+static int load(struct dvm_state *st, const struct dcc_out *co, const struct options *o)
+{
+    struct dvm_opts vo = { o->bufsize, o->aggsize, o->dynvarsize, o->bufpolicy,
+                           o->bufresize_manual, o->ncpus, (unsigned)o->nspec, o->specsize };
     void *mem = malloc(ENGINE_MEM);
     char err[256];
-    if (dvm_load(&st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {
+    if (dvm_load(st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", err);
         return 1;
     }
-    for (uint32_t k = 0; k < st.obj.hdr->dh_nacts && !o.destructive; k++)
-        if (st.obj.acts[k].da_kind == DIF_ACT_SYSTEM || st.obj.acts[k].da_kind == DIF_ACT_FREOPEN ||
-            st.obj.acts[k].da_kind == DIF_ACT_RAISE) {
-            /* as libdtrace refuses them without -w / -x destructive */
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nacts && !o->destructive; k++)
+        if (st->obj.acts[k].da_kind == DIF_ACT_SYSTEM ||
+            st->obj.acts[k].da_kind == DIF_ACT_FREOPEN ||
+            st->obj.acts[k].da_kind == DIF_ACT_RAISE) {
             fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
             return 1;
         }
-    if (show_dif)
-        disasm(&st.obj);
-    if (verbose && !list) { /* -v: what the program enabled; no stability model to report */
-        struct dcons_out se = { file_write, stderr };
-        fprintf(stderr, "dtrace: the program enables these probes (stability attributes are "
-                "not modelled by this engine):\n");
-        dcons_list_probes(&se, &st.obj);
-    }
-    if (list) {
-        struct dcons_out so = { file_write, stdout };
-        dcons_list_probes(&so, &st.obj);
-        return 0;
-    }
-    if (compile_only)
-        return 0;
-    /* as dtrace(1M) reports the sizes bufresize=auto lowered */
+    return 0;
+}
+
+/* report_lowered: the sizes bufresize=auto lowered, as dtrace(1M) reports them */
+static void report_lowered(const struct dvm_state *st)
+{
     const struct { const char *what; uint64_t v; } lowered[] = {
-        { "buffer size", st.bufsize_lowered }, { "aggregation size", st.aggsize_lowered },
-        { "speculation size", st.specsize_lowered } };
+        { "buffer size", st->bufsize_lowered }, { "aggregation size", st->aggsize_lowered },
+        { "speculation size", st->specsize_lowered } };
     for (unsigned j = 0; j < 3; j++) {
         uint64_t v = lowered[j].v;
         const char *u = "";
@@ -978,44 +939,84 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: %s lowered to %llu%s\n", lowered[j].what, (unsigned long long)v,
                 u);
     }
+}
 
-    FILE *out = stdout;
-    if (outpath && !(out = fopen(outpath, "w"))) {
-        fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
-        return 1;
-    }
-    sym_on = capture != NULL;
-    struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
-    static struct dcons cons;
-    size_t cmem_len = 16u << 20;
-    dcons_init(&cons, &st, &so, &se, malloc(cmem_len), cmem_len);
-    cons.quiet = (int)o.quiet;
-    cons.aggsortkey = (int)o.aggsortkey;
-    cons.aggsortrev = (int)o.aggsortrev;
-    cons.droptags = (int)o.droptags;
+/* console_init: the consumer over st, writing to out (through the symboliser over a
+ * capture), with the options that shape its output */
+static void console_init(struct dcons *cons, struct dvm_state *st, struct options *o, FILE *out,
+                         int capture)
+{
+    static struct dcons_out so, se;
     static const struct dcons_host host = { host_setopt, host_freopen, host_system, NULL,
                                             host_raise };
-    run_capture = capture != NULL;
-    cons.host = &host;
-    run_opts = &o;
+    sym_on = capture;
+    so = (struct dcons_out){ sym_on ? sym_write : file_write, out };
+    se = (struct dcons_out){ file_write, stderr };
+    size_t cmem_len = 16u << 20;
+    dcons_init(cons, st, &so, &se, malloc(cmem_len), cmem_len);
+    cons->quiet = (int)o->quiet;
+    cons->aggsortkey = (int)o->aggsortkey;
+    cons->aggsortrev = (int)o->aggsortrev;
+    cons->droptags = (int)o->droptags;
+    run_capture = capture;
+    cons->host = &host;
+    run_opts = o;
     run_out = out;
-    cons.noerror = (int)o.noerror;
-    cons.aggsortkeypos = o.aggsortkeypos;
-    cons.aggsortpos = o.aggsortpos;
-    cons.aggzoom = (int)o.aggzoom;
-    cons.agghist = (int)o.agghist;
-    cons.aggpack = (int)o.aggpack;
-    cons.term_ascii = term_ascii();
-    cons.encoding = (int)o.encoding;
-    cons.flowindent = (int)o.flowindent;
-    signal(SIGINT, on_sigint);
-    signal(SIGTERM, on_sigint);
+    cons->noerror = (int)o->noerror;
+    cons->aggsortkeypos = o->aggsortkeypos;
+    cons->aggsortpos = o->aggsortpos;
+    cons->aggzoom = (int)o->aggzoom;
+    cons->agghist = (int)o->agghist;
+    cons->aggpack = (int)o->aggpack;
+    cons->term_ascii = term_ascii();
+    cons->encoding = (int)o->encoding;
+    cons->flowindent = (int)o->flowindent;
+}
 
-    /* virtual time: timestamps start at the host's monotonic clock */
-    uint64_t t0 = now_ns(CLOCK_MONOTONIC), wall0 = now_ns(CLOCK_REALTIME), vt = 0;
-    struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0, t0, 0,
-                           wall0, "dtrace", 0, 1 }; // BEGIN runs in the consumer: one thread
-    const struct dif_obj *ob = &st.obj;
+int main(int argc, char **argv);
+
+/* Virtual time: timestamps start at the host's monotonic clock; vt is the time since. */
+struct vclock {
+    uint64_t t0, wall0, vt;
+};
+
+static void vclock_set(struct vclock *vc, struct dvm_ctx *ctx, uint64_t vt)
+{
+    vc->vt = vt;
+    ctx->timestamp = vc->t0 + vt;
+    ctx->vtimestamp = vt;
+    ctx->walltimestamp = vc->wall0 + vt;
+}
+
+/* fire_timers: the timer probes due at the virtual time (next: each one's next firing, by
+ * probe index), each moved on by its period. As profile-provider probes: arg0 the kernel PC,
+ * arg1 the user PC, one of them 0; the virtual timer interrupts this process in user mode,
+ * here (main). */
+static void fire_timers(struct dvm_state *st, struct dvm_ctx *ctx, const struct options *o,
+                        uint64_t *next, uint64_t vt)
+{
+    const struct dif_obj *ob = &st->obj;
+    for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++) {
+        const struct dif_probe *p = &ob->probes[k];
+        if (!p->dp_flags || next[k] != vt)
+            continue;
+        uint64_t args[DVM_NARGS] = { 0, (uint64_t)(uintptr_t)main };
+        unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o->ncpus : 1;
+        for (ctx->cpu = 0; ctx->cpu < ncpu; ctx->cpu++)
+            if (!(p->dp_flags & DIF_PRF_PROFILE) || !o->cpu_only || ctx->cpu == o->cpu_only - 1u)
+                dvm_fire(st, ctx, p->dp_id, args);
+        ctx->cpu = 0;
+        next[k] += p->dp_period;
+    }
+}
+
+/* run_host: the program on the host, with no capture: BEGIN, then its timer probes in
+ * virtual time, the buffers read every switchrate, until exit( ), a signal, a full buffer or
+ * (-c, -p) the end of $target's process. 0, or 1 after saying why. */
+static int run_host(struct dvm_state *st, struct dcons *cons, struct dvm_ctx *ctx,
+                    const struct options *o, struct vclock *vc, const struct cli *c, pid_t child)
+{
+    const struct dif_obj *ob = &st->obj;
     /* each timer probe's next firing, by probe index (any index: a program may name many
      * probes before its timers) */
     uint32_t ntimers = 0;
@@ -1029,101 +1030,290 @@ int main(int argc, char **argv)
             next[k] = ob->probes[k].dp_period, ntimers++;
     /* the consumer reads the buffers every switchrate, or every aggrate when that is shorter:
      * printa( ) then shows aggregations no older than aggrate, as libdtrace's snapshots do */
-    uint64_t period = o.aggrate_ns && o.aggrate_ns < o.switchrate_ns ? o.aggrate_ns
-                                                                      : o.switchrate_ns;
+    uint64_t period = o->aggrate_ns && o->aggrate_ns < o->switchrate_ns ? o->aggrate_ns
+                                                                        : o->switchrate_ns;
     uint64_t next_switch = period;
-
-    int damaged = 0;
-    if (capture) {
-        kev_kvar_replay(o.ncpus);
-        struct kev_live *l = live ? kev_live_new(live_in.name) : NULL;
-        if (live && !l) {
-            fprintf(stderr, "dtrace: out of memory\n");
-            return 1;
-        }
-        int rr = live ? kev_replay_live(l, &live_in, live_pre, live_npre, &st, &cons,
-                                        o.switchrate_ns, o.ncpus, o.cpu_only, &interrupted, &ctx,
-                                        flush_out)
-                      : kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
-                                   &interrupted, &ctx);
-        kev_live_free(l);
-        free(live_pre);
-        if (rr < 0)
-            return 1;
-        damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */
-        ntimers = 0;
-    } else {
-        dvm_fire_begin(&st, &ctx);
-        consume(&st, &cons, 0);
-        if (child > 0) { /* -c: the command runs once tracing does, as in dtrace(1M) */
-            fflush(run_out);
-            cmdproc_go();
-        }
+    dvm_fire_begin(st, ctx);
+    consume(st, cons, 0);
+    if (child > 0) { /* -c: the command runs once tracing does, as in dtrace(1M) */
+        fflush(run_out);
+        cmdproc_go();
     }
-    /* -c / -p without a capture: tracing ends when that process does */
-    int watch = !capture && (child > 0 || grab), gone = 0;
-    while (ntimers && !st.exiting && !interrupted && !filled(&st) && !gone) {
+    /* -c / -p: tracing ends when that process does */
+    pid_t watched = child > 0 ? child : (pid_t)c->target;
+    int watch = child > 0 || c->grab, gone = 0;
+    while (ntimers && !st->exiting && !interrupted && !filled(st) && !gone) {
         uint64_t t = next_switch;
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++)
             if (ob->probes[k].dp_flags && next[k] < t)
                 t = next[k];
-        vt = t;
-        ctx.timestamp = t0 + vt;
-        ctx.vtimestamp = vt;
-        ctx.walltimestamp = wall0 + vt;
-        if (vt == next_switch) {
-            consume(&st, &cons, 0);
-            gone = watch && cmdproc_exited(child > 0 ? child : (pid_t)target, child > 0);
+        vclock_set(vc, ctx, t);
+        if (t == next_switch) {
+            consume(st, cons, 0);
+            gone = watch && cmdproc_exited(watched, child > 0);
             fflush(run_out);
             next_switch += period;
             continue;
         }
-        for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++) {
-            const struct dif_probe *p = &ob->probes[k];
-            if (!p->dp_flags || next[k] != vt)
-                continue;
-            /* as profile-provider probes: arg0 the kernel PC, arg1 the user PC, one of them
-             * 0; the virtual timer interrupts this process in user mode, here (main) */
-            uint64_t args[DVM_NARGS] = { 0, (uint64_t)(uintptr_t)main };
-            unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o.ncpus : 1;
-            for (ctx.cpu = 0; ctx.cpu < ncpu; ctx.cpu++)
-                if (!(p->dp_flags & DIF_PRF_PROFILE) || !o.cpu_only || ctx.cpu == o.cpu_only - 1u)
-                    dvm_fire(&st, &ctx, p->dp_id, args);
-            ctx.cpu = 0;
-            next[k] += p->dp_period;
-        }
+        fire_timers(st, ctx, o, next, t);
     }
-    while (watch && !gone && !st.exiting && !interrupted && !filled(&st)) {
+    while (watch && !gone && !st->exiting && !interrupted && !filled(st)) {
         struct timespec tick = { 0, 10000000 }; /* no timer probes: wait in real time */
         nanosleep(&tick, NULL);
-        consume(&st, &cons, 0);
-        gone = cmdproc_exited(child > 0 ? child : (pid_t)target, child > 0);
+        consume(st, cons, 0);
+        gone = cmdproc_exited(watched, child > 0);
     }
     free(next);
-    consume(&st, &cons, 0);
-    if (st.exiting && !capture) {
-        /* dtrace(1M) learns of exit( ) at its next status check, every statusrate (1s, at
-         * most 10s as the kernel clamps it): END fires then, in virtual time */
-        uint64_t sr = o.statusrate_ns ? o.statusrate_ns : 1000000000ull;
-        if (sr > 10000000000ull)
-            sr = 10000000000ull;
-        vt = (vt / sr + 1) * sr;
-        ctx.timestamp = t0 + vt;
-        ctx.vtimestamp = vt;
-        ctx.walltimestamp = wall0 + vt;
+    return 0;
+}
+
+/* replay: the program over the capture or live source (live_in, with what was read of it
+ * already). -1 after saying why, 1 when the capture was damaged (what was read is reported,
+ * END too, and the exit status is 1), else 0. */
+static int replay(struct dvm_state *st, struct dcons *cons, struct dvm_ctx *ctx,
+                  const struct options *o, const char *capture, struct kev_input *live_in,
+                  uint8_t *live_pre, size_t live_npre)
+{
+    kev_kvar_replay(o->ncpus);
+    struct kev_live *l = live_in ? kev_live_new(live_in->name) : NULL;
+    if (live_in && !l) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        return -1;
     }
-    dvm_fire(&st, &ctx, DPROBE_END, NULL);
-    consume(&st, &cons, 1);
-    dcons_final(&cons);
+    int rr = live_in ? kev_replay_live(l, live_in, live_pre, live_npre, st, cons,
+                                       o->switchrate_ns, o->ncpus, o->cpu_only, &interrupted,
+                                       ctx, flush_out)
+                     : kev_replay(capture, st, cons, o->switchrate_ns, o->ncpus, o->cpu_only,
+                                  &interrupted, ctx);
+    kev_live_free(l);
+    free(live_pre);
+    return rr < 0 ? -1 : rr > 0;
+}
+
+/* exit_time: after exit( ) on the host, dtrace(1M) learns of it at its next status check,
+ * every statusrate (1s, at most 10s as the kernel clamps it): END fires then, in virtual
+ * time. */
+static void exit_time(struct vclock *vc, struct dvm_ctx *ctx, const struct options *o)
+{
+    uint64_t sr = o->statusrate_ns ? o->statusrate_ns : 1000000000ull;
+    if (sr > 10000000000ull)
+        sr = 10000000000ull;
+    vclock_set(vc, ctx, (vc->vt / sr + 1) * sr);
+}
+
+/* read_script: -s's script, through cpp with -C, as the program text. 0, or 1 after saying
+ * why. */
+static int read_script(struct cli *c)
+{
+    c->text = c->cpp ? run_cpp(c->script, &c->textlen)
+                     : (char *)tool_read_file(c->script, &c->textlen);
+    if (c->text)
+        return 0;
+    fprintf(stderr, "dtrace: failed to %s script %s: %s\n", c->cpp ? "preprocess" : "open",
+            c->script, c->cpp ? "cpp failed" : strerror(errno));
+    return 1;
+}
+
+/* program_args: the operands as the script's arguments, $1 on; $0 is the script (or
+ * dtrace), as dtrace(1M) passes them */
+static const char **program_args(int argc, char **argv, const char *script, unsigned *nargs)
+{
+    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
+    *nargs = 0;
+    args[(*nargs)++] = script ? script : argv[0];
+    for (int k = optind; k < argc; k++)
+        args[(*nargs)++] = argv[k];
+    return args;
+}
+
+/* add_zdefs: -Z / -x zdefs, as the pragma the compiler reads (after the text, so that error
+ * lines stay the script's) */
+static void add_zdefs(struct cli *c)
+{
+    static const char z[] = "\n#pragma D option zdefs\n";
+    c->text = realloc(c->text, c->textlen + sizeof(z));
+    memcpy(c->text + c->textlen, z, sizeof(z));
+    c->textlen += sizeof(z) - 1;
+}
+
+/* open_source: a live source read until its header has come (what was read, in *pre, is
+ * replayed); the CPUs as the capture recorded them, unless -x ncpus says; -x cpu checked
+ * against them. 0, or 1 after saying why. */
+static int open_source(struct options *o, const struct cli *c, int live,
+                       struct kev_input *live_in, uint8_t **pre, size_t *npre)
+{
+    unsigned live_ncpus = 1;
+    if (live && kev_live_open(c->capture, (int)o->follow, live_in, pre, npre, &live_ncpus) != 0)
+        return 1;
+    if (c->capture && !o->ncpus_set) /* `cpu` and per-CPU buffers as recorded */
+        o->ncpus = live ? live_ncpus : kev_capture_ncpus(c->capture);
+    if (o->cpu_only > o->ncpus) {
+        fprintf(stderr, "dtrace: could not enable tracing: cpu option: no CPU %u\n",
+                o->cpu_only - 1u);
+        return 1;
+    }
+    return 0;
+}
+
+/* show_program: -S's disassembly, -v's and -l's list of the probes the program enables;
+ * whether dtrace stops there (-l, -e) */
+static int show_program(const struct cli *c, struct dvm_state *st)
+{
+    if (c->show_dif)
+        disasm(&st->obj);
+    if (c->verbose && !c->list) { /* -v: no stability model to report */
+        struct dcons_out se = { file_write, stderr };
+        fprintf(stderr, "dtrace: the program enables these probes (stability attributes are "
+                "not modelled by this engine):\n");
+        dcons_list_probes(&se, &st->obj);
+    }
+    if (c->list) {
+        struct dcons_out so = { file_write, stdout };
+        dcons_list_probes(&so, &st->obj);
+        return 1;
+    }
+    return c->compile_only;
+}
+
+/* finish_output: the consumer's output flushed (its addresses symbolised) and closed */
+static void finish_output(void)
+{
     if (sym_on)
         sym_flush(run_out);
     fflush(run_out);
     syms_end();
-    if (cap_data)
-        tool_unmap_file(cap_data, cap_len, cap_mapped);
     if (run_out != stdout)
         fclose(run_out);
+}
+
+/* trace_program: the compiled program loaded and run, on the host or over the capture or
+ * live source, to its END and the consumer's last output. Returns dtrace's exit status. */
+static int trace_program(struct cli *c, struct options *o, const struct dcc_out *co, int live,
+                         pid_t child)
+{
+    static struct kev_input live_in;
+    uint8_t *live_pre = NULL;
+    size_t live_npre = 0;
+    if (open_source(o, c, live, &live_in, &live_pre, &live_npre) != 0)
+        return 1;
+    static struct dvm_state st;
+    if (load(&st, co, o) != 0)
+        return 1;
+    if (show_program(c, &st))
+        return 0;
+    report_lowered(&st);
+
+    FILE *out = stdout;
+    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
+        fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", c->outpath,
+                strerror(errno));
+        return 1;
+    }
+    static struct dcons cons;
+    console_init(&cons, &st, o, out, c->capture != NULL);
+    signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
+
+    struct vclock vc = { now_ns(CLOCK_MONOTONIC), now_ns(CLOCK_REALTIME), 0 };
+    /* BEGIN runs in the consumer: one thread */
+    struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0,
+                           vc.t0, 0, vc.wall0, "dtrace", 0, 1 };
+    int damaged = 0;
+    if (c->capture) {
+        damaged = replay(&st, &cons, &ctx, o, c->capture, live ? &live_in : NULL, live_pre,
+                         live_npre);
+        if (damaged < 0)
+            return 1;
+    } else if (run_host(&st, &cons, &ctx, o, &vc, c, child) != 0) {
+        return 1;
+    }
+    consume(&st, &cons, 0);
+    if (st.exiting && !c->capture)
+        exit_time(&vc, &ctx, o);
+    dvm_fire(&st, &ctx, DPROBE_END, NULL);
+    consume(&st, &cons, 1);
+    dcons_final(&cons);
+    finish_output();
     if (damaged)
         return 1;
     return cons.exited ? cons.exit_status : 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
+                         .switchrate_ns = 1000000000ull, .nspec = 1, .specsize = 32u << 10,
+                         .bufpolicy = DVM_BUF_SWITCH, .ncpus = 1 };
+    struct cli c = { 0 };
+    int rc;
+    for (int k = 1; k < argc; k++)
+        if (!strcmp(argv[k], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+    row_probes_use("dtrace");
+    if (tool_fbt_kernel("dtrace", argc, argv) != 0 ||
+        tool_usdt_option("dtrace", &argc, argv, 0) != 0 || kernel_symbols(argc, argv) != 0 ||
+        take_syms_options(&argc, argv) != 0)
+        return 2;
+    if ((rc = parse_args(argc, argv, &o, &c)) != 0)
+        return rc;
+    if (!c.script && !c.text && c.list) {  /* -l alone: every probe */
+        struct dcons_out so = { file_write, stdout };
+        dcons_list_probes(&so, NULL);
+        return 0;
+    }
+    if (!c.script == !c.text) {
+        usage(stderr);
+        return 2;
+    }
+    if (c.script && read_script(&c))
+        return 1;
+    if (c.bind_name &&
+        bind_text(&c.text, &c.textlen, c.bind_name, c.capture && !c.target_cmd && !c.grab))
+        return 2;
+    /* the macro variables are this process's own ids, as dtrace(1)'s; $target: -p's process
+     * or -c's, over a capture one of the capture's; 0 without either */
+    pid_t child = -1;
+    int live = c.capture && kev_live_source(c.capture, (int)o.follow);
+    if ((rc = start_target(&c, live, &child)) != 0)
+        return rc;
+    unsigned nargs;
+    const char **args = program_args(argc, argv, c.script, &nargs);
+    struct dcc_macros macros = { .pid = getpid(), .ppid = getppid(), .pgid = getpgrp(),
+                                 .sid = getsid(0), .uid = getuid(), .gid = getgid(),
+                                 .euid = geteuid(), .egid = getegid(), .target = c.target,
+                                 .argv = args, .argc = nargs,
+                                 .defaultargs = (int)o.defaultargs, .argref = (int)o.argref };
+    /* $pid over a capture: the board's dtrace that made it (its DPROG go's consumer), so that
+     * `pid != $pid` leaves out the same process on both sides; over a live source or a capture
+     * of no D program's run, this process's own */
+    if (c.capture && !live && strstr(c.text, "$pid") &&
+        kev_capture_consumer(c.capture, &macros.pid) < 0)
+        return 1;
+    if (o.zdefs)
+        add_zdefs(&c);
+    struct dcc_in in = { c.text, c.textlen, (unsigned)o.strsize, (int)o.errtags, &macros, 0 };
+    struct dcc_out *co = calloc(1, sizeof(*co));
+    /* Over a capture, the programs it ran are found by the build ids it records (kevprogs.h):
+     * their USDT and pid probes are read when the program needs them, to bind $target or when
+     * a probe matched nothing without them (compile). */
+    uint8_t *cap_data = NULL;
+    size_t cap_len = 0;
+    int cap_mapped = 0;
+    if (c.capture && !live && syms_active() &&
+        (cap_data = tool_map_file(c.capture, &cap_len, &cap_mapped))) {
+        syms_trace("dtrace", cap_data, cap_len);
+    }
+    if (c.capture)
+        capture_kernel();
+    if (compile(&c, &o, &in, &macros, co) != 0)
+        return 1;
+    o.script = c.script;
+    if (apply_pragmas(&o, &c, co) != 0)
+        return 1;
+    rc = trace_program(&c, &o, co, live, child);
+    if (cap_data)
+        tool_unmap_file(cap_data, cap_len, cap_mapped);
+    return rc;
 }

@@ -5,10 +5,10 @@
 // converted to ns as the kernel does; walltimestamp from the header's boot date), on the
 // event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
 // CPU. Events with no probe are skipped. The column's derived probes: the sched, proc and
-// lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
-// kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
-// the capture tells them (struct rthread); the probes a capture holds no event for are named
-// once on stderr (no_capture_note).
+// lockstat probes follow the kernel's rules (kernel/include/kernel/kev_emit.h
+// kev_emit_thread_state, kernel/kdt_fire.c ktrace_kdt_switch; kernel/ktrace_sync.c) from each
+// thread's state, priority and SYNC_* call as the capture tells them (struct rthread); the
+// probes a capture holds no event for are named once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
@@ -657,9 +657,46 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
                        unsigned cpu);
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t);
 
+/* on_kcall: a kernel call's entry or exit by the running thread t: the call it is in (for
+ * msg_args and block-*'s object), and lockstat's probes as kernel/ktrace_sync.c fires them
+ * (d/lockstat.h) */
+static void on_kcall(struct replay *p, const struct kev_event *e, struct rthread *t)
+{
+    enum kev_kcall_part part = kev_kcall_part(e);
+    unsigned n = kev_kcall_no(e);
+    if (part == KEV_KCALL_ENTRY) {  /* the call it is in, for msg_args and block-*'s object */
+        t->kc_open = 1;
+        t->kc = (uint16_t)n;
+        t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
+        for (unsigned k = 0; k < 6; k++)
+            t->kc_a[k] = kev_kcall_arg(e, k);
+    } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
+        t->kc_open = 0;         /* (QNX's interrupted call ends it too) */
+    }
+    const struct dprobe_lockcall *lc = part != KEV_KCALL_NONE ? dprobe_lockcall(n) : NULL;
+    if (!lc)
+        return;
+    if (part == KEV_KCALL_ENTRY) {
+        t->obj = kev_kcall_arg(e, 0);   /* the object: every SYNC_* call's first */
+        t->owner = 0;
+        t->blocked_at = 0;
+        return;
+    }
+    int32_t ret;
+    uint32_t err;       /* (an interrupted call acquires nothing) */
+    if (part != KEV_KCALL_EXIT || !kev_kcall_exit(e, &ret, &err) || err)
+        return;
+    if (t->blocked_at && lc->blocked)
+        fire4(p, lc->blocked, t->obj, cycles_ns(p, p->now_cycles - t->blocked_at),
+              t->owner, 0);     /* (the cycles converted once, as the board does) */
+    if (lc->done)
+        fire4(p, lc->done, t->obj, 0, 0, 0);
+    t->blocked_at = 0;
+}
+
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
- * its pid, arg2 its priority. */
+ * as kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board:
+ * args[0] (a who), arg1 its pid, arg2 its priority. */
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
@@ -711,38 +748,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
-        /* lockstat, as kernel/ktrace_sync.c fires it (d/lockstat.h) */
-        struct rthread *t = rthread(p, p->cur[cpu]);
-        enum kev_kcall_part part = kev_kcall_part(e);
-        unsigned n = kev_kcall_no(e);
-        if (part == KEV_KCALL_ENTRY) {  /* the call it is in, for msg_args and block-*'s object */
-            t->kc_open = 1;
-            t->kc = (uint16_t)n;
-            t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
-            for (unsigned k = 0; k < 6; k++)
-                t->kc_a[k] = kev_kcall_arg(e, k);
-        } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
-            t->kc_open = 0;         /* (QNX's interrupted call ends it too) */
-        }
-        const struct dprobe_lockcall *lc = part != KEV_KCALL_NONE ? dprobe_lockcall(n) : NULL;
-        if (!lc)
-            return;
-        if (part == KEV_KCALL_ENTRY) {
-            t->obj = kev_kcall_arg(e, 0);   /* the object: every SYNC_* call's first */
-            t->owner = 0;
-            t->blocked_at = 0;
-            return;
-        }
-        int32_t ret;
-        uint32_t err;       /* (an interrupted call acquires nothing) */
-        if (part != KEV_KCALL_EXIT || !kev_kcall_exit(e, &ret, &err) || err)
-            return;
-        if (t->blocked_at && lc->blocked)
-            fire4(p, lc->blocked, t->obj, cycles_ns(p, p->now_cycles - t->blocked_at),
-                  t->owner, 0);     /* (the cycles converted once, as the board does) */
-        if (lc->done)
-            fire4(p, lc->done, t->obj, 0, 0, 0);
-        t->blocked_at = 0;
+        on_kcall(p, e, rthread(p, p->cur[cpu]));
         return;
     }
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
@@ -869,7 +875,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
     default: {
         /* arg3, the object: the first argument of the call the thread blocked in (the
          * board's t->coid, its channel's chid, t->join_tid), from that call's entry event;
-         * 0 for the others, as on the board (kernel/ktrace.c kdt_state) */
+         * 0 for the others, as on the board (kernel/ktrace_ev.c state_block) */
         uint32_t id;
         unsigned call = 0;
         switch (st) {

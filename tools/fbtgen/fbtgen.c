@@ -609,6 +609,21 @@ static const char *class_name(enum insn_class c)
     return c <= I_BAD ? names[c] : "?";
 }
 
+// f's entry: its first instruction (first) must be one a slot can stand for, run out of line.
+static void entry_check(struct func *f, const struct insn *first)
+{
+    uint8_t code[16], slot[DFBT_SLOT_BYTES];
+    const char *why = "";
+    size_t avail = f->size < sizeof(code) ? (size_t)f->size : sizeof(code);
+    image_read(f->addr, code, avail);
+    if (first->cls == I_IT || first->cls == I_JTAB || first->cls == I_TRAP) {
+        refuse(f, &f->insn_entry_why, DFBT_WHY_INSN, first, f->addr);
+    } else if (isa->slot(code, first, f->addr, img.table_addr, image_read, slot, &why) < 0) {
+        refuse(f, &f->insn_entry_why, DFBT_WHY_INSN, first, f->addr);
+        snprintf(f->insn_why, sizeof(f->insn_why), "%s", why);
+    }
+}
+
 // Decodes f's instructions: its calls (for the rules' trees), whether its first instruction
 // can run out of line, and its exits (or why one cannot be replaced).
 static void analyse(struct func *f, int list_insns)
@@ -708,17 +723,7 @@ static void analyse(struct func *f, int list_insns)
         refuse(f, &f->insn_return_why, DFBT_WHY_NORETURN, NULL, f->addr);
     if (list_insns || f->insn_entry_why != DFBT_OK)
         return;
-    // the entry: its first instruction must be one a slot can stand for
-    uint8_t code[16], slot[DFBT_SLOT_BYTES];
-    const char *why = "";
-    size_t avail = f->size < sizeof(code) ? (size_t)f->size : sizeof(code);
-    image_read(f->addr, code, avail);
-    if (first.cls == I_IT || first.cls == I_JTAB || first.cls == I_TRAP) {
-        refuse(f, &f->insn_entry_why, DFBT_WHY_INSN, &first, f->addr);
-    } else if (isa->slot(code, &first, f->addr, img.table_addr, image_read, slot, &why) < 0) {
-        refuse(f, &f->insn_entry_why, DFBT_WHY_INSN, &first, f->addr);
-        snprintf(f->insn_why, sizeof(f->insn_why), "%s", why);
-    }
+    entry_check(f, &first);
 }
 
 // The trees: what a `tree` rule's functions call, directly, cannot be probed either, nor what
@@ -861,6 +866,49 @@ static void write_asm(const char *path, const uint8_t *b, size_t len, size_t slo
         die("%s: %s", path, strerror(errno));
 }
 
+// --list: a line per function: its address, name, unit, whether its entry and return can be
+// probed (why not), its arguments' types and places, its return type.
+static void write_list(FILE *list)
+{
+    for (size_t i = 0; i < nfuncs; i++) {
+        const struct func *f = &funcs[i];
+        fprintf(list, "%08" PRIx64 " %-32s %-28s entry:%s return:%s", f->addr, f->name,
+                f->cu[0] ? f->cu : "-", f->entry_why ? "no" : "yes",
+                f->return_why ? "no" : "yes");
+        if (f->entry_why || f->return_why) {
+            unsigned w = f->entry_why ? f->entry_why : f->return_why;
+            fprintf(list, " (%s%s%s%s%s)", dfbt_why_text(w),
+                    f->insn_why[0] && (w == DFBT_WHY_INSN || w == DFBT_WHY_EXIT) ? ": " : "",
+                    f->insn_why[0] && (w == DFBT_WHY_INSN || w == DFBT_WHY_EXIT) ? f->insn_why : "",
+                    w == DFBT_WHY_CALLEE ? ": " : "",
+                    w == DFBT_WHY_CALLEE ? funcs[f->callee_of].name : "");
+            if (f->entry_why == DFBT_OK && f->return_why)
+                fprintf(list, " [return]");
+        }
+        fprintf(list, " args:%u", f->nargs);
+        for (unsigned k = 0; k < f->nargs; k++)
+            fprintf(list, " %s@%02x/%02x", dfbt_type_name(f->arg_type[k])[0] ?
+                    dfbt_type_name(f->arg_type[k]) : "?", f->arg_loc[k], f->arg_hi[k]);
+        fprintf(list, " ret:%s\n", dfbt_type_name(f->ret_type));
+    }
+}
+
+// The table's text range: from the lowest to the highest end of the image's code sections
+// but the table's own.
+static void text_range(struct dfbt_hdr *h)
+{
+    h->dh_text_lo = UINT32_MAX;
+    for (size_t i = 0; i < img.nsects; i++) {
+        const struct sect *s = &img.sects[i];
+        if ((s->flags & SHF_EXECINSTR) && strcmp(s->name, TABLE_SECTION)) {
+            if (s->addr < h->dh_text_lo)
+                h->dh_text_lo = (uint32_t)s->addr;
+            if (s->addr + s->size > h->dh_text_hi)
+                h->dh_text_hi = (uint32_t)(s->addr + s->size);
+        }
+    }
+}
+
 static void write_table(const char *path, FILE *list, FILE *slots)
 {
     struct out o = { 0 };
@@ -892,16 +940,7 @@ static void write_table(const char *path, FILE *list, FILE *slots)
     h.dh_slots_len = (uint32_t)(nsites * DFBT_SLOT_BYTES);
     out_put(&o, NULL, h.dh_slots_len);
     h.dh_len = (uint32_t)o.len;
-    h.dh_text_lo = UINT32_MAX;
-    for (size_t i = 0; i < img.nsects; i++) {
-        const struct sect *s = &img.sects[i];
-        if ((s->flags & SHF_EXECINSTR) && strcmp(s->name, TABLE_SECTION)) {
-            if (s->addr < h.dh_text_lo)
-                h.dh_text_lo = (uint32_t)s->addr;
-            if (s->addr + s->size > h.dh_text_hi)
-                h.dh_text_hi = (uint32_t)(s->addr + s->size);
-        }
-    }
+    text_range(&h);
     size_t s = 0;
     unsigned n_entry = 0, n_return = 0;
     uint8_t *slot_code = xcalloc(nsites, 1);
@@ -959,29 +998,8 @@ static void write_table(const char *path, FILE *list, FILE *slots)
     memcpy(o.buf, &h, sizeof(h));
     write_asm(path, o.buf, o.len, h.dh_slots_off, slot_code, nsites);
     free(slot_code);
-    if (list) {
-        for (size_t i = 0; i < nfuncs; i++) {
-            const struct func *f = &funcs[i];
-            fprintf(list, "%08" PRIx64 " %-32s %-28s entry:%s return:%s", f->addr, f->name,
-                    f->cu[0] ? f->cu : "-", f->entry_why ? "no" : "yes",
-                    f->return_why ? "no" : "yes");
-            if (f->entry_why || f->return_why) {
-                unsigned w = f->entry_why ? f->entry_why : f->return_why;
-                fprintf(list, " (%s%s%s%s%s)", dfbt_why_text(w),
-                        f->insn_why[0] && (w == DFBT_WHY_INSN || w == DFBT_WHY_EXIT) ? ": " : "",
-                        f->insn_why[0] && (w == DFBT_WHY_INSN || w == DFBT_WHY_EXIT) ? f->insn_why : "",
-                        w == DFBT_WHY_CALLEE ? ": " : "",
-                        w == DFBT_WHY_CALLEE ? funcs[f->callee_of].name : "");
-                if (f->entry_why == DFBT_OK && f->return_why)
-                    fprintf(list, " [return]");
-            }
-            fprintf(list, " args:%u", f->nargs);
-            for (unsigned k = 0; k < f->nargs; k++)
-                fprintf(list, " %s@%02x/%02x", dfbt_type_name(f->arg_type[k])[0] ?
-                        dfbt_type_name(f->arg_type[k]) : "?", f->arg_loc[k], f->arg_hi[k]);
-            fprintf(list, " ret:%s\n", dfbt_type_name(f->ret_type));
-        }
-    }
+    if (list)
+        write_list(list);
     fprintf(stderr, "%s: %s: %zu functions, %u entries and %u returns probeable, %zu sites, "
             "%u bytes\n", prog, path, nfuncs, n_entry, n_return, nsites, (unsigned)o.len);
     free(name_off);

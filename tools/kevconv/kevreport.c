@@ -223,6 +223,42 @@ static void put_json_str(FILE *out, const char *s)
     free(j);
 }
 
+// The page's "stacks": the folded stacks (kevstat --folded's lines) as JSON strings.
+static void put_stacks(FILE *out, struct rep *p)
+{
+    char *sj = NULL;
+    size_t sn = 0;
+    FILE *m = open_memstream(&sj, &sn);
+    if (!m)
+        return;
+    if (kx_stacks_folded(&p->stacks, m) != 0)
+        fprintf(stderr, "kevreport: out of memory: no flame graph\n");
+    fclose(m);
+    size_t k = 0;
+    for (char *l = sj, *nl; l && l < sj + sn; l = nl + 1, k++) {
+        nl = memchr(l, '\n', (size_t)(sj + sn - l));
+        if (!nl)
+            break;
+        *nl = '\0';
+        fputs(k ? "," : "", out);
+        put_json_str(out, l);
+    }
+    free(sj);
+}
+
+// The page's "fn_names": each function fbt's calls name, "ADDR": "name".
+static void put_fn_names(FILE *out, struct kx_stats *s)
+{
+    unsigned nfn;
+    const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
+    for (unsigned i = 0; i < nfn; i++) {
+        char fn[128];
+        syms_function(fs[i].fn, fn, sizeof(fn));
+        fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
+        put_json_str(out, fn);
+    }
+}
+
 static void write_page(FILE *out, struct rep *p, const char *title)
 {
     struct kx_stats *s = p->s;
@@ -288,32 +324,10 @@ static void write_page(FILE *out, struct rep *p, const char *title)
         fputs("{\"list\":[],\"more\":0}", out);
     }
     fputs(",\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
-    m = open_memstream(&sj, &sn);
-    if (m) {
-        if (kx_stacks_folded(&p->stacks, m) != 0)
-            fprintf(stderr, "kevreport: out of memory: no flame graph\n");
-        fclose(m);
-        size_t k = 0;
-        for (char *l = sj, *nl; l && l < sj + sn; l = nl + 1, k++) {
-            nl = memchr(l, '\n', (size_t)(sj + sn - l));
-            if (!nl)
-                break;
-            *nl = '\0';
-            fputs(k ? "," : "", out);
-            put_json_str(out, l);
-        }
-        free(sj);
-    }
+    put_stacks(out, p);
     // the functions fbt's calls name (stats.funcs), by address: "fn_names" {"ADDR": "name"}
     fputs("],\n\"fn_names\":{", out);
-    unsigned nfn;
-    const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
-    for (unsigned i = 0; i < nfn; i++) {
-        char fn[128];
-        syms_function(fs[i].fn, fn, sizeof(fn));
-        fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
-        put_json_str(out, fn);
-    }
+    put_fn_names(out, s);
     fputs("}}}\n</script>\n<script>\n", out);
     fputs(kevreport_js, out);
     fputs("</script>\n<script>\n", out);

@@ -308,11 +308,12 @@ static void usage(FILE *f)
                "  -h, --help this text\n");
 }
 
-int main(int argc, char **argv)
+// parse_args: the options (-k, -i, -N and -c set the generator's own; -r ROUNDS, -s and -t
+// the sync scenario's) and the scenario and output file into words[]. -1 to go on, or the
+// exit status (0 after --help).
+static int parse_args(int argc, char **argv, unsigned *rounds, int *sync_events,
+                      int *sync_timeout, const char **words)
 {
-    unsigned rounds = 20;
-    int sync_events = 0, sync_timeout = 0;
-    const char *scen = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -324,148 +325,75 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "-N")) {
             pname = hostile_pname, tname = hostile_tname;
         } else if (!strcmp(argv[i], "-s")) {
-            sync_events = 1;
+            *sync_events = 1;
         } else if (!strcmp(argv[i], "-t")) {
-            sync_timeout = 1;
+            *sync_timeout = 1;
         } else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
             qemu_clock = argv[++i];
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
-            rounds = (unsigned)strtoul(argv[++i], NULL, 0);
-        } else if (!scen) {
-            scen = argv[i];
-        } else if (!out) {
-            out = argv[i];
+            *rounds = (unsigned)strtoul(argv[++i], NULL, 0);
+        } else if (!words[0]) {
+            words[0] = argv[i];
+        } else if (!words[1]) {
+            words[1] = argv[i];
         } else {
             usage(stderr);
             return 2;
         }
     }
-    int loss = scen && !strcmp(scen, "loss");
-    int wake = scen && !strcmp(scen, "wake");
-    int smp = scen && (!strcmp(scen, "smp") || wake);
-    int sync = scen && !strcmp(scen, "sync");
-    int events = scen && !strcmp(scen, "events");
-    int emul = scen && !strcmp(scen, "emul");
-    if (!out || (!loss && !smp && !sync && !events && !emul && strcmp(scen, "basic")) ||
-        rounds < 2) {
-        usage(stderr);
-        return 2;
+    return -1;
+}
+
+// The loss scenario's burst: events written during the idle time that nobody drains.
+struct burst {
+    uint64_t t0, t1, n, lost;
+};
+
+// loss_burst: 3000 kernel-call events from t0 on, 64 to a cycle, into b (what the ring lost
+// of them in b->lost).
+static void loss_burst(uint64_t t0, struct burst *b)
+{
+    struct trace_counts before, after;
+    trace_ring_counts(&ring, 0, &before);
+    b->t0 = t0;
+    for (unsigned k = 0; k < 3000; k++) {
+        at(b->t0 + k / 64);
+        ev(KEV_C_KER_CALL, KEV_KC_ENTRY(KC_ClockCycles), 0, 0);
+        b->n++;
     }
-    if ((smp || emul) && TRACE_MAX_CPUS < 2) {
-        fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
-        return 2;
-    }
-    unsigned nbufs = loss ? 2 : 8;
-    struct kev_slot *mem = malloc(nbufs * KEV_BUF_BYTES);
-    if (!mem || trace_ring_init(&ring, mem, nbufs * KEV_BUF_BYTES, nbufs)) {
-        fprintf(stderr, "kevscen: cannot set up the ring\n");
-        return 1;
-    }
-    trace_filter_all(&ring, 1);
-    if (sync) {
-        NPROC = sync_nproc;
-        pname = sync_pname, tname = sync_tname, prio = sync_prio;
-    }
-    trace_host_port.step = 0;
-    at(1000);
-    trace_ring_start(&ring);
-    if (wake || emul)
-        snapshot_idles = 2; // the two CPUs the scenario uses
-    begin_file();
-    snapshot(1000);
-    const uint64_t T0 = 2000;
-    uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
-    for (unsigned i = 0; i < rounds; i++) {
-        uint64_t T = T0 + (uint64_t)i * P;
-        if (events) { // every event of the table, once a round
-            events_round(T0 + (uint64_t)i * 10000u);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (emul) {
-            emul_round(T0 + (uint64_t)i * 10000u);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (sync) {
-            sync_round(T0 + (uint64_t)i * 10000u, sync_events);
-            if (i + 1 == rounds)
-                sync_deadlock(T0 + (uint64_t)rounds * 10000u, sync_events, sync_timeout);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (smp) {
-            if (wake)
-                wake_round(T);
-            else
-                smp_round(T);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        round_at(T, i == 0);
-        if (loss && i == rounds / 2) { // during the idle time: a burst nobody drains
-            struct trace_counts before, after;
-            trace_ring_counts(&ring, 0, &before);
-            burst_t0 = T + 1910;
-            for (unsigned k = 0; k < 3000; k++) {
-                at(burst_t0 + k / 64);
-                ev(KEV_C_KER_CALL, KEV_KC_ENTRY(KC_ClockCycles), 0, 0);
-                burst++;
-            }
-            burst_t1 = burst_t0 + 2999 / 64;
-            trace_ring_counts(&ring, 0, &after);
-            lost = after.dropped - before.dropped;
-        }
-        kcap_drain(&cap, &ring);
-    }
-    at(T0 + (uint64_t)rounds * (sync || events || emul ? 10000u : P) + (sync ? 3000u : 0));
-    kcap_finish(&cap, &ring);
-    FILE *f = fopen(out, "wb");
-    if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
-        fprintf(stderr, "kevscen: cannot write %s\n", out);
-        return 1;
-    }
-    uint64_t R = rounds;
-    printf("generated %llu events\n", (unsigned long long)emitted);
-    if (events || emul) {
-        if (emul)
-            emul_expect(rounds, qemu_clock);
-        kcap_free(&cap);
-        free(mem);
-        return 0;
-    }
-    if (sync) {
-        sync_expect(rounds, sync_events, sync_timeout);
-        kcap_free(&cap);
-        free(mem);
-        return 0;
-    }
+    b->t1 = b->t0 + 2999 / 64;
+    trace_ring_counts(&ring, 0, &after);
+    b->lost = after.dropped - before.dropped;
+}
+
+// expect_smp: the smp and wake scenarios' truths over R rounds, as "expect" lines.
+static void expect_smp(uint64_t R, int wake)
+{
     if (wake) {
         printf("expect hz %u\nexpect rounds %llu\nexpect cpus 2\n", HZ, (unsigned long long)R);
         printf("expect rename 2001 client waker %u\n", RENAME_AT); // Linux tid of client/main
         printf("expect irq9 %llu 20\n", (unsigned long long)(2 * R)); // slices, each 20 us
-        kcap_free(&cap);
-        free(mem);
-        return 0;
+        return;
     }
-    if (smp) {
-        printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
-        printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));
-        printf("expect cpu.client/main %llu\n", (unsigned long long)(R * N1));
-        printf("expect cpu.server/main %llu\n", (unsigned long long)(R * 300));
-        printf("expect state.server/main.READY %llu\n", (unsigned long long)(R * 200));
-        printf("expect irq.7.count %llu\nexpect irq.7.handler %u\n", (unsigned long long)R, H1);
-        printf("expect cpus 2\n");
-        // The server runs on CPU 0, then CPU 1, every round: a migration each time but the
-        // first; the others stay. CPU 1 runs the client N1 and the server 200 a round.
-        printf("expect migrations.server/main %llu\n", (unsigned long long)(2 * R - 1));
-        printf("expect migrations.worker/main 0\nexpect migrations.client/main 0\n");
-        printf("expect migrations %llu\n", (unsigned long long)(2 * R - 1));
-        printf("expect running.1 %llu\n", (unsigned long long)(R * (N1 + 200)));
-        kcap_free(&cap);
-        free(mem);
-        return 0;
-    }
+    printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
+    printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));
+    printf("expect cpu.client/main %llu\n", (unsigned long long)(R * N1));
+    printf("expect cpu.server/main %llu\n", (unsigned long long)(R * 300));
+    printf("expect state.server/main.READY %llu\n", (unsigned long long)(R * 200));
+    printf("expect irq.7.count %llu\nexpect irq.7.handler %u\n", (unsigned long long)R, H1);
+    printf("expect cpus 2\n");
+    // The server runs on CPU 0, then CPU 1, every round: a migration each time but the
+    // first; the others stay. CPU 1 runs the client N1 and the server 200 a round.
+    printf("expect migrations.server/main %llu\n", (unsigned long long)(2 * R - 1));
+    printf("expect migrations.worker/main 0\nexpect migrations.client/main 0\n");
+    printf("expect migrations %llu\n", (unsigned long long)(2 * R - 1));
+    printf("expect running.1 %llu\n", (unsigned long long)(R * (N1 + 200)));
+}
+
+// expect_basic: the basic and loss scenarios' truths over R rounds (b: the loss scenario's
+// burst, NULL for basic), as "expect" lines.
+static void expect_basic(uint64_t R, const struct burst *b)
+{
     printf("expect hz %u\n", HZ);
     printf("expect rounds %llu\n", (unsigned long long)R);
     printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N));
@@ -500,11 +428,106 @@ int main(int argc, char **argv)
     if (kstyle)
         printf("expect pulses.irq_%u>driver %llu\n", IRQ,
                (unsigned long long)(R + nbusy));
-    if (loss) {
-        printf("expect lost %llu\n", (unsigned long long)lost);
-        printf("expect burst %llu %llu %llu\n", (unsigned long long)burst,
-               (unsigned long long)burst_t0, (unsigned long long)burst_t1);
+    if (b) {
+        printf("expect lost %llu\n", (unsigned long long)b->lost);
+        printf("expect burst %llu %llu %llu\n", (unsigned long long)b->n,
+               (unsigned long long)b->t0, (unsigned long long)b->t1);
     }
+}
+
+int main(int argc, char **argv)
+{
+    unsigned rounds = 20;
+    int sync_events = 0, sync_timeout = 0;
+    const char *scen = NULL, *out = NULL;
+    const char *words[2] = { NULL, NULL };
+    int r = parse_args(argc, argv, &rounds, &sync_events, &sync_timeout, words);
+    if (r >= 0)
+        return r;
+    scen = words[0], out = words[1];
+    int loss = scen && !strcmp(scen, "loss");
+    int wake = scen && !strcmp(scen, "wake");
+    int smp = scen && (!strcmp(scen, "smp") || wake);
+    int sync = scen && !strcmp(scen, "sync");
+    int events = scen && !strcmp(scen, "events");
+    int emul = scen && !strcmp(scen, "emul");
+    if (!out || (!loss && !smp && !sync && !events && !emul && strcmp(scen, "basic")) ||
+        rounds < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if ((smp || emul) && TRACE_MAX_CPUS < 2) {
+        fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
+        return 2;
+    }
+    unsigned nbufs = loss ? 2 : 8;
+    struct kev_slot *mem = malloc(nbufs * KEV_BUF_BYTES);
+    if (!mem || trace_ring_init(&ring, mem, nbufs * KEV_BUF_BYTES, nbufs)) {
+        fprintf(stderr, "kevscen: cannot set up the ring\n");
+        return 1;
+    }
+    trace_filter_all(&ring, 1);
+    if (sync) {
+        NPROC = sync_nproc;
+        pname = sync_pname, tname = sync_tname, prio = sync_prio;
+    }
+    trace_host_port.step = 0;
+    at(1000);
+    trace_ring_start(&ring);
+    if (wake || emul)
+        snapshot_idles = 2; // the two CPUs the scenario uses
+    begin_file();
+    snapshot(1000);
+    const uint64_t T0 = 2000;
+    struct burst b = { 0 };
+    for (unsigned i = 0; i < rounds; i++) {
+        uint64_t T = T0 + (uint64_t)i * P;
+        if (events) { // every event of the table, once a round
+            events_round(T0 + (uint64_t)i * 10000u);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
+        if (emul) {
+            emul_round(T0 + (uint64_t)i * 10000u);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
+        if (sync) {
+            sync_round(T0 + (uint64_t)i * 10000u, sync_events);
+            if (i + 1 == rounds)
+                sync_deadlock(T0 + (uint64_t)rounds * 10000u, sync_events, sync_timeout);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
+        if (smp) {
+            if (wake)
+                wake_round(T);
+            else
+                smp_round(T);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
+        round_at(T, i == 0);
+        if (loss && i == rounds / 2) // during the idle time: a burst nobody drains
+            loss_burst(T + 1910, &b);
+        kcap_drain(&cap, &ring);
+    }
+    at(T0 + (uint64_t)rounds * (sync || events || emul ? 10000u : P) + (sync ? 3000u : 0));
+    kcap_finish(&cap, &ring);
+    FILE *f = fopen(out, "wb");
+    if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
+        fprintf(stderr, "kevscen: cannot write %s\n", out);
+        return 1;
+    }
+    printf("generated %llu events\n", (unsigned long long)emitted);
+    if (emul)
+        emul_expect(rounds, qemu_clock);
+    else if (sync)
+        sync_expect(rounds, sync_events, sync_timeout);
+    else if (smp)
+        expect_smp(rounds, wake);
+    else if (!events)
+        expect_basic(rounds, loss ? &b : NULL);
     kcap_free(&cap);
     free(mem);
     return 0;

@@ -598,6 +598,42 @@ static int print_folded(const char *in)
     return rc;
 }
 
+// The text report: the capture's counts and damage, then each section of `want`.
+static void print_text(const struct kx_stats *s, const struct kev_reader *r, unsigned want)
+{
+    void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
+                                                         print_kcalls, print_irq,
+                                                         print_msg, print_lost,
+                                                         print_user, print_waits,
+                                                         kx_faults_print, print_funcs,
+                                                         print_tasks, kx_chain_print,
+                                                         print_usdt };
+    if (kx_stats_damaged(s))
+        printf("DAMAGED FILE: %s. The results below cover only the events before byte "
+               "offset %llu; what follows it (events and losses) is unknown.\n",
+               kev_error(r), (unsigned long long)r->kr_err_off);
+    printf("%llu events, %llu lost%s, %llu cycles/s\n", (unsigned long long)s->events,
+           (unsigned long long)kev_lost_total(r),
+           kx_stats_damaged(s) ? " before the damage" : "",
+           (unsigned long long)r->kr_cycles_per_sec);
+    if (kev_rejected_total(r))    // a process's bad ring records: not a loss
+        printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
+               "events, not lost)\n", (unsigned long long)kev_rejected_total(r));
+    if (kev_timer_lost_total(r))  // the program's pulses, not the trace's events
+        printf("%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
+               "not trace events)\n", (unsigned long long)kev_timer_lost_total(r));
+    if (s->emul)
+        kx_emul_print(s->emul, stdout);
+    if (panic_cpu >= 0) {
+        char line[320];
+        kev_panic_format(&panic_seen, line, sizeof(line));
+        printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t), line);
+    }
+    for (unsigned k = 0; k < NSECT; k++)
+        if (want & 1u << k)
+            fn[k](s);
+}
+
 int main(int argc, char **argv)
 {
     const char *in = NULL;
@@ -663,41 +699,10 @@ int main(int argc, char **argv)
     kx_stats_model(&pass, s);
     int rc = kx_pass_run("kevstat", &f, &pass);
     kx_stats_finish(s);
-    if (json) {
+    if (json)
         kx_stats_json(s, stdout);
-    } else {
-        void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
-                                                             print_kcalls, print_irq,
-                                                             print_msg, print_lost,
-                                                             print_user, print_waits,
-                                                             kx_faults_print, print_funcs,
-                                                             print_tasks, kx_chain_print,
-                                                             print_usdt };
-        if (kx_stats_damaged(s))
-            printf("DAMAGED FILE: %s. The results below cover only the events before byte "
-                   "offset %llu; what follows it (events and losses) is unknown.\n",
-                   kev_error(f.r), (unsigned long long)f.r->kr_err_off);
-        printf("%llu events, %llu lost%s, %llu cycles/s\n", (unsigned long long)s->events,
-               (unsigned long long)kev_lost_total(f.r),
-               kx_stats_damaged(s) ? " before the damage" : "",
-               (unsigned long long)f.r->kr_cycles_per_sec);
-        if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
-            printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
-                   "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
-        if (kev_timer_lost_total(f.r))  // the program's pulses, not the trace's events
-            printf("%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
-                   "not trace events)\n", (unsigned long long)kev_timer_lost_total(f.r));
-        if (s->emul)
-            kx_emul_print(s->emul, stdout);
-        if (panic_cpu >= 0) {
-            char line[320];
-            kev_panic_format(&panic_seen, line, sizeof(line));
-            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t), line);
-        }
-        for (unsigned k = 0; k < NSECT; k++)
-            if (want & 1u << k)
-                fn[k](s);
-    }
+    else
+        print_text(s, f.r, want);
     if (fflush(stdout))
         rc = 1;
     kx_stats_free(s);

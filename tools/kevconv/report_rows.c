@@ -2,7 +2,7 @@
 // kevreport's event list and blocked-by records (report_rows.h): each decoded event as one
 // short row [t, cpu, thread, "CLASS", "what"] for the page's searchable list, and each wait on
 // a mutex, semaphore or condvar that has an owner as [waiter, t0, t1, owner, "object"] for the
-// timeline's blocked-by arrows (trace/kev_wait.c finds them). Times are cycles from the first
+// timeline's blocked-by arrows (tools/analysis/kx_wait.c finds them). Times are cycles from the first
 // event, like the other timeline records.
 #include "report_rows.h"
 

@@ -138,6 +138,190 @@ static unsigned scan_open(const struct kev_slot *s, unsigned cpu)
     return in_combined ? start : i;     // a combined event cut short: not kept
 }
 
+// What the halted target's memory gave: the map, the ring's control structure, its buffers,
+// and which of them hold events (pick_buffers), with what was lost.
+struct dump {
+    struct kev_flight m;
+    uint8_t *ring;              // the ring's control structure, as read
+    struct kev_slot *slots;     // its nbufs buffers, as read
+    uint64_t mem;               // their address on the target
+    uint32_t nbufs, ncpus;
+    struct dumped *d;           // the buffers to write, by sequence once sorted
+    unsigned nd;
+    uint64_t lost_cpu[MAX_CPUS], lost, skipped;
+};
+
+// read_ring: the map at map_addr, then the ring and its buffers, read through g. 0; -1 on a
+// gdb error (in g->err, or errno); -2 after saying why.
+static int read_ring(struct gdbr *g, unsigned long long map_addr, struct dump *x)
+{
+    uint8_t mb[KEV_FLIGHT_ADDRS + 16];
+    struct kev_flight *m = &x->m;
+    if (gdbr_read(g, map_addr, mb, sizeof(mb)) < 0)
+        return -1;
+    if (parse_map(mb, m) < 0 || (m->ptr_bytes != 4 && m->ptr_bytes != 8) || !m->max_cpus ||
+        m->max_cpus > MAX_CPUS || !m->max_bufs || m->max_bufs > 1024) {
+        fprintf(stderr, "kevdump: no valid flight-recorder map at 0x%llx (another kernel, or "
+                "another version of it?)\n", map_addr);
+        return -2;
+    }
+    // The ring's control structure: its buffer table is its last member.
+    size_t rsize = m->off_buf + (size_t)m->max_bufs * m->buf_stride;
+    uint8_t ncb[4];
+    x->ring = malloc(rsize);
+    if (!x->ring || gdbr_read(g, m->ring, x->ring, rsize) < 0 ||
+        gdbr_read(g, m->ncpus_addr, ncb, 4) < 0)
+        return -1;
+    x->mem = ptr_at(x->ring + m->off_mem, m->ptr_bytes);
+    x->nbufs = le32(x->ring + m->off_nbufs);
+    x->ncpus = le32(ncb);
+    if (x->ncpus == 0 || x->ncpus > m->max_cpus)
+        x->ncpus = 1;
+    if (!x->mem || !x->nbufs || x->nbufs > m->max_bufs) {
+        fprintf(stderr, "kevdump: the kernel has no trace buffers allocated (no capture ran)\n");
+        return -2;
+    }
+    x->slots = malloc((size_t)x->nbufs * KEV_BUF_BYTES);
+    if (!x->slots || gdbr_read(g, x->mem, x->slots, (size_t)x->nbufs * KEV_BUF_BYTES) < 0)
+        return -1;
+    return 0;
+}
+
+// pick_buffers: which buffers hold events: closed ones (FULL, or taken by the logger) with
+// their slot count, and each CPU's open one up to its write pointer; sorted by sequence.
+static void pick_buffers(struct dump *x)
+{
+    const struct kev_flight *m = &x->m;
+    int32_t cur[MAX_CPUS];
+    uint64_t wp[MAX_CPUS];
+    int busy[MAX_CPUS];
+    x->d = calloc(x->nbufs, sizeof(*x->d));
+    for (unsigned c = 0; c < x->ncpus; c++) {
+        const uint8_t *cp = x->ring + m->off_cpu + (size_t)c * m->cpu_stride;
+        cur[c] = (int32_t)le32(cp + m->off_cur);
+        wp[c] = ptr_at(cp + m->off_wp, m->ptr_bytes);
+        // the busy mark: the CPU's own struct trace_cpu address (trace_ring.h)
+        busy[c] = wp[c] == (uint64_t)m->ring + m->off_cpu + (uint64_t)c * m->cpu_stride;
+        x->lost_cpu[c] = le64(cp + m->off_dropped) + le64(cp + m->off_overwritten);
+        x->lost += x->lost_cpu[c];
+    }
+    for (unsigned i = 0; i < x->nbufs; i++) {
+        const uint8_t *bp = x->ring + m->off_buf + (size_t)i * m->buf_stride;
+        unsigned state = bp[m->off_state];
+        struct dumped b = { i, le32(bp + m->off_seq), 0, 0, 0 };
+        const struct kev_slot *s = x->slots + (size_t)i * KEV_BUF_SLOTS;
+        if (state == 2 || state == 3) {             // FULL, LOGGER
+            b.nslots = (uint32_t)(bp[m->off_nslots] | bp[m->off_nslots + 1] << 8);
+        } else if (state == 1) {                    // FILLING: whose, and how far
+            unsigned c = kev_hdr_cpu(s[0].header);
+            if (c < x->ncpus && cur[c] == (int32_t)i && busy[c] &&
+                kev_hdr_class(s[0].header) == KEV_C_CONTROL &&
+                kev_hdr_event(s[0].header) == KEV_CTL_BUFFER) {
+                // Halted inside an event write: where the events end is not known for sure,
+                // so the buffer is left out, said, and its events counted lost (the trailer).
+                unsigned k = scan_open(s, c);
+                uint64_t e = count_events(s, k);
+                fprintf(stderr, "kevdump: CPU %u was halted inside an event write (its write "
+                        "pointer holds the busy mark): its open buffer (buffer %u, seq %u, "
+                        "about %u slots, %llu events) is left out and its events counted "
+                        "lost; the event being written is in no buffer\n", c, i, b.seq, k,
+                        (unsigned long long)e);
+                x->lost_cpu[c] += e;
+                x->lost += e;
+                x->skipped += e;
+                continue;
+            }
+            for (unsigned c = 0; c < x->ncpus; c++)
+                if (cur[c] == (int32_t)i && !busy[c] &&
+                    wp[c] >= x->mem + (uint64_t)i * KEV_BUF_BYTES)
+                    b.nslots = (uint32_t)((wp[c] - x->mem - (uint64_t)i * KEV_BUF_BYTES) /
+                                          KEV_SLOT_BYTES);
+            b.open = 1;
+        }
+        if (b.nslots > KEV_BUF_SLOTS - (b.open ? 1u : 0u) || b.nslots < 1 ||
+            kev_hdr_class(s[0].header) != KEV_C_CONTROL ||
+            kev_hdr_event(s[0].header) != KEV_CTL_BUFFER)
+            continue;               // never used, or not a buffer this reader understands
+        b.cpu = kev_hdr_cpu(s[0].header);
+        x->d[x->nd++] = b;
+    }
+    qsort(x->d, x->nd, sizeof(*x->d), by_seq);
+}
+
+// write_head: the file's header and a system page with what a halted ring tells: the CPUs
+// and the counter's rate (no process names: the trace's own events carry what it has; no
+// boot date, node, release or machine). 0; -1 when a write failed; -2 after saying why the
+// header could not be made.
+static int write_head(FILE *out, const char *out_name, const struct dump *x,
+                      unsigned long long hz)
+{
+    static uint8_t head[4096], page[1024];
+    struct kev_out h, sp;
+    char date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%a %b %d %H:%M:%S UTC %Y", gmtime(&now));
+    kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
+    struct kev_sp_machine mach = { x->m.ptr_bytes == 8 ? KEV_SP_QNX_AARCH64 : KEV_SP_QNX_ARM,
+                                   x->ncpus, hz, 0, 0, "unknown", "unknown",
+                                   x->m.ptr_bytes == 8 ? "aarch64le" : "armle" };
+    kev_sp_begin(&sp, &mach);
+    kev_sp_board(&sp, "unknown", 0, x->ncpus);
+    size_t splen = kev_sp_end(&sp);
+    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
+    const struct kev_hdr_std std = {
+        .hs_file_name = out_name, .hs_date = date, .hs_cycles_per_sec = hz,
+        .hs_cpu_num = x->ncpus, .hs_sysname = "kev-microkernel", .hs_syspage_len = splen,
+    };
+    kev_hdr_standard(&h, &std);
+    kev_hdr_item(&h, "KEVDUMP", "post-mortem read of the ring");
+    kev_hdr_end(&h);
+    if (h.ko_err || sp.ko_err) {
+        const struct kev_out *bad = h.ko_err ? &h : &sp;
+        fprintf(stderr, "kevdump: cannot write %s's header%s%s: %s\n", out_name,
+                bad->ko_key[0] ? " at TRACE_" : "", bad->ko_key, bad->ko_why);
+        return -2;
+    }
+    return fwrite(head, 1, h.ko_len, out) != h.ko_len ||
+           fwrite(page, 1, sp.ko_len, out) != sp.ko_len ? -1 : 0;
+}
+
+// write_events: the picked buffers in sequence, an open one closed as the ring would close
+// it (BUFFER_END at its last slot's time), then a loss note and the trailer. *events: how
+// many were written. 0, or -1 when a write failed.
+static int write_events(FILE *out, const struct dump *x, uint64_t *events)
+{
+    static uint8_t tail[4096];
+    struct kev_cpu_totals tot[MAX_CPUS];
+    memset(tot, 0, sizeof(tot));
+    for (unsigned c = 0; c < x->ncpus; c++)
+        tot[c].lost = x->lost_cpu[c];
+    int werr = 0;
+    uint32_t last_t = 0;        // the newest slot's time, for the loss note
+    for (unsigned k = 0; k < x->nd; k++) {
+        const struct dumped *b = &x->d[k];
+        const struct kev_slot *s = x->slots + (size_t)b->idx * KEV_BUF_SLOTS;
+        last_t = s[b->nslots - 1].data[0];
+        uint64_t e = count_events(s, b->nslots);
+        werr |= fwrite(s, KEV_SLOT_BYTES, b->nslots, out) != b->nslots;
+        if (b->open) {
+            struct kev_slot end = {
+                KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER_END, b->cpu),
+                { s[b->nslots - 1].data[0], b->seq, (uint32_t)e } };
+            werr |= fwrite(&end, sizeof(end), 1, out) != 1;
+        }
+        if (b->cpu < x->ncpus)
+            tot[b->cpu].events += e;
+        *events += e;
+    }
+    struct kev_out t;
+    kev_out_init(&t, tail, sizeof(tail), kev_host_is_big_endian());
+    if (x->lost)
+        kev_loss_note(&t, last_t, x->lost);
+    kev_trailer(&t, x->nd, KEV_TRL_RING, tot, x->ncpus);
+    werr |= fwrite(tail, 1, t.ko_len, out) != t.ko_len;
+    return werr || t.ko_err ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *server = NULL, *out_name = "dump.kev";
@@ -176,6 +360,7 @@ int main(int argc, char **argv)
         return tool_usage_error(&cmd, "-a ADDR or -s START:LEN is required");
 
     static struct gdbr g;
+    static struct dump x;
     if (gdbr_connect(&g, server) < 0 || gdbr_halt(&g) < 0)
         goto gdb_error;
     if (!map_addr) {
@@ -188,171 +373,37 @@ int main(int argc, char **argv)
         }
         map_addr = (unsigned long long)a;
     }
-    uint8_t mb[KEV_FLIGHT_ADDRS + 16];
-    struct kev_flight m;
-    if (gdbr_read(&g, map_addr, mb, sizeof(mb)) < 0)
+    int r = read_ring(&g, map_addr, &x);
+    if (r == -1)
         goto gdb_error;
-    if (parse_map(mb, &m) < 0 || (m.ptr_bytes != 4 && m.ptr_bytes != 8) || !m.max_cpus ||
-        m.max_cpus > MAX_CPUS || !m.max_bufs || m.max_bufs > 1024) {
-        fprintf(stderr, "kevdump: no valid flight-recorder map at 0x%llx (another kernel, or "
-                "another version of it?)\n", map_addr);
+    if (r < 0)
         goto fail;
-    }
-    // The ring's control structure: its buffer table is its last member.
-    size_t rsize = m.off_buf + (size_t)m.max_bufs * m.buf_stride;
-    uint8_t *ring = malloc(rsize), ncb[4];
-    if (!ring || gdbr_read(&g, m.ring, ring, rsize) < 0 || gdbr_read(&g, m.ncpus_addr, ncb, 4) < 0)
-        goto gdb_error;
-    uint64_t mem = ptr_at(ring + m.off_mem, m.ptr_bytes);
-    uint32_t nbufs = le32(ring + m.off_nbufs), ncpus = le32(ncb);
-    if (ncpus == 0 || ncpus > m.max_cpus)
-        ncpus = 1;
-    if (!mem || !nbufs || nbufs > m.max_bufs) {
-        fprintf(stderr, "kevdump: the kernel has no trace buffers allocated (no capture ran)\n");
-        goto fail;
-    }
-    struct kev_slot *slots = malloc((size_t)nbufs * KEV_BUF_BYTES);
-    if (!slots || gdbr_read(&g, mem, slots, (size_t)nbufs * KEV_BUF_BYTES) < 0)
-        goto gdb_error;
     gdbr_close(&g);     // the target runs on (or stays hung) without us
-
-    // Which buffers hold events: closed ones (FULL, or taken by the logger) with their slot
-    // count, and each CPU's open one up to its write pointer.
-    struct dumped *d = calloc(nbufs, sizeof(*d));
-    unsigned nd = 0;
-    uint64_t lost_cpu[MAX_CPUS] = { 0 }, lost = 0, skipped = 0;
-    int32_t cur[MAX_CPUS];
-    uint64_t wp[MAX_CPUS];
-    int busy[MAX_CPUS];
-    for (unsigned c = 0; c < ncpus; c++) {
-        const uint8_t *cp = ring + m.off_cpu + (size_t)c * m.cpu_stride;
-        cur[c] = (int32_t)le32(cp + m.off_cur);
-        wp[c] = ptr_at(cp + m.off_wp, m.ptr_bytes);
-        // the busy mark: the CPU's own struct trace_cpu address (trace_ring.h)
-        busy[c] = wp[c] == (uint64_t)m.ring + m.off_cpu + (uint64_t)c * m.cpu_stride;
-        lost_cpu[c] = le64(cp + m.off_dropped) + le64(cp + m.off_overwritten);
-        lost += lost_cpu[c];
-    }
-    for (unsigned i = 0; i < nbufs; i++) {
-        const uint8_t *bp = ring + m.off_buf + (size_t)i * m.buf_stride;
-        unsigned state = bp[m.off_state];
-        struct dumped x = { i, le32(bp + m.off_seq), 0, 0, 0 };
-        const struct kev_slot *s = slots + (size_t)i * KEV_BUF_SLOTS;
-        if (state == 2 || state == 3) {             // FULL, LOGGER
-            x.nslots = (uint32_t)(bp[m.off_nslots] | bp[m.off_nslots + 1] << 8);
-        } else if (state == 1) {                    // FILLING: whose, and how far
-            unsigned c = kev_hdr_cpu(s[0].header);
-            if (c < ncpus && cur[c] == (int32_t)i && busy[c] &&
-                kev_hdr_class(s[0].header) == KEV_C_CONTROL &&
-                kev_hdr_event(s[0].header) == KEV_CTL_BUFFER) {
-                // Halted inside an event write: where the events end is not known for sure,
-                // so the buffer is left out, said, and its events counted lost (the trailer).
-                unsigned k = scan_open(s, c);
-                uint64_t e = count_events(s, k);
-                fprintf(stderr, "kevdump: CPU %u was halted inside an event write (its write "
-                        "pointer holds the busy mark): its open buffer (buffer %u, seq %u, "
-                        "about %u slots, %llu events) is left out and its events counted "
-                        "lost; the event being written is in no buffer\n", c, i, x.seq, k,
-                        (unsigned long long)e);
-                lost_cpu[c] += e;
-                lost += e;
-                skipped += e;
-                continue;
-            }
-            for (unsigned c = 0; c < ncpus; c++)
-                if (cur[c] == (int32_t)i && !busy[c] && wp[c] >= mem + (uint64_t)i * KEV_BUF_BYTES)
-                    x.nslots = (uint32_t)((wp[c] - mem - (uint64_t)i * KEV_BUF_BYTES) /
-                                          KEV_SLOT_BYTES);
-            x.open = 1;
-        }
-        if (x.nslots > KEV_BUF_SLOTS - (x.open ? 1u : 0u) || x.nslots < 1 ||
-            kev_hdr_class(s[0].header) != KEV_C_CONTROL ||
-            kev_hdr_event(s[0].header) != KEV_CTL_BUFFER)
-            continue;               // never used, or not a buffer this reader understands
-        x.cpu = kev_hdr_cpu(s[0].header);
-        d[nd++] = x;
-    }
-    qsort(d, nd, sizeof(*d), by_seq);
+    pick_buffers(&x);
 
     FILE *out = fopen(out_name, "wb");
     if (!out) {
         fprintf(stderr, "kevdump: cannot create %s: %s\n", out_name, strerror(errno));
         return 1;
     }
-    static uint8_t head[4096];
-    struct kev_out h;
-    char date[64];
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%a %b %d %H:%M:%S UTC %Y", gmtime(&now));
-    // A system page with what a halted ring tells: the CPUs and the counter's rate (no
-    // process names: the trace's own events carry what it has).
-    static uint8_t page[1024];
-    struct kev_out sp;
-    kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
-    struct kev_sp_machine mach = { m.ptr_bytes == 8 ? KEV_SP_QNX_AARCH64 : KEV_SP_QNX_ARM,
-                                   ncpus, hz, 0, 0, "unknown", "unknown",
-                                   m.ptr_bytes == 8 ? "aarch64le" : "armle" };
-    kev_sp_begin(&sp, &mach);
-    kev_sp_board(&sp, "unknown", 0, ncpus);
-    size_t splen = kev_sp_end(&sp);
-    // A halted ring tells no boot date, node, release or machine: those items are left out.
-    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
-    const struct kev_hdr_std std = {
-        .hs_file_name = out_name, .hs_date = date, .hs_cycles_per_sec = hz,
-        .hs_cpu_num = ncpus, .hs_sysname = "kev-microkernel", .hs_syspage_len = splen,
-    };
-    kev_hdr_standard(&h, &std);
-    kev_hdr_item(&h, "KEVDUMP", "post-mortem read of the ring");
-    kev_hdr_end(&h);
-    if (h.ko_err || sp.ko_err) {
-        const struct kev_out *bad = h.ko_err ? &h : &sp;
-        fprintf(stderr, "kevdump: cannot write %s's header%s%s: %s\n", out_name,
-                bad->ko_key[0] ? " at TRACE_" : "", bad->ko_key, bad->ko_why);
+    int werr = write_head(out, out_name, &x, hz);
+    if (werr == -2) {
         fclose(out);
         remove(out_name);
         return 1;
     }
-    int werr = fwrite(head, 1, h.ko_len, out) != h.ko_len ||
-               fwrite(page, 1, sp.ko_len, out) != sp.ko_len;
-
-    struct kev_cpu_totals tot[MAX_CPUS];
-    memset(tot, 0, sizeof(tot));
-    for (unsigned c = 0; c < ncpus; c++)
-        tot[c].lost = lost_cpu[c];
     uint64_t events = 0;
-    uint32_t last_t = 0;        // the newest slot's time, for the loss note
-    for (unsigned k = 0; k < nd; k++) {
-        const struct kev_slot *s = slots + (size_t)d[k].idx * KEV_BUF_SLOTS;
-        last_t = s[d[k].nslots - 1].data[0];
-        uint64_t e = count_events(s, d[k].nslots);
-        werr |= fwrite(s, KEV_SLOT_BYTES, d[k].nslots, out) != d[k].nslots;
-        if (d[k].open) {
-            // Close it as the ring would: BUFFER_END at the last slot's time.
-            struct kev_slot end = {
-                KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER_END, d[k].cpu),
-                { s[d[k].nslots - 1].data[0], d[k].seq, (uint32_t)e } };
-            werr |= fwrite(&end, sizeof(end), 1, out) != 1;
-        }
-        if (d[k].cpu < ncpus)
-            tot[d[k].cpu].events += e;
-        events += e;
-    }
-    struct kev_out t;
-    kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
-    if (lost)
-        kev_loss_note(&t, last_t, lost);
-    kev_trailer(&t, nd, KEV_TRL_RING, tot, ncpus);
-    werr |= fwrite(head, 1, t.ko_len, out) != t.ko_len;
-    if (fclose(out) != 0 || werr || t.ko_err) {
+    werr |= write_events(out, &x, &events);
+    if (fclose(out) != 0 || werr) {
         fprintf(stderr, "kevdump: writing %s failed\n", out_name);
         return 1;
     }
     if (!quiet)
         printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
-               "lost (dropped or overwritten%s)\n", (unsigned long long)events, nd,
-               nd ? (unsigned long)d[0].seq : 0ul, nd ? (unsigned long)d[nd - 1].seq : 0ul,
-               out_name, (unsigned long long)lost,
-               skipped ? ", or in a buffer left out: see above" : "");
+               "lost (dropped or overwritten%s)\n", (unsigned long long)events, x.nd,
+               x.nd ? (unsigned long)x.d[0].seq : 0ul, x.nd ? (unsigned long)x.d[x.nd - 1].seq : 0ul,
+               out_name, (unsigned long long)x.lost,
+               x.skipped ? ", or in a buffer left out: see above" : "");
     return 0;
 gdb_error:
     fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));

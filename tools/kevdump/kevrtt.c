@@ -90,6 +90,87 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
+// The control block in start+len: the tracelogger makes it when it starts, so the target runs
+// between looks until it is there. Returns its address; 0 when none came within give_up
+// seconds (said on stderr); -1 on a gdb error (in g->err).
+static long long find_block(struct gdbr *g, unsigned long long start, unsigned long long len,
+                            unsigned give_up)
+{
+    double t0 = now();
+    for (;;) {
+        long long a = rtt_find(g, start, len);
+        if (a != 0)
+            return a;
+        if (now() - t0 > give_up) {
+            fprintf(stderr, "kevrtt: no RTT control block in 0x%llx+0x%llx within %u s (is the "
+                    "tracelogger running with -x rtt?)\n", start, len, give_up);
+            return 0;
+        }
+        if (gdbr_cont(g) < 0)
+            return -1;
+        usleep(20000);
+        if (gdbr_halt(g) < 0)
+            return -1;
+    }
+}
+
+// What up-channel 0 of the block at addr holds, copied into data (cap bytes) and taken (its
+// read offset moved on), the target halted. Returns how many bytes; -1 on a gdb error (in
+// g->err); -2 when the channel is larger than data (said on stderr).
+static long take_up(struct gdbr *g, unsigned long long addr, uint8_t *data, size_t cap)
+{
+    struct rtt_channel ch;
+    if (rtt_read_up(g, addr, 0, &ch) < 0)
+        return -1;
+    uint32_t wr = ch.wr_off, rd = ch.rd_off;
+    if (wr == rd)
+        return 0;
+    // Up to the ring's end, then from its start: one or two reads.
+    uint32_t n1 = wr > rd ? wr - rd : ch.size - rd, n2 = wr > rd ? 0 : wr;
+    if (n1 + n2 > cap) {
+        fprintf(stderr, "kevrtt: an up-channel of %u bytes is larger than this reader's "
+                "buffer\n", (unsigned)ch.size);
+        return -2;
+    }
+    if (gdbr_read(g, ch.buffer + rd, data, n1) < 0 ||
+        (n2 && gdbr_read(g, ch.buffer, data + n1, n2) < 0))
+        return -1;
+    uint8_t le[4] = { (uint8_t)wr, (uint8_t)(wr >> 8), (uint8_t)(wr >> 16), (uint8_t)(wr >> 24) };
+    if (gdbr_write(g, addr + RTT_CB_HEAD_BYTES + RTT_CH_RD, le, 4) < 0)
+        return -1;
+    return (long)(n1 + n2);
+}
+
+// The stream relayed to out until the target ends (its halt fails): each look takes what the
+// up-channel holds, the target running while it goes out; *total bytes in *polls looks.
+// 0 at the target's end; 1 after saying why; -1 on a gdb error (in g->err).
+static int relay(struct gdbr *g, unsigned long long addr, int out, unsigned interval_us,
+                 uint64_t *total, uint64_t *polls)
+{
+    static uint8_t data[1u << 16];
+    for (;;) {
+        long got = take_up(g, addr, data, sizeof(data));
+        if (got == -2)
+            return 1;
+        if (got < 0)
+            return -1;
+        (*polls)++;
+        if (gdbr_cont(g) < 0)
+            return -1;
+        // The target runs while the bytes go out, as with a probe that reads without stopping
+        // the core: a client that stops reading stalls this reader, never the target.
+        if (got && write_all(out, data, (size_t)got) < 0) {
+            fprintf(stderr, "kevrtt: writing the stream failed: %s\n", strerror(errno));
+            return 1;
+        }
+        *total += (uint64_t)got;
+        if (!got)
+            usleep(interval_us);
+        if (gdbr_halt(g) < 0)
+            return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *server = NULL, *out_name = NULL, *port = NULL;
@@ -140,74 +221,25 @@ int main(int argc, char **argv)
     if (port && (out = serve(port)) < 0)
         return 1;
 
-    // Find the block: the tracelogger makes it when it starts, so let the target run between
-    // looks until it is there.
-    double t0 = now();
-    while (!addr) {
-        long long a = rtt_find(&g, scan_start, scan_len);
+    if (!addr) {
+        long long a = find_block(&g, scan_start, scan_len, give_up);
         if (a < 0)
             goto gdb_error;
-        if (a > 0) {
-            addr = (unsigned long long)a;
-            break;
-        }
-        if (now() - t0 > give_up) {
-            fprintf(stderr, "kevrtt: no RTT control block in 0x%llx+0x%llx within %u s (is the "
-                    "tracelogger running with -x rtt?)\n", scan_start, scan_len, give_up);
+        if (a == 0) {
             gdbr_close(&g);
             return 1;
         }
-        if (gdbr_cont(&g) < 0)
-            goto gdb_error;
-        usleep(20000);
-        if (gdbr_halt(&g) < 0)
-            goto gdb_error;
+        addr = (unsigned long long)a;
     }
     if (!quiet)
         fprintf(stderr, "kevrtt: RTT control block at 0x%llx\n", addr);
 
-    static uint8_t data[1u << 16];
     uint64_t total = 0, polls = 0;
     double t1 = now();
-    for (;;) {
-        struct rtt_channel ch;
-        if (rtt_read_up(&g, addr, 0, &ch) < 0)
-            goto gdb_error;
-        uint32_t wr = ch.wr_off, rd = ch.rd_off;
-        size_t got = 0;
-        polls++;
-        if (wr != rd) {
-            // Up to the ring's end, then from its start: one or two reads.
-            uint32_t n1 = wr > rd ? wr - rd : ch.size - rd, n2 = wr > rd ? 0 : wr;
-            if (n1 + n2 > sizeof(data)) {
-                fprintf(stderr, "kevrtt: an up-channel of %u bytes is larger than this reader's "
-                        "buffer\n", (unsigned)ch.size);
-                return 1;
-            }
-            if (gdbr_read(&g, ch.buffer + rd, data, n1) < 0 ||
-                (n2 && gdbr_read(&g, ch.buffer, data + n1, n2) < 0))
-                goto gdb_error;
-            uint8_t le[4] = { (uint8_t)wr, (uint8_t)(wr >> 8), (uint8_t)(wr >> 16),
-                              (uint8_t)(wr >> 24) };
-            if (gdbr_write(&g, addr + RTT_CB_HEAD_BYTES + RTT_CH_RD, le, 4) < 0)
-                goto gdb_error;
-            got = n1 + n2;
-        }
-        if (gdbr_cont(&g) < 0)
-            goto gdb_error;
-        // The target runs while the bytes go out, as with a probe that reads without stopping
-        // the core: a client that stops reading stalls this reader, never the target.
-        if (got && write_all(out, data, got) < 0) {
-            fprintf(stderr, "kevrtt: writing the stream failed: %s\n", strerror(errno));
-            return 1;
-        }
-        total += got;
-        if (!got)
-            usleep(interval_us);
-        if (gdbr_halt(&g) < 0)
-            break;
-    }
-    if (!g.exited)
+    int r = relay(&g, addr, out, interval_us, &total, &polls);
+    if (r > 0)
+        return 1;
+    if (r < 0 || !g.exited)
         goto gdb_error;
     double dt = now() - t1;
     if (!quiet)

@@ -54,6 +54,68 @@ static int number(const char *s, uint64_t *v)
     return *s && !*end ? 0 : -1;
 }
 
+// The GDB server at hp (HOST:PORT), waited for up to wait_s, and the probe block found through
+// it (at ADDR, by a scan of scan_len bytes from scan, or as -e's symbol gave it); the block is
+// published when the logger starts (the kernel's is all zero until then): it is waited for
+// as long, the target running between looks. *t0: when that wait began. 0, or 1 after saying
+// why.
+static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t at,
+                  uint64_t scan, uint64_t scan_len, uint64_t wait_s, uint64_t *t0)
+{
+    *t0 = now_ns();
+    while (gdbr_connect(g, hp) < 0) {
+        gdbr_close(g);
+        if (now_ns() - *t0 > wait_s * 1000000000u) {
+            fprintf(stderr, "kevprobe: %s\n", g->err);
+            return 1;
+        }
+        usleep(50000);
+    }
+    *t0 = now_ns();
+    while (kev_probe_find(p, g, at, scan, scan_len) < 0) {
+        if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || gdbr_cont(g) < 0) {
+            fprintf(stderr, "kevprobe: %s\n", p->p_err);
+            gdbr_close(g);
+            return 1;
+        }
+        kev_probe_free(p);
+        usleep(100000);
+        if (gdbr_halt(g) != 0) {
+            fprintf(stderr, "kevprobe: %s\n", g->err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// The capture followed: the target halted, its new buffers read (kev_probe_poll), let run
+// for poll_ms, until the capture ends (1), a block never published within wait_s of t0 (-2,
+// said) or an error (-1; *ended when the target itself ended).
+static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
+                  uint64_t t0, int *ended)
+{
+    for (;;) {
+        uint64_t h0 = now_ns();
+        int r = kev_probe_poll(p, h0);
+        if (r != 0)
+            return r;
+        if (p->p_unpublished && !p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
+            fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu s: "
+                    "the board's tracelogger runs without -x probe, or the address is not the "
+                    "running image's\n", (unsigned long long)p->p_at, (unsigned long long)wait_s);
+            return -2;
+        }
+        if (gdbr_cont(g) < 0)
+            return -1;
+        p->p_counts.halted_ns += now_ns() - h0;
+        usleep((useconds_t)(poll_ms * 1000u));
+        if (gdbr_halt(g) != 0) {
+            *ended = 1;
+            return -1;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *out_name = NULL, *elf = NULL;
@@ -113,62 +175,15 @@ int main(int argc, char **argv)
     }
 
     struct gdbr g;
-    uint64_t t0 = now_ns();
-    while (gdbr_connect(&g, hp) < 0) {
-        gdbr_close(&g);
-        if (now_ns() - t0 > wait_s * 1000000000u) {
-            fprintf(stderr, "kevprobe: %s\n", g.err);
-            return 1;
-        }
-        usleep(50000);
-    }
-    // The block is published when the logger starts (the kernel's is all zero until then):
-    // wait for it as long as for the server.
     struct kev_probe p;
-    t0 = now_ns();
-    while (kev_probe_find(&p, &g, at, scan, scan_len) < 0) {
-        if (!p.p_unpublished || now_ns() - t0 > wait_s * 1000000000u || gdbr_cont(&g) < 0) {
-            fprintf(stderr, "kevprobe: %s\n", p.p_err);
-            gdbr_close(&g);
-            return 1;
-        }
-        kev_probe_free(&p);
-        usleep(100000);
-        if (gdbr_halt(&g) != 0) {
-            fprintf(stderr, "kevprobe: %s\n", g.err);
-            return 1;
-        }
-    }
+    uint64_t t0;
+    if (attach(&g, &p, hp, at, scan, scan_len, wait_s, &t0) != 0)
+        return 1;
     p.p_out = out;
     p.p_stream = stream;
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
-    int r, ended = 0;
-    for (;;) {
-        uint64_t h0 = now_ns();
-        r = kev_probe_poll(&p, h0);
-        if (r != 0)
-            break;
-        if (p.p_unpublished && !p.p_gen && now_ns() - t0 > wait_s * 1000000000u) {
-            fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu s: "
-                    "the board's tracelogger runs without -x probe, or the address is not the "
-                    "running image's\n", (unsigned long long)p.p_at, (unsigned long long)wait_s);
-            r = -2;
-            break;
-        }
-        if (gdbr_cont(&g) < 0) {
-            r = -1;
-            break;
-        }
-        p.p_counts.halted_ns += now_ns() - h0;
-        usleep((useconds_t)(poll_ms * 1000u));
-        int h = gdbr_halt(&g);
-        if (h != 0) {
-            ended = 1;
-            r = -1;
-            break;
-        }
-    }
+    int ended = 0, r = follow(&g, &p, poll_ms, wait_s, t0, &ended);
     if (r == -1)
         fprintf(stderr, "kevprobe: %s\n", ended ? g.err : p.p_err);
     if (ended && r < 0)

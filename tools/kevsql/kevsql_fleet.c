@@ -416,6 +416,95 @@ static int read_in(struct coll *c, struct in *in)
     return consume(c, in);
 }
 
+// The workers: jobs processes, each taking the next trace of l (the shared *next) and sending
+// its rows up its pipe (in[k].fd; pid[k]). 0, or 1 after saying why.
+static int start_workers(int jobs, struct in *in, pid_t *pid, uint32_t *next,
+                         const struct list *l, const struct ksq_opts *q)
+{
+    for (int k = 0; k < jobs; k++) {
+        int fd[2];
+        if (pipe(fd)) {
+            fprintf(stderr, "kevsql: %s\n", strerror(errno));
+            return 1;
+        }
+        pid[k] = fork();
+        if (pid[k] < 0) {
+            fprintf(stderr, "kevsql: %s\n", strerror(errno));
+            return 1;
+        }
+        if (pid[k] == 0) {
+            close(fd[0]);
+            for (int j = 0; j < k; j++)
+                close(in[j].fd);
+            struct out o = { .fd = fd[1] };
+            uint32_t i;
+            while ((i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) < (uint32_t)l->n)
+                run_one(&o, i, l->v[i], q);
+            _exit(0);
+        }
+        close(fd[1]);
+        in[k].fd = fd[0];
+    }
+    return 0;
+}
+
+// What the workers send, read into c as it comes until every pipe has ended. 0, or 1 when a
+// read or the collection failed.
+static int collect(struct coll *c, struct in *in, int jobs)
+{
+    struct pollfd *pf = calloc((size_t)jobs, sizeof(*pf));
+    int open_pipes = jobs, bad = !pf;
+    while (!bad && open_pipes > 0) {
+        int n = 0;
+        for (int k = 0; k < jobs; k++)
+            if (!in[k].eof)
+                pf[n].fd = in[k].fd, pf[n].events = POLLIN, n++;
+        if (poll(pf, (nfds_t)n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            bad = 1;
+            break;
+        }
+        for (int j = 0; j < n && !bad; j++) {
+            if (!(pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            for (int k = 0; k < jobs; k++)
+                if (in[k].fd == pf[j].fd && !in[k].eof) {
+                    if (read_in(c, &in[k]))
+                        bad = 1;
+                    if (in[k].eof)
+                        open_pipes--;
+                }
+        }
+    }
+    free(pf);
+    return bad;
+}
+
+// The collected rows printed: the --merge query's, or every row with its trace's columns
+// first. Returns how many rows, or -1.
+static long print_result(struct coll *c, const struct ksq_opts *q)
+{
+    struct ksq_opts o = *q;
+    if (!c->ncols) // no trace gave its columns (every one failed): nothing to print
+        return 0;
+    if (q->merge)
+        return ksq_print(c->db, q->merge, &o, "kevsql");
+    sqlite3_str *s = sqlite3_str_new(c->db);
+    sqlite3_str_appendall(s, "SELECT trace, board, build, boot_date");
+    for (int i = 0; i < c->ncols; i++) {
+        int dup = 0;
+        for (int k = 0; k < META_COLS; k++)
+            dup |= !strcmp(c->names[i], meta_names[k]);
+        sqlite3_str_appendf(s, ", \"%w%s\"", c->names[i], dup ? "_" : "");
+    }
+    sqlite3_str_appendall(s, " FROM result ORDER BY _idx, _seq");
+    char *sql = sqlite3_str_finish(s);
+    long rows = ksq_print(c->db, sql, &o, "kevsql");
+    sqlite3_free(sql);
+    return rows;
+}
+
 int ksq_fleet(const struct ksq_opts *q)
 {
     struct list l = { 0 };
@@ -445,59 +534,14 @@ int ksq_fleet(const struct ksq_opts *q)
     pid_t *pid = calloc((size_t)jobs, sizeof(*pid));
     if (!in || !pid)
         return 1;
-    for (int k = 0; k < jobs; k++) {
-        int fd[2];
-        if (pipe(fd)) {
-            fprintf(stderr, "kevsql: %s\n", strerror(errno));
-            return 1;
-        }
-        pid[k] = fork();
-        if (pid[k] < 0) {
-            fprintf(stderr, "kevsql: %s\n", strerror(errno));
-            return 1;
-        }
-        if (pid[k] == 0) {
-            close(fd[0]);
-            for (int j = 0; j < k; j++)
-                close(in[j].fd);
-            struct out o = { .fd = fd[1] };
-            uint32_t i;
-            while ((i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) < (uint32_t)l.n)
-                run_one(&o, i, l.v[i], q);
-            _exit(0);
-        }
-        close(fd[1]);
-        in[k].fd = fd[0];
-    }
+    if (start_workers(jobs, in, pid, next, &l, q))
+        return 1;
     struct coll c = { 0 };
     c.paths = (const char *const *)l.v;
     c.meta = calloc(3 * (size_t)l.n, sizeof(char *));
     int bad = !c.meta || sqlite3_open(":memory:", &c.db) != SQLITE_OK;
-    struct pollfd *pf = calloc((size_t)jobs, sizeof(*pf));
-    int open_pipes = jobs;
-    while (!bad && open_pipes > 0) {
-        int n = 0;
-        for (int k = 0; k < jobs; k++)
-            if (!in[k].eof)
-                pf[n].fd = in[k].fd, pf[n].events = POLLIN, n++;
-        if (poll(pf, (nfds_t)n, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            bad = 1;
-            break;
-        }
-        for (int j = 0; j < n && !bad; j++) {
-            if (!(pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            for (int k = 0; k < jobs; k++)
-                if (in[k].fd == pf[j].fd && !in[k].eof) {
-                    if (read_in(&c, &in[k]))
-                        bad = 1;
-                    if (in[k].eof)
-                        open_pipes--;
-                }
-        }
-    }
+    if (!bad)
+        bad = collect(&c, in, jobs);
     int status = 0;
     for (int k = 0; k < jobs; k++) {
         int st;
@@ -515,26 +559,7 @@ int ksq_fleet(const struct ksq_opts *q)
         return 1;
     }
     sqlite3_finalize(c.ins);
-    long rows;
-    struct ksq_opts o = *q;
-    if (!c.ncols) // no trace gave its columns (every one failed): nothing to print
-        rows = 0;
-    else if (q->merge)
-        rows = ksq_print(c.db, q->merge, &o, "kevsql");
-    else {
-        sqlite3_str *s = sqlite3_str_new(c.db);
-        sqlite3_str_appendall(s, "SELECT trace, board, build, boot_date");
-        for (int i = 0; i < c.ncols; i++) {
-            int dup = 0;
-            for (int k = 0; k < META_COLS; k++)
-                dup |= !strcmp(c.names[i], meta_names[k]);
-            sqlite3_str_appendf(s, ", \"%w%s\"", c.names[i], dup ? "_" : "");
-        }
-        sqlite3_str_appendall(s, " FROM result ORDER BY _idx, _seq");
-        char *sql = sqlite3_str_finish(s);
-        rows = ksq_print(c.db, sql, &o, "kevsql");
-        sqlite3_free(sql);
-    }
+    long rows = print_result(&c, q);
     if (rows < 0 || c.errors)
         status = 1;
     else if (q->check && rows > 0)
@@ -546,7 +571,7 @@ int ksq_fleet(const struct ksq_opts *q)
         free(c.names[i]);
     for (int i = 0; i < l.n; i++)
         free(l.v[i]);
-    free(c.meta), free(c.names), free(l.v), free(in), free(pid), free(pf);
+    free(c.meta), free(c.names), free(l.v), free(in), free(pid);
     munmap(next, 4096);
     return status;
 }

@@ -221,6 +221,136 @@ static int add_proc(struct ks_trace *t, uint32_t pid, const struct pass *p, cons
     return 0;
 }
 
+// copy_threads: the model's threads (their names, first and last times, idle or not) and the
+// processes, those named with no thread seen too; the rows of the thread table. 0, or -1 out
+// of memory.
+static int copy_threads(struct ks_trace *t, const struct kx_stats *s, const struct kev_reader *r,
+                        const struct pass *p)
+{
+    t->th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->th));
+    if (!t->th) {
+        return -1;
+    }
+    for (unsigned i = 0; i < s->m.nth; i++) {
+        struct ks_thread *x = &t->th[i];
+        const struct kx_thread *m = &s->m.th[i];
+        x->pid = m->pid, x->tid = m->tid;
+        memcpy(x->name, m->name, sizeof(x->name));
+        memcpy(x->comm, m->comm, sizeof(x->comm));
+        snprintf(x->lname, sizeof(x->lname), "%s", kx_lcomm(&s->m, (int)i));
+        x->start = p->start[i] ? p->start[i] : -1;
+        x->end = p->end[i] ? p->end[i] : -1;
+        x->idle = kx_is_idle(&s->m, (int)i);
+        x->prio = m->prio;
+        if (add_proc(t, m->pid, p, m->comm[0] ? m->comm : NULL)) {
+            return -1;
+        }
+    }
+    t->nth = s->m.nth;
+    t->row_th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->row_th));
+    if (!t->row_th) {
+        return -1;
+    }
+    t->row_th[t->nrow_th++] = -1;
+    for (unsigned i = 0; i < s->m.nth; i++)
+        if (!t->th[i].idle)
+            t->row_th[t->nrow_th++] = (int)i;
+    for (unsigned i = 0; i < r->kr_nprocs; i++) // processes named but without a thread seen
+        if (add_proc(t, r->kr_procs[i].kn_pid, p, r->kr_procs[i].kn_name)) {
+            return -1;
+        }
+    return 0;
+}
+
+// copy_deadlocks: the wait chains' deadlock cycles, one row per link. 0, or -1 out of memory.
+static int copy_deadlocks(struct ks_trace *t, const struct kx_stats *s)
+{
+    const struct kx_chains *ch = s->chains;
+    unsigned nl = 0;
+    for (unsigned i = 0; ch && i < ch->ndl; i++)
+        nl += ch->dl[i].n;
+    t->dl = sqlite3_malloc64((nl + 1) * sizeof(*t->dl));
+    if (!t->dl) {
+        return -1;
+    }
+    for (unsigned i = 0; ch && i < ch->ndl; i++)
+        for (unsigned j = 0; j < ch->dl[i].n; j++) {
+            const struct kx_deadlock *c = &ch->dl[i];
+            struct ks_dl *d = &t->dl[t->ndl++];
+            d->cycle = i + 1, d->pos = j;
+            d->th = c->th[j];
+            d->owner = c->th[(j + 1) % c->n];
+            kx_link_obj(s, &c->link[j], d->obj, sizeof(d->obj));
+            d->t = (int64_t)c->t;
+            d->broken = c->broken_t ? (int64_t)c->broken_t : -1;
+        }
+    return 0;
+}
+
+// copy_inversions: the priority inversions as kevstat lists them, one row per middle thread
+// (at least one). 0, or -1 out of memory.
+static int copy_inversions(struct ks_trace *t, const struct kx_stats *s)
+{
+    const struct kw *kw = s->kw;
+    unsigned ni = 0;
+    for (unsigned i = 0; kw && i < kw->ninv; i++)
+        ni += kw->inv[i].nmid + (kw->inv[i].others != 0) + !kw->inv[i].nmid;
+    t->inv = sqlite3_malloc64((ni + 1) * sizeof(*t->inv));
+    if (!t->inv) {
+        return -1;
+    }
+    for (unsigned i = 0; kw && i < kw->ninv; i++) {
+        const struct kw_inv *v = &kw->inv[i];
+        unsigned n = v->nmid + (v->others != 0);
+        for (unsigned j = 0; j < n || (j == 0 && n == 0); j++) {
+            struct ks_inv *x = &t->inv[t->ninv++];
+            x->inv = i + 1;
+            x->waiter = v->waiter, x->owner = v->owner;
+            x->middle = j < v->nmid ? v->mid[j].th : -1;
+            kx_wait_obj(s, v->obj, x->obj, sizeof(x->obj));
+            x->count = v->count, x->lost = v->lost, x->max = v->max, x->first = v->first_t;
+            x->mid_lost = j < v->nmid ? v->mid[j].lost : v->others;
+        }
+    }
+    return 0;
+}
+
+// copy_rest: the user events' names, the loss gaps, the task instances and the tasks. 0, or
+// -1 out of memory.
+static int copy_rest(struct ks_trace *t, const struct kx_stats *s)
+{
+    t->user = sqlite3_malloc64((s->nuser + 1) * sizeof(*t->user));
+    t->gap = sqlite3_malloc64((s->ngaps + 1) * sizeof(*t->gap));
+    if (!t->user || !t->gap) {
+        return -1;
+    }
+    for (unsigned i = 0; i < s->nuser; i++) {
+        const char *nm = kx_user_name(s, s->user[i].pid, s->user[i].id);
+        t->user[i] = (struct ks_user){ s->user[i].pid, s->user[i].id, "" };
+        snprintf(t->user[i].name, sizeof(t->user[i].name), "%s", nm ? nm : "");
+    }
+    t->nuser = s->nuser;
+    memcpy(t->gap, s->gap, s->ngaps * sizeof(*t->gap));
+    t->ngap = s->ngaps;
+    size_t nin = s->tasks ? s->tasks->ninst : 0;  // the task instances, judged at the end
+    t->inst = sqlite3_malloc64((nin + 1) * sizeof(*t->inst));
+    if (!t->inst) {
+        return -1;
+    }
+    if (nin)
+        memcpy(t->inst, s->tasks->inst, nin * sizeof(*t->inst));
+    t->ninst = (unsigned)nin;
+    unsigned ntk = s->tasks ? s->tasks->ntask : 0;
+    t->task = sqlite3_malloc64((ntk + 1) * sizeof(*t->task));
+    if (!t->task) {
+        return -1;
+    }
+    if (ntk)
+        memcpy(t->task, s->tasks->task, ntk * sizeof(*t->task));
+    t->ntask = ntk;
+    return 0;
+}
+
 int ks_trace_summary(struct ks_trace *t, char **err)
 {
     if (t->have_summary) {
@@ -262,42 +392,10 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         t->summary_off = r->kr_err_off;
         snprintf(t->summary_msg, sizeof(t->summary_msg), "%s", kev_error(r));
     }
-    t->th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->th));
-    if (!t->th) {
+    if (copy_threads(t, s, r, p)) {
         *err = sqlite3_mprintf("kev: out of memory");
         goto out;
     }
-    for (unsigned i = 0; i < s->m.nth; i++) {
-        struct ks_thread *x = &t->th[i];
-        const struct kx_thread *m = &s->m.th[i];
-        x->pid = m->pid, x->tid = m->tid;
-        memcpy(x->name, m->name, sizeof(x->name));
-        memcpy(x->comm, m->comm, sizeof(x->comm));
-        snprintf(x->lname, sizeof(x->lname), "%s", kx_lcomm(&s->m, (int)i));
-        x->start = p->start[i] ? p->start[i] : -1;
-        x->end = p->end[i] ? p->end[i] : -1;
-        x->idle = kx_is_idle(&s->m, (int)i);
-        x->prio = m->prio;
-        if (add_proc(t, m->pid, p, m->comm[0] ? m->comm : NULL)) {
-            *err = sqlite3_mprintf("kev: out of memory");
-            goto out;
-        }
-    }
-    t->nth = s->m.nth;
-    t->row_th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->row_th));
-    if (!t->row_th) {
-        *err = sqlite3_mprintf("kev: out of memory");
-        goto out;
-    }
-    t->row_th[t->nrow_th++] = -1;
-    for (unsigned i = 0; i < s->m.nth; i++)
-        if (!t->th[i].idle)
-            t->row_th[t->nrow_th++] = (int)i;
-    for (unsigned i = 0; i < r->kr_nprocs; i++) // processes named but without a thread seen
-        if (add_proc(t, r->kr_procs[i].kn_pid, p, r->kr_procs[i].kn_name)) {
-            *err = sqlite3_mprintf("kev: out of memory");
-            goto out;
-        }
     t->ncpu = r->kr_ncpu_seen > r->kr_trl_ncpu ? r->kr_ncpu_seen : r->kr_trl_ncpu;
     if (t->ncpu > KEV_MAX_CPUS)
         t->ncpu = KEV_MAX_CPUS;
@@ -306,82 +404,10 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     t->t_first = s->t_first, t->t_last = s->t_last;
     t->events = s->events;
     t->lost = kev_lost_total(r);
-    // deadlock cycles (the wait chains'), one row per link
-    const struct kw *kw = s->kw;
-    const struct kx_chains *ch = s->chains;
-    unsigned nl = 0;
-    for (unsigned i = 0; ch && i < ch->ndl; i++)
-        nl += ch->dl[i].n;
-    t->dl = sqlite3_malloc64((nl + 1) * sizeof(*t->dl));
-    if (!t->dl) {
+    if (copy_deadlocks(t, s) || copy_inversions(t, s) || copy_rest(t, s)) {
         *err = sqlite3_mprintf("kev: out of memory");
         goto out;
     }
-    for (unsigned i = 0; ch && i < ch->ndl; i++)
-        for (unsigned j = 0; j < ch->dl[i].n; j++) {
-            const struct kx_deadlock *c = &ch->dl[i];
-            struct ks_dl *d = &t->dl[t->ndl++];
-            d->cycle = i + 1, d->pos = j;
-            d->th = c->th[j];
-            d->owner = c->th[(j + 1) % c->n];
-            kx_link_obj(s, &c->link[j], d->obj, sizeof(d->obj));
-            d->t = (int64_t)c->t;
-            d->broken = c->broken_t ? (int64_t)c->broken_t : -1;
-        }
-    // priority inversions as kevstat lists them, one row per middle thread (at least one)
-    unsigned ni = 0;
-    for (unsigned i = 0; kw && i < kw->ninv; i++)
-        ni += kw->inv[i].nmid + (kw->inv[i].others != 0) + !kw->inv[i].nmid;
-    t->inv = sqlite3_malloc64((ni + 1) * sizeof(*t->inv));
-    if (!t->inv) {
-        *err = sqlite3_mprintf("kev: out of memory");
-        goto out;
-    }
-    for (unsigned i = 0; kw && i < kw->ninv; i++) {
-        const struct kw_inv *v = &kw->inv[i];
-        unsigned n = v->nmid + (v->others != 0);
-        for (unsigned j = 0; j < n || (j == 0 && n == 0); j++) {
-            struct ks_inv *x = &t->inv[t->ninv++];
-            x->inv = i + 1;
-            x->waiter = v->waiter, x->owner = v->owner;
-            x->middle = j < v->nmid ? v->mid[j].th : -1;
-            kx_wait_obj(s, v->obj, x->obj, sizeof(x->obj));
-            x->count = v->count, x->lost = v->lost, x->max = v->max, x->first = v->first_t;
-            x->mid_lost = j < v->nmid ? v->mid[j].lost : v->others;
-        }
-    }
-    t->user = sqlite3_malloc64((s->nuser + 1) * sizeof(*t->user));
-    t->gap = sqlite3_malloc64((s->ngaps + 1) * sizeof(*t->gap));
-    if (!t->user || !t->gap) {
-        *err = sqlite3_mprintf("kev: out of memory");
-        goto out;
-    }
-    for (unsigned i = 0; i < s->nuser; i++) {
-        const char *nm = kx_user_name(s, s->user[i].pid, s->user[i].id);
-        t->user[i] = (struct ks_user){ s->user[i].pid, s->user[i].id, "" };
-        snprintf(t->user[i].name, sizeof(t->user[i].name), "%s", nm ? nm : "");
-    }
-    t->nuser = s->nuser;
-    memcpy(t->gap, s->gap, s->ngaps * sizeof(*t->gap));
-    t->ngap = s->ngaps;
-    size_t nin = s->tasks ? s->tasks->ninst : 0;  // the task instances, judged at the end
-    t->inst = sqlite3_malloc64((nin + 1) * sizeof(*t->inst));
-    if (!t->inst) {
-        *err = sqlite3_mprintf("kev: out of memory");
-        goto out;
-    }
-    if (nin)
-        memcpy(t->inst, s->tasks->inst, nin * sizeof(*t->inst));
-    t->ninst = (unsigned)nin;
-    unsigned ntk = s->tasks ? s->tasks->ntask : 0;
-    t->task = sqlite3_malloc64((ntk + 1) * sizeof(*t->task));
-    if (!t->task) {
-        *err = sqlite3_mprintf("kev: out of memory");
-        goto out;
-    }
-    if (ntk)
-        memcpy(t->task, s->tasks->task, ntk * sizeof(*t->task));
-    t->ntask = ntk;
     t->have_summary = 1;
     rc = 0;
     if (t->summary_err && t->strict) {

@@ -179,6 +179,147 @@ static void stack_check(struct cg *g, struct dnode *st)
                   "integer constant", st->s);
 }
 
+/* act_printf: printf(fmt, ...)'s checks and record: its values (floats as theirs) */
+static struct dif_act *act_printf(struct cg *g, struct dnode *st)
+{
+    if (!st->b)
+        dcc_error(g->cc, st->line, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args "
+                  "passed, at least 1 expected");
+    for (struct dnode *k = st->b->next; k; k = k->next)
+        if (k->kind == N_AGG)
+            dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                      "incompatible with its conversion: an aggregation", cg_count_list(st->b)
+                      - cg_count_list(k) + 1);
+    if (st->b->kind != N_STR)
+        dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
+                  "string literal");
+    for (struct dnode *k = st->b->next; k; k = k->next)
+        if (cg_is_void_call(k))
+            dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                      "incompatible with its conversion: %s( ) has type void",
+                      cg_count_list(st->b) - cg_count_list(k) + 1, k->s);
+    for (struct dnode *k = st->b->next; k; k = k->next)
+        if (!push_float(g, k))
+            cg_push_rec(g, k);
+    cg_printf_check(g, st->b->s, st->line, "printf", 0);
+    if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
+        cg_emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));
+        g->rec[g->nrec++] = 'l';
+        g->rec[g->nrec] = 0;
+    }
+    struct dif_act *a = cg_act_new(g, DIF_ACT_PRINTF, st->line);
+    a->da_arg = cg_intern_str(g, st->b->s);
+    return a;
+}
+
+/* act_printa: printa([fmt,] @a, @b...): one action per aggregation, the later ones joined to
+ * the first (as libdtrace); each but the last completed here, its program *p ended and a new
+ * one begun. Returns the last. */
+static struct dif_act *act_printa(struct cg *g, struct dnode *st, struct dif_prog *p,
+                                  uint32_t *recsize)
+{
+    struct dnode *x = st->b;
+    uint32_t fmt = UINT32_MAX;
+    if (x && x->kind == N_STR) {
+        cg_printf_check(g, x->s, st->line, "printa", 1);
+        fmt = cg_intern_str(g, x->s);
+        x = x->next;
+    }
+    for (struct dnode *y = x; y; y = y->next)
+        if (y->kind != N_AGG || y->b)
+            dcc_error(g->cc, st->line, "D_PRINTA_AGGARG", "printa( ) argument #%u is "
+                      "incompatible with prototype:\n\tprototype: aggregation",
+                      cg_count_list(st->b) - cg_count_list(y) + 1);
+    if (!x)
+        dcc_error(g->cc, st->line, "D_PRINTA_PROTO", "printa( ) requires an aggregation");
+    for (struct dnode *y = x->next; y; y = y->next) {
+        const char *k0 = g->aggs[cg_agg_lookup(g, x, st->line)].keys;
+        const char *k1 = g->aggs[cg_agg_lookup(g, y, st->line)].keys;
+        if (strlen(k0) != strlen(k1))
+            dcc_error(g->cc, st->line, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not "
+                      "have matching key signatures", x->s, y->s);
+        if (strcmp(k0, k1) != 0)
+            dcc_error(g->cc, st->line, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key is "
+                      "incompatible with @%s", y->s, x->s);
+    }
+    if (cg_count_list(x) > DIF_PRINTA_MAX)
+        dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of more than %u aggregations",
+                  DIF_PRINTA_MAX);
+    if (fmt != UINT32_MAX) { /* the keys against the format's conversions */
+        d_strlcpy(g->rec, g->aggs[cg_agg_lookup(g, x, st->line)].keys, sizeof(g->rec));
+        g->nrec = (unsigned)strlen(g->rec);
+        cg_printf_check(g, st->b->s, st->line, "printa", 2);
+        g->rec[0] = 0;
+        g->nrec = 0;
+    }
+    /* one action per aggregation, the later ones joined to the first (as libdtrace) */
+    struct dif_act *a = NULL;
+    for (struct dnode *y = x; y; y = y->next) {
+        unsigned id = cg_agg_lookup(g, y, st->line);
+        if (a) { /* the previous one is complete */
+            a->da_prog = cg_prog_end(g, *p, 0);
+            finish_rec(g, a, recsize);
+            *p = cg_prog_begin(g);
+        }
+        a = cg_act_new(g, DIF_ACT_PRINTA, st->line);
+        a->da_arg = id;
+        a->da_arg2 = y == x ? fmt : DIF_PRINTA_JOINED;
+    }
+    return a;
+}
+
+/* act_tracemem: tracemem(address, size): size bytes from D's own memory (a string, a
+ * variable's storage); the size must be a literal so the record has a fixed layout */
+static struct dif_act *act_tracemem(struct cg *g, struct dnode *st)
+{
+    proto_len(g, st, 2, 2);
+    struct dnode *sz = st->b->next;
+    if (cg_type_of(g, sz).kind == DIF_TYPE_STR) /* dt_open.c: tracemem(@, size_t) */
+        dcc_error(g->cc, st->line, "D_PROTO_ARG", "tracemem( ) argument #2 is incompatible "
+                  "with prototype");
+    if (sz->kind != N_INT || sz->ival <= 0 || sz->ival > (int64_t)DIF_TRACEMEM_MAX)
+        dcc_error(g->cc, st->line, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be an "
+                  "integer constant from 1 to %d", (int)DIF_TRACEMEM_MAX);
+    cg_push_rec(g, st->b);
+    struct dif_act *a = cg_act_new(g, DIF_ACT_TRACEMEM, st->line);
+    a->da_arg = (uint32_t)sz->ival;
+    return a;
+}
+
+/* act_system: system(fmt, ...): printf's checks; the consumer runs the formatted command */
+static struct dif_act *act_system(struct cg *g, struct dnode *st)
+{
+    if (!st->b)
+        dcc_error(g->cc, st->line, "D_PROTO_LEN", "system( ) prototype mismatch: 0 args "
+                  "passed, at least 1 expected");
+    if (st->b->kind != N_STR)
+        dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "system( ) argument #1 must be a "
+                  "string literal");
+    for (struct dnode *k = st->b->next; k; k = k->next)
+        cg_push_rec(g, k);
+    cg_printf_check(g, st->b->s, st->line, "system", 0);
+    struct dif_act *a = cg_act_new(g, DIF_ACT_SYSTEM, st->line);
+    a->da_arg = cg_intern_str(g, st->b->s);
+    return a;
+}
+
+/* act_consumer: setopt( ) and freopen( ), done by the consumer: the option or file name is a
+ * string literal here */
+static struct dif_act *act_consumer(struct cg *g, struct dnode *st)
+{
+    const char *fn = st->s;
+    cg_proto_other(g, st);
+    for (struct dnode *k = st->b; k; k = k->next)
+        if (k->kind != N_STR)
+            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) argument #%u must be a "
+                      "string literal in this D subset", fn, cg_count_list(st->b) -
+                      cg_count_list(k) + 1);
+    struct dif_act *a = cg_act_new(g, fn[0] == 's' ? DIF_ACT_SETOPT : DIF_ACT_FREOPEN, st->line);
+    a->da_arg = cg_intern_str(g, st->b->s);
+    a->da_arg2 = st->b->next ? cg_intern_str(g, st->b->next->s) : UINT32_MAX;
+    return a;
+}
+
 /* statement: compiles one statement of a clause into one action. */
 void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
 {
@@ -207,81 +348,9 @@ void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         cg_push_rec(g, st->b);
         a = cg_act_new(g, DIF_ACT_TRACE, st->line);
     } else if (!strcmp(fn, "printf")) {
-        if (!st->b)
-            dcc_error(g->cc, st->line, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args "
-                      "passed, at least 1 expected");
-        for (struct dnode *k = st->b->next; k; k = k->next)
-            if (k->kind == N_AGG)
-                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
-                          "incompatible with its conversion: an aggregation", cg_count_list(st->b)
-                          - cg_count_list(k) + 1);
-        if (st->b->kind != N_STR)
-            dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
-                      "string literal");
-        for (struct dnode *k = st->b->next; k; k = k->next)
-            if (cg_is_void_call(k))
-                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
-                          "incompatible with its conversion: %s( ) has type void",
-                          cg_count_list(st->b) - cg_count_list(k) + 1, k->s);
-        for (struct dnode *k = st->b->next; k; k = k->next)
-            if (!push_float(g, k))
-                cg_push_rec(g, k);
-        cg_printf_check(g, st->b->s, st->line, "printf", 0);
-        if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
-            cg_emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));
-            g->rec[g->nrec++] = 'l';
-            g->rec[g->nrec] = 0;
-        }
-        a = cg_act_new(g, DIF_ACT_PRINTF, st->line);
-        a->da_arg = cg_intern_str(g, st->b->s);
+        a = act_printf(g, st);
     } else if (!strcmp(fn, "printa")) {
-        struct dnode *x = st->b;
-        uint32_t fmt = UINT32_MAX;
-        if (x && x->kind == N_STR) {
-            cg_printf_check(g, x->s, st->line, "printa", 1);
-            fmt = cg_intern_str(g, x->s);
-            x = x->next;
-        }
-        for (struct dnode *y = x; y; y = y->next)
-            if (y->kind != N_AGG || y->b)
-                dcc_error(g->cc, st->line, "D_PRINTA_AGGARG", "printa( ) argument #%u is "
-                          "incompatible with prototype:\n\tprototype: aggregation",
-                          cg_count_list(st->b) - cg_count_list(y) + 1);
-        if (!x)
-            dcc_error(g->cc, st->line, "D_PRINTA_PROTO", "printa( ) requires an aggregation");
-        for (struct dnode *y = x->next; y; y = y->next) {
-            const char *k0 = g->aggs[cg_agg_lookup(g, x, st->line)].keys;
-            const char *k1 = g->aggs[cg_agg_lookup(g, y, st->line)].keys;
-            if (strlen(k0) != strlen(k1))
-                dcc_error(g->cc, st->line, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not "
-                          "have matching key signatures", x->s, y->s);
-            if (strcmp(k0, k1) != 0)
-                dcc_error(g->cc, st->line, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key is "
-                          "incompatible with @%s", y->s, x->s);
-        }
-        if (cg_count_list(x) > DIF_PRINTA_MAX)
-            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of more than %u aggregations",
-                      DIF_PRINTA_MAX);
-        if (fmt != UINT32_MAX) { /* the keys against the format's conversions */
-            d_strlcpy(g->rec, g->aggs[cg_agg_lookup(g, x, st->line)].keys, sizeof(g->rec));
-            g->nrec = (unsigned)strlen(g->rec);
-            cg_printf_check(g, st->b->s, st->line, "printa", 2);
-            g->rec[0] = 0;
-            g->nrec = 0;
-        }
-        /* one action per aggregation, the later ones joined to the first (as libdtrace) */
-        a = NULL;
-        for (struct dnode *y = x; y; y = y->next) {
-            unsigned id = cg_agg_lookup(g, y, st->line);
-            if (a) { /* the previous one is complete */
-                a->da_prog = cg_prog_end(g, p, ret);
-                finish_rec(g, a, recsize);
-                p = cg_prog_begin(g);
-            }
-            a = cg_act_new(g, DIF_ACT_PRINTA, st->line);
-            a->da_arg = id;
-            a->da_arg2 = y == x ? fmt : DIF_PRINTA_JOINED;
-        }
+        a = act_printa(g, st, &p, recsize);
     } else if (!strcmp(fn, "exit")) {
         proto_len(g, st, 1, 1);
         cg_push_rec(g, st->b);
@@ -300,19 +369,7 @@ void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a = cg_act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
         a->da_arg = id;
     } else if (!strcmp(fn, "tracemem")) {
-        /* tracemem(address, size): size bytes from D's own memory (a string, a variable's
-         * storage); the size must be a literal so the record has a fixed layout */
-        proto_len(g, st, 2, 2);
-        struct dnode *sz = st->b->next;
-        if (cg_type_of(g, sz).kind == DIF_TYPE_STR) /* dt_open.c: tracemem(@, size_t) */
-            dcc_error(g->cc, st->line, "D_PROTO_ARG", "tracemem( ) argument #2 is incompatible "
-                      "with prototype");
-        if (sz->kind != N_INT || sz->ival <= 0 || sz->ival > (int64_t)DIF_TRACEMEM_MAX)
-            dcc_error(g->cc, st->line, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be an "
-                      "integer constant from 1 to %d", (int)DIF_TRACEMEM_MAX);
-        cg_push_rec(g, st->b);
-        a = cg_act_new(g, DIF_ACT_TRACEMEM, st->line);
-        a->da_arg = (uint32_t)sz->ival;
+        a = act_tracemem(g, st);
     } else if (!strcmp(fn, "speculate") || !strcmp(fn, "commit") || !strcmp(fn, "discard")) {
         struct dtype t;
         proto_len(g, st, 1, 1);
@@ -327,29 +384,9 @@ void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a = cg_act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
     } else if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen")) {
-        /* done by the consumer: the option or file name is a string literal here */
-        cg_proto_other(g, st);
-        for (struct dnode *k = st->b; k; k = k->next)
-            if (k->kind != N_STR)
-                dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) argument #%u must be a "
-                          "string literal in this D subset", fn, cg_count_list(st->b) -
-                          cg_count_list(k) + 1);
-        a = cg_act_new(g, fn[0] == 's' ? DIF_ACT_SETOPT : DIF_ACT_FREOPEN, st->line);
-        a->da_arg = cg_intern_str(g, st->b->s);
-        a->da_arg2 = st->b->next ? cg_intern_str(g, st->b->next->s) : UINT32_MAX;
+        a = act_consumer(g, st);
     } else if (!strcmp(fn, "system")) {
-        /* system(fmt, ...): printf's checks; the consumer runs the formatted command */
-        if (!st->b)
-            dcc_error(g->cc, st->line, "D_PROTO_LEN", "system( ) prototype mismatch: 0 args "
-                      "passed, at least 1 expected");
-        if (st->b->kind != N_STR)
-            dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "system( ) argument #1 must be a "
-                      "string literal");
-        for (struct dnode *k = st->b->next; k; k = k->next)
-            cg_push_rec(g, k);
-        cg_printf_check(g, st->b->s, st->line, "system", 0);
-        a = cg_act_new(g, DIF_ACT_SYSTEM, st->line);
-        a->da_arg = cg_intern_str(g, st->b->s);
+        a = act_system(g, st);
     } else if (!strcmp(fn, "raise")) {
         /* raise(sig): the consumer signals the firing process, as DTrace's raise( ) signals
          * the current one; the record holds the signal and that process's id */

@@ -67,30 +67,76 @@ static void logic_operands(struct cg *g, struct dnode *n, struct dtype ta, struc
                   "type", dcc_tokname(n->op));
 }
 
+/* logic_andor: a && b or a || b, b evaluated only when a does not decide; 0 or 1 */
+static unsigned logic_andor(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dtype ta, tb;
+    int op = n->op;
+    unsigned ra = cg_expr(g, n->a, &ta);
+    cg_emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
+    unsigned rd = ra; /* the left operand's register holds the result: a chain of
+                       * || or && needs two registers, not one per operator */
+    cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, op == T_LOR), rd));
+    unsigned b1 = cg_emit(g, 0);
+    unsigned rb = cg_expr(g, n->b, &tb);
+    logic_operands(g, n, ta, tb);
+    cg_emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
+    cg_reg_free(g, rb);
+    cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+    unsigned b2 = cg_emit(g, 0);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 1), rd));
+    cg_patch(g, b2, DIF_BE);
+    cg_patch(g, b1, op == T_LOR ? DIF_BNE : DIF_BE);
+    *t = T_INT32;
+    return rd;
+}
+
+/* ptr_arith: a pointer plus or minus an integer (in elements), or a difference of pointers
+ * (counting elements), of the operands in registers ra and rb */
+static unsigned ptr_arith(struct cg *g, struct dnode *n, unsigned ra, struct dtype ta,
+                          unsigned rb, struct dtype tb, struct dtype *t)
+{
+    int op = n->op;
+    /* pointer arithmetic: in elements; a difference of pointers counts elements */
+    /* as libdtrace: a void * (or function pointer) does no arithmetic */
+    if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "void * %s", dcc_tokname(op));
+    if (ta.ptr && tb.ptr && op == T_PLUS)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "pointer + pointer");
+    if (tb.ptr && op == T_MINUS && !ta.ptr)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "integer - pointer");
+    if (tb.ptr && !ta.ptr) { /* int + ptr */
+        unsigned x = ra; ra = rb; rb = x;
+        struct dtype y = ta; ta = tb; tb = y;
+    }
+    unsigned es = cg_elem_size(g, dcc_deref(ta), n->line);
+    unsigned rs = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, es), rs));
+    if (tb.ptr) {
+        cg_emit(g, DIF_INSTR(DIF_SUB, ra, rb, ra));
+        cg_emit(g, DIF_INSTR(DIF_SDIV, ra, rs, ra));
+        *t = T_INT64;
+    } else {
+        cg_convert(g, rb, tb, T_INT64);
+        cg_emit(g, DIF_INSTR(DIF_MUL, rb, rs, rb));
+        cg_emit(g, DIF_INSTR(op == T_PLUS ? DIF_ADD : DIF_SUB, ra, rb, ra));
+        *t = ta;
+    }
+    cg_reg_free(g, rs);
+    cg_reg_free(g, rb);
+    return ra;
+}
+
 unsigned cg_binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
     int op = n->op;
-    if (op == T_LAND || op == T_LOR) {
-        unsigned ra = cg_expr(g, n->a, &ta);
-        cg_emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
-        unsigned rd = ra; /* the left operand's register holds the result: a chain of
-                           * || or && needs two registers, not one per operator */
-        cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, op == T_LOR), rd));
-        unsigned b1 = cg_emit(g, 0);
-        unsigned rb = cg_expr(g, n->b, &tb);
-        logic_operands(g, n, ta, tb);
-        cg_emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
-        cg_reg_free(g, rb);
-        cg_emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
-        unsigned b2 = cg_emit(g, 0);
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, 1), rd));
-        cg_patch(g, b2, DIF_BE);
-        cg_patch(g, b1, op == T_LOR ? DIF_BNE : DIF_BE);
-        *t = T_INT32;
-        return rd;
-    }
+    if (op == T_LAND || op == T_LOR)
+        return logic_andor(g, n, t);
     unsigned ra = cg_expr(g, n->a, &ta);
     unsigned rb = cg_expr(g, n->b, &tb);
     if (ta.kind == DT_NONE || tb.kind == DT_NONE)
@@ -115,39 +161,8 @@ unsigned cg_binop(struct cg *g, struct dnode *n, struct dtype *t)
     }
     cg_need_int(g, ta, n->line, dcc_tokname(op));
     cg_need_int(g, tb, n->line, dcc_tokname(op));
-    if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr)) {
-        /* pointer arithmetic: in elements; a difference of pointers counts elements */
-        /* as libdtrace: a void * (or function pointer) does no arithmetic */
-        if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "void * %s", dcc_tokname(op));
-        if (ta.ptr && tb.ptr && op == T_PLUS)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "pointer + pointer");
-        if (tb.ptr && op == T_MINUS && !ta.ptr)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "integer - pointer");
-        if (tb.ptr && !ta.ptr) { /* int + ptr */
-            unsigned x = ra; ra = rb; rb = x;
-            struct dtype y = ta; ta = tb; tb = y;
-        }
-        unsigned es = cg_elem_size(g, dcc_deref(ta), n->line);
-        unsigned rs = cg_reg_alloc(g);
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, es), rs));
-        if (tb.ptr) {
-            cg_emit(g, DIF_INSTR(DIF_SUB, ra, rb, ra));
-            cg_emit(g, DIF_INSTR(DIF_SDIV, ra, rs, ra));
-            *t = T_INT64;
-        } else {
-            cg_convert(g, rb, tb, T_INT64);
-            cg_emit(g, DIF_INSTR(DIF_MUL, rb, rs, rb));
-            cg_emit(g, DIF_INSTR(op == T_PLUS ? DIF_ADD : DIF_SUB, ra, rb, ra));
-            *t = ta;
-        }
-        cg_reg_free(g, rs);
-        cg_reg_free(g, rb);
-        return ra;
-    }
+    if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr))
+        return ptr_arith(g, n, ra, ta, rb, tb, t);
     struct dtype rt = cg_arith(ta, tb);
     if (op == T_SHL || op == T_SHR)
         rt = cg_promote(ta);
@@ -274,6 +289,184 @@ static unsigned ternary(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* ident_value: an identifier's value: a translator's parameter, a system name, a kernel
+ * variable, one of the names the engine computes (caller, stackdepth...), a built-in
+ * variable or constant, curthread, an object or a D variable */
+static unsigned ident_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r;
+    struct xbind *xout, *xbp = cg_xb_find(g, n->s, &xout);
+    if (xbp && xbp->type.kind == DT_SOU && !xbp->type.ptr)
+        return cg_obj_rvalue(g, n, t); /* a struct parameter: the object the operand is */
+    if (xbp) { /* a translator's parameter */
+        struct xbind *b = xbp, *save = g->xb;
+        g->xb = xout; /* the operand is in the scope of the xlate */
+        r = cg_expr(g, b->arg, t);
+        g->xb = save;
+        if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
+            t->kind == DT_SOU || t->kind == DT_NONE)
+            dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
+                      "with the translator's input %s", n->s);
+        if (b->type.kind == DIF_TYPE_INT)
+            cg_convert(g, r, *t, b->type);
+        *t = b->type;
+        return r;
+    }
+    if (cg_is_uname(n, NULL)) /* `architecture, `platform: the system's names */
+        return cg_uname(g, n, NULL, t);
+    if (strchr(n->s, '`')) /* a kernel variable: its value is kernel memory */
+        return cg_kernel_variable(g, n, t);
+    if (!strcmp(n->s, "zonename") && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
+        /* one zone: Solaris names it "global" on a system without zones */
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETS, cg_intern_str(g, "global"), r));
+        *t = T_STRING;
+        return r;
+    }
+    if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
+        !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, n->s[0] == 'u'), r));
+        cg_emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+        cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_CALLER, r));
+        *t = T_UINT64;
+        return r;
+    }
+    if ((!strcmp(n->s, "stackdepth") || !strcmp(n->s, "ustackdepth")) &&
+        !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine unwinds (d/dstacks.h) */
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, n->s[0] == 'u'), r));
+        cg_emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+        cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACKDEPTH, r));
+        *t = T_UINT32;
+        return r;
+    }
+    const struct builtin *b = cg_builtin_find(n->s);
+    if (b) {
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, b->id, r));
+        *t = b->type;
+        return r;
+    }
+    const struct dcc_procmember *k = dcc_builtin_const(n->s);
+    if (k && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, k->val), r));
+        *t = k->type;
+        return r;
+    }
+    const char *tn;
+    if (dcc_procinfo(n->s, &tn) && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL))
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is supported only as the operand of "
+                  "-> (a %s member)", n->s, tn);
+    if (cg_is_curthread(g, n))
+        return cg_curthread(g, n, t);
+    if (cg_is_obj(g, n))
+        return cg_obj_rvalue(g, n, t);
+    return cg_load_var(g, n, t, NULL);
+}
+
+/* addrof_value: &e: a kernel symbol's address, or an element's or a member's; as libdtrace, a
+ * variable (of any type, arrays and structs too) or an aggregation has none */
+static unsigned addrof_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r;
+    struct obj o;
+    if (n->a->kind == N_IDENT && strchr(n->a->s, '`')) { /* &`sym: the symbol's address */
+        uint64_t addr = cg_kernel_symbol(g, n->a);
+        r = cg_reg_alloc(g);
+        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, addr), r));
+        *t = dcc_ptr_to((struct dtype){ .kind = DT_NONE });
+        return r;
+    }
+    cg_fix_index(g, n->a);
+    /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
+     * has no address; an element or a member of one has */
+    struct sym *ms = n->a->kind == N_INDEX ? cg_mem_sym(g, n->a) : NULL;
+    if (n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
+        (n->a->kind == N_INDEX && !(ms && ms->isarr)) || n->a->kind == N_AGG)
+        dcc_error(g->cc, n->line, "D_ADDROF_VAR", "cannot take address of dynamic "
+                  "variable");
+    if (!cg_is_obj(g, n->a))
+        dcc_error(g->cc, n->line, "D_ADDROF_LVAL", "unacceptable operand for unary & "
+                  "operator");
+    g->addrof++;
+    r = cg_addr_of(g, n->a, &o);
+    g->addrof--;
+    if (o.bits)
+        dcc_error(g->cc, n->line, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
+    *t = dcc_ptr_to(o.t);
+    return r;
+}
+
+/* cast_value: (type)e: a struct to its own type, (void)e, between pointers and integers (the
+ * same 64-bit value), or an integer narrowed and extended */
+static unsigned cast_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r;
+    struct dtype t2;
+    if (n->type.kind == DT_FLOAT)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
+                  "supported in this D subset");
+    if (n->type.kind == DT_SOU && !n->type.ptr && cg_is_obj(g, n->a))
+        return cg_obj_rvalue(g, n, t);
+    if (n->type.kind == DT_SOU)
+        dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+    r = cg_expr(g, n->a, &t2);
+    if (n->type.kind == DT_NONE && !n->type.ptr) { /* (void)e: evaluated, no value */
+        *t = n->type;
+        return r;
+    }
+    if (n->type.ptr) { /* between pointers and integers: the same 64-bit value */
+        if (t2.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+        *t = n->type;
+        return r;
+    }
+    if (n->type.kind == DIF_TYPE_STR || t2.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+    if (n->type.size < 8)
+        cg_emit(g, DIF_INSTR(n->type.sign ? DIF_SEXT : DIF_ZEXT, r, n->type.size, r));
+    *t = n->type;
+    return r;
+}
+
+/* sizeof_value: sizeof e or sizeof(type), as a constant; e's code is compiled to learn its
+ * type, then dropped */
+static unsigned sizeof_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r;
+    struct dtype t2;
+    uint64_t sz;
+    if (n->a && n->a->kind == N_STR) {
+        sz = (uint64_t)n->a->ival + 1; /* a string constant's own bytes, as libdtrace */
+    } else if (n->a && cg_is_obj(g, n->a)) {
+        struct obj o;
+        unsigned save = g->ninsns;
+        uint16_t regs = g->regs;
+        cg_reg_free(g, cg_addr_of(g, n->a, &o));
+        g->ninsns = save;
+        g->regs = regs;
+        if (o.bits)
+            dcc_error(g->cc, n->line, "D_SIZEOF_BITFIELD", "cannot apply sizeof to a "
+                      "bit-field");
+        sz = (uint64_t)dcc_type_size(g->cc, o.t) * (o.isarr ? o.nelem : 1);
+    } else if (n->a) {
+        unsigned save = g->ninsns;
+        uint16_t regs = g->regs;
+        cg_reg_free(g, cg_expr(g, n->a, &t2));
+        g->ninsns = save;
+        g->regs = regs;
+        sz = dcc_type_size(g->cc, t2);
+    } else {
+        sz = dcc_type_size(g->cc, n->type);
+    }
+    r = cg_reg_alloc(g);
+    cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, sz), r));
+    *t = T_UINT64;
+    return r;
+}
+
 /* expr_: code for any other node (expr). Not inlined into expr: its frame is large (its
  * cases' locals), and a chain of operators recurses through expr, binop, unop and ternary
  * alone. */
@@ -294,77 +487,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
         cg_emit(g, DIF_INSTR_IDX(DIF_SETS, cg_intern_str(g, n->s), r));
         *t = T_STRING;
         return r;
-    case N_IDENT: {
-        struct xbind *xout, *xbp = cg_xb_find(g, n->s, &xout);
-        if (xbp && xbp->type.kind == DT_SOU && !xbp->type.ptr)
-            return cg_obj_rvalue(g, n, t); /* a struct parameter: the object the operand is */
-        if (xbp) { /* a translator's parameter */
-            struct xbind *b = xbp, *save = g->xb;
-            g->xb = xout; /* the operand is in the scope of the xlate */
-            r = cg_expr(g, b->arg, t);
-            g->xb = save;
-            if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
-                t->kind == DT_SOU || t->kind == DT_NONE)
-                dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
-                          "with the translator's input %s", n->s);
-            if (b->type.kind == DIF_TYPE_INT)
-                cg_convert(g, r, *t, b->type);
-            *t = b->type;
-            return r;
-        }
-        if (cg_is_uname(n, NULL)) /* `architecture, `platform: the system's names */
-            return cg_uname(g, n, NULL, t);
-        if (strchr(n->s, '`')) /* a kernel variable: its value is kernel memory */
-            return cg_kernel_variable(g, n, t);
-        if (!strcmp(n->s, "zonename") && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
-            /* one zone: Solaris names it "global" on a system without zones */
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETS, cg_intern_str(g, "global"), r));
-            *t = T_STRING;
-            return r;
-        }
-        if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
-            !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, n->s[0] == 'u'), r));
-            cg_emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
-            cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_CALLER, r));
-            *t = T_UINT64;
-            return r;
-        }
-        if ((!strcmp(n->s, "stackdepth") || !strcmp(n->s, "ustackdepth")) &&
-            !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine unwinds (d/dstacks.h) */
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, n->s[0] == 'u'), r));
-            cg_emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
-            cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACKDEPTH, r));
-            *t = T_UINT32;
-            return r;
-        }
-        const struct builtin *b = cg_builtin_find(n->s);
-        if (b) {
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_BUILTIN, b->id, r));
-            *t = b->type;
-            return r;
-        }
-        const struct dcc_procmember *k = dcc_builtin_const(n->s);
-        if (k && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, k->val), r));
-            *t = k->type;
-            return r;
-        }
-        const char *tn;
-        if (dcc_procinfo(n->s, &tn) && !cg_sym_find(g, n->s, DIF_SCOPE_GLOBAL))
-            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is supported only as the operand of "
-                      "-> (a %s member)", n->s, tn);
-        if (cg_is_curthread(g, n))
-            return cg_curthread(g, n, t);
-        if (cg_is_obj(g, n))
-            return cg_obj_rvalue(g, n, t);
-        return cg_load_var(g, n, t, NULL);
-    }
+    case N_IDENT:
+        return ident_value(g, n, t);
     case N_SELF: case N_THIS: case N_INDEX:
         if (n->kind == N_INDEX && n->s && strchr(n->s, '`')) /* `avenrun[0]: kernel memory */
             return cg_kernel_element(g, n, t);
@@ -394,34 +518,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
                   "of . or -> (a translated member)");
     case N_INLARR:
         return cg_inline_array(g, n, t);
-    case N_ADDROF: {
-        struct obj o;
-        if (n->a->kind == N_IDENT && strchr(n->a->s, '`')) { /* &`sym: the symbol's address */
-            uint64_t addr = cg_kernel_symbol(g, n->a);
-            r = cg_reg_alloc(g);
-            cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, addr), r));
-            *t = dcc_ptr_to((struct dtype){ .kind = DT_NONE });
-            return r;
-        }
-        cg_fix_index(g, n->a);
-        /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
-         * has no address; an element or a member of one has */
-        struct sym *ms = n->a->kind == N_INDEX ? cg_mem_sym(g, n->a) : NULL;
-        if (n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
-            (n->a->kind == N_INDEX && !(ms && ms->isarr)) || n->a->kind == N_AGG)
-            dcc_error(g->cc, n->line, "D_ADDROF_VAR", "cannot take address of dynamic "
-                      "variable");
-        if (!cg_is_obj(g, n->a))
-            dcc_error(g->cc, n->line, "D_ADDROF_LVAL", "unacceptable operand for unary & "
-                      "operator");
-        g->addrof++;
-        r = cg_addr_of(g, n->a, &o);
-        g->addrof--;
-        if (o.bits)
-            dcc_error(g->cc, n->line, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
-        *t = dcc_ptr_to(o.t);
-        return r;
-    }
+    case N_ADDROF:
+        return addrof_value(g, n, t);
     case N_STRINGOF:
         if (cg_is_void_call(n->a))
             dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "cannot apply stringof to a value of "
@@ -444,60 +542,9 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
     case N_ASSIGN:
         return cg_assignment(g, n, t);
     case N_CAST:
-        if (n->type.kind == DT_FLOAT)
-            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
-                      "supported in this D subset");
-        if (n->type.kind == DT_SOU && !n->type.ptr && cg_is_obj(g, n->a))
-            return cg_obj_rvalue(g, n, t);
-        if (n->type.kind == DT_SOU)
-            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
-        r = cg_expr(g, n->a, &t2);
-        if (n->type.kind == DT_NONE && !n->type.ptr) { /* (void)e: evaluated, no value */
-            *t = n->type;
-            return r;
-        }
-        if (n->type.ptr) { /* between pointers and integers: the same 64-bit value */
-            if (t2.kind != DIF_TYPE_INT)
-                dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
-            *t = n->type;
-            return r;
-        }
-        if (n->type.kind == DIF_TYPE_STR || t2.kind != DIF_TYPE_INT)
-            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
-        if (n->type.size < 8)
-            cg_emit(g, DIF_INSTR(n->type.sign ? DIF_SEXT : DIF_ZEXT, r, n->type.size, r));
-        *t = n->type;
-        return r;
-    case N_SIZEOF: {
-        uint64_t sz;
-        if (n->a && n->a->kind == N_STR) {
-            sz = (uint64_t)n->a->ival + 1; /* a string constant's own bytes, as libdtrace */
-        } else if (n->a && cg_is_obj(g, n->a)) {
-            struct obj o;
-            unsigned save = g->ninsns;
-            uint16_t regs = g->regs;
-            cg_reg_free(g, cg_addr_of(g, n->a, &o));
-            g->ninsns = save;
-            g->regs = regs;
-            if (o.bits)
-                dcc_error(g->cc, n->line, "D_SIZEOF_BITFIELD", "cannot apply sizeof to a "
-                          "bit-field");
-            sz = (uint64_t)dcc_type_size(g->cc, o.t) * (o.isarr ? o.nelem : 1);
-        } else if (n->a) {
-            unsigned save = g->ninsns;
-            uint16_t regs = g->regs;
-            cg_reg_free(g, cg_expr(g, n->a, &t2));
-            g->ninsns = save;
-            g->regs = regs;
-            sz = dcc_type_size(g->cc, t2);
-        } else {
-            sz = dcc_type_size(g->cc, n->type);
-        }
-        r = cg_reg_alloc(g);
-        cg_emit(g, DIF_INSTR_IDX(DIF_SETX, cg_intern_int(g, sz), r));
-        *t = T_UINT64;
-        return r;
-    }
+        return cast_value(g, n, t);
+    case N_SIZEOF:
+        return sizeof_value(g, n, t);
     case N_COMMA:
         cg_reg_free(g, cg_expr(g, n->a, &t2));
         return cg_expr(g, n->b, t);

@@ -228,12 +228,52 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
     return r;
 }
 
+/* member_addr: the address of member n (a.m or p->m), in a new register; *o describes it. */
+static unsigned member_addr(struct cg *g, struct dnode *n, struct obj *o)
+{
+    struct dtype t;
+    struct obj b = { 0 };
+    unsigned r;
+    if (n->op == T_DOT) {
+        if (!cg_is_obj(g, n->a))
+            dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
+                      "struct or union type");
+        r = cg_addr_of(g, n->a, &b);
+        if (b.isarr || b.t.kind != DT_SOU)
+            dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
+                      "struct or union type");
+    } else {
+        r = cg_expr(g, n->a, &t);
+        if (!t.ptr)
+            dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of "
+                      "pointer type");
+        if (t.ptr != 1 || t.pkind != DT_SOU)
+            dcc_error(g->cc, n->line, "D_OP_SOU", "operator -> cannot be applied to a "
+                      "pointer to a type other than a struct or union");
+        b.t = dcc_deref(t);
+    }
+    struct dsou *s = dcc_sou(g->cc, b.t);
+    if (!s->complete)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPLETE", "operator %s cannot be applied to "
+                  "a forward declaration: no %s definition is available",
+                  n->op == T_DOT ? "." : "->", dcc_sou_kind(s));
+    struct dmember *m = dcc_member_find(s, n->s);
+    if (!m)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
+                  dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    cg_add_const(g, r, m->off);
+    o->t = m->type;
+    o->isarr = m->isarr;
+    o->nelem = m->nelem;
+    o->bits = m->bits;
+    return r;
+}
+
 /* cg_addr_of: the address of the object n denotes, in a new register; *o describes it. */
 unsigned cg_addr_of(struct cg *g, struct dnode *n, struct obj *o)
 {
     cg_fix_index(g, n);
     struct dtype t;
-    struct obj b = { 0 };
     unsigned r;
     g->line = n->line;
     struct xbind *xout, *xb = n->kind == N_IDENT ? cg_xb_find(g, n->s, &xout) : NULL;
@@ -286,41 +326,8 @@ unsigned cg_addr_of(struct cg *g, struct dnode *n, struct obj *o)
     }
     case N_SUBSCR:
         return subscript(g, n->a, n->b, o, n->line);
-    case N_MEMBER: {
-        if (n->op == T_DOT) {
-            if (!cg_is_obj(g, n->a))
-                dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
-                          "struct or union type");
-            r = cg_addr_of(g, n->a, &b);
-            if (b.isarr || b.t.kind != DT_SOU)
-                dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
-                          "struct or union type");
-        } else {
-            r = cg_expr(g, n->a, &t);
-            if (!t.ptr)
-                dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of "
-                          "pointer type");
-            if (t.ptr != 1 || t.pkind != DT_SOU)
-                dcc_error(g->cc, n->line, "D_OP_SOU", "operator -> cannot be applied to a "
-                          "pointer to a type other than a struct or union");
-            b.t = dcc_deref(t);
-        }
-        struct dsou *s = dcc_sou(g->cc, b.t);
-        if (!s->complete)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPLETE", "operator %s cannot be applied to "
-                      "a forward declaration: no %s definition is available",
-                      n->op == T_DOT ? "." : "->", dcc_sou_kind(s));
-        struct dmember *m = dcc_member_find(s, n->s);
-        if (!m)
-            dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
-                      dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
-        cg_add_const(g, r, m->off);
-        o->t = m->type;
-        o->isarr = m->isarr;
-        o->nelem = m->nelem;
-        o->bits = m->bits;
-        return r;
-    }
+    case N_MEMBER:
+        return member_addr(g, n, o);
     case N_DEREF:
         r = cg_expr(g, n->a, &t);
         if (!t.ptr)

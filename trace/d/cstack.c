@@ -2,7 +2,7 @@
 // The consumer's stacks: a stack id (d/dstacks.h) printed as libdtrace's dt_print_stack
 // prints a stack: a newline, then one line per frame, indented by 14 (its stackindent
 // default). The board has no symbols, so a frame is its address, as libdtrace prints a pc
-// it cannot resolve ("0x%llx"); the host symbolises those lines (tools/dtrace/symbolize.c,
+// it cannot resolve ("0x%llx"); the host symbolises those lines (tools/stacksym/stacksym.c,
 // `make dtrace`; docs/profiling.md).
 #include <d/dcons.h>
 #include <d/dstacks.h>

@@ -170,6 +170,43 @@ static int substitute(struct dcpp *p, const struct dcpp_macro *m, const char **a
     return 0;
 }
 
+/* macro_args: the arguments of a call of m, whose '(' is s[*a], each trimmed of spaces;
+ * returns how many, with *a at the closing ')', or -1 (failed) */
+static int macro_args(struct dcpp *p, const struct dcpp_macro *m, const char *s, size_t n,
+                      size_t *at, const char **args, size_t *alen)
+{
+    int nargs = 0, level = 0;
+    size_t a = *at, start = ++a;
+    for (;; a++) {
+        if (a >= n)
+            return fail(p, "unterminated arguments of macro ", m->name);
+        if (s[a] == '"' || s[a] == '\'') {
+            a = skip_literal(s, n, a) - 1;
+            continue;
+        }
+        if (s[a] == '(')
+            level++;
+        else if ((s[a] == ')' && level == 0) || (s[a] == ',' && level == 0)) {
+            if (nargs == DCPP_MAXPARAMS)
+                return fail(p, "too many arguments to macro ", m->name);
+            size_t b0 = start, b1 = a;
+            while (b0 < b1 && is_space(s[b0]))
+                b0++;
+            while (b1 > b0 && is_space(s[b1 - 1]))
+                b1--;
+            args[nargs] = s + b0;
+            alen[nargs++] = b1 - b0;
+            start = a + 1;
+            if (s[a] == ')')
+                break;
+        } else if (s[a] == ')') {
+            level--;
+        }
+    }
+    *at = a;
+    return nargs;
+}
+
 /* expand: s with every enabled macro replaced; `off` has a bit set for each macro being
  * expanded (not replaced again inside its own expansion). */
 static int expand(struct dcpp *p, const char *s, size_t n, struct sbuf *out, uint64_t off,
@@ -230,34 +267,9 @@ static int expand(struct dcpp *p, const char *s, size_t n, struct sbuf *out, uin
             }
             const char *args[DCPP_MAXPARAMS];
             size_t alen[DCPP_MAXPARAMS];
-            int nargs = 0, level = 0;
-            size_t start = ++a;
-            for (;; a++) {
-                if (a >= n)
-                    return fail(p, "unterminated arguments of macro ", m->name);
-                if (s[a] == '"' || s[a] == '\'') {
-                    a = skip_literal(s, n, a) - 1;
-                    continue;
-                }
-                if (s[a] == '(')
-                    level++;
-                else if ((s[a] == ')' && level == 0) || (s[a] == ',' && level == 0)) {
-                    if (nargs == DCPP_MAXPARAMS)
-                        return fail(p, "too many arguments to macro ", m->name);
-                    size_t b0 = start, b1 = a;
-                    while (b0 < b1 && is_space(s[b0]))
-                        b0++;
-                    while (b1 > b0 && is_space(s[b1 - 1]))
-                        b1--;
-                    args[nargs] = s + b0;
-                    alen[nargs++] = b1 - b0;
-                    start = a + 1;
-                    if (s[a] == ')')
-                        break;
-                } else if (s[a] == ')') {
-                    level--;
-                }
-            }
+            int nargs = macro_args(p, m, s, n, &a, args, alen);
+            if (nargs < 0)
+                return -1;
             if (m->nparams == 0 && nargs == 1 && alen[0] == 0)
                 nargs = 0;
             if (nargs != m->nparams)
@@ -637,6 +649,73 @@ static int directive(struct dcpp *p, const char *s, size_t n, struct cond *stack
 #undef IS
 }
 
+/* logical_line: the line of src from *at into p->text, comments blanked and continuations
+ * joined; *extra counts the newlines they swallowed, to be emitted after it so that every
+ * line keeps its number. A comment left open goes on to the next line (*in_c, *c_line: where
+ * it began). Returns the line's length, with *at at its newline, or -1 (failed). */
+static long logical_line(struct dcpp *p, const char *src, size_t len, size_t *at, int *in_c,
+                         int *c_line, int *extra)
+{
+    char *t = p->text;
+    const size_t tmax = sizeof(p->text) - 1;
+    int in_comment = *in_c;
+    size_t i = *at, n = 0;
+    for (; i < len && (in_comment || src[i] != '\n'); i++) {
+        char c = src[i];
+        if (in_comment) {
+            if (c == '*' && i + 1 < len && src[i + 1] == '/')
+                in_comment = 0, i++;
+            else if (c == '\n')
+                (*extra)++;
+            continue;
+        }
+        if (c == '\\' && i + 1 < len && src[i + 1] == '\n') {
+            (*extra)++;
+            i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && src[i + 1] == '*') {
+            in_comment = 1;
+            *c_line = p->line;
+            i++;
+            c = ' ';
+        } else if (c == '/' && i + 1 < len && src[i + 1] == '/') {
+            while (i + 1 < len && src[i + 1] != '\n')
+                i++;
+            continue;
+        } else if (c == '"' || c == '\'') {
+            /* a literal is copied as it is, up to its end or the line's */
+            char q = c;
+            for (;;) {
+                if (n == tmax)
+                    return fail(p, "line longer than 1023 characters", NULL);
+                t[n++] = src[i];
+                if (i + 1 >= len || src[i + 1] == '\n')
+                    break;
+                i++;
+                if (src[i] == q) {
+                    t[n++] = src[i];
+                    break;
+                }
+                if (src[i] == '\\' && i + 1 < len && src[i + 1] != '\n') {
+                    if (n == tmax)
+                        return fail(p, "line longer than 1023 characters", NULL);
+                    t[n++] = src[i++];
+                }
+            }
+            if (n > tmax)
+                return fail(p, "line longer than 1023 characters", NULL);
+            continue;
+        }
+        if (n == tmax)
+            return fail(p, "line longer than 1023 characters", NULL);
+        t[n++] = c;
+    }
+    *at = i;
+    *in_c = in_comment;
+    return (long)n;
+}
+
 int dcpp_run(struct dcpp *p, const char *src, size_t len, char *out, size_t outcap)
 {
     p->nmacros = 0;
@@ -653,64 +732,13 @@ int dcpp_run(struct dcpp *p, const char *src, size_t len, char *out, size_t outc
     int depth = 0, in_comment = 0, comment_line = 0;
     struct sbuf o = { out, 0, outcap ? outcap - 1 : 0, 0 };
     char *t = p->text;
-    const size_t tmax = sizeof(p->text) - 1;
     for (size_t i = 0; i < len;) {
-        /* one logical line into t, comments blanked; the newlines a comment or a continuation
-         * swallowed are emitted after it, so every line keeps its number */
         p->line++;
         int extra = 0;
-        size_t n = 0;
-        for (; i < len && (in_comment || src[i] != '\n'); i++) {
-            char c = src[i];
-            if (in_comment) {
-                if (c == '*' && i + 1 < len && src[i + 1] == '/')
-                    in_comment = 0, i++;
-                else if (c == '\n')
-                    extra++;
-                continue;
-            }
-            if (c == '\\' && i + 1 < len && src[i + 1] == '\n') {
-                extra++;
-                i++;
-                continue;
-            }
-            if (c == '/' && i + 1 < len && src[i + 1] == '*') {
-                in_comment = 1;
-                comment_line = p->line;
-                i++;
-                c = ' ';
-            } else if (c == '/' && i + 1 < len && src[i + 1] == '/') {
-                while (i + 1 < len && src[i + 1] != '\n')
-                    i++;
-                continue;
-            } else if (c == '"' || c == '\'') {
-                /* a literal is copied as it is, up to its end or the line's */
-                char q = c;
-                for (;;) {
-                    if (n == tmax)
-                        return fail(p, "line longer than 1023 characters", NULL);
-                    t[n++] = src[i];
-                    if (i + 1 >= len || src[i + 1] == '\n')
-                        break;
-                    i++;
-                    if (src[i] == q) {
-                        t[n++] = src[i];
-                        break;
-                    }
-                    if (src[i] == '\\' && i + 1 < len && src[i + 1] != '\n') {
-                        if (n == tmax)
-                            return fail(p, "line longer than 1023 characters", NULL);
-                        t[n++] = src[i++];
-                    }
-                }
-                if (n > tmax)
-                    return fail(p, "line longer than 1023 characters", NULL);
-                continue;
-            }
-            if (n == tmax)
-                return fail(p, "line longer than 1023 characters", NULL);
-            t[n++] = c;
-        }
+        long got = logical_line(p, src, len, &i, &in_comment, &comment_line, &extra);
+        if (got < 0)
+            return -1;
+        size_t n = (size_t)got;
         if (i < len)
             i++; /* the newline */
         t[n] = 0;

@@ -700,6 +700,33 @@ static void anon_member(struct dcc *cc, struct dsou *s, struct dtype mt, int lin
     }
 }
 
+/* member_dims: a member's array dimensions ([2][3], or [] for 0 elements), if any: their
+ * product, with *isarr set when there is one */
+static uint64_t member_dims(struct dcc *cc, int mline, int *isarr)
+{
+    uint64_t nelem = 1;
+    while (cc->tok == T_LBRACK) {
+        next(cc);
+        *isarr = 1;
+        if (cc->tok == T_RBRACK) {
+            nelem = 0;
+        } else {
+            int64_t v = posconst(cc);
+            if (!v)
+                dcc_error(cc, mline, "D_DECL_ARRSUB", "positive integral constant "
+                          "expression or tuple signature expected as array "
+                          "declaration subscript");
+            if ((uint64_t)v > UINT32_MAX)
+                dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+            nelem *= (uint64_t)v;
+            if (nelem > UINT32_MAX)
+                dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+        }
+        dcc_expect(cc, T_RBRACK);
+    }
+    return nelem;
+}
+
 static struct dtype parse_sou(struct dcc *cc)
 {
     int is_union = cc->tokstr[0] == 'u', line = cc->tokline;
@@ -732,27 +759,8 @@ static struct dtype parse_sou(struct dcc *cc)
             if (cc->tok == T_LPAR) /* a function: it has no size */
                 dcc_error(cc, mline, "D_DECL_VOIDOBJ", "cannot have void member: %s",
                           name ? name : "(anon)");
-            uint64_t nelem = 1;
             int isarr = 0;
-            while (cc->tok == T_LBRACK) {
-                next(cc);
-                isarr = 1;
-                if (cc->tok == T_RBRACK) {
-                    nelem = 0;
-                } else {
-                    int64_t v = posconst(cc);
-                    if (!v)
-                        dcc_error(cc, mline, "D_DECL_ARRSUB", "positive integral constant "
-                                  "expression or tuple signature expected as array "
-                                  "declaration subscript");
-                    if ((uint64_t)v > UINT32_MAX)
-                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
-                    nelem *= (uint64_t)v;
-                    if (nelem > UINT32_MAX)
-                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
-                }
-                dcc_expect(cc, T_RBRACK);
-            }
+            uint64_t nelem = member_dims(cc, mline, &isarr);
             int hasbits = cc->tok == T_COLON;
             struct dnode *width = NULL;
             if (hasbits) {

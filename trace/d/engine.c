@@ -1028,6 +1028,272 @@ static void match_fast(const struct dvm_state *st, const struct dif_prog *p,
     fp->fp_ok = 1;
 }
 
+/* The sizes dvm_load lays out the variables and keys by (layout_vars). */
+struct dvm_layout {
+    uint32_t ssz;               /* a string's slot: strsize rounded up to 8 */
+    uint32_t gsz, tsz;          /* the globals' and this-> variables' blocks */
+    uint32_t keymax;            /* the largest key of a dynamic variable or aggregation */
+    uint32_t memval;            /* the largest struct value of an associative array */
+};
+
+/* load_probes: the probe map (probe id to index), each probe's chain of enablings in program
+ * order, and a firing's budget (dvm_impl.h): its instructions are bounded here, once, by the
+ * programs' lengths (branches only go forward), so that running them costs nothing; string
+ * subroutines charge their bytes as they run. NULL, or why it cannot load. */
+static const char *load_probes(struct dvm_state *st, struct d_arena *a)
+{
+    const struct dif_obj *ob = &st->obj;
+    const struct dif_hdr *h = ob->hdr;
+    st->probe_map = d_alloc(a, DVM_PROBE_TABLE_MAX * sizeof(uint16_t));
+    st->first_ecb = d_alloc(a, (h->dh_nprobes + 1u) * 4u);
+    st->ecb_link = d_alloc(a, (h->dh_necbs + 1u) * sizeof(struct dvm_ecb_link));
+    st->var_off = d_alloc(a, (h->dh_nvars + 1u) * 4u);
+    st->agg_vals = d_alloc(a, (h->dh_naggs + 1u) * 4u);
+    st->cpus = d_alloc(a, st->opts.ncpu * sizeof(struct dvm_cpu));
+    if (!st->probe_map || !st->first_ecb || !st->ecb_link || !st->var_off || !st->agg_vals ||
+        !st->cpus)
+        return "not enough memory for the engine";
+    for (uint32_t k = 0; k < h->dh_nprobes; k++)
+        if (ob->probes[k].dp_id < DPROBE_COUNT)
+            st->probe_map[ob->probes[k].dp_id] = (uint16_t)(k + 1);
+    for (uint32_t e = h->dh_necbs; e-- > 0;) { /* chains in program order */
+        uint32_t p = ob->ecbs[e].de_probe;
+        st->ecb_link[e + 1].next = st->first_ecb[p];
+        st->first_ecb[p] = e + 1;
+    }
+    for (uint32_t p = 0; p < h->dh_nprobes; p++) {
+        uint64_t steps = 0;
+        for (uint32_t e = st->first_ecb[p]; e; e = st->ecb_link[e].next) {
+            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e - 1].de_clause];
+            steps += cl->dc_pred.dp_len;
+            for (uint32_t k = 0; k < cl->dc_nacts; k++)
+                steps += ob->acts[cl->dc_act + k].da_prog.dp_len;
+        }
+        if (steps > DVM_FIRING_BUDGET / 2)
+            return "a probe's clauses may run more DIF instructions than one firing's budget "
+                   "allows";
+    }
+    return NULL;
+}
+
+/* layout_vars: globals and this-> variables get fixed slots (var_off); arrays and self-> are
+ * dynamic, sized by their largest key and value; each aggregation's values and key too */
+static void layout_vars(struct dvm_state *st, struct dvm_layout *l)
+{
+    const struct dif_obj *ob = &st->obj;
+    const struct dif_hdr *h = ob->hdr;
+    l->keymax = 16;
+    for (uint32_t k = 0; k < h->dh_nvars; k++) {
+        const struct dif_var *v = &ob->vars[k];
+        uint32_t sz = v->dv_type == DIF_TYPE_STR ? l->ssz
+                      : v->dv_type == DIF_TYPE_MEM ? (v->dv_keys + 7u) & ~7u : 8u;
+        if (v->dv_scope == DIF_SCOPE_GLOBAL) {
+            st->var_off[k] = l->gsz;
+            l->gsz += sz;
+        } else if (v->dv_scope == DIF_SCOPE_THIS) {
+            st->var_off[k] = l->tsz;
+            l->tsz += sz;
+        } else if (v->dv_scope == DIF_SCOPE_ARRAY) {
+            uint32_t ks = 8u + dif_types_size(dif_str(ob, v->dv_keys), st->strsize);
+            if (ks > l->keymax)
+                l->keymax = ks;
+            if (v->dv_type == DIF_TYPE_MEM && dif_var_memsize(v) > l->memval)
+                l->memval = dif_var_memsize(v);
+        }
+    }
+    uint32_t aggkey = 8;
+    for (uint32_t k = 0; k < h->dh_naggs; k++) {
+        uint32_t ks = dif_types_size(dif_str(ob, ob->aggs[k].dg_keys), st->strsize);
+        st->agg_vals[k] = dvm_agg_nvals(&ob->aggs[k]);
+        if (ks > aggkey)
+            aggkey = ks;
+    }
+    if (aggkey > l->keymax)
+        l->keymax = aggkey;
+}
+
+/* load_shortcuts: each clause's fast predicate and each enabling's shortcut (a header-only
+ * record, a constant aggregation, a short operation) for the firing path. NULL, or why it
+ * cannot load. */
+static const char *load_shortcuts(struct dvm_state *st, struct d_arena *a)
+{
+    const struct dif_obj *ob = &st->obj;
+    const struct dif_hdr *h = ob->hdr;
+    st->fastpred = d_alloc(a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
+    st->shortop = d_alloc(a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
+    if (!st->fastpred || !st->shortop)
+        return "not enough memory for the engine";
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        if (ob->clauses[k].dc_pred.dp_len)
+            match_fast(st, &ob->clauses[k].dc_pred, &st->fastpred[k]);
+    for (uint32_t e = 0; e < h->dh_necbs; e++) {
+        const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
+        st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
+        uint32_t ci = ob->ecbs[e].de_clause;
+        uint32_t hdr = hdronly_of(st, ci);
+        uint32_t w = hdr ? DVM_LINK_HDRONLY | hdr : constagg_of(st, ci);
+        if (!w)
+            w = shortcut_of(st, ci, &st->shortop[ci]);
+        st->ecb_link[e + 1].constagg = w;
+        st->ecb_link[e + 1].op = &st->shortop[ci];
+    }
+    return NULL;
+}
+
+/* load_vars: the globals, each CPU's scratch, this-> variables, key, memos and strtok( )
+ * copy, and the dynamic variables' chunks (dynvarsize), all free. NULL, or why it cannot
+ * load. */
+static const char *load_vars(struct dvm_state *st, struct d_arena *a, const struct dvm_layout *l)
+{
+    const struct dif_obj *ob = &st->obj;
+    const struct dif_hdr *h = ob->hdr;
+    st->gvars_size = l->gsz;
+    st->tvars_size = l->tsz;
+    st->scratch_size = 8u * l->ssz;
+    st->gvars = d_alloc(a, l->gsz + 8u);
+    if (!st->gvars)
+        return "not enough memory for variables";
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++) {
+        struct dvm_cpu *c = &st->cpus[cpu];
+        c->st = st;
+        c->scratch = d_alloc(a, st->scratch_size);
+        c->tvars = d_alloc(a, l->tsz + 8u);
+        c->key = d_alloc(a, l->keymax);
+        c->memo = d_alloc(a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
+        c->constagg = d_alloc(a, (h->dh_necbs + 1u) * sizeof(struct dvm_constagg));
+        c->strtok = uses_strtok(ob) ? d_alloc(a, l->ssz) : NULL;
+        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg ||
+            (uses_strtok(ob) && !c->strtok))
+            return "not enough memory for per-CPU state";
+    }
+    struct dvm_dyn *d = &st->dyn;
+    d->keymax = (l->keymax + 7u) & ~7u;
+    d->valmax = l->ssz > 8u ? l->ssz : 8u;
+    if (l->memval > d->valmax) /* a struct value fills its chunk's value part (vm.c's store) */
+        d->valmax = l->memval;
+    d->chunk = (uint32_t)sizeof(struct dent) + d->keymax + d->valmax;
+    d->nchunks = (uint32_t)(st->opts.dynvarsize / d->chunk);
+    if (d->nchunks > 1u << 20)
+        d->nchunks = 1u << 20;
+    d->nbuckets = d->nchunks ? d->nchunks : 1;
+    d->mem = d_alloc(a, (size_t)d->chunk * d->nchunks);
+    d->bucket = d_alloc(a, (size_t)d->nbuckets * 4u);
+    if ((d->nchunks && !d->mem) || !d->bucket)
+        return "not enough memory for dynamic variables (dynvarsize)";
+    for (uint32_t k = 0; k < d->nchunks; k++) {
+        dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
+        dyn_chunk(d, k)->keylen = 0;
+    }
+    d->free = d->nchunks ? 1 : 0;
+    return NULL;
+}
+
+/* clause_record: the record a clause writes, with its header, rounded up to 8 bytes */
+static uint32_t clause_record(const struct dif_clause *cl)
+{
+    return (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+}
+
+/* load_aggs: each CPU's aggregation buffer, only if the script aggregates; bufresize=auto
+ * halves aggsize until they fit the engine's memory beside the principal buffers (princ
+ * bytes). NULL, or why it cannot load. */
+static const char *load_aggs(struct dvm_state *st, struct d_arena *a, uint64_t princ)
+{
+    const struct dvm_opts *o = &st->opts;
+    uint32_t naggs = st->obj.hdr->dh_naggs;
+    uint64_t aggsize = o->aggsize & ~(uint64_t)7u;
+    while (naggs && aggsize > 64 &&
+           (aggsize + aggsize / 64u + 16u) * o->ncpu + princ > (uint64_t)(a->size - a->used)) {
+        if (o->bufresize_manual)
+            return "not enough memory for aggregations (aggsize)";
+        aggsize = (aggsize / 2u) & ~(uint64_t)7u;
+        st->aggsize_lowered = aggsize;
+    }
+    for (unsigned cpu = 0; cpu < o->ncpu && naggs; cpu++) {
+        struct dvm_agg_table *t = &st->agg[cpu];
+        t->size = (uint32_t)aggsize;
+        t->nbuckets = t->size / 256u + 1u;
+        t->mem = d_alloc(a, t->size);
+        t->bucket = d_alloc(a, t->nbuckets * 4u);
+        if (!t->mem || !t->bucket)
+            return "not enough memory for aggregations (aggsize)";
+    }
+    return NULL;
+}
+
+/* load_specs: nspec speculation buffers and a staging record per CPU for speculative
+ * clauses; bufresize=auto halves specsize until they fit beside the principal buffers (princ
+ * bytes). NULL, or why it cannot load. */
+static const char *load_specs(struct dvm_state *st, struct d_arena *a, uint64_t princ)
+{
+    const struct dvm_opts *o = &st->opts;
+    const struct dif_obj *ob = &st->obj;
+    if (o->nspec > DVM_MAXSPEC)
+        return "too many speculation buffers (nspec)";
+    for (uint32_t k = 0; k < ob->hdr->dh_nclauses; k++)
+        if (ob->clauses[k].dc_flags & DIF_CLF_SPEC) {
+            uint32_t n = clause_record(&ob->clauses[k]);
+            if (n > st->specrec_size)
+                st->specrec_size = n;
+        }
+    uint64_t specsize = o->specsize & ~(uint64_t)7u;
+    while (st->specrec_size && specsize > 64 &&
+           (specsize + 8u) * o->nspec + princ > (uint64_t)(a->size - a->used)) {
+        if (o->bufresize_manual)
+            return "not enough memory for speculations (specsize)";
+        specsize = (specsize / 2u) & ~(uint64_t)7u;
+        st->specsize_lowered = specsize;
+    }
+    for (unsigned k = 0; k < o->nspec && st->specrec_size; k++) {
+        st->spec[k].size = (uint32_t)specsize;
+        st->spec[k].data = d_alloc(a, st->spec[k].size + 8u);
+        if (!st->spec[k].data)
+            return "not enough memory for speculations (specsize)";
+    }
+    for (unsigned cpu = 0; cpu < o->ncpu && st->specrec_size; cpu++)
+        if (!(st->cpus[cpu].specrec = d_alloc(a, st->specrec_size)))
+            return "not enough memory for speculations";
+    return NULL;
+}
+
+/* load_bufs: the principal buffers, last: bufresize=auto halves bufsize until they fit; the
+ * fill policy reserves room for END's records. NULL, or why it cannot load. */
+static const char *load_bufs(struct dvm_state *st, struct d_arena *a, uint64_t bufsize,
+                             unsigned nbuf)
+{
+    const struct dvm_opts *o = &st->opts;
+    const struct dif_obj *ob = &st->obj;
+    uint32_t reserve = 0;
+    for (uint32_t e = 0; e < ob->hdr->dh_necbs; e++)
+        if (ob->probes[ob->ecbs[e].de_probe].dp_id == DPROBE_END) {
+            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e].de_clause];
+            if (!(cl->dc_flags & DIF_CLF_NOREC))
+                reserve += clause_record(cl);
+        }
+    for (;;) {
+        uint64_t need = (bufsize + 8u) * nbuf * o->ncpu;
+        if (need <= (uint64_t)(a->size - ((a->used + 7u) & ~(size_t)7u)) || bufsize < 64)
+            break;
+        if (o->bufresize_manual)
+            return "not enough memory for principal buffers (bufsize)";
+        bufsize = (bufsize / 2u) & ~(uint64_t)7u;
+        st->bufsize_lowered = bufsize;
+    }
+    if (o->bufpolicy == DVM_BUF_FILL && reserve > bufsize)
+        return "END enablings exceed size of principal buffer";
+    for (unsigned cpu = 0; cpu < o->ncpu; cpu++) {
+        struct dvm_buf *b = &st->buf[cpu];
+        b->size = (uint32_t)bufsize;
+        b->reserve = o->bufpolicy == DVM_BUF_FILL ? reserve : 0;
+        for (unsigned k = 0; k < nbuf; k++) {
+            b->data[k] = d_alloc(a, bufsize + 8u);
+            if (!b->data[k])
+                return "not enough memory for principal buffers (bufsize)";
+        }
+    }
+    return NULL;
+}
+
 int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct dvm_opts *o,
              void *mem, size_t memlen, char *err, size_t errlen)
 {
@@ -1048,139 +1314,29 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     st->opts.specsize = o->specsize > gib ? gib : o->specsize;
     o = &st->opts;
     st->strsize = h->dh_strsize;
-    unsigned ssz = (st->strsize + 7u) & ~7u;
-
-    st->probe_map = d_alloc(&a, DVM_PROBE_TABLE_MAX * sizeof(uint16_t));
-    st->first_ecb = d_alloc(&a, (h->dh_nprobes + 1u) * 4u);
-    st->ecb_link = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_ecb_link));
-    st->var_off = d_alloc(&a, (h->dh_nvars + 1u) * 4u);
-    st->agg_vals = d_alloc(&a, (h->dh_naggs + 1u) * 4u);
-    st->cpus = d_alloc(&a, o->ncpu * sizeof(struct dvm_cpu));
-    if (!st->probe_map || !st->first_ecb || !st->ecb_link || !st->var_off || !st->agg_vals ||
-        !st->cpus)
-        return err_set(err, errlen, "not enough memory for the engine");
-    for (uint32_t k = 0; k < h->dh_nprobes; k++)
-        if (ob->probes[k].dp_id < DPROBE_COUNT)
-            st->probe_map[ob->probes[k].dp_id] = (uint16_t)(k + 1);
-    for (uint32_t e = h->dh_necbs; e-- > 0;) { /* chains in program order */
-        uint32_t p = ob->ecbs[e].de_probe;
-        st->ecb_link[e + 1].next = st->first_ecb[p];
-        st->first_ecb[p] = e + 1;
+    struct dvm_layout l = { .ssz = (st->strsize + 7u) & ~7u };
+    const char *why = load_probes(st, &a);
+    if (!why) {
+        layout_vars(st, &l);
+        why = load_shortcuts(st, &a);
     }
-    /* A firing's budget (dvm_impl.h): its instructions are bounded here, once, by the
-     * programs' lengths (branches only go forward), so that running them costs nothing;
-     * string subroutines charge their bytes as they run. */
-    for (uint32_t p = 0; p < h->dh_nprobes; p++) {
-        uint64_t steps = 0;
-        for (uint32_t e = st->first_ecb[p]; e; e = st->ecb_link[e].next) {
-            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e - 1].de_clause];
-            steps += cl->dc_pred.dp_len;
-            for (uint32_t k = 0; k < cl->dc_nacts; k++)
-                steps += ob->acts[cl->dc_act + k].da_prog.dp_len;
-        }
-        if (steps > DVM_FIRING_BUDGET / 2)
-            return err_set(err, errlen, "a probe's clauses may run more DIF instructions "
-                                        "than one firing's budget allows");
-    }
-    /* variables: globals and this-> get fixed slots; arrays and self-> are dynamic */
-    uint32_t keymax = 16, gsz = 0, tsz = 0, memval = 0; /* memval: largest struct value */
-    for (uint32_t k = 0; k < h->dh_nvars; k++) {
-        const struct dif_var *v = &ob->vars[k];
-        uint32_t sz = v->dv_type == DIF_TYPE_STR ? ssz
-                      : v->dv_type == DIF_TYPE_MEM ? (v->dv_keys + 7u) & ~7u : 8u;
-        if (v->dv_scope == DIF_SCOPE_GLOBAL) {
-            st->var_off[k] = gsz;
-            gsz += sz;
-        } else if (v->dv_scope == DIF_SCOPE_THIS) {
-            st->var_off[k] = tsz;
-            tsz += sz;
-        } else if (v->dv_scope == DIF_SCOPE_ARRAY) {
-            uint32_t ks = 8u + dif_types_size(dif_str(ob, v->dv_keys), st->strsize);
-            if (ks > keymax)
-                keymax = ks;
-            if (v->dv_type == DIF_TYPE_MEM && dif_var_memsize(v) > memval)
-                memval = dif_var_memsize(v);
-        }
-    }
-    uint32_t aggkey = 8;
-    for (uint32_t k = 0; k < h->dh_naggs; k++) {
-        uint32_t ks = dif_types_size(dif_str(ob, ob->aggs[k].dg_keys), st->strsize);
-        st->agg_vals[k] = dvm_agg_nvals(&ob->aggs[k]);
-        if (ks > aggkey)
-            aggkey = ks;
-    }
-    if (aggkey > keymax)
-        keymax = aggkey;
-    st->fastpred = d_alloc(&a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
-    st->shortop = d_alloc(&a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
-    if (!st->fastpred || !st->shortop)
-        return err_set(err, errlen, "not enough memory for the engine");
-    for (uint32_t k = 0; k < h->dh_nclauses; k++)
-        if (ob->clauses[k].dc_pred.dp_len)
-            match_fast(st, &ob->clauses[k].dc_pred, &st->fastpred[k]);
-    for (uint32_t e = 0; e < h->dh_necbs; e++) {
-        const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
-        st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
-        uint32_t ci = ob->ecbs[e].de_clause;
-        uint32_t hdr = hdronly_of(st, ci);
-        uint32_t w = hdr ? DVM_LINK_HDRONLY | hdr : constagg_of(st, ci);
-        if (!w)
-            w = shortcut_of(st, ci, &st->shortop[ci]);
-        st->ecb_link[e + 1].constagg = w;
-        st->ecb_link[e + 1].op = &st->shortop[ci];
-    }
-    st->gvars_size = gsz;
-    st->tvars_size = tsz;
-    st->scratch_size = 8u * ssz;
-    st->gvars = d_alloc(&a, gsz + 8u);
-    if (!st->gvars)
-        return err_set(err, errlen, "not enough memory for variables");
-    for (unsigned cpu = 0; cpu < o->ncpu; cpu++) {
-        struct dvm_cpu *c = &st->cpus[cpu];
-        c->st = st;
-        c->scratch = d_alloc(&a, st->scratch_size);
-        c->tvars = d_alloc(&a, tsz + 8u);
-        c->key = d_alloc(&a, keymax);
-        c->memo = d_alloc(&a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
-        c->constagg = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_constagg));
-        c->strtok = uses_strtok(ob) ? d_alloc(&a, ssz) : NULL;
-        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg ||
-            (uses_strtok(ob) && !c->strtok))
-            return err_set(err, errlen, "not enough memory for per-CPU state");
-    }
-    /* dynamic variables */
-    struct dvm_dyn *d = &st->dyn;
-    d->keymax = (keymax + 7u) & ~7u;
-    d->valmax = ssz > 8u ? ssz : 8u;
-    if (memval > d->valmax) /* a struct value fills its chunk's value part (vm.c's store) */
-        d->valmax = memval;
-    d->chunk = (uint32_t)sizeof(struct dent) + d->keymax + d->valmax;
-    d->nchunks = (uint32_t)(o->dynvarsize / d->chunk);
-    if (d->nchunks > 1u << 20)
-        d->nchunks = 1u << 20;
-    d->nbuckets = d->nchunks ? d->nchunks : 1;
-    d->mem = d_alloc(&a, (size_t)d->chunk * d->nchunks);
-    d->bucket = d_alloc(&a, (size_t)d->nbuckets * 4u);
-    if ((d->nchunks && !d->mem) || !d->bucket)
-        return err_set(err, errlen, "not enough memory for dynamic variables (dynvarsize)");
-    for (uint32_t k = 0; k < d->nchunks; k++) {
-        dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
-        dyn_chunk(d, k)->keylen = 0;
-    }
-    d->free = d->nchunks ? 1 : 0;
-    if (dvm_stacks_layout(st, &a) != 0) /* stack( )/ustack( ) values (trace/d/stacks.c) */
-        return err_set(err, errlen, "not enough memory for the stack table");
+    if (!why)
+        why = load_vars(st, &a, &l);
+    if (!why && dvm_stacks_layout(st, &a) != 0) /* stack( )/ustack( ) values (trace/d/stacks.c) */
+        why = "not enough memory for the stack table";
+    if (why)
+        return err_set(err, errlen, why);
     /* As DTrace's kernel (dtrace_state_go): a buffer the program needs that is set below 8
      * bytes is an error; with aggregations the principal buffer is at least one record. */
     uint32_t needed = 0;
-    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+    int speculates = 0;
+    for (uint32_t k = 0; k < h->dh_nclauses; k++) {
         if (!(ob->clauses[k].dc_flags & (DIF_CLF_NOREC | DIF_CLF_SPEC))) {
-            uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((ob->clauses[k].dc_recsize + 7u) & ~7u);
+            uint32_t n = clause_record(&ob->clauses[k]);
             needed = n > needed ? n : needed;
         }
-    int speculates = 0;
-    for (uint32_t k = 0; k < h->dh_nclauses; k++)
         speculates |= (ob->clauses[k].dc_flags & DIF_CLF_SPEC) != 0;
+    }
     if (h->dh_naggs && o->bufsize < needed)
         st->opts.bufsize = needed;
     if ((needed && o->bufsize < 8) || (speculates && o->specsize < 8) ||
@@ -1195,80 +1351,10 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     if (bufsize > (1u << 30))
         bufsize = 1u << 30;
     uint64_t princ = (bufsize + 8u) * nbuf * o->ncpu + 8u;
-    /* aggregation buffers, only if the script aggregates; bufresize=auto halves aggsize until
-     * they fit the engine's memory beside the principal buffers */
-    uint64_t aggsize = o->aggsize & ~(uint64_t)7u;
-    while (h->dh_naggs && aggsize > 64 &&
-           (aggsize + aggsize / 64u + 16u) * o->ncpu + princ > (uint64_t)(a.size - a.used)) {
-        if (o->bufresize_manual)
-            return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
-        aggsize = (aggsize / 2u) & ~(uint64_t)7u;
-        st->aggsize_lowered = aggsize;
-    }
-    for (unsigned cpu = 0; cpu < o->ncpu && h->dh_naggs; cpu++) {
-        struct dvm_agg_table *t = &st->agg[cpu];
-        t->size = (uint32_t)aggsize;
-        t->nbuckets = t->size / 256u + 1u;
-        t->mem = d_alloc(&a, t->size);
-        t->bucket = d_alloc(&a, t->nbuckets * 4u);
-        if (!t->mem || !t->bucket)
-            return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
-    }
-    /* speculations: nspec buffers and a staging record per CPU for speculative clauses */
-    if (o->nspec > DVM_MAXSPEC)
-        return err_set(err, errlen, "too many speculation buffers (nspec)");
-    for (uint32_t k = 0; k < h->dh_nclauses; k++)
-        if (ob->clauses[k].dc_flags & DIF_CLF_SPEC) {
-            uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((ob->clauses[k].dc_recsize + 7u) & ~7u);
-            if (n > st->specrec_size)
-                st->specrec_size = n;
-        }
-    uint64_t specsize = o->specsize & ~(uint64_t)7u;
-    while (st->specrec_size && specsize > 64 &&
-           (specsize + 8u) * o->nspec + princ > (uint64_t)(a.size - a.used)) {
-        if (o->bufresize_manual)
-            return err_set(err, errlen, "not enough memory for speculations (specsize)");
-        specsize = (specsize / 2u) & ~(uint64_t)7u;
-        st->specsize_lowered = specsize;
-    }
-    for (unsigned k = 0; k < o->nspec && st->specrec_size; k++) {
-        st->spec[k].size = (uint32_t)specsize;
-        st->spec[k].data = d_alloc(&a, st->spec[k].size + 8u);
-        if (!st->spec[k].data)
-            return err_set(err, errlen, "not enough memory for speculations (specsize)");
-    }
-    for (unsigned cpu = 0; cpu < o->ncpu && st->specrec_size; cpu++)
-        if (!(st->cpus[cpu].specrec = d_alloc(&a, st->specrec_size)))
-            return err_set(err, errlen, "not enough memory for speculations");
-    /* END reservation (fill policy) */
-    uint32_t reserve = 0;
-    for (uint32_t e = 0; e < h->dh_necbs; e++)
-        if (ob->probes[ob->ecbs[e].de_probe].dp_id == DPROBE_END) {
-            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e].de_clause];
-            if (!(cl->dc_flags & DIF_CLF_NOREC))
-                reserve += (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
-        }
-    /* principal buffers last: bufresize=auto halves bufsize until they fit */
-    for (;;) {
-        uint64_t need = (bufsize + 8u) * nbuf * o->ncpu;
-        if (need <= (uint64_t)(a.size - ((a.used + 7u) & ~(size_t)7u)) || bufsize < 64)
-            break;
-        if (o->bufresize_manual)
-            return err_set(err, errlen, "not enough memory for principal buffers (bufsize)");
-        bufsize = (bufsize / 2u) & ~(uint64_t)7u;
-        st->bufsize_lowered = bufsize;
-    }
-    if (o->bufpolicy == DVM_BUF_FILL && reserve > bufsize)
-        return err_set(err, errlen, "END enablings exceed size of principal buffer");
-    for (unsigned cpu = 0; cpu < o->ncpu; cpu++) {
-        struct dvm_buf *b = &st->buf[cpu];
-        b->size = (uint32_t)bufsize;
-        b->reserve = o->bufpolicy == DVM_BUF_FILL ? reserve : 0;
-        for (unsigned k = 0; k < nbuf; k++) {
-            b->data[k] = d_alloc(&a, bufsize + 8u);
-            if (!b->data[k])
-                return err_set(err, errlen, "not enough memory for principal buffers (bufsize)");
-        }
-    }
-    return 0;
+    why = load_aggs(st, &a, princ);
+    if (!why)
+        why = load_specs(st, &a, princ);
+    if (!why)
+        why = load_bufs(st, &a, bufsize, nbuf);
+    return why ? err_set(err, errlen, why) : 0;
 }

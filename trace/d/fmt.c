@@ -270,6 +270,47 @@ static void float_out(const struct dcons_out *o, const struct dfmt_spec *sp, int
         pad(o, ' ', w);
 }
 
+/* float_split: a float's (type 'f') or a double's bits as sign, mantissa m and binary
+ * exponent e (the value is m * 2^e); the biased exponent returned, 0x7ff for inf and nan */
+static unsigned float_split(uint64_t bits, char type, int *neg, uint64_t *m, int *e)
+{
+    unsigned ex;
+    if (type == 'f') {
+        *neg = (int)(bits >> 31 & 1u);
+        ex = (unsigned)(bits >> 23 & 0xffu);
+        *m = bits & 0x7fffffu;
+        if (ex == 0xff)
+            ex = 0x7ff;
+        else if (ex)
+            *m |= 0x800000u;
+        *e = (ex ? (int)ex : 1) - 150;
+    } else {
+        *neg = (int)(bits >> 63);
+        ex = (unsigned)(bits >> 52 & 0x7ffu);
+        *m = bits & 0xfffffffffffffull;
+        if (ex && ex != 0x7ff)
+            *m |= 1ull << 52;
+        *e = (ex ? (int)ex : 1) - 1075;
+    }
+    return ex;
+}
+
+/* g_trim: %g's body from `body` to p without trailing zeros, nor a point with nothing after;
+ * returns its new end */
+static char *g_trim(char *body, char *p)
+{
+    char *dot = NULL;
+    for (char *q = body; q < p && !dot; q++)
+        dot = *q == '.' ? q : NULL;
+    if (dot) {
+        while (p > dot + 1 && p[-1] == '0')
+            p--;
+        if (p == dot + 1)
+            p--;
+    }
+    return p;
+}
+
 static void fmt_float(const struct dcons_out *o, const struct dfmt_spec *sp, uint64_t bits,
                       char type)
 {
@@ -278,25 +319,7 @@ static void fmt_float(const struct dcons_out *o, const struct dfmt_spec *sp, uin
     int up = conv == 'E' || conv == 'F' || conv == 'G';
     int neg, e;
     uint64_t m;
-    unsigned ex;
-    if (type == 'f') { /* a float's bits */
-        neg = (int)(bits >> 31 & 1u);
-        ex = (unsigned)(bits >> 23 & 0xffu);
-        m = bits & 0x7fffffu;
-        if (ex == 0xff)
-            ex = 0x7ff;
-        else if (ex)
-            m |= 0x800000u;
-        e = (ex ? (int)ex : 1) - 150;
-    } else {
-        neg = (int)(bits >> 63);
-        ex = (unsigned)(bits >> 52 & 0x7ffu);
-        m = bits & 0xfffffffffffffull;
-        if (ex && ex != 0x7ff)
-            m |= 1ull << 52;
-        e = (ex ? (int)ex : 1) - 1075;
-    }
-    if (ex == 0x7ff) { /* as glibc: inf, nan (INF, NAN) */
+    if (float_split(bits, type, &neg, &m, &e) == 0x7ff) { /* as glibc: inf, nan (INF, NAN) */
         float_out(o, sp, neg, m ? (up ? "NAN" : "nan") : up ? "INF" : "inf", 0);
         return;
     }
@@ -353,17 +376,8 @@ static void fmt_float(const struct dcons_out *o, const struct dfmt_spec *sp, uin
         memcpy(p, d + nint, (size_t)prec);
         p += prec;
     }
-    if (lower == 'g' && !sp->hash) { /* no trailing zeros, nor a point with nothing after */
-        char *dot = NULL;
-        for (char *q = body; q < p && !dot; q++)
-            dot = *q == '.' ? q : NULL;
-        if (dot) {
-            while (p > dot + 1 && p[-1] == '0')
-                p--;
-            if (p == dot + 1)
-                p--;
-        }
-    }
+    if (lower == 'g' && !sp->hash)
+        p = g_trim(body, p);
     if (use_e) {
         *p++ = up ? 'E' : 'e';
         *p++ = x < 0 ? '-' : '+';

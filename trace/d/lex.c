@@ -125,6 +125,85 @@ static int attr_ok(const char *a, const char *e)
     return 1;
 }
 
+/* pragma_option: #pragma D option's name[=value] from q to eol, into the compiler's output;
+ * strsize, zdefs, defaultargs and argref also set the compiler's own. */
+static void pragma_option(struct dcc *cc, const char *q, const char *eol)
+{
+    while (q < eol && is_space(*q))
+        q++;
+    const char *ns = q;
+    while (q < eol && !is_space(*q) && *q != '=')
+        q++;
+    const char *ne = q, *vs = q, *ve = q;
+    if (q < eol && *q == '=') {
+        vs = ++q;
+        while (q < eol && !is_space(*q))
+            q++;
+        ve = q;
+    }
+    while (q < eol && is_space(*q))
+        q++;
+    struct dcc_out *o = cc->out;
+    if (q < eol) /* libdtrace: one name[=value] token and nothing after it */
+        dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
+    if (ne == ns || (size_t)(ne - ns) >= sizeof(o->opts[0].name) ||
+        (size_t)(ve - vs) >= sizeof(o->opts[0].value))
+        dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
+    if (o->nopts == DCC_MAXOPTS)
+        dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "too many options");
+    memcpy(o->opts[o->nopts].name, ns, (size_t)(ne - ns));
+    memcpy(o->opts[o->nopts].value, vs, (size_t)(ve - vs));
+    o->opts[o->nopts].name[ne - ns] = '\0';
+    o->opts[o->nopts].value[ve - vs] = '\0';
+    o->opts[o->nopts].line = cc->line;
+    if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
+        /* sizes as every option takes them (2k, 0x100): d/optval.h */
+        uint64_t v = 0;
+        if (d_optval_size(o->opts[o->nopts].value, &v) != 0 || v < 2 || v > DIF_STRSIZE_MAX)
+            dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "failed to set option "
+                      "'strsize' to '%s': Invalid value for specified option "
+                      "(2 to 16k)", o->opts[o->nopts].value);
+        cc->strsize = (unsigned)v;
+    }
+    if ((size_t)(ne - ns) == 5 && memcmp(ns, "zdefs", 5) == 0)
+        cc->zdefs = 1; /* dtrace -Z: descriptions may match no probe */
+    if ((size_t)(ne - ns) == 11 && memcmp(ns, "defaultargs", 11) == 0)
+        cc->defaultargs = 1; /* the $N after it may be missing: 0 or "" */
+    if ((size_t)(ne - ns) == 6 && memcmp(ns, "argref", 6) == 0)
+        cc->argref = 1;
+    o->nopts++;
+}
+
+/* pragma_attributes: #pragma D attributes N/N/N name from q to eol: stability is not
+ * modelled, only checked. */
+static void pragma_attributes(struct dcc *cc, const char *q, const char *eol)
+{
+    while (q < eol && is_space(*q))
+        q++;
+    const char *a = q;
+    while (q < eol && !is_space(*q))
+        q++;
+    const char *ae = q;
+    while (q < eol && is_space(*q))
+        q++;
+    if (q == eol || a == ae)
+        dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes "
+                  "<attributes> <ident>");
+    if (!attr_ok(a, ae))
+        dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid attributes specified by "
+                  "#pragma D attributes");
+    const char *ns = q;
+    while (q < eol && (is_alpha(*q) || is_digit(*q)))
+        q++;
+    /* an identifier's attributes: libdtrace keeps them until the identifier is
+     * defined; cg.c reports one never defined (D_PRAGMA_UNUSED) */
+    int provider = q - ns == 8 && !memcmp(ns, "provider", 8);
+    if (q > ns && !provider && cc->npragma_ids < DCC_MAXPRAGMA_IDS) {
+        cc->pragma_ids[cc->npragma_ids] = dcc_strdup(cc, ns, (size_t)(q - ns));
+        cc->pragma_lines[cc->npragma_ids++] = cc->line;
+    }
+}
+
 static void directive(struct dcc *cc)
 {
     const char *q = cc->p + 1, *eol = q;
@@ -155,50 +234,7 @@ static void directive(struct dcc *cc)
             while (q < eol && is_space(*q))
                 q++;
             if ((size_t)(eol - q) >= 6 && memcmp(q, "option", 6) == 0) {
-                q += 6;
-                while (q < eol && is_space(*q))
-                    q++;
-                const char *ns = q;
-                while (q < eol && !is_space(*q) && *q != '=')
-                    q++;
-                const char *ne = q, *vs = q, *ve = q;
-                if (q < eol && *q == '=') {
-                    vs = ++q;
-                    while (q < eol && !is_space(*q))
-                        q++;
-                    ve = q;
-                }
-                while (q < eol && is_space(*q))
-                    q++;
-                struct dcc_out *o = cc->out;
-                if (q < eol) /* libdtrace: one name[=value] token and nothing after it */
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
-                if (ne == ns || (size_t)(ne - ns) >= sizeof(o->opts[0].name) ||
-                    (size_t)(ve - vs) >= sizeof(o->opts[0].value))
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
-                if (o->nopts == DCC_MAXOPTS)
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "too many options");
-                memcpy(o->opts[o->nopts].name, ns, (size_t)(ne - ns));
-                memcpy(o->opts[o->nopts].value, vs, (size_t)(ve - vs));
-                o->opts[o->nopts].name[ne - ns] = '\0';
-                o->opts[o->nopts].value[ve - vs] = '\0';
-                o->opts[o->nopts].line = cc->line;
-                if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
-                    /* sizes as every option takes them (2k, 0x100): d/optval.h */
-                    uint64_t v = 0;
-                    if (d_optval_size(o->opts[o->nopts].value, &v) != 0 || v < 2 || v > DIF_STRSIZE_MAX)
-                        dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "failed to set option "
-                                  "'strsize' to '%s': Invalid value for specified option "
-                                  "(2 to 16k)", o->opts[o->nopts].value);
-                    cc->strsize = (unsigned)v;
-                }
-                if ((size_t)(ne - ns) == 5 && memcmp(ns, "zdefs", 5) == 0)
-                    cc->zdefs = 1; /* dtrace -Z: descriptions may match no probe */
-                if ((size_t)(ne - ns) == 11 && memcmp(ns, "defaultargs", 11) == 0)
-                    cc->defaultargs = 1; /* the $N after it may be missing: 0 or "" */
-                if ((size_t)(ne - ns) == 6 && memcmp(ns, "argref", 6) == 0)
-                    cc->argref = 1;
-                o->nopts++;
+                pragma_option(cc, q + 6, eol);
             } else if ((size_t)(eol - q) >= 5 && memcmp(q, "error", 5) == 0) {
                 q += 5;
                 while (q < eol && is_space(*q))
@@ -221,32 +257,7 @@ static void directive(struct dcc *cc)
                     dcc_error(cc, cc->line, "D_PRAGMA_DEPEND", "program requires %.*s",
                               (int)(q - k), k);
             } else if ((size_t)(eol - q) >= 10 && memcmp(q, "attributes", 10) == 0) {
-                /* #pragma D attributes N/N/N name: stability is not modelled, only checked */
-                q += 10;
-                while (q < eol && is_space(*q))
-                    q++;
-                const char *a = q;
-                while (q < eol && !is_space(*q))
-                    q++;
-                const char *ae = q;
-                while (q < eol && is_space(*q))
-                    q++;
-                if (q == eol || a == ae)
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes "
-                              "<attributes> <ident>");
-                if (!attr_ok(a, ae))
-                    dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid attributes specified by "
-                              "#pragma D attributes");
-                const char *ns = q;
-                while (q < eol && (is_alpha(*q) || is_digit(*q)))
-                    q++;
-                /* an identifier's attributes: libdtrace keeps them until the identifier is
-                 * defined; cg.c reports one never defined (D_PRAGMA_UNUSED) */
-                int provider = q - ns == 8 && !memcmp(ns, "provider", 8);
-                if (q > ns && !provider && cc->npragma_ids < DCC_MAXPRAGMA_IDS) {
-                    cc->pragma_ids[cc->npragma_ids] = dcc_strdup(cc, ns, (size_t)(q - ns));
-                    cc->pragma_lines[cc->npragma_ids++] = cc->line;
-                }
+                pragma_attributes(cc, q + 10, eol);
             } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0) &&
                        !((size_t)(eol - q) >= 7 && memcmp(q, "binding", 7) == 0)) {
                 dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid control directive");

@@ -136,6 +136,100 @@ static struct dnode *arglist(struct dcc *cc, int close)
     }
 }
 
+/* sizeof_expr: sizeof expr, sizeof (expr) or sizeof (type): a type's size is a constant, as
+ * in libdtrace */
+static struct dnode *sizeof_expr(struct dcc *cc, int line)
+{
+    struct dnode *n;
+    n = node(cc, N_SIZEOF, line);
+    next(cc);
+    if (cc->tok != T_LPAR) { /* sizeof expr */
+        n->a = unary(cc);
+        return n;
+    }
+    const char *save = cc->p;
+    int sline = cc->line;
+    next(cc);
+    if (dcc_type_start(cc)) { /* a type's size is a constant, as in libdtrace */
+        struct dtype t = dcc_parse_type(cc);
+        dcc_expect(cc, T_RPAR);
+        unsigned sz = dcc_type_size(cc, t);
+        if (!sz)
+            dcc_error(cc, line, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand "
+                      "of unknown size");
+        n->kind = N_INT;
+        n->ival = sz;
+        n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 }; /* size_t */
+        return n;
+    }
+    cc->p = save; /* sizeof (expr) ...: the parentheses belong to the operand */
+    cc->line = sline;
+    cc->tok = T_LPAR;
+    n->a = unary(cc);
+    return n;
+}
+
+/* offsetof_expr: offsetof(type, member): a constant */
+static struct dnode *offsetof_expr(struct dcc *cc, int line)
+{
+    struct dnode *n;
+    next(cc);
+    dcc_expect(cc, T_LPAR);
+    struct dtype t = dcc_parse_type(cc);
+    dcc_expect(cc, T_COMMA);
+    if (cc->tok != T_IDENT)
+        dcc_syntax(cc);
+    const char *mname = cc->tokstr;
+    next(cc);
+    dcc_expect(cc, T_RPAR);
+    if (t.kind != DT_SOU || t.ptr || !dcc_sou(cc, t)->complete)
+        dcc_error(cc, line, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or "
+                  "union type");
+    struct dmember *m = dcc_member_find(dcc_sou(cc, t), mname);
+    if (!m)
+        dcc_error(cc, line, "D_UNKNOWN", "failed to determine offset of %s: Member "
+                  "name not found", mname);
+    if (m->bits)
+        dcc_error(cc, line, "D_OFFSETOF_BITFIELD", "cannot take offset of a "
+                  "bit-field: %s", mname);
+    n = node(cc, N_INT, line);
+    n->ival = m->off;
+    n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 };
+    return n;
+}
+
+/* named_value: a name the parser resolves (an enumerator, an inline, NULL) as its node, the
+ * name taken; NULL for any other name */
+static struct dnode *named_value(struct dcc *cc, int line)
+{
+    struct dnode *n;
+    struct dname *d = dcc_name_find(cc, cc->tokstr, DNAME_ENUMERATOR);
+    struct dname *in = d ? NULL : dcc_name_find(cc, cc->tokstr, DNAME_INLINE);
+    if (d || !strcmp(cc->tokstr, "NULL")) {
+        n = node(cc, N_INT, line);
+        n->ival = d ? d->val : 0;
+        n->type = d ? d->type : (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* NULL: int 0 */
+        next(cc);
+        return n;
+    }
+    if (in && in->nparams) { /* an inline array: name[args] */
+        n = node(cc, N_INLARR, line);
+        n->s = cc->tokstr;
+        next(cc);
+        dcc_expect(cc, T_LBRACK);
+        n->b = arglist(cc, T_RBRACK);
+        return n;
+    }
+    if (in) { /* a fresh top node: lists link through `next` */
+        next(cc);
+        n = node(cc, N_INT, line);
+        *n = *in->expr;
+        n->next = NULL;
+        return n;
+    }
+    return NULL;
+}
+
 static struct dnode *primary(struct dcc *cc)
 {
     int line = cc->tokline;
@@ -184,34 +278,8 @@ static struct dnode *primary(struct dcc *cc)
             next(cc);
             return n;
         }
-        if (!strcmp(cc->tokstr, "sizeof")) {
-            n = node(cc, N_SIZEOF, line);
-            next(cc);
-            if (cc->tok != T_LPAR) { /* sizeof expr */
-                n->a = unary(cc);
-                return n;
-            }
-            const char *save = cc->p;
-            int sline = cc->line;
-            next(cc);
-            if (dcc_type_start(cc)) { /* a type's size is a constant, as in libdtrace */
-                struct dtype t = dcc_parse_type(cc);
-                dcc_expect(cc, T_RPAR);
-                unsigned sz = dcc_type_size(cc, t);
-                if (!sz)
-                    dcc_error(cc, line, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand "
-                              "of unknown size");
-                n->kind = N_INT;
-                n->ival = sz;
-                n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 }; /* size_t */
-                return n;
-            }
-            cc->p = save; /* sizeof (expr) ...: the parentheses belong to the operand */
-            cc->line = sline;
-            cc->tok = T_LPAR;
-            n->a = unary(cc);
-            return n;
-        }
+        if (!strcmp(cc->tokstr, "sizeof"))
+            return sizeof_expr(cc, line);
         if (!strcmp(cc->tokstr, "xlate")) {
             n = node(cc, N_XLATE, line);
             next(cc);
@@ -223,57 +291,10 @@ static struct dnode *primary(struct dcc *cc)
             dcc_expect(cc, T_RPAR);
             return n;
         }
-        if (!strcmp(cc->tokstr, "offsetof")) {
-            next(cc);
-            dcc_expect(cc, T_LPAR);
-            struct dtype t = dcc_parse_type(cc);
-            dcc_expect(cc, T_COMMA);
-            if (cc->tok != T_IDENT)
-                dcc_syntax(cc);
-            const char *mname = cc->tokstr;
-            next(cc);
-            dcc_expect(cc, T_RPAR);
-            if (t.kind != DT_SOU || t.ptr || !dcc_sou(cc, t)->complete)
-                dcc_error(cc, line, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or "
-                          "union type");
-            struct dmember *m = dcc_member_find(dcc_sou(cc, t), mname);
-            if (!m)
-                dcc_error(cc, line, "D_UNKNOWN", "failed to determine offset of %s: Member "
-                          "name not found", mname);
-            if (m->bits)
-                dcc_error(cc, line, "D_OFFSETOF_BITFIELD", "cannot take offset of a "
-                          "bit-field: %s", mname);
-            n = node(cc, N_INT, line);
-            n->ival = m->off;
-            n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 };
+        if (!strcmp(cc->tokstr, "offsetof"))
+            return offsetof_expr(cc, line);
+        if ((n = named_value(cc, line)) != NULL)
             return n;
-        }
-        {   /* names the parser resolves: enumerators, inlines, NULL */
-            struct dname *d = dcc_name_find(cc, cc->tokstr, DNAME_ENUMERATOR);
-            struct dname *in = d ? NULL : dcc_name_find(cc, cc->tokstr, DNAME_INLINE);
-            if (d || !strcmp(cc->tokstr, "NULL")) {
-                n = node(cc, N_INT, line);
-                n->ival = d ? d->val : 0;
-                n->type = d ? d->type : (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* NULL: int 0 */
-                next(cc);
-                return n;
-            }
-            if (in && in->nparams) { /* an inline array: name[args] */
-                n = node(cc, N_INLARR, line);
-                n->s = cc->tokstr;
-                next(cc);
-                dcc_expect(cc, T_LBRACK);
-                n->b = arglist(cc, T_RBRACK);
-                return n;
-            }
-            if (in) { /* a fresh top node: lists link through `next` */
-                next(cc);
-                n = node(cc, N_INT, line);
-                *n = *in->expr;
-                n->next = NULL;
-                return n;
-            }
-        }
         n = node(cc, N_IDENT, line);
         n->s = cc->tokstr;
         next(cc);

@@ -487,7 +487,17 @@ static int64_t digit_value(char ch)
 
 static int writable(struct dvm_cpu *c, uint64_t addr, uint32_t sz);
 
-__attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
+/* The arguments of a subroutine call, as subr_take checked them against its signature: each
+ * string's text and length, each integer's value. */
+struct subr_args {
+    const char *s[3];
+    unsigned len[3];
+    int64_t iv[3];
+};
+
+/* subr_take: the tuple pushed for subroutine id, checked against its signature (s: a string,
+ * S: a string or NULL, i: an integer) and taken off it. 0, or -1 with a fault set. */
+static int subr_take(struct dvm_cpu *c, unsigned id, struct subr_args *a)
 {
     static const char *const sig[DIF_S_COUNT] = {
         [DIF_S_STRLEN] = "s", [DIF_S_STRJOIN] = "ss", [DIF_S_SUBSTR2] = "si",
@@ -505,423 +515,521 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
         [DIF_S_KVAR] = "ii", [DIF_S_PROGENYOF] = "i", [DIF_S_UNAME] = "i",
     };
-    const char *s[3] = { 0 };
-    unsigned len[3] = { 0 };
-    int64_t iv[3] = { 0 };
     unsigned n = (unsigned)strlen(sig[id]);
     if (c->ntup != n) {
         c->fault = DVM_F_ILLOP;
-        return 0;
+        return -1;
     }
     for (unsigned j = 0; j < n; j++) {
         int str = c->tuptype[j] == DIF_TYPE_STR;
         if (sig[id][j] != 'S' && (sig[id][j] == 's') != str) {
             c->fault = DVM_F_ILLOP;
-            return 0;
+            return -1;
         }
         if (str) {
-            s[j] = dvm_str(c, c->tup[j], &len[j]);
-            if (!s[j]) {
+            a->s[j] = dvm_str(c, c->tup[j], &a->len[j]);
+            if (!a->s[j]) {
                 c->fault = DVM_F_BADADDR;
                 c->fault_addr = c->tup[j];
-                return 0;
+                return -1;
             }
         } else {
-            iv[j] = (int64_t)c->tup[j];
+            a->iv[j] = (int64_t)c->tup[j];
         }
     }
     c->ntup = 0;
-    /* the bytes this call may touch: a search compares up to the needle at every position */
-    int64_t work = (int64_t)len[0] + len[1] + len[2];
+    return 0;
+}
+
+/* subr_charge: the bytes this call may touch, taken from the clause's budget: a search
+ * compares up to the needle at every position. 0, or -1 with DVM_F_BUDGET set. */
+static int subr_charge(struct dvm_cpu *c, unsigned id, const struct subr_args *a)
+{
+    int64_t work = (int64_t)a->len[0] + a->len[1] + a->len[2];
     if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR || id == DIF_S_INDEX3 ||
         id == DIF_S_RINDEX3)
-        work = (int64_t)len[0] * ((int64_t)len[1] + 1);
+        work = (int64_t)a->len[0] * ((int64_t)a->len[1] + 1);
     if (id == DIF_S_COPYIN)
-        work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
+        work = a->iv[1] < 0 || a->iv[1] > INT32_MAX ? INT32_MAX : a->iv[1];
     if (id == DIF_S_ALLOCA) /* more than scratch holds is "out of scratch", not work */
-        work = iv[0] < 0 || iv[0] > (int64_t)c->st->scratch_size ? 0 : iv[0];
+        work = a->iv[0] < 0 || a->iv[0] > (int64_t)c->st->scratch_size ? 0 : a->iv[0];
     if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2 || id == DIF_S_COPYS)
         work = c->st->strsize;
     if (work > c->budget) {
         c->budget = -1;
         c->fault = DVM_F_BUDGET;
-        return 0;
+        return -1;
     }
     c->budget -= (int32_t)work;
-    unsigned max = c->st->strsize - 1u;
-    char *d;
-    switch (id) {
-    case DIF_S_STRLEN:
-        return len[0];
-    case DIF_S_INDEX: case DIF_S_RINDEX: {
-        int64_t found = -1;
-        for (unsigned k = 0; len[1] <= len[0] && k + len[1] <= len[0]; k++)
-            if (memcmp(s[0] + k, s[1], len[1]) == 0) {
-                found = k;
-                if (id == DIF_S_INDEX)
-                    break;
-            }
-        return (uint64_t)found;
-    }
-    case DIF_S_INDEX3: case DIF_S_RINDEX3: {
-        /* as DTrace's: index from start on (a negative start is 0; at or past the end only
-         * "" is found, there), rindex from start back (a negative start finds only "", at
-         * 0; past the end is the end); "" in "" is at 0 */
-        int64_t pos = iv[2], l0 = len[0];
-        if (!len[0] && !len[1])
-            return 0;
-        if (id == DIF_S_INDEX3) {
-            pos = pos < 0 ? 0 : pos;
-            if (pos >= l0)
-                return len[1] ? (uint64_t)-1 : (uint64_t)l0;
-            for (int64_t k = pos; k + len[1] <= l0; k++)
-                if (memcmp(s[0] + k, s[1], len[1]) == 0)
-                    return (uint64_t)k;
-            return (uint64_t)-1;
+    return 0;
+}
+
+/* ---- subroutines that return a value -------------------------------------------------------- */
+
+/* index(s, t) and rindex(s, t): the first or last position of t in s, or -1 */
+static uint64_t sub_index(unsigned id, const struct subr_args *a)
+{
+    int64_t found = -1;
+    for (unsigned k = 0; a->len[1] <= a->len[0] && k + a->len[1] <= a->len[0]; k++)
+        if (memcmp(a->s[0] + k, a->s[1], a->len[1]) == 0) {
+            found = k;
+            if (id == DIF_S_INDEX)
+                break;
         }
-        if (pos < 0)
-            return len[1] ? (uint64_t)-1 : 0;
-        for (int64_t k = pos > l0 ? l0 : pos; k >= 0; k--)
-            if (k + len[1] <= l0 && memcmp(s[0] + k, s[1], len[1]) == 0)
+    return (uint64_t)found;
+}
+
+/* index(s, t, start) and rindex(s, t, start), as DTrace's: index from start on (a negative
+ * start is 0; at or past the end only "" is found, there), rindex from start back (a negative
+ * start finds only "", at 0; past the end is the end); "" in "" is at 0 */
+static uint64_t sub_index3(unsigned id, const struct subr_args *a)
+{
+    const char *s = a->s[0], *t = a->s[1];
+    int64_t pos = a->iv[2], l0 = a->len[0], l1 = a->len[1];
+    if (!l0 && !l1)
+        return 0;
+    if (id == DIF_S_INDEX3) {
+        pos = pos < 0 ? 0 : pos;
+        if (pos >= l0)
+            return l1 ? (uint64_t)-1 : (uint64_t)l0;
+        for (int64_t k = pos; k + l1 <= l0; k++)
+            if (memcmp(s + k, t, (size_t)l1) == 0)
                 return (uint64_t)k;
         return (uint64_t)-1;
     }
-    case DIF_S_PRINFO:
-        return prinfo(iv[0], (uint64_t)iv[1]);
-    case DIF_S_PROGENYOF:
-        return progenyof(c->ctx->pid, iv[0]);
-    case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
-        /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
-         * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
-         * illegal operation */
-        int64_t base = id == DIF_S_STRTOLL2 ? iv[1] : 10;
-        uint64_t v = 0;
-        unsigned k = 0;
-        int neg = 0;
-        if (base < 2 || base > 36) {
-            c->fault = DVM_F_ILLOP;
-            return 0;
-        }
-        while (k < len[0] && (s[0][k] == ' ' || s[0][k] == '\t'))
-            k++;
-        if (k < len[0] && (s[0][k] == '-' || s[0][k] == '+'))
-            neg = s[0][k++] == '-';
-        if (base == 16 && k + 2 < len[0] && s[0][k] == '0' && (s[0][k + 1] | 0x20) == 'x' &&
-            digit_value(s[0][k + 2]) < 16)
-            k += 2;
-        for (; k < len[0] && digit_value(s[0][k]) < base; k++)
-            v = v * (uint64_t)base + (uint64_t)digit_value(s[0][k]);
-        return neg ? 0 - v : v;
+    if (pos < 0)
+        return l1 ? (uint64_t)-1 : 0;
+    for (int64_t k = pos > l0 ? l0 : pos; k >= 0; k--)
+        if (k + l1 <= l0 && memcmp(s + k, t, (size_t)l1) == 0)
+            return (uint64_t)k;
+    return (uint64_t)-1;
+}
+
+/* strtoll(s) and strtoll(s, base), as DTrace's dtrace_strtoll: blanks, a sign, 0x in base
+ * 16, then the digits (0-9, then a-z or A-Z) below the base, wrapping at 64 bits; a base
+ * outside 2..36 is an illegal operation */
+static uint64_t sub_strtoll(struct dvm_cpu *c, unsigned id, const struct subr_args *a)
+{
+    const char *s = a->s[0];
+    unsigned k = 0, len = a->len[0];
+    int64_t base = id == DIF_S_STRTOLL2 ? a->iv[1] : 10;
+    uint64_t v = 0;
+    int neg = 0;
+    if (base < 2 || base > 36) {
+        c->fault = DVM_F_ILLOP;
+        return 0;
     }
-    case DIF_S_STRCHR: { /* not found: "" (this subset has no NULL strings) */
-        for (unsigned k = 0; k < len[0]; k++)
-            if (s[0][k] == (char)iv[1])
-                return (uint64_t)(uintptr_t)(s[0] + k);
-        return (uint64_t)(uintptr_t)c->st->obj.strs;
+    while (k < len && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    if (k < len && (s[k] == '-' || s[k] == '+'))
+        neg = s[k++] == '-';
+    if (base == 16 && k + 2 < len && s[k] == '0' && (s[k + 1] | 0x20) == 'x' &&
+        digit_value(s[k + 2]) < 16)
+        k += 2;
+    for (; k < len && digit_value(s[k]) < base; k++)
+        v = v * (uint64_t)base + (uint64_t)digit_value(s[k]);
+    return neg ? 0 - v : v;
+}
+
+/* strchr(s, c), strrchr(s, c) and strstr(s, t): where in s; not found: "" (this subset has
+ * no NULL strings) */
+static uint64_t sub_strfind(struct dvm_cpu *c, unsigned id, const struct subr_args *a)
+{
+    const char *s = a->s[0];
+    unsigned len = a->len[0];
+    if (id == DIF_S_STRCHR) {
+        for (unsigned k = 0; k < len; k++)
+            if (s[k] == (char)a->iv[1])
+                return (uint64_t)(uintptr_t)(s + k);
+    } else if (id == DIF_S_STRRCHR) {
+        for (unsigned k = len; k-- > 0;)
+            if (s[k] == (char)a->iv[1])
+                return (uint64_t)(uintptr_t)(s + k);
+    } else {
+        for (unsigned k = 0; a->len[1] <= len && k + a->len[1] <= len; k++)
+            if (memcmp(s + k, a->s[1], a->len[1]) == 0)
+                return (uint64_t)(uintptr_t)(s + k);
     }
-    case DIF_S_STRSTR: {
-        for (unsigned k = 0; len[1] <= len[0] && k + len[1] <= len[0]; k++)
-            if (memcmp(s[0] + k, s[1], len[1]) == 0)
-                return (uint64_t)(uintptr_t)(s[0] + k);
-        return (uint64_t)(uintptr_t)c->st->obj.strs;
+    return (uint64_t)(uintptr_t)c->st->obj.strs;
+}
+
+/* `name: a kernel variable's bytes (iv[1] of them), little-endian as every target is */
+static uint64_t sub_kvar(struct dvm_cpu *c, const struct subr_args *a)
+{
+    uint64_t v = 0;
+    int64_t size = a->iv[1];
+    int r = size == 1 || size == 2 || size == 4 || size == 8
+            ? (dvm_kread ? dvm_kread(&v, (uint64_t)a->iv[0], (unsigned)size) : -1) : -1;
+    if (r != 0) {
+        c->fault = r == DVM_UREAD_PRIV ? DVM_F_KPRIV : DVM_F_BADADDR;
+        c->fault_addr = (uint64_t)a->iv[0];
+        return 0;
     }
-    case DIF_S_SPECULATION:
-        return dvm_spec_alloc(c->st, c->ctx->cpu);
-    case DIF_S_STACK: /* trace/d/stacks.c: bounded by DVM_STACK_MAXDEPTH frames */
-        if ((iv[0] & 1) ? user_refused(c) : kernel_refused(c))
-            return 0;
-        return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
-                               iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
-                                                                       : DVM_STACK_MAXDEPTH);
-    case DIF_S_KVAR: { /* `name: its bytes, little-endian as every target is */
-        uint64_t v = 0;
-        int r = iv[1] == 1 || iv[1] == 2 || iv[1] == 4 || iv[1] == 8
-                ? (dvm_kread ? dvm_kread(&v, (uint64_t)iv[0], (unsigned)iv[1]) : -1) : -1;
-        if (r != 0) {
-            c->fault = r == DVM_UREAD_PRIV ? DVM_F_KPRIV : DVM_F_BADADDR;
-            c->fault_addr = (uint64_t)iv[0];
-            return 0;
-        }
-        return v;
+    return v;
+}
+
+/* caller (iv[0] 0) and ucaller (1): a timer's interrupted pc, else the frame above */
+static uint64_t sub_caller(struct dvm_cpu *c, const struct subr_args *a)
+{
+    uint64_t pcs[1] = { 0 };
+    int user = a->iv[0] != 0;
+    if (!user && kernel_refused(c))
+        return 0;
+    if (c->st->obj.probes[c->probe].dp_flags) /* a timer's: the interrupted pc */
+        return c->args ? c->args[user ? 1 : 0] : 0;
+    if (user && user_refused(c))
+        return 0;
+    return dvm_stack && dvm_stack(user ? DVM_STACK_USER : DVM_STACK_KERNEL, pcs, 1) ? pcs[0]
+                                                                                   : 0;
+}
+
+/* htons, htonl, htonll: the value's bytes reversed */
+static uint64_t sub_swap(unsigned id, uint64_t v)
+{
+    if (id == DIF_S_HTONS)
+        return (uint16_t)((v & 0xff) << 8 | (v >> 8 & 0xff));
+    if (id == DIF_S_HTONL) {
+        uint32_t w = (uint32_t)v;
+        return (w >> 24) | (w >> 8 & 0xff00u) | (w << 8 & 0xff0000u) | (w << 24);
     }
-    case DIF_S_CALLER: {
-        uint64_t pcs[1] = { 0 };
-        if (!iv[0] && kernel_refused(c))
-            return 0;
-        if (c->st->obj.probes[c->probe].dp_flags) /* a timer's: the interrupted pc */
-            return c->args ? c->args[iv[0] ? 1 : 0] : 0;
-        if (iv[0] && user_refused(c))
-            return 0;
-        return dvm_stack && dvm_stack(iv[0] ? DVM_STACK_USER : DVM_STACK_KERNEL, pcs, 1)
-                   ? pcs[0] : 0;
+    uint64_t r = 0;
+    for (int k = 0; k < 8; k++, v >>= 8)
+        r = r << 8 | (v & 0xff);
+    return r;
+}
+
+/* a string member's store (iv[0]: where): strsize bytes, checked as DIF_ST*'s */
+static uint64_t sub_copys(struct dvm_cpu *c, const struct subr_args *a)
+{
+    if (!writable(c, (uint64_t)a->iv[0], c->st->strsize)) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = (uint64_t)a->iv[0];
+        return 0;
     }
-    case DIF_S_STACKDEPTH:
-        if ((iv[0] & 1) && user_refused(c))
-            return 0;
-        return dvm_stack_depth((unsigned)iv[0] & 1u);
-    case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
-        if (!dvm_spec_room(c->st, c, (uint64_t)iv[0]))
-            c->fault = DVM_F_SPECDROP;
-        return (uint64_t)iv[0];
-    case DIF_S_STRRCHR: /* not found: "" */
-        for (unsigned k = len[0]; k-- > 0;)
-            if (s[0][k] == (char)iv[1])
-                return (uint64_t)(uintptr_t)(s[0] + k);
-        return (uint64_t)(uintptr_t)c->st->obj.strs;
-    case DIF_S_RAND: /* DTrace's own cheap generator over the time */
-        return (uint64_t)(int32_t)((c->ctx->timestamp * 2416u + 374441u) % 1771875u);
-    case DIF_S_HTONS:
-        return (uint16_t)(((uint64_t)iv[0] & 0xff) << 8 | ((uint64_t)iv[0] >> 8 & 0xff));
-    case DIF_S_HTONL: {
-        uint32_t v = (uint32_t)iv[0];
-        return (v >> 24) | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | (v << 24);
-    }
-    case DIF_S_HTONLL: {
-        uint64_t v = (uint64_t)iv[0], r = 0;
-        for (int k = 0; k < 8; k++, v >>= 8)
-            r = r << 8 | (v & 0xff);
-        return r;
-    }
-    case DIF_S_COPYS: { /* a string member's store: strsize bytes, checked as DIF_ST*'s */
-        if (!writable(c, (uint64_t)iv[0], c->st->strsize)) {
-            c->fault = DVM_F_BADADDR;
-            c->fault_addr = (uint64_t)iv[0];
-            return 0;
-        }
-        uint8_t *p = (uint8_t *)(uintptr_t)iv[0];
-        memmove(p, s[1], len[1]); /* may overlap: x.s = x.s */
-        memset(p + len[1], 0, c->st->strsize - len[1]);
-        return (uint64_t)iv[0];
-    }
-    case DIF_S_ALLOCA: { /* zeroed scratch for the rest of the clause; too big: a fault */
-        uint8_t *p = iv[0] >= 0 && iv[0] <= (int64_t)c->st->scratch_size
-                     ? scratch(c, (uint32_t)iv[0]) : NULL;
-        if (!p) {
-            c->fault = DVM_F_NOSCRATCH;
-            return 0;
-        }
-        memset(p, 0, (size_t)iv[0]);
-        return (uint64_t)(uintptr_t)p;
-    }
-    case DIF_S_COPYIN: { /* a copy in scratch; a size scratch cannot hold is a fault */
-        uint8_t *p = iv[1] > 0 ? scratch(c, (uint32_t)iv[1]) : NULL;
-        if (!p) {
-            c->fault = DVM_F_NOSCRATCH;
-            return 0;
-        }
-        int r = dvm_uread ? dvm_uread(p, (uint64_t)iv[0], (unsigned)iv[1]) : -1;
-        if (r != 0) {
-            c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
-            c->fault_addr = (uint64_t)iv[0];
-            return 0;
-        }
-        return (uint64_t)(uintptr_t)p;
-    }
-    default:
-        break;
-    }
-    /* the rest build a new string in scratch */
-    if (!(d = new_str(c))) {
+    uint8_t *p = (uint8_t *)(uintptr_t)a->iv[0];
+    memmove(p, a->s[1], a->len[1]); /* may overlap: x.s = x.s */
+    memset(p + a->len[1], 0, c->st->strsize - a->len[1]);
+    return (uint64_t)a->iv[0];
+}
+
+/* alloca(n): zeroed scratch for the rest of the clause; too big: a fault */
+static uint64_t sub_alloca(struct dvm_cpu *c, int64_t n)
+{
+    uint8_t *p = n >= 0 && n <= (int64_t)c->st->scratch_size ? scratch(c, (uint32_t)n) : NULL;
+    if (!p) {
         c->fault = DVM_F_NOSCRATCH;
         return 0;
     }
-    unsigned n0 = 0;
-    switch (id) {
-    case DIF_S_COPYINSTR: case DIF_S_COPYINSTR2: { /* up to the NUL, max or strsize - 1 */
-        uint64_t lim = id == DIF_S_COPYINSTR2 && iv[1] >= 0 && (uint64_t)iv[1] < max
-                       ? (uint64_t)iv[1] : max;
-        for (; n0 < lim; n0++) {
-            int r = dvm_uread ? dvm_uread(d + n0, (uint64_t)iv[0] + n0, 1) : -1;
-            if (r != 0) {
-                c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
-                c->fault_addr = (uint64_t)iv[0] + n0;
-                return 0;
-            }
-            if (!d[n0])
-                break;
+    memset(p, 0, (size_t)n);
+    return (uint64_t)(uintptr_t)p;
+}
+
+/* copyin(addr, n): a copy in scratch; a size scratch cannot hold is a fault */
+static uint64_t sub_copyin(struct dvm_cpu *c, const struct subr_args *a)
+{
+    uint8_t *p = a->iv[1] > 0 ? scratch(c, (uint32_t)a->iv[1]) : NULL;
+    if (!p) {
+        c->fault = DVM_F_NOSCRATCH;
+        return 0;
+    }
+    int r = dvm_uread ? dvm_uread(p, (uint64_t)a->iv[0], (unsigned)a->iv[1]) : -1;
+    if (r != 0) {
+        c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
+        c->fault_addr = (uint64_t)a->iv[0];
+        return 0;
+    }
+    return (uint64_t)(uintptr_t)p;
+}
+
+/* ---- subroutines that build a new string ----------------------------------------------------
+ * Each writes its string into d (up to max characters, not NUL-terminated) and returns its
+ * length, or -1: a fault set, or (strtok at its end) the NULL string. */
+
+/* copyinstr(addr) and copyinstr(addr, max): up to the NUL, max or strsize - 1 */
+static long str_copyin(struct dvm_cpu *c, unsigned id, const struct subr_args *a, char *d,
+                       unsigned max)
+{
+    uint64_t lim = id == DIF_S_COPYINSTR2 && a->iv[1] >= 0 && (uint64_t)a->iv[1] < max
+                   ? (uint64_t)a->iv[1] : max;
+    unsigned n = 0;
+    for (; n < lim; n++) {
+        int r = dvm_uread ? dvm_uread(d + n, (uint64_t)a->iv[0] + n, 1) : -1;
+        if (r != 0) {
+            c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)a->iv[0] + n;
+            return -1;
         }
-        break;
+        if (!d[n])
+            break;
     }
-    case DIF_S_PRSTR: { /* d/dprinfo.h */
-        struct dvm_lwpinfo li = { 0 };
-        const char *v = "";
-        if (iv[0] == DPRS_CLNAME)
-            v = (uint64_t)iv[1] >> 16 == 0 ? "SYS" : "RT";
-        else if ((uint64_t)iv[1] <= UINT32_MAX && dvm_lwpinfo((uint32_t)iv[1], &li) == 0 &&
-                 li.fname)
-            v = li.fname;
-        while (v[n0] && n0 < max) {
-            d[n0] = v[n0];
-            n0++;
-        }
-        break;
+    return n;
+}
+
+/* str_put: v's characters (NULL: none), up to max */
+static long str_put(const char *v, char *d, unsigned max)
+{
+    unsigned n = 0;
+    while (v && v[n] && n < max) {
+        d[n] = v[n];
+        n++;
     }
-    case DIF_S_UNAME: { /* d/duname.h */
-        const char *v = iv[0] >= 0 && iv[0] < DUN_COUNT ? dvm_uname((unsigned)iv[0]) : "";
-        while (v && v[n0] && n0 < max) {
-            d[n0] = v[n0];
-            n0++;
-        }
-        break;
+    return n;
+}
+
+/* a process's string member (d/dprinfo.h): its scheduling class or its program's name */
+static long str_prstr(const struct subr_args *a, char *d, unsigned max)
+{
+    struct dvm_lwpinfo li = { 0 };
+    const char *v = "";
+    if (a->iv[0] == DPRS_CLNAME)
+        v = (uint64_t)a->iv[1] >> 16 == 0 ? "SYS" : "RT";
+    else if ((uint64_t)a->iv[1] <= UINT32_MAX && dvm_lwpinfo((uint32_t)a->iv[1], &li) == 0 &&
+             li.fname)
+        v = li.fname;
+    return str_put(v, d, max);
+}
+
+/* strjoin(s, t) */
+static long str_join(const struct subr_args *a, char *d, unsigned max)
+{
+    unsigned n = a->len[0] < max ? a->len[0] : max;
+    memmove(d, a->s[0], n);
+    for (unsigned k = 0; k < a->len[1] && n < max; k++)
+        d[n++] = a->s[1][k];
+    return n;
+}
+
+/* substr(s, start) and substr(s, start, count), negative start and count as DTrace's */
+static long str_substr(unsigned id, const struct subr_args *a, char *d, unsigned max)
+{
+    int64_t len = a->len[0], start = a->iv[1], cnt = id == DIF_S_SUBSTR3 ? a->iv[2] : len;
+    unsigned n = 0;
+    if (start < 0)
+        start += len;
+    if (start < 0) {
+        if (id == DIF_S_SUBSTR3)
+            cnt += start;
+        start = 0;
     }
-    case DIF_S_JSON: {
-        const char *vs, *ve;
-        if (json_find(s[0], s[0] + len[0], s[1], len[1], &vs, &ve) == 0)
-            for (; vs < ve && n0 < max; vs++)
-                d[n0++] = *vs;
-        break;
+    if (cnt < 0)
+        cnt = len - start + cnt;
+    for (int64_t k = start; k < len && k - start < cnt && n < max; k++)
+        d[n++] = a->s[0][k];
+    return n;
+}
+
+/* lltostr(v) and lltostr(v, base), as DTrace's: bases 2..36 (else a fault); other than 10
+ * the value is unsigned; 16 has "0x" before it, 8 a "0"; zero is "0" (and "0x0" in 16) */
+static long str_lltostr(struct dvm_cpu *c, unsigned id, const struct subr_args *a, char *d,
+                        unsigned max)
+{
+    int64_t b = id == DIF_S_LLTOSTR2 ? a->iv[1] : 10, x = a->iv[0];
+    if (b <= 1 || b > 36) {
+        c->fault = DVM_F_ILLOP;
+        return -1;
     }
-    case DIF_S_STRJOIN:
-        n0 = len[0] < max ? len[0] : max;
-        memmove(d, s[0], n0);
-        for (unsigned k = 0; k < len[1] && n0 < max; k++)
-            d[n0++] = s[1][k];
-        break;
-    case DIF_S_SUBSTR2: case DIF_S_SUBSTR3: {
-        int64_t start = iv[1], cnt = id == DIF_S_SUBSTR3 ? iv[2] : (int64_t)len[0];
-        if (start < 0)
-            start += len[0];
-        if (start < 0) {
-            if (id == DIF_S_SUBSTR3)
-                cnt += start;
-            start = 0;
-        }
-        if (cnt < 0)
-            cnt = (int64_t)len[0] - start + cnt;
-        for (int64_t k = start; k < (int64_t)len[0] && k - start < cnt && n0 < max; k++)
-            d[n0++] = s[0][k];
-        break;
+    char tmp[72];
+    unsigned e = sizeof(tmp), n = 0;
+    uint64_t v = b == 10 && x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+    for (; v; v /= (uint64_t)b) {
+        unsigned dg = (unsigned)(v % (uint64_t)b);
+        tmp[--e] = (char)(dg < 10 ? '0' + dg : 'a' + dg - 10);
     }
-    case DIF_S_LLTOSTR: {
-        char tmp[24];
-        uint64_t v = iv[0] < 0 ? 0 - (uint64_t)iv[0] : (uint64_t)iv[0];
-        if (iv[0] < 0)
-            d[n0++] = '-';
-        d_utoa(tmp, v);
-        for (unsigned k = 0; tmp[k] && n0 < max; k++)
-            d[n0++] = tmp[k];
-        break;
+    if (x == 0 && b == 16)
+        tmp[--e] = '0';
+    if (b == 16)
+        tmp[--e] = 'x';
+    if (x == 0 || b == 8 || b == 16)
+        tmp[--e] = '0';
+    if (x < 0 && b == 10)
+        tmp[--e] = '-';
+    for (; e < sizeof(tmp) && n < max; e++)
+        d[n++] = tmp[e];
+    return n;
+}
+
+/* strtok(s, delims), as DTrace's: skip the delimiters, copy up to the next one; strtok(NULL,
+ * delims) goes on from there (the string is kept per CPU); at the end the result is NULL */
+static long str_tok(struct dvm_cpu *c, const struct subr_args *a, char *d, unsigned max)
+{
+    uint8_t map[32] = { 0 };
+    for (unsigned k = 0; k < a->len[1]; k++)
+        map[(uint8_t)a->s[1][k] >> 3] |= (uint8_t)(1u << ((uint8_t)a->s[1][k] & 7u));
+    char *b = c->strtok;
+    if (a->s[0]) {
+        memcpy(b, a->s[0], a->len[0]);
+        c->strtok_off = 0;
+        c->strtok_len = a->len[0];
     }
-    case DIF_S_STRTOK: {
-        /* as DTrace: skip the delimiters, copy up to the next one; strtok(NULL, d) goes on
-         * from there (the string is kept per CPU); at the end the result is NULL */
-        uint8_t map[32] = { 0 };
-        for (unsigned k = 0; k < len[1]; k++)
-            map[(uint8_t)s[1][k] >> 3] |= (uint8_t)(1u << ((uint8_t)s[1][k] & 7u));
-        char *b = c->strtok;
-        if (s[0]) {
-            memcpy(b, s[0], len[0]);
-            c->strtok_off = 0;
-            c->strtok_len = len[0];
-        }
-        uint32_t p = c->strtok_off, l = c->strtok_len;
+    uint32_t p = c->strtok_off, l = c->strtok_len;
+    unsigned n = 0;
 #define DELIM(ch) (map[(uint8_t)(ch) >> 3] & (1u << ((uint8_t)(ch) & 7u)))
-        while (p < l && DELIM(b[p]))
-            p++;
-        if (p >= l) {
-            c->strtok_off = c->strtok_len = 0;
-            return 0;
-        }
-        while (p < l && !DELIM(b[p]) && n0 < max)
-            d[n0++] = b[p++];
+    while (p < l && DELIM(b[p]))
+        p++;
+    if (p >= l) {
+        c->strtok_off = c->strtok_len = 0;
+        return -1;
+    }
+    while (p < l && !DELIM(b[p]) && n < max)
+        d[n++] = b[p++];
 #undef DELIM
-        c->strtok_off = p;
-        break;
+    c->strtok_off = p;
+    return n;
+}
+
+/* basename(s) and dirname(s), as DTrace's: "" is ".", all slashes is "/", trailing slashes
+ * ignored */
+static long str_path(unsigned id, const struct subr_args *a, char *d, unsigned max)
+{
+    const char *s = a->s[0];
+    int last = (int)a->len[0] - 1;
+    unsigned n = 0;
+    while (last >= 0 && s[last] == '/')
+        last--;
+    if (a->len[0] == 0)
+        return str_put(".", d, max);
+    if (last < 0)
+        return str_put("/", d, max);
+    int first = last, from = 0, to = -1;
+    while (first > 0 && s[first - 1] != '/')
+        first--;
+    if (id == DIF_S_BASENAME) {
+        from = first;
+        to = last;
+    } else {
+        to = first - 1;
+        while (to >= 0 && s[to] == '/')
+            to--;
+        if (first == 0)
+            d[n++] = '.';
+        else if (to < 0)
+            d[n++] = '/';
     }
-    case DIF_S_LLTOSTR2: {
-        /* as DTrace: bases 2..36 (else a fault); other than 10 the value is unsigned; 16 has
-         * "0x" before it, 8 a "0"; zero is "0" (and "0x0" in 16) */
-        int64_t b = iv[1];
-        if (b <= 1 || b > 36) {
-            c->fault = DVM_F_ILLOP;
-            return 0;
-        }
-        char tmp[72];
-        unsigned e = sizeof(tmp);
-        uint64_t v = b == 10 && iv[0] < 0 ? 0 - (uint64_t)iv[0] : (uint64_t)iv[0];
-        for (; v; v /= (uint64_t)b) {
-            unsigned dg = (unsigned)(v % (uint64_t)b);
-            tmp[--e] = (char)(dg < 10 ? '0' + dg : 'a' + dg - 10);
-        }
-        if (iv[0] == 0 && b == 16)
-            tmp[--e] = '0';
-        if (b == 16)
-            tmp[--e] = 'x';
-        if (iv[0] == 0 || b == 8 || b == 16)
-            tmp[--e] = '0';
-        if (iv[0] < 0 && b == 10)
-            tmp[--e] = '-';
-        for (; e < sizeof(tmp) && n0 < max; e++)
-            d[n0++] = tmp[e];
-        break;
-    }
-    case DIF_S_BASENAME: case DIF_S_DIRNAME: {
-        /* as DTrace: "" is ".", all slashes is "/", trailing slashes ignored */
-        int last = (int)len[0] - 1;
-        while (last >= 0 && s[0][last] == '/')
-            last--;
-        int from = 0, to = -1;
-        if (len[0] == 0) {
-            d[n0++] = '.';
-        } else if (last < 0) {
-            d[n0++] = '/';
+    for (int k = from; k <= to && n < max; k++)
+        d[n++] = s[k];
+    return n;
+}
+
+/* cleanpath(s): drops "//", "/./" and "dir/../" as DTrace does, textually (a final "/."
+ * stays) */
+static long str_cleanpath(const struct subr_args *a, char *d, unsigned max)
+{
+    const char *s = a->s[0];
+    unsigned len = a->len[0], n = 0;
+    for (unsigned k = 0; k < len && n < max;) {
+        const char *q = s + k;
+        if (q[0] == '/' && k + 1 < len && q[1] == '/') {
+            k++;
+        } else if (q[0] == '/' && k + 2 < len && q[1] == '.' && q[2] == '/') {
+            k += 2;
+        } else if (q[0] == '/' && k + 3 < len && q[1] == '.' && q[2] == '.' && q[3] == '/') {
+            while (n > 0 && d[n - 1] != '/')
+                n--;
+            if (n > 0)
+                n--;
+            k += 3;
         } else {
-            int first = last;
-            while (first > 0 && s[0][first - 1] != '/')
-                first--;
-            if (id == DIF_S_BASENAME) {
-                from = first;
-                to = last;
-            } else {
-                to = first - 1;
-                while (to >= 0 && s[0][to] == '/')
-                    to--;
-                if (first == 0)
-                    d[n0++] = '.';
-                else if (to < 0)
-                    d[n0++] = '/';
-            }
-            for (int k = from; k <= to && n0 < max; k++)
-                d[n0++] = s[0][k];
+            d[n++] = s[k++];
         }
-        break;
     }
-    case DIF_S_CLEANPATH:
-        /* drops "//", "/./" and "dir/../" as DTrace does, textually (a final "/." stays) */
-        for (unsigned k = 0; k < len[0] && n0 < max;) {
-            const char *q = s[0] + k;
-            if (q[0] == '/' && k + 1 < len[0] && q[1] == '/') {
-                k++;
-            } else if (q[0] == '/' && k + 2 < len[0] && q[1] == '.' && q[2] == '/') {
-                k += 2;
-            } else if (q[0] == '/' && k + 3 < len[0] && q[1] == '.' && q[2] == '.' &&
-                       q[3] == '/') {
-                while (n0 > 0 && d[n0 - 1] != '/')
-                    n0--;
-                if (n0 > 0)
-                    n0--;
-                k += 3;
-            } else {
-                d[n0++] = s[0][k++];
-            }
-        }
+    return n;
+}
+
+/* toupper(s) and tolower(s) */
+static long str_case(unsigned id, const struct subr_args *a, char *d)
+{
+    for (unsigned k = 0; k < a->len[0]; k++) {
+        char ch = a->s[0][k];
+        if (id == DIF_S_TOUPPER && ch >= 'a' && ch <= 'z')
+            ch = (char)(ch - 32);
+        if (id == DIF_S_TOLOWER && ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch + 32);
+        d[k] = ch;
+    }
+    return a->len[0];
+}
+
+/* subr_string: the subroutines that build a new string, in scratch */
+static uint64_t subr_string(struct dvm_cpu *c, unsigned id, const struct subr_args *a)
+{
+    char *d = new_str(c);
+    if (!d) {
+        c->fault = DVM_F_NOSCRATCH;
+        return 0;
+    }
+    unsigned max = c->st->strsize - 1u;
+    const char *vs, *ve;
+    long n;
+    switch (id) {
+    case DIF_S_COPYINSTR: case DIF_S_COPYINSTR2: n = str_copyin(c, id, a, d, max); break;
+    case DIF_S_PRSTR: n = str_prstr(a, d, max); break;
+    case DIF_S_UNAME: /* d/duname.h */
+        n = str_put(a->iv[0] >= 0 && a->iv[0] < DUN_COUNT ? dvm_uname((unsigned)a->iv[0]) : "",
+                    d, max);
         break;
-    case DIF_S_TOUPPER: case DIF_S_TOLOWER:
-        for (unsigned k = 0; k < len[0]; k++) {
-            char ch = s[0][k];
-            if (id == DIF_S_TOUPPER && ch >= 'a' && ch <= 'z')
-                ch = (char)(ch - 32);
-            if (id == DIF_S_TOLOWER && ch >= 'A' && ch <= 'Z')
-                ch = (char)(ch + 32);
-            d[n0++] = ch;
-        }
+    case DIF_S_JSON:
+        n = 0;
+        if (json_find(a->s[0], a->s[0] + a->len[0], a->s[1], a->len[1], &vs, &ve) == 0)
+            for (; vs < ve && n < (long)max; vs++)
+                d[n++] = *vs;
         break;
+    case DIF_S_STRJOIN: n = str_join(a, d, max); break;
+    case DIF_S_SUBSTR2: case DIF_S_SUBSTR3: n = str_substr(id, a, d, max); break;
+    case DIF_S_LLTOSTR: case DIF_S_LLTOSTR2: n = str_lltostr(c, id, a, d, max); break;
+    case DIF_S_STRTOK: n = str_tok(c, a, d, max); break;
+    case DIF_S_BASENAME: case DIF_S_DIRNAME: n = str_path(id, a, d, max); break;
+    case DIF_S_CLEANPATH: n = str_cleanpath(a, d, max); break;
+    case DIF_S_TOUPPER: case DIF_S_TOLOWER: n = str_case(id, a, d); break;
     default:
         c->fault = DVM_F_ILLOP;
         return 0;
     }
-    d[n0] = 0;
+    if (n < 0)
+        return 0;
+    d[n] = 0;
     return (uint64_t)(uintptr_t)d;
+}
+
+/* subr: subroutine id (DIF_CALL) over the tuple pushed for it: its value, or 0 with a fault
+ * set. A dispatch: each subroutine, or group of alike ones, is a function above. */
+__attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
+{
+    struct subr_args a = { { 0 }, { 0 }, { 0 } };
+    if (subr_take(c, id, &a) != 0 || subr_charge(c, id, &a) != 0)
+        return 0;
+    switch (id) {
+    case DIF_S_STRLEN: return a.len[0];
+    case DIF_S_INDEX: case DIF_S_RINDEX: return sub_index(id, &a);
+    case DIF_S_INDEX3: case DIF_S_RINDEX3: return sub_index3(id, &a);
+    case DIF_S_PRINFO: return prinfo(a.iv[0], (uint64_t)a.iv[1]);
+    case DIF_S_PROGENYOF: return progenyof(c->ctx->pid, a.iv[0]);
+    case DIF_S_STRTOLL: case DIF_S_STRTOLL2: return sub_strtoll(c, id, &a);
+    case DIF_S_STRCHR: case DIF_S_STRRCHR: case DIF_S_STRSTR: return sub_strfind(c, id, &a);
+    case DIF_S_SPECULATION: return dvm_spec_alloc(c->st, c->ctx->cpu);
+    case DIF_S_STACK: /* trace/d/stacks.c: bounded by DVM_STACK_MAXDEPTH frames */
+        if ((a.iv[0] & 1) ? user_refused(c) : kernel_refused(c))
+            return 0;
+        return dvm_stack_value(c->st, (unsigned)a.iv[0] & 1u,
+                               a.iv[1] > 0 && a.iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)a.iv[1]
+                                                                           : DVM_STACK_MAXDEPTH);
+    case DIF_S_KVAR: return sub_kvar(c, &a);
+    case DIF_S_CALLER: return sub_caller(c, &a);
+    case DIF_S_STACKDEPTH:
+        if ((a.iv[0] & 1) && user_refused(c))
+            return 0;
+        return dvm_stack_depth((unsigned)a.iv[0] & 1u);
+    case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
+        if (!dvm_spec_room(c->st, c, (uint64_t)a.iv[0]))
+            c->fault = DVM_F_SPECDROP;
+        return (uint64_t)a.iv[0];
+    case DIF_S_RAND: /* DTrace's own cheap generator over the time */
+        return (uint64_t)(int32_t)((c->ctx->timestamp * 2416u + 374441u) % 1771875u);
+    case DIF_S_HTONS: case DIF_S_HTONL: case DIF_S_HTONLL: return sub_swap(id, (uint64_t)a.iv[0]);
+    case DIF_S_COPYS: return sub_copys(c, &a);
+    case DIF_S_ALLOCA: return sub_alloca(c, a.iv[0]);
+    case DIF_S_COPYIN: return sub_copyin(c, &a);
+    default: return subr_string(c, id, &a);
+    }
 }
 
 __attribute__((noinline)) static uint64_t builtin_str(struct dvm_cpu *c, unsigned id)

@@ -68,8 +68,8 @@ uint64_t kdt_site_cycles(void);
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // proc:::start, exec and exec-success when a spawned process's first thread t is first chosen
-// to run (its first RUNNING event: ktrace.c ktrace_kdt_switch; a spawn is Solaris's fork and exec at
-// once: docs/d-probes.md).
+// to run (its first RUNNING event: kdt_fire.c ktrace_kdt_switch; a spawn is Solaris's fork and
+// exec at once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
 // The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len
 // bytes at p; kdt_text_clear( ) after the firing.

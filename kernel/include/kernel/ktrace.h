@@ -56,7 +56,7 @@ void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg);
 extern bool ktrace_in_snapshot;
 void ktrace_state_ev(const struct thread *t);
 // D's side of a thread chosen to run on this CPU, within its RUNNING event's site
-// (kev_emit_thread_state, kernel/ktrace.c): off-cpu for the thread going off.
+// (kev_emit.h kev_emit_thread_state; kernel/kdt_fire.c): off-cpu for the thread going off.
 void ktrace_kdt_switch(struct thread *next);
 void ktrace_thread_ev(const struct thread *t, unsigned ev);
 void ktrace_thread_name_ev(const struct thread *t);

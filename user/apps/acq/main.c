@@ -224,6 +224,29 @@ static int32_t read_adc(uint32_t seq)
     return 400 + (tri < 100 ? tri : 200 - tri) + (int32_t)(ClockCycles() & 7u);
 }
 
+// The acquisition until `end`: each device interrupt's pulse on irq_chid (interrupt `id`) gives
+// a sample, sent to the filter. Returns how many; *late counts a wait of 100 ms with none.
+static uint32_t acquire(int irq_chid, int id, int to_filter, uint64_t end, uint32_t *late)
+{
+    uint32_t n = 0;
+    while (ClockCycles() < end) {
+        struct kpulse p;
+        TimerTimeout(100 * 1000000ull);
+        if (MsgReceive(irq_chid, &p, sizeof(p), NULL) != 0) {
+            (*late)++;              // no interrupt for 100 ms
+            break;
+        }
+        if (p.code != CODE_IRQ)
+            continue;
+        n++;
+        struct sample s = { n, read_adc(n) };
+        devtimer_ack();
+        InterruptUnmask(DEVTIMER_IRQ, id);
+        MsgSend(to_filter, &s, sizeof(s), NULL, 0);
+    }
+    return n;
+}
+
 int main(void)
 {
     cps = ClockCyclesPerSec();
@@ -264,22 +287,7 @@ int main(void)
     uint64_t end = t0 + cps * RUN_MS / 1000u;
     uint32_t hz = devtimer_start_hz(RATE_HZ);
     TraceEvent(KTRACE_INSERTSUSEREVENT, EV_START, hz, DEVTIMER_IRQ);
-    uint32_t n = 0, late = 0;
-    while (ClockCycles() < end) {
-        struct kpulse p;
-        TimerTimeout(100 * 1000000ull);
-        if (MsgReceive(irq_chid, &p, sizeof(p), NULL) != 0) {
-            late++;                 // no interrupt for 100 ms
-            break;
-        }
-        if (p.code != CODE_IRQ)
-            continue;
-        n++;
-        struct sample s = { n, read_adc(n) };
-        devtimer_ack();
-        InterruptUnmask(DEVTIMER_IRQ, id);
-        MsgSend(to_filter, &s, sizeof(s), NULL, 0);
-    }
+    uint32_t late = 0, n = acquire(irq_chid, id, to_filter, end, &late);
     devtimer_stop();
     TraceEvent(KTRACE_INSERTSUSEREVENT, EV_STOP, n, 0);
     uint32_t ms = us_since(t0) / 1000u;

@@ -486,6 +486,220 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
 #endif
 }
 
+// fit_bufsize: the kernel hands over a whole principal buffer per read, and this program reads
+// sizeof(records) at once: a larger bufsize (a script's #pragma D option bufsize=16k) is
+// lowered to it before loading, as DTrace lowers a buffer it cannot have, and said; under
+// bufresize=manual it is refused instead, as DTrace refuses what it cannot have then. 0, or
+// 1 after saying why.
+static int fit_bufsize(struct dobj_file_hdr *h)
+{
+    if (h->bufsize <= sizeof(records))
+        return 0;
+    if (h->bufresize_manual) {
+        fprintf(stderr, "dtrace: bufsize %luk is larger than the %uk this dtrace reads at "
+                        "once (bufresize=manual): use -b %uk or less\n",
+                (unsigned long)(h->bufsize / 1024), (unsigned)(sizeof(records) / 1024),
+                (unsigned)(sizeof(records) / 1024));
+        return 1;
+    }
+    fprintf(stderr, "dtrace: buffer size lowered to %uk: this dtrace reads %uk at once "
+                    "(asked %luk; -x switchrate=10hz drains it more often)\n",
+            (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024),
+            (unsigned long)(h->bufsize / 1024));
+    h->bufsize = sizeof(records);
+    return 0;
+}
+
+// console_init: the consumer over the kernel's state st, writing to outf, with the program's
+// output options; says when bufresize=auto gave the principal buffers less than asked.
+static void console_init(struct dcons *cons, struct dvm_state *st, const struct dobj_file_hdr *h,
+                         FILE *outf)
+{
+    static struct dcons_out out, err;
+    out = (struct dcons_out){ write_out, outf };
+    err = (struct dcons_out){ write_out, stderr };
+    // The consumer's merge memory bounds the rows a printa( ) can show (one entry per key
+    // and aggregation); the compiler's arena is free once the program is compiled (or was
+    // never used: a .dobj), so a board with one merges in it.
+#ifdef DTRACE_CC_ARENA
+    dprobe_fbt_use(NULL);   // the table's copy is the merge memory's now
+    dcons_init(cons, st, &out, &err, cc_arena, sizeof(cc_arena));
+#else
+    dcons_init(cons, st, &out, &err, scratch, sizeof(scratch));
+#endif
+    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL,
+                                                  board_raise };
+    cons->host = &board_host;
+    cons->quiet = (int)h->quiet;
+    cons->encoding = (int)h->encoding;
+    cons->aggpack = (int)h->aggpack; /* no TERM here: an unset encoding packs in utf8 */
+    // bufresize=auto gave the principal buffers less than asked (the engine halves them only
+    // when they alone do not fit the kernel's block for D): say why and what to do.
+    if (st->bufsize_lowered)
+        fprintf(stderr, "dtrace: buffer size lowered to %luk: the kernel's memory for D holds "
+                        "no larger principal buffers on %u CPU(s) beside aggsize %luk; ask for "
+                        "less (-b %luk, or a smaller -x aggsize), or -x bufresize=manual to stop "
+                        "instead\n",
+                (unsigned long)(st->bufsize_lowered / 1024), (unsigned)st->opts.ncpu,
+                (unsigned long)(st->agg[0].size / 1024),
+                (unsigned long)(st->bufsize_lowered / 1024));
+}
+
+// The command line as main reads it.
+struct cli {
+    const char *workload, *script, *text, *outpath, *target;
+    char *xs[16];                   // -x options, and -Z, -w and -b as theirs
+    const char *ops[DCC_MAXARGS];   // operands: a .dobj, or the script's arguments $1...
+    int nx, quiet, list, nops, kcapture;
+};
+
+// parse_args: the options and operands into *c. -1 to go on, or the exit status (0 after
+// --help).
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+    static char bufopt[40], zopt[] = "zdefs", wopt[] = "destructive";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-q")) {
+            c->quiet = 1;
+        } else if (!strcmp(a, "-l")) {
+            c->list = 1;
+        } else if (!strcmp(a, "-C")) {
+            use_cpp = 1;
+        } else if (!strcmp(a, "-K")) {
+            c->kcapture = 1;
+        } else if ((!strcmp(a, "-Z") || !strcmp(a, "-w")) && c->nx < 16) {
+            c->xs[c->nx++] = a[1] == 'Z' ? zopt : wopt;
+        } else if (a[0] == '-' && strchr("scnoxbT", a[1]) && a[1] && !a[2]) {
+            if (!has) {
+                fprintf(stderr, "dtrace: option %s needs an argument\n", a);
+                usage(stderr);
+                return 2;
+            }
+            const char *v = argv[++i];
+            switch (a[1]) {
+            case 's': c->script = v; break;
+            case 'n': c->text = v; break;
+            case 'c': c->workload = v; break;
+            case 'T': c->target = v; break;
+            case 'o': c->outpath = v; break;
+            case 'b':
+                snprintf(bufopt, sizeof(bufopt), "bufsize=%s", v);
+                if (c->nx < 16)
+                    c->xs[c->nx++] = bufopt;
+                break;
+            default:
+                if (c->nx == 16) {
+                    fprintf(stderr, "dtrace: too many -x options\n");
+                    return 2;
+                }
+                c->xs[c->nx++] = argv[i];
+                break;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "dtrace: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (c->nops < DCC_MAXARGS - 1) {
+            c->ops[c->nops++] = a;
+        } else {
+            fprintf(stderr, "dtrace: more than %d arguments\n", DCC_MAXARGS - 2);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+// trace_program: the program h loaded into the kernel and run: its probes on, the workload
+// (-c) started, its records read every switchrate until it exits, the workload ends or a
+// buffer fills; then the last records and the workload's end. Returns dtrace's exit status.
+static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *outf)
+{
+    if (!h->destructive && destructive_actions(h)) { // as libdtrace refuses them
+        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
+        return 1;
+    }
+    if (fit_bufsize(h) != 0)
+        return 1;
+    static char why[128];
+    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
+    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        return 1;
+    }
+    struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
+    static struct dcons cons;
+    console_init(&cons, st, h, outf);
+    if (outf == stdout)
+        setvbuf(stdout, NULL, _IOLBF, 0);
+
+    int child = -1, status = 0, logger = -1;
+    if (c->kcapture && capture_start(&logger) < 0) {
+        if (logger > 0)
+            capture_stop(logger);
+        dt(KDT_UNLOAD, 0, 0, 0);
+        return 1;
+    }
+    why[0] = 0;
+    uint64_t unprobed = 0;   // the cost loop's time before the probes go on
+    uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
+    uint64_t go_at = ClockCycles();
+    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
+    if (placed < 0) {
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        if (logger > 0)
+            capture_stop(logger);
+        dt(KDT_UNLOAD, 0, 0, 0);
+        return 1;
+    }
+    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
+        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
+                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
+    if (placed > 0 && spins)
+        probe_cost(st, placed, spins, unprobed);
+    if (c->workload && (child = ProcSpawn(c->workload, 0, 0)) < 0)
+        fprintf(stderr, "dtrace: cannot start %s: errno %d\n", c->workload, errno);
+    const int workload_pid = child;
+    // With a workload, tracing ends when it does; without one, when the program calls exit()
+    // (dtrace(1M) would also stop on ^C; a board has none to send).
+    for (;;) {
+        uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
+        if (child > 0) {
+            TimerTimeout(period);
+            if (ProcWait(child, &status) == child)
+                child = -1;
+        } else {
+            ThreadSleep(period);
+        }
+        read_records(&cons, st->opts.ncpu);
+        if (st->exiting || (c->workload && child < 0) || any_filled(st))
+            break;
+    }
+    dt(KDT_STOP, 0, 0, 0);
+    int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
+    read_records(&cons, st->opts.ncpu);
+    dcons_final(&cons);
+    fflush(stdout);
+    if (outf != stdout && fclose(outf) != 0)
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));
+    if (child > 0)
+        ProcWait(child, &status);
+    if (workload_pid > 0 && KW_SIGNALED(status))
+        fprintf(stderr, "dtrace: pid %d (%s) killed by signal %d\n", workload_pid, c->workload,
+                KW_TERMSIG(status));
+    else if (workload_pid > 0 && KW_EXITSTATUS(status))
+        fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, c->workload,
+                KW_EXITSTATUS(status));
+    dt(KDT_UNLOAD, 0, 0, 0);
+    if (logger_failed)
+        return 1;
+    return cons.exited ? cons.exit_status : 0;
+}
+
 int main(void)
 {
     static char cmd[2048];     // the whole boot command line: on x86-pc it carries -n text
@@ -498,65 +712,15 @@ int main(void)
                "it\n", (unsigned)sizeof(cmd) - 2);
         return 2;
     }
-    const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
-    const char *target = NULL;
-    char *xs[16];
-    static char bufopt[40], zopt[] = "zdefs", wopt[] = "destructive";
-    const char *ops[DCC_MAXARGS];   // operands: a .dobj, or the script's arguments $1...
-    int nx = 0, quiet = 0, list = 0, nops = 0, kcapture = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-q")) {
-            quiet = 1;
-        } else if (!strcmp(a, "-l")) {
-            list = 1;
-        } else if (!strcmp(a, "-C")) {
-            use_cpp = 1;
-        } else if (!strcmp(a, "-K")) {
-            kcapture = 1;
-        } else if ((!strcmp(a, "-Z") || !strcmp(a, "-w")) && nx < 16) {
-            xs[nx++] = a[1] == 'Z' ? zopt : wopt;
-        } else if (a[0] == '-' && strchr("scnoxbT", a[1]) && a[1] && !a[2]) {
-            if (!has) {
-                fprintf(stderr, "dtrace: option %s needs an argument\n", a);
-                usage(stderr);
-                return 2;
-            }
-            const char *v = argv[++i];
-            switch (a[1]) {
-            case 's': script = v; break;
-            case 'n': text = v; break;
-            case 'c': workload = v; break;
-            case 'T': target = v; break;
-            case 'o': outpath = v; break;
-            case 'b':
-                snprintf(bufopt, sizeof(bufopt), "bufsize=%s", v);
-                if (nx < 16)
-                    xs[nx++] = bufopt;
-                break;
-            default:
-                if (nx == 16) {
-                    fprintf(stderr, "dtrace: too many -x options\n");
-                    return 2;
-                }
-                xs[nx++] = argv[i];
-                break;
-            }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "dtrace: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
-        } else if (nops < DCC_MAXARGS - 1) {
-            ops[nops++] = a;
-        } else {
-            fprintf(stderr, "dtrace: more than %d arguments\n", DCC_MAXARGS - 2);
-            return 2;
-        }
-    }
+    struct cli c = { 0 };
+    int r = parse_args(argc, argv, &c);
+    if (r >= 0)
+        return r;
+    const char *workload = c.workload, *path = NULL, *script = c.script, *text = c.text;
+    const char *outpath = c.outpath, *target = c.target;
+    char **xs = c.xs;
+    int nx = c.nx, quiet = c.quiet, list = c.list, nops = c.nops;
+    const char **ops = c.ops;
     // With -s or -n the operands are the script's arguments (dtrace(1M)'s); else the first is
     // a compiled program, whose arguments dcompile took.
     static const char *argv_d[DCC_MAXARGS];
@@ -613,124 +777,5 @@ int main(void)
         return 1;
     }
 
-    if (!h->destructive && destructive_actions(h)) { // as libdtrace refuses them
-        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
-        return 1;
-    }
-    // The kernel hands over a whole principal buffer per read, and this program reads
-    // sizeof(records) at once: a larger bufsize (a script's #pragma D option bufsize=16k) is
-    // lowered to it before loading, as DTrace lowers a buffer it cannot have, and said; under
-    // bufresize=manual it is refused instead, as DTrace refuses what it cannot have then.
-    if (h->bufsize > sizeof(records)) {
-        if (h->bufresize_manual) {
-            fprintf(stderr, "dtrace: bufsize %luk is larger than the %uk this dtrace reads at "
-                            "once (bufresize=manual): use -b %uk or less\n",
-                    (unsigned long)(h->bufsize / 1024), (unsigned)(sizeof(records) / 1024),
-                    (unsigned)(sizeof(records) / 1024));
-            return 1;
-        }
-        fprintf(stderr, "dtrace: buffer size lowered to %uk: this dtrace reads %uk at once "
-                        "(asked %luk; -x switchrate=10hz drains it more often)\n",
-                (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024),
-                (unsigned long)(h->bufsize / 1024));
-        h->bufsize = sizeof(records);
-    }
-    static char why[128];
-    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
-    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
-        return 1;
-    }
-    struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
-    struct dcons_out out = { write_out, outf }, err = { write_out, stderr };
-    static struct dcons cons;
-    // The consumer's merge memory bounds the rows a printa( ) can show (one entry per key
-    // and aggregation); the compiler's arena is free once the program is compiled (or was
-    // never used: a .dobj), so a board with one merges in it.
-#ifdef DTRACE_CC_ARENA
-    dprobe_fbt_use(NULL);   // the table's copy is the merge memory's now
-    dcons_init(&cons, st, &out, &err, cc_arena, sizeof(cc_arena));
-#else
-    dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
-#endif
-    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL,
-                                                  board_raise };
-    cons.host = &board_host;
-    cons.quiet = (int)h->quiet;
-    cons.encoding = (int)h->encoding;
-    cons.aggpack = (int)h->aggpack; /* no TERM here: an unset encoding packs in utf8 */
-    // bufresize=auto gave the principal buffers less than asked (the engine halves them only
-    // when they alone do not fit the kernel's block for D): say why and what to do.
-    if (st->bufsize_lowered)
-        fprintf(stderr, "dtrace: buffer size lowered to %luk: the kernel's memory for D holds "
-                        "no larger principal buffers on %u CPU(s) beside aggsize %luk; ask for "
-                        "less (-b %luk, or a smaller -x aggsize), or -x bufresize=manual to stop "
-                        "instead\n",
-                (unsigned long)(st->bufsize_lowered / 1024), (unsigned)st->opts.ncpu,
-                (unsigned long)(st->agg[0].size / 1024),
-                (unsigned long)(st->bufsize_lowered / 1024));
-    if (outf == stdout)
-        setvbuf(stdout, NULL, _IOLBF, 0);
-
-    int child = -1, status = 0, logger = -1;
-    if (kcapture && capture_start(&logger) < 0) {
-        if (logger > 0)
-            capture_stop(logger);
-        dt(KDT_UNLOAD, 0, 0, 0);
-        return 1;
-    }
-    why[0] = 0;
-    uint64_t unprobed = 0;   // the cost loop's time before the probes go on
-    uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
-    uint64_t go_at = ClockCycles();
-    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
-    if (placed < 0) {
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
-        if (logger > 0)
-            capture_stop(logger);
-        dt(KDT_UNLOAD, 0, 0, 0);
-        return 1;
-    }
-    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
-        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
-                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
-    if (placed > 0 && spins)
-        probe_cost(st, placed, spins, unprobed);
-    if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
-        fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
-    const int workload_pid = child;
-    // With a workload, tracing ends when it does; without one, when the program calls exit()
-    // (dtrace(1M) would also stop on ^C; a board has none to send).
-    for (;;) {
-        uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-        if (child > 0) {
-            TimerTimeout(period);
-            if (ProcWait(child, &status) == child)
-                child = -1;
-        } else {
-            ThreadSleep(period);
-        }
-        read_records(&cons, st->opts.ncpu);
-        if (st->exiting || (workload && child < 0) || any_filled(st))
-            break;
-    }
-    dt(KDT_STOP, 0, 0, 0);
-    int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
-    read_records(&cons, st->opts.ncpu);
-    dcons_final(&cons);
-    fflush(stdout);
-    if (outf != stdout && fclose(outf) != 0)
-        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, errtext(errno));
-    if (child > 0)
-        ProcWait(child, &status);
-    if (workload_pid > 0 && KW_SIGNALED(status))
-        fprintf(stderr, "dtrace: pid %d (%s) killed by signal %d\n", workload_pid, workload,
-                KW_TERMSIG(status));
-    else if (workload_pid > 0 && KW_EXITSTATUS(status))
-        fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, workload,
-                KW_EXITSTATUS(status));
-    dt(KDT_UNLOAD, 0, 0, 0);
-    if (logger_failed)
-        return 1;
-    return cons.exited ? cons.exit_status : 0;
+    return trace_program(h, &c, outf);
 }

@@ -263,6 +263,59 @@ static bool pairs_stop(const int *tids)
     return ok;
 }
 
+// Tests 2 to 4: servers on CPU 0 (with main), a client process with a thread on each other
+// CPU killed mid-IPC again and again, messages flowing between kills (2), client/server pairs
+// on their own channels meanwhile (3), then every server joined and no thread left over (4;
+// threads0: those before). Returns how many failed.
+static int kill_tests(uint32_t threads0)
+{
+    // Servers on CPU 0 (with main), clients on the others.
+    chid = ChannelCreate(0);
+    int stid[2];
+    for (int i = 0; i < 2; i++)
+        stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], STACK, 90, 0);
+    int pair_tids[2 * MAXCPU];
+    pairs_start(pair_tids);
+    uint32_t spawn_arg = (uint32_t)chid | ncpu << 16;
+    int peer = ProcSpawn("st_peer", 0, spawn_arg);
+    uint32_t killed_ok = 0, flowed = 0;
+    for (uint32_t k = 0; k < KILLS; k++) {
+        flowed += messages_flow();
+        int st;
+        if (st_kill_reported(peer, &st))
+            killed_ok++;
+        else
+            printf("# st_peer: pid %d status %#x\n", peer, st);
+        peer = ProcSpawn("st_peer", 0, spawn_arg);
+    }
+    flowed += messages_flow();
+    bool ok2 = killed_ok == KILLS && flowed == KILLS + 1;
+    printf("%s 2 - a client with a thread on each of CPUs 1..%lu killed mid-IPC %u times: %lu "
+           "reported killed by KSIG_KILL; messages flowed before each kill and after the last "
+           "(%lu of %u; %lu received)\n", ok2 ? "ok" : "not ok", (unsigned long)(ncpu - 1),
+           KILLS, (unsigned long)killed_ok, (unsigned long)flowed, KILLS + 1,
+           (unsigned long)received);
+    bool ok4 = pairs_stop(pair_tids);
+    int st;
+    if (peer > 0 && ProcKill(peer) == 0)
+        ProcWait(peer, &st);
+    int coid = ConnectAttach(0, chid);
+    uint32_t quit = QUIT, r;
+    int joined = 0;
+    for (int i = 0; i < 2; i++)
+        MsgSend(coid, &quit, sizeof(quit), &r, sizeof(r));
+    for (int i = 0; i < 2; i++)
+        joined += stid[i] > 0 && ThreadJoin(stid[i], NULL) == 0;
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+    ThreadSleep(1000000);           // killed processes' threads end on their own CPUs
+    uint32_t threads1 = live_threads();
+    bool ok3 = joined == 2 && threads1 == threads0;
+    printf("%s 4 - the servers ended and were joined; threads before %lu, after %lu\n",
+           ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
+    return !ok2 + !ok3 + !ok4;
+}
+
 int main(void)
 {
     SysInfo(KSYSINFO_NCPUS, &ncpu);
@@ -339,59 +392,13 @@ int main(void)
         return f;
     }
     printf("1..20\n");
-    uint32_t threads0 = live_threads(), threads1;
+    uint32_t threads0 = live_threads();
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
     // (Right after test 8, before anything else uses the stacks.)
     fails += st_pi_tests(ncpu, &stacks[0][0], STACK);
 
-    // Servers on CPU 0 (with main), clients on the others.
-    chid = ChannelCreate(0);
-    int stid[2];
-    for (int i = 0; i < 2; i++)
-        stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], STACK, 90, 0);
-    int pair_tids[2 * MAXCPU];
-    pairs_start(pair_tids);
-    uint32_t spawn_arg = (uint32_t)chid | ncpu << 16;
-    int peer = ProcSpawn("st_peer", 0, spawn_arg);
-    uint32_t killed_ok = 0, flowed = 0;
-    for (uint32_t k = 0; k < KILLS; k++) {
-        flowed += messages_flow();
-        int st;
-        if (st_kill_reported(peer, &st))
-            killed_ok++;
-        else
-            printf("# st_peer: pid %d status %#x\n", peer, st);
-        peer = ProcSpawn("st_peer", 0, spawn_arg);
-    }
-    flowed += messages_flow();
-    bool ok2 = killed_ok == KILLS && flowed == KILLS + 1;
-    printf("%s 2 - a client with a thread on each of CPUs 1..%lu killed mid-IPC %u times: %lu "
-           "reported killed by KSIG_KILL; messages flowed before each kill and after the last "
-           "(%lu of %u; %lu received)\n", ok2 ? "ok" : "not ok", (unsigned long)(ncpu - 1),
-           KILLS, (unsigned long)killed_ok, (unsigned long)flowed, KILLS + 1,
-           (unsigned long)received);
-    fails += !ok2;
-    bool ok4 = pairs_stop(pair_tids);
-    int st;
-    if (peer > 0 && ProcKill(peer) == 0)
-        ProcWait(peer, &st);
-    int coid = ConnectAttach(0, chid);
-    uint32_t quit = QUIT, r;
-    int joined = 0;
-    for (int i = 0; i < 2; i++)
-        MsgSend(coid, &quit, sizeof(quit), &r, sizeof(r));
-    for (int i = 0; i < 2; i++)
-        joined += stid[i] > 0 && ThreadJoin(stid[i], NULL) == 0;
-    ConnectDetach(coid);
-    ChannelDestroy(chid);
-    ThreadSleep(1000000);           // killed processes' threads end on their own CPUs
-    threads1 = live_threads();
-    bool ok3 = joined == 2 && threads1 == threads0;
-    printf("%s 4 - the servers ended and were joined; threads before %lu, after %lu\n",
-           ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
-    fails += !ok3;
-    fails += !ok4;
+    fails += kill_tests(threads0);
     fails += !pulse_test(ncpu, 9, virtual_time);
     fails += !wake_test(ncpu, 10, virtual_time);
     fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)

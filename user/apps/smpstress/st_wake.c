@@ -188,6 +188,30 @@ static uint32_t us_of(uint64_t cycles)
 uint32_t wake_no_pulses, wake_hold_on_stall;
 volatile uint32_t wake_spin;     // (a variant: the sleepers alone, smpstress's wake-sleepers)
 
+// The run's threads, in their slots (tids[s]: -1 for a slot not in the run): the sleepers,
+// the senders and the receiver. Returns how many were created; *wanted counts the run's.
+static uint32_t start_threads(int *tids, uint32_t *wanted)
+{
+    uint32_t created = 0;
+    for (uint32_t s = 0; s < NTHREADS; s++) {
+        tids[s] = -1;
+        if (!in_run(s))
+            continue;
+        (*wanted)++;
+        if (s < WMAXCPU)
+            tids[s] = ThreadCreate(sleeper, (void *)(uintptr_t)s, wstacks[s], WAKE_STACK,
+                                   WAKE_PRIO_SLEEPER, 0);
+        else if (s < NTHREADS - 1)
+            tids[s] = ThreadCreate(sender, (void *)(uintptr_t)(s - WMAXCPU), wstacks[s],
+                                   WAKE_STACK, WAKE_PRIO_SENDER, 0);
+        else
+            tids[s] = ThreadCreate(receiver, NULL, wstacks[s], WAKE_STACK, WAKE_PRIO_RECEIVER,
+                                   0);
+        created += tids[s] > 0;
+    }
+    return created;
+}
+
 bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
 {
     wncpu = ncpu > WMAXCPU ? WMAXCPU : ncpu;
@@ -207,22 +231,7 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
     uint64_t t0 = board_cntvct();
     for (uint32_t s = 0; s < NTHREADS; s++)
         beat[s] = t0;
-    for (uint32_t s = 0; s < NTHREADS; s++) {
-        tids[s] = -1;
-        if (!in_run(s))
-            continue;
-        wanted++;
-        if (s < WMAXCPU)
-            tids[s] = ThreadCreate(sleeper, (void *)(uintptr_t)s, wstacks[s], WAKE_STACK,
-                                   WAKE_PRIO_SLEEPER, 0);
-        else if (s < NTHREADS - 1)
-            tids[s] = ThreadCreate(sender, (void *)(uintptr_t)(s - WMAXCPU), wstacks[s],
-                                   WAKE_STACK, WAKE_PRIO_SENDER, 0);
-        else
-            tids[s] = ThreadCreate(receiver, NULL, wstacks[s], WAKE_STACK, WAKE_PRIO_RECEIVER,
-                                   0);
-        created += tids[s] > 0;
-    }
+    created = start_threads(tids, &wanted);
     // The sleepers and senders; then the receiver's end, queued after every sender's last
     // pulse (one priority: FIFO), sent again while the bound refuses it.
     int stalled = watch((1u << (NTHREADS - 1)) - 1u, stall);

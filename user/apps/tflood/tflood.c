@@ -68,6 +68,44 @@ static int flooder(void *arg)
     return 0;
 }
 
+// The tracelogger spawned, once it is ready, and tracing started with the user class and the
+// classes=M of cmd. Returns its pid, or minus main's exit status (its wait status in *st
+// when it exited).
+static int start_logger(const char *cmd, int *st)
+{
+    int logger = ProcSpawn("tracelogger", 0, 0);
+    if (logger < 0) {
+        printf("tflood: no tracelogger\n");
+        return -1;
+    }
+    // Wait for the logger to be ready (its buffers allocated and the control shared), or
+    // gone (it rejected its options: report its status). On one CPU it is one or the other
+    // already; on several it runs beside us: up to a second.
+    for (int tries = 0; tries < 1000; tries++) {
+        TimerTimeout(1);
+        if (ProcWait(logger, st) == logger) {
+            printf("tflood: tracelogger exited with status %d\n", KW_EXITSTATUS(*st));
+            return -3;
+        }
+        if (TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0) == 0 ||
+            (errno != ECANCELED && errno != EPERM))
+            break;
+        ThreadSleep(1000000);
+    }
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    // -A classes=M: also the classes whose bits are set in M (bit c: KEV_C_* number c; 24 is
+    // INT and PR_TH), to see where the logger and the flooders ran when a flood loses events.
+    uint32_t more = arg_value(cmd, "classes=", 0);
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        if ((more >> c) & 1u)
+            TraceEvent(KTRACE_ADDCLASS, c, 0, 0);
+    if (TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0) < 0) {
+        printf("tflood: cannot start tracing\n");
+        return -1;
+    }
+    return logger;
+}
+
 int main(void)
 {
     static char cmd[256];
@@ -88,37 +126,9 @@ int main(void)
     if (!ncpus)
         ncpus = 1;
 
-    int logger = ProcSpawn("tracelogger", 0, 0);
-    if (logger < 0) {
-        printf("tflood: no tracelogger\n");
-        return 1;
-    }
-    int st = 0;
-    // Wait for the logger to be ready (its buffers allocated and the control shared), or
-    // gone (it rejected its options: report its status). On one CPU it is one or the other
-    // already; on several it runs beside us: up to a second.
-    for (int tries = 0; tries < 1000; tries++) {
-        TimerTimeout(1);
-        if (ProcWait(logger, &st) == logger) {
-            printf("tflood: tracelogger exited with status %d\n", KW_EXITSTATUS(st));
-            return 3;
-        }
-        if (TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0) == 0 ||
-            (errno != ECANCELED && errno != EPERM))
-            break;
-        ThreadSleep(1000000);
-    }
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
-    // -A classes=M: also the classes whose bits are set in M (bit c: KEV_C_* number c; 24 is
-    // INT and PR_TH), to see where the logger and the flooders ran when a flood loses events.
-    uint32_t more = arg_value(cmd, "classes=", 0);
-    for (unsigned c = 0; c < KEV_NCLASS; c++)
-        if ((more >> c) & 1u)
-            TraceEvent(KTRACE_ADDCLASS, c, 0, 0);
-    if (TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0) < 0) {
-        printf("tflood: cannot start tracing\n");
-        return 1;
-    }
+    int st = 0, logger = start_logger(cmd, &st);
+    if (logger < 0)
+        return -logger;
     uint32_t excl0 = 0, shared0 = 0;    // kernel entries taken exclusive / calls run shared
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl0);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared0);
