@@ -8,7 +8,7 @@
 // ours, on a number QNX leaves free) and the D probes its site fires. The decoder that reads
 // events by these rows is trace/kev_fields.c.
 // Adding an event: docs/adding-an-event.md. docs/trace-events.md's tables are checked equal to
-// these rows by test/tools/test_event_table.py (over `kevtable`'s output).
+// these rows by test/tools/test_event_table.sh (over `kevtable`'s output).
 // Pure data and lookups, freestanding: no libc, no state but kev_events_add's one pointer
 // (set once before decoding; not locked).
 #include <trace/kev_events.h>
