@@ -34,6 +34,15 @@ done; }
 owner() { awk -v a="$2" '$1 <= a && a < $2 { print $3, a - $1; exit }' "$1"; }
 funcs "$prog" > "$tmp/prog.funcs"
 funcs "$img" > "$tmp/kernel.funcs"
+# canon: names that share their address with one nm lists first (aliases: memmove and
+# __aeabi_memmove) written as that one, so that a symbolizer's choice among them is not a miss
+canon() { awk 'FILENAME != "-" { k = FILENAME " " $1; if (k in first) alias[$3] = first[k]; else first[k] = $3; next }
+    { out = ""; s = $0
+      while (match(s, /`[A-Za-z0-9_.$]+/)) {
+          n = substr(s, RSTART + 1, RLENGTH - 1)
+          out = out substr(s, 1, RSTART) (n in alias ? alias[n] : n); s = substr(s, RSTART + RLENGTH)
+      }
+      print out s }' "$tmp/prog.funcs" "$tmp/kernel.funcs" -; }
 echo "1..8"
 
 # (compact: on x86-pc the whole command line, program included, must fit appinit's 512 bytes)
@@ -51,7 +60,7 @@ fi
 QEMU_ICOUNT=1 QEMU_ARGS=$args QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1
 rc=$?
 con_of dtrace < "$tmp/run.out" | grep -v '^kernel: ' > "$tmp/raw"
-sym < "$tmp/raw" > "$tmp/named"
+sym < "$tmp/raw" | canon > "$tmp/named"
 # the section of a file after the line "$2" up to the next blank line
 section() { awk -v h="$2" '$0 == h { on = 1; next } on && NF == 0 && seen { exit } on && NF { seen = 1; print }' "$1"; }
 nsamples=$(section "$tmp/raw" samples | awk '{ print $1 }')
