@@ -142,4 +142,7 @@ ok $? "babeltrace2 reads kev_madeup (526, 0x20e) and its level from kev2ctf's tr
 [ "$("$h/kevtable" "$out/t.kev" 2>/dev/null | grep -c MADEUP)" = 0 ]
 ok $? "this tree's kevtable, without the row, names no MADEUP"
 for f in touched.diff live.diff replay.diff; do [ -s "$out/$f" ] && { echo "# $f:"; sed 's/^/#   /' "$out/$f"; }; done
+# the scratch tree is most of a build (some 700 MB): gone unless KEEP is set; the capture, the
+# readers' outputs and the diffs stay in $out
+[ -n "${KEEP:-}" ] || rm -rf "$src"
 echo "1..$n"
