@@ -20,7 +20,6 @@
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
-#include <trace/kev_rows.h>
 
    // the inline paths' words (ktrace.h, ktrace_kcall.h)
 
@@ -90,9 +89,7 @@ static void snapshot_thread(const struct thread *t)
 // SNAPSHOT [what 2 | cpu << 8, who]: CPU cpu runs the thread who (the row's layout).
 static void snapshot_cpu(unsigned cpu, uint32_t who)
 {
-    const unsigned what = 2;
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, KEV_PACK(KEV_F_SNAPSHOT, 0),
-                      KEV_PACK(KEV_F_SNAPSHOT, 1));
+    kev_emit_snapshot(KEV_RING, 2, cpu, who);
 }
 
 static void snapshot(void)

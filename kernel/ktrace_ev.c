@@ -292,12 +292,10 @@ void ktrace_timer_ev(uint32_t id, uint32_t pid)
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_TIMER, id, pid);
 }
 
-// A timer's pulse lost: its words packed by the row's layout.
+// A timer's pulse lost.
 void ktrace_timer_lost_ev(uint32_t timer_id, uint32_t pid, uint32_t lost)
 {
-    const uint32_t w[3] = { KEV_PACK(KEV_F_TIMER_LOST, 0), KEV_PACK(KEV_F_TIMER_LOST, 1),
-                            KEV_PACK(KEV_F_TIMER_LOST, 2) };
-    trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_TIMER_LOST, w, 3);
+    kev_emit_timer_lost(KEV_RING, timer_id, pid, lost);
 }
 
 // ---- user events ------------------------------------------------------------------------------

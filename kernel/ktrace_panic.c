@@ -10,7 +10,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kview.h>
 #include <kernel/kpanic.h>
-#include <trace/kev_rows.h>
+#include <kernel/kev_emit.h>
 
 // How long the panic path waits for a trace lock before it takes the lock to be one the fault
 // interrupted on this CPU (trace_ring_panic_writable): a holder on another CPU keeps one for a
@@ -30,14 +30,10 @@ static void record(const struct arch_fault_where *f, uint64_t pc, const char *ms
     const unsigned kind = f ? f->kind : 0;
     const bool addr_valid = f && f->addr_valid;
     const uint32_t who = t ? t->trace_who : 0;
-    uint32_t w[KEV_KPANIC_WORDS] = {    // the row's layout: 64-bit values high word first
-        KEV_PACK(KEV_F_KPANIC, 0), KEV_PACK(KEV_F_KPANIC, 1), KEV_PACK(KEV_F_KPANIC, 2),
-        KEV_PACK(KEV_F_KPANIC, 3), KEV_PACK(KEV_F_KPANIC, 4), KEV_PACK(KEV_F_KPANIC, 5),
-    };
     const uint32_t sys = 1u << KEV_C_SYSTEM;
     ktrace.tr_active |= sys;    // recorded whatever classes the capture asked for
     ktrace.tr_slow &= ~sys;     // and whatever the filters say
-    trace_emit_string(&ktrace, KEV_C_SYSTEM, KEV_SYS_KPANIC, w, KEV_KPANIC_WORDS, msg);
+    kev_emit_kpanic(KEV_RING, origin, kind, addr_valid, pc, addr, who, msg);
 }
 
 bool ktrace_panic(const struct arch_fault_where *f, uint64_t pc, const char *msg)
