@@ -249,6 +249,31 @@ static uint64_t cycles(uint64_t ns, uint64_t cps)
     return (uint64_t)((double)ns * (double)cps / 1e9 + 0.5);
 }
 
+// The period and deadline the rules give the task of thread th (a later rule of a kind over an
+// earlier); each rule that names it counted in count[] when count is not NULL.
+struct given {
+    uint64_t deadline, period;
+    int deadline_given, period_given;
+};
+
+static struct given given(const struct kx_tasks *k, const struct kx_model *m, int th,
+                          uint64_t cps, struct kx_timing *count)
+{
+    struct given g = { 0 };
+    for (unsigned r = 0; r < k->nrule; r++) {
+        const struct kx_timing *x = &k->rule[r];
+        if (!names(m, th, x->name))
+            continue;
+        if (count)
+            count[r].matched++;
+        if (x->deadline)
+            g.deadline = cycles(x->ns, cps), g.deadline_given = 1;
+        else
+            g.period = cycles(x->ns, cps), g.period_given = 1;
+    }
+    return g;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -352,16 +377,11 @@ void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_la
         struct kx_task *x = &k->task[t];
         x->late_max = INT64_MIN;
         x->sporadic = kx_task_released_by(x) == KX_REL_MSG;
-        for (unsigned r = 0; r < k->nrule; r++) {
-            struct kx_timing *g = &k->rule[r];
-            if (!names(m, x->th, g->name))
-                continue;
-            g->matched++;
-            if (g->deadline)
-                x->deadline = cycles(g->ns, cps), x->deadline_given = 1;
-            else
-                x->period = cycles(g->ns, cps), x->period_given = 1;
-        }
+        struct given g = given(k, m, x->th, cps, k->rule);
+        if (g.deadline_given)
+            x->deadline = g.deadline, x->deadline_given = 1;
+        if (g.period_given)
+            x->period = g.period, x->period_given = 1;
     }
     periods(k);
     for (unsigned t = 0; t < k->ntask; t++)
@@ -376,22 +396,17 @@ int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
                        const struct kx_inst *i, uint64_t cps, uint64_t *deadline)
 {
     const struct kx_task *t = &k->task[i->task];
-    uint64_t dl = 0, per = 0;
-    for (unsigned r = 0; r < k->nrule; r++)
-        if (names(m, t->th, k->rule[r].name)) {
-            if (k->rule[r].deadline)
-                dl = cycles(k->rule[r].ns, cps);
-            else
-                per = cycles(k->rule[r].ns, cps);
-        }
-    if (!dl && !per && !i->exit && kx_task_released_by(t) != KX_REL_MSG && t->nrecent >= 2) {
+    struct given g = given(k, m, t->th, cps, NULL);
+    uint64_t per = g.period;
+    if (!g.deadline_given && !g.period_given && kx_task_released_by(t) != KX_REL_MSG &&
+        t->nrecent >= 2) {
         unsigned n = t->nrecent < KX_RECENT_GAPS ? t->nrecent : KX_RECENT_GAPS;
-        uint64_t g[KX_RECENT_GAPS];
-        memcpy(g, t->recent, n * sizeof(*g));
-        qsort(g, n, sizeof(*g), cmp_u64);
-        per = g[(n - 1) / 2];
+        uint64_t gap[KX_RECENT_GAPS];
+        memcpy(gap, t->recent, n * sizeof(*gap));
+        qsort(gap, n, sizeof(*gap), cmp_u64);
+        per = gap[(n - 1) / 2];
     }
-    *deadline = i->exit ? 0 : dl ? dl : per;
+    *deadline = i->exit ? 0 : g.deadline_given ? g.deadline : per;
     return *deadline && i->end && i->end - i->release > *deadline;
 }
 
