@@ -33,7 +33,7 @@ $(FZ)/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_
 # The same producer built for 4 CPUs: its objects get their own directory and -D.
 TRACE_SMP_SRCS := test/unit/test_trace_smp.c trace/trace_ring.c tools/common/kev_capture.c
 TRACE_SMP_OBJS := $(patsubst %.c,$(HT)/obj-smp/%.o,$(TRACE_SMP_SRCS))
-$(HT)/obj-smp/%.o: %.c
+$(HT)/obj-smp/%.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $< (4 CPUs)"
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DTRACE_MAX_CPUS=4u -c $< -o $@

@@ -144,7 +144,7 @@ USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 # sets one (scripts/check-uring-text.sh: AArch64); one grown past it fails the build.
 URING_TEXT_CHECK = scripts/check-uring-text.sh $@ user/arch/$(ARCH)/include/arch_ring_hint.h \
     $(CROSS)nm || { rm -f $@; exit 1; }
-$(B)/obj/user/%.c.o: user/%.c
+$(B)/obj/user/%.c.o: user/%.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
@@ -183,7 +183,7 @@ $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
 $(1)_OBJS  := $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
 $(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$$(if $$($(1)_RAM),$$(call pow2_at_least,$$($(1)_RAM),$(APP_RAM_SLOT)),$(APP_RAM_SLOT)))
 
-$$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
+$$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
 	$$(Q)$$(CC) $$(filter-out $$($(1)_UCFLAGS_OUT),$$(UCFLAGS)) -I$$($(1)_DIR) -c $$< -o $$@

@@ -92,7 +92,7 @@ TEST_DEPS    += $(B)/smpstress.elf
 # kernel panic, so the test passes only if none is.
 ifneq ($(KLOCK_CHECK),1)
 .PHONY: klockcheck-images
-klockcheck-images: | tools
+klockcheck-images: | tools $(KEV_EMIT_GEN_H)
 	$(Q)$(MAKE) --no-print-directory KLOCK_CHECK=1 build/$(BOARD)-klockcheck/smpstress.elf
 TEST_DEPS    += klockcheck-images
 SCRIPT_TESTS += qemu/smpstress-klockcheck|300|test/qemu/test_smpstress.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
@@ -111,7 +111,7 @@ endif
 ifeq ($(LIBC)$(BOARD_NO_NEWLIB),picolibc)
 BNL := build/$(BOARD)-newlib
 .PHONY: newlib-images
-newlib-images: | tools
+newlib-images: | tools $(KEV_EMIT_GEN_H)
 	$(Q)$(MAKE) --no-print-directory LIBC=newlib images
 TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
@@ -129,7 +129,7 @@ MATRIX_BOARDS := $(filter-out $(BOARD),$(patsubst boards/%/matrix.mk,%,$(wildcar
 define MATRIX_template
 -include boards/$(1)/matrix.mk
 .PHONY: matrix-images-$(1)
-matrix-images-$(1): | tools
+matrix-images-$(1): | tools $(KEV_EMIT_GEN_H)
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) images tools
 TEST_DEPS    += matrix-images-$(1)
 SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|$$(if $$(MATRIX_KTEST_ENV_$(1)),$$(MATRIX_KTEST_ENV_$(1))|)scripts/qemu-test.sh|build/$(1)/ktest.elf)
@@ -168,7 +168,7 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-t
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/console-cpus|180|BOARD=$(1)|test/qemu/test_console_cpus.sh|build/$(1))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
-matrix-klockcheck-$(1): | tools
+matrix-klockcheck-$(1): | tools $(KEV_EMIT_GEN_H)
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf build/$(1)-klockcheck/demo.elf
 TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))

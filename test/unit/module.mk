@@ -36,14 +36,14 @@ HOST_TESTS += $(HT)/test_unwind
 # The tests that link the kernel's locks without the D engine link the probe hook's home
 # (kernel/klock.c), with no probe installed.
 KLOCK_HOOK_OBJ := $(HT)/obj/klock_smp/klock.o
-$(KLOCK_HOOK_OBJ): kernel/klock.c
+$(KLOCK_HOOK_OBJ): kernel/klock.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
 KLOCK_TEST_OBJS := $(HT)/obj/klock/test_klock.o $(HT)/obj/klock/klock_check.o $(KLOCK_HOOK_OBJ)
-$(HT)/obj/klock/test_klock.o: test/unit/test_klock.c
+$(HT)/obj/klock/test_klock.o: test/unit/test_klock.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -DKLOCK_CHECK -c $< -o $@
-$(HT)/obj/klock/klock_check.o: kernel/klock_check.c
+$(HT)/obj/klock/klock_check.o: kernel/klock_check.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -DKLOCK_CHECK -c $< -o $@
 $(HT)/test_klock: $(KLOCK_TEST_OBJS)
@@ -63,10 +63,10 @@ HOST_TESTS += $(HT)/test_tick_periods
 # per-CPU run queues against the real-time rule (test_sched_smp_rt.c).
 SCHED_SMP_OBJS := $(HT)/obj/sched_smp/test_sched_smp.o $(HT)/obj/sched_smp/test_sched_smp_rt.o \
                   $(HT)/obj/sched_smp/sched.o $(KLOCK_HOOK_OBJ)
-$(HT)/obj/sched_smp/%.o: test/unit/%.c
+$(HT)/obj/sched_smp/%.o: test/unit/%.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=4 -c $< -o $@
-$(HT)/obj/sched_smp/sched.o: kernel/sched.c
+$(HT)/obj/sched_smp/sched.o: kernel/sched.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=4 -c $< -o $@
 $(HT)/test_sched_smp: $(SCHED_SMP_OBJS)
@@ -79,10 +79,10 @@ HOST_TESTS += $(HT)/test_sched_smp
 # stand-in for the timer list's lock that lets the other CPU take it first
 # (test/unit/ktimer_smp/arch_klock.h, found before test/unit's own).
 KTIMER_SMP_OBJS := $(HT)/obj/ktimer_smp/test_ktimer_smp.o $(HT)/obj/ktimer_smp/ktimer.o $(KLOCK_HOOK_OBJ)
-$(HT)/obj/ktimer_smp/test_ktimer_smp.o: test/unit/test_ktimer_smp.c
+$(HT)/obj/ktimer_smp/test_ktimer_smp.o: test/unit/test_ktimer_smp.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -Itest/unit/ktimer_smp $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
-$(HT)/obj/ktimer_smp/ktimer.o: kernel/ktimer.c
+$(HT)/obj/ktimer_smp/ktimer.o: kernel/ktimer.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -Itest/unit/ktimer_smp $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
 $(HT)/test_ktimer_smp: $(KTIMER_SMP_OBJS)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXARGS 8u
 #define MAXTOK 64u
@@ -540,7 +541,7 @@ static void usage(FILE *f)
                "Writes the kernel's emit helpers and D argument orders from the event table's\n"
                "rows (trace/kev_events.c) as a C header.\n"
                "  -a, --added   only the rows added to the table (kev_events_add: a test build's)\n"
-               "  -o FILE       write FILE (through FILE.tmp) instead of standard output\n"
+               "  -o FILE       write FILE (through FILE.<pid>.tmp) instead of standard output\n"
                "  -h, --help    this text\n", prog);
 }
 
@@ -564,7 +565,9 @@ int main(int argc, char **argv)
     char tmp[4096];
     FILE *f = stdout;
     if (out) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+        // One name a process: several makes (one a board) may write the same header at once,
+        // each renames its own copy over it, and the bytes are the same.
+        snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", out, (long)getpid());
         if (!(f = fopen(tmp, "w"))) {
             perror(tmp);
             return 1;

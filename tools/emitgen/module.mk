@@ -2,10 +2,12 @@
 # emitgen: the kernel's side of the event table, generated from its rows (tools/emitgen/emitgen.c):
 # each row's D argument order and, where its site needs nothing but its values, its emit
 # helper, in $(KEV_EMIT_GEN_H) (the Makefile names it), which kernel/include/kernel/kev_emit.h
-# includes. Every kernel object and host test waits for it (their pattern rules' order-only
-# prerequisite) and it is written again whenever the generator or a row changes (emitgen's
-# objects' dependencies), so it is never stale and never in git. $(HT)/evrow/emitgen, built with
-# the test-only row, writes that row's helper alone for the test image that fires it.
+# includes. Every object built from C that may include it waits for it (an order-only
+# prerequisite of each compile rule, explicit ones too), and so does every make started for
+# another board or build (test/qemu/module.mk), so one make writes it. It is written again
+# whenever the generator or a row changes (emitgen's objects' dependencies), so it is never
+# stale and never in git. $(HT)/evrow/emitgen, built with the test-only row, writes that
+# row's helper alone for the test image that fires it.
 HOST_TOOLS += $(H)/emitgen
 EMITGEN_SRCS := tools/emitgen/emitgen.c trace/d/row_probes.c trace/d/probes.c trace/d/dfbt.c
 $(H)/emitgen: $(call kevhost_objs,$(EMITGEN_SRCS))

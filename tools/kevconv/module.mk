@@ -121,7 +121,7 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 # their own directory and -D, with the test flags (ASan + UBSan).
 KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c $(KC)/kevscen_emul.c trace/trace_ring.c tools/common/kev_capture.c trace/kev_file.c \
             trace/kev_events.c trace/kev_kercall.c
-$(HT)/obj-kc4/%.o: %.c
+$(HT)/obj-kc4/%.o: %.c | $(KEV_EMIT_GEN_H)
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $< (4 CPUs)"
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DTRACE_MAX_CPUS=4u -c $< -o $@

@@ -15,6 +15,6 @@ ifeq ($(filter stackbench,$(IMAGES))-$(strip $(BOARD_TRACE_STORAGE)),stackbench-
 BENCHES    += scripts/bench-stacks.sh|$(B)$(if $(STACKBENCH_A53),|$(STACKBENCH_A53))
 BENCH_DEPS += $(B)/stackbench.elf $(H)/dcompile $(if $(STACKBENCH_A53),stackbench-a53)
 .PHONY: stackbench-a53
-stackbench-a53:
+stackbench-a53: | $(KEV_EMIT_GEN_H)
 	$(Q)$(MAKE) --no-print-directory BOARD=qemu-virt-a53 build/qemu-virt-a53/stackbench.elf
 endif
