@@ -339,7 +339,10 @@ static void user_ring(void)
     // excused: a record the drain stamped with its own time by the order's rule (kuring.c: a
     // time before the ring's last event is replaced by now), because an event of another
     // thread came between this thread's last call and the record (it ran during the spin:
-    // a host-paced clock under load stretches the spin past the time slice)
+    // a host-paced clock under load stretches the spin past the time slice), or because the
+    // record opened a buffer (its control events, stamped then, come first: a buffer switch
+    // stamps its slots afresh, trace_ring.h). The capture's first record opens one unless an
+    // interrupt's drain came first during the spin: whether one does is the clock's pace.
     unsigned stale = 0, mine = 0, followed = 0, early = 0, monotonic = 1, prev_user = 0;
     unsigned foreign = 0, excused = 0, foreign_at_user = 0;
     uint32_t last_ts = 0, user_ts = 0;
@@ -349,8 +352,10 @@ static void user_ring(void)
         for (unsigned i = 0; i < b.nslots; i++) {
             unsigned cls = kev_hdr_class(s[i].header), ev = kev_hdr_event(s[i].header);
             uint32_t ts = s[i].data[0];
-            if (cls == KEV_C_CONTROL)
+            if (cls == KEV_C_CONTROL) {
+                foreign++;                      // a buffer's start: what follows is stamped then
                 continue;
+            }
             if (any && ts < last_ts)
                 monotonic = 0;
             any = 1;
@@ -385,7 +390,7 @@ static void user_ring(void)
           followed, monotonic);
     CHECK(early + excused == 8 && early > 0,
           "each carries the time it was inserted, before the spin (%u of 8; %u stamped at the "
-          "drain after another thread's events)", early, excused);
+          "drain after another thread's events or a buffer's start)", early, excused);
     TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
