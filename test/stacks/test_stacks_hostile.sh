@@ -9,7 +9,7 @@
 # then ustack( )), and the program and the system must carry on to their ends.
 #   test/stacks/test_stacks_hostile.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
-B=$1; H=$2
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 img=$B/stackbad.elf
 D='kercall::ThreadSelf:entry /execname == "stackbad"/ { printf("depth %d", ustackdepth); ustack(); }'
@@ -21,7 +21,10 @@ else
     "$H/dcompile" -n "$D" -o "$obj" || { echo "not ok 1 - dcompile"; exit 1; }
     args="dtrace -c appinit $obj ;; appinit stackbad"
 fi
-out=$(QEMU_ARGS=$args QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" 2>&1)
+# QEMU runs in a directory of its own: the image's tracelogger writes tracebuffer.kev where
+# QEMU runs (the tree's root, before).
+run=$(mktemp -d); trap 'rm -rf "$run"' EXIT
+out=$(cd "$run" && QEMU_ARGS=$args QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" 2>&1)
 rc=$?
 if [ $rc = 0 ] && grep -q 'stackbad: survived' <<< "$out"; then
     echo "ok 1 - the program and the system ran to their ends"
