@@ -7,7 +7,8 @@
 # and the sentence each damaged input must be refused with: a block that fails its check, a
 # state the kernel never writes (the block's, a buffer's), a buffer that is not what the table
 # says, a block of another version, a block read at the wrong address or copied, a server that
-# hangs up. A debug probe's GDB server (OpenOCD, pyOCD, probe-rs, J-Link) speaks the same.
+# hangs up, no server at all (said after -w's wait). A debug probe's GDB server (OpenOCD,
+# pyOCD, probe-rs, J-Link) speaks the same.
 #   test/tools/test_kevprobe.py HOST_DIR
 import os
 import socket
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
@@ -193,7 +195,7 @@ def probe(mem, args=None, hang_after=None):
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..12")
+print("1..13")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
@@ -229,3 +231,17 @@ for kw, args, want in cases:
 rc, err, data, s = probe(target(head, page, bufs), hang_after=5)
 ok(rc == 1 and "closed the connection" in err,
    "a server that hangs up mid-capture is said (exit %d: %s)" % (rc, err.splitlines()[0] if err else ""))
+
+# No server at the port: kevprobe tries for -w's seconds (the server may still be starting),
+# then says so.
+closed = socket.socket()
+closed.bind(("127.0.0.1", 0))
+port = closed.getsockname()[1]      # bound, never listening: every connection is refused
+t = time.monotonic()
+r = subprocess.run([os.path.join(H, "kevprobe"), "-q", "-w", "1", "-a", hex(BLOCK), "-o",
+                    os.devnull, "127.0.0.1:%d" % port], capture_output=True, text=True, timeout=30)
+took = time.monotonic() - t
+closed.close()
+ok(r.returncode == 1 and "cannot connect to the GDB server" in r.stderr and 0.9 <= took < 5,
+   "no server: said after -w 1's wait (exit %d after %.1f s: %s)" % (r.returncode, took,
+                                                                      r.stderr.strip()))

@@ -19,7 +19,6 @@
 #define REPLY_TIMEOUT_MS 10000  // a reply that takes longer: the server is gone
 #define MEM_MAX 16384           // bytes an m/M packet carries at most (a trace buffer)
 #define PKT_CAP (2 * MEM_MAX + 64)
-#define CONNECT_TRIES 50
 
 static void fail(struct gdbr *g, const char *fmt, ...)
 {
@@ -198,7 +197,7 @@ static int connect_any(const struct addrinfo *ai)
     return -1;
 }
 
-int gdbr_connect(struct gdbr *g, const char *where)
+int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
 {
     memset(g, 0, sizeof(*g));
     g->fd = -1;
@@ -225,8 +224,8 @@ int gdbr_connect(struct gdbr *g, const char *where)
         fail(g, "%s: %s", where, gai_strerror(r));
         return -1;
     }
-    // Retried for CONNECT_TRIES x 100 ms: the server may still be starting (QEMU -gdb).
-    for (int tries = 0; g->fd < 0 && tries < CONNECT_TRIES; tries++) {
+    // Retried every 100 ms for wait_ms: the server may still be starting (QEMU -gdb).
+    for (unsigned tries = 0; g->fd < 0 && tries <= wait_ms / 100u; tries++) {
         if (tries)
             usleep(100000);
         g->fd = connect_any(ai);

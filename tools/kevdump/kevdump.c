@@ -361,7 +361,7 @@ int main(int argc, char **argv)
 
     static struct gdbr g;
     static struct dump x;
-    if (gdbr_connect(&g, server) < 0 || gdbr_halt(&g) < 0)
+    if (gdbr_connect(&g, server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0)
         goto gdb_error;
     if (!map_addr) {
         long long a = find_map(&g, scan_start, scan_len);

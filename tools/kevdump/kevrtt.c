@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         (out = open_out(out_name)) < 0)
         return 1;
     static struct gdbr g;
-    if (gdbr_connect(&g, server) < 0) {
+    if (gdbr_connect(&g, server, GDBR_WAIT_MS) < 0) {
         fprintf(stderr, "kevrtt: %s\n", g.err);
         return 1;
     }

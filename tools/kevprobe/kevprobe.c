@@ -5,6 +5,7 @@
 // target, takes the buffers (kevhost/kev_probe.h) and lets it run on. The .kev file it writes
 // grows unit by unit: any live tool follows it (kevtop, kevlive, dtrace -i, kevcapture read a
 // pipe or the file as it grows).
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +63,10 @@ static int number(const char *s, uint64_t *v)
 static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t at,
                   uint64_t scan, uint64_t scan_len, uint64_t wait_s, uint64_t *t0)
 {
-    *t0 = now_ns();
-    while (gdbr_connect(g, hp) < 0) {
+    if (gdbr_connect(g, hp, wait_s < UINT_MAX / 1000u ? (unsigned)wait_s * 1000u : UINT_MAX) < 0) {
+        fprintf(stderr, "kevprobe: %s\n", g->err);
         gdbr_close(g);
-        if (now_ns() - *t0 > wait_s * 1000000000u) {
-            fprintf(stderr, "kevprobe: %s\n", g->err);
-            return 1;
-        }
-        usleep(50000);
+        return 1;
     }
     *t0 = now_ns();
     while (kev_probe_find(p, g, at, scan, scan_len) < 0) {

@@ -25,10 +25,11 @@ struct gdbr {
     char err[160];      // what went wrong, for the caller's message
 };
 
-// "host:port" or "port" (localhost), tried for up to 5 s while the server starts. The server
-// halts the target on connection (QEMU does); gdbr_connect leaves it halted. 0, or -1 with
-// g->err set; gdbr_close is due either way.
-int gdbr_connect(struct gdbr *g, const char *where);
+// "host:port" or "port" (localhost), tried every 100 ms for up to wait_ms while the server
+// starts (GDBR_WAIT_MS: the tools' default). The server halts the target on connection (QEMU
+// does); gdbr_connect leaves it halted. 0, or -1 with g->err set; gdbr_close is due either way.
+#define GDBR_WAIT_MS 5000u
+int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms);
 // Detaches (the target runs on) unless it ended, and frees what gdbr_connect took.
 void gdbr_close(struct gdbr *g);
 // Stops a running target (^C) and waits for its stop reply; 0, or -1 (g->exited if it ended).
