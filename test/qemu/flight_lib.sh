@@ -6,13 +6,16 @@
 
 # flight_boot PORT_BASE QEMU_ARGS PATTERN: boots $b/flight.elf in the background ($qpid), its
 # gdbstub on a port of this run's own ($port), its console in $out/run.log; returns when the
-# console shows PATTERN or QEMU has ended.
+# console shows PATTERN or QEMU has ended. QEMU runs in $out, where the logger's
+# tracebuffer.kev goes (not the directory the test was started from).
 flight_boot() {
+    local run img
     port=$(( $1 + ($$ % 20000) * 2 ))
     rm -f "$out/run.log"    # a second boot must not find the first one's PATTERN
-    QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="$2" \
-        "$(dirname "${BASH_SOURCE[0]}")/../../scripts/qemu-run.sh" "$b/flight.elf" \
-        -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &
+    run=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/qemu-run.sh
+    img=$(cd "$b" && pwd)/flight.elf
+    (cd "$out" && QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="$2" \
+        exec "$run" "$img" -gdb "tcp:localhost:$port") >"$out/run.log" 2>&1 &
     qpid=$!
     for _ in $(seq 600); do
         grep -q "$3" "$out/run.log" 2>/dev/null && break
