@@ -9,7 +9,7 @@
 # with EHABI tables (ARMv7-M) or frame records: independent walks of the same stack.
 #   test/stacks/test_stacks_gdb.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
-B=$1; H=$2
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)    # (QEMU runs in $tmp, below)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/scripts/console.sh"
 . "$here/test/stacks/stacks_lib.sh"
@@ -29,8 +29,9 @@ if uart_board "${BOARD:-mps2-an385}"; then
 else
     args="dtrace -c appinit $obj ;; appinit stackchain"
 fi
-QEMU_ARGS=$args QEMU_TIMEOUT=120 \
-    "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1 &
+# QEMU runs in $tmp: the image's tracelogger writes tracebuffer.kev where QEMU runs.
+(cd "$tmp" && QEMU_ARGS=$args QEMU_TIMEOUT=120 \
+    exec "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port") > "$tmp/run.out" 2>&1 &
 qpid=$!
 gdb_bt "$port" "$prog" ThreadSelf "$tmp/gdb.out"
 wait $qpid

@@ -11,7 +11,7 @@
 #  capture: the host's dtrace -i prints ufunc/uaddr/%A/%a of nm's addresses the same way.
 #   test/stacks/test_symaddr.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
-B=$1; H=$2
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)    # (QEMU runs in $tmp, below)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/scripts/console.sh"
 img=$B/stacks.elf
@@ -57,7 +57,9 @@ if grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$here/boards/${BOARD:-mps2-an385}"/
 else
     args="dtrace -c appinit $obj ;; appinit stackchain"
 fi
-QEMU_ICOUNT=1 QEMU_ARGS=$args QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1
+# QEMU runs in $tmp: the image's tracelogger writes tracebuffer.kev where QEMU runs.
+(cd "$tmp" && QEMU_ICOUNT=1 QEMU_ARGS=$args QEMU_TIMEOUT=120 exec "$here/scripts/qemu-run.sh" "$img") \
+    > "$tmp/run.out" 2>&1
 rc=$?
 con_of dtrace < "$tmp/run.out" | grep -v '^kernel: ' > "$tmp/raw"
 sym < "$tmp/raw" | canon > "$tmp/named"
