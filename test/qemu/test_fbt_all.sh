@@ -46,8 +46,9 @@ for s in $systems; do
     start=$(date +%s)
     # In virtual time, idle included (sleep=off): the suite's latency checks then hold or
     # fail the same on every run, whatever the host's load (test/qemu/test_hostile.sh too).
-    QEMU_ARGS=$args QEMU_TIMEOUT=${QEMU_TIMEOUT:-400} \
-        "$here/scripts/qemu-run.sh" "$img" -icount shift=0,sleep=off > "$tmp/$image.out" 2>&1
+    # QEMU runs in $tmp: the image's tracelogger writes tracebuffer.kev where QEMU runs.
+    (cd "$tmp" && QEMU_ARGS=$args QEMU_TIMEOUT=${QEMU_TIMEOUT:-400} \
+        exec "$here/scripts/qemu-run.sh" "$img" -icount shift=0,sleep=off) > "$tmp/$image.out" 2>&1
     rc=$?
     echo "# $image: $(($(date +%s) - start)) s"
     ok $rc "the system ran with every fbt probe placed and exited 0 (status $rc)"
