@@ -396,6 +396,9 @@ int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
                        const struct kx_inst *i, uint64_t cps, uint64_t *deadline)
 {
     const struct kx_task *t = &k->task[i->task];
+    *deadline = 0;
+    if (i->exit)        // an instance that ended with its thread is judged by no deadline
+        return 0;
     struct given g = given(k, m, t->th, cps, NULL);
     uint64_t per = g.period;
     if (!g.deadline_given && !g.period_given && kx_task_released_by(t) != KX_REL_MSG &&
@@ -406,7 +409,7 @@ int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
         qsort(gap, n, sizeof(*gap), cmp_u64);
         per = gap[(n - 1) / 2];
     }
-    *deadline = i->exit ? 0 : g.deadline_given ? g.deadline : per;
+    *deadline = g.deadline_given ? g.deadline : per;
     return *deadline && i->end && i->end - i->release > *deadline;
 }
 
