@@ -13,7 +13,11 @@ EMITGEN_SRCS := tools/emitgen/emitgen.c trace/d/row_probes.c trace/d/probes.c tr
 $(H)/emitgen: $(call kevhost_objs,$(EMITGEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
-$(KEV_EMIT_GEN_H): $(H)/emitgen
+# emitgen leaves an unchanged header as it was (its objects stay built), so its time says
+# nothing of the run: a stamp beside it does, or every make would run emitgen again.
+$(KEV_EMIT_GEN_H): $(KEV_EMIT_GEN_H).stamp
+	$(Q)[ -f $@ ] || $(H)/emitgen -o $@
+$(KEV_EMIT_GEN_H).stamp: $(H)/emitgen
 	@mkdir -p $(dir $@)
-	@echo "  GEN     $@"
-	$(Q)$< -o $@
+	@echo "  GEN     $(KEV_EMIT_GEN_H)"
+	$(Q)$< -o $(KEV_EMIT_GEN_H) && touch $@
