@@ -310,7 +310,9 @@ void stream_drop(const struct tl_buf *b, unsigned why)
     l->buffers++;
 }
 
-// The LOSS frames owed, before anything else is sent.
+// The LOSS frames owed, before anything else is sent. Each record is emptied before its frame
+// goes out: a full UART's wait takes buffers ahead and may drop one (stream_drop), which then
+// opens the record again for the next frame instead of vanishing with this one.
 static void send_losses(void)
 {
     uint8_t payload[KS_LOSS_BYTES];
@@ -321,9 +323,9 @@ static void send_losses(void)
                 continue;
             l->offset = sent;
             ks_loss_put(payload, l);
-            send_frame(KS_LOSS, payload, sizeof(payload));
             l->events = 0;
             l->buffers = 0;
+            send_frame(KS_LOSS, payload, sizeof(payload));
         }
 }
 
