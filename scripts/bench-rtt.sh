@@ -23,13 +23,14 @@ QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=300 QEMU_UART1=$out/u.uart \
     QEMU_ARGS="tracelogger -d1 -v -u -f $out/uart.kev -A flood=20000" \
     "$run" "$b/tflood.elf" >"$out/uart.log" 2>&1
 urate=$(rate "UART 1" "$out/uart.log")
-port=$(( 20000 + ($$ % 20000) * 2 ))
+gdb=$out/rtt.gdb   # the gdbstub on a UNIX socket: no port to collide with another run
+rm -f "$gdb"
 QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=300 \
     QEMU_ARGS="tracelogger -d1 -v -x rtt -f $out/rtt.kev -A flood=20000" \
-    "$run" "$b/tflood.elf" -gdb "tcp:localhost:$port" >"$out/rtt.log" 2>&1 &
+    "$run" "$b/tflood.elf" -gdb "unix:$gdb,server=on,wait=off" >"$out/rtt.log" 2>&1 &
 qpid=$!
 ram=$(sed -n 's/^APP_RAM_BASE *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$here/boards/$board/board.mk")
-"$h/kevrtt" -q -g "localhost:$port" -s "$ram:0x100000" -o "$out/rtt.stream" 2>"$out/kevrtt.log"
+"$h/kevrtt" -q -g "unix:$gdb" -s "$ram:0x100000" -o "$out/rtt.stream" 2>"$out/kevrtt.log"
 wait $qpid
 rrate=$(rate RTT "$out/rtt.log")
 if [ -z "$urate" ] || [ -z "$rrate" ] || ! "$h/kevcapture" -q -o "$out/rtt2.kev" "$out/rtt.stream" ||

@@ -41,12 +41,13 @@ QEMU_UART1=$out/uart.raw QEMU_ICOUNT=exact QEMU_TIMEOUT=300 \
 "$h/kevcapture" -q -o "$out/uart.kev" "$out/uart.raw" || fail "the UART stream is damaged"
 read -r uart_ipe uart_pct <<<"$(figures uart "$out/uart.kev")"
 
-port=$(( 20000 + ($$ % 20000) * 2 ))
+gdb=$out/rtt.gdb   # the gdbstub on a UNIX socket: no port to collide with another run
+rm -f "$gdb"
 QEMU_ICOUNT=exact QEMU_TIMEOUT=300 QEMU_ARGS="$demo ;; tracelogger -d1 -x rtt -f -" \
-    "$run" "$b/demo.elf" -gdb "tcp:localhost:$port" >"$out/rtt.log" 2>&1 &
+    "$run" "$b/demo.elf" -gdb "unix:$gdb,server=on,wait=off" >"$out/rtt.log" 2>&1 &
 qpid=$!
 ram=$(sed -n 's/^APP_RAM_BASE *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$here/boards/$board/board.mk")
-"$h/kevrtt" -q -g "localhost:$port" -s "$ram:0x100000" -o "$out/rtt.raw" 2>"$out/kevrtt.log"
+"$h/kevrtt" -q -g "unix:$gdb" -s "$ram:0x100000" -o "$out/rtt.raw" 2>"$out/kevrtt.log"
 wait $qpid || fail "the RTT run failed ($out/rtt.log)"
 "$h/kevcapture" -q -o "$out/rtt.kev" "$out/rtt.raw" || fail "the RTT stream is damaged"
 read -r rtt_ipe rtt_pct <<<"$(figures rtt "$out/rtt.kev")"

@@ -6,6 +6,8 @@
 #   check DESCRIPTION EXPR   the same with EXPR's status (EXPR is eval'd)
 #   relay FILE [LABEL]       a checker's TAP lines in FILE ("ok N - what", "not ok N - what"),
 #                            numbered here, LABEL before each description; other lines as they are
+#   served_port LOG TOOL     the port TOOL said in LOG it serves on ("TOOL: the ... is served on
+#                            127.0.0.1:PORT", kevrelay's and kevrtt's -l 0), waited for 10 s
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - ${TAP_PREFIX:-}$2"; else echo "not ok $n - ${TAP_PREFIX:-}$2"; fi; }
 check() { if eval "$2"; then ok 0 "$1"; else ok 1 "$1"; fi; }
@@ -18,4 +20,13 @@ relay() {
             *) echo "$line" ;;
         esac
     done <"$1"
+}
+served_port() {
+    local i p
+    for i in $(seq 100); do
+        p=$(sed -n "s/^$2: the .* is served on 127\.0\.0\.1:\([0-9]*\)\$/\1/p" "$1" 2>/dev/null)
+        [ -n "$p" ] && echo "$p" && return 0
+        sleep 0.1
+    done
+    return 1
 }

@@ -28,18 +28,21 @@ if [ -z "$ram" ] || [ -z "$slot" ] || [ -z "$slots" ]; then
     exit 1
 fi
 scan=$(printf '0x%x:0x%x' $((ram)) $((slot * slots)))
-# Ports for the gdbstub and the RTT server: this run's, not another test's.
-port=$(( 20000 + ($$ % 20000) * 2 ))
+# The gdbstub on a UNIX socket and the RTT server on a port the system picks (kevrtt -l 0
+# says which): this run's, never another test's.
+gdb=$out/demo.gdb
+rm -f "$gdb"
 echo "1..10"
 
 # ---- the demo, through RTT and through semihosting at once -----------------------------------
 QEMU_ARGS="tracelogger -d1 -x rtt -f $out/demo.kev" QEMU_TIMEOUT=120 \
-    "$run" "$b/demo.elf" -gdb "tcp:localhost:$port" >"$out/demo.log" 2>&1 &
+    "$run" "$b/demo.elf" -gdb "unix:$gdb,server=on,wait=off" >"$out/demo.log" 2>&1 &
 qpid=$!
 # (kevrtt retries its connection until QEMU's gdbstub listens.)
-"$h/kevrtt" -g "localhost:$port" -s "$scan" -l $((port + 1)) 2>"$out/kevrtt.log" &
+"$h/kevrtt" -g "unix:$gdb" -s "$scan" -l 0 2>"$out/kevrtt.log" &
 rpid=$!
-timeout 130 "$h/kevcapture" -o "$out/rtt.kev" "localhost:$((port + 1))" >"$out/capture.log" 2>&1
+port=$(served_port "$out/kevrtt.log" kevrtt)
+timeout 130 "$h/kevcapture" -o "$out/rtt.kev" "localhost:${port:-0}" >"$out/capture.log" 2>&1
 crc=$?
 wait $rpid; rrc=$?
 wait $qpid; qrc=$?

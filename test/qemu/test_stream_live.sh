@@ -41,17 +41,12 @@ if [ "$parts" = stop ]; then echo "1..4"; else echo "1..19"; fi
 # on a relay's TCP port and a reader saving the raw stream in $out/NAME.raw; QEMU's output in
 # $out/NAME.log; the stream rebuilt by kevcapture in $out/NAME-stream.kev.
 live() {
-    local name=$1 img=$2 args=$3 port= i
+    local name=$1 img=$2 args=$3 port=
     shift 3
     QEMU_STREAM=tcp:0 QEMU_STREAM_OPTS="-s ${RELAY_OPTS:-}" QEMU_ARGS=$args QEMU_TIMEOUT=120 \
         QEMU_ICOUNT=${QEMU_ICOUNT_LIVE:-0} "$run" "$img" >"$out/$name.log" 2>&1 &
     local qpid=$!
-    for i in $(seq 100); do
-        port=$(sed -n 's/^kevrelay: the trace stream is served on 127.0.0.1:\([0-9]*\)$/\1/p' "$out/$name.log")
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-    [ -n "$port" ] && sf read "$port" "$out/$name.raw" "$@"
+    port=$(served_port "$out/$name.log" kevrelay) && sf read "$port" "$out/$name.raw" "$@"
     wait $qpid
     echo "qemu-run: status $?" >>"$out/$name.log"
     "$h/kevcapture" -q -o "$out/$name-stream.kev" "$out/$name.raw" >"$out/$name-capture.log" 2>&1
@@ -172,17 +167,20 @@ stop_part
 # ---- RTT: a reader behind kevrtt (the probe) that stops ------------------------------------
 ram=$(mk APP_RAM_BASE) slot=$(mk APP_RAM_SLOT) slots=$(mk APP_MAX_SLOTS)
 scan=$(printf '0x%x:0x%x' $((ram)) $((slot * slots)))
-# rtt NAME MODE: the demo looped 6 s, its logger on RTT in MODE, kevrtt serving a free port, a
-# reader that stops for 3 s early in the run (kevrtt has no word for a stalled probe: 3 s
-# outlast what the sockets and the ring hold), so that the run ends with the probe reading.
+# rtt NAME MODE: the demo looped 6 s, its logger on RTT in MODE, its gdbstub on a UNIX
+# socket, kevrtt serving a port the system picks, a reader that stops for 3 s early in the run
+# (kevrtt has no word for a stalled probe: 3 s outlast what the sockets and the ring hold), so
+# that the run ends with the probe reading.
 rtt() {
-    local name=$1 mode=$2 port=$(( 20000 + ($$ % 20000) * 2 ))
+    local name=$1 mode=$2 gdb=$out/$1.gdb port=
+    rm -f "$gdb"
     QEMU_ARGS="init loop=6 ;; tracelogger -d1 -v -x rtt=$mode -f $out/$name.kev" QEMU_TIMEOUT=120 \
-        "$run" "$b/demo.elf" -gdb "tcp:localhost:$port" >"$out/$name.log" 2>&1 &
+        "$run" "$b/demo.elf" -gdb "unix:$gdb,server=on,wait=off" >"$out/$name.log" 2>&1 &
     local qpid=$!
-    "$h/kevrtt" -g "localhost:$port" -s "$scan" -l $((port + 1)) 2>"$out/$name-kevrtt.log" &
+    "$h/kevrtt" -g "unix:$gdb" -s "$scan" -l 0 2>"$out/$name-kevrtt.log" &
     local rpid=$!
-    sf read $((port + 1)) "$out/$name.raw" --pause-after 30000 --pause 3
+    port=$(served_port "$out/$name-kevrtt.log" kevrtt) &&
+        sf read "$port" "$out/$name.raw" --pause-after 30000 --pause 3
     wait $rpid
     wait $qpid
     echo "qemu-run: status $?" >>"$out/$name.log"
@@ -194,7 +192,9 @@ e=$(refused "$out/rskip.log")
 loss=$(field loss_events "$out/rskip.frames")
 read -r fev flost <<<"$(summary "$out/rskip-stream.kev")"
 read -r gen rec kd ko <<<"$(kcounts "$out/rskip.log")"
-check "RTT skip, a stalled reader: ${e:-0} events dropped in whole buffers, LOSS frames ${loss:-?}, reason 2 (the probe stalled)" \
+# (What QEMU and kevrtt said last is in the text: a run that never got going says why.)
+said() { printf 'QEMU %s; kevrtt: %s' "$(sed -n 's/^qemu-run: //p' "$out/$1.log")" "$(tail -n1 "$out/$1-kevrtt.log" | sed 's/^kevrtt: //')"; }
+check "RTT skip, a stalled reader: ${e:-0} events dropped in whole buffers, LOSS frames ${loss:-?}, reason 2 (the probe stalled; $(said rskip))" \
     "grep -q 'qemu-run: status 0' $out/rskip.log && [ \${e:-0} -gt 0 ] && [ '$loss' = '$e' ] &&
      awk '\$1 == \"loss\" && \$3 != 2 { bad = 1 } END { exit bad }' $out/rskip.frames"
 check "and the stream is the file byte for byte: lost ${flost:-?} = ${e:-?} + the kernel's $((${kd:-0} + ${ko:-0})), with ${fev:-?} events the ${gen:-?} generated" \
@@ -204,7 +204,7 @@ e=$(refused "$out/rblock.log")
 # -v: the cycles the logger spent handing frames to RTT, its waits for the probe included.
 waited=$(sed -nE "s#${TL}: RTT carried [0-9,]* events/s of the logger's time \(([0-9,]*) cycles\)#\1#p" "$out/rblock.log" | tr -d ,)
 hz=$(grep -ao 'CYCLES_PER_SEC::[0-9]*' "$out/rblock.kev" | head -1 | cut -d: -f3)
-check "RTT block, the same stall: the logger waited ($(( ${waited:-0} * 1000 / ${hz:-1} )) ms in all), nothing dropped by it, no LOSS frame" \
+check "RTT block, the same stall: the logger waited ($(( ${waited:-0} * 1000 / ${hz:-1} )) ms in all), nothing dropped by it, no LOSS frame ($(said rblock))" \
     "grep -q 'qemu-run: status 0' $out/rblock.log && [ -z '$e' ] && [ '$(field loss_events "$out/rblock.frames")' = 0 ] &&
      grep -q 'init: demo system done, 0 failures' $out/rblock.log && [ \$(( ${waited:-0} * 2 )) -ge '${hz:-1}' ]"
 check "and its stream is the file byte for byte, undamaged" \

@@ -7,8 +7,8 @@
 # and the sentence each damaged input must be refused with: a block that fails its check, a
 # state the kernel never writes (the block's, a buffer's), a buffer that is not what the table
 # says, a block of another version, a block read at the wrong address or copied, a server that
-# hangs up, no server at all (said after -w's wait). A debug probe's GDB server (OpenOCD,
-# pyOCD, probe-rs, J-Link) speaks the same.
+# hangs up, no server at all (said after -w's wait); the server on a UNIX socket (QEMU's -gdb
+# unix:PATH). A debug probe's GDB server (OpenOCD, pyOCD, probe-rs, J-Link) speaks the same.
 #   test/tools/test_kevprobe.py HOST_DIR
 import os
 import socket
@@ -99,13 +99,18 @@ def target(head, page, bufs, **kw):
 class Server(threading.Thread):
     """GDB's remote serial protocol, the part a reader of memory uses."""
 
-    def __init__(self, mem, hang_after=None):
+    def __init__(self, mem, hang_after=None, path=None):
         super().__init__(daemon=True)
         self.mem, self.hang_after, self.reads = mem, hang_after, 0
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        if path:    # a UNIX socket, as QEMU's -gdb unix:PATH,server=on,wait=off
+            self.sock = socket.socket(socket.AF_UNIX)
+            self.sock.bind(path)
+            self.where = "unix:" + path
+        else:
+            self.sock = socket.socket()
+            self.sock.bind(("127.0.0.1", 0))
+            self.where = "127.0.0.1:%d" % self.sock.getsockname()[1]
         self.sock.listen(1)
-        self.port = self.sock.getsockname()[1]
 
     def find(self, addr, length):
         for base, b in self.mem.items():
@@ -183,19 +188,19 @@ class Server(threading.Thread):
                     self.reply(c, "")   # not supported (Qqemu.PhyMemMode on a probe's server)
 
 
-def probe(mem, args=None, hang_after=None):
-    s = Server(mem, hang_after)
+def probe(mem, args=None, hang_after=None, path=None):
+    s = Server(mem, hang_after, path)
     s.start()
     out = tempfile.mktemp(suffix=".kev")
     r = subprocess.run([os.path.join(H, "kevprobe"), "-q", "-w", "2", "-i", "1"] +
-                       (args or ["-a", hex(BLOCK)]) + ["-o", out, "127.0.0.1:%d" % s.port],
+                       (args or ["-a", hex(BLOCK)]) + ["-o", out, s.where],
                        capture_output=True, text=True, timeout=30)
     s.join(5)
     data = open(out, "rb").read() if os.path.exists(out) else b""
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..13")
+print("1..14")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
@@ -214,6 +219,10 @@ ok(rc == 0 and data[:2] == b"KS" and kc.returncode == 0 and open(f + ".kev", "rb
    kc.returncode)
 rc, err, data, s = probe(target(head, page, bufs), ["-s", "0x20000000:0x8000"])
 ok(rc == 0 and data == whole, "found by scanning for its magic: the same file")
+sock = os.path.join(tempfile.mkdtemp(), "gdb")
+rc, err, data, s = probe(target(head, page, bufs), path=sock)
+ok(rc == 0 and data == whole, "the server on a UNIX socket (unix:PATH): the same file (exit %d%s)"
+   % (rc, ", " + err if err else ""))
 
 cases = [
     ({"flip": 1}, None, "fails its check"),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define REPLY_TIMEOUT_MS 10000  // a reply that takes longer: the server is gone
@@ -197,14 +198,50 @@ static int connect_any(const struct addrinfo *ai)
     return -1;
 }
 
-int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
+// A connected socket to the server's UNIX socket at path, or -1 (errno set).
+static int connect_unix(const char *path)
 {
-    memset(g, 0, sizeof(*g));
-    g->fd = -1;
-    g->pkt_cap = PKT_CAP;
-    if (!(g->pkt = malloc(g->pkt_cap))) {
-        fail(g, "out of memory");
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
+        return fd;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    errno = e;
+    return -1;
+}
+
+// Connects to the server at path (a UNIX socket) or else at ai, retried every 100 ms for
+// wait_ms: the server may still be starting (QEMU -gdb). 0, or -1 with g->err set.
+static int connect_retry(struct gdbr *g, const char *where, const char *path,
+                         const struct addrinfo *ai, unsigned wait_ms)
+{
+    for (unsigned tries = 0; g->fd < 0 && tries <= wait_ms / 100u; tries++) {
+        if (tries)
+            usleep(100000);
+        g->fd = path ? connect_unix(path) : connect_any(ai);
+    }
+    if (g->fd < 0) {
+        fail(g, "cannot connect to the GDB server at %s: %s", where, strerror(errno));
         return -1;
+    }
+    return 0;
+}
+
+// "unix:PATH" (QEMU -gdb unix:PATH,server=on,wait=off), "host:port" or "port" (localhost).
+static int connect_server(struct gdbr *g, const char *where, unsigned wait_ms)
+{
+    if (strncmp(where, "unix:", 5) == 0) {
+        struct sockaddr_un un;
+        size_t n = strlen(where + 5);
+        if (!n || n >= sizeof(un.sun_path)) {
+            fail(g, "%s: a socket's path of 1 to %zu bytes is expected", where,
+                 sizeof(un.sun_path) - 1);
+            return -1;
+        }
+        return connect_retry(g, where, where + 5, NULL, wait_ms);
     }
     char host[128] = "localhost", port[16];
     const char *colon = strrchr(where, ':');
@@ -224,17 +261,22 @@ int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
         fail(g, "%s: %s", where, gai_strerror(r));
         return -1;
     }
-    // Retried every 100 ms for wait_ms: the server may still be starting (QEMU -gdb).
-    for (unsigned tries = 0; g->fd < 0 && tries <= wait_ms / 100u; tries++) {
-        if (tries)
-            usleep(100000);
-        g->fd = connect_any(ai);
-    }
+    r = connect_retry(g, where, NULL, ai, wait_ms);
     freeaddrinfo(ai);
-    if (g->fd < 0) {
-        fail(g, "cannot connect to the GDB server at %s: %s", where, strerror(errno));
+    return r;
+}
+
+int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
+{
+    memset(g, 0, sizeof(*g));
+    g->fd = -1;
+    g->pkt_cap = PKT_CAP;
+    if (!(g->pkt = malloc(g->pkt_cap))) {
+        fail(g, "out of memory");
         return -1;
     }
+    if (connect_server(g, where, wait_ms) < 0)
+        return -1;
     g->max_mem = 1024;
     if (command(g, "qSupported:swbreak+") < 0)
         return -1;

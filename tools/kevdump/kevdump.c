@@ -23,7 +23,8 @@
 static const struct tool_opt opts[] = {
     { 'g', 'g', NULL, "HOST:PORT",
       "the GDB server (QEMU -gdb tcp::PORT or -s: 1234; OpenOCD 3333;\n"
-      "J-Link GDB Server 2331); the target is halted while it reads", NULL },
+      "J-Link GDB Server 2331; unix:PATH for QEMU's -gdb unix:PATH); the target is\n"
+      "halted while it reads", NULL },
     { 'a', 'a', NULL, "ADDR", "the kernel's map of the ring: `nm IMAGE.elf | grep kev_flight`", NULL },
     { 's', 's', NULL, "START:LEN", "or scan this range for it (the kernel image's)", NULL },
     { 'c', 'c', NULL, "HZ",

@@ -21,11 +21,13 @@
 #include <kevhost/tool_opts.h>
 
 static const struct tool_opt opts[] = {
-    { 'g', 'g', NULL, "HOST:PORT", "the GDB server (QEMU -gdb tcp::PORT, OpenOCD 3333, J-Link 2331)", NULL },
+    { 'g', 'g', NULL, "HOST:PORT", "the GDB server (QEMU -gdb tcp::PORT, OpenOCD 3333, J-Link 2331;\n"
+      "unix:PATH for QEMU's -gdb unix:PATH,server=on,wait=off)", NULL },
     { 'a', 'a', NULL, "ADDR", "the control block's address", NULL },
     { 's', 's', NULL, "START:LEN", "or scan this RAM range for its ID (\"SEGGER RTT\")", NULL },
     { 'o', 'o', NULL, "FILE", "write the stream here (default: standard output)", NULL },
-    { 'l', 'l', NULL, "PORT", "or serve it to one TCP client on PORT (as OpenOCD's rtt server)", NULL },
+    { 'l', 'l', NULL, "PORT", "or serve it to one TCP client on PORT (as OpenOCD's rtt server; 0: any free\n"
+      "port, said on standard error)", NULL },
     { 'i', 'i', NULL, "USEC", "pause between reads while the channel is empty (default 1000)", NULL },
     { 't', 't', NULL, "SEC", "give up when no control block appears within SEC s (default 30)", NULL },
     { 'q', 'q', NULL, NULL, "no summary", NULL },
@@ -46,25 +48,48 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int serve(const char *port)
+// The listening socket for -l PORT (0: one the system picks), opened before the GDB server is
+// connected (which halts the target), and said on standard error: "kevrtt: the stream is
+// served on 127.0.0.1:PORT", the line a reader started beside it waits for.
+static int serve_listen(const char *port)
 {
-    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port)),
-                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0) {
-        fprintf(stderr, "kevrtt: cannot listen on port %s: %s\n", port, strerror(errno));
+    char *end;
+    unsigned long n = strtoul(port, &end, 10);
+    if (!*port || *end || n > 65535) {
+        fprintf(stderr, "kevrtt: -l %s: a port number from 0 (any free one) to 65535 is expected\n",
+                port);
         return -1;
     }
+    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)n),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t alen = sizeof(a);
+    if (s >= 0)
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0 ||
+        getsockname(s, (struct sockaddr *)&a, &alen) < 0) {
+        fprintf(stderr, "kevrtt: cannot listen on port %s: %s\n", port, strerror(errno));
+        if (s >= 0)
+            close(s);
+        return -1;
+    }
+    fprintf(stderr, "kevrtt: the stream is served on 127.0.0.1:%u\n", ntohs(a.sin_port));
+    return s;
+}
+
+// The one client of the listening socket s (closed here), or -1.
+static int serve_accept(int s)
+{
     int c = accept(s, NULL, NULL);
     close(s);
-    if (c < 0)
+    if (c < 0) {
         fprintf(stderr, "kevrtt: accept: %s\n", strerror(errno));
+        return -1;
+    }
     // A small send buffer, as a probe's server keeps: a client that stops reading stops the
     // reading of the channel within a second, as on a desk (loopback's grows to megabytes).
     int snd = 16384;
-    if (c >= 0)
-        setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
+    setsockopt(c, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
     return c;
 }
 
@@ -213,13 +238,18 @@ int main(int argc, char **argv)
     if (out_name && strcmp(out_name, "-") != 0 &&
         (out = open_out(out_name)) < 0)
         return 1;
+    int listener = port ? serve_listen(port) : -1;
+    if (port && listener < 0)
+        return 1;
     static struct gdbr g;
     if (gdbr_connect(&g, server, GDBR_WAIT_MS) < 0) {
         fprintf(stderr, "kevrtt: %s\n", g.err);
         return 1;
     }
-    if (port && (out = serve(port)) < 0)
+    if (port && (out = serve_accept(listener)) < 0) {
+        gdbr_close(&g);
         return 1;
+    }
 
     if (!addr) {
         long long a = find_block(&g, scan_start, scan_len, give_up);

@@ -37,7 +37,8 @@ static const struct tool_cmd cmd = {
     "Takes the kernel's trace buffers from the target's memory through a GDB server and\n"
     "writes the .kev file as it grows (the board runs tracelogger -x probe).\n"
     "  HOST:PORT  the GDB server: QEMU's -gdb tcp::PORT, OpenOCD (3333), pyOCD (3333),\n"
-    "             probe-rs (1337), J-Link's JLinkGDBServer (2331)\n",
+    "             probe-rs (1337), J-Link's JLinkGDBServer (2331); or unix:PATH, QEMU's\n"
+    "             -gdb unix:PATH,server=on,wait=off\n",
     opts, "Exit status: 0 the capture was written whole, 1 it was not (said), 2 bad usage.\n",
 };
 

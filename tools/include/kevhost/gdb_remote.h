@@ -25,8 +25,9 @@ struct gdbr {
     char err[160];      // what went wrong, for the caller's message
 };
 
-// "host:port" or "port" (localhost), tried every 100 ms for up to wait_ms while the server
-// starts (GDBR_WAIT_MS: the tools' default). The server halts the target on connection (QEMU
+// "host:port", "port" (localhost) or "unix:PATH" (a UNIX socket: QEMU's -gdb
+// unix:PATH,server=on,wait=off, which needs no free port), tried every 100 ms for up to
+// wait_ms while the server starts (GDBR_WAIT_MS: the tools' default). The server halts the target on connection (QEMU
 // does); gdbr_connect leaves it halted. 0, or -1 with g->err set; gdbr_close is due either way.
 #define GDBR_WAIT_MS 5000u
 int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms);
