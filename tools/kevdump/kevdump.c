@@ -7,6 +7,7 @@
 // hang or a kernel fault the last buffers are there. The ring is found through the kernel's
 // map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan.
 #include <kevhost/gdb_remote.h>
+#include "gdb_target.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,23 +326,17 @@ static int write_events(FILE *out, const struct dump *x, uint64_t *events)
 
 int main(int argc, char **argv)
 {
-    const char *server = NULL, *out_name = "dump.kev";
-    unsigned long long map_addr = 0, scan_start = 0, scan_len = 0, hz = 25000000;
-    int quiet = 0, opt;
+    const char *out_name = "dump.kev";
+    struct gdb_target tg = { 0 };
+    unsigned long long hz = 25000000;
+    int quiet = 0, opt, bad;
     struct tool_args ta = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
         char *end;
         switch (opt) {
-        case 'g': server = ta.val; break;
-        case 'a':
-            map_addr = strtoull(ta.val, &end, 0);
-            if (*end || !map_addr)
-                return tool_usage_error(&cmd, "bad -a %s: give the map's address", ta.val);
-            break;
-        case 's':
-            scan_start = strtoull(ta.val, &end, 0);
-            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
-                return tool_usage_error(&cmd, "bad -s %s: give START:LEN", ta.val);
+        case 'g': case 'a': case 's':
+            if ((bad = gdb_target_opt(&cmd, &tg, opt, ta.val, "the map's address")))
+                return bad;
             break;
         case 'c':
             hz = strtoull(ta.val, &end, 0);
@@ -353,23 +348,20 @@ int main(int argc, char **argv)
         default: return tool_opts_exit(opt);
         }
     }
-    if (!server)
-        return tool_usage_error(&cmd, "-g HOST:PORT is required");
-    if (ta.ind != argc)
-        return tool_usage_error(&cmd, "%s: no operand is taken", argv[ta.ind]);
-    if (!map_addr && !scan_len)
-        return tool_usage_error(&cmd, "-a ADDR or -s START:LEN is required");
+    if ((bad = gdb_target_done(&cmd, &tg, &ta)))
+        return bad;
+    unsigned long long map_addr = tg.addr;
 
     static struct gdbr g;
     static struct dump x;
-    if (gdbr_connect(&g, server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0)
+    if (gdbr_connect(&g, tg.server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0)
         goto gdb_error;
     if (!map_addr) {
-        long long a = find_map(&g, scan_start, scan_len);
+        long long a = find_map(&g, tg.scan_start, tg.scan_len);
         if (a <= 0) {
             if (a == 0)
                 fprintf(stderr, "kevdump: no kernel flight-recorder map (%s) in 0x%llx+0x%llx\n",
-                        KEV_FLIGHT_MAGIC, scan_start, scan_len);
+                        KEV_FLIGHT_MAGIC, tg.scan_start, tg.scan_len);
             goto fail;
         }
         map_addr = (unsigned long long)a;

@@ -8,6 +8,7 @@
 // QEMU's gdbstub stops the whole VM for each access (a real probe reads over SWD without
 // stopping the core): the stop/continue sequence is ^C, wait for the stop reply, m/M, `c`.
 #include <kevhost/gdb_remote.h>
+#include "gdb_target.h"
 #include "rtt_find.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -198,24 +199,16 @@ static int relay(struct gdbr *g, unsigned long long addr, int out, unsigned inte
 
 int main(int argc, char **argv)
 {
-    const char *server = NULL, *out_name = NULL, *port = NULL;
-    unsigned long long addr = 0, scan_start = 0, scan_len = 0;
+    const char *out_name = NULL, *port = NULL;
+    struct gdb_target tg = { 0 };
     unsigned interval_us = 1000, give_up = 30;
-    int quiet = 0, opt;
+    int quiet = 0, opt, bad;
     struct tool_args ta = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
-        char *end;
         switch (opt) {
-        case 'g': server = ta.val; break;
-        case 'a':
-            addr = strtoull(ta.val, &end, 0);
-            if (*end || !addr)
-                return tool_usage_error(&cmd, "bad -a %s: give the control block's address", ta.val);
-            break;
-        case 's':
-            scan_start = strtoull(ta.val, &end, 0);
-            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
-                return tool_usage_error(&cmd, "bad -s %s: give START:LEN", ta.val);
+        case 'g': case 'a': case 's':
+            if ((bad = gdb_target_opt(&cmd, &tg, opt, ta.val, "the control block's address")))
+                return bad;
             break;
         case 'o': out_name = ta.val; break;
         case 'l': port = ta.val; break;
@@ -225,12 +218,9 @@ int main(int argc, char **argv)
         default: return tool_opts_exit(opt);
         }
     }
-    if (!server)
-        return tool_usage_error(&cmd, "-g HOST:PORT is required");
-    if (ta.ind != argc)
-        return tool_usage_error(&cmd, "%s: no operand is taken", argv[ta.ind]);
-    if (!addr && !scan_len)
-        return tool_usage_error(&cmd, "-a ADDR or -s START:LEN is required");
+    if ((bad = gdb_target_done(&cmd, &tg, &ta)))
+        return bad;
+    unsigned long long addr = tg.addr;
     if (out_name && port)
         return tool_usage_error(&cmd, "-o FILE or -l PORT, not both");
 
@@ -242,7 +232,7 @@ int main(int argc, char **argv)
     if (port && listener < 0)
         return 1;
     static struct gdbr g;
-    if (gdbr_connect(&g, server, GDBR_WAIT_MS) < 0) {
+    if (gdbr_connect(&g, tg.server, GDBR_WAIT_MS) < 0) {
         fprintf(stderr, "kevrtt: %s\n", g.err);
         return 1;
     }
@@ -252,7 +242,7 @@ int main(int argc, char **argv)
     }
 
     if (!addr) {
-        long long a = find_block(&g, scan_start, scan_len, give_up);
+        long long a = find_block(&g, tg.scan_start, tg.scan_len, give_up);
         if (a < 0)
             goto gdb_error;
         if (a == 0) {
