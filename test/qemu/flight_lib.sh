@@ -4,21 +4,20 @@
 # boot flight.elf with QEMU's gdbstub, dump its ring with kevdump, and read the payloads of
 # hang's user events (1..N) back from traceprinter's text.
 
-# flight_boot PORT_BASE QEMU_ARGS PATTERN: boots $b/flight.elf in the background ($qpid), its
-# gdbstub on a port of this run's own ($port), its console in $out/run.log; returns when the
-# console shows PATTERN or QEMU has ended. QEMU runs in $out, where the logger's
-# tracebuffer.kev goes (not the directory the test was started from).
+# flight_boot QEMU_ARGS PATTERN: boots $b/flight.elf in the background ($qpid), its gdbstub on
+# a UNIX socket of this run's own ($out/gdb.sock: no port to share with another test), its
+# console in $out/run.log; returns when the console shows PATTERN or QEMU has ended. QEMU runs
+# in $out, where the logger's tracebuffer.kev goes (not the directory the test was started from).
 flight_boot() {
     local run img
-    port=$(( $1 + ($$ % 20000) * 2 ))
-    rm -f "$out/run.log"    # a second boot must not find the first one's PATTERN
+    rm -f "$out/run.log" "$out/gdb.sock"   # a second boot must not find the first one's PATTERN
     run=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/qemu-run.sh
     img=$(cd "$b" && pwd)/flight.elf
-    (cd "$out" && QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="$2" \
-        exec "$run" "$img" -gdb "tcp:localhost:$port") >"$out/run.log" 2>&1 &
+    (cd "$out" && QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="$1" \
+        exec "$run" "$img" -gdb "unix:gdb.sock,server=on,wait=off") >"$out/run.log" 2>&1 &
     qpid=$!
     for _ in $(seq 600); do
-        grep -q "$3" "$out/run.log" 2>/dev/null && break
+        grep -q "$2" "$out/run.log" 2>/dev/null && break
         kill -0 $qpid 2>/dev/null || break
         sleep 0.1
     done
@@ -29,7 +28,7 @@ flight_boot() {
 flight_dump() {
     map=$(nm "$b/flight.elf" | sed -n 's/^0*\([0-9a-f]*\) [TtRrDd] kev_flight$/\1/p')
     hz=$(sed -n 's/.*booting on .*, \([0-9]*\) Hz cycle counter.*/\1/p' "$out/run.log")
-    "$h/kevdump" -g "localhost:$port" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
+    "$h/kevdump" -g "unix:$out/gdb.sock" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
         >"$out/kevdump.log" 2>&1
 }
 

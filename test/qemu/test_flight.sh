@@ -18,14 +18,14 @@ rm -rf "$out" && mkdir -p "$out"
 N=50000
 echo "1..13"
 
-flight_boot 21000 "tracelogger -d1 -r ;; hang events=$N" 'hang: [0-9]* user events inserted; hanging now'
+flight_boot "tracelogger -d1 -r ;; hang events=$N" 'hang: [0-9]* user events inserted; hanging now'
 check "the program inserted its $N events and hung the system" \
     "grep -q 'hang: $N user events inserted; hanging now' $out/run.log"
 sleep 1     # hung for good: the ring stays as it is
 flight_dump
 check "kevdump reads the ring through QEMU's gdbstub (map at 0x$map)" "[ $? = 0 ] && [ -s $out/dump.kev ]"
 "$h/traceprinter" "$out/dump.kev" >"$out/dump.first.txt" 2>/dev/null
-"$h/kevdump" -g "localhost:$port" -a 0x4 -o "$out/bad.kev" >"$out/bad.log" 2>&1
+"$h/kevdump" -g "unix:$out/gdb.sock" -a 0x4 -o "$out/bad.kev" >"$out/bad.log" 2>&1
 check "kevdump pointed at no map says so and exits 1 (no file)" \
     "[ $? = 1 ] && grep -q 'no valid flight-recorder map at 0x4' $out/bad.log && [ ! -e $out/bad.kev ]"
 # A CPU halted inside an event write: its write pointer holds the busy mark (its own struct
@@ -35,7 +35,7 @@ check "kevdump pointed at no map says so and exits 1 (no file)" \
 # it leaves out and count that buffer's events lost: the dump's events plus its loss still
 # make N.
 mcpu=$(sed -n 's/.* CPU:0*\([0-9][0-9]*\) USREVENT:EVENT:1 .*/\1/p' "$out/dump.first.txt" 2>/dev/null | tail -1)
-gdb-multiarch -batch -nx -ex "target remote localhost:$port" \
+gdb-multiarch -batch -nx -ex "target remote $out/gdb.sock" \
     -ex "set var ktrace.tr_cpu[${mcpu:-0}].tc_wp = (struct kev_slot *)&ktrace.tr_cpu[${mcpu:-0}]" \
     -ex detach "$b/flight.elf" >"$out/gdb.log" 2>&1
 cp "$out/dump.kev" "$out/dump.first.kev"

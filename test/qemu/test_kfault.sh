@@ -24,7 +24,7 @@ BAD=fffffff0    # kernel/kcrash.c KCRASH_BAD_ADDR
 elf=$b/flight.elf
 echo "1..16"
 
-flight_boot 21001 "tracelogger -d1 -r ;; hang events=$N crash" 'halted in place'
+flight_boot "tracelogger -d1 -r ;; hang events=$N crash" 'halted in place'
 check "the program inserted its $N events and the kernel faulted" \
     "grep -q 'hang: $N user events inserted; faulting the kernel now' $out/run.log && grep -q 'kernel panic: fault in kernel' $out/run.log"
 sleep 0.5
@@ -91,7 +91,7 @@ fi
 # path used to wait for that lock for ever: no message, a silent hang. Now the message comes,
 # the CPU halts in place, and the KPANIC event is still written (kernel/kpanic.c).
 N2=2000
-flight_boot 23001 "tracelogger -d1 -r ;; hang events=$N2 crash-locked" 'halted in place'
+flight_boot "tracelogger -d1 -r ;; hang events=$N2 crash-locked" 'halted in place'
 check "a fault with the trace buffer's lock held: the panic message comes (not a silent hang)" \
     "grep -q 'hang: $N2 user events inserted; faulting the kernel now' $out/run.log && grep -q 'kernel panic: fault in kernel' $out/run.log"
 check "and the kernel halts in place for a debugger" \
