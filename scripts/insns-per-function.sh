@@ -46,17 +46,17 @@ shift $((OPTIND - 1))
 command -v gdb-multiarch >/dev/null || { echo "insns-per-function: gdb-multiarch is not installed (scripts/setup.sh)" >&2; exit 2; }
 img=$1
 here=$(cd "$(dirname "$0")" && pwd)
-port=$((20000 + $$ % 20000))
-log=$(mktemp) exec_log=$(mktemp)
+log=$(mktemp) exec_log=$(mktemp) sockdir=$(mktemp -d)
+gdb=$sockdir/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 QEMU_SMP=$cpus QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -singlestep -D "$exec_log" \
-    -gdb "tcp:localhost:$port" -S >"$log" 2>&1 &
+    -gdb "unix:$gdb,server=on,wait=off" -S >"$log" 2>&1 &
 qpid=$!
-sleep 0.5
-INSNS_PORT=$port INSNS_LOG=$exec_log INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops INSNS_USER=$user \
+for _ in $(seq 50); do [ -S "$gdb" ] && break; sleep 0.1; done   # until QEMU listens
+INSNS_GDB=$gdb INSNS_LOG=$exec_log INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops INSNS_USER=$user \
     timeout 600 gdb-multiarch -q -batch -nx -x "$here/insns_per_function.py" "$img" 2>&1 |
     grep '^INSNS'
 rc=${PIPESTATUS[0]}
 kill "$qpid" 2>/dev/null
 wait "$qpid" 2>/dev/null
-rm -f "$log" "$exec_log"
+rm -rf "$log" "$exec_log" "$sockdir"
 exit "$rc"

@@ -25,7 +25,7 @@ import gdb
 log = os.environ["INSNS_LOG"]
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
-gdb.execute("target remote :%s" % os.environ["INSNS_PORT"])
+gdb.execute("target remote %s" % os.environ["INSNS_GDB"])
 if os.environ.get("INSNS_USER"):   # a program's symbols, at the addresses it is linked at
     gdb.execute("add-symbol-file %s" % os.environ["INSNS_USER"])
 if os.environ.get("INSNS_PHASE"):

@@ -8,6 +8,9 @@
 #                            numbered here, LABEL before each description; other lines as they are
 #   served_port LOG TOOL     the port TOOL said in LOG it serves on ("TOOL: the ... is served on
 #                            127.0.0.1:PORT", kevrelay's and kevrtt's -l 0), waited for 10 s
+#   sock_wait PATH           returns once PATH is a UNIX socket (a gdbstub started with QEMU's
+#                            -gdb unix:PATH,server=on,wait=off listens: no port to share with
+#                            another test), or after 5 s
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - ${TAP_PREFIX:-}$2"; else echo "not ok $n - ${TAP_PREFIX:-}$2"; fi; }
 check() { if eval "$2"; then ok 0 "$1"; else ok 1 "$1"; fi; }
@@ -20,6 +23,14 @@ relay() {
             *) echo "$line" ;;
         esac
     done <"$1"
+}
+sock_wait() {
+    local i
+    for i in $(seq 50); do
+        [ -S "$1" ] && return 0
+        sleep 0.1
+    done
+    return 1
 }
 served_port() {
     local i p

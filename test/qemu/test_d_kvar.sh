@@ -27,16 +27,13 @@ D='END { printf("KVAR %d %d %d %d %d\n", `k_ncpus, `ncpus, `ncpus_online, `next_
 ok $? "dcompile --kernel resolves \`k_ncpus, \`next_pid and the aliases \`ncpus, \`ncpus_online, \`mpid"
 [ -s "$tmp/k.err" ] && sed 's/^/# /' "$tmp/k.err"
 
-port=$((20000 + $$ % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 (cd "$tmp" && QEMU_ARGS="dtrace -q -c init $tmp/k.dobj" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-200} "$here/scripts/qemu-run.sh" "$img" -S \
-    -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+    -gdb "unix:$gdb,server=on,wait=off" > "$tmp/run.out" 2>&1) &
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
-timeout 300 gdb-multiarch -batch -nx -ex "file $img" -ex "target remote 127.0.0.1:$port" \
+sock_wait "$gdb"
+timeout 300 gdb-multiarch -batch -nx -ex "file $img" -ex "target remote $gdb" \
     -ex 'break board_halt' -ex 'continue' -ex 'printf "GDB %d %d\n", k_ncpus, next_pid' \
     -ex 'delete' -ex 'continue' > "$tmp/gdb.out" 2>&1
 wait $qpid

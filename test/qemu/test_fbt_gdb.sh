@@ -59,21 +59,18 @@ for f in $funcs; do
     a=$($nm "$img" | awk -v f="$f" '$3 == f && $2 ~ /[tT]/ { print $1; exit }')
     addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
 done
-port=$((20000 + $$ % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 if uart_board "$board"; then     # no host files: the board compiles the text
     args="dtrace -q -c init -n '$(cat "$tmp/oracle.d")'"
 else
     args="dtrace -q -c init $tmp/oracle.dobj"
 fi
 QEMU_ARGS=$args QEMU_ICOUNT=1 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300} \
-    "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1 &
+    "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off" > "$tmp/run.out" 2>&1 &
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
+sock_wait "$gdb"
 FBT_FUNCS=$addrs FBT_OUT=$tmp/gdb.out timeout 600 gdb-multiarch -batch -nx -ex "file $img" \
-    -ex "target remote 127.0.0.1:$port" -ex "source $here/test/qemu/fbt_gdb.py" \
+    -ex "target remote $gdb" -ex "source $here/test/qemu/fbt_gdb.py" \
     > "$tmp/gdb.log" 2>&1
 wait $qpid
 rc=$?

@@ -16,12 +16,13 @@ img=$B/demo.elf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..2"
-port=$((20000 + $$ % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 timeout 60 qemu-system-arm -M netduinoplus2 -nographic -monitor none -serial null \
-    -kernel "$img" -S -gdb tcp::$port > "$tmp/qemu" 2>&1 &
+    -kernel "$img" -S -gdb "unix:$gdb,server=on,wait=off" > "$tmp/qemu" 2>&1 &
 qpid=$!
+sock_wait "$gdb"    # (gdb tries a UNIX socket once: without it, its reads say "Cannot access")
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-    timeout 20 gdb-multiarch -q -nx -batch -ex "target remote :$port" \
+    timeout 20 gdb-multiarch -q -nx -batch -ex "target remote $gdb" \
         -ex 'x/wx 0xE0002000' -ex 'set *(unsigned *)0xE0002000 = 3' -ex 'x/wx 0xE0002000' \
         -ex 'x/wx 0xE000EDFC' -ex 'set *(unsigned *)0xE000EDFC = 0x10000' -ex 'x/wx 0xE000EDFC' \
         -ex kill > "$tmp/gdb" 2>&1 && grep -q '^0xe0002000:' "$tmp/gdb" && break

@@ -150,7 +150,7 @@ addrs="" texts=""
     addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~fbit)))"
     texts="$texts 0x$(printf '%x' $((0x$a & ~fbit))):$((0x$sz))"
 done
-port=$((20000 + $$ % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; $tlog" QEMU_ICOUNT=1 \
     QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
@@ -158,15 +158,12 @@ rc=$?
 [ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 else
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; $tlog" QEMU_ICOUNT=1 \
-    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
+    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off" > "$tmp/live" 2>&1) &
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
+sock_wait "$gdb"
 FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$tmp/gdb.out timeout 300 \
     gdb-multiarch -batch -nx -ex "file $img" -ex "add-symbol-file $prog" \
-    -ex "target remote 127.0.0.1:$port" -ex "source $here/test/qemu/fbt_gdb.py" > "$tmp/gdb.log" 2>&1
+    -ex "target remote $gdb" -ex "source $here/test/qemu/fbt_gdb.py" > "$tmp/gdb.log" 2>&1
 wait $qpid
 rc=$?
 qpid=

@@ -35,14 +35,12 @@ uart_board() {
     grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$(dirname "${BASH_SOURCE[0]}")/../../boards/$1"/*.mk
 }
 
-# gdb_bt PORT PROG FUNCTION OUT: once QEMU (started with -S -gdb tcp:127.0.0.1:PORT) listens,
-# gdb-multiarch stops PROG's code at FUNCTION, writes its `bt` to OUT and lets the boot go on.
+# gdb_bt SOCK PROG FUNCTION OUT: once QEMU (started with -S -gdb unix:SOCK,server=on,wait=off)
+# listens, gdb-multiarch stops PROG's code at FUNCTION, writes its `bt` to OUT and lets the boot
+# go on.
 gdb_bt() {
-    for _ in $(seq 50); do # until QEMU listens
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && break
-        sleep 0.1
-    done
-    timeout 60 gdb-multiarch -batch -nx -ex "file $2" -ex "target remote 127.0.0.1:$1" \
+    sock_wait "$1"
+    timeout 60 gdb-multiarch -batch -nx -ex "file $2" -ex "target remote $1" \
         -ex "break $3" -ex "continue" -ex "bt" -ex "delete" -ex "detach" > "$4" 2>&1
 }
 

@@ -44,7 +44,7 @@ echo "1..6"
 D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }
    profile-3009027ns /execname == "stackchain"/ { @n["p331"] = count(); }'
 "$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
-port=$((20000 + ($$ + 7) % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 board=$(basename "$B")
 # QEMU's own log of SysTick's expiries, on an ARMv7-M board (qemu-system-arm): when a boot's
 # capture has too few samples, it tells the ticks QEMU withheld from the ones the kernel lost
@@ -59,7 +59,7 @@ grep -qs 'qemu-system-arm ' "$here/boards/$board/qemu.sh" &&
 starve_qemu() {
     local p
     for _ in $(seq 50); do
-        for p in $(pgrep -f "tcp:127.0.0.1:$1"); do
+        for p in $(pgrep -f "unix:$1,"); do
             case $(cat "/proc/$p/comm" 2>/dev/null) in qemu-system-*)
                 taskset -a -p -c 0 "$p" > /dev/null && renice -n 19 -p "$p" > /dev/null; return ;;
             esac
@@ -81,21 +81,21 @@ export QEMU_ICOUNT=${QEMU_ICOUNT:-1}
 # boot: one boot of the image under gdb; sets rc and ran (check 1's status), samples (check
 # 2's count), nspin and top (check 4's and 5's) from its capture.
 boot() {
-    rm -f "$tmp/cap.kev" "$tmp/cap.uart" "$tmp/qemu.log"
+    rm -f "$tmp/cap.kev" "$tmp/cap.uart" "$tmp/qemu.log" "$gdb"
     if [ $image = stackcap ]; then  # no dtrace on the board: appinit is pid 1, the capture alone
         (cd "$tmp" && QEMU_ARGS="appinit stackchain ;; tracelogger -d1 -p 997 -f cap.kev" \
-            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     elif uart_board "$board"; then  # the program's text on the board, the capture from UART 1
         (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 997" \
             QEMU_UART1=$tmp/cap.uart QEMU_TIMEOUT=120 \
-            "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+            "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
         (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 997 -f cap.kev" \
-            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     fi
     qpid=$!
-    [ "${STACKS_STARVE:-0}" -ge "$boots" ] && starve_qemu "$port"
-    gdb_bt "$port" "$prog" chain_spin "$tmp/gdb.out"
+    [ "${STACKS_STARVE:-0}" -ge "$boots" ] && starve_qemu "$gdb"
+    gdb_bt "$gdb" "$prog" chain_spin "$tmp/gdb.out"
     wait $qpid
     rc=$?
     if uart_board "$board"; then "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1; fi

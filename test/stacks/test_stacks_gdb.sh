@@ -22,7 +22,7 @@ echo "1..4"
 D='kercall::ThreadSelf:entry /execname == "stackchain" && ++n == 1/ { ustack(); }'
 obj=$B/stacks-gdb.dobj
 "$H/dcompile" -n "$D" -o "$obj" || { echo "not ok 1 - dcompile"; exit 1; }
-port=$((20000 + $$ % 20000))
+gdb=$tmp/gdb.sock   # QEMU's gdbstub: a UNIX socket of this run's own
 # boards without host files (x86-pc) compile on the board: the text on the command line
 if uart_board "${BOARD:-mps2-an385}"; then
     args="dtrace -c appinit -n '$D' ;; appinit stackchain"
@@ -31,9 +31,9 @@ else
 fi
 # QEMU runs in $tmp: the image's tracelogger writes tracebuffer.kev where QEMU runs.
 (cd "$tmp" && QEMU_ARGS=$args QEMU_TIMEOUT=120 \
-    exec "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port") > "$tmp/run.out" 2>&1 &
+    exec "$here/scripts/qemu-run.sh" "$img" -S -gdb "unix:$gdb,server=on,wait=off") > "$tmp/run.out" 2>&1 &
 qpid=$!
-gdb_bt "$port" "$prog" ThreadSelf "$tmp/gdb.out"
+gdb_bt "$gdb" "$prog" ThreadSelf "$tmp/gdb.out"
 wait $qpid
 rc=$?
 if [ $rc = 0 ]; then echo "ok 1 - the image ran to its end under gdb"; else
