@@ -19,17 +19,17 @@ h=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$b/bench-probe
 rm -rf "$dir" && mkdir -p "$dir"
-freeport() { python3 "$here/free-port.py"; }
+gdbdir=$(mktemp -d)     # QEMU's gdbstubs on UNIX sockets (a short path: at most 107 bytes)
+trap 'rm -rf "$gdbdir"' EXIT
 stamp() { python3 -u -c 'import sys, time
 for l in sys.stdin:
     print("%.4f %s" % (time.monotonic(), l), end="")'; }
 
 # ---- the board's work --------------------------------------------------------------------------
-port=$(freeport)
 QEMU_ICOUNT=exact QEMU_TIMEOUT=120 QEMU_ARGS="init loop=3 idle=100 ;; tracelogger -d1 -x probe" \
-    "$here/qemu-run.sh" "$b/demo.elf" -S -gdb "tcp:127.0.0.1:$port" >"$dir/demo.console" 2>&1 &
+    "$here/qemu-run.sh" "$b/demo.elf" -S -gdb "unix:$gdbdir/demo,server=on,wait=off" >"$dir/demo.console" 2>&1 &
 q=$!
-"$h/kevprobe" -e "$b/demo.elf" -o "$dir/demo.kev" "127.0.0.1:$port" 2>"$dir/kevprobe.log"
+"$h/kevprobe" -e "$b/demo.elf" -o "$dir/demo.kev" "unix:$gdbdir/demo" 2>"$dir/kevprobe.log"
 prc=$?
 wait $q
 "$h/kevstat" "$dir/demo.kev" >"$dir/kevstat.txt" 2>&1
@@ -56,11 +56,10 @@ PY
 [ $? = 0 ] || exit 1
 
 # ---- event to screen -----------------------------------------------------------------------------
-port=$(freeport)
 mkfifo "$dir/live.fifo"
 QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 \
-    "$here/qemu-run.sh" "$b/livemark.elf" -S -gdb "tcp:127.0.0.1:$port" 2>&1 | stamp >"$dir/console.stamped" &
-"$h/kevprobe" -t -e "$b/livemark.elf" -o - "127.0.0.1:$port" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
+    "$here/qemu-run.sh" "$b/livemark.elf" -S -gdb "unix:$gdbdir/live,server=on,wait=off" 2>&1 | stamp >"$dir/console.stamped" &
+"$h/kevprobe" -t -e "$b/livemark.elf" -o - "unix:$gdbdir/live" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
 python3 "$here/live_latency.py" probe "$dir/console.stamped" "$dir/frames.stamped"

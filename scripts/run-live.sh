@@ -45,17 +45,20 @@ tlfile=
 [ "${TRACE_STORAGE:-semihost}" = semihost ] && tlfile="-f $out/live-board.kev"
 if [ "$path" = probe ]; then
     [ "${LIVE_KEEP:-0}" = 1 ] && tlopts="-x probe=keep $tlfile" || tlopts="-x probe"
-    port=$(python3 "$here/free-port.py")
-    echo "live: booting $img in QEMU; kevprobe reads the trace through QEMU's gdbstub (port $port) to kevtop (q quits), the console to $console"
+    # QEMU's gdbstub on a UNIX socket (no port to find free, none another program can take),
+    # in a directory of its own under /tmp (a socket's path has at most 107 bytes).
+    sockdir=$(mktemp -d "${TMPDIR:-/tmp}/live.XXXXXX") || exit 1
+    sock=$sockdir/gdb
+    echo "live: booting $img in QEMU; kevprobe reads the trace through QEMU's gdbstub ($sock) to kevtop (q quits), the console to $console"
     # QEMU in a process group of its own (paused until kevprobe attaches: -S), stopped when
     # kevtop ends first; kevprobe's report in kevprobe.log beside the console.
     setsid env QEMU_TIMEOUT=0 QEMU_ARGS="$args ;; tracelogger -d1 $tlopts ${TL_OPTS:-}" \
-        "$here/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$console" 2>&1 </dev/null &
+        "$here/qemu-run.sh" "$img" -S -gdb "unix:$sock,server=on,wait=off" >"$console" 2>&1 </dev/null &
     qemu=$!
     # shellcheck disable=SC2086  # KEVPROBE_OPTS: words
     # kevprobe waits up to a minute for QEMU to listen (a loaded host starts it slowly: 10 s
     # was seen to pass under make test's load).
-    "$here/../build/host/kevprobe" -t -w 60 ${KEVPROBE_OPTS:-} -e "$img" -o - "127.0.0.1:$port" \
+    "$here/../build/host/kevprobe" -t -w 60 ${KEVPROBE_OPTS:-} -e "$img" -o - "unix:$sock" \
         >"$fifo" 2>"$out/kevprobe.log" &
     probe=$!
 else
@@ -65,13 +68,14 @@ else
         QEMU_ARGS="$args ;; tracelogger -d1 -u ${TL_OPTS:-} $tlfile" \
         "$here/qemu-run.sh" "$img" >"$console" 2>&1 </dev/null &
     qemu=$!
-    probe=
+    probe= sockdir=
 fi
 stop() {
     kill -- -"$qemu" 2>/dev/null
     wait "$qemu" 2>/dev/null
     [ -n "$probe" ] && kill "$probe" 2>/dev/null
     rm -f "$fifo"
+    [ -n "$sockdir" ] && rm -rf "$sockdir"
 }
 wpid=
 trap 'stop; [ -n "$wpid" ] && kill "$wpid"; exit 130' INT TERM
@@ -131,6 +135,7 @@ else
     wait "$qemu"
     qrc=$?
     rm -f "$fifo"
+    [ -n "$sockdir" ] && rm -rf "$sockdir"
     echo "live: the system exited with status $qrc"
     [ "$rc" = 0 ] && rc=$qrc
 fi

@@ -16,6 +16,8 @@ b=$1
 h=$2
 board=${BOARD:-mps2-an385}
 out=$b/test-probe-live
+gdbdir=$(mktemp -d)   # the gdbstubs' UNIX sockets (a short path: at most 107 bytes)
+trap 'rm -rf "$gdbdir"' EXIT
 rm -rf "$out" && mkdir -p "$out/live" "$out/keep"
 here=$(dirname "$0")
 top=$here/../..
@@ -27,17 +29,17 @@ echo "1..12"
 line() { grep -a -o 'deadline: 600 periods, .*' "$1" | head -1 | sed 's/^deadline: 600 periods, //'; }
 kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*, overwritten [0-9]*" "$1"; }
 # probe_boot NAME TIMEOUT "LOGGER OPTIONS" KEVPROBE-ARGS...: deadline's image booted paused in
-# exact mode with the logger's options, kevprobe attached through the gdbstub on a free port
-# with the arguments given; the console in NAME.console, kevprobe's stderr in NAME.probe, its
+# exact mode with the logger's options, kevprobe attached through the gdbstub on a UNIX socket
+# of this run's own with the arguments given; the console in NAME.console, kevprobe's stderr in NAME.probe, its
 # exit status in prc. QEMU_SMP, when set, reaches qemu-run.sh.
 probe_boot() {
-    local name=$1 tmo=$2 tl=$3 port q
+    local name=$1 tmo=$2 tl=$3 sock=$gdbdir/$1 q
     shift 3
-    port=$(python3 "$top/scripts/free-port.py")
+    rm -f "$sock"
     BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=$tmo QEMU_ARGS="appinit deadline ;; tracelogger -d1 $tl" \
-        "$top/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" >"$out/$name.console" 2>&1 &
+        "$top/scripts/qemu-run.sh" "$img" -S -gdb "unix:$sock,server=on,wait=off" >"$out/$name.console" 2>&1 &
     q=$!
-    "$h/kevprobe" "$@" "127.0.0.1:$port" 2>"$out/$name.probe"
+    "$h/kevprobe" "$@" "unix:$sock" 2>"$out/$name.probe"
     prc=$?
     wait $q
 }
