@@ -58,12 +58,7 @@ $(HT)/evrow/emitgen: $(EVROW_OBJ) $(call kevhost_objs,$(EMITGEN_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
-$(KEV_EMIT_GEN_ADDED_H): $(KEV_EMIT_GEN_ADDED_H).stamp
-	$(Q)[ -f $@ ] || $(HT)/evrow/emitgen -a -o $@
-$(KEV_EMIT_GEN_ADDED_H).stamp: $(HT)/evrow/emitgen
-	@mkdir -p $(dir $@)
-	@echo "  GEN     $(KEV_EMIT_GEN_ADDED_H)"
-	$(Q)$< -a -o $(KEV_EMIT_GEN_ADDED_H) && touch $@
+$(eval $(call emitgen_header,$(KEV_EMIT_GEN_ADDED_H),$(HT)/evrow/emitgen,-a))
 SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list

@@ -13,11 +13,15 @@ EMITGEN_SRCS := tools/emitgen/emitgen.c trace/d/row_probes.c trace/d/probes.c tr
 $(H)/emitgen: $(call kevhost_objs,$(EMITGEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
-# emitgen leaves an unchanged header as it was (its objects stay built), so its time says
-# nothing of the run: a stamp beside it does, or every make would run emitgen again.
-$(KEV_EMIT_GEN_H): $(KEV_EMIT_GEN_H).stamp
-	$(Q)[ -f $@ ] || $(H)/emitgen -o $@
-$(KEV_EMIT_GEN_H).stamp: $(H)/emitgen
-	@mkdir -p $(dir $@)
-	@echo "  GEN     $(KEV_EMIT_GEN_H)"
-	$(Q)$< -o $(KEV_EMIT_GEN_H) && touch $@
+# emitgen_header HEADER,GENERATOR,FLAGS: HEADER written by `GENERATOR FLAGS -o HEADER`. The
+# generator leaves an unchanged header as it was (its objects stay built), so its time says
+# nothing of the run: a stamp beside it does, or every make would run the generator again.
+define emitgen_header
+$(1): $(1).stamp
+	$$(Q)[ -f $$@ ] || $(2) $(3) -o $$@
+$(1).stamp: $(2)
+	@mkdir -p $$(dir $$@)
+	@echo "  GEN     $(1)"
+	$$(Q)$(2) $(3) -o $(1) && touch $$@
+endef
+$(eval $(call emitgen_header,$(KEV_EMIT_GEN_H),$(H)/emitgen,))
