@@ -217,7 +217,8 @@ kc = subprocess.run([os.path.join(H, "kevcapture"), "-q", "-o", f + ".kev", f], 
 ok(rc == 0 and data[:2] == b"KS" and kc.returncode == 0 and open(f + ".kev", "rb").read() == whole,
    "-t: the framed stream, which kevcapture turns into the same file (kevcapture exit %d)" %
    kc.returncode)
-rc, err, data, s = probe(target(head, page, bufs), ["-s", "0x20000000:0x8000"])
+rc, err, data, s = probe(target(head, page, bufs), ["-s", "0x20000000:0x8000", "-k",
+                                                  "0x20000000:0x8000"])
 ok(rc == 0 and data == whole, "found by scanning for its magic: the same file")
 sock = os.path.join(tempfile.mkdtemp(), "gdb")
 rc, err, data, s = probe(target(head, page, bufs), path=sock)

@@ -3,6 +3,10 @@
 // 256 sum of data in hex; each is acknowledged with '+' (or '-': send again) until the server
 // accepts QStartNoAckMode. ^C (0x03, outside any packet) stops a running target, which answers
 // with a stop reply (S/T), or W/X when it has ended.
+// A server is not trusted to answer: every wait for a byte is bounded (REPLY_TIMEOUT_MS), and
+// the caller's deadline (gdbr_deadline) bounds a whole exchange, so that a server that keeps
+// talking without answering (garbage, a packet without end, console output for ever, a byte
+// now and then) is given up, with what it sent said.
 #include <kevhost/gdb_remote.h>
 #include <errno.h>
 #include <netdb.h>
@@ -15,11 +19,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REPLY_TIMEOUT_MS 10000  // a reply that takes longer: the server is gone
 #define MEM_MAX 16384           // bytes an m/M packet carries at most (a trace buffer)
 #define PKT_CAP (2 * MEM_MAX + 64)
+#define CLOSE_MS 2000           // the halt and detach when leaving
 
 static void fail(struct gdbr *g, const char *fmt, ...)
 {
@@ -27,6 +33,28 @@ static void fail(struct gdbr *g, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(g->err, sizeof(g->err), fmt, ap);
     va_end(ap);
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void gdbr_deadline(struct gdbr *g, unsigned ms)
+{
+    g->deadline_ms = ms ? mono_ms() + ms : 0;
+    g->budget_ms = ms;
+    g->junk = g->console = 0;
+}
+
+// The deadline passed: what the server sent instead of an answer.
+static void fail_deadline(struct gdbr *g)
+{
+    fail(g, "the GDB server gave no answer within %u ms (%zu bytes outside packets, %zu "
+         "console packets, a packet of %zu bytes unfinished): given up", g->budget_ms, g->junk,
+         g->console, g->partial);
 }
 
 static int send_all(struct gdbr *g, const void *p, size_t n)
@@ -47,16 +75,31 @@ static int send_all(struct gdbr *g, const void *p, size_t n)
     return 0;
 }
 
-// One byte from the server, waiting up to REPLY_TIMEOUT_MS. -1 on end or timeout.
+// One byte from the server, waiting up to REPLY_TIMEOUT_MS, and never past the deadline. -1
+// on end or timeout.
 static int get_byte(struct gdbr *g)
 {
     if (g->in_pos == g->in_len) {
         struct pollfd p = { .fd = g->fd, .events = POLLIN };
         int r;
-        while ((r = poll(&p, 1, REPLY_TIMEOUT_MS)) < 0 && errno == EINTR)
-            ;
+        do {
+            int wait = REPLY_TIMEOUT_MS;
+            if (g->deadline_ms) {
+                uint64_t now = mono_ms();
+                if (now >= g->deadline_ms) {
+                    fail_deadline(g);
+                    return -1;
+                }
+                if (g->deadline_ms - now < (uint64_t)wait)
+                    wait = (int)(g->deadline_ms - now);
+            }
+            r = poll(&p, 1, wait);
+        } while (r < 0 && errno == EINTR);
         if (r == 0) {
-            fail(g, "no answer from the GDB server within %d s", REPLY_TIMEOUT_MS / 1000);
+            if (g->deadline_ms && mono_ms() >= g->deadline_ms)
+                fail_deadline(g);
+            else
+                fail(g, "no answer from the GDB server within %d s", REPLY_TIMEOUT_MS / 1000);
             return -1;
         }
         ssize_t n;
@@ -69,6 +112,9 @@ static int get_byte(struct gdbr *g)
         }
         g->in_len = (size_t)n;
         g->in_pos = 0;
+    } else if (g->deadline_ms && (g->in_pos & 4095u) == 0 && mono_ms() >= g->deadline_ms) {
+        fail_deadline(g);
+        return -1;
     }
     return g->in[g->in_pos++];
 }
@@ -84,28 +130,28 @@ static int get_packet(struct gdbr *g, char *out, size_t size)
 {
     for (;;) {
         int c;
-        do
-            c = get_byte(g);
-        while (c >= 0 && c != '$');
+        while ((c = get_byte(g)) >= 0 && c != '$')
+            g->junk++;
         if (c < 0)
             return -1;
-        size_t n = 0, len = 0;
+        size_t n = 0;
         unsigned sum = 0;
+        g->partial = 0;
         while ((c = get_byte(g)) >= 0 && c != '#') {
             sum += (unsigned)c;
-            if (n + 1 < size)
-                out[n++] = (char)c;
-            len++;
+            if (n + 1 >= size) {    // no end in sight: not read on for ever
+                fail(g, "the GDB server sent a packet of more than %zu bytes (this reader "
+                     "takes %zu)", n, size - 1);
+                return -1;
+            }
+            out[n++] = (char)c;
+            g->partial = n;
         }
         int h = c < 0 ? -1 : get_byte(g), l = h < 0 ? -1 : get_byte(g);
         if (l < 0)
             return -1;
         out[n] = '\0';
-        if (len > n) {
-            fail(g, "the GDB server sent a packet of %zu bytes (this reader takes %zu)", len,
-                 size - 1);
-            return -1;
-        }
+        g->partial = 0;
         if (g->noack)
             return (int)n;
         if ((unsigned)(hexval(h) << 4 | hexval(l)) == (sum & 0xffu)) {
@@ -134,9 +180,8 @@ static int put_packet(struct gdbr *g, const char *data, size_t n)
         if (g->noack)
             return 0;
         int c;
-        do
-            c = get_byte(g);
-        while (c >= 0 && c != '+' && c != '-');
+        while ((c = get_byte(g)) >= 0 && c != '+' && c != '-')
+            g->junk++;
         if (c == '+')
             return 0;
         if (c < 0)
@@ -165,8 +210,10 @@ static int stop_reply(struct gdbr *g)
     for (;;) {
         if (get_packet(g, g->pkt, g->pkt_cap) < 0)
             return -1;
-        if (g->pkt[0] == 'O' && g->pkt[1])   // console output from the target: not ours
+        if (g->pkt[0] == 'O' && g->pkt[1]) {    // console output from the target: not ours
+            g->console++;
             continue;
+        }
         g->running = false;
         if (g->pkt[0] == 'W' || g->pkt[0] == 'X') {
             g->exited = true;
@@ -275,8 +322,13 @@ int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
         fail(g, "out of memory");
         return -1;
     }
+    uint64_t t0 = mono_ms();
     if (connect_server(g, where, wait_ms) < 0)
         return -1;
+    // The handshake within what is left of wait_ms, and at least a second: a server that
+    // accepts and then never answers is not waited for longer than one that never listens.
+    uint64_t spent = mono_ms() - t0;
+    gdbr_deadline(g, spent + 1000u < wait_ms ? (unsigned)(wait_ms - spent) : 1000u);
     g->max_mem = 1024;
     if (command(g, "qSupported:swbreak+") < 0)
         return -1;
@@ -297,6 +349,7 @@ int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms)
     // Why is it stopped (and is it)? The server halts the target for a new connection.
     if (put_packet(g, "?", 1) < 0 || stop_reply(g) < 0)
         return -1;
+    gdbr_deadline(g, 0);    // the caller's exchanges: bounded as it says
     return 0;
 }
 
@@ -304,6 +357,8 @@ void gdbr_close(struct gdbr *g)
 {
     if (g->fd >= 0) {
         if (!g->exited) {
+            if (!g->deadline_ms || g->deadline_ms > mono_ms() + CLOSE_MS)
+                gdbr_deadline(g, CLOSE_MS);     // leaving is not held up by the server
             if (g->running && gdbr_halt(g) < 0)
                 goto out;
             // Detach: the target runs on without us.

@@ -91,36 +91,100 @@ static int gdb_fail(struct kev_probe *p)
     return perr(p, "%s", p->p_gdb->err);
 }
 
-int kev_probe_find(struct kev_probe *p, struct gdbr *g, uint64_t at, uint64_t scan,
-                   uint64_t scan_len)
+const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, uint64_t kram,
+                                uint64_t kram_len)
+{
+    static char why[240];
+    if (!kram_len)
+        return NULL;    // no map given (-a alone): the address the user named is believed
+    uint64_t end = kram + kram_len;
+    struct { const char *what; uint64_t a, n; } w[] = {
+        { "the block", at, sizeof(*b) },
+        { "the buffers' table", b->pb_bufs, (uint64_t)b->pb_nbufs * b->pb_buf_stride },
+        { "the CPUs' loss counts", b->pb_cpus, (uint64_t)b->pb_ncpus * b->pb_cpu_stride },
+        { "the next sequence number", b->pb_next_seq, 4 },
+    };
+    for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+        if (w[i].a < kram || w[i].a >= end || w[i].n > end - w[i].a) {
+            snprintf(why, sizeof(why), "%s (0x%llx, %llu bytes) lies outside the kernel's RAM "
+                     "0x%llx..0x%llx, where a program may write: not believed, nothing written "
+                     "there", w[i].what, (unsigned long long)w[i].a,
+                     (unsigned long long)w[i].n, (unsigned long long)kram,
+                     (unsigned long long)end);
+            return why;
+        }
+    if (b->pb_bufs < at + sizeof(*b) && at < w[1].a + w[1].n)
+        return "the buffers' table overlaps the probe block itself: not believed, nothing "
+               "written there";
+    return NULL;
+}
+
+int kev_probe_desc_moved(const struct kev_probe_block *first, const struct kev_probe_block *b)
+{
+    return memcmp((const char *)first + KEV_PROBE_CHECK_FROM,
+                  (const char *)b + KEV_PROBE_CHECK_FROM,
+                  KEV_PROBE_CHECK_TO + sizeof(b->pb_check) - KEV_PROBE_CHECK_FROM) != 0;
+}
+
+// The scan, as a probe finds RTT's block: 4 KB at a time, the magic on a 16-byte boundary (the
+// kernel aligns the block), only inside the kernel's RAM: a program can plant the magic in its
+// own memory (or get it copied into the kernel's: a thread's name), so a block elsewhere is
+// never looked at and two candidates are one too many.
+static int scan_for(struct kev_probe *p, uint64_t scan, uint64_t scan_len)
+{
+    uint64_t lo = scan > p->p_kram ? scan : p->p_kram;
+    uint64_t hi = scan + scan_len < p->p_kram + p->p_kram_len ? scan + scan_len :
+                  p->p_kram + p->p_kram_len;
+    lo = (lo + 15u) & ~15ull;
+    if (lo >= hi)
+        return perr(p, "the scan 0x%llx..0x%llx holds none of the kernel's RAM 0x%llx..0x%llx: "
+                    "a block outside it is not believed", (unsigned long long)scan,
+                    (unsigned long long)(scan + scan_len), (unsigned long long)p->p_kram,
+                    (unsigned long long)(p->p_kram + p->p_kram_len));
+    static uint8_t win[4096];
+    uint64_t found[2];
+    unsigned nfound = 0;
+    for (uint64_t a = lo; a < hi; a += 4096) {
+        uint64_t n = hi - a < 4096 ? hi - a : 4096;
+        if (gdbr_read(p->p_gdb, a, win, (size_t)n) < 0)
+            return gdb_fail(p);
+        for (uint64_t o = 0; o + KEV_PROBE_MAGIC_LEN <= n; o += 16)
+            if (memcmp(win + o, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) == 0 &&
+                a + o + sizeof(struct kev_probe_block) <= hi && nfound++ < 2)
+                found[nfound - 1] = a + o;
+    }
+    if (nfound == 1) {
+        p->p_at = found[0];
+        return 0;
+    }
+    if (nfound > 1)
+        return perr(p, "%u probe blocks' magic in the kernel's RAM (0x%llx, 0x%llx%s): the "
+                    "kernel publishes one, so none is believed (give the image, -e, for its "
+                    "symbol)", nfound, (unsigned long long)found[0],
+                    (unsigned long long)found[1], nfound > 2 ? ", ..." : "");
+    p->p_unpublished = 1;
+    return perr(p, "no probe block in the kernel's RAM 0x%llx..0x%llx (the image has none, or "
+                "no capture was published: tracelogger -x probe)", (unsigned long long)lo,
+                (unsigned long long)hi);
+}
+
+int kev_probe_find(struct kev_probe *p, struct gdbr *g, const struct kev_probe_where *w)
 {
     memset(p, 0, sizeof(*p));
     p->p_gdb = g;
+    p->p_kram = w->kram;
+    p->p_kram_len = w->kram_len;
     p->p_table = malloc(64u * 64u);
     p->p_slots = malloc(KEV_BUF_BYTES);
     if (!p->p_table || !p->p_slots)
         return perr(p, "out of memory");
-    if (at) {
-        p->p_at = at;
+    if (w->at) {
+        p->p_at = w->at;
         return 0;
     }
-    // A scan, as a probe finds RTT's block: 4 KB at a time, the magic on a 16-byte boundary
-    // (the kernel aligns the block).
-    static uint8_t win[4096 + KEV_PROBE_MAGIC_LEN];
-    for (uint64_t a = scan & ~15ull; a < scan + scan_len; a += 4096) {
-        uint64_t n = scan + scan_len - a < 4096 ? scan + scan_len - a : 4096;
-        if (gdbr_read(g, a, win, (size_t)n) < 0)
-            return gdb_fail(p);
-        for (uint64_t o = 0; o + KEV_PROBE_MAGIC_LEN <= n; o += 16)
-            if (memcmp(win + o, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) == 0) {
-                p->p_at = a + o;
-                return 0;
-            }
-    }
-    p->p_unpublished = 1;
-    return perr(p, "no probe block in 0x%llx..0x%llx (the image has none, or no capture was "
-                "published: tracelogger -x probe)", (unsigned long long)scan,
-                (unsigned long long)(scan + scan_len));
+    if (!w->kram_len)
+        return perr(p, "a scan needs the kernel's RAM (the board's map, or the image's)");
+    return scan_for(p, w->scan, w->scan_len);
 }
 
 static int put_frame(struct kev_probe *p, unsigned type, const void *b, size_t n)
@@ -361,10 +425,16 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
     if (p->p_unpublished)
         return 0;   // the kernel's block before the first capture publishes it (the caller waits)
     const char *why = kev_probe_refused(b, p->p_at);
+    if (!why && b->pb_state != KEV_PROBE_IDLE)
+        why = kev_probe_untrusted(b, p->p_at, p->p_kram, p->p_kram_len);
     if (why)
         return perr(p, "at 0x%llx: %s", (unsigned long long)p->p_at, why);
     if (b->pb_state == KEV_PROBE_IDLE)
         return p->p_done ? 1 : 0;
+    if (p->p_gen == b->pb_gen && kev_probe_desc_moved(&p->p_first, b))
+        return perr(p, "at 0x%llx: the probe block's description changed within capture %u "
+                    "(the same generation, a new check): the kernel never does that, not "
+                    "believed", (unsigned long long)p->p_at, b->pb_gen);
     if (p->p_gen != b->pb_gen) {
         if (p->p_gen && !p->p_done)
             return perr(p, "a new capture began before the last one ended");
@@ -372,6 +442,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
             return 1;       // one capture a file
         if (begin_capture(p) < 0)
             return -1;
+        p->p_first = *b;    // the description, fixed while this capture lasts
     }
     if (p->p_done)
         return 1;

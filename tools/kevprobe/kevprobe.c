@@ -20,11 +20,18 @@ static const struct tool_opt opts[] = {
     { 'e', 'e', "elf", "IMAGE", "the image running: the block is at its symbol\n"
       "kev_probe_block", NULL },
     { 'a', 'a', "address", "ADDR", "the block is at ADDR", NULL },
-    { 's', 's', "scan", "ADDR:LEN", "scan LEN bytes from ADDR for the block's magic", NULL },
+    { 's', 's', "scan", "ADDR:LEN", "scan LEN bytes from ADDR for the block's magic, inside\n"
+      "the kernel's RAM alone (-k, or the image's with -e)", NULL },
+    { 'k', 'k', "kernel-ram", "ADDR:LEN", "the kernel's RAM, which no program can write (the\n"
+      "board's map): the block and the words kevprobe writes must lie in it\n"
+      "(default with -e: the image's .data to its stack's top)", NULL },
     { 'F', 'F', "flush", "MS", "ask the kernel for its partial buffers every MS of the host's\n"
       "time (default 100; 0: full buffers only)", NULL },
     { 'i', 'i', "interval", "MS", "halt and read every MS (default 20)", NULL },
-    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server to listen (default 10)", NULL },
+    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server to listen and answer, and for\n"
+      "the kernel to publish a capture and begin it (default 10)", NULL },
+    { 'd', 'd', "deadline", "MS", "give up a GDB server that has not finished a round (halt,\n"
+      "reads, resume) within MS (default 10000)", NULL },
     { 't', 't', "stream", NULL, "write the tracelogger's framed stream (the file's bytes in\n"
       "DATA frames, a HEARTBEAT at each flush the kernel served, END): what a live\n"
       "reader of several CPUs needs to know they all moved on (kevtop -o writes the\n"
@@ -33,7 +40,8 @@ static const struct tool_opt opts[] = {
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevprobe", "[-o OUT] [-t] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-F MS] [-i MS] HOST:PORT",
+    "kevprobe", "[-o OUT] [-t] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-k ADDR:LEN] [-F MS] [-i MS]\n"
+    "       [-d MS] [-w SEC] HOST:PORT",
     "Takes the kernel's trace buffers from the target's memory through a GDB server and\n"
     "writes the .kev file as it grows (the board runs tracelogger -x probe).\n"
     "  HOST:PORT  the GDB server: QEMU's -gdb tcp::PORT, OpenOCD (3333), pyOCD (3333),\n"
@@ -56,13 +64,53 @@ static int number(const char *s, uint64_t *v)
     return *s && !*end ? 0 : -1;
 }
 
+// ADDR:LEN, LEN not 0 and the range not past 2^64.
+static int range(const char *s, uint64_t *at, uint64_t *len)
+{
+    char *end;
+    *at = strtoull(s, &end, 0);
+    if (end == s || *end != ':')
+        return -1;
+    return number(end + 1, len) || !*len || *at + *len < *at ? -1 : 0;
+}
+
+// What the image says: the block's address (its symbol kev_probe_block), unless a scan or -a
+// says where; the kernel's RAM ([__data_start, __stack_top): its data, bss and boot stack,
+// where the ring's table lies), unless -k gave the board's map. 0, or -1 after saying why.
+static int image(const char *elf, struct kev_probe_where *w)
+{
+    uint64_t size, lo, hi;
+    if (elfsym_add("kevprobe", elf, 1) < 0)
+        return -1;
+    int r = 0;
+    if (!w->at && !w->scan_len && elfsym_object(NULL, "kev_probe_block", &w->at, &size) < 0) {
+        fprintf(stderr, "kevprobe: %s has no kev_probe_block: not an image of this kernel "
+                "(or one built before the probe path)\n", elf);
+        r = -1;
+    } else if (!w->kram_len) {
+        if (elfsym_address(NULL, "__data_start", &lo) < 0 ||
+            elfsym_address(NULL, "__stack_top", &hi) < 0 || hi <= lo) {
+            fprintf(stderr, "kevprobe: %s does not say where the kernel's RAM is (no "
+                    "__data_start, __stack_top): give the board's map, -k ADDR:LEN\n", elf);
+            r = -1;
+        } else {
+            w->kram = lo;
+            w->kram_len = hi - lo;
+        }
+    }
+    elfsym_end();
+    return r;
+}
+
 // The GDB server at hp (HOST:PORT), waited for up to wait_s, and the probe block found through
-// it (at ADDR, by a scan of scan_len bytes from scan, or as -e's symbol gave it); the block is
+// it (w: at ADDR, by a scan inside the kernel's RAM, or as -e's symbol gave it); the block is
 // published when the logger starts (the kernel's is all zero until then): it is waited for
 // as long, the target running between looks. *t0: when that wait began. 0, or 1 after saying
-// why.
-static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t at,
-                  uint64_t scan, uint64_t scan_len, uint64_t wait_s, uint64_t *t0)
+// why. The connection and handshake are bounded by wait_s, each look for the block by a
+// round's deadline (round_ms).
+static int attach(struct gdbr *g, struct kev_probe *p, const char *hp,
+                  const struct kev_probe_where *w, uint64_t wait_s, unsigned round_ms,
+                  uint64_t *t0)
 {
     if (gdbr_connect(g, hp, wait_s < UINT_MAX / 1000u ? (unsigned)wait_s * 1000u : UINT_MAX) < 0) {
         fprintf(stderr, "kevprobe: %s\n", g->err);
@@ -70,7 +118,10 @@ static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t 
         return 1;
     }
     *t0 = now_ns();
-    while (kev_probe_find(p, g, at, scan, scan_len) < 0) {
+    gdbr_deadline(g, round_ms);
+    for (;;) {
+        if (kev_probe_find(p, g, w) == 0)
+            break;
         if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || gdbr_cont(g) < 0) {
             fprintf(stderr, "kevprobe: %s\n", p->p_err);
             gdbr_close(g);
@@ -78,6 +129,7 @@ static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t 
         }
         kev_probe_free(p);
         usleep(100000);
+        gdbr_deadline(g, round_ms);
         if (gdbr_halt(g) != 0) {
             fprintf(stderr, "kevprobe: %s\n", g->err);
             return 1;
@@ -89,24 +141,34 @@ static int attach(struct gdbr *g, struct kev_probe *p, const char *hp, uint64_t 
 // The capture followed: the target halted, its new buffers read (kev_probe_poll), let run
 // for poll_ms, until the capture ends (1), a block never published within wait_s of t0 (-2,
 // said) or an error (-1; *ended when the target itself ended).
+// Each round (the halt, the reads, the resume) within round_ms: a server that talks without
+// answering is given up (gdbr_deadline).
 static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
-                  uint64_t t0, int *ended)
+                  unsigned round_ms, uint64_t t0, int *ended)
 {
+    gdbr_deadline(g, round_ms);
     for (;;) {
         uint64_t h0 = now_ns();
         int r = kev_probe_poll(p, h0);
         if (r != 0)
             return r;
-        if (p->p_unpublished && !p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
-            fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu s: "
-                    "the board's tracelogger runs without -x probe, or the address is not the "
-                    "running image's\n", (unsigned long long)p->p_at, (unsigned long long)wait_s);
+        if (!p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
+            if (p->p_unpublished)
+                fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu "
+                        "s: the board's tracelogger runs without -x probe, or the address is "
+                        "not the running image's\n", (unsigned long long)p->p_at,
+                        (unsigned long long)wait_s);
+            else
+                fprintf(stderr, "kevprobe: the probe block at 0x%llx stayed idle for %llu s: "
+                        "no capture began (-w)\n", (unsigned long long)p->p_at,
+                        (unsigned long long)wait_s);
             return -2;
         }
         if (gdbr_cont(g) < 0)
             return -1;
         p->p_counts.halted_ns += now_ns() - h0;
         usleep((useconds_t)(poll_ms * 1000u));
+        gdbr_deadline(g, round_ms);
         if (gdbr_halt(g) != 0) {
             *ended = 1;
             return -1;
@@ -117,7 +179,9 @@ static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_
 int main(int argc, char **argv)
 {
     const char *out_name = NULL, *elf = NULL;
-    uint64_t at = 0, scan = 0, scan_len = 0, flush_ms = 100, poll_ms = 20, wait_s = 10;
+    uint64_t flush_ms = 100, poll_ms = 20, wait_s = 10;
+    struct kev_probe_where w = { 0 };
+    uint64_t round_ms = 10000;
     int quiet = 0, stream = 0, opt;
     struct tool_args a = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
@@ -125,22 +189,23 @@ int main(int argc, char **argv)
         case 'o': out_name = a.val; break;
         case 'e': elf = a.val; break;
         case 'a':
-            if (number(a.val, &at) || !at)
+            if (number(a.val, &w.at) || !w.at)
                 return tool_usage_error(&cmd, "-a wants an address, not '%s'", a.val);
             break;
-        case 's': {
-            char *colon = strchr(a.val, ':');
-            if (!colon)
-                return tool_usage_error(&cmd, "-s wants ADDR:LEN, not '%s'", a.val);
-            *colon = 0;
-            if (number(a.val, &scan) || number(colon + 1, &scan_len) || !scan_len)
-                return tool_usage_error(&cmd, "-s wants ADDR:LEN");
+        case 's':
+        case 'k':
+            if (range(a.val, opt == 's' ? &w.scan : &w.kram, opt == 's' ? &w.scan_len :
+                      &w.kram_len) < 0)
+                return tool_usage_error(&cmd, "-%c wants ADDR:LEN, not '%s'", opt, a.val);
             break;
-        }
         case 'F': if (number(a.val, &flush_ms)) return tool_usage_error(&cmd, "-F wants MS"); break;
         case 'i':
             if (number(a.val, &poll_ms) || !poll_ms)
                 return tool_usage_error(&cmd, "-i wants MS (at least 1)");
+            break;
+        case 'd':
+            if (number(a.val, &round_ms) || !round_ms || round_ms > UINT_MAX)
+                return tool_usage_error(&cmd, "-d wants MS (at least 1)");
             break;
         case 'w': if (number(a.val, &wait_s)) return tool_usage_error(&cmd, "-w wants SEC"); break;
         case 't': stream = 1; break;
@@ -150,19 +215,13 @@ int main(int argc, char **argv)
     }
     if (a.ind != argc - 1)
         return tool_usage_error(&cmd, "one HOST:PORT, the GDB server");
-    if (!!elf + !!at + !!scan_len != 1)
-        return tool_usage_error(&cmd, "say where the block is: one of -e, -a and -s");
-    if (elf) {
-        uint64_t size;
-        if (elfsym_add("kevprobe", elf, 1) < 0)
-            return 1;
-        if (elfsym_object(NULL, "kev_probe_block", &at, &size) < 0) {
-            fprintf(stderr, "kevprobe: %s has no kev_probe_block: not an image of this kernel "
-                    "(or one built before the probe path)\n", elf);
-            return 1;
-        }
-        elfsym_end();
-    }
+    if (!!w.at + !!w.scan_len > 1 || (!elf && !w.at && !w.scan_len))
+        return tool_usage_error(&cmd, "say where the block is: -e, -a or -s");
+    if (w.scan_len && !elf && !w.kram_len)
+        return tool_usage_error(&cmd, "-s scans the kernel's RAM alone: say where it is (-k "
+                                "ADDR:LEN, the board's map, or -e IMAGE)");
+    if (elf && image(elf, &w) < 0)
+        return 1;
     char *hp = argv[a.ind], *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1])
         return tool_usage_error(&cmd, "HOST:PORT, not '%s'", hp);
@@ -175,13 +234,13 @@ int main(int argc, char **argv)
     struct gdbr g;
     struct kev_probe p;
     uint64_t t0;
-    if (attach(&g, &p, hp, at, scan, scan_len, wait_s, &t0) != 0)
+    if (attach(&g, &p, hp, &w, wait_s, (unsigned)round_ms, &t0) != 0)
         return 1;
     p.p_out = out;
     p.p_stream = stream;
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
-    int ended = 0, r = follow(&g, &p, poll_ms, wait_s, t0, &ended);
+    int ended = 0, r = follow(&g, &p, poll_ms, wait_s, (unsigned)round_ms, t0, &ended);
     if (r == -1)
         fprintf(stderr, "kevprobe: %s\n", ended ? g.err : p.p_err);
     if (ended && r < 0)

@@ -9,3 +9,9 @@ $(H)/kevprobe: $(call kevhost_objs,tools/kevprobe/kevprobe.c)
 # memory: kevgen's file byte for byte, each damaged input refused with its sentence (about 2 s).
 SCRIPT_TESTS_HOST += kevprobe|60|test/tools/test_kevprobe.py|$(H)
 TEST_DEPS_HOST    += $(H)/kevprobe $(H)/kevgen $(H)/kevcapture
+
+# What kevprobe believes, against a GDB server that lies: a program's forged block, a table
+# outside the kernel's RAM, a description changed within a capture, a server that talks
+# without answering (garbage, an endless packet, console output, a drip), a block that stays
+# idle (about 15 s).
+SCRIPT_TESTS_HOST += kevprobe-trust|90|test/tools/test_kevprobe_trust.py|$(H)

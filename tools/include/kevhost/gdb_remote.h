@@ -22,7 +22,12 @@ struct gdbr {
     size_t pkt_cap;
     uint8_t in[65536];  // received bytes not yet consumed: in[in_pos..in_len)
     size_t in_len, in_pos;
-    char err[160];      // what went wrong, for the caller's message
+    char err[200];      // what went wrong, for the caller's message
+    // The exchange's deadline (gdbr_deadline; 0: none) and what the server sent meanwhile
+    // that was no answer: bytes outside packets, console ('O') packets, an unfinished packet.
+    uint64_t deadline_ms;
+    unsigned budget_ms;
+    size_t junk, console, partial;
 };
 
 // "host:port", "port" (localhost) or "unix:PATH" (a UNIX socket: QEMU's -gdb
@@ -31,6 +36,10 @@ struct gdbr {
 // does); gdbr_connect leaves it halted. 0, or -1 with g->err set; gdbr_close is due either way.
 #define GDBR_WAIT_MS 5000u
 int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms);
+// Bounds every exchange from now on by ms of the host's monotonic clock in all (0: no
+// deadline, each byte still waited for at most 10 s): a server that talks without answering
+// in time is given up (-1, g->err saying what it sent). kevprobe sets one a round.
+void gdbr_deadline(struct gdbr *g, unsigned ms);
 // Detaches (the target runs on) unless it ended, and frees what gdbr_connect took.
 void gdbr_close(struct gdbr *g);
 // Stops a running target (^C) and waits for its stop reply; 0, or -1 (g->exited if it ended).

@@ -26,6 +26,15 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at);
 // Why a FULL buffer's slots (n of them, read from buffer idx, sequence seq by the table) cannot
 // be used, or NULL: its BUFFER first (that sequence), its BUFFER_END last.
 const char *kev_probe_buffer_refused(const struct kev_slot *s, unsigned n, uint32_t seq);
+// Why b (read at `at`) is not believed where the kernel's RAM is [kram, kram + kram_len): the
+// block and every word the reader writes or counts from (the buffers' table, the CPUs' loss
+// counts, the next sequence number) must lie in it, where no program can write; NULL when
+// they do or when no map is known (kram_len 0).
+const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, uint64_t kram,
+                                uint64_t kram_len);
+// Whether b's description (pb_version .. pb_check) differs from first's: within one
+// generation the kernel never changes it.
+int kev_probe_desc_moved(const struct kev_probe_block *first, const struct kev_probe_block *b);
 
 // ---- the reader ----
 struct kev_probe_counts {
@@ -39,6 +48,8 @@ struct kev_probe_counts {
 struct kev_probe {
     struct gdbr *p_gdb;
     uint64_t p_at;              // the block's address
+    uint64_t p_kram, p_kram_len;    // the kernel's RAM (0 long: not known)
+    struct kev_probe_block p_first; // the block as the capture p_gen began
     FILE *p_out;
     struct kev_probe_block p_blk;
     uint32_t p_gen;             // the capture being written (0: none yet)
@@ -63,11 +74,15 @@ struct kev_probe {
     uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
     char p_err[256];
 };
-// Finds the block: at `at` when not 0 (an ELF symbol's address), else by scanning
-// [scan, scan + scan_len) for the magic. 0, or -1 with p->p_err (p_unpublished: no magic yet,
-// try again later). The target halted.
-int kev_probe_find(struct kev_probe *p, struct gdbr *g, uint64_t at, uint64_t scan,
-                   uint64_t scan_len);
+// Where the block is: at `at` when not 0 (an ELF symbol's address, or the user's), else by
+// scanning [scan, scan + scan_len) for the magic, inside the kernel's RAM alone. kram_len 0:
+// the kernel's RAM is not known (a scan is then refused, and -a's table not checked).
+struct kev_probe_where {
+    uint64_t at, scan, scan_len, kram, kram_len;
+};
+// Finds the block. 0, or -1 with p->p_err (p_unpublished: no magic yet, try again later). The
+// target halted.
+int kev_probe_find(struct kev_probe *p, struct gdbr *g, const struct kev_probe_where *w);
 // One round with the target halted: reads the block, writes what is new to out, gives back
 // the buffers written, asks for partial ones when flush_ms has passed. 1 when the capture is
 // written whole (its trailer), 0 to go on (p_unpublished: the block is still all zero, as the
