@@ -113,6 +113,39 @@ static void update_masks(struct trace_ring *r)
     __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes : 0u, __ATOMIC_RELAXED);
 }
 
+// ---- the table's words a debugger can write --------------------------------------------------
+// A probe's reader (trace/kev_probe.h) or anyone with a debugger writes the buffer table while
+// the target runs or halts: a CPU or state byte the kernel never wrote is refused and counted
+// (tr_refused), never used as an index.
+
+// The CPU that filled buffer b: its tb_cpu when in range, else the CPU its own BUFFER slot
+// names (the kernel wrote both), else cpu 0; the lie counted.
+static unsigned buf_cpu(struct trace_ring *r, const struct trace_buf *b)
+{
+    if (b->tb_cpu < TRACE_MAX_CPUS)
+        return b->tb_cpu;
+    __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
+    unsigned cpu = kev_hdr_cpu(buf_start(r, (unsigned)(b - r->tr_buf))->header);
+    return cpu < TRACE_MAX_CPUS ? cpu : 0u;
+}
+
+// A state byte out of range is refused, counted and put right: FILLING when a CPU is filling
+// the buffer, else FULL (its events kept for the logger, or counted lost when it is reused).
+// Under the pool lock (each CPU's tc_buf changes under it).
+static void check_states(struct trace_ring *r)
+{
+    for (unsigned i = 0; i < r->tr_nbufs; i++) {
+        if (r->tr_buf[i].tb_state <= TRACE_BUF_LOGGER)
+            continue;
+        unsigned st = TRACE_BUF_FULL;
+        for (unsigned c = 0; c < TRACE_MAX_CPUS; c++)
+            if (r->tr_cpu[c].tc_buf == (int)i)
+                st = TRACE_BUF_FILLING;
+        r->tr_buf[i].tb_state = (uint8_t)st;
+        __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
+    }
+}
+
 // Tell the logger buffer idx wants saving, now or (in interrupt context) at interrupt exit.
 // Under the lock of the CPU filling it (tb_cpu); and the pool's when the buffer is FULL.
 static void notify_buffer(struct trace_ring *r, unsigned idx)
@@ -122,7 +155,7 @@ static void notify_buffer(struct trace_ring *r, unsigned idx)
         return;
     if (trace_port_in_interrupt()) {
         b->tb_notified = 2;
-        __atomic_fetch_add(&r->tr_cpu[b->tb_cpu].tc_npending, 1u, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&r->tr_cpu[buf_cpu(r, b)].tc_npending, 1u, __ATOMIC_RELAXED);
         return;
     }
     b->tb_notified = 1;
@@ -163,6 +196,7 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
 static int pick_buffer(struct trace_ring *r)
 {
     unsigned n = r->tr_nbufs;
+    check_states(r);
     if (r->tr_policy == TRACE_POLICY_FILL) {
         if (r->tr_fill_next >= n || r->tr_buf[r->tr_fill_next].tb_state != TRACE_BUF_FREE)
             return -1;
@@ -202,7 +236,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     if (b->tb_state == TRACE_BUF_FULL) { // overwrite: its events are lost
         // The filler's loss counts are the pool's (its lock is not needed: no waiting on
         // a CPU in the middle of an event).
-        struct trace_cpu *owner = &r->tr_cpu[b->tb_cpu];
+        struct trace_cpu *owner = &r->tr_cpu[buf_cpu(r, b)];
         uint32_t lost = (uint32_t)(b->tb_nslots - b->tb_overhead);
         owner->tc_recorded -= lost;
         owner->tc_overwritten += lost;

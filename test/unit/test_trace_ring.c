@@ -385,6 +385,35 @@ static void test_ring_policy_keeps_the_latest(void **st)
     assert_int_equal(ev + lost, 5000);
 }
 
+// A debugger writes buffer 0's CPU byte (200) and buffer 1's state byte (9) in ring mode: the
+// kernel never indexes with them; the overwritten events are still counted (on the CPU the
+// buffer's own BUFFER slot names) and the two lies are counted.
+static void test_table_lies_refused_and_counted(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_RING), 0);
+    trace_host_port.step = 3;
+    emit_n(1500);                       // buffer 0 FULL (1021 events), buffer 1 filling
+    assert_int_equal(ring.tr_buf[0].tb_state, TRACE_BUF_FULL);
+    ring.tr_buf[0].tb_cpu = 200;
+    emit_n(1000);                       // buffer 1 closes, buffer 0 is reused
+    assert_int_equal(ring.tr_refused, 1);
+    ring.tr_buf[1].tb_state = 9;
+    emit_n(2500);
+    assert_int_equal(ring.tr_refused, 2);
+    assert_true(ring.tr_buf[0].tb_state <= TRACE_BUF_LOGGER &&
+                ring.tr_buf[1].tb_state <= TRACE_BUF_LOGGER);
+    trace_ring_stop(&ring);
+    uint64_t ev = 0, lost = 0;
+    take_checked(NULL, &ev, &lost);
+    take_checked(NULL, &ev, &lost);
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(ev, cnt.recorded);
+    assert_int_equal(cnt.recorded + cnt.overwritten, 5000);     // nothing vanished
+    assert_int_equal(ev + lost, 5000);
+}
+
 static void test_fill_policy_stops_when_full(void **st)
 {
     (void)st;
@@ -647,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_emit_at_and_count_lost),
         cmocka_unit_test(test_overwrite_policy_skips_logger_buffer),
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
+        cmocka_unit_test(test_table_lies_refused_and_counted),
         cmocka_unit_test(test_fill_policy_stops_when_full),
         cmocka_unit_test(test_combine_event_at_buffer_boundary),
         cmocka_unit_test(test_words_stamped_reads_the_time_back),

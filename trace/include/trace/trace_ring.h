@@ -208,6 +208,7 @@ struct trace_ring {
     struct trace_buf tr_buf[TRACE_MAX_BUFS];
     // Last, so that the fast path's fields keep their offsets (its instruction count).
     unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
+    uint32_t tr_refused; // table words (a CPU or state byte) out of range, refused (trace_ring.c)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
