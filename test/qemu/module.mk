@@ -58,7 +58,7 @@ TEST_DEPS    += $(B)/deadlines.elf $(H)/kevprobe $(H)/kevtop $(H)/traceprinter
 SCRIPT_TESTS += qemu/probe-forge|120|test/qemu/test_probe_forge.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/probeforge.elf
 # The kernel refuses a buffer's CPU byte a debugger set to 200 in ring mode: nothing written
-# past the ring, the file's loss the kernel's count (about 10 s: one boot under gdb).
+# past the ring, the file's loss the kernel's count (about 10 s: one boot, halted every 10 ms).
 SCRIPT_TESTS += qemu/ring-lies|120|test/qemu/test_ring_lies.sh|$(B)|$(H)
 # kevlive with babeltrace2 attached live: events while the system runs, the board's file's events
 # at the end, a reader's pause as discarded events (about 8 s: one boot of the demo, 5 s).
@@ -150,6 +150,7 @@ SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-l
 SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-live|120|BOARD=$(1)|test/qemu/test_probe_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-forge,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-forge|120|BOARD=$(1)|test/qemu/test_probe_forge.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter ring-lies,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ring-lies|120|BOARD=$(1)|test/qemu/test_ring_lies.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
 SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
