@@ -27,7 +27,7 @@ top=$here/../..
 img=$b/deadlines.elf
 want="missed 6: 50 150 250 350 450 550; pulses lost 0"
 base=$(sed -n 's/^BOARD_SHARED_RAM *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$top/boards/$board/board.mk")
-echo "1..17"
+echo "1..18"
 
 line() { grep -a -o 'deadline: 600 periods, .*' "$1" | head -1 | sed 's/^deadline: 600 periods, //'; }
 kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*, overwritten [0-9]*" "$1"; }
@@ -166,6 +166,24 @@ QEMU_SMP=1 probe_boot shared 100 "-x probe=keep -k 48 -f $out/shared-board.kev" 
     -q -i 5 -F 0 -e "$img" -o "$out/shared.kev"
 check "kevprobe over the shared RAM, the VM never halted: the file is the board's semihosted copy byte for byte (exit $prc)" \
     "[ $prc = 0 ] && [ -s $out/shared.kev ] && cmp $out/shared.kev $out/shared-board.kev"
+
+# A probe's GDB server reading in the background: test/tools/gdb_shared_ram.py serves m and M
+# from the shared RAM while QEMU runs and refuses (and counts) any halt; kevprobe through it.
+ram=$gdbdir/stand.ram
+python3 "$top/test/tools/gdb_shared_ram.py" "$gdbdir/stand.gdb" "$ram" "$base" "$out/stand.stats" &
+srv=$!
+BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=100 QEMU_SHARED_RAM=$ram \
+    QEMU_ARGS="appinit deadline ;; tracelogger -d1 -x probe=keep -k 48 -f $out/stand-board.kev" \
+    "$top/scripts/qemu-run.sh" "$img" >"$out/stand.console" 2>&1 &
+q=$!
+"$h/kevprobe" -w 60 -i 5 -F 0 -e "$img" -o "$out/stand.kev" "unix:$gdbdir/stand.gdb" 2>"$out/stand.probe"
+prc=$?
+wait $q
+qrc=$?
+wait $srv
+rm -f "$ram"
+check "kevprobe through a GDB server serving m and M while QEMU runs: the board's copy byte for byte, 0 halts asked, the system ran to its end (exit $prc, system $qrc; $(tr '\n' ' ' <"$out/stand.stats"))" \
+    "[ $prc = 0 ] && [ $qrc = 0 ] && cmp $out/stand.kev $out/stand-board.kev && grep -q '^halts 0$' $out/stand.stats && grep -q '^reads [1-9]' $out/stand.stats && grep -q ' 0 halts' $out/stand.probe"
 
 # 4. A reader that falls behind (a poll every 600 ms, no flush) over 4 kernel buffers: the
 # kernel drops what finds no buffer; the file counts exactly the kernel's loss.
