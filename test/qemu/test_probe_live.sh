@@ -27,7 +27,7 @@ top=$here/../..
 img=$b/deadlines.elf
 want="missed 6: 50 150 250 350 450 550; pulses lost 0"
 base=$(sed -n 's/^BOARD_SHARED_RAM *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$top/boards/$board/board.mk")
-echo "1..18"
+echo "1..19"
 
 line() { grep -a -o 'deadline: 600 periods, .*' "$1" | head -1 | sed 's/^deadline: 600 periods, //'; }
 kcount() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*, overwritten [0-9]*" "$1"; }
@@ -193,6 +193,8 @@ dropped=$(echo "$k" | sed 's/.*dropped \([0-9]*\),.*/\1/')
 "$h/traceprinter" "$out/slow.kev" >"$out/slow.txt" 2>&1
 check "a slow reader: the kernel dropped events, the file's loss is its count ($k)" \
     "[ $prc = 0 ] && [ -n '$dropped' ] && [ '$dropped' -gt 0 ] && grep -q '^lost events: $dropped ' $out/slow.txt"
+check "kevprobe said while it ran that the board outran it, and which class filter would fit ($(grep -m1 'outruns' "$out/slow.probe"))" \
+    "grep -q 'the board outruns the reader: [0-9]* events lost so far, .*tracelogger -F [0-9]' $out/slow.probe"
 check "and the program's periods are still its own ($(line "$out/slow.console"))" \
     "[ '$(line "$out/slow.console")' = '$run' ]"
 

@@ -184,6 +184,66 @@ static void note_newest(struct kev_probe *p, unsigned n)
     }
 }
 
+// The classes of the events in the buffer just written (a tracelogger -F suggestion's basis).
+static void count_classes(struct kev_probe *p, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t h = p->p_slots[k].header;
+        unsigned t = kev_hdr_type(h), c = kev_hdr_class(h);
+        if ((t == KEV_TYPE_S || t == KEV_TYPE_CB) && c != KEV_C_CONTROL && c < KEV_NCLASS)
+            p->p_class_events[c]++;
+    }
+}
+
+// When the board outruns the reader (its loss counts grew; looked at once a second while the
+// capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
+// is left fits the share of the events the reader kept up with.
+static int watch_losses(struct kev_probe *p, uint64_t now_ns)
+{
+    static const struct { unsigned cls, f; const char *name; } off[] = {
+        { KEV_C_KER_CALL, 1, "kernel calls" }, { KEV_C_INT, 2, "interrupts" },
+        { KEV_C_PR_TH, 4, "threads" }, { KEV_C_COMM, 6, "comm" }, { KEV_C_SYSTEM, 7, "system" },
+    };
+    const struct kev_probe_block *b = &p->p_blk;
+    if (now_ns - p->p_watch_ns < 1000000000u || b->pb_state != KEV_PROBE_RUNNING)
+        return 0;
+    p->p_watch_ns = now_ns;
+    uint64_t lost = 0;
+    for (unsigned c = 0; c < b->pb_ncpus; c++) {
+        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+            return mem_fail(p);
+        lost += d + o;
+    }
+    if (lost <= p->p_lost_seen || !p->p_counts.events)
+        return 0;
+    p->p_lost_seen = lost;
+    // the biggest classes off, one by one, until the rest is no more than what was kept up with
+    double keep = (double)p->p_counts.events / (double)(p->p_counts.events + lost), left = 1;
+    char flags[64] = "", *f = flags;
+    uint64_t done = 0;
+    while (left > keep) {
+        int best = -1;
+        for (unsigned i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+            if (!((done >> i) & 1u) && p->p_class_events[off[i].cls] &&
+                (best < 0 || p->p_class_events[off[i].cls] > p->p_class_events[off[best].cls]))
+                best = (int)i;
+        if (best < 0)
+            break;
+        done |= 1ull << best;
+        left -= (double)p->p_class_events[off[best].cls] / (double)p->p_counts.events;
+        f += snprintf(f, (size_t)(flags + sizeof(flags) - f), " -F %u", off[best].f);
+    }
+    snprintf(p->p_note, sizeof(p->p_note), "kevprobe: the board outruns the reader: %llu events "
+             "lost so far, %.0f %% of them read; %s", (unsigned long long)lost,
+             100 * keep, flags[0] && left <= keep ? "" : "no class filter keeps that share");
+    if (flags[0] && left <= keep)
+        snprintf(p->p_note + strlen(p->p_note), sizeof(p->p_note) - strlen(p->p_note),
+                 "tracelogger%s would leave %.0f %% of the events, which fits", flags, 100 * left);
+    return 0;
+}
+
 // After a flush the kernel served at pb_flush_time, every buffer before it written: the board's
 // time for the live reader (kev_live.h: each CPU has passed it). A heartbeat is the board's time
 // when it is sent (kev_stream.h): one behind an event already written (a buffer closed after
@@ -370,6 +430,7 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
             return -1;
         fflush(p->p_out);
         note_newest(p, n);
+        count_classes(p, n);
         unsigned cpu = kev_hdr_cpu(p->p_slots[0].header) % KEV_MAX_CPUS;
         p->p_cpu_events[cpu] += p->p_slots[n - 1].data[2];
         p->p_counts.events += p->p_slots[n - 1].data[2];
@@ -487,7 +548,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         return -1;
     if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
         return end_capture(p);
-    if (heartbeat(p) < 0)
+    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0)
         return -1;
     if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
         now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {

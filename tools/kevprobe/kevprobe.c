@@ -214,6 +214,10 @@ static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint6
     for (;;) {
         uint64_t h0 = now_ns();
         int r = kev_probe_poll(p, h0);
+        if (p->p_note[0]) {     // the board outruns the reader: said while it runs
+            fprintf(stderr, "%s\n", p->p_note);
+            p->p_note[0] = 0;
+        }
         if (r != 0) {
             resume(t);      // (-H: the target never stays halted behind the reader)
             return r;
