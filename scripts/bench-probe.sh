@@ -55,7 +55,7 @@ if sys.argv[3] != "0" or not (m and shift and span and lg and hp):
     sys.exit(1)
 events, us, span_ms = int(m.group(1)), float(lg.group(1)), float(span.group(1))
 insns = us * 1000 / (1 << int(shift.group(1)))      # exact mode: 2^shift ns an instruction
-print("# %d events, tracelogger %.1f us (%.0f instructions), %s halts, %s flushes" %
+print("# %d events, tracelogger %.1f us (%.0f instructions), %s rounds, %s flushes" %
       (events, us, insns, hp.group(1), hp.group(3)), file=sys.stderr)
 print("BENCH probe_board_insns_per_event %.2f insns" % (insns / events))
 print("BENCH probe_board_cpu_pct %.3f %%" % (100 * us / 1000 / span_ms))
