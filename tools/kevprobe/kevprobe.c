@@ -28,11 +28,11 @@ static const struct tool_opt opts[] = {
     { 'F', 'F', "flush", "MS", "ask the kernel for its partial buffers every MS of the host's\n"
       "time (default 100; 0: full buffers only)", NULL },
     { 'i', 'i', "interval", "MS", "read every MS (default 20)", NULL },
-    { 'H', 'H', "halt", NULL, "through a GDB server, halt the target for each round (^C, the\n"
-      "reads, c) as older readers did: the core stops for every round's reads, its\n"
-      "peripheral timers, DMA and devices do not (docs/probe-path.md); without it only m\n"
-      "and M are sent, which a server must serve while the target runs", NULL },
-    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server to listen (default 10)", NULL },
+    { 'H', 'H', "halt", NULL, "through a GDB server, halt the target for each round\n"
+      "(^C, the reads, c): the core stops for every round's reads, its\n"
+      "peripheral timers, DMA and devices do not (docs/probe-path.md); without\n"
+      "it only m and M are sent, which a server must serve to a running target", NULL },
+    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server or the RAM file (default 10)", NULL },
     { 't', 't', "stream", NULL, "write the tracelogger's framed stream (the file's bytes in\n"
       "DATA frames, a HEARTBEAT at each flush the kernel served, END): what a live\n"
       "reader of several CPUs needs to know they all moved on (kevtop -o writes the\n"
