@@ -66,6 +66,9 @@ static int publish(const struct proc *p, uint32_t arg)
     kmemcpy(head_copy, (const void *)(uintptr_t)pub.head, pub.head_len);
     kmemcpy(head_copy + pub.head_len, (const void *)(uintptr_t)pub.page, pub.page_len);
     // (Tracing may run already: a passive logger's program may start it first.)
+    // The host's words start at 0 (no buffer's), and count only for a reader that gives
+    // buffers back: with the logger keeping them the ring reads none.
+    trace_ring_set_acks(&ktrace, NULL);
     kmemset(kev_probe_acks, 0, sizeof(kev_probe_acks));
     if (!(pub.flags & KEV_PROBE_F_KEEP))
         trace_ring_set_acks(&ktrace, kev_probe_acks);
