@@ -79,6 +79,8 @@ def target(head, page, bufs, **kw):
                          0, 1, 0, 0, len(b) // 16, 3)
     if "bad_slot" in kw:
         struct.pack_into("<I", ring, 16384 * 2 + 8, 999)
+    if "huge_count" in kw:      # buffer 2's BUFFER_END says 2^32-1 events
+        struct.pack_into("<I", ring, 16384 * 2 + len(bufs[2]) - 4, 0xffffffff)
     fields = [b"KEV PROBE BLOCK\0", kw.get("version", 2), 168, BLOCK, MEM, TABLE, CPUS, NEXT,
               HEAD, HEAD + len(head), ACKS, len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
               0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
@@ -91,7 +93,7 @@ def target(head, page, bufs, **kw):
     mem[BLOCK] = blk
     mem[TABLE] = table
     mem[CPUS] = bytearray(64)
-    mem[NEXT] = bytearray(struct.pack("<I", len(bufs)))
+    mem[NEXT] = bytearray(struct.pack("<I", kw.get("next", len(bufs))))
     mem[HEAD] = bytearray(head + page)
     mem[ACKS] = bytearray(4 * len(bufs))
     mem[MEM] = ring
@@ -207,7 +209,7 @@ def probe(mem, args=None, hang_after=None, path=None):
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..15")
+print("1..17")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
@@ -230,6 +232,18 @@ rc, err, data, s = probe(target(head, page, bufs, bad_slot=1))
 ok(rc == 0 and "does not start with its BUFFER and end with its BUFFER_END" in err and
    data != whole and len(data) > len(head), "a buffer that is not what its table says is skipped, "
    "counted lost and said, never written (exit %d: %s)" % (rc, err.splitlines()[0] if err else ""))
+rc, err, data, s = probe(target(head, page, bufs, huge_count=1))
+huge = tempfile.mktemp(suffix=".kev")
+open(huge, "wb").write(data)
+st = subprocess.run([os.path.join(H, "kevstat"), huge], capture_output=True)
+ok(rc == 0 and "says it holds 4294967295 events" in err and data != whole and
+   st.returncode == 0 and b"DAMAGED" not in st.stdout + st.stderr,
+   "a buffer whose BUFFER_END claims 2^32-1 events: skipped, its slots counted lost and said; "
+   "kevstat reads the file undamaged (exit %d, kevstat %d)" % (rc, st.returncode))
+rc, err, data, s = probe(target(head, page, bufs, next=len(bufs) - 1))
+ok(rc == 0 and data == whole and "behind its own table" in err,
+   "a next sequence behind the table's: every buffer read all the same, said (exit %d: %s)" %
+   (rc, err.splitlines()[0] if err else "nothing said"))
 rc, err, data, s = probe(target(head, page, bufs), ["-t", "-a", hex(BLOCK)])
 f = tempfile.mktemp(suffix=".stream")
 open(f, "wb").write(data)
