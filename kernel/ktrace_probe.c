@@ -5,16 +5,26 @@
 // (KTRACE_PROBE); the kernel fills the layout, makes the ring quiet (no notification, no
 // logger wake-up per buffer) and writes the magic last; the kernel's tick serves the reader's
 // flush requests. Nothing here runs per event.
+// Everything a reader outside the target reads is in the probe area (section .probe: a board
+// whose RAM only partly reaches the host, mps2-an385's PSRAM shared with QEMU's host, places it
+// there, ldscripts/kernel.ld.S): the block, the host's acknowledgement words and a copy of the
+// logger's header; the ring's table and its buffers are there too (ktrace_state.c, the pool).
 // Locking: the control calls run under the kernel lock (ktrace_call); the reader writes
-// pb_flush_req, pb_host_done and buffer states only while the target is halted, so every
-// word it writes is read here with a plain (volatile) load.
+// pb_flush_req, pb_host_done and its acknowledgement words while the target runs: each is
+// read here with one atomic load and believed only as far as it names what the kernel gave
+// out (a flush request is any number; host_done must equal pb_gen; an acknowledgement must
+// equal a buffer's sequence, trace_ring.c).
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_probe.h>
 #include <kernel/kview.h>
 #include <kernel/smp.h>
 #include <uapi/ktrace.h>
 
-struct kev_probe_block kev_probe_block __attribute__((aligned(16), used));
+struct kev_probe_block kev_probe_block __attribute__((aligned(16), used, section(".probe")));
+// The host's words (trace/kev_probe.h, "Hand-over"): written by the host only.
+static uint32_t kev_probe_acks[TRACE_MAX_BUFS] __attribute__((aligned(16), used, section(".probe")));
+// The header and system page the logger published, copied where the reader can read them.
+static uint8_t *head_copy;
 
 // The magic, written last and in pieces so that its text is in no image (a scan of RAM or of
 // the ELF file finds the one block that is live).
@@ -45,10 +55,25 @@ static int publish(const struct proc *p, uint32_t arg)
     if (!pub.head_len || !proc_can_read(p, pub.head, pub.head_len) ||
         !proc_can_read(p, pub.page, pub.page_len) || (pub.flags & ~KEV_PROBE_F_KEEP))
         return -EINVAL;
+    if (pub.head_len > 65536u || pub.page_len > 65536u)
+        return -EINVAL;
+    set_state(KEV_PROBE_IDLE);
+    if (head_copy)
+        kview_free(head_copy);
+    head_copy = kview_alloc(pub.head_len + pub.page_len, 16);
+    if (!head_copy)
+        return -ENOMEM;
+    kmemcpy(head_copy, (const void *)(uintptr_t)pub.head, pub.head_len);
+    kmemcpy(head_copy + pub.head_len, (const void *)(uintptr_t)pub.page, pub.page_len);
     // (Tracing may run already: a passive logger's program may start it first.)
+    // The host's words start at 0 (no buffer's), and count only for a reader that gives
+    // buffers back: with the logger keeping them the ring reads none.
+    trace_ring_set_acks(&ktrace, NULL);
+    kmemset(kev_probe_acks, 0, sizeof(kev_probe_acks));
+    if (!(pub.flags & KEV_PROBE_F_KEEP))
+        trace_ring_set_acks(&ktrace, kev_probe_acks);
     trace_ring_set_quiet(&ktrace, 1);
     uint32_t gen = b->pb_gen + 1u;
-    set_state(KEV_PROBE_IDLE);
     b->pb_check = 0;        // a reader that halts the target in between sees a bad block
     b->pb_version = KEV_PROBE_VERSION;
     b->pb_size = sizeof(*b);
@@ -57,9 +82,10 @@ static int publish(const struct proc *p, uint32_t arg)
     b->pb_bufs = (uintptr_t)&ktrace.tr_buf[0];
     b->pb_cpus = (uintptr_t)&ktrace.tr_cpu[0];
     b->pb_next_seq = (uintptr_t)&ktrace.tr_next_seq;
-    b->pb_head = pub.head;
+    b->pb_head = (uintptr_t)head_copy;
     b->pb_head_len = pub.head_len;
-    b->pb_page = pub.page;
+    b->pb_page = (uintptr_t)head_copy + pub.head_len;
+    b->pb_acks = (uintptr_t)kev_probe_acks;
     b->pb_page_len = pub.page_len;
     b->pb_nbufs = ktrace.tr_nbufs;
     b->pb_buf_bytes = KEV_BUF_BYTES;
@@ -120,7 +146,8 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
     }
     case KTRACE_PROBE_HOSTDONE:
         return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
-               *(volatile uint32_t *)&kev_probe_block.pb_host_done == kev_probe_block.pb_gen;
+               __atomic_load_n(&kev_probe_block.pb_host_done, __ATOMIC_ACQUIRE) ==
+                   kev_probe_block.pb_gen;
     default:
         return -EINVAL;
     }
@@ -135,12 +162,15 @@ void ktrace_probe_started(void)
 void ktrace_probe_gone(void)
 {
     set_state(KEV_PROBE_IDLE);
+    if (head_copy)
+        kview_free(head_copy);
+    head_copy = NULL;
 }
 
 void ktrace_probe_flush(void)
 {
-    uint32_t req = *(volatile uint32_t *)&kev_probe_block.pb_flush_req;
+    uint32_t req = __atomic_load_n(&kev_probe_block.pb_flush_req, __ATOMIC_ACQUIRE);
     trace_ring_flush(&ktrace);
-    kev_probe_block.pb_flush_time = trace_port_now64();
+    kev_probe_block.pb_flush_time = trace_port_now64();  // (before the answer's release)
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
 }

@@ -14,7 +14,8 @@ bool ktrace_ran_d;
 // The classes ktrace_sync last gave the hooks (kernel/ktrace_state.h).
 uint32_t ktrace_synced_classes = 0xffffffffu;
 
-struct trace_ring ktrace;
+// In the probe area (ktrace_probe.c): its buffers' table is what a reader outside reads.
+struct trace_ring ktrace __attribute__((section(".probe")));
 
 uint8_t ktrace_cls_on[KEV_NCLASS];
 

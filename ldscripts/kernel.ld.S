@@ -10,6 +10,9 @@ MEMORY
     KFLASH (rx)  : ORIGIN = KERNEL_FLASH_BASE, LENGTH = KERNEL_FLASH_SIZE
     APPS   (rx)  : ORIGIN = APP_FLASH_BASE, LENGTH = APP_FLASH_SLOT * APP_MAX_SLOTS
     KRAM   (rwx) : ORIGIN = KERNEL_RAM_BASE, LENGTH = KERNEL_RAM_SIZE
+#ifdef PROBE_RAM_BASE
+    PROBE  (rw)  : ORIGIN = PROBE_RAM_BASE, LENGTH = PROBE_RAM_SIZE
+#endif
 }
 
 SECTIONS
@@ -59,10 +62,30 @@ SECTIONS
         KEEP(*(.fbt))
     } > KFLASH
 
+    /* The probe area (kernel/ktrace_probe.c): the trace ring's table and the probe block, what a
+     * reader outside the target reads while it runs. A board whose host reaches only part of
+     * its RAM (mps2-an385: QEMU shares its PSRAM with the host) names that part PROBE_RAM_BASE;
+     * elsewhere the area is ordinary .bss. Zeroed at boot as .bss is. */
+#ifdef PROBE_RAM_BASE
+    .probe (NOLOAD) : {
+        . = ALIGN(16);
+        __probe_start = .;
+        *(.probe)
+        . = ALIGN(8);
+        __probe_end = .;
+    } > PROBE
+#endif
+
     .bss (NOLOAD) : {
         . = ALIGN(4);
         __bss_start = .;
         *(.bss .bss.* COMMON)
+#ifndef PROBE_RAM_BASE
+        . = ALIGN(16);
+        __probe_start = .;
+        *(.probe)
+        __probe_end = .;
+#endif
         . = ALIGN(8);
         __bss_end = .;
     } > KRAM

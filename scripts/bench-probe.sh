@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 # make bench: the probe path's figures (docs/probe-path.md, docs/PERFORMANCE.md).
 #   probe_board_insns_per_event: the demo (3 s) in QEMU's exact mode under make live's probe
-#     path (tracelogger -x probe, kevprobe through the gdbstub): the live path's board work over
+#     path (tracelogger -x probe, kevprobe over the guest RAM QEMU shares, the VM never halted):
+#     the live path's board work over
 #     the trace it wrote (the tracelogger's CPU time, kevstat's, in instructions by the
 #     capture's own -icount shift, plus the kernel's flushes at the ring's close of a buffer,
 #     counted apart) over its events. Recording itself (the hooks) is not in it.
 #   probe_board_cpu_pct: the same work's share of the trace's span.
-#   probe_halt_ms: kevprobe's mean halt (host time the VM stood still for one round).
+#   probe_reader_cpu_pct: kevprobe's host CPU time (user and system) over its run's length,
+#     reading every 20 ms (the VM never halted: the halting reader's halt is gone).
 #   probe_flushes_per_s: flush requests the kernel served, per second of the trace.
 #   probe_event_to_screen_{median,max}_ms: livemark (as scripts/bench-live.sh) on the probe
 #     path: a console line to the first kevtop --json frame that shows livemark running after it
@@ -19,47 +21,57 @@ h=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$b/bench-probe
 rm -rf "$dir" && mkdir -p "$dir"
-gdbdir=$(mktemp -d)     # QEMU's gdbstubs on UNIX sockets (a short path: at most 107 bytes)
+gdbdir=$(mktemp -d)     # the guest RAM files
 trap 'rm -rf "$gdbdir"' EXIT
 stamp() { python3 -u -c 'import sys, time
 for l in sys.stdin:
     print("%.4f %s" % (time.monotonic(), l), end="")'; }
 
 # ---- the board's work --------------------------------------------------------------------------
-QEMU_ICOUNT=exact QEMU_TIMEOUT=120 QEMU_ARGS="init loop=3 idle=100 ;; tracelogger -d1 -x probe" \
-    "$here/qemu-run.sh" "$b/demo.elf" -S -gdb "unix:$gdbdir/demo,server=on,wait=off" >"$dir/demo.console" 2>&1 &
+base=$(sed -n 's/^BOARD_SHARED_RAM *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$here/../boards/${BOARD:-mps2-an385}/board.mk")
+QEMU_ICOUNT=exact QEMU_TIMEOUT=120 QEMU_SHARED_RAM=$gdbdir/demo.ram QEMU_ARGS="init loop=3 idle=100 ;; tracelogger -d1 -x probe" \
+    "$here/qemu-run.sh" "$b/demo.elf" >"$dir/demo.console" 2>&1 &
 q=$!
-"$h/kevprobe" -e "$b/demo.elf" -o "$dir/demo.kev" "unix:$gdbdir/demo" 2>"$dir/kevprobe.log"
+t0=$(date +%s.%N)
+TIMEFORMAT='%U %S'
+{ time "$h/kevprobe" -w 60 -p $q -e "$b/demo.elf" -o "$dir/demo.kev" "file:$gdbdir/demo.ram@$base" \
+    2>"$dir/kevprobe.log"; } 2>"$dir/kevprobe.time"
 prc=$?
+t1=$(date +%s.%N)
+echo "wall $t0 $t1" >>"$dir/kevprobe.time"
 wait $q
 "$h/kevstat" "$dir/demo.kev" >"$dir/kevstat.txt" 2>&1
-python3 - "$dir/kevstat.txt" "$dir/kevprobe.log" "$prc" <<'PY'
+python3 - "$dir/kevstat.txt" "$dir/kevprobe.log" "$prc" "$dir/kevprobe.time" <<'PY'
 import re, sys
 st, pr = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+tm = open(sys.argv[4]).read().split()
 m = re.search(r"^(\d+) events, (\d+) lost", st, re.M)
 shift = re.search(r"-icount shift=(\d+)", st)
 span = re.search(r"trace span ([\d.]+) ms", st)
 lg = re.search(r"^\s+tracelogger/main\s+([\d.]+)\s", st, re.M)
-hp = re.search(r"(\d+) halts \(([\d.]+) ms halted\), (\d+) flushes", pr)
+hp = re.search(r"(\d+) rounds, (\d+) halts, \d+ torn reads retried, (\d+) flushes", pr)
 if sys.argv[3] != "0" or not (m and shift and span and lg and hp):
     print("bench-probe: the probe capture failed:\n" + pr, file=sys.stderr)
     sys.exit(1)
 events, us, span_ms = int(m.group(1)), float(lg.group(1)), float(span.group(1))
 insns = us * 1000 / (1 << int(shift.group(1)))      # exact mode: 2^shift ns an instruction
-print("# %d events, tracelogger %.1f us (%.0f instructions), %s halts, %s flushes" %
+print("# %d events, tracelogger %.1f us (%.0f instructions), %s rounds, %s flushes" %
       (events, us, insns, hp.group(1), hp.group(3)), file=sys.stderr)
 print("BENCH probe_board_insns_per_event %.2f insns" % (insns / events))
 print("BENCH probe_board_cpu_pct %.3f %%" % (100 * us / 1000 / span_ms))
-print("BENCH probe_halt_ms %.2f ms" % (float(hp.group(2)) / int(hp.group(1))))
+cpu, wall = float(tm[0]) + float(tm[1]), float(tm[4]) - float(tm[3])
+print("# kevprobe: %s rounds, %s halts, %.2f s of host CPU in %.1f s" % (hp.group(1), hp.group(2),
+      cpu, wall), file=sys.stderr)
+print("BENCH probe_reader_cpu_pct %.2f %%" % (100 * cpu / wall))
 print("BENCH probe_flushes_per_s %.1f /s" % (int(hp.group(3)) / (span_ms / 1000)))
 PY
 [ $? = 0 ] || exit 1
 
 # ---- event to screen -----------------------------------------------------------------------------
 mkfifo "$dir/live.fifo"
-QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 \
-    "$here/qemu-run.sh" "$b/livemark.elf" -S -gdb "unix:$gdbdir/live,server=on,wait=off" 2>&1 | stamp >"$dir/console.stamped" &
-"$h/kevprobe" -t -e "$b/livemark.elf" -o - "unix:$gdbdir/live" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
+QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 QEMU_SHARED_RAM=$gdbdir/live.ram \
+    "$here/qemu-run.sh" "$b/livemark.elf" 2>&1 | stamp >"$dir/console.stamped" &
+"$h/kevprobe" -w 60 -t -e "$b/livemark.elf" -o - "file:$gdbdir/live.ram@$base" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
 python3 "$here/live_latency.py" probe "$dir/console.stamped" "$dir/frames.stamped"

@@ -8,7 +8,9 @@
 # mode (-icount shift=N,sleep=off, and the kernel options the board needs for it, below: the
 # same boot twice gives the same trace, event for event), none on a board whose qemu.sh
 # otherwise sets an icount of its own (for the host's clock), QEMU_ARGS (the
-# semihosting command line), QEMU_UART1 (file for the trace stream UART), QEMU_HANG seconds
+# semihosting command line), QEMU_UART1 (file for the trace stream UART), QEMU_SHARED_RAM (a file
+# that backs the guest RAM a host reader may read while the guest runs: the board's
+# shared_ram_opt in its qemu.sh, its BOARD_SHARED_RAM in board.mk), QEMU_HANG seconds
 # (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
 # progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
 # and killed, instead of waiting out QEMU_TIMEOUT (scripts/qemu-watch.sh).
@@ -50,6 +52,7 @@ fi
 board_cmd() {
     sh_cfg=""
     uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+    shared_ram_opt() { echo "qemu-run: board '$board' shares no RAM with the host" >&2; exit 2; }
     exact_icount=shift=0,sleep=off
     exact_kopts=
     # qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU
@@ -125,6 +128,7 @@ if [ -n "$sh_cfg" ]; then
     cmd+=(-semihosting-config "$sh_cfg")
 fi
 [ -n "${QEMU_UART1:-}" ] && uart1_opt "file:$QEMU_UART1"
+[ -n "${QEMU_SHARED_RAM:-}" ] && shared_ram_opt "$QEMU_SHARED_RAM"
 relay_pid=
 if [ -n "${QEMU_STREAM:-}" ]; then
     if [ -n "${QEMU_UART1:-}" ]; then

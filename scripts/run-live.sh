@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make live`: boots the demo system (or your programs) in QEMU with the trace live and shows
-# it in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. Two paths
-# (LIVE_PATH; the default is the board's BOARD_LIVE_PATH in its board.mk, else uart):
+# it in kevtop while it runs; kevtop also writes the trace to trace.kev as it arrives. Three
+# paths (LIVE_PATH; the default is the board's BOARD_LIVE_PATH in its board.mk, else uart):
 #   probe  the tracelogger only publishes the capture (-x probe) and kevprobe takes the kernel's
-#          buffers through QEMU's gdbstub, the VM halted for each read (docs/live.md)
+#          buffers from the guest RAM QEMU shares with the host as a file (QEMU_SHARED_RAM, at
+#          the board's BOARD_SHARED_RAM), the VM never halted (docs/live.md)
+#   gdb    the same through QEMU's gdbstub, the VM halted for each read (kevprobe -H)
 #   uart   the tracelogger's -u stream, its flush interval on, through QEMU_STREAM's relay
 # LIVE_KEEP=1 (probe): the reader gives no buffer back and the logger saves them all to the
 # board's copy too (-x probe=keep; a capture the ring holds whole). The console
@@ -17,7 +19,7 @@
 # tracelogger options (-x flush=MS); KEVTOP_OPTS: kevtop's (-b: plain frames, -d SECONDS);
 # LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image);
 # LIVE_PORT: kevlive's port (default LTTng's 5344, or a free one when it is taken); LIVE_WEB_PORT:
-# kevweb's (default 8344, or a free one).
+# kevweb's (default 8344, or a free one); LIVE_QEMU_ARGS: more QEMU arguments (a test's -qmp).
 set -u
 img=$1
 top=$2
@@ -35,30 +37,47 @@ board=${BOARD:-mps2-an385}
 path=${LIVE_PATH:-$(sed -n 's/^BOARD_LIVE_PATH *:= *\([a-z]*\).*/\1/p' "$here/../boards/$board/board.mk")}
 path=${path:-uart}
 case $path in
-probe|uart) ;;
-*) echo "live: LIVE_PATH is probe or uart, not '$path'" >&2; exit 2 ;;
+probe|gdb|uart) ;;
+*) echo "live: LIVE_PATH is probe, gdb or uart, not '$path'" >&2; exit 2 ;;
 esac
+ram_base=$(sed -n 's/^BOARD_SHARED_RAM *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$here/../boards/$board/board.mk")
+if [ "$path" = probe ] && [ -z "$ram_base" ]; then
+    echo "live: board '$board' shares no RAM with the host (BOARD_SHARED_RAM): LIVE_PATH=gdb or uart" >&2
+    exit 2
+fi
 # The board's own copy of the file where it has host files (semihosting): the live file must
 # be the same bytes. On the probe path only with LIVE_KEEP=1 (the logger then saves the buffers
 # the reader leaves in the ring).
 tlfile=
 [ "${TRACE_STORAGE:-semihost}" = semihost ] && tlfile="-f $out/live-board.kev"
-if [ "$path" = probe ]; then
+if [ "$path" = probe ] || [ "$path" = gdb ]; then
     [ "${LIVE_KEEP:-0}" = 1 ] && tlopts="-x probe=keep $tlfile" || tlopts="-x probe"
-    # QEMU's gdbstub on a UNIX socket (no port to find free, none another program can take),
-    # in a directory of its own under /tmp (a socket's path has at most 107 bytes).
-    sockdir=$(mktemp -d "${TMPDIR:-/tmp}/live.XXXXXX") || exit 1
-    sock=$sockdir/gdb
-    echo "live: booting $img in QEMU; kevprobe reads the trace through QEMU's gdbstub ($sock) to kevtop (q quits), the console to $console"
-    # QEMU in a process group of its own (paused until kevprobe attaches: -S), stopped when
-    # kevtop ends first; kevprobe's report in kevprobe.log beside the console.
-    setsid env QEMU_TIMEOUT=0 QEMU_ARGS="$args ;; tracelogger -d1 $tlopts ${TL_OPTS:-}" \
-        "$here/qemu-run.sh" "$img" -S -gdb "unix:$sock,server=on,wait=off" >"$console" 2>&1 </dev/null &
+    # The shared RAM's file (in /dev/shm where there is one: memory, not disk), or QEMU's
+    # gdbstub on a UNIX socket (no port to find free, none another program can take), in a
+    # directory of its own (a socket's path has at most 107 bytes).
+    shm=/dev/shm
+    [ "$path" = probe ] && [ -d $shm ] && [ -w $shm ] || shm=${TMPDIR:-/tmp}
+    sockdir=$(mktemp -d "$shm/live.XXXXXX") || exit 1
+    if [ "$path" = probe ]; then
+        target="file:$sockdir/ram@$ram_base" how="from the guest RAM QEMU shares ($sockdir/ram), the VM never halted,"
+        qenv=(QEMU_SHARED_RAM="$sockdir/ram") qopts=() kopts=()
+    else
+        target="unix:$sockdir/gdb" how="through QEMU's gdbstub ($sockdir/gdb), the VM halted for each read,"
+        # (paused until kevprobe attaches: -S)
+        qenv=() qopts=(-S -gdb "unix:$sockdir/gdb,server=on,wait=off") kopts=(-H)
+    fi
+    echo "live: booting $img in QEMU; kevprobe reads the trace $how to kevtop (q quits), the console to $console"
+    # QEMU in a process group of its own, stopped when kevtop ends first; kevprobe's report in
+    # kevprobe.log beside the console.
+    # shellcheck disable=SC2086  # LIVE_QEMU_ARGS: words
+    setsid env "${qenv[@]}" QEMU_TIMEOUT=0 QEMU_ARGS="$args ;; tracelogger -d1 $tlopts ${TL_OPTS:-}" \
+        "$here/qemu-run.sh" "$img" "${qopts[@]}" ${LIVE_QEMU_ARGS:-} >"$console" 2>&1 </dev/null &
     qemu=$!
     # shellcheck disable=SC2086  # KEVPROBE_OPTS: words
-    # kevprobe waits up to a minute for QEMU to listen (a loaded host starts it slowly: 10 s
+    # kevprobe waits up to a minute for QEMU to start (a loaded host starts it slowly: 10 s
     # was seen to pass under make test's load).
-    "$here/../build/host/kevprobe" -t -w 60 ${KEVPROBE_OPTS:-} -e "$img" -o - "unix:$sock" \
+    # (-p: QEMU's end is the target's, which a shared file cannot say)
+    "$here/../build/host/kevprobe" -t -w 60 -p "$qemu" "${kopts[@]}" ${KEVPROBE_OPTS:-} -e "$img" -o - "$target" \
         >"$fifo" 2>"$out/kevprobe.log" &
     probe=$!
 else

@@ -91,6 +91,19 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 	@echo "  TSANCC  $@"
 	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -o $@ $(filter %.c,$^) -fsanitize=thread -pthread
 
+# The probe path's protocol (test_probe_threads.c): the ring's writers and the host's reader
+# (tools/common/kev_probe.c) in threads at once, every policy, under ThreadSanitizer.
+HOST_TESTS += $(HT)/test_probe_threads
+PROBE_THR_SRCS := test/unit/test_probe_threads.c trace/trace_ring.c tools/common/kev_probe.c \
+                  trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c
+$(HT)/test_probe_threads: $(PROBE_THR_SRCS) test/unit/trace_port_threads/trace_port.h \
+                          trace/include/trace/trace_ring.h trace/include/trace/kev_probe.h \
+                          tools/include/kevhost/kev_probe.h
+	@mkdir -p $(dir $@)
+	@echo "  TSANCC  $@"
+	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -Itools/include -Ikernel/include -o $@ \
+	    $(filter %.c,$^) -fsanitize=thread -pthread
+
 # The kernel's emit helpers (kernel/include/kernel/kev_emit.h) against the event table's rows:
 # each helper's ring event read back by the table's decoder, its D firings by the row's D
 # column, so that the table and the kernel's emit sites cannot drift.

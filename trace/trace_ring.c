@@ -39,6 +39,15 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
     return KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu);
 }
 
+// Every store before it is seen before every store after it. (ThreadSanitizer, which builds
+// the host's threaded tests, models no fence: there the host's own order, x86's, and a
+// compiler barrier do it.)
+#ifdef __SANITIZE_THREAD__
+#define release_fence() __asm__ volatile("" ::: "memory")
+#else
+#define release_fence() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+
 // ---- locks (trace_ring.h, LOCKING: pool first, then CPUs; nothing on one CPU) ---------------
 
 #define pool_lock(r)   trace_lock(&(r)->tr_pool_lock)
@@ -182,7 +191,8 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
-    b->tb_state = TRACE_BUF_FULL;
+    // (release: a reader outside the CPU that sees FULL sees the slots and the count too)
+    __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELEASE);
     c->tc_recorded += events;
     c->tc_buf = -1;
     store_wp(c, &r->tr_noslot);
@@ -190,13 +200,48 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     notify_buffer(r, idx);
 }
 
+// The host's acknowledgement word of buffer i (trace/kev_probe.h, "Hand-over"): the host writes
+// ~(seq + 1) to claim FULL buffer i (it copies it) and seq + 1 once it has it; 0, the word's
+// first value, names no buffer. Untrusted: only compared with the sequence this ring gave the
+// buffer. 0 claimed, 1 done, -1 neither (or no host).
+static int host_word(const struct trace_ring *r, unsigned i)
+{
+    if (!r->tr_acks)
+        return -1;
+    uint32_t w = __atomic_load_n(&r->tr_acks[i], __ATOMIC_SEQ_CST);
+    uint32_t tag = r->tr_buf[i].tb_seq + 1u;
+    return w == tag ? 1 : w == ~tag ? 0 : -1;
+}
+
+// FREE, or FULL and the host has it whole.
+static int reusable(const struct trace_ring *r, unsigned i)
+{
+    unsigned st = r->tr_buf[i].tb_state;
+    return st == TRACE_BUF_FREE || (st == TRACE_BUF_FULL && host_word(r, i) == 1);
+}
+
+// The oldest FULL buffer not in `skip` (never the logger's, never a filling one); -1 if none.
+static int oldest_full(const struct trace_ring *r, uint64_t skip)
+{
+    int best = -1;
+    for (unsigned i = 0; i < r->tr_nbufs; i++)
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL && !((skip >> i) & 1u) &&
+            (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
+            best = (int)i;
+    return best;
+}
+
 // Pick the next buffer under the overrun policy; -1 when there is none (the event is lost).
-// In overwrite and ring modes a FULL buffer is reused and its events become lost events.
+// In overwrite and ring modes a FULL buffer is reused and *lost set: its events become lost
+// events, unless a host reader claimed it. The kernel stores the buffer's new state first and
+// reads the host's word after, the host the other way round (both sequentially consistent): the
+// host sees the buffer move and lets it go, or the kernel sees its claim and skips it.
 // Under the pool lock.
-static int pick_buffer(struct trace_ring *r)
+static int pick_buffer(struct trace_ring *r, int *lost)
 {
     unsigned n = r->tr_nbufs;
     check_states(r);
+    *lost = 0;
     if (r->tr_policy == TRACE_POLICY_FILL) {
         if (r->tr_fill_next >= n || r->tr_buf[r->tr_fill_next].tb_state != TRACE_BUF_FREE)
             return -1;
@@ -204,17 +249,27 @@ static int pick_buffer(struct trace_ring *r)
     }
     for (unsigned k = 1; k <= n; k++) { // a free buffer, in ring order
         unsigned i = (r->tr_last + k) % n;
-        if (r->tr_buf[i].tb_state == TRACE_BUF_FREE)
+        if (reusable(r, i))
             return (int)i;
     }
     if (r->tr_policy == TRACE_POLICY_SWITCH)
         return -1;
-    int best = -1; // else the oldest unsaved one (never the logger's, never a filling one)
-    for (unsigned i = 0; i < n; i++)
-        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL &&
-            (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
-            best = (int)i;
-    return best;
+    uint64_t skip = 0; // else the oldest unsaved one no host reader holds
+    for (int best; (best = oldest_full(r, skip)) >= 0; skip |= 1ull << best) {
+        struct trace_buf *b = &r->tr_buf[best];
+        if (!r->tr_acks) {
+            *lost = 1;
+            return best;
+        }
+        __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_SEQ_CST);
+        int w = host_word(r, best);
+        if (w != 0) {       // unclaimed (lost), or the host finished it meanwhile (free)
+            *lost = w < 0;
+            return best;
+        }
+        __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELAXED);
+    }
+    return -1;
 }
 
 // Give CPU cpu a new buffer starting at time t64. Returns 0, or -1 when none is available.
@@ -222,7 +277,8 @@ static int pick_buffer(struct trace_ring *r)
 static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
 {
     struct trace_cpu *c = &r->tr_cpu[cpu];
-    int i = pick_buffer(r);
+    int overwrite;
+    int i = pick_buffer(r, &overwrite);
     if (i < 0) {
         if (r->tr_policy == TRACE_POLICY_FILL) { // every buffer used once: stop tracing
             r->tr_filled = 1;
@@ -233,7 +289,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
         return -1;
     }
     struct trace_buf *b = &r->tr_buf[i];
-    if (b->tb_state == TRACE_BUF_FULL) { // overwrite: its events are lost
+    if (overwrite) { // its events are lost
         // The filler's loss counts are the pool's (its lock is not needed: no waiting on
         // a CPU in the middle of an event).
         struct trace_cpu *owner = &r->tr_cpu[buf_cpu(r, b)];
@@ -246,8 +302,13 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     }
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
     struct kev_slot *s = buf_start(r, (unsigned)i);
-    b->tb_seq = r->tr_next_seq++;
-    b->tb_state = TRACE_BUF_FILLING;
+    // The new state and sequence before the next sequence and the slots (a reader outside the
+    // CPU copying the old buffer sees them move; one that reads the next sequence first finds
+    // every one below it in the table, trace/kev_probe.h).
+    __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->tb_seq, r->tr_next_seq, __ATOMIC_RELAXED);
+    release_fence();
+    __atomic_store_n(&r->tr_next_seq, r->tr_next_seq + 1u, __ATOMIC_RELAXED);
     b->tb_cpu = (uint8_t)cpu;
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
     b->tb_nslots = 0;
@@ -493,6 +554,13 @@ void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
 {
     unsigned long fl = control_lock(r);
     r->tr_quiet = on != 0;
+    control_unlock(r, fl);
+}
+
+void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_acks = acks;
     control_unlock(r, fl);
 }
 

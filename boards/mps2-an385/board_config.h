@@ -10,9 +10,13 @@
 //              | kernel RAM         |  .data, .bss, main stack               (256 KB)
 //   0x20040000 +--------------------+
 //              | program RAM slots  |  one per program, APP_RAM_SLOT (32 KB) each
-//   0x20200000 +--------------------+
-//              | contiguous pool    |  pmem: trace buffers and other large blocks (2 MB)
 //   0x20400000 +--------------------+
+//   0x21000000 +--------------------+  PSRAM (16 MB): QEMU's machine RAM, the one part of the
+//              | contiguous pool    |  board a host file can back (make live shares it):
+//              |                    |  pmem: trace buffers and other large blocks (2 MB)
+//   0x21200000 +--------------------+
+//              | probe area         |  the ring's table, the probe block (64 KB)
+//   0x21210000 +--------------------+
 //   0x40000000  CMSDK APB timer 0 (IRQ 8): free for a user driver (the demo's "device")
 //   0x40001000  CMSDK APB timer 1 (IRQ 9): the kernel's 64-bit cycle counter
 //   0x40002000  CMSDK APB dual timer (IRQ 10): the kernel's profile timer (kernel/ptimer.h)
@@ -34,8 +38,11 @@
 #define KERNEL_FLASH_SIZE 0x00080000
 #define KERNEL_RAM_BASE   0x20000000
 #define KERNEL_RAM_SIZE   0x00040000
-#define POOL_BASE         0x20200000
+#define POOL_BASE         0x21000000
 #define POOL_SIZE         0x00200000
+#define PROBE_RAM_BASE    0x21200000
+#define PROBE_RAM_SIZE    0x00010000
+#define BOARD_SHARED_RAM_BASE 0x21000000   // what QEMU's machine RAM is (make live's file)
 
 #define UART0_BASE        0x40004000u
 #define TIMER0_BASE       0x40000000u

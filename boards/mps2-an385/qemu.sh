@@ -12,3 +12,10 @@ uart1_opt() { cmd+=(-serial "$1"); }
 # (62.5 million instructions a second) so that idle time costs the host a sixteenth of shift=0's.
 exact_icount=shift=4,sleep=off
 exact_kopts=idle=poll
+# QEMU_SHARED_RAM=FILE (scripts/qemu-run.sh): the machine's RAM, which is the PSRAM at
+# 0x21000000 (16 MB: the board's BOARD_SHARED_RAM, where the kernel places the trace pool and
+# the probe area), backed by FILE and shared with the host (make live's probe path).
+shared_ram_opt() {
+    cmd+=(-object "memory-backend-file,id=shram,mem-path=$1,size=16M,share=on"
+          -machine memory-backend=shram)
+}

@@ -47,7 +47,11 @@ BOARD_NO_NEWLIB := 1
 # room for it (docs/fbt.md, "Heavy programs").
 BOARD_KDT_OBJ_MAX := 0x40000
 
-# make live's path (docs/live.md): kevprobe reads the kernel's buffers through QEMU's gdbstub,
-# the VM halted for each read, so watching costs the programs no time (LIVE_PATH=uart: the
-# tracelogger's stream instead).
+# make live's path (docs/live.md): kevprobe reads the kernel's buffers from the guest RAM QEMU
+# shares with the host as a file, the VM never halted (LIVE_PATH=gdb: through QEMU's gdbstub,
+# halting it for each read; LIVE_PATH=uart: the tracelogger's stream instead).
 BOARD_LIVE_PATH := probe
+
+# The guest RAM QEMU shares with the host under make live (QEMU_SHARED_RAM, qemu.sh): the guest
+# address of the file's first byte (kevprobe file:PATH@BASE).
+BOARD_SHARED_RAM := 0x40000000

@@ -17,6 +17,12 @@ else
 fi
 cmd+=(-nographic -monitor none -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
+# QEMU_SHARED_RAM=FILE (scripts/qemu-run.sh): all the guest's RAM (-m 128, from 0x40000000:
+# BOARD_SHARED_RAM) backed by FILE and shared with the host (make live's probe path).
+shared_ram_opt() {
+    cmd+=(-object "memory-backend-file,id=shram,mem-path=$1,size=128M,share=on"
+          -machine memory-backend=shram)
+}
 # The trace stream UART is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "$1"); }
 # Time from the instruction count (unless qemu-run.sh asks for shift=0 itself), as on x86-pc:

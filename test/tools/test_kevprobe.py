@@ -21,8 +21,9 @@ import time
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
-FMT = "<16sIIQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
-assert struct.calcsize(FMT) == 160
+ACKS = 0x20006000
+FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
+assert struct.calcsize(FMT) == 168
 n = 0
 
 
@@ -35,7 +36,7 @@ def ok(cond, what):
 
 def fnv(b):
     h = 2166136261
-    for c in b[16:120]:
+    for c in b[16:128]:
         h = ((h ^ c) * 16777619) & 0xffffffff
     return h
 
@@ -78,20 +79,23 @@ def target(head, page, bufs, **kw):
                          0, 1, 0, 0, len(b) // 16, 3)
     if "bad_slot" in kw:
         struct.pack_into("<I", ring, 16384 * 2 + 8, 999)
-    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 1), 160, BLOCK, MEM, TABLE, CPUS, NEXT,
-              HEAD, HEAD + len(head), len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
+    if "huge_count" in kw:      # buffer 2's BUFFER_END says 2^32-1 events
+        struct.pack_into("<I", ring, 16384 * 2 + len(bufs[2]) - 4, 0xffffffff)
+    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 2), 168, BLOCK, MEM, TABLE, CPUS, NEXT,
+              HEAD, HEAD + len(head), ACKS, len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
               0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
     blk = bytearray(struct.pack(FMT, *fields))
     if kw.get("self"):
         struct.pack_into("<Q", blk, 24, kw["self"])
-    struct.pack_into("<I", blk, 120, fnv(blk))
+    struct.pack_into("<I", blk, 128, fnv(blk))
     if kw.get("flip"):
-        blk[90] ^= 1        # pb_nbufs, after the check was computed
+        blk[98] ^= 1        # pb_nbufs, after the check was computed
     mem[BLOCK] = blk
     mem[TABLE] = table
     mem[CPUS] = bytearray(64)
-    mem[NEXT] = bytearray(struct.pack("<I", len(bufs)))
+    mem[NEXT] = bytearray(struct.pack("<I", kw.get("next", len(bufs))))
     mem[HEAD] = bytearray(head + page)
+    mem[ACKS] = bytearray(4 * len(bufs))
     mem[MEM] = ring
     return mem
 
@@ -102,6 +106,7 @@ class Server(threading.Thread):
     def __init__(self, mem, hang_after=None, path=None):
         super().__init__(daemon=True)
         self.mem, self.hang_after, self.reads = mem, hang_after, 0
+        self.halts, self.writes_outside = [], 0     # what a running target's server refuses
         if path:    # a UNIX socket, as QEMU's -gdb unix:PATH,server=on,wait=off
             self.sock = socket.socket(socket.AF_UNIX)
             self.sock.bind(path)
@@ -147,6 +152,7 @@ class Server(threading.Thread):
                     continue
                 if buf[:1] == b"\x03":
                     buf = buf[1:]
+                    self.halts.append("^C")
                     self.reply(c, "S02")
                     continue
                 if b"#" not in buf or len(buf) < buf.index(b"#") + 3:
@@ -173,12 +179,15 @@ class Server(threading.Thread):
                     spec, data = pkt[1:].split(":")
                     a, l = (int(x, 16) for x in spec.split(","))
                     b, o = self.find(a, l)
+                    if b is not self.mem.get(ACKS) and a not in (BLOCK + 136, BLOCK + 144):
+                        self.writes_outside += 1    # only the host's words are the host's
                     if b is None:
                         self.reply(c, "E01")
                     else:
                         b[o:o + l] = bytes.fromhex(data)
                         self.reply(c, "OK")
                 elif pkt == "c":
+                    self.halts.append("c")
                     pass            # runs until the next \x03
                 elif pkt == "D":
                     self.reply(c, "OK")
@@ -200,16 +209,41 @@ def probe(mem, args=None, hang_after=None, path=None):
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..14")
+print("1..17")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
 ok(rc == 0 and data == whole, "a stopped capture's buffers are written as kevgen's file, byte for "
    "byte (%d buffers, exit %d%s)" % (len(bufs), rc, ", " + err if err else ""))
 states = [mem[TABLE][16 * i + 4] for i in range(len(bufs))]
-done = struct.unpack_from("<I", mem[BLOCK], 136)[0]
-ok(states == [0] * len(bufs) and done == 1, "each buffer was given back (state FREE) and the "
-   "capture marked read (states %s, host_done %d)" % (states, done))
+acks = list(struct.unpack_from("<%dI" % len(bufs), mem[ACKS]))
+seqs = [struct.unpack_from("<I", mem[TABLE], 16 * i)[0] for i in range(len(bufs))]
+done = struct.unpack_from("<I", mem[BLOCK], 144)[0]
+ok(acks == [q + 1 for q in seqs] and states == [2] * len(bufs) and done == 1 and
+   s.halts == [] and s.writes_outside == 0,
+   "each buffer was given back through the host's words (sequence + 1), no state written, the "
+   "capture marked read, no halt asked (acks %s, host_done %d, halts %s)" % (acks, done, s.halts))
+rc, err, data, s = probe(target(head, page, bufs), ["-H", "-a", hex(BLOCK)])
+# (the server halts the target as the client connects, as QEMU's does: a c first)
+ok(rc == 0 and data == whole and s.halts[:1] == ["c"] and
+   s.halts[1:] == ["^C", "c"] * s.halts.count("^C"), "-H, the halting reader: the same file, "
+   "every halt followed by a continue, the target left running (%s)" % " ".join(s.halts))
+rc, err, data, s = probe(target(head, page, bufs, bad_slot=1))
+ok(rc == 0 and "does not start with its BUFFER and end with its BUFFER_END" in err and
+   data != whole and len(data) > len(head), "a buffer that is not what its table says is skipped, "
+   "counted lost and said, never written (exit %d: %s)" % (rc, err.splitlines()[0] if err else ""))
+rc, err, data, s = probe(target(head, page, bufs, huge_count=1))
+huge = tempfile.mktemp(suffix=".kev")
+open(huge, "wb").write(data)
+st = subprocess.run([os.path.join(H, "kevstat"), huge], capture_output=True)
+ok(rc == 0 and "says it holds 4294967295 events" in err and data != whole and
+   st.returncode == 0 and b"DAMAGED" not in st.stdout + st.stderr,
+   "a buffer whose BUFFER_END claims 2^32-1 events: skipped, its slots counted lost and said; "
+   "kevstat reads the file undamaged (exit %d, kevstat %d)" % (rc, st.returncode))
+rc, err, data, s = probe(target(head, page, bufs, next=len(bufs) - 1))
+ok(rc == 0 and data == whole and "behind its own table" in err,
+   "a next sequence behind the table's: every buffer read all the same, said (exit %d: %s)" %
+   (rc, err.splitlines()[0] if err else "nothing said"))
 rc, err, data, s = probe(target(head, page, bufs), ["-t", "-a", hex(BLOCK)])
 f = tempfile.mktemp(suffix=".stream")
 open(f, "wb").write(data)
@@ -229,8 +263,7 @@ cases = [
     ({"flip": 1}, None, "fails its check"),
     ({"bstate": 9}, None, "state is 9, which the kernel never writes"),
     ({"state": 7}, None, "buffer 1's state is 7, which the kernel never writes"),
-    ({"bad_slot": 1}, None, "does not start with its BUFFER and end with its BUFFER_END"),
-    ({"version": 7}, None, "version 7 of 160 bytes"),
+    ({"version": 7}, None, "version 7 of 168 bytes"),
     ({}, ["-a", hex(BLOCK + 16)], "no probe block there"),
     ({"self": BLOCK + 0x100}, None, "says it is at 0x%x, not 0x%x" % (BLOCK + 0x100, BLOCK)),
 ]

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// The probe path's reader (kevhost/kev_probe.h), over GDB's remote protocol (gdb_remote.h): the
-// probe block's checks, and the rounds that take the kernel's buffers where they lie.
-// A round: the target halted (by the caller), the block read and checked, the buffers' table
-// read, each buffer in sequence order written once it is FULL (its slots checked), then given
-// back (its state byte written FREE) unless the logger keeps them; a sequence number the
-// kernel already reused is counted as overwritten. On QEMU a halted VM's virtual clock stands
-// still (icount or not), so the round costs the guest no time; on a board the core stops for
-// the round's reads (docs/probe-path.md, "What it costs").
+// The probe path's reader (kevhost/kev_probe.h), over any way to read the target's memory
+// (struct kev_mem: a file QEMU shares the guest's RAM through, a GDB server's m and M): the
+// probe block's checks, and the rounds that take the kernel's buffers where they lie, the
+// target running (trace/kev_probe.h, "Hand-over").
+// A round: the block read and checked, the buffers' table read, each buffer in sequence order,
+// once it is FULL, claimed (its acknowledgement word ~(seq + 1)), checked still FULL and that
+// sequence, copied, checked (its slots, its count), written, and acknowledged (seq + 1); with the
+// logger keeping the buffers, copied and kept only when its sequence and state did not move
+// meanwhile. A buffer that moved is read again (counted: torn); a sequence number the kernel
+// reused before it was read is counted as overwritten; a buffer that is not what the table says
+// is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
@@ -86,9 +89,19 @@ static int perr(struct kev_probe *p, const char *fmt, ...)
     return -1;
 }
 
-static int gdb_fail(struct kev_probe *p)
+static int mem_fail(struct kev_probe *p)
 {
-    return perr(p, "%s", p->p_gdb->err);
+    return perr(p, "%s", p->p_mem.error(p->p_mem.ctx));
+}
+
+static int mem_read(struct kev_probe *p, uint64_t a, void *b, size_t n)
+{
+    return p->p_mem.read(p->p_mem.ctx, a, b, n);
+}
+
+static int mem_write(struct kev_probe *p, uint64_t a, const void *b, size_t n)
+{
+    return p->p_mem.write(p->p_mem.ctx, a, b, n);
 }
 
 const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, uint64_t kram,
@@ -103,6 +116,7 @@ const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, ui
         { "the buffers' table", b->pb_bufs, (uint64_t)b->pb_nbufs * b->pb_buf_stride },
         { "the CPUs' loss counts", b->pb_cpus, (uint64_t)b->pb_ncpus * b->pb_cpu_stride },
         { "the next sequence number", b->pb_next_seq, 4 },
+        { "the host's acknowledgement words", b->pb_acks, (uint64_t)b->pb_nbufs * 4u },
     };
     for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
         if (w[i].a < kram || w[i].a >= end || w[i].n > end - w[i].a) {
@@ -146,8 +160,8 @@ static int scan_for(struct kev_probe *p, uint64_t scan, uint64_t scan_len)
     unsigned nfound = 0;
     for (uint64_t a = lo; a < hi; a += 4096) {
         uint64_t n = hi - a < 4096 ? hi - a : 4096;
-        if (gdbr_read(p->p_gdb, a, win, (size_t)n) < 0)
-            return gdb_fail(p);
+        if (mem_read(p, a, win, (size_t)n) < 0)
+            return mem_fail(p);
         for (uint64_t o = 0; o + KEV_PROBE_MAGIC_LEN <= n; o += 16)
             if (memcmp(win + o, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) == 0 &&
                 a + o + sizeof(struct kev_probe_block) <= hi && nfound++ < 2)
@@ -168,10 +182,10 @@ static int scan_for(struct kev_probe *p, uint64_t scan, uint64_t scan_len)
                 (unsigned long long)hi);
 }
 
-int kev_probe_find(struct kev_probe *p, struct gdbr *g, const struct kev_probe_where *w)
+int kev_probe_find(struct kev_probe *p, const struct kev_mem *m, const struct kev_probe_where *w)
 {
     memset(p, 0, sizeof(*p));
-    p->p_gdb = g;
+    p->p_mem = *m;
     p->p_kram = w->kram;
     p->p_kram_len = w->kram_len;
     p->p_table = malloc(64u * 64u);
@@ -217,14 +231,98 @@ static int write_out(struct kev_probe *p, const void *b, size_t n)
     return 0;
 }
 
+// The newest time of the buffer just written (its slots' low words, the high word from its
+// TIME slots, a low word that goes back being its wrap), kept in p_newest.
+static void note_newest(struct kev_probe *p, unsigned n)
+{
+    uint32_t hi = 0, prev = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const struct kev_slot *s = &p->p_slots[k];
+        if (kev_hdr_class(s->header) == KEV_C_CONTROL && kev_hdr_event(s->header) == KEV_CTL_TIME)
+            hi = s->data[1];
+        else if (k && s->data[0] < prev)
+            hi++;
+        prev = s->data[0];
+        uint64_t t = (uint64_t)hi << 32 | s->data[0];
+        if (t > p->p_newest)
+            p->p_newest = t;
+    }
+}
+
+// The classes of the events in the buffer just written (a tracelogger -F suggestion's basis).
+static void count_classes(struct kev_probe *p, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t h = p->p_slots[k].header;
+        unsigned t = kev_hdr_type(h), c = kev_hdr_class(h);
+        if ((t == KEV_TYPE_S || t == KEV_TYPE_CB) && c != KEV_C_CONTROL && c < KEV_NCLASS)
+            p->p_class_events[c]++;
+    }
+}
+
+// When the board outruns the reader (its loss counts grew; looked at once a second while the
+// capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
+// is left fits the share of the events the reader kept up with.
+static int watch_losses(struct kev_probe *p, uint64_t now_ns)
+{
+    static const struct { unsigned cls, f; const char *name; } off[] = {
+        { KEV_C_KER_CALL, 1, "kernel calls" }, { KEV_C_INT, 2, "interrupts" },
+        { KEV_C_PR_TH, 4, "threads" }, { KEV_C_COMM, 6, "comm" }, { KEV_C_SYSTEM, 7, "system" },
+    };
+    const struct kev_probe_block *b = &p->p_blk;
+    if (now_ns - p->p_watch_ns < 1000000000u || b->pb_state != KEV_PROBE_RUNNING)
+        return 0;
+    p->p_watch_ns = now_ns;
+    uint64_t lost = 0;
+    for (unsigned c = 0; c < b->pb_ncpus; c++) {
+        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+            return mem_fail(p);
+        lost += d + o;
+    }
+    if (lost <= p->p_lost_seen || !p->p_counts.events)
+        return 0;
+    p->p_lost_seen = lost;
+    // the biggest classes off, one by one, until the rest is no more than what was kept up with
+    double keep = (double)p->p_counts.events / (double)(p->p_counts.events + lost), left = 1;
+    char flags[64] = "", *f = flags;
+    uint64_t done = 0;
+    while (left > keep) {
+        int best = -1;
+        for (unsigned i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+            if (!((done >> i) & 1u) && p->p_class_events[off[i].cls] &&
+                (best < 0 || p->p_class_events[off[i].cls] > p->p_class_events[off[best].cls]))
+                best = (int)i;
+        if (best < 0)
+            break;
+        done |= 1ull << best;
+        left -= (double)p->p_class_events[off[best].cls] / (double)p->p_counts.events;
+        f += snprintf(f, (size_t)(flags + sizeof(flags) - f), " -F %u", off[best].f);
+    }
+    snprintf(p->p_note, sizeof(p->p_note), "kevprobe: the board outruns the reader: %llu events "
+             "lost so far, %.0f %% of them read; %s", (unsigned long long)lost,
+             100 * keep, flags[0] && left <= keep ? "" : "no class filter keeps that share");
+    if (flags[0] && left <= keep)
+        snprintf(p->p_note + strlen(p->p_note), sizeof(p->p_note) - strlen(p->p_note),
+                 "tracelogger%s would leave %.0f %% of the events, which fits", flags, 100 * left);
+    return 0;
+}
+
 // After a flush the kernel served at pb_flush_time, every buffer before it written: the board's
-// time for the live reader (kev_live.h: each CPU has passed it).
+// time for the live reader (kev_live.h: each CPU has passed it). A heartbeat is the board's time
+// when it is sent (kev_stream.h): one behind an event already written (a buffer closed after
+// the flush, read in the same round) is stale, and not sent (counted).
 static int heartbeat(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
     if (!p->p_stream || b->pb_flush_done == p->p_hb_flush || !b->pb_flush_time)
         return 0;
     p->p_hb_flush = b->pb_flush_done;
+    if (b->pb_flush_time < p->p_newest) {
+        p->p_counts.stale_heartbeats++;
+        return 0;
+    }
     struct ks_heartbeat h = { b->pb_flush_time, p->p_file_bytes, p->p_flush_ms,
                               (uint32_t)p->p_counts.buffers };
     uint8_t pl[KS_HEARTBEAT_BYTES];
@@ -243,11 +341,11 @@ static int begin_capture(struct kev_probe *p)
     uint8_t *h = malloc(n ? n : 1);
     if (!h)
         return perr(p, "out of memory");
-    int r = gdbr_read(p->p_gdb, b->pb_head, h, b->pb_head_len) < 0 ||
-            gdbr_read(p->p_gdb, b->pb_page, h + b->pb_head_len, b->pb_page_len) < 0;
+    int r = mem_read(p, b->pb_head, h, b->pb_head_len) < 0 ||
+            mem_read(p, b->pb_page, h + b->pb_head_len, b->pb_page_len) < 0;
     if (r) {
         free(h);
-        return gdb_fail(p);
+        return mem_fail(p);
     }
     if (b->pb_head_len < 8 || h[0] != 'T') {
         free(h);
@@ -260,6 +358,7 @@ static int begin_capture(struct kev_probe *p)
     p->p_gen = b->pb_gen;
     p->p_next = 0;
     memset(p->p_cpu_events, 0, sizeof(p->p_cpu_events));
+    memset(p->p_damaged_events, 0, sizeof(p->p_damaged_events));
     fflush(p->p_out);
     return 0;
 }
@@ -273,12 +372,12 @@ static int end_capture(struct kev_probe *p)
     for (unsigned c = 0; c < b->pb_ncpus; c++) {
         uint64_t d, o;
         uint64_t base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
-        if (gdbr_read(p->p_gdb, base + b->pb_off_dropped, &d, 8) < 0 ||
-            gdbr_read(p->p_gdb, base + b->pb_off_overwritten, &o, 8) < 0)
-            return gdb_fail(p);
+        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+            return mem_fail(p);
         tot[c].events = p->p_cpu_events[c];
-        tot[c].lost = d + o;
-        lost += d + o;
+        tot[c].lost = d + o + p->p_damaged_events[c];
+        lost += tot[c].lost;
     }
     static uint8_t t[4096];
     struct kev_out o;
@@ -301,9 +400,9 @@ static int end_capture(struct kev_probe *p)
     }
     fflush(p->p_out);
     uint32_t gen = b->pb_gen;
-    if (gdbr_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
+    if (mem_write(p, p->p_at + offsetof(struct kev_probe_block, pb_host_done), &gen,
                       4) < 0)
-        return gdb_fail(p);
+        return mem_fail(p);
     p->p_done = 1;
     return 1;
 }
@@ -320,52 +419,106 @@ static unsigned tab8(const struct kev_probe *p, unsigned i, unsigned off)
     return p->p_table[(size_t)i * p->p_blk.pb_buf_stride + off];
 }
 
-static unsigned tab16(const struct kev_probe *p, unsigned i, unsigned off)
-{
-    uint16_t v;
-    memcpy(&v, p->p_table + (size_t)i * p->p_blk.pb_buf_stride + off, 2);
-    return v;
-}
-
-// Writes buffer idx (FULL, sequence p_next) and gives it back.
-static int take_buffer(struct kev_probe *p, unsigned idx)
+// Buffer idx's entry in the table, read again now: its sequence, state and slot count.
+static int entry(struct kev_probe *p, unsigned idx, uint32_t *seq, unsigned *st, unsigned *n)
 {
     const struct kev_probe_block *b = &p->p_blk;
-    unsigned n = tab16(p, idx, b->pb_off_nslots);
-    if (n < 3 || n > KEV_BUF_SLOTS)
-        return perr(p, "buffer %u: %s", idx, kev_probe_buffer_refused(p->p_slots, n, p->p_next));
-    if (gdbr_read(p->p_gdb, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
-                     (size_t)n * sizeof(struct kev_slot)) < 0)
-        return gdb_fail(p);
-    const char *why = kev_probe_buffer_refused(p->p_slots, n, p->p_next);
-    if (why)
-        return perr(p, "buffer %u: %s", idx, why);
-    if (write_out(p, p->p_slots, (size_t)n * sizeof(struct kev_slot)) < 0)
-        return -1;
-    fflush(p->p_out);
-    unsigned cpu = kev_hdr_cpu(p->p_slots[0].header) % KEV_MAX_CPUS;
-    p->p_cpu_events[cpu] += p->p_slots[n - 1].data[2];
-    p->p_counts.events += p->p_slots[n - 1].data[2];
-    p->p_counts.buffers++;
-    p->p_next++;
-    if (!(b->pb_flags & KEV_PROBE_F_KEEP)) {
-        uint8_t free_state = 0;     // TRACE_BUF_FREE (trace/trace_ring.h)
-        if (gdbr_write(p->p_gdb, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride +
-                          b->pb_off_state, &free_state, 1) < 0)
-            return gdb_fail(p);
-    }
+    uint8_t e[64];
+    uint16_t n16;
+    if (mem_read(p, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride, e, b->pb_buf_stride) < 0)
+        return mem_fail(p);
+    memcpy(seq, e + b->pb_off_seq, 4);
+    memcpy(&n16, e + b->pb_off_nslots, 2);
+    *st = e[b->pb_off_state];
+    *n = n16;
     return 0;
 }
 
+// The host's word of buffer idx (trace/kev_probe.h, "Hand-over"): ~(seq + 1) claims it,
+// seq + 1 gives it back.
+static int ack(struct kev_probe *p, unsigned idx, uint32_t v)
+{
+    if (p->p_blk.pb_flags & KEV_PROBE_F_KEEP)
+        return 0;
+    if (mem_write(p, p->p_blk.pb_acks + 4u * (uint64_t)idx, &v, 4) < 0)
+        return mem_fail(p);
+    return 0;
+}
+
+// Why buffer idx's copy (n slots, sequence seq) cannot be written, or NULL: its structure
+// (kev_probe_buffer_refused), and a closing count no buffer of n slots can hold.
+static const char *copy_refused(const struct kev_probe *p, unsigned n, uint32_t seq)
+{
+    static char why[160];
+    const char *w = kev_probe_buffer_refused(p->p_slots, n, seq);
+    if (w)
+        return w;
+    uint32_t events = p->p_slots[n - 1].data[2];
+    if (events > n - 3u) {      // BUFFER, TIME and BUFFER_END are no events
+        snprintf(why, sizeof(why), "the buffer of sequence %u says it holds %u events in %u "
+                 "slots", seq, events, n);
+        return why;
+    }
+    return NULL;
+}
+
+// Takes buffer idx (FULL, sequence p_next): 1 written (or skipped as damaged: counted, said),
+// 0 it moved while it was read (torn: the caller reads the table again), -1 an error.
+static int take_buffer(struct kev_probe *p, unsigned idx)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    uint32_t seq = p->p_next, s2;
+    unsigned st, n, n2;
+    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
+        return -1;
+    if (st != 2 || s2 != seq) {  // reused before the claim was seen: not ours any more
+        p->p_counts.torn++;
+        return 0;
+    }
+    if (n < 3 || n > KEV_BUF_SLOTS)
+        n = 3;      // (a count the kernel never writes: the copy is refused below)
+    if (mem_read(p, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
+                 (size_t)n * sizeof(struct kev_slot)) < 0 ||
+        entry(p, idx, &s2, &st, &n2) < 0)
+        return -1;
+    if (st != 2 || s2 != seq || n2 != n) {     // (only where the kernel did not see a claim)
+        p->p_counts.torn++;
+        return 0;
+    }
+    const char *why = copy_refused(p, n, seq);
+    if (why) {
+        p->p_counts.damaged++;     // its events (at most its slots but three) are lost
+        p->p_damaged_events[kev_hdr_cpu(p->p_slots[0].header) % b->pb_ncpus] += n - 3u;
+        snprintf(p->p_damage, sizeof(p->p_damage), "buffer %u: %s", idx, why);
+    } else {
+        if (write_out(p, p->p_slots, (size_t)n * sizeof(struct kev_slot)) < 0)
+            return -1;
+        fflush(p->p_out);
+        note_newest(p, n);
+        count_classes(p, n);
+        unsigned cpu = kev_hdr_cpu(p->p_slots[0].header) % KEV_MAX_CPUS;
+        p->p_cpu_events[cpu] += p->p_slots[n - 1].data[2];
+        p->p_counts.events += p->p_slots[n - 1].data[2];
+        p->p_counts.buffers++;
+    }
+    p->p_next++;
+    return ack(p, idx, seq + 1u) < 0 ? -1 : 1;
+}
+
 // The buffers in sequence order from p_next: 1 when every sequence number given out has been
-// written (or counted overwritten), 0 when the next is still filling, -1 on a refusal.
+// written (or counted overwritten or damaged), 0 when the next is still filling, -1 on a
+// refusal. The next sequence the kernel names is believed no lower than the table's newest.
 static int take_buffers(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
     uint32_t given;
-    if (gdbr_read(p->p_gdb, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0 ||
-        gdbr_read(p->p_gdb, b->pb_next_seq, &given, 4) < 0)
-        return gdb_fail(p);
+    unsigned torn = 0;
+again:
+    // The next sequence first: every one below it has its entry in the table read after (the
+    // kernel stores a buffer's sequence before the next, trace_ring.c), or was reused.
+    if (mem_read(p, b->pb_next_seq, &given, 4) < 0 ||
+        mem_read(p, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0)
+        return mem_fail(p);
     for (unsigned i = 0; i < b->pb_nbufs; i++) {
         unsigned st = tab8(p, i, b->pb_off_state);
         if (st > 3)
@@ -375,6 +528,15 @@ static int take_buffers(struct kev_probe *p)
         if (st != 0 && tab8(p, i, b->pb_off_cpu) >= b->pb_ncpus)
             return perr(p, "buffer %u's CPU is %u of %u: the ring is damaged", i,
                         tab8(p, i, b->pb_off_cpu), b->pb_ncpus);
+        uint32_t q = tab32(p, i, b->pb_off_seq);
+        // Stopped, the kernel gives out no sequence: one in the table past its next is a lie
+        // (said), and the table's buffers are read all the same. (Running, newer buffers
+        // begin while the table is read.)
+        if (b->pb_state == KEV_PROBE_STOPPED && st != 0 && (int32_t)(q + 1u - given) > 0 &&
+            (int32_t)(q - p->p_next) >= 0) {
+            p->p_counts.seq_lies++;
+            given = q + 1u;
+        }
     }
     if ((int32_t)(given - p->p_next) > (1 << 24))
         return perr(p, "the ring's next sequence number is %u, %u past the last one read: "
@@ -385,9 +547,8 @@ static int take_buffers(struct kev_probe *p)
             if (tab8(p, i, b->pb_off_state) != 0 && tab32(p, i, b->pb_off_seq) == p->p_next)
                 found = (int)i;
         if (found < 0) {
-            // Not in the table: handed back already (it was written), or reused by the kernel
-            // (ring or overwrite policy) before it was read.
-            // The oldest newer one is next; those between were reused.
+            // Not in the table: reused by the kernel (ring or overwrite policy) before it was
+            // read. The oldest newer one is next; those between were reused.
             int newer = 0;
             uint32_t oldest = 0;
             for (unsigned i = 0; i < b->pb_nbufs; i++) {
@@ -398,9 +559,11 @@ static int take_buffers(struct kev_probe *p)
                     newer = 1;
                 }
             }
-            if (!newer)
-                return perr(p, "sequence %u is in no buffer and none is newer: the ring is "
-                            "damaged", p->p_next);
+            if (!newer) {
+                if (b->pb_state != KEV_PROBE_STOPPED)
+                    return 0;   // (the kernel may be between a buffer's number and its entry)
+                oldest = given; // stopped: what the table does not hold is lost, counted
+            }
             p->p_counts.overwritten += oldest - p->p_next;
             p->p_next = oldest;
             continue;
@@ -408,8 +571,14 @@ static int take_buffers(struct kev_probe *p)
         unsigned st = tab8(p, (unsigned)found, b->pb_off_state);
         if (st == 1 || st == 3)     // filling; or the logger's (keep: it saves them at the end)
             return 0;
-        if (take_buffer(p, (unsigned)found) < 0)
+        int r = take_buffer(p, (unsigned)found);
+        if (r < 0)
             return -1;
+        if (r == 0) {
+            if (++torn > 8)
+                return 0;   // (the next round tries again)
+            goto again;
+        }
     }
     return 1;
 }
@@ -418,8 +587,8 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
 {
     struct kev_probe_block *b = &p->p_blk;
     p->p_counts.polls++;
-    if (gdbr_read(p->p_gdb, p->p_at, b, sizeof(*b)) < 0)
-        return gdb_fail(p);
+    if (mem_read(p, p->p_at, b, sizeof(*b)) < 0)
+        return mem_fail(p);
     static const struct kev_probe_block zero;
     p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0;
     if (p->p_unpublished)
@@ -451,16 +620,16 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         return -1;
     if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
         return end_capture(p);
-    if (heartbeat(p) < 0)
+    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0)
         return -1;
     if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
         now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {
         p->p_last_flush_ns = now_ns;
         if (b->pb_flush_done == b->pb_flush_req) {  // else the last is not served yet
             uint32_t req = b->pb_flush_req + 1u;
-            if (gdbr_write(p->p_gdb, p->p_at + offsetof(struct kev_probe_block, pb_flush_req),
+            if (mem_write(p, p->p_at + offsetof(struct kev_probe_block, pb_flush_req),
                               &req, 4) < 0)
-                return gdb_fail(p);
+                return mem_fail(p);
             p->p_counts.flushes++;
         }
     }

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
-// kevprobe: the probe path's reader as a tool (docs/probe-path.md). It attaches to
-// a GDB server (QEMU's -gdb, or a debug probe's), finds the kernel's probe block (by the
-// image's symbol, or by scanning memory for its magic), and every poll interval halts the
-// target, takes the buffers (kevhost/kev_probe.h) and lets it run on. The .kev file it writes
-// grows unit by unit: any live tool follows it (kevtop, kevlive, dtrace -i, kevcapture read a
-// pipe or the file as it grows).
+// kevprobe: the probe path's reader as a tool (docs/probe-path.md). It reaches the target's
+// memory while it runs, finds the kernel's probe block (by the image's symbol, or by scanning
+// memory for its magic), and every poll interval takes the buffers (kevhost/kev_probe.h),
+// never halting the target: through a file QEMU shares the guest's RAM with (file:PATH@BASE),
+// or a GDB server's `m` and `M` packets alone (a probe's background memory access). The old
+// reader that halts the target for each round stays, opt-in (--halt), and always lets the
+// target run on when it ends. The .kev file it writes grows unit by unit: any live tool follows
+// it (kevtop, kevlive, dtrace -i, kevcapture read a pipe or the file as it grows).
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <kevhost/gdb_remote.h>
+#include <kevhost/kev_mem_file.h>
 #include <kevhost/kev_probe.h>
 #include <kevhost/tool_elfsym.h>
 #include <kevhost/tool_opts.h>
@@ -24,30 +28,42 @@ static const struct tool_opt opts[] = {
       "the kernel's RAM alone (-k, or the image's with -e)", NULL },
     { 'k', 'k', "kernel-ram", "ADDR:LEN", "the kernel's RAM, which no program can write (the\n"
       "board's map): the block and the words kevprobe writes must lie in it\n"
-      "(default with -e: the image's .data to its stack's top)", NULL },
+      "(default with -e: the image's probe area, else its .data to its stack's top)", NULL },
     { 'F', 'F', "flush", "MS", "ask the kernel for its partial buffers every MS of the host's\n"
       "time (default 100; 0: full buffers only)", NULL },
-    { 'i', 'i', "interval", "MS", "halt and read every MS (default 20)", NULL },
-    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server to listen and answer, and for\n"
-      "the kernel to publish a capture and begin it (default 10)", NULL },
-    { 'd', 'd', "deadline", "MS", "give up a GDB server that has not finished a round (halt,\n"
-      "reads, resume) within MS (default 10000)", NULL },
+    { 'i', 'i', "interval", "MS", "read every MS (default 20)", NULL },
+    { 'H', 'H', "halt", NULL, "through a GDB server, halt the target for each round\n"
+      "(^C, the reads, c): the core stops for every round's reads, its\n"
+      "peripheral timers, DMA and devices do not (docs/probe-path.md); without\n"
+      "it only m and M are sent, which a server must serve to a running target", NULL },
+    { 'w', 'w', "wait", "SEC", "wait SEC for the GDB server or the RAM file to answer, and\n"
+      "for the kernel to publish a capture and begin it (default 10)", NULL },
+    { 'd', 'd', "deadline", "MS", "give up a GDB server that has not finished a round's\n"
+      "packets within MS (default 10000)", NULL },
     { 't', 't', "stream", NULL, "write the tracelogger's framed stream (the file's bytes in\n"
       "DATA frames, a HEARTBEAT at each flush the kernel served, END): what a live\n"
       "reader of several CPUs needs to know they all moved on (kevtop -o writes the\n"
       "same .kev from it)", NULL },
+    { 'p', 'p', "pid", "PID", "the target is gone when process PID is (QEMU, or the script\n"
+      "that runs it): a shared file cannot say so itself", NULL },
     { 'q', 'q', NULL, NULL, "no summary at the end", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevprobe", "[-o OUT] [-t] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-k ADDR:LEN] [-F MS] [-i MS]\n"
-    "       [-d MS] [-w SEC] HOST:PORT",
-    "Takes the kernel's trace buffers from the target's memory through a GDB server and\n"
-    "writes the .kev file as it grows (the board runs tracelogger -x probe).\n"
-    "  HOST:PORT  the GDB server: QEMU's -gdb tcp::PORT, OpenOCD (3333), pyOCD (3333),\n"
-    "             probe-rs (1337), J-Link's JLinkGDBServer (2331); or unix:PATH, QEMU's\n"
-    "             -gdb unix:PATH,server=on,wait=off\n",
-    opts, "Exit status: 0 the capture was written whole, 1 it was not (said), 2 bad usage.\n",
+    "kevprobe", "[-o OUT] [-t] (-e IMAGE.elf | -a ADDR | -s ADDR:LEN) [-k ADDR:LEN] [-F MS]\n"
+    "       [-i MS] [-d MS] [-w SEC] [-H] TARGET",
+    "Takes the kernel's trace buffers from the running target's memory and writes the .kev\n"
+    "file as it grows (the board runs tracelogger -x probe); the target is never halted.\n"
+    "  TARGET  file:PATH@BASE  the guest RAM QEMU shares with the host (-object\n"
+    "                          memory-backend-file,mem-path=PATH,share=on); BASE is the\n"
+    "                          guest address of its first byte\n"
+    "          HOST:PORT       a GDB server that serves m and M while the target runs:\n"
+    "                          OpenOCD (3333), probe-rs (1337), pyOCD in non-stop mode\n"
+    "                          (3333), J-Link's JLinkGDBServer (2331); unix:PATH for a\n"
+    "                          UNIX socket. QEMU's gdbstub stops the VM for any packet:\n"
+    "                          give it -H\n",
+    opts, "Exit status: 0 the capture was written whole (losses counted, said), 1 it was not\n"
+    "(said), 2 bad usage.\n",
 };
 
 static uint64_t now_ns(void)
@@ -75,8 +91,9 @@ static int range(const char *s, uint64_t *at, uint64_t *len)
 }
 
 // What the image says: the block's address (its symbol kev_probe_block), unless a scan or -a
-// says where; the kernel's RAM ([__data_start, __stack_top): its data, bss and boot stack,
-// where the ring's table lies), unless -k gave the board's map. 0, or -1 after saying why.
+// says where; the kernel's RAM, unless -k gave the board's map: its probe area
+// ([__probe_start, __probe_end): the block, the ring's table, the host's words), or in an image
+// without one [__data_start, __stack_top) (its data, bss and boot stack). 0, or -1 said.
 static int image(const char *elf, struct kev_probe_where *w)
 {
     uint64_t size, lo, hi;
@@ -88,7 +105,11 @@ static int image(const char *elf, struct kev_probe_where *w)
                 "(or one built before the probe path)\n", elf);
         r = -1;
     } else if (!w->kram_len) {
-        if (elfsym_address(NULL, "__data_start", &lo) < 0 ||
+        if (elfsym_address(NULL, "__probe_start", &lo) == 0 &&
+            elfsym_address(NULL, "__probe_end", &hi) == 0 && hi > lo) {
+            w->kram = lo;
+            w->kram_len = hi - lo;
+        } else if (elfsym_address(NULL, "__data_start", &lo) < 0 ||
             elfsym_address(NULL, "__stack_top", &hi) < 0 || hi <= lo) {
             fprintf(stderr, "kevprobe: %s does not say where the kernel's RAM is (no "
                     "__data_start, __stack_top): give the board's map, -k ADDR:LEN\n", elf);
@@ -102,56 +123,167 @@ static int image(const char *elf, struct kev_probe_where *w)
     return r;
 }
 
-// The GDB server at hp (HOST:PORT), waited for up to wait_s, and the probe block found through
-// it (w: at ADDR, by a scan inside the kernel's RAM, or as -e's symbol gave it); the block is
-// published when the logger starts (the kernel's is all zero until then): it is waited for
-// as long, the target running between looks. *t0: when that wait began. 0, or 1 after saying
-// why. The connection and handshake are bounded by wait_s, each look for the block by a
-// round's deadline (round_ms).
-static int attach(struct gdbr *g, struct kev_probe *p, const char *hp,
-                  const struct kev_probe_where *w, uint64_t wait_s, unsigned round_ms,
-                  uint64_t *t0)
+// How kevprobe reaches the target: the shared RAM file, or a GDB server (halting or not).
+struct target {
+    struct kev_mem_file file;
+    struct gdbr gdb;
+    int is_gdb, halt, ended;
+    long pid;           // -p: the process whose end is the target's (0: none)
+    unsigned round_ms;  // a GDB server's round (its packets) within this (gdbr_deadline)
+};
+
+// A GDB server that talks without answering is given up: each round's packets within round_ms.
+static void round_begins(struct target *t)
 {
-    if (gdbr_connect(g, hp, wait_s < UINT_MAX / 1000u ? (unsigned)wait_s * 1000u : UINT_MAX) < 0) {
-        fprintf(stderr, "kevprobe: %s\n", g->err);
-        gdbr_close(g);
-        return 1;
-    }
-    *t0 = now_ns();
-    gdbr_deadline(g, round_ms);
-    for (;;) {
-        if (kev_probe_find(p, g, w) == 0)
-            break;
-        if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || gdbr_cont(g) < 0) {
-            fprintf(stderr, "kevprobe: %s\n", p->p_err);
-            gdbr_close(g);
-            return 1;
-        }
-        kev_probe_free(p);
-        usleep(100000);
-        gdbr_deadline(g, round_ms);
-        if (gdbr_halt(g) != 0) {
-            fprintf(stderr, "kevprobe: %s\n", g->err);
-            return 1;
-        }
+    if (t->is_gdb)
+        gdbr_deadline(&t->gdb, t->round_ms);
+}
+
+// Whether process pid still runs (a zombie, ended but not waited for, does not).
+static int running(long pid)
+{
+    char path[64], st[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(st, 1, sizeof(st) - 1, f);
+    fclose(f);
+    st[n] = 0;
+    const char *paren = strrchr(st, ')');
+    return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+static int gdb_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    return gdbr_read(&((struct target *)ctx)->gdb, a, b, n);
+}
+
+static int gdb_write(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    return gdbr_write(&((struct target *)ctx)->gdb, a, b, n);
+}
+
+static const char *gdb_error(void *ctx)
+{
+    return ((struct target *)ctx)->gdb.err;
+}
+
+// Halting reader only: the target stopped for a round, or let run after it. 0, or -1 said.
+static int halt(struct target *t)
+{
+    if (!t->halt)
+        return 0;
+    if (gdbr_halt(&t->gdb) != 0) {
+        t->ended = t->gdb.exited;
+        fprintf(stderr, "kevprobe: %s\n", t->gdb.err);
+        return -1;
     }
     return 0;
 }
 
-// The capture followed: the target halted, its new buffers read (kev_probe_poll), let run
-// for poll_ms, until the capture ends (1), a block never published within wait_s of t0 (-2,
-// said) or an error (-1; *ended when the target itself ended).
-// Each round (the halt, the reads, the resume) within round_ms: a server that talks without
-// answering is given up (gdbr_deadline).
-static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
-                  unsigned round_ms, uint64_t t0, int *ended)
+static int resume(struct target *t)
 {
-    gdbr_deadline(g, round_ms);
+    return t->halt && gdbr_cont(&t->gdb) < 0 ? -1 : 0;
+}
+
+// Opens TARGET (file:PATH@BASE, or a GDB server waited for up to wait_s): the memory's ops.
+static int open_target(struct target *t, const char *where, uint64_t wait_s, struct kev_mem *m)
+{
+    if (strncmp(where, "file:", 5) == 0) {
+        char path[4096];
+        const char *atsign = strrchr(where, '@');
+        uint64_t base;
+        if (!atsign || (size_t)(atsign - where - 5) >= sizeof(path) || number(atsign + 1, &base)) {
+            fprintf(stderr, "kevprobe: file:PATH@BASE, not '%s'\n", where);
+            return -1;
+        }
+        memcpy(path, where + 5, (size_t)(atsign - where - 5));
+        path[atsign - where - 5] = 0;
+        // QEMU makes the file as it starts: waited for as a GDB server is
+        uint64_t t0 = now_ns();
+        while (kev_mem_file_open(&t->file, path, base) < 0) {
+            if (now_ns() - t0 > wait_s * 1000000000u) {
+                fprintf(stderr, "kevprobe: %s\n", t->file.mf_err);
+                return -1;
+            }
+            usleep(100000);
+        }
+        *m = kev_mem_file_ops(&t->file);
+        return 0;
+    }
+    t->is_gdb = 1;
+    if (gdbr_connect(&t->gdb, where, wait_s < UINT_MAX / 1000u ? (unsigned)wait_s * 1000u : UINT_MAX) < 0) {
+        fprintf(stderr, "kevprobe: %s\n", t->gdb.err);
+        gdbr_close(&t->gdb);
+        return -1;
+    }
+    // (-H: the server halts the target as a client connects, QEMU's does; without it kevprobe
+    // sends no c: a server that halts on connection is set not to, docs/probe-path.md)
+    if (t->halt && resume(t) < 0) {
+        fprintf(stderr, "kevprobe: %s\n", t->gdb.err);
+        return -1;
+    }
+    struct kev_mem g = { gdb_read, gdb_write, gdb_error, t };
+    *m = g;
+    return 0;
+}
+
+static void close_target(struct target *t)
+{
+    if (t->is_gdb && t->halt && !t->ended && resume(t) == 0) {
+        // -H: the target let run, and the connection closed with no D, which some servers
+        // (OpenOCD) take for "stay halted" (and no ^C first, which gdbr_close would send)
+        close(t->gdb.fd);
+        t->gdb.fd = -1;
+    }
+    if (t->is_gdb)
+        gdbr_close(&t->gdb);    // detaches: the target runs on, unless it ended
+    else
+        kev_mem_file_close(&t->file);
+}
+
+// The probe block found (w: at ADDR, by a scan inside the kernel's RAM, or as -e's symbol
+// gave it); it is published when the logger starts (the kernel's is all zero until then): it
+// is waited for up to wait_s. *t0: when that wait began. 0, or 1 after saying why.
+static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p,
+                  const struct kev_probe_where *w, uint64_t wait_s, uint64_t *t0)
+{
+    *t0 = now_ns();
+    round_begins(t);
+    if (halt(t) < 0)
+        return 1;
+    while (kev_probe_find(p, m, w) < 0) {
+        if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || resume(t) < 0) {
+            fprintf(stderr, "kevprobe: %s\n", p->p_err);
+            return 1;
+        }
+        kev_probe_free(p);
+        usleep(100000);
+        round_begins(t);
+        if (halt(t) < 0)
+            return 1;
+    }
+    return 0;
+}
+
+// The capture followed: its new buffers read (kev_probe_poll) every poll_ms, until the capture
+// ends (1), a block never published within wait_s of t0 (-2, said) or an error (-1).
+static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
+                  uint64_t t0)
+{
     for (;;) {
         uint64_t h0 = now_ns();
+        round_begins(t);
         int r = kev_probe_poll(p, h0);
-        if (r != 0)
+        if (p->p_note[0]) {     // the board outruns the reader: said while it runs
+            fprintf(stderr, "%s\n", p->p_note);
+            p->p_note[0] = 0;
+        }
+        if (r != 0) {
+            resume(t);      // (-H: the target never stays halted behind the reader)
             return r;
+        }
         if (!p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
             if (p->p_unpublished)
                 fprintf(stderr, "kevprobe: no probe block was published at 0x%llx within %llu "
@@ -162,27 +294,59 @@ static int follow(struct gdbr *g, struct kev_probe *p, uint64_t poll_ms, uint64_
                 fprintf(stderr, "kevprobe: the probe block at 0x%llx stayed idle for %llu s: "
                         "no capture began (-w)\n", (unsigned long long)p->p_at,
                         (unsigned long long)wait_s);
+            resume(t);
             return -2;
         }
-        if (gdbr_cont(g) < 0)
-            return -1;
-        p->p_counts.halted_ns += now_ns() - h0;
-        usleep((useconds_t)(poll_ms * 1000u));
-        gdbr_deadline(g, round_ms);
-        if (gdbr_halt(g) != 0) {
-            *ended = 1;
+        if (t->pid && !running(t->pid)) {   // (one more round above saw what it left)
+            if (p->p_done || kev_probe_poll(p, now_ns()) == 1)
+                return 1;
+            t->ended = 1;
             return -1;
         }
+        if (resume(t) < 0)
+            return -1;
+        if (t->halt)
+            p->p_counts.halted_ns += now_ns() - h0;
+        usleep((useconds_t)(poll_ms * 1000u));
+        if (halt(t) < 0)
+            return -1;
     }
+}
+
+// What was read and what was lost, said (the last line make live shows).
+static void summary(const struct kev_probe *p, const struct target *t, int quiet)
+{
+    const struct kev_probe_counts *c = &p->p_counts;
+    if (c->damaged)
+        fprintf(stderr, "kevprobe: %llu buffers were not what the table said, skipped and "
+                "their slots counted lost in the trailer (the last: %s)\n",
+                (unsigned long long)c->damaged, p->p_damage);
+    if (c->seq_lies)
+        fprintf(stderr, "kevprobe: the kernel's next sequence number was behind its own table "
+                "%llu times (the table's buffers were read all the same)\n",
+                (unsigned long long)c->seq_lies);
+    if (quiet)
+        return;
+    if (t->halt)
+        fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
+                "they were read; %llu halts (%.1f ms halted), %llu flushes\n",
+                (unsigned long long)c->buffers, (unsigned long long)c->events,
+                (unsigned long long)c->overwritten, (unsigned long long)c->polls,
+                (double)c->halted_ns / 1e6, (unsigned long long)c->flushes);
+    else
+        fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
+                "they were read; %llu rounds, 0 halts, %llu torn reads retried, %llu "
+                "flushes\n", (unsigned long long)c->buffers, (unsigned long long)c->events,
+                (unsigned long long)c->overwritten, (unsigned long long)c->polls,
+                (unsigned long long)c->torn, (unsigned long long)c->flushes);
 }
 
 int main(int argc, char **argv)
 {
     const char *out_name = NULL, *elf = NULL;
-    uint64_t flush_ms = 100, poll_ms = 20, wait_s = 10;
+    uint64_t pid = 0, flush_ms = 100, poll_ms = 20, wait_s = 10, round_ms = 10000;
     struct kev_probe_where w = { 0 };
-    uint64_t round_ms = 10000;
-    int quiet = 0, stream = 0, opt;
+    int quiet = 0, stream = 0, halting = 0, opt;
     struct tool_args a = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
@@ -198,23 +362,28 @@ int main(int argc, char **argv)
                       &w.kram_len) < 0)
                 return tool_usage_error(&cmd, "-%c wants ADDR:LEN, not '%s'", opt, a.val);
             break;
+        case 'd':
+            if (number(a.val, &round_ms) || !round_ms || round_ms > UINT_MAX)
+                return tool_usage_error(&cmd, "-d wants MS (at least 1)");
+            break;
         case 'F': if (number(a.val, &flush_ms)) return tool_usage_error(&cmd, "-F wants MS"); break;
         case 'i':
             if (number(a.val, &poll_ms) || !poll_ms)
                 return tool_usage_error(&cmd, "-i wants MS (at least 1)");
             break;
-        case 'd':
-            if (number(a.val, &round_ms) || !round_ms || round_ms > UINT_MAX)
-                return tool_usage_error(&cmd, "-d wants MS (at least 1)");
-            break;
         case 'w': if (number(a.val, &wait_s)) return tool_usage_error(&cmd, "-w wants SEC"); break;
         case 't': stream = 1; break;
+        case 'H': halting = 1; break;
+        case 'p':
+            if (number(a.val, &pid) || !pid)
+                return tool_usage_error(&cmd, "-p wants a process id");
+            break;
         case 'q': quiet = 1; break;
         default: return tool_opts_exit(opt);
         }
     }
     if (a.ind != argc - 1)
-        return tool_usage_error(&cmd, "one HOST:PORT, the GDB server");
+        return tool_usage_error(&cmd, "one TARGET: file:PATH@BASE or a GDB server's HOST:PORT");
     if (!!w.at + !!w.scan_len > 1 || (!elf && !w.at && !w.scan_len))
         return tool_usage_error(&cmd, "say where the block is: -e, -a or -s");
     if (w.scan_len && !elf && !w.kram_len)
@@ -224,39 +393,44 @@ int main(int argc, char **argv)
         return 1;
     char *hp = argv[a.ind], *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1])
-        return tool_usage_error(&cmd, "HOST:PORT, not '%s'", hp);
+        return tool_usage_error(&cmd, "file:PATH@BASE or HOST:PORT, not '%s'", hp);
+    if (halting && strncmp(hp, "file:", 5) == 0)
+        return tool_usage_error(&cmd, "-H is for a GDB server (a shared file never halts)");
     FILE *out = stdout;
     if (out_name && strcmp(out_name, "-") != 0 && !(out = fopen(out_name, "wb"))) {
         perror(out_name);
         return 1;
     }
 
-    struct gdbr g;
+    static struct target t;
+    struct kev_mem m;
     struct kev_probe p;
     uint64_t t0;
-    if (attach(&g, &p, hp, &w, wait_s, (unsigned)round_ms, &t0) != 0)
+    t.halt = halting;
+    t.pid = (long)pid;
+    t.round_ms = (unsigned)round_ms;
+    if (open_target(&t, hp, wait_s, &m) < 0)
         return 1;
+    if (attach(&t, &m, &p, &w, wait_s, &t0) != 0) {
+        close_target(&t);
+        return 1;
+    }
     p.p_out = out;
     p.p_stream = stream;
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
-    int ended = 0, r = follow(&g, &p, poll_ms, wait_s, (unsigned)round_ms, t0, &ended);
-    if (r == -1)
-        fprintf(stderr, "kevprobe: %s\n", ended ? g.err : p.p_err);
-    if (ended && r < 0)
+    int r = follow(&t, &p, poll_ms, wait_s, t0);
+    if (r == -1 && (!t.ended || p.p_err[0]))
+        fprintf(stderr, "kevprobe: %s\n", t.ended && t.is_gdb ? t.gdb.err : p.p_err);
+    if (t.ended && r < 0)
         fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "
                 "read)\n", (unsigned long long)p.p_counts.buffers);
-    gdbr_close(&g);     // detaches unless the target ended
+    close_target(&t);
     if (out != stdout && fclose(out) != 0) {
         perror(out_name);
         r = -1;
     }
-    if (!quiet)
-        fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
-                "they were read; %llu halts (%.1f ms halted), %llu flushes\n",
-                (unsigned long long)p.p_counts.buffers, (unsigned long long)p.p_counts.events,
-                (unsigned long long)p.p_counts.overwritten, (unsigned long long)p.p_counts.polls,
-                (double)p.p_counts.halted_ns / 1e6, (unsigned long long)p.p_counts.flushes);
+    summary(&p, &t, quiet);
     kev_probe_free(&p);
     return r == 1 ? 0 : 1;
 }

@@ -30,6 +30,11 @@ void reset_handler(void)
         *d++ = *s++;
     for (d = __bss_start; d < __bss_end; d++)
         *d = 0;
+#ifdef PROBE_RAM_BASE   // the probe area, outside .bss on such a board (ldscripts/kernel.ld.S)
+    extern uint32_t __probe_start[], __probe_end[];
+    for (d = __probe_start; d < __probe_end; d++)
+        *d = 0;
+#endif
     kernel_main();
 }
 

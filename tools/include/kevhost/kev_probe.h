@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The probe path's host side (tools/common/kev_probe.c; docs/probe-path.md): through a GDB
-// server (gdb_remote.h: QEMU's -gdb tcp::PORT; on a board OpenOCD's, pyOCD's, probe-rs's or
-// J-Link's) it halts the target, reads the kernel's probe
-// block (trace/kev_probe.h) and the trace buffers where they lie, gives the full ones back by
-// writing their state, asks the kernel for the partial ones every flush interval, and lets the
-// target go on. What it writes is the .kev file the tracelogger would have: the header and
+// The probe path's host side (tools/common/kev_probe.c; docs/probe-path.md): through a way to
+// read and write the target's memory while it runs (struct kev_mem: QEMU's guest RAM shared
+// as a file, kev_mem_file.h; a GDB server's m and M), it reads the kernel's probe block
+// (trace/kev_probe.h) and the trace buffers where they lie, gives the full ones back through
+// the host's acknowledgement words, and asks the kernel for the partial ones every flush
+// interval. What it writes is the .kev file the tracelogger would have: the header and
 // system page the logger published, the buffers in sequence order, the loss note and the
 // trailer from the kernel's own counts, so every live tool reads it as it grows.
 // The block and every buffer are checked before use: a block that fails its check, a state the
@@ -18,7 +18,15 @@
 #include <stdio.h>
 #include <trace/kev_probe.h>
 #include <trace/kev.h>
-#include <kevhost/gdb_remote.h>
+
+// The target's memory, as the reader reaches it: read and write return 0, or -1 with error()
+// saying why. A 4-byte write at a 4-byte aligned address is one store (the host's words).
+struct kev_mem {
+    int (*read)(void *ctx, uint64_t addr, void *buf, size_t n);
+    int (*write)(void *ctx, uint64_t addr, const void *buf, size_t n);
+    const char *(*error)(void *ctx);
+    void *ctx;
+};
 
 // ---- the block's checks (no target needed: test/unit/test_kev_probe.c) ----
 // Why the block b, read at address `at`, cannot be used (a sentence), or NULL when it can.
@@ -41,12 +49,16 @@ struct kev_probe_counts {
     uint64_t buffers;       // buffers written to the file
     uint64_t events;        // events in them
     uint64_t overwritten;   // sequence numbers the kernel reused before they were read
-    uint64_t polls;         // halts
+    uint64_t torn;          // buffers that moved while they were read (read again)
+    uint64_t damaged;       // buffers not what the table said: skipped, their slots lost
+    uint64_t seq_lies;      // rounds where the table held a sequence past the kernel's next
+    uint64_t stale_heartbeats;  // flushes served behind an event already written (no frame)
+    uint64_t polls;         // rounds
     uint64_t flushes;       // flush requests the kernel served
     uint64_t halted_ns;     // host time the target spent halted by the reader
 };
 struct kev_probe {
-    struct gdbr *p_gdb;
+    struct kev_mem p_mem;
     uint64_t p_at;              // the block's address
     uint64_t p_kram, p_kram_len;    // the kernel's RAM (0 long: not known)
     struct kev_probe_block p_first; // the block as the capture p_gen began
@@ -55,6 +67,8 @@ struct kev_probe {
     uint32_t p_gen;             // the capture being written (0: none yet)
     uint32_t p_next;            // the next sequence number to write
     uint64_t p_cpu_events[KEV_MAX_CPUS];
+    uint64_t p_damaged_events[KEV_MAX_CPUS];   // slots of damaged buffers (the trailer's loss)
+    char p_damage[200];         // what the last damaged buffer was
     uint32_t p_flush_ms;        // 0: never ask for partial buffers
     uint64_t p_last_flush_ns;
     int p_done;                 // the capture's trailer is written
@@ -72,6 +86,12 @@ struct kev_probe {
     uint64_t p_file_bytes;
     uint32_t p_file_crc;
     uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
+    uint64_t p_newest;          // the newest event time written (a heartbeat is not behind it)
+    // The board outrunning the reader (looked at once a second): the loss counts seen, the
+    // events read by class, and a sentence for the caller to say (then clear) when they grew.
+    uint64_t p_watch_ns, p_lost_seen;
+    uint64_t p_class_events[KEV_NCLASS];
+    char p_note[300];
     char p_err[256];
 };
 // Where the block is: at `at` when not 0 (an ELF symbol's address, or the user's), else by
@@ -80,10 +100,10 @@ struct kev_probe {
 struct kev_probe_where {
     uint64_t at, scan, scan_len, kram, kram_len;
 };
-// Finds the block. 0, or -1 with p->p_err (p_unpublished: no magic yet, try again later). The
-// target halted.
-int kev_probe_find(struct kev_probe *p, struct gdbr *g, const struct kev_probe_where *w);
-// One round with the target halted: reads the block, writes what is new to out, gives back
+// Finds the block through m. 0, or -1 with p->p_err (p_unpublished: no magic yet, try again
+// later).
+int kev_probe_find(struct kev_probe *p, const struct kev_mem *m, const struct kev_probe_where *w);
+// One round: reads the block, writes what is new to out, gives back
 // the buffers written, asks for partial ones when flush_ms has passed. 1 when the capture is
 // written whole (its trailer), 0 to go on (p_unpublished: the block is still all zero, as the
 // kernel's is before the first capture), -1 with p->p_err.

@@ -13,19 +13,30 @@
 // event: the reader reads the ring's own words. The description (pb_version .. pb_gen) is fixed
 // while a capture lasts and covered by pb_check; the words after it change.
 //
-// Hand-over (the reader, with the target halted): a FULL buffer is read whole and given back by
-// writing its state FREE (unless pb_flags has KEV_PROBE_F_KEEP: the logger saves them itself at
-// the end); the reader asks for partial buffers by moving pb_flush_req on, and the kernel's
-// tick closes every buffer holding events and sets pb_flush_done to it. No notification goes to
-// the logger (the ring is quiet: trace_ring_set_quiet). Little-endian targets only (every board
-// here); the host checks pb_version, pb_size and pb_self.
+// Hand-over, with the target running (docs/probe-path.md, "The protocol"). Each shared word has
+// one writer. The kernel writes the block, the buffers' table and the slots; the host writes
+// only pb_flush_req, pb_host_done and its acknowledgement array (pb_acks: one 32-bit word a
+// buffer, in the probe area, 0 at first). To take FULL buffer i of sequence S the host writes
+// ~(S + 1) in word i (a claim), re-reads the buffer's sequence and state (still FULL and S: the
+// kernel, which stores a buffer's new state before it reads the word, will see the claim and
+// not reuse it), copies the slots, checks them, and writes S + 1 (done). The kernel, picking
+// its next buffer under the pool lock, takes a FULL buffer whose word is S + 1 as FREE, skips
+// one whose word is ~(S + 1), and overwrites (ring, overwrite policies) only an unclaimed one,
+// counting its events lost; a word holding anything else is ignored: compared with the
+// sequence the kernel gave out, never an index. The host reads the next sequence (pb_next_seq)
+// before the table: the kernel stores a buffer's sequence before it moves the next on. With KEV_PROBE_F_KEEP the host writes no word (the logger saves every buffer at the
+// end) and keeps a copy only when the buffer's sequence and state did not move while it copied.
+// The host asks for partial buffers by moving pb_flush_req on; the kernel's tick closes every
+// buffer holding events and sets pb_flush_done to it. No notification goes to the logger (the
+// ring is quiet: trace_ring_set_quiet). Little-endian targets only (every board here); the host
+// checks pb_version, pb_size and pb_self.
 #ifndef TRACE_KEV_PROBE_H
 #define TRACE_KEV_PROBE_H
 
 #include <stdint.h>
 #include <stddef.h>
 
-#define KEV_PROBE_VERSION 1u
+#define KEV_PROBE_VERSION 2u
 #define KEV_PROBE_MAGIC "KEV PROBE BLOCK" // 15 characters and the NUL: 16 bytes
 #define KEV_PROBE_MAGIC_LEN 16u
 
@@ -52,8 +63,9 @@ struct kev_probe_block {
     uint64_t pb_bufs;       // &tr_buf[0] (struct trace_buf, pb_buf_stride bytes each)
     uint64_t pb_cpus;       // &tr_cpu[0] (struct trace_cpu, pb_cpu_stride bytes each)
     uint64_t pb_next_seq;   // &tr_next_seq: the sequence number the next buffer gets
-    uint64_t pb_head;       // the .kev file's ASCII header (the logger's memory)
+    uint64_t pb_head;       // the .kev file's ASCII header (the kernel's copy, in the probe area)
     uint64_t pb_page;       // the system page that follows it
+    uint64_t pb_acks;       // the host's acknowledgement words (uint32_t, pb_nbufs of them)
     uint32_t pb_head_len, pb_page_len;
     uint32_t pb_nbufs, pb_buf_bytes, pb_ncpus, pb_flags;
     uint16_t pb_buf_stride, pb_cpu_stride;
@@ -86,6 +98,6 @@ static inline uint32_t kev_probe_check(const struct kev_probe_block *b)
     return h;
 }
 
-_Static_assert(sizeof(struct kev_probe_block) == 160, "the probe block's layout is the format");
+_Static_assert(sizeof(struct kev_probe_block) == 168, "the probe block's layout is the format");
 
 #endif

@@ -209,6 +209,7 @@ struct trace_ring {
     // Last, so that the fast path's fields keep their offsets (its instruction count).
     unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
     uint32_t tr_refused; // table words (a CPU or state byte) out of range, refused (trace_ring.c)
+    const uint32_t *tr_acks; // a host reader's acknowledgement words, one a buffer (NULL: none)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
@@ -226,6 +227,10 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -E
 // the policy), so the fast path runs to each buffer's end slot; a reader outside the target
 // takes the buffers (trace/kev_probe.h). A buffer already filling keeps its one notification.
 void trace_ring_set_quiet(struct trace_ring *r, unsigned on);
+// A host reader outside the target takes FULL buffers without halting it: acks (nbufs words,
+// written by the host only) say which it claimed and which it has (trace/kev_probe.h,
+// "Hand-over"); the buffer pick reads them, under the pool lock. NULL: no such reader.
+void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
 int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events
