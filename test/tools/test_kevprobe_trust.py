@@ -20,10 +20,12 @@ import time
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 KRAM, KRAM_LEN = 0x20001000, 0x7000             # the kernel's RAM (the board's map)
 BLOCK, TABLE, CPUS, NEXT = 0x20001000, 0x20002000, 0x20003000, 0x20004000
+ACKS = 0x20005000                               # the host's acknowledgement words
 HEAD, MEM = 0x20010000, 0x20100000              # the logger's memory, the pool
 FORGED = 0x20000100                             # a program's RAM, below the kernel's
-FMT = "<16sIIQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
-assert struct.calcsize(FMT) == 160
+FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
+assert struct.calcsize(FMT) == 168
+CHECK, STATE, NBUFS = 128, 132, 96                 # the block's offsets
 n = 0
 
 
@@ -36,7 +38,7 @@ def ok(cond, what):
 
 def fnv(b):
     h = 2166136261
-    for c in b[16:120]:
+    for c in b[16:CHECK]:
         h = ((h ^ c) * 16777619) & 0xffffffff
     return h
 
@@ -66,16 +68,16 @@ def capture(events):
     return data, data[:end + page_len], bufs, end
 
 
-def block(at, table, cpus, nxt, head, head_len, page_len, mem, nbufs, state=3, gen=1):
-    fields = [b"KEV PROBE BLOCK\0", 1, 160, at, mem, table, cpus, nxt, head, head + head_len,
-              head_len, page_len, nbufs, 16384, 1, 0, 16, 64, 0, 4, 5, 12, 40, 48, gen, 0,
+def block(at, table, cpus, nxt, head, head_len, page_len, mem, nbufs, acks, state=3, gen=1):
+    fields = [b"KEV PROBE BLOCK\0", 2, 168, at, mem, table, cpus, nxt, head, head + head_len,
+              acks, head_len, page_len, nbufs, 16384, 1, 0, 16, 64, 0, 4, 5, 12, 40, 48, gen, 0,
               state, 0, 0, 0, 0, 0x12345678, 0]
     b = bytearray(struct.pack(FMT, *fields))
-    struct.pack_into("<I", b, 120, fnv(b))
+    struct.pack_into("<I", b, CHECK, fnv(b))
     return b
 
 
-def publish(mem, at, table, cpus, nxt, head, mbase, cap, state=3):
+def publish(mem, at, table, cpus, nxt, head, mbase, cap, acks, state=3):
     """A capture's block, table, counts and buffers (every one FULL) into mem."""
     whole, hp, bufs, head_len = cap
     ring = bytearray(16384 * len(bufs))
@@ -85,7 +87,8 @@ def publish(mem, at, table, cpus, nxt, head, mbase, cap, state=3):
         struct.pack_into("<IBBBBIHH", tab, 16 * i, struct.unpack_from("<I", b, 8)[0], 2, 0, 1,
                          0, 0, len(b) // 16, 3)
     mem[at] = block(at, table, cpus, nxt, head, head_len, len(hp) - head_len, mbase,
-                    len(bufs), state)
+                    len(bufs), acks, state)
+    mem[acks] = bytearray(4 * len(bufs))
     mem[table] = tab
     mem[cpus] = bytearray(64)
     mem[nxt] = bytearray(struct.pack("<I", len(bufs)))
@@ -174,6 +177,9 @@ class Server(threading.Thread):
                 if self.lie in ("garbage", "endless", "drip") and p[0] == "m" or \
                         self.lie == "console" and p == "?":
                     return self.babble(c)
+                if self.lie == "console-read" and p[0] == "m":
+                    self.lie = "console"
+                    return self.babble(c)
                 if p.startswith("qSupported"):
                     c.sendall(self.pkt("PacketSize=1000;QStartNoAckMode+"))
                 elif p == "QStartNoAckMode":
@@ -225,7 +231,7 @@ def first(err):
     return err.splitlines()[0] if err else "nothing said"
 
 
-print("1..17")
+print("1..18")
 real = capture(3000)
 fake = capture(13)
 K = ["-k", "0x%x:0x%x" % (KRAM, KRAM_LEN)]
@@ -234,9 +240,10 @@ SCAN = ["-s", "0x20000000:0x10000"] + K
 
 def target(forged=True, real_state=3):
     mem = {}
-    publish(mem, BLOCK, TABLE, CPUS, NEXT, HEAD, MEM, real, real_state)
+    publish(mem, BLOCK, TABLE, CPUS, NEXT, HEAD, MEM, real, ACKS, real_state)
     if forged:  # the program's block, found first by a scan from the bottom of RAM
-        publish(mem, FORGED, 0x20000400, 0x20000800, 0x20000c00, 0x20040000, 0x20140000, fake)
+        publish(mem, FORGED, 0x20000400, 0x20000800, 0x20000c00, 0x20040000, 0x20140000, fake,
+                0x20000e00)
     return mem
 
 
@@ -267,22 +274,23 @@ ok(r.returncode == 2 and "kernel's RAM" in r.stderr,
 # A forged block whose table points into the real block (its state byte), named by -a: the
 # confused deputy would write the kernel's memory for the program.
 mem = target()
-struct.pack_into("<Q", mem[FORGED], 40, BLOCK + 0x78)      # buffer 0's state: the real pb_state
-struct.pack_into("<I", mem[FORGED], 120, fnv(mem[FORGED]))
+struct.pack_into("<Q", mem[FORGED], 40, BLOCK + STATE - 4)  # buffer 0's state: the real pb_state
+struct.pack_into("<Q", mem[FORGED], 80, BLOCK + STATE)      # its acknowledgement: the same word
+struct.pack_into("<I", mem[FORGED], CHECK, fnv(mem[FORGED]))
 real_before = bytes(mem[BLOCK])
 rc, err, data, s, _ = probe(mem, ["-a", hex(FORGED)] + K)
 ok(rc == 1 and "lies outside the kernel's RAM" in err and not s.writes and
    bytes(mem[BLOCK]) == real_before, "-a on a block outside the kernel's RAM whose table is "
    "the real block: refused, nothing written (%s)" % first(err))
 mem = target()
-struct.pack_into("<Q", mem[BLOCK], 40, BLOCK + 0x78)
-struct.pack_into("<I", mem[BLOCK], 120, fnv(mem[BLOCK]))
+struct.pack_into("<Q", mem[BLOCK], 40, BLOCK + STATE - 4)
+struct.pack_into("<I", mem[BLOCK], CHECK, fnv(mem[BLOCK]))
 rc, err, data, s, _ = probe(mem, ["-a", hex(BLOCK)] + K)
 ok(rc == 1 and "overlaps the probe block itself" in err and not s.writes,
    "a block whose table overlaps the block: refused, nothing written (%s)" % first(err))
 mem = target()
 struct.pack_into("<Q", mem[BLOCK], 40, 0x20000400)          # the table in a program's RAM
-struct.pack_into("<I", mem[BLOCK], 120, fnv(mem[BLOCK]))
+struct.pack_into("<I", mem[BLOCK], CHECK, fnv(mem[BLOCK]))
 rc, err, data, s, _ = probe(mem, ["-a", hex(BLOCK)] + K)
 ok(rc == 1 and "the buffers' table (0x20000400" in err and not s.writes,
    "a table in a program's RAM: refused, nothing written (%s)" % first(err))
@@ -296,8 +304,8 @@ def grow(srv, addr):
         srv.block_reads = getattr(srv, "block_reads", 0) + 1
         if srv.block_reads == 2:
             b = srv.mem[BLOCK]
-            struct.pack_into("<I", b, 88, struct.unpack_from("<I", b, 88)[0] - 1)   # pb_nbufs
-            struct.pack_into("<I", b, 120, fnv(b))
+            struct.pack_into("<I", b, NBUFS, struct.unpack_from("<I", b, NBUFS)[0] - 1)
+            struct.pack_into("<I", b, CHECK, fnv(b))
 
 
 mem = target(forged=False, real_state=2)        # RUNNING: kevprobe reads it again and again
@@ -309,7 +317,7 @@ def stop_later(srv, addr):
     if addr == BLOCK:
         srv.block_reads = getattr(srv, "block_reads", 0) + 1
         if srv.block_reads == 3:
-            struct.pack_into("<I", srv.mem[BLOCK], 124, 3)
+            struct.pack_into("<I", srv.mem[BLOCK], STATE, 3)
 
 
 mem = target(forged=False, real_state=2)
@@ -335,15 +343,24 @@ def halt_console(srv, addr):
     srv.lie = "console-halt"
 
 
-mem = target(forged=False, real_state=2)
-rc, err, data, s, took = probe(mem, ["-a", hex(BLOCK), "-d", "1500"] + K, on_read=halt_console)
-ok(rc == 1 and took < 8 and ("console packets" in err or "given up" in err),
-   "a server whose later rounds never end: given up within the round's deadline (%.1f s: %s)"
-   % (took, first(err)))
+def read_console(srv, addr):
+    """The reads after the first answered with console output for ever."""
+    srv.lie = "console-read"
+
+
+for how, args, lie in [("reads", [], read_console), ("halts (-H)", ["-H"], halt_console)]:
+    mem = target(forged=False, real_state=2)
+    rc, err, data, s, took = probe(mem, ["-a", hex(BLOCK), "-d", "1500"] + args + K,
+                                   on_read=lie)
+    # (console output in answer to a read is no memory: refused at once, or for ever given up)
+    ok(rc == 1 and took < 8 and ("console packets" in err or "given up" in err or
+                                 "memory reply" in err),
+       "a server whose later %s never end: given up within the round's deadline (%.1f s: %s)"
+       % (how, took, first(err)))
 
 # ---- -w bounds a block that stays idle ----
 mem = target(forged=False)
-struct.pack_into("<I", mem[BLOCK], 124, 0)      # pb_state IDLE: the magic, no capture
+struct.pack_into("<I", mem[BLOCK], STATE, 0)    # pb_state IDLE: the magic, no capture
 rc, err, data, s, took = probe(mem, ["-a", hex(BLOCK), "-w", "1"] + K)
 ok(rc == 1 and "stayed idle" in err and took < 5,
    "a block that stays idle with its magic: given up after -w 1 (%.1f s: %s)" % (took, first(err)))
