@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_stats.h>
 
@@ -109,20 +110,16 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     }
 }
 
-// s as a JSON string (no raw newline: a message's data is one line).
+static void sb_sink(void *user, const char *p, size_t n)
+{
+    sb_printf(user, "%.*s", (int)n, p);
+}
+
+// s as a JSON string by the host's one rule, with the page's escapes (json_out.h): no raw
+// newline (a message's data is one line), nothing that reads as markup.
 static void sb_str(struct sbuf *b, const char *s)
 {
-    sb_printf(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            sb_printf(b, "\\%c", c);
-        else if (c < 0x20 || c == '<')
-            sb_printf(b, "\\u%04x", c);
-        else
-            sb_printf(b, "%c", c);
-    }
-    sb_printf(b, "\"");
+    json_str_to(sb_sink, b, s, JSON_PAGE);
 }
 
 #define U(x) ((unsigned long long)(x))
