@@ -299,6 +299,7 @@ int main(int argc, char **argv)
         }
         if (ended && !reported) {
             reported = 1;
+            web_feed_input_end(f);
             if (kev_live_file_close(out) < 0)
                 fprintf(stderr, "kevweb: the copy of the trace is incomplete\n");
             out = NULL;

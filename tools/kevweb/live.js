@@ -81,13 +81,29 @@
   es.addEventListener("snap", function (m) {
     var d = JSON.parse(m.data);
     M = null;
-    if (!d.have) { fresh(d); M.states = d.states; $("status").textContent = "waiting for the trace's header..."; return; }
+    if (!d.have) { fresh(d); M.states = d.states; noHead(d); return; }
     d.states = d.states || [];
     apply(d);
     if (d.end) showEnd();
     if (d.report) showReport();
   });
   es.addEventListener("upd", function (m) { apply(JSON.parse(m.data)); });
+  es.addEventListener("nohead", function (m) {
+    if (!M || !M.head || M.head.events === undefined) noHead(JSON.parse(m.data));
+  });
+  // No trace yet: why (the header does not decode, bytes before any header, the input ended
+  // without one) or, with no fault, that the page waits for it.
+  function noHead(d) {
+    var st = $("status"), why = d.fault ? " (" + d.faults + " fault(s); the last: " + d.fault + ")" : "";
+    document.body.setAttribute("data-nohead", d.fault || d.input_ended ? "1" : "0");
+    if (d.input_ended)
+      st.textContent = "No trace: the input ended after " + d.bytes + " bytes without a header that decodes" + why + ".";
+    else if (d.fault)
+      st.textContent = "No trace yet: no header decodes in the " + d.bytes + " bytes read" + why + "; still reading the input.";
+    else
+      st.textContent = "waiting for the trace's header... (" + (d.bytes || 0) + " bytes read)";
+    st.className = "summary" + (d.fault || d.input_ended ? " loss" : "");
+  }
   es.addEventListener("end", function (m) {
     var d = JSON.parse(m.data);
     if (M && d.seg === M.seg) { M.end = d; showEnd(); dirty = true; }

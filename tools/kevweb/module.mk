@@ -16,3 +16,6 @@ TEST_DEPS_HOST    += $(H)/kevweb $(H)/kevgen $(H)/kevstat $(H)/kevreport $(HT)/k
 # trace time and the page's (docs/web-view.md; about 3 minutes).
 BENCHES      += scripts/bench-kevweb.sh|$(H)
 BENCH_DEPS   += $(H)/kevweb $(H)/kevscen $(H)/traceprinter $(H)/kevreport
+# Chromium over pages a hostile trace must not blank: names as markup (kevscen -M) in
+# kevreport's page, kevweb's live page and /report; a damaged or missing header said on the page.
+SCRIPT_TESTS_HOST += hostile-page|180|test/tools/test_hostile_page.sh
