@@ -85,7 +85,7 @@ kpid=
 if [ -n "$klive" ]; then
     : >"$trace"
     for p in ${LIVE_PORT:-5344 0}; do
-        "$klive" -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
+        "$klive" -f -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
         kpid=$!
         port=
         for _ in $(seq 40); do

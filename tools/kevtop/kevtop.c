@@ -26,6 +26,9 @@
 enum { OPT_JSON = TOOL_OPT_LONG };
 static const struct tool_opt opts[] = {
     { 'b', 'b', "batch", NULL, "batch mode: plain text frames on standard output, as top -b", NULL },
+    { 'f', 'f', "follow", NULL, "a regular file: read it as it grows, until its trailer or END\n"
+      "frame (without -f a file is read to its end: one that ends\n"
+      "without them is said cut, exit 1)", NULL },
     { 'd', 'd', "delay", "SECONDS", "each frame's span of trace time (default 1; 0.01 to 3600)",
       NULL },
     { 'n', 'n', "frames", "N", "stop after N frames", NULL },
@@ -37,14 +40,14 @@ static const struct tool_opt opts[] = {
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevtop", "[-b | --json] [-d SECONDS] [-n N] [-s KEY] [-o FILE] [INPUT]",
+    "kevtop", "[-b | --json] [-f] [-d SECONDS] [-n N] [-s KEY] [-o FILE] [INPUT]",
     "Shows a running target's threads live from its trace: CPU %, state, priority, kernel\n"
     "calls, messages and interrupts a second, the worst wait of each interval with its\n"
     "holder, and every loss (events lost in the interval and in all, on which CPU, why).\n"
-    "  INPUT  a .kev file, read as it grows until its trailer; the tracelogger's stream\n"
-    "         (tracelogger -u, -x rtt) from a file (read as it grows), a pipe or a serial\n"
-    "         device; HOST:PORT (a probe's RTT server, QEMU's socket); default: standard\n"
-    "         input\n"
+    "  INPUT  a .kev file (-f: read as it grows until its trailer); the tracelogger's\n"
+    "         stream (tracelogger -u, -x rtt) from a file (-f: read as it grows), a pipe\n"
+    "         or a serial device; HOST:PORT (a probe's RTT server, QEMU's socket);\n"
+    "         default: standard input\n"
     "Keys: P or c sort by CPU, k kernel calls, m messages, i interrupts, w waits,\n"
     "r priority, n name; space pauses the screen (the trace is still read); q quits.\n",
     opts,
@@ -57,7 +60,7 @@ static const struct tool_cmd cmd = {
 static const char *const sort_names[] = { "cpu", "kcalls", "msgs", "ints", "wait", "prio", "name" };
 
 struct view {
-    int batch, json;
+    int batch, json, follow;
     unsigned long frames_max, frames;
     enum top_sort sort;
     char board[64];
@@ -231,6 +234,7 @@ static int parse_args(int argc, char **argv, struct view *v, double *span, const
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
         case 'b': v->batch = 1; break;
+        case 'f': v->follow = 1; break;
         case 'o': *out = a.val; break;
         case OPT_JSON: v->json = 1; break;
         case 'd':
@@ -273,7 +277,7 @@ int main(int argc, char **argv)
         return rc;
     v.rows = calloc(KX_MAX_THREADS, sizeof(*v.rows));
     struct kev_input in;
-    if (!v.rows || kev_input_open("kevtop", in_name, 1, &in) < 0)
+    if (!v.rows || kev_input_open("kevtop", in_name, v.follow, &in) < 0)
         return 1;
     struct kev_live *l = kev_live_new(in.name);
     struct top *t = top_new(span, on_frame, &v);
