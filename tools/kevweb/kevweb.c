@@ -319,9 +319,11 @@ int main(int argc, char **argv)
     struct web_stats st;
     web_server_stats(w, &st);
     fprintf(stderr, "kevweb: %llu requests served, %llu refused; %llu updates dropped for slow "
-            "pages, %llu snapshots resent\n", (unsigned long long)st.served,
+            "pages, %llu snapshots resent; %llu connections closed to make room for others, "
+            "%llu past their deadline\n", (unsigned long long)st.served,
             (unsigned long long)st.refused, (unsigned long long)st.dropped,
-            (unsigned long long)st.resyncs);
+            (unsigned long long)st.resyncs, (unsigned long long)st.evicted,
+            (unsigned long long)st.timed_out);
     if (rep.pid) {
         kill(rep.pid, SIGTERM);
         waitpid(rep.pid, NULL, 0);

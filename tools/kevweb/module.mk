@@ -19,3 +19,6 @@ BENCH_DEPS   += $(H)/kevweb $(H)/kevscen $(H)/traceprinter $(H)/kevreport
 # Chromium over pages a hostile trace must not blank: names as markup (kevscen -M) in
 # kevreport's page, kevweb's live page and /report; a damaged or missing header said on the page.
 SCRIPT_TESTS_HOST += hostile-page|180|test/tools/test_hostile_page.sh
+# A flood on loopback: 2,000 slow requests and 64 held streams at once, a viewer beside them
+# served its page and stream within 2 s every time (about 25 s).
+SCRIPT_TESTS_HOST += kevweb-flood|90|test/tools/test_kevweb_flood.sh
