@@ -6,6 +6,7 @@
 // state, priority, kernel calls, messages and interrupts a second, the interval's worst wait
 // with its holder, and a loss line (top.c computes a frame, top_print.c shows it). On a
 // terminal it redraws the screen and takes keys; -b prints plain frames, --json JSON lines.
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -130,18 +131,32 @@ static void draw(struct view *v)
     if (!v->have)
         return;
     const struct top_frame *f = &v->shown;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
     top_sort_rows(v->rows, f->nrows, v->sort);
-    fputs("\033[H", stdout);
-    top_print_head(stdout, f, v->wait, v->board);
+    top_print_head(m, f, v->wait, v->board);
     unsigned room = term_rows() - 7;
-    for (unsigned i = 0; i < f->nrows && i < room; i++) {
-        top_print_row(stdout, f, &v->rows[i]);
-        fputs("\033[K", stdout);
+    for (unsigned i = 0; i < f->nrows && i < room; i++)
+        top_print_row(m, f, &v->rows[i]);
+    fprintf(m, "\n%s sort %s%s%s%s", v->paused ? "PAUSED (space to go on);" : "",
+            sort_names[v->sort], f->last ? "; the trace ended: q to quit" : "",
+            v->status[0] ? "; " : "", v->status);
+    fclose(m);
+    // every line cleared to its end as it is written (a shorter line leaves nothing of the
+    // last frame's), then the rest of the screen
+    fputs("\033[H", stdout);
+    for (char *l = text, *nl; l < text + len; l = nl + 1) {
+        nl = memchr(l, '\n', (size_t)(text + len - l));
+        fwrite(l, 1, (size_t)((nl ? nl : text + len) - l), stdout);
+        fputs(nl ? "\033[K\n" : "\033[K", stdout);
+        if (!nl)
+            break;
     }
     fputs("\033[J", stdout);
-    printf("\n%s sort %s%s%s%s", v->paused ? "PAUSED (space to go on);" : "",
-           sort_names[v->sort], f->last ? "; the trace ended: q to quit" : "",
-           v->status[0] ? "; " : "", v->status);
+    free(text);
     fflush(stdout);
 }
 
