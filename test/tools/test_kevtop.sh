@@ -197,6 +197,16 @@ check "a heartbeat past the last event: no frame gives more CPU than its length,
 python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
 checked keys "$dir/keys.tap"
 
+# A run shorter than a frame is seen while it runs: with the default 1 s frames, the first one
+# ends 0.5 s of trace time after the first event (kevstat's), over kevscen's 0.8 s basic run.
+"$bin/kevscen" -r 400 basic "$dir/short.kev" >/dev/null
+"$bin/kevstat" --json "$dir/short.kev" >"$dir/short.json"
+first=$(python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["trace"]; print("%.6f" % (t["first"] / t["cycles_per_sec"]))' "$dir/short.json")
+"$bin/kevtop" -b "$dir/short.kev" >"$dir/short.top" 2>/dev/null
+f1=$(sed -n 's/^kevtop: \([0-9.]*\)-\([0-9.]*\) s of trace time.*/\1 \2/p' "$dir/short.top" | head -1)
+check "the first frame of a 0.8 s run ends 0.5 s after its first event ($first s): $f1" \
+    python3 -c 'import sys; a, b = map(float, sys.argv[2].split()); sys.exit(abs(a - float(sys.argv[1])) > 1e-6 or abs(b - a - 0.5) > 1e-6)' "$first" "${f1:-0 0}"
+
 # Bad usage: exit 2 with the reason.
 "$bin/kevtop" -b -d 0 "$dir/one.kev" >/dev/null 2>"$dir/bad.err"
 check "-d 0 is refused (exit 2)" [ $? = 2 ]
