@@ -27,7 +27,7 @@
 #define REQ_TIMEOUT_MS 3000u       // a request's header, whole
 #define BODY_TIMEOUT_MS 10000u     // a response, sent whole
 #define STALL_MS 1000u             // a response not read for this long may give way
-#define ACCEPTS_A_TURN 16u         // between two turns of reading the clients
+#define ACCEPTS_A_TURN 4096u       // a turn (the listen queue's length, SOMAXCONN)
 #define KEEPALIVE_MS 15000u
 #define STREAM_SNDBUF (256 * 1024)
 
@@ -516,8 +516,9 @@ static struct client *by_fd(struct web_server *w, int fd)
     return NULL;
 }
 
-// New connections, at most ACCEPTS_A_TURN (the clients are read between turns: a flood of
-// connections does not push out a page load before its request is read); each read at once.
+// New connections, every one waiting (a page load queued behind a flood of them waits no
+// longer than one turn), each read at once: a request already there is answered, never pushed
+// out by the connections accepted after it.
 static void accept_all(struct web_server *w, uint64_t now)
 {
     for (unsigned n = 0; n < ACCEPTS_A_TURN; n++) {
