@@ -104,7 +104,7 @@ kpid=
 if [ -n "$klive" ]; then
     : >"$trace"
     for p in ${LIVE_PORT:-5344 0}; do
-        "$klive" -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
+        "$klive" -f -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
         kpid=$!
         port=
         for _ in $(seq 40); do
@@ -169,7 +169,11 @@ if [ -n "$kpid" ]; then     # kevlive ends once its viewers have read the whole 
     wait "$kpid" 2>/dev/null
 fi
 # The page keeps the finished run until q or Ctrl-C (LIVE_HOLD: that many seconds); a trace
-# cut short (kevtop quit first) is taken as ended where kevtop's file ends.
+# cut short (kevtop quit first) is taken as ended where kevtop's file ends. kevtop on the
+# terminal has already kept the last frame until its q: that q ends the page too (one q ends
+# make live).
+top_held=0
+[ -t 1 ] && [[ " ${KEVTOP_OPTS:-} " != *" -b "* && " ${KEVTOP_OPTS:-} " != *" --json "* ]] && top_held=1
 if [ -n "$wpid" ]; then
     kill -USR1 "$wpid" 2>/dev/null
     spid=
@@ -179,6 +183,8 @@ if [ -n "$wpid" ]; then
         sleep "$LIVE_HOLD" &   # (a trap runs during wait, not during a foreground sleep)
         spid=$!
         wait "$spid"
+    elif [ $top_held = 1 ]; then
+        echo "live: q in kevtop ended the web view too"
     elif [ -t 0 ]; then
         echo "live: the web view keeps the finished run at $url: q or Ctrl-C quits"
         while read -rsn1 key && [ "$key" != q ]; do :; done

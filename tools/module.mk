@@ -90,3 +90,8 @@ $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/commo
                          trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
+# The one JSON string writer against strings written by hand from RFC 8259 and the page rules.
+HOST_TESTS += $(HT)/test_json_out
+$(HT)/test_json_out: $(call host_test_objs,test/unit/test_json_out.c tools/common/json_out.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

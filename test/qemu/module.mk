@@ -448,3 +448,6 @@ BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.
 SCRIPT_TESTS += qemu-fpb/netduinoplus2|60|test/qemu/test_fpb_qemu.sh|build/netduinoplus2
 TEST_DEPS    += $(if $(filter netduinoplus2,$(BOARD)),$(B)/demo.elf,matrix-images-netduinoplus2)
+# make live on a pseudo-terminal: one q after kevtop's end ends kevtop, the page and the script
+# (about 15 s).
+SCRIPT_TESTS += qemu/live-q|90|test/qemu/test_live_q.sh|$(B)|$(H)

@@ -61,7 +61,7 @@ check "an undersized logger: kevtop's loss in all is traceprinter's (${lost#* },
 # the same frames as over the finished file.
 : >"$dir/growing.kev"
 python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/growing.kev" --raw --pace 4096:0.002 >/dev/null &
-"$bin/kevtop" -b -d 0.01 "$dir/growing.kev" >"$dir/growing.top" 2>"$dir/growing.err"
+"$bin/kevtop" -f -b -d 0.01 "$dir/growing.kev" >"$dir/growing.top" 2>"$dir/growing.err"
 wait
 check "a file read as it grows gives the finished file's frames" cmp -s "$dir/growing.top" "$dir/one-cpu.top"
 python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/one.stream" >/dev/null
@@ -142,16 +142,24 @@ python3 "$here/kev_stream.py" "$dir/lost.kev" "$dir/lostloss.stream" --fault los
 toplost=$(grep '^loss: ' "$dir/lostloss.top" | tail -1 | sed -n 's/.*, \([0-9]*\) in all.*/\1/p')
 check "a LOSS frame of events the trailer counts too: counted once (traceprinter ${lost#* }, kevtop ${toplost:-none})" \
     [ "${toplost:-x}" = "${lost#* }" ]
-# A stream cut mid-frame: through a pipe, said and exit 1; a finished file cut so, kevtop says
-# it is waiting and why (it cannot know the writer has stopped) and ends on SIGTERM.
+# A stream cut mid-frame: through a pipe, said and exit 1; a finished file cut so, the same
+# (read to its end, said cut, exit 1, well within the 5 s after which a followed file is said
+# to be waited for); with -f, kevtop says it is waiting and why (it cannot know the writer has
+# stopped) and ends on SIGTERM.
 head -c 100000 "$dir/one.stream" >"$dir/cut.stream"
 cat "$dir/cut.stream" | "$bin/kevtop" -b -d 0.01 >"$dir/cutpipe.top" 2>"$dir/cutpipe.err"
 rc=${PIPESTATUS[1]}
 check "cut mid-frame through a pipe: said, exit 1 (exit $rc)" \
     bash -c "[ $rc = 1 ] && grep -q 'ended, inside a frame' '$dir/cutpipe.err'"
-timeout -k 2 -s TERM 8 "$bin/kevtop" -b -d 0.01 "$dir/cut.stream" >"$dir/cutfile.top" 2>"$dir/cutfile.err"
+t0=$(date +%s%N)
+timeout -k 2 -s TERM 8 "$bin/kevtop" -b -d 0.01 "$dir/cut.stream" >"$dir/cutend.top" 2>"$dir/cutend.err"
 rc=$?
-check "cut mid-frame in a finished file: says it is waiting and why, ends on SIGTERM (exit $rc: 124 TERM, 137 KILL)" \
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "cut mid-frame in a finished file: said, ends by itself in ${ms} ms, exit 1 (exit $rc), the pipe's frames" \
+    bash -c "[ $rc = 1 ] && [ $ms -lt 3000 ] && grep -q 'ended, inside a frame' '$dir/cutend.err' && ! grep -q 'waiting for more of' '$dir/cutend.err' && cmp -s '$dir/cutend.top' '$dir/cutpipe.top'"
+timeout -k 2 -s TERM 8 "$bin/kevtop" -f -b -d 0.01 "$dir/cut.stream" >"$dir/cutfile.top" 2>"$dir/cutfile.err"
+rc=$?
+check "-f: cut mid-frame in a file: says it is waiting and why, ends on SIGTERM (exit $rc: 124 TERM, 137 KILL)" \
     bash -c "[ $rc = 124 ] && grep -q 'waiting for more of' '$dir/cutfile.err'"
 
 # The board idle 25 ms after its last buffer (a HEARTBEAT then, before the trailer): the frames
@@ -188,6 +196,16 @@ check "a heartbeat past the last event: no frame gives more CPU than its length,
 "$bin/kevgen" -n 30000 -e -o "$dir/keys.kev" >/dev/null
 python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
 checked keys "$dir/keys.tap"
+
+# A run shorter than a frame is seen while it runs: with the default 1 s frames, the first one
+# ends 0.5 s of trace time after the first event (kevstat's), over kevscen's 0.8 s basic run.
+"$bin/kevscen" -r 400 basic "$dir/short.kev" >/dev/null
+"$bin/kevstat" --json "$dir/short.kev" >"$dir/short.json"
+first=$(python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["trace"]; print("%.6f" % (t["first"] / t["cycles_per_sec"]))' "$dir/short.json")
+"$bin/kevtop" -b "$dir/short.kev" >"$dir/short.top" 2>/dev/null
+f1=$(sed -n 's/^kevtop: \([0-9.]*\)-\([0-9.]*\) s of trace time.*/\1 \2/p' "$dir/short.top" | head -1)
+check "the first frame of a 0.8 s run ends 0.5 s after its first event ($first s): $f1" \
+    python3 -c 'import sys; a, b = map(float, sys.argv[2].split()); sys.exit(abs(a - float(sys.argv[1])) > 1e-6 or abs(b - a - 0.5) > 1e-6)' "$first" "${f1:-0 0}"
 
 # Bad usage: exit 2 with the reason.
 "$bin/kevtop" -b -d 0 "$dir/one.kev" >/dev/null 2>"$dir/bad.err"

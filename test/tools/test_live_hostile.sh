@@ -73,9 +73,15 @@ kill "$kpid" 2>/dev/null
 wait "$kpid" 2>/dev/null
 stream whole
 head -c 100000 "$dir/whole.stream" >"$dir/cut.stream"
-timeout -k 2 -s TERM 8 "$bin/kevlive" -p 0 "$dir/cut.stream" 2>"$dir/cut.err"
+t0=$(date +%s%N)
+timeout -k 2 -s TERM 8 "$bin/kevlive" -p 0 -w 0 "$dir/cut.stream" 2>"$dir/cutend.err"
 rc=$?
-check "kevlive on a finished file cut mid-frame: says it is waiting and why, ends on SIGTERM (exit $rc: 124 TERM, 137 KILL)" \
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "kevlive on a finished file cut mid-frame: said, ends by itself in ${ms} ms, exit 1 (exit $rc)" \
+    bash -c "[ $rc = 1 ] && [ $ms -lt 3000 ] && grep -q 'ended, inside a frame' '$dir/cutend.err' && ! grep -q 'waiting for more of' '$dir/cutend.err'"
+timeout -k 2 -s TERM 8 "$bin/kevlive" -f -p 0 "$dir/cut.stream" 2>"$dir/cut.err"
+rc=$?
+check "kevlive -f on a file cut mid-frame: says it is waiting and why, ends on SIGTERM (exit $rc: 124 TERM, 137 KILL)" \
     bash -c "[ $rc = 124 ] && grep -q 'waiting for more of' '$dir/cut.err'"
 
 # ---- kevrelay -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <kevhost/tool_map.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_digits.h>
+#include <kevhost/json_out.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
@@ -405,20 +406,7 @@ double kx_seconds(const struct kev_reader *r, uint64_t cycles)
 
 void kx_json_str(FILE *f, const char *s)
 {
-    putc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        size_t k = c >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
-        if (k)      // UTF-8 text (a process's name) as it is
-            fwrite(s, 1, k, f), s += k - 1;
-        else if (c == '"' || c == '\\')
-            putc('\\', f), putc(c, f);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(f, "\\u%04x", c);
-        else
-            putc(c, f);
-    }
-    putc('"', f);
+    json_str(f, s, 0); // the one writer's rule (json_out.h)
 }
 
 unsigned kx_log2_bucket(uint64_t v)

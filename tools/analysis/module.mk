@@ -6,7 +6,7 @@
 # serves it as tables: each answer is computed here once.
 AN := tools/analysis
 # The model and the decoder it reads through.
-AN_MODEL  := $(AN)/kx.c $(AN)/kx_pass.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+AN_MODEL  := $(AN)/kx.c $(AN)/kx_pass.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c tools/common/json_out.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
              trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c

@@ -44,6 +44,7 @@
 #include <kevhost/tool_syms.h>
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
+#include <kevhost/json_out.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
@@ -119,30 +120,15 @@ static void o_printf(struct out *o, const char *fmt, ...)
         o->n += (size_t)k < o->cap - o->n ? (size_t)k : o->cap - o->n - 1;
 }
 
-// s as a JSON string (quoted, escaped); UTF-8 text (a process's name) kept as it is.
+static void o_sink(void *user, const char *p, size_t n)
+{
+    o_mem(user, p, n);
+}
+
+// s as a JSON string, by the host's one rule (json_out.h).
 static void o_json_str(struct out *o, const char *s)
 {
-    o_mem(o, "\"", 1);
-    while (*s) {
-        size_t run = 0;     // printable ASCII that needs no escape: copied in one piece
-        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
-            run++;
-        if (run) {
-            o_mem(o, s, run);
-            s += run;
-            continue;
-        }
-        unsigned char ch = (unsigned char)*s;
-        size_t k = ch >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
-        if (k)
-            o_mem(o, s, k), s += k - 1;
-        else if (ch == '"' || ch == '\\')
-            o_mem(o, "\\", 1), o_mem(o, s, 1);
-        else
-            o_printf(o, "\\u%04x", ch);
-        s++;
-    }
-    o_mem(o, "\"", 1);
+    json_str_to(o_sink, o, s, 0);
 }
 
 struct conv {

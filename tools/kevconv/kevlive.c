@@ -51,19 +51,22 @@ static const struct tool_opt opts[] = {
     { 'w', 'w', "wait", "SECONDS", "after the trace ends, end when the viewers have read\n"
       "it all, or none has asked for anything for SECONDS\n(default 10)", NULL },
     { 'q', 'q', NULL, NULL, "only report problems", NULL },
+    { 'f', 'f', "follow", NULL, "a regular file: read it as it grows, until its trailer or END\n"
+      "frame (without -f a file is read to its end: one that ends\n"
+      "without them is said cut, exit 1)", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    TOOL, "[-l ADDRESS] [-p PORT] [-s NAME] [-o FILE] [-n] [-m MIB] [-w SECONDS] [-q] [INPUT]",
+    TOOL, "[-l ADDRESS] [-p PORT] [-s NAME] [-o FILE] [-n] [-m MIB] [-w SECONDS] [-q] [-f] [INPUT]",
     "Serves a running target's trace to LTTng live viewers while it arrives, e.g.\n"
     "  babeltrace2 net://localhost:5344/host/BOARD/NAME\n"
     "BOARD is the board's name in the trace's header, said on stderr with the command\n"
     "line once the header has arrived. The events are kev2ctf's; losses are the\n"
     "packets' discarded events.\n"
-    "  INPUT  a .kev file, read as it grows until its trailer; the tracelogger's stream\n"
-    "         (tracelogger -u, -x rtt) from a file (read as it grows), a pipe or a serial\n"
-    "         device; HOST:PORT (a probe's RTT server, QEMU's socket); default: standard\n"
-    "         input\n",
+    "  INPUT  a .kev file (-f: read as it grows until its trailer); the tracelogger's\n"
+    "         stream (tracelogger -u, -x rtt) from a file (-f: read as it grows), a pipe\n"
+    "         or a serial device; HOST:PORT (a probe's RTT server, QEMU's socket);\n"
+    "         default: standard input\n",
     opts, "Exit status: 0 the trace arrived whole, 1 damaged or incomplete (or the input could\n"
           "not be read, or the port not opened), 2 bad usage.\n",
 };
@@ -293,6 +296,7 @@ struct args {
     int from_start, quiet;
     uint64_t cap;
     double wait_s;
+    int follow;                 // -f
 };
 
 static int parse_args(int argc, char **argv, struct args *g)
@@ -327,6 +331,7 @@ static int parse_args(int argc, char **argv, struct args *g)
                 return tool_usage_error(&cmd, "-w wants 0 to 86400 seconds, not %s", a.val);
             break;
         case 'q': g->quiet = 1; break;
+        case 'f': g->follow = 1; break;
         default: return tool_opts_exit(id);
         }
     }
@@ -399,7 +404,7 @@ static int run(struct kev_input *in, struct kev_live *l, struct lv_server *v,
 
 int main(int argc, char **argv)
 {
-    struct args g = { "127.0.0.1", "5344", "kev", NULL, NULL, 1, 0, 64u << 20, 10 };
+    struct args g = { "127.0.0.1", "5344", "kev", NULL, NULL, 1, 0, 64u << 20, 10, 0 };
     int rc = parse_args(argc, argv, &g);
     if (rc >= 0)
         return rc;
@@ -417,7 +422,7 @@ int main(int argc, char **argv)
     if (!g.quiet)
         fprintf(stderr, TOOL ": serving LTTng live viewers on %s port %u\n", g.addr, L.port);
     struct kev_input in; // (a named pipe opens when its writer does: the port is said first)
-    if (kev_input_open(TOOL, g.in, 1, &in) < 0)
+    if (kev_input_open(TOOL, g.in, g.follow, &in) < 0)
         return 1;
     struct kev_live *l = kev_live_new(in.name);
     struct lv_server *v = lv_new(TOOL, fd, &s, g.from_start, g.quiet);

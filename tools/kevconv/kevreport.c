@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kevhost/json_out.h>
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_faults.h>
@@ -192,35 +193,17 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
     return 0; // the statistics take e next: their records come to seg_out and wait_out
 }
 
-// Copy JSON into the page, keeping "</" out of the <script> element.
+// Copy JSON into the page's <script> element with the page's escapes (json_out.h): no "<",
+// ">", "&" or line separator of a name reaches the HTML parser or the script as itself.
 static void put_json(FILE *out, const char *j, size_t n)
 {
-    size_t i = 0;
-    while (i < n) { // whole runs up to each '<' (a character at a time cost more than the rest)
-        const char *lt = memchr(j + i, '<', n - i);
-        size_t k = lt ? (size_t)(lt - j) : n;
-        fwrite(j + i, 1, k - i, out);
-        if (k >= n)
-            break;
-        fputs(k + 1 < n && j[k + 1] == '/' ? "<\\" : "<", out);
-        i = k + 1;
-    }
+    json_page_copy(out, j, n);
 }
 
-// s as a JSON string, written as put_json writes (an empty string when memory is short).
+// s as a JSON string for the page.
 static void put_json_str(FILE *out, const char *s)
 {
-    char *j = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&j, &n);
-    if (!m) {
-        fputs("\"\"", out);
-        return;
-    }
-    kx_json_str(m, s);
-    fclose(m);
-    put_json(out, j, n);
-    free(j);
+    json_str(out, s, JSON_PAGE);
 }
 
 // The page's "stacks": the folded stacks (kevstat --folded's lines) as JSON strings.

@@ -61,6 +61,13 @@ static const char *const hostile_pname[] = { "", "procnto", "cl\x1b[2Jnt", "sv\x
                                              "dr\x9b" "5n\r", "w\xc3\xb6rker\x07" };
 static const char *const hostile_tname[] = { "", "idle", "m\x1b]0;x\x07", "\x85main", "irq\n",
                                              "\xd0\xb7\xd0\xb0\xd0\xb4\xd0\xb0\xd1\x87\xd0\xb0" };
+// -M: named as markup a hostile program may choose to blank or hijack a web page (HTML's
+// comment and script openers, a closing script tag, entities, an attribute's quote, JavaScript's
+// line separators U+2028 and U+2029).
+static const char *const markup_pname[] = { "", "procnto", "</script>", "a&amp;b<i>",
+                                            "x\xe2\x80\xa8y", "\"'><b>w" };
+static const char *const markup_tname[] = { "", "idle", "<!--<script>", "</ScRiPt >",
+                                            "\xe2\x80\xa9main", "<img src=x>" };
 // The scenario's processes (one thread each), pid 1 the idle one; kevscen_sync.c has its own.
 static unsigned NPROC = 5;
 static const char *const *pname = basic_pname, *const *tname = basic_tname;
@@ -284,7 +291,7 @@ static void wake_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-c CLOCK] [-r ROUNDS]\n"
+    fprintf(f, "usage: kevscen [-k] [-i] [-N|-M] [-s] [-t] [-c CLOCK] [-r ROUNDS]\n"
                "               basic|loss|smp|wake|sync|events|emul FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
@@ -294,6 +301,8 @@ static void usage(FILE *f)
                "             is busy (its pulse taken later, without blocking)\n"
                "  -N         basic and loss: processes and threads named with terminal control\n"
                "             sequences and UTF-8, as a hostile program may name itself\n"
+               "  -M         basic and loss: processes and threads named with HTML markup\n"
+               "             (<!--<script>, </script>, &amp;, quotes, U+2028 and U+2029)\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
                "  -c CLOCK   the header item QEMU_CLOCK (host, icount,shift=0,sleep=off ...)\n"
                "  smp and wake (wake-ups across CPUs) need the build for several CPUs\n"
@@ -324,6 +333,8 @@ static int parse_args(int argc, char **argv, unsigned *rounds, int *sync_events,
             busy_irq = 1;
         } else if (!strcmp(argv[i], "-N")) {
             pname = hostile_pname, tname = hostile_tname;
+        } else if (!strcmp(argv[i], "-M")) {
+            pname = markup_pname, tname = markup_tname;
         } else if (!strcmp(argv[i], "-s")) {
             *sync_events = 1;
         } else if (!strcmp(argv[i], "-t")) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kevsql.h"
+#include <kevhost/json_out.h>
 #include <kevhost/tool_opts.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_task.h>
@@ -92,20 +93,6 @@ static void csv_field(FILE *f, const char *s)
         if (*s == '"')
             putc('"', f);
         putc(*s, f);
-    }
-    putc('"', f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    putc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            putc('\\', f), putc(*p, f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            putc(*p, f);
     }
     putc('"', f);
 }
@@ -204,9 +191,9 @@ long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const cha
             fputs("{\"columns\":[", stdout);
             for (int i = 0; i < ncols; i++) {
                 fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-                json_str(stdout, sqlite3_column_name(st, i));
+                json_str(stdout, sqlite3_column_name(st, i), 0);
                 fputs(",\"type\":", stdout);
-                json_str(stdout, col_type(st, i, rc == SQLITE_ROW));
+                json_str(stdout, col_type(st, i, rc == SQLITE_ROW), 0);
                 putchar('}');
             }
             fputs("],\"rows\":[", stdout);
@@ -231,7 +218,7 @@ long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const cha
                     else if (ty == SQLITE_FLOAT)
                         json_double(sqlite3_column_double(st, i));
                     else
-                        json_str(stdout, s ? s : "");
+                        json_str(stdout, s ? s : "", 0);
                 } else {
                     if (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT)
                         t.numeric[i] = 1;

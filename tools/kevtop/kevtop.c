@@ -6,6 +6,7 @@
 // state, priority, kernel calls, messages and interrupts a second, the interval's worst wait
 // with its holder, and a loss line (top.c computes a frame, top_print.c shows it). On a
 // terminal it redraws the screen and takes keys; -b prints plain frames, --json JSON lines.
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -26,6 +27,9 @@
 enum { OPT_JSON = TOOL_OPT_LONG };
 static const struct tool_opt opts[] = {
     { 'b', 'b', "batch", NULL, "batch mode: plain text frames on standard output, as top -b", NULL },
+    { 'f', 'f', "follow", NULL, "a regular file: read it as it grows, until its trailer or END\n"
+      "frame (without -f a file is read to its end: one that ends\n"
+      "without them is said cut, exit 1)", NULL },
     { 'd', 'd', "delay", "SECONDS", "each frame's span of trace time (default 1; 0.01 to 3600)",
       NULL },
     { 'n', 'n', "frames", "N", "stop after N frames", NULL },
@@ -37,14 +41,14 @@ static const struct tool_opt opts[] = {
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevtop", "[-b | --json] [-d SECONDS] [-n N] [-s KEY] [-o FILE] [INPUT]",
+    "kevtop", "[-b | --json] [-f] [-d SECONDS] [-n N] [-s KEY] [-o FILE] [INPUT]",
     "Shows a running target's threads live from its trace: CPU %, state, priority, kernel\n"
     "calls, messages and interrupts a second, the worst wait of each interval with its\n"
     "holder, and every loss (events lost in the interval and in all, on which CPU, why).\n"
-    "  INPUT  a .kev file, read as it grows until its trailer; the tracelogger's stream\n"
-    "         (tracelogger -u, -x rtt) from a file (read as it grows), a pipe or a serial\n"
-    "         device; HOST:PORT (a probe's RTT server, QEMU's socket); default: standard\n"
-    "         input\n"
+    "  INPUT  a .kev file (-f: read as it grows until its trailer); the tracelogger's\n"
+    "         stream (tracelogger -u, -x rtt) from a file (-f: read as it grows), a pipe\n"
+    "         or a serial device; HOST:PORT (a probe's RTT server, QEMU's socket);\n"
+    "         default: standard input\n"
     "Keys: P or c sort by CPU, k kernel calls, m messages, i interrupts, w waits,\n"
     "r priority, n name; space pauses the screen (the trace is still read); q quits.\n",
     opts,
@@ -57,7 +61,7 @@ static const struct tool_cmd cmd = {
 static const char *const sort_names[] = { "cpu", "kcalls", "msgs", "ints", "wait", "prio", "name" };
 
 struct view {
-    int batch, json;
+    int batch, json, follow;
     unsigned long frames_max, frames;
     enum top_sort sort;
     char board[64];
@@ -127,18 +131,32 @@ static void draw(struct view *v)
     if (!v->have)
         return;
     const struct top_frame *f = &v->shown;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
     top_sort_rows(v->rows, f->nrows, v->sort);
-    fputs("\033[H", stdout);
-    top_print_head(stdout, f, v->wait, v->board);
+    top_print_head(m, f, v->wait, v->board);
     unsigned room = term_rows() - 7;
-    for (unsigned i = 0; i < f->nrows && i < room; i++) {
-        top_print_row(stdout, f, &v->rows[i]);
-        fputs("\033[K", stdout);
+    for (unsigned i = 0; i < f->nrows && i < room; i++)
+        top_print_row(m, f, &v->rows[i]);
+    fprintf(m, "\n%s sort %s%s%s%s", v->paused ? "PAUSED (space to go on);" : "",
+            sort_names[v->sort], f->last ? "; the trace ended: q to quit" : "",
+            v->status[0] ? "; " : "", v->status);
+    fclose(m);
+    // every line cleared to its end as it is written (a shorter line leaves nothing of the
+    // last frame's), then the rest of the screen
+    fputs("\033[H", stdout);
+    for (char *l = text, *nl; l < text + len; l = nl + 1) {
+        nl = memchr(l, '\n', (size_t)(text + len - l));
+        fwrite(l, 1, (size_t)((nl ? nl : text + len) - l), stdout);
+        fputs(nl ? "\033[K\n" : "\033[K", stdout);
+        if (!nl)
+            break;
     }
     fputs("\033[J", stdout);
-    printf("\n%s sort %s%s%s%s", v->paused ? "PAUSED (space to go on);" : "",
-           sort_names[v->sort], f->last ? "; the trace ended: q to quit" : "",
-           v->status[0] ? "; " : "", v->status);
+    free(text);
     fflush(stdout);
 }
 
@@ -231,6 +249,7 @@ static int parse_args(int argc, char **argv, struct view *v, double *span, const
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
         case 'b': v->batch = 1; break;
+        case 'f': v->follow = 1; break;
         case 'o': *out = a.val; break;
         case OPT_JSON: v->json = 1; break;
         case 'd':
@@ -273,7 +292,7 @@ int main(int argc, char **argv)
         return rc;
     v.rows = calloc(KX_MAX_THREADS, sizeof(*v.rows));
     struct kev_input in;
-    if (!v.rows || kev_input_open("kevtop", in_name, 1, &in) < 0)
+    if (!v.rows || kev_input_open("kevtop", in_name, v.follow, &in) < 0)
         return 1;
     struct kev_live *l = kev_live_new(in.name);
     struct top *t = top_new(span, on_frame, &v);

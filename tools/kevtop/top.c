@@ -13,6 +13,8 @@
 // segment then ends, kx_stats_finish ends that run at the last event, before them. The model's
 // total is then below what the frames counted: the last frame gives the thread no CPU time
 // (never a negative one), and the frames exceed the model's total by the heartbeat's tail.
+// The first frame is at most FIRST_S of trace time (a run shorter than -d is seen while it
+// runs); the others are -d long from its end.
 // Losses: the board's LOSS frames are counted as they come; the trailer's count of events lost
 // after the last buffer holds the same events again, and is counted less them, per CPU.
 #include "top.h"
@@ -20,12 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FIRST_S 0.5
+
 struct top {
     void (*frame)(void *user, const struct top_frame *f);
     int (*halt)(void *user);
     void *user;
     double span_s;
     uint64_t span;              // cycles
+    uint64_t first;             // the first frame's, cycles (at most span)
     struct kx_stats *s;
     unsigned seg;
     int started;
@@ -203,6 +208,9 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
     t->span = (uint64_t)(t->span_s * (double)cps + 0.5);
     if (!t->span)
         t->span = 1;
+    t->first = (uint64_t)(FIRST_S * (double)cps + 0.5);
+    if (!t->first || t->first > t->span)
+        t->first = t->span;
     if (t->s) {
         const struct kx_sink k = { .user = t, .kcall = on_kcall, .irq = on_irq, .msg = on_msg,
                                    .wait = on_wait };
@@ -219,7 +227,7 @@ static void on_event(void *user, struct kev_reader *r, const struct kev_event *e
     if (!t->started && e->cls != KEV_C_CONTROL) {
         t->started = 1;
         t->t0 = e->t64;
-        t->next = e->t64 + t->span;
+        t->next = e->t64 + t->first;
         t->events0 = t->s->events;
     }
     advance(t, e->t64);

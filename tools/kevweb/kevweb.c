@@ -234,6 +234,19 @@ static void report_poll(struct report *r, struct web_server *w, struct web_feed 
 
 // ---- the loop -------------------------------------------------------------------------------------
 
+// kevweb's last line: what the server did for its pages and against its flood.
+static void say_counts(const struct web_server *w)
+{
+    struct web_stats st;
+    web_server_stats(w, &st);
+    fprintf(stderr, "kevweb: %llu requests served, %llu refused; %llu updates dropped for slow "
+            "pages, %llu snapshots resent; %llu connections closed to make room for others, "
+            "%llu past their deadline\n", (unsigned long long)st.served,
+            (unsigned long long)st.refused, (unsigned long long)st.dropped,
+            (unsigned long long)st.resyncs, (unsigned long long)st.evicted,
+            (unsigned long long)st.timed_out);
+}
+
 int main(int argc, char **argv)
 {
     struct args g = { .port = 8344, .addr = "127.0.0.1", .interval_ms = 200,
@@ -299,6 +312,7 @@ int main(int argc, char **argv)
         }
         if (ended && !reported) {
             reported = 1;
+            web_feed_input_end(f);
             if (kev_live_file_close(out) < 0)
                 fprintf(stderr, "kevweb: the copy of the trace is incomplete\n");
             out = NULL;
@@ -315,12 +329,7 @@ int main(int argc, char **argv)
             last = now;
         }
     }
-    struct web_stats st;
-    web_server_stats(w, &st);
-    fprintf(stderr, "kevweb: %llu requests served, %llu refused; %llu updates dropped for slow "
-            "pages, %llu snapshots resent\n", (unsigned long long)st.served,
-            (unsigned long long)st.refused, (unsigned long long)st.dropped,
-            (unsigned long long)st.resyncs);
+    say_counts(w);
     if (rep.pid) {
         kill(rep.pid, SIGTERM);
         waitpid(rep.pid, NULL, 0);

@@ -35,7 +35,7 @@
   // ---- the model of the page ------------------------------------------------------------------
   var M = null;             // the run as the server gave it
   var prev = null;          // the last update's CPU figures, for the rates
-  var view = { follow: true, paused: false, spanS: 2, t1: 0 }; // spanS: the view's width, seconds
+  var view = { follow: true, paused: false, spanS: 2, t1: 0, msgs: true }; // spanS: the view's width, seconds
   var dirty = true;
 
   function fresh(d) {
@@ -51,6 +51,13 @@
     if (a < 1) return (s * 1e3).toFixed(a < 1e-2 ? 3 : 2) + " ms";
     return s.toFixed(3) + " s";
   }
+  // One unit for a column of times: the one fmtTime gives its largest value, with its digits.
+  var UNITS = [[1, "s", 3], [1e3, "ms", 3], [1e6, "us", 1], [1e9, "ns", 0]];
+  function unitFor(cycles) {
+    var a = Math.max.apply(null, [0].concat(cycles.map(Math.abs))) / (M ? M.hz : 1e9);
+    return a >= 1 || a === 0 ? UNITS[0] : a >= 1e-3 ? UNITS[1] : a >= 1e-6 ? UNITS[2] : UNITS[3];
+  }
+  function fmtIn(cycles, u) { return (cycles / (M ? M.hz : 1e9) * u[0]).toFixed(u[2]) + " " + u[1]; }
   function pct(x, tot) { return tot > 0 ? (100 * x / tot).toFixed(1) + "%" : "-"; }
   function stName(st) { return st === 255 ? "-" : (M.states[st] || String(st)); }
   function name(th) { return M.names[th] ? M.names[th].label : "thread " + th; }
@@ -81,13 +88,29 @@
   es.addEventListener("snap", function (m) {
     var d = JSON.parse(m.data);
     M = null;
-    if (!d.have) { fresh(d); M.states = d.states; $("status").textContent = "waiting for the trace's header..."; return; }
+    if (!d.have) { fresh(d); M.states = d.states; noHead(d); return; }
     d.states = d.states || [];
     apply(d);
     if (d.end) showEnd();
     if (d.report) showReport();
   });
   es.addEventListener("upd", function (m) { apply(JSON.parse(m.data)); });
+  es.addEventListener("nohead", function (m) {
+    if (!M || !M.head || M.head.events === undefined) noHead(JSON.parse(m.data));
+  });
+  // No trace yet: why (the header does not decode, bytes before any header, the input ended
+  // without one) or, with no fault, that the page waits for it.
+  function noHead(d) {
+    var st = $("status"), why = d.fault ? " (" + d.faults + " fault(s); the last: " + d.fault + ")" : "";
+    document.body.setAttribute("data-nohead", d.fault || d.input_ended ? "1" : "0");
+    if (d.input_ended)
+      st.textContent = "No trace: the input ended after " + d.bytes + " bytes without a header that decodes" + why + ".";
+    else if (d.fault)
+      st.textContent = "No trace yet: no header decodes in the " + d.bytes + " bytes read" + why + "; still reading the input.";
+    else
+      st.textContent = "waiting for the trace's header... (" + (d.bytes || 0) + " bytes read)";
+    st.className = "summary" + (d.fault || d.input_ended ? " loss" : "");
+  }
   es.addEventListener("end", function (m) {
     var d = JSON.parse(m.data);
     if (M && d.seg === M.seg) { M.end = d; showEnd(); dirty = true; }
@@ -101,13 +124,15 @@
   es.onerror = function () { if (!(M && M.end)) $("status").textContent = "connection lost: retrying..."; };
 
   // ---- the timeline ---------------------------------------------------------------------------
-  var canvas = $("timeline"), ctx = canvas.getContext("2d"), ROW = 16, LABEL = 190, hits = [];
+  var canvas = $("timeline"), ctx = canvas.getContext("2d"), ROW = 16, LABEL = 190, hits = [], THIN = 16;
   var legend = $("legend");
   Object.keys(STATE_COLOR).forEach(function (k) {
     legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
   });
-  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message"]));
-  legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message (dense: one line in " + THIN + " pixels, faint)"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance (a mark on its thread's row at its end)"]));
+  legend.appendChild(el("span", { id: "legend-cpu" }, [el("i", { style: "background:linear-gradient(90deg," + hue(1) + "," + hue(2) + "," + hue(3) + ")" }),
+    "CPU rows: who ran there, in the colour of the thread (the square before its name), not a state"]));
 
   // Rows: the CPUs, then the threads with something in the view other than being dead, or
   // alive now (a thread long dead leaves the timeline).
@@ -137,10 +162,12 @@
     function x(t) { return LABEL + (t - t0) * sx; }
     ctx.clearRect(0, 0, W, H);
     ctx.font = "11px sans-serif";
+    canvas.setAttribute("data-rows", R.map(function (r) { return r.th === undefined ? "cpu" : r.th; }).join(","));
     R.forEach(function (r, i) {
       if (r.th !== undefined) rowOf[r.th] = i; else cpuRow[r.cpu] = i;
       ctx.fillStyle = i % 2 ? "#f7f7f7" : "#fff"; ctx.fillRect(0, i * ROW, W, ROW);
-      ctx.fillStyle = "#333"; ctx.fillText(r.label.slice(0, 30), 4, i * ROW + 12);
+      if (r.th !== undefined) { ctx.fillStyle = hue(r.th); ctx.fillRect(4, i * ROW + 4, 8, 8); }
+      ctx.fillStyle = "#333"; ctx.fillText(r.label.slice(0, 28), 16, i * ROW + 12);
     });
     hits = [];
     function bar(row, a, b, color, what) {
@@ -159,20 +186,14 @@
     M.th.forEach(function (t, i) { // each thread's state still open, to now
       if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
     });
-    ctx.strokeStyle = "#1f3a93"; ctx.lineWidth = 1;
-    M.rec.forEach(function (r) {
-      if (r[0] !== 1 || r[4] < t0 || r[2] > t1) return;
-      var a = rowOf[r[1]], b = rowOf[r[5]];
-      if (a === undefined || b === undefined) return;
-      ctx.beginPath(); ctx.moveTo(x(r[2]), a * ROW + 8); ctx.lineTo(x(r[3]), b * ROW + 8);
-      if (r[4] > r[3]) ctx.lineTo(x(r[4]), a * ROW + 8);
-      ctx.stroke();
-    });
+    if (view.msgs) drawMessages(t0, t1, W, x, rowOf);
     ctx.fillStyle = "#e00";
     M.miss.forEach(function (i) {
       var row = rowOf[i[1]];
       if (row === undefined || i[4] < t0 || i[4] > t1) return;
-      ctx.beginPath(); ctx.moveTo(x(i[4]), row * ROW + 1); ctx.lineTo(x(i[4]) - 4, row * ROW - 5); ctx.lineTo(x(i[4]) + 4, row * ROW - 5); ctx.fill();
+      var xe = x(i[4]); // a red tick across the row and a notch at its top: inside the row
+      ctx.fillRect(xe - 1, row * ROW + 1, 2, ROW - 2);
+      ctx.beginPath(); ctx.moveTo(xe, row * ROW + 6); ctx.lineTo(xe - 4, row * ROW + 1); ctx.lineTo(xe + 4, row * ROW + 1); ctx.fill();
     });
     if (M.sel) { // the instance or wait clicked
       ctx.fillStyle = "rgba(31,95,191,0.15)";
@@ -180,6 +201,25 @@
     }
     $("view-info").textContent = fmtTime(t0) + " to " + fmtTime(t1) + " (" + fmtTime(t1 - t0) + ")" +
       (view.paused ? ", paused" : view.follow ? ", following" : "");
+  }
+  // Messages from sender to receiver and back. Dense ones (more than one in THIN pixels) are
+  // thinned: one line per THIN pixels of each sender-receiver pair, faint, so that the thread
+  // rows they cross stay readable; a click on a row still names what is there.
+  function drawMessages(t0, t1, W, x, rowOf) {
+    var inView = M.rec.filter(function (r) { return r[0] === 1 && r[4] >= t0 && r[2] <= t1; });
+    var dense = inView.length * THIN > (W - LABEL), seen = {};
+    ctx.strokeStyle = dense ? "rgba(31,58,147,0.3)" : "#1f3a93"; ctx.lineWidth = 1;
+    inView.forEach(function (r) {
+      var a = rowOf[r[1]], b = rowOf[r[5]];
+      if (a === undefined || b === undefined) return;
+      var key = a + ":" + b + ":" + Math.floor(x(r[2]) / THIN);
+      if (dense && seen[key]) return;
+      seen[key] = 1;
+      ctx.beginPath(); ctx.moveTo(x(r[2]), a * ROW + 8); ctx.lineTo(x(r[3]), b * ROW + 8);
+      if (r[4] > r[3]) ctx.lineTo(x(r[4]), a * ROW + 8);
+      ctx.stroke();
+    });
+    document.body.setAttribute("data-messages", inView.length + (dense ? " thinned" : ""));
   }
   function go(a, b) { // show [a, b] in the timeline, paused there
     var pad = Math.max((b - a) * 0.5, M.hz / 1000);
@@ -201,6 +241,7 @@
     if (!view.follow) view.t1 = mid + view.spanS * M.hz / 2;
     dirty = true;
   }
+  $("messages").onclick = function () { view.msgs = !view.msgs; this.className = view.msgs ? "on" : ""; dirty = true; };
   $("zoom-in").onclick = function () { zoom(0.5); };
   $("zoom-out").onclick = function () { zoom(2); };
   canvas.addEventListener("wheel", function (ev) { ev.preventDefault(); zoom(ev.deltaY < 0 ? 0.8 : 1.25); });
@@ -250,9 +291,10 @@
     var more = M.end ? 0 : Math.max(0, list.length - MAXROWS);
     if (more) list = list.slice(0, MAXROWS);
     $("threads-more").textContent = more ? more + " threads more, with less CPU time (all of them once the trace has ended)" : "";
+    var ucpu = unitFor(list.map(function (r) { return r[3]; }));
     table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
       list.map(function (r) {
-        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtTime(r[3]),
+        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtIn(r[3], ucpu),
           pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3] });
         return row;
       }));
@@ -262,10 +304,12 @@
       return tr(["CPU " + i, pct(c[0], tot), pct(c[1], tot), pct(c[2], tot), dt > 0 ? pct(db, dt) : "-"], { "data-cpu": i, "data-busy": c[0] });
     }));
     prev = { now: h.now, cpu: list.reduce(function (o, r) { o[r[0]] = r[3]; return o; }, {}), cpus: h.cpus };
-    function instRows(v, late) {
+    function instRows(v, late) { // each time column in one unit (its largest value's)
+      var ur = unitFor(v.map(function (i) { return i[2]; })), up = unitFor(v.map(function (i) { return i[4] - i[2]; }));
+      var ue = unitFor(v.map(function (i) { return i[5]; })), ud = unitFor(v.map(function (i) { return i[6]; }));
       return v.slice().reverse().map(function (i) {
-        var row = tr([i[0], name(i[1]), fmtTime(i[2]), fmtTime(i[4] - i[2]), fmtTime(i[5]),
-          i[6] ? fmtTime(i[6]) : "-", i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
+        var row = tr([i[0], name(i[1]), fmtIn(i[2], ur), fmtIn(i[4] - i[2], up), fmtIn(i[5], ue),
+          i[6] ? fmtIn(i[6], ud) : "-", i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
         row.onclick = function () { go(i[2], i[4]); };
         return row;
       });

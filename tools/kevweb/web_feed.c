@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_stats.h>
 
@@ -75,6 +76,10 @@ struct web_feed {
     uint64_t faults;
     uint64_t events_sent;
     int ended, end_sent;
+    // no header decoded yet: what the page was last told of the input (faults, bytes, its end)
+    int input_ended;
+    uint64_t nohead_faults, nohead_bytes;
+    int nohead_ended, nohead_sent;
     char report_url[64], report_why[300];
     int report_sent;
 };
@@ -109,20 +114,16 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     }
 }
 
-// s as a JSON string (no raw newline: a message's data is one line).
+static void sb_sink(void *user, const char *p, size_t n)
+{
+    sb_printf(user, "%.*s", (int)n, p);
+}
+
+// s as a JSON string by the host's one rule, with the page's escapes (json_out.h): no raw
+// newline (a message's data is one line), nothing that reads as markup.
 static void sb_str(struct sbuf *b, const char *s)
 {
-    sb_printf(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            sb_printf(b, "\\%c", c);
-        else if (c < 0x20 || c == '<')
-            sb_printf(b, "\\u%04x", c);
-        else
-            sb_printf(b, "%c", c);
-    }
-    sb_printf(b, "\"");
+    json_str_to(sb_sink, b, s, JSON_PAGE);
 }
 
 #define U(x) ((unsigned long long)(x))
@@ -440,6 +441,19 @@ static void put_insts(struct sbuf *b, const char *name, struct ring_inst *g, uin
     g->sent = g->n;
 }
 
+// No header decoded: what the page says instead of a trace (the faults: a damaged header, bytes
+// before any; the bytes read; whether the input has ended without one).
+static void put_nohead(struct web_feed *f, struct sbuf *b)
+{
+    sb_printf(b, "\"bytes\":%llu,\"faults\":%llu,\"input_ended\":%d,\"fault\":",
+              U(f->counts ? f->counts->bytes : 0), U(f->faults), f->input_ended);
+    sb_str(b, f->fault);
+    f->nohead_faults = f->faults;
+    f->nohead_bytes = f->counts ? f->counts->bytes : 0;
+    f->nohead_ended = f->input_ended;
+    f->nohead_sent = 1;
+}
+
 // The end: each thread's CPU time as kevstat gives it (the model's, finished).
 static void put_end(struct web_feed *f, struct sbuf *b)
 {
@@ -473,6 +487,13 @@ static size_t done(struct sbuf *b, char **out)
 size_t web_feed_update(struct web_feed *f, char **out)
 {
     struct sbuf b = { 0 };
+    if (!f->s && (!f->nohead_sent || f->faults != f->nohead_faults ||
+                  f->input_ended != f->nohead_ended ||
+                  (f->counts && f->counts->bytes != f->nohead_bytes))) {
+        sb_printf(&b, "event: nohead\ndata: {");
+        put_nohead(f, &b);
+        sb_printf(&b, "}\n\n");
+    }
     if (f->s && (f->s->events != f->events_sent || f->nrec != f->sent_rec || f->ended != f->end_sent)) {
         if (!f->end_sent) {
             scan_instances(f);
@@ -510,7 +531,10 @@ size_t web_feed_snapshot(void *user, char **out)
     for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
         sb_printf(&b, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
     sb_printf(&b, "],\"have\":%d", f->s != NULL);
-    if (f->s) {
+    if (!f->s) {
+        sb_printf(&b, ",");
+        put_nohead(f, &b);
+    } else {
         // a snapshot does not move what updates have sent: save and restore their marks
         unsigned names = f->names_sent;
         uint64_t rec = f->sent_rec, ni = f->inst.sent, nm = f->miss.sent;
@@ -546,6 +570,11 @@ size_t web_feed_snapshot(void *user, char **out)
 int web_feed_ended(const struct web_feed *f)
 {
     return f->ended;
+}
+
+void web_feed_input_end(struct web_feed *f)
+{
+    f->input_ended = 1;
 }
 
 void web_feed_report(struct web_feed *f, const char *url, const char *why)

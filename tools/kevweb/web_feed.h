@@ -41,6 +41,8 @@ size_t web_feed_update(struct web_feed *f, char **out);
 size_t web_feed_snapshot(void *f, char **out);
 // The segment ended (the end message is waiting in web_feed_update).
 int web_feed_ended(const struct web_feed *f);
+// The input has ended (a header or not): a page still without a trace says so.
+void web_feed_input_end(struct web_feed *f);
 // The report of the finished trace is served at url: said in the next update and snapshots.
 void web_feed_report(struct web_feed *f, const char *url, const char *why);
 

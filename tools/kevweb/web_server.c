@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevweb's HTTP server (web_server.h): a client is a request being read, then either a fixed
-// body being written (then closed) or a stream client with its own bounded queue.
+// body being written (then closed) or a stream client with its own bounded queue. Slots are
+// shared by a policy (slot_for, stream_room): deadlines for requests and responses, caps per
+// peer and for streams, and who gives way when the server is full.
 // The queue's invariant: it holds whole messages, but for its first, which may be part sent
 // (off bytes of it gone); messages end with "\n\n" and hold no other blank line (their data
 // is one line of JSON). Dropping keeps that first message whole, so a browser never sees a
@@ -16,11 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #define REQ_MAX 8192u
-#define REQ_TIMEOUT_MS 10000u
+#define REQ_TIMEOUT_MS 3000u       // a request's header, whole
+#define BODY_TIMEOUT_MS 10000u     // a response, sent whole
+#define STALL_MS 1000u             // a response not read for this long may give way
+#define ACCEPTS_A_TURN 4096u       // a turn (the listen queue's length, SOMAXCONN)
 #define KEEPALIVE_MS 15000u
 #define STREAM_SNDBUF (256 * 1024)
 
@@ -30,6 +37,8 @@ struct client {
     enum cl_kind kind;
     int fd;
     uint64_t since;             // when it connected (a request must come in REQ_TIMEOUT_MS)
+    uint64_t body_ms, sent_ms;  // CL_BODY: its response began, bytes last left
+    uint32_t peer;              // its IPv4 address
     char req[REQ_MAX];
     size_t nreq;
     // CL_BODY: the header (in q) then the body
@@ -78,7 +87,7 @@ static int listen_at(const char *addr, unsigned port, unsigned *bound)
     if (fd < 0)
         return -1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 32) < 0) {
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, SOMAXCONN) < 0) {
         int err = errno;
         close(fd);
         errno = err;
@@ -237,6 +246,98 @@ void web_server_broadcast(struct web_server *w, const char *msg, size_t n)
             stream_put(w, &w->cl[i], msg, n);
 }
 
+// ---- who holds a slot ----------------------------------------------------------------------------
+
+// Bytes a stream client has not taken: its queue here and the kernel's send queue.
+static size_t backlog(const struct client *c)
+{
+    int k = 0;
+    if (ioctl(c->fd, SIOCOUTQ, &k) < 0 || k < 0)
+        k = 0;
+    return (c->len - c->off) + (size_t)k;
+}
+
+// Whether a gives way before b (both of one kind): requests and streams the oldest first, a
+// stream with bytes waiting (a page not reading) before one that has taken all it was sent;
+// responses the one stalled longest.
+static int before(const struct client *a, const struct client *b)
+{
+    if (a->kind == CL_BODY)
+        return a->sent_ms < b->sent_ms;
+    if (a->kind == CL_STREAM) {
+        int ia = backlog(a) > 0, ib = backlog(b) > 0;
+        if (ia != ib)
+            return ia;
+    }
+    return a->since < b->since;
+}
+
+// The client of that kind to give way first (of peer *only, or of anyone), or NULL: a response
+// only once stalled for STALL_MS.
+static struct client *victim(struct web_server *w, enum cl_kind kind, const uint32_t *only,
+                             uint64_t now)
+{
+    struct client *v = NULL;
+    for (unsigned i = 0; i < WEB_MAX_CLIENTS; i++) {
+        struct client *c = &w->cl[i];
+        if (c->kind != kind || (only && c->peer != *only))
+            continue;
+        if (kind == CL_BODY && now - c->sent_ms < STALL_MS)
+            continue;
+        if (!v || before(c, v))
+            v = c;
+    }
+    return v;
+}
+
+static void evict(struct web_server *w, struct client *c)
+{
+    drop_client(c);
+    w->st.evicted++;
+}
+
+// A slot for a new connection from peer: a free one while the peer is under its cap, else one
+// given up by the oldest unfinished request, else by a stalled response (the peer's own when it
+// is at its cap; its streams too then). NULL: the server is busy with live work.
+static struct client *slot_for(struct web_server *w, uint32_t peer, uint64_t now)
+{
+    struct client *free_slot = NULL;
+    unsigned mine = 0;
+    for (unsigned i = 0; i < WEB_MAX_CLIENTS; i++)
+        if (w->cl[i].kind == CL_FREE)
+            free_slot = free_slot ? free_slot : &w->cl[i];
+        else
+            mine += w->cl[i].peer == peer;
+    const uint32_t *only = mine >= WEB_PEER_CLIENTS ? &peer : NULL;
+    if (free_slot && !only)
+        return free_slot;
+    struct client *v = victim(w, CL_REQUEST, only, now);
+    if (!v)
+        v = victim(w, CL_BODY, only, now);
+    if (!v && only)
+        v = victim(w, CL_STREAM, only, now);
+    if (v)
+        evict(w, v);
+    return v;
+}
+
+// c is to become a stream: room made for it under the caps, the idlest stream closed (of c's
+// peer when that peer is at its cap, else of anyone when the streams are).
+static void stream_room(struct web_server *w, const struct client *c, uint64_t now)
+{
+    unsigned all = 0, mine = 0;
+    for (unsigned i = 0; i < WEB_MAX_CLIENTS; i++)
+        if (w->cl[i].kind == CL_STREAM)
+            all++, mine += w->cl[i].peer == c->peer;
+    struct client *v = NULL;
+    if (mine >= WEB_PEER_STREAMS)
+        v = victim(w, CL_STREAM, &c->peer, now);
+    else if (all >= WEB_MAX_STREAMS)
+        v = victim(w, CL_STREAM, NULL, now);
+    if (v)
+        evict(w, v);
+}
+
 // ---- requests -------------------------------------------------------------------------------------
 
 static void respond(struct web_server *w, struct client *c, const char *status, const char *type,
@@ -300,6 +401,7 @@ static void request(struct web_server *w, struct client *c, uint64_t now)
         static const char h[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                 "Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n"
                                 "retry: 1000\n\n";
+        stream_room(w, c, now);
         int snd = STREAM_SNDBUF; // the kernel's part of the client's queue, bounded too
         setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &snd, sizeof(snd));
         c->kind = CL_STREAM;
@@ -347,12 +449,14 @@ static void on_readable(struct web_server *w, struct client *c, uint64_t now)
         request(w, c, now);
     else if (c->nreq == REQ_MAX - 1)
         refuse(w, c, "431 request too long");
+    if (c->kind == CL_BODY)
+        c->body_ms = c->sent_ms = now; // its deadline, and its progress
     if (c->kind == CL_FREE)
         drop_client(c);
 }
 
 // Write what c has queued; a body client is closed once it is all gone.
-static void on_writable(struct web_server *w, struct client *c)
+static void on_writable(struct web_server *w, struct client *c, uint64_t now)
 {
     for (;;) {
         const char *p;
@@ -372,6 +476,7 @@ static void on_writable(struct web_server *w, struct client *c)
                 drop_client(c);
             return;
         }
+        c->sent_ms = now;
         if (c->off < c->len)
             c->off += (size_t)k;
         else
@@ -411,16 +516,20 @@ static struct client *by_fd(struct web_server *w, int fd)
     return NULL;
 }
 
+// New connections, every one waiting (a page load queued behind a flood of them waits no
+// longer than one turn), each read at once: a request already there is answered, never pushed
+// out by the connections accepted after it.
 static void accept_all(struct web_server *w, uint64_t now)
 {
-    for (;;) {
-        int fd = accept4(w->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    for (unsigned n = 0; n < ACCEPTS_A_TURN; n++) {
+        struct sockaddr_in a;
+        socklen_t al = sizeof(a);
+        int fd = accept4(w->lfd, (struct sockaddr *)&a, &al, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
-        unsigned i = 0;
-        while (i < WEB_MAX_CLIENTS && w->cl[i].kind != CL_FREE)
-            i++;
-        if (i == WEB_MAX_CLIENTS) {
+        uint32_t peer = al >= sizeof(a) && a.sin_family == AF_INET ? a.sin_addr.s_addr : 0;
+        struct client *c = slot_for(w, peer, now);
+        if (!c) {
             static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                                        "Content-Length: 0\r\n\r\n";
             (void)!send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -428,11 +537,12 @@ static void accept_all(struct web_server *w, uint64_t now)
             w->st.refused++;
             continue;
         }
-        struct client *c = &w->cl[i];
         memset(c, 0, sizeof(*c));
         c->kind = CL_REQUEST;
         c->fd = fd;
         c->since = now;
+        c->peer = peer;
+        on_readable(w, c, now);
     }
 }
 
@@ -449,15 +559,17 @@ void web_server_service(struct web_server *w, const struct pollfd *p, unsigned n
         if (p[i].revents & (POLLIN | POLLHUP))
             on_readable(w, c, now);
         if (c->kind != CL_FREE && (p[i].revents & POLLOUT))
-            on_writable(w, c);
+            on_writable(w, c, now);
     }
     if (n && (p[0].revents & POLLIN))
         accept_all(w, now);
     for (unsigned i = 0; i < WEB_MAX_CLIENTS; i++) {
         struct client *c = &w->cl[i];
-        if (c->kind == CL_REQUEST && now - c->since > REQ_TIMEOUT_MS)
+        if ((c->kind == CL_REQUEST && now - c->since > REQ_TIMEOUT_MS) ||
+            (c->kind == CL_BODY && now - c->body_ms > BODY_TIMEOUT_MS)) {
             drop_client(c);
-        else if (c->kind == CL_STREAM && now - c->last_ms > KEEPALIVE_MS) {
+            w->st.timed_out++;
+        } else if (c->kind == CL_STREAM && now - c->last_ms > KEEPALIVE_MS) {
             stream_put(w, c, ":\n\n", 3); // a comment: the browser keeps the stream
             c->last_ms = now;
         }

@@ -7,10 +7,15 @@
 // most `queue` bytes; a message that does not fit is dropped for that client, every message
 // not yet begun is dropped with it, and once its queue has drained the client is sent a "drop"
 // event (how many it lost, how many times) and a fresh snapshot (the snap callback) instead.
-// A client that never sends its request is closed after 10 s; more than WEB_MAX_CLIENTS at
-// once are refused. Bound to a loopback address, a request whose Host is not this machine's
-// name for itself (localhost, 127.0.0.1, [::1]) is refused: a web page elsewhere cannot reach
-// it through DNS rebinding.
+// No client holds the server from the others (web_server.c's slot policy): a request must
+// arrive whole within 3 s and its response be sent within 10 s; a peer (an address) holds at
+// most WEB_PEER_CLIENTS connections and WEB_PEER_STREAMS streams, the streams together at most
+// WEB_MAX_STREAMS, so that slots are always left for page loads. A new connection takes a free
+// slot, else the oldest request still unfinished, else a response stalled for a second, gives
+// way; a new stream over a cap closes the idlest stream (one the page is not reading: bytes
+// waiting, the oldest first). Bound to a loopback address, a request whose Host is not this
+// machine's name for itself (localhost, 127.0.0.1, [::1]) is refused: a web page elsewhere
+// cannot reach it through DNS rebinding.
 #ifndef KEVWEB_WEB_SERVER_H
 #define KEVWEB_WEB_SERVER_H
 
@@ -18,7 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WEB_MAX_CLIENTS 64u
+#define WEB_MAX_CLIENTS 256u
+#define WEB_MAX_STREAMS 128u    // the rest kept for page loads
+#define WEB_PEER_CLIENTS 64u    // connections of one address at once
+#define WEB_PEER_STREAMS 16u    // streams of one address at once
 #define WEB_MAX_ROUTES 16u
 
 struct web_server;
@@ -49,6 +57,7 @@ struct web_stats {
     unsigned clients, streams;       // connected now, of which stream clients
     uint64_t served, refused;        // requests answered, refused (busy, bad, foreign Host)
     uint64_t dropped, resyncs;       // messages dropped for slow stream clients, snapshots resent
+    uint64_t evicted, timed_out;     // closed to make room for another, past their deadline
     size_t queued;                   // bytes queued now, over every client
 };
 void web_server_stats(const struct web_server *w, struct web_stats *s);
