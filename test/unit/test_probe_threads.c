@@ -130,7 +130,8 @@ static void *reader(void *arg)
 {
     (void)arg;
     struct kev_mem m = { read_mem, write_mem, mem_error, NULL };
-    if (kev_probe_find(&rd, &m, (uintptr_t)&blk, 0, 0) < 0) {
+    struct kev_probe_where w = { .at = (uintptr_t)&blk };   // (no map: the threads' memory)
+    if (kev_probe_find(&rd, &m, &w) < 0) {
         rd_result = -1;
         return NULL;
     }
