@@ -207,15 +207,15 @@ static void print_states(const struct kx_stats *s)
 
 static void print_kcalls(const struct kx_stats *s)
 {
-    char nb[16];
+    char nb[48];
     printf("== Kernel calls ==\n");
     printf("  %-22s %10s %10s %8s %12s %12s\n", "call", "entries", "completed", "errors",
            "mean us", "max us");
-    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+    for (unsigned c = 0; c < KX_KC_SLOTS; c++) {
         const struct kx_kc_stats *k = &s->kc[c];
         if (!k->entries && !k->lat.n)
             continue;
-        printf("  %-22s %10llu %10llu %8llu %12.3f %12.3f\n", kx_kcall_name(c, nb, sizeof(nb)),
+        printf("  %-22s %10llu %10llu %8llu %12.3f %12.3f\n", kx_kc_slot_name(c, nb, sizeof(nb)),
                (unsigned long long)k->entries, (unsigned long long)k->lat.n,
                (unsigned long long)k->errors,
                k->lat.n ? us(s, k->lat.sum) / (double)k->lat.n : 0.0, us(s, k->lat.max));
@@ -224,9 +224,9 @@ static void print_kcalls(const struct kx_stats *s)
                 printf("      errno %u (%s): %llu\n", e, kev_errno_name(e) ? kev_errno_name(e) : "?",
                        (unsigned long long)k->err[e]);
     }
-    for (unsigned c = 0; c < KEV_KC_MAX; c++)
+    for (unsigned c = 0; c < KX_KC_SLOTS; c++)
         if (s->kc[c].lat.n) {
-            printf("  %s latency\n", kx_kcall_name(c, nb, sizeof(nb)));
+            printf("  %s latency\n", kx_kc_slot_name(c, nb, sizeof(nb)));
             quantize(s, &s->kc[c].lat, "entry -> exit");
         }
 }

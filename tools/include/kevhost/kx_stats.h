@@ -59,11 +59,19 @@ struct kx_th_stats {
     uint64_t migrations;              // times it was switched in on another CPU than before
     unsigned run_cpu;                 // CPU + 1 it runs or last ran on, 0 when not yet seen
     uint64_t kc_t, kc_call;           // pending kernel call: entry time, call + 1
+    unsigned kc_slot;                 // its row of the kernel-call table (kx_kc_slot)
     uint64_t kc_id;
     uint32_t kc_arg[4];
     unsigned kc_nargs, kc_cpu;
     int irq_wait;                     // an interrupt (open slot) handled when it next runs, -1
 };
+
+// The kernel-call table's rows: a call by number (< KEV_KC_MAX), CondBroadcast apart from
+// CondSignal (QNX's one number), then each call the capture's logger made (kx_is_logger) apart
+// from the program's: KX_KC_LOGGER + number.
+#define KX_KC_BROADCAST KEV_KC_MAX
+#define KX_KC_LOGGER (KEV_KC_MAX + 1u)
+#define KX_KC_SLOTS (2u * KEV_KC_MAX + 1u)
 
 struct kx_kc_stats {
     struct kx_dist lat;
@@ -143,7 +151,7 @@ struct kx_stats {
     unsigned ncpu;                    // CPUs seen (highest + 1)
     uint64_t migrations;              // every thread's, summed
     uint64_t next_iv, next_kc, next_irq, next_flow; // record ids
-    struct kx_kc_stats kc[KEV_KC_MAX];
+    struct kx_kc_stats kc[KX_KC_SLOTS]; // by kx_kc_slot
     struct kx_irq_stats irq[KX_MAX_IRQ];
     unsigned cpu_irq[KEV_MAX_CPUS];   // irq + 1 in progress on each CPU
     uint64_t cpu_irq_t[KEV_MAX_CPUS], cpu_hnd_t[KEV_MAX_CPUS];
@@ -185,6 +193,13 @@ struct kx_stats {
     void (*json_more)(const struct kx_stats *s, FILE *f);
 };
 
+// The kernel-call table's row of a call by thread idx (arg: its entry's words, NULL for an
+// exit without its entry), the row's name ("CondBroadcast", "TraceEvent [logger]") and
+// its call number.
+unsigned kx_kc_slot(const struct kx_model *m, int idx, unsigned call, const uint32_t *arg,
+                    unsigned nargs);
+const char *kx_kc_slot_name(unsigned slot, char *buf, size_t n);
+unsigned kx_kc_slot_call(unsigned slot);
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
 // The same in memory of its own (calloc: the pages of tables a trace never reaches are never
 // touched), NULL out of memory; kx_stats_delete frees it.
