@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_ids.h>
 #include <kevhost/kx_emul.h>
 
 void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
@@ -47,10 +48,12 @@ static void threads(const struct kx_stats *s, FILE *f)
         fprintf(f, "%s\n{\"pid\":%u,\"tid\":%u,\"name\":", i ? "," : "", s->m.th[i].pid,
                 s->m.th[i].tid);
         label(f, s, (int)i);
-        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,"
-                   "\"states\":{",
+        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,",
                 s->m.th[i].prio, (unsigned long long)t->state_t[KEV_TH_RUNNING],
                 (unsigned long long)t->runs, (unsigned long long)t->migrations);
+        if (kx_exec_in_turns(s) && !kx_is_idle(&s->m, (int)i)) // (CPUs in turn: its CPU's share)
+            fprintf(f, "\"exec_cycles\":%llu,", (unsigned long long)kx_exec_time(s, (int)i));
+        fputs("\"states\":{", f);
         int first = 1;
         for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
             if (t->state_t[st]) {

@@ -908,7 +908,7 @@ static const struct ks_rcol sched_cols[] = {
     { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
     { RC_FN("end_state", "TEXT", st_end_state), PF }, { RC_INT("priority", prio), NUL(NEG), PF },
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_NS("ts_end", t1) },
-    { RC_NAME("kernel_end_state", end_state, state_name) },
+    { RC_NAME("kernel_end_state", end_state, state_name) }, { RC_SPAN("exec_dur", exec) },
 };
 static void sched_push(void *user, const struct kx_state_row *r)
 {
@@ -919,7 +919,8 @@ static void sink_sched(struct kx_sink *k) { k->state = sched_push; }
 static const struct ks_table t_sched = {
     .name = "sched_slice",
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
-    "more urgent; end_state the kernel's state name)",
+    "more urgent; end_state the kernel's state name; exec_dur what its CPU executed of dur: "
+    "less where an emulator ran the CPUs in turn)",
     .src = KS_SRC_MODEL,
     KS_COLS(sched_cols),
     .needs_stats = 1,
