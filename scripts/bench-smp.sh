@@ -11,7 +11,8 @@
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
 # time, and a message round trip within one CPU and between two (docs/PERFORMANCE.md); and
 # mutex and semaphore operations of one and two pairs of threads (smpbench sync); and the message
-# pairs' exclusive entries while a D program counts their messages (smpbench pairs under dtrace).
+# pairs' exclusive entries while a D program counts their messages (smpbench pairs under dtrace);
+# D's cost per probe on 1 and 4 CPUs (smp_d_probe_insns_{1,4}cpu).
 # Between the two, the writers' events per second on the host's clock, without -icount, with
 # the library's clock and with the kernel's (below).
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS      (BENCH_SMP_ROUNDS=5, BENCH_SMP_VERBOSE=1: every run)
@@ -186,5 +187,22 @@ for n in 1 2 4; do
         status=1
     fi
     printf '%s\n' "$out" | grep '^BENCH '
+    plain[$n]=$(printf '%s\n' "$out" | sed -n "s/^BENCH msg_roundtrip_same_cpu_insns_${n}cpu \([0-9]*\) .*/\1/p")
+done
+# D's cost per probe on 1 and on 4 CPUs: the same-CPU round trip (one msg:::send firing each,
+# counted into an aggregation: DTrace's per-CPU buffers, the D lock) under the board's dtrace,
+# less the same round trip without D just above.
+for n in 1 4; do
+    [ "$n" -gt "$max" ] || [ ! -f "$b/smpbenchd.elf" ] && break
+    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
+          QEMU_ARGS="dtrace -q -n 'msg:::send { @[cpu] = count(); }' -c smpbench ;; smpbench" \
+          con_run_text "$b/smpbenchd.elf" 2>&1)
+    d=$(printf '%s\n' "$out" | sed -n "s/^BENCH msg_roundtrip_same_cpu_insns_${n}cpu \([0-9]*\) .*/\1/p")
+    if [ -z "$d" ] || [ -z "${plain[$n]:-}" ]; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    else
+        echo "BENCH smp_d_probe_insns_${n}cpu $((d - plain[n])) insns"
+    fi
 done
 exit $status

@@ -183,3 +183,9 @@ const char *const kev_our_kercall_exits[KEV_OUR_KERCALL_NUM] = {
     [65] = "Wns",        // ClockTime: nanoseconds since boot
     [69] = "Ccycles",    // ClockCycles: the cycle counter
 };
+
+// __KER_SYNC_CONDVAR_SIGNAL (83) is both CondSignal and CondBroadcast: its second word, `all`.
+const char *kev_kcall_api_name(unsigned call, const uint32_t *arg, unsigned nargs)
+{
+    return call == 83u && nargs >= 2u && arg[1] ? "CondBroadcast" : NULL;
+}

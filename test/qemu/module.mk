@@ -173,6 +173,12 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/pi-cp
 # ipi-trace: the reschedule IPIs in a capture of the demo on every CPU, each idle CPU's wake-up
 # by another shown with what woke it (test_ipi_trace.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-trace|120|BOARD=$(1)|test/qemu/test_ipi_trace.sh|build/$(1)|$(H))
+# cpuwake: CondBroadcast named, condvar waits by their signaller, cross-CPU wake-ups named as
+# such, migrations in the CTF, against the program's own counts (test_cpuwake.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/cpuwake|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_cpuwake.sh|build/$(1)|$(H))
+# exechog: a thread's executed time with the CPUs run in turn, against its own clock reads
+# (test_exechog.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))
 # console-cpus: the console's calls on 4 CPUs at once, every line whole (test_console_cpus.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/console-cpus|180|BOARD=$(1)|test/qemu/test_console_cpus.sh|build/$(1))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)

@@ -11,6 +11,7 @@
 #     so the kernel's switch path (from that event to the next THRUNNING on its CPU, taken
 #     from traceprinter's events) is the thread's in one and nobody's in the other. Exact, so
 #     that an emulator stalled in a switch path (QEMU on the host's clock) moves both alike;
+#   - migrations per thread (lttng-cputop, from the sched_migrate_task events): kevstat's;
 #   - interrupts per line (lttng-irqstats), kernel calls per call (lttng-syscallstats, summed
 #     over its threads) and one period per interrupt (lttng-periodstats, a period from each
 #     irq_handler_entry to the exit on its CPU): exactly kevstat's counts.
@@ -71,9 +72,9 @@ analysis("periodstats", "--period", IRQ_PERIOD)
 
 # ---- CPU per thread ----
 span = ks["trace"]["last"] - ks["trace"]["first"]
-cputop = {row[0]["tid"]: row[3]["value"] * 100
-          for r in mi("cputop", "--limit", "100000") if r["class"] == "per-process"
-          for row in r["data"]}
+top = [row for r in mi("cputop", "--limit", "100000") if r["class"] == "per-process"
+       for row in r["data"]]
+cputop = {row[0]["tid"]: row[3]["value"] * 100 for row in top}
 
 
 def switch_paths():
@@ -116,6 +117,13 @@ check("lttng-cputop: each of %d threads' CPU within 0.05 point of kevstat's and 
       "paths' (worst %.3f)"
       % (len(threads), worst), threads and not far, far)
 
+# ---- migrations (sched_migrate_task, which lttng-cputop counts) ----
+moved = {row[0]["tid"]: row[1]["value"] for row in top if row[1]["value"]}
+want = {t["pid"] * 1000 + t["tid"]: t["migrations"] for t in ks["threads"]
+        if t["pid"] != 0 and t.get("migrations")}
+check("lttng-cputop: each thread's migrations as kevstat counts them (%d threads, %d in all)"
+      % (len(want), sum(want.values())), moved == want, (moved, want))
+
 # ---- interrupts ----
 irqs = {row[0]["nr"]: row[1]["value"]
         for r in mi("irqstats") if r["class"] == "hard-stats" for row in r["data"]}
@@ -137,7 +145,11 @@ for r in mi("syscallstats"):
         continue
     for row in r["data"]:
         calls[row[0]["name"]] = calls.get(row[0]["name"], 0) + row[1]["value"]
-want = {k["name"]: k["count"] for k in ks["kernel_calls"] if k["count"]}
+want = {}
+for k in ks["kernel_calls"]:   # (kevstat's rows apart, the logger's own, under the API's name)
+    if k["count"]:
+        n = k.get("api", k["name"])
+        want[n] = want.get(n, 0) + k["count"]
 diff = {n: (calls.get(n, 0), want.get(n, 0)) for n in set(calls) | set(want)
         if calls.get(n, 0) != want.get(n, 0)}
 check("lttng-syscallstats: each of %d kernel calls completed as often as kevstat says (%d calls)"

@@ -113,7 +113,11 @@ check("the trace's first and last event (metadata)", span[0] if span else None,
       [ns(ind["span"][0]), ns(ind["span"][1])])
 
 # --- kevstat: the same records summed ------------------------------------------------------------
-kc = {r["name"]: [r["count"], r["errors"]] for r in st["kernel_calls"] if r["count"] or r["errors"]}
+kc = {}
+for r in st["kernel_calls"]:   # (kevstat's rows apart, the logger's own, under the API's name)
+    if r["count"] or r["errors"]:
+        n = kc.setdefault(r.get("api", r["name"]), [0, 0])
+        n[0], n[1] = n[0] + r["count"], n[1] + r["errors"]
 got = {k: [c, e] for k, c, e in sql("SELECT name, sum(dur IS NOT NULL), sum(errno > 0) FROM kcall "
                                     "GROUP BY name HAVING sum(dur IS NOT NULL) OR sum(errno > 0)")}
 check("kernel calls completed and failed per call: kevstat's", got, kc)

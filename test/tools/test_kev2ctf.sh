@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # kev2ctf: babeltrace2 reads every converted trace without error, with as many events as the
-# .kev holds (plus the derived sched_process_free) and as many discarded events as it lost;
+# .kev holds (plus the derived sched_process_free and sched_migrate_task) and as many discarded
+# events as it lost;
 # Trace Compass's rules (check_ctf.py) on each; LTTng names and fields; damaged input.
 # usage: test_kev2ctf.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
@@ -13,10 +14,10 @@ scratch ctf "${2:-build/host-test/kevconv}"
 need babeltrace2
 
 # bt2_counts CTFDIR: "EVENTS DISCARDED" as babeltrace2 reports them, without the events
-# kev2ctf derives (sched_process_free); fails on any error.
+# kev2ctf derives (sched_process_free, sched_migrate_task); fails on any error.
 bt2_counts() {
     local out err ev disc
-    out=$(babeltrace2 "$1" 2>"$1.bt2err" | grep -v ' sched_process_free: ' | wc -l) || return 1
+    out=$(babeltrace2 "$1" 2>"$1.bt2err" | grep -vE ' (sched_process_free|sched_migrate_task): ' | wc -l) || return 1
     if grep -qE 'ERROR|CAUSED BY' "$1.bt2err"; then return 1; fi
     disc=$(sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' "$1.bt2err" | awk '{s += $1} END {print s + 0}')
     echo "$out $disc"

@@ -8,6 +8,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_digits.h>
 #include <kevhost/json_out.h>
+#include <trace/kev_kercall.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
@@ -314,6 +315,18 @@ const char *kx_kcall_name(unsigned call, char *buf, size_t n)
         return s;
     snprintf(buf, n, "kc%u", call);
     return buf;
+}
+
+const char *kx_kcall_api_name(unsigned call, const uint32_t *arg, unsigned nargs, char *buf,
+                              size_t n)
+{
+    const char *api = kev_kcall_api_name(call, arg, nargs);
+    return api ? api : kx_kcall_name(call, buf, n);
+}
+
+int kx_is_logger(const struct kx_model *m, int idx)
+{
+    return idx >= 0 && (unsigned)idx < m->nth && !strcmp(m->th[idx].comm, "tracelogger");
 }
 
 int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n)

@@ -5,6 +5,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_emul.h>
 #include <kevhost/kx_pass.h>
+#include <trace/kev_kercall.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ static int kw_thread_of(void *user, uint32_t pid, uint32_t tid)
     return kx_thread(user, pid, tid);
 }
 
+static int kw_is_idle(void *user, int th)
+{
+    return kx_is_idle(user, th);
+}
+
 // Everything kx_stats_init does but clearing s: s is zero already.
 static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
 {
@@ -43,8 +49,10 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     s->ncpu = r->kr_trl_ncpu <= KEV_MAX_CPUS ? r->kr_trl_ncpu : KEV_MAX_CPUS;
     s->worst_chan = -1;
     s->kw = calloc(1, sizeof(*s->kw));
-    if (s->kw)
+    if (s->kw) {
         kw_setup(s->kw, kw_thread_of, &s->m);
+        s->kw->is_idle = kw_is_idle;
+    }
     s->ureg = calloc(1, sizeof(*s->ureg));
     s->tasks = calloc(1, sizeof(*s->tasks));
     if (s->tasks)
@@ -230,9 +238,47 @@ static void prio_change(struct kx_stats *s, const struct kev_event *e)
 }
 
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
+int kx_exec_in_turns(const struct kx_stats *s)
+{
+    return s->emul && s->emul->turns_on;
+}
+
+// The executed share (kx_stats.h): exec_f brought to t, then thread idx's run closed or
+// opened by its change to st.
+static uint64_t exec_charge(struct kx_stats *s, int idx, unsigned st, uint64_t t)
+{
+    uint64_t run = 0;
+    struct kx_th_stats *ts = &s->th[idx];
+    if (t > s->exec_last) {
+        s->exec_f += (double)(t - s->exec_last) / (double)(s->exec_busy ? s->exec_busy : 1u);
+        s->exec_last = t;
+    }
+    int idle = kx_is_idle(&s->m, idx);
+    if (ts->state == KEV_TH_RUNNING && st != KEV_TH_RUNNING) {
+        run = (uint64_t)(s->exec_f - ts->exec_f0 + 0.5);
+        ts->exec_t += run;
+        s->exec_busy -= !idle && s->exec_busy;
+    } else if (ts->state != KEV_TH_RUNNING && st == KEV_TH_RUNNING) {
+        ts->exec_f0 = s->exec_f;
+        s->exec_busy += !idle;
+    }
+    return kx_exec_in_turns(s) || t < ts->since ? run : t - ts->since;
+}
+
+uint64_t kx_exec_time(const struct kx_stats *s, int idx)
+{
+    const struct kx_th_stats *ts = &s->th[idx];
+    if (!kx_exec_in_turns(s))
+        return ts->state_t[KEV_TH_RUNNING];
+    // (a run still open at the end: its share so far)
+    uint64_t open = ts->state == KEV_TH_RUNNING ? (uint64_t)(s->exec_f - ts->exec_f0 + 0.5) : 0;
+    return ts->exec_t + open;
+}
+
 static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
 {
     struct kx_th_stats *ts = &s->th[idx];
+    uint64_t run = exec_charge(s, idx, st, t);
     if (ts->state < KEV_TH_NSTATES && t >= ts->since) {
         uint64_t d = t - ts->since;
         ts->state_t[ts->state] += d;
@@ -244,7 +290,8 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
                                       ts->state == KEV_TH_RUNNING && ts->run_cpu
                                           ? (int)ts->run_cpu - 1 : -1,
                                       prio, ts->woken, ts->waker, ts->waker_id, ts->waker_irq,
-                                      ts->block_call, 0, -1, -1 };
+                                      ts->block_call, 0, -1, -1,
+                                      ts->state == KEV_TH_RUNNING ? run : 0 };
             const struct kw_wait *w = s->kw && !(s->skip & KX_SKIP_WAIT) && s->kw->th[idx].wait >= 0
                                           ? &s->kw->wait[s->kw->th[idx].wait] : NULL;
             if (w && w->th == idx && w->t0 == ts->since)
@@ -432,6 +479,30 @@ static void snapshot_entry(struct kx_stats *s, const struct kev_event *e)
 
 // ---- kernel calls ------------------------------------------------------------------------------------
 
+unsigned kx_kc_slot(const struct kx_model *m, int idx, unsigned call, const uint32_t *arg,
+                    unsigned nargs)
+{
+    if (kx_is_logger(m, idx))
+        return KX_KC_LOGGER + call;
+    return arg && kev_kcall_api_name(call, arg, nargs) ? KX_KC_BROADCAST : call;
+}
+
+const char *kx_kc_slot_name(unsigned slot, char *buf, size_t n)
+{
+    char nb[16];
+    if (slot == KX_KC_BROADCAST)
+        return "CondBroadcast";
+    if (slot < KEV_KC_MAX)
+        return kx_kcall_name(slot, buf, n);
+    snprintf(buf, n, "%s [logger]", kx_kcall_name(slot - KX_KC_LOGGER, nb, sizeof(nb)));
+    return buf;
+}
+
+unsigned kx_kc_slot_call(unsigned slot)
+{
+    return slot == KX_KC_BROADCAST ? 83u : slot < KEV_KC_MAX ? slot : slot - KX_KC_LOGGER;
+}
+
 static void kcall_row(struct kx_stats *s, int idx, const struct kev_event *exit_e, int interrupted,
                       int32_t ret, uint32_t err)
 {
@@ -452,16 +523,17 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
     if (part == KEV_KCALL_NONE)
         return;
     unsigned call = kev_kcall_no(e);
-    struct kx_kc_stats *k = &s->kc[call];
     int32_t ret = 0;
     uint32_t en = 0;
     if (part == KEV_KCALL_ENTRY) {
-        k->entries++;
+        unsigned slot = kx_kc_slot(&s->m, idx, call, e->w, e->nw);
+        s->kc[slot].entries++;
         if (idx >= 0) {
             struct kx_th_stats *ts = &s->th[idx];
             if (ts->kc_call)
                 kcall_row(s, idx, NULL, 0, 0, 0); // its exit was lost
             ts->kc_call = call + 1, ts->kc_t = e->t64, ts->kc_id = ++s->next_kc;
+            ts->kc_slot = slot;
             ts->kc_cpu = e->cpu;
             ts->kc_nargs = e->nw < 4 ? e->nw : 4;
             memset(ts->kc_arg, 0, sizeof(ts->kc_arg));
@@ -469,6 +541,9 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
         }
         return;
     }
+    // the exit's row is its entry's (the arguments that name it are the entry's)
+    int open = idx >= 0 && s->th[idx].kc_call == call + 1;
+    struct kx_kc_stats *k = &s->kc[open ? s->th[idx].kc_slot : kx_kc_slot(&s->m, idx, call, NULL, 0)];
     int interrupted = part == KEV_KCALL_INTR;
     if (interrupted) {
         k->interrupted++;
@@ -476,7 +551,7 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
         k->errors++;
         k->err[en < KX_MAX_ERRNO ? en : KX_MAX_ERRNO - 1]++;
     }
-    if (idx >= 0 && s->th[idx].kc_call == call + 1) {
+    if (open) {
         kx_dist_add(&k->lat, e->t64 - s->th[idx].kc_t);
         kcall_row(s, idx, e, interrupted, ret, en);
         s->th[idx].kc_call = 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_ids.h>
 #include <kevhost/kx_emul.h>
 
 void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
@@ -47,10 +48,12 @@ static void threads(const struct kx_stats *s, FILE *f)
         fprintf(f, "%s\n{\"pid\":%u,\"tid\":%u,\"name\":", i ? "," : "", s->m.th[i].pid,
                 s->m.th[i].tid);
         label(f, s, (int)i);
-        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,"
-                   "\"states\":{",
+        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,",
                 s->m.th[i].prio, (unsigned long long)t->state_t[KEV_TH_RUNNING],
                 (unsigned long long)t->runs, (unsigned long long)t->migrations);
+        if (kx_exec_in_turns(s) && !kx_is_idle(&s->m, (int)i)) // (CPUs in turn: its CPU's share)
+            fprintf(f, "\"exec_cycles\":%llu,", (unsigned long long)kx_exec_time(s, (int)i));
+        fputs("\"states\":{", f);
         int first = 1;
         for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
             if (t->state_t[st]) {
@@ -116,14 +119,20 @@ static void kcalls(const struct kx_stats *s, FILE *f)
 {
     fputs(",\n\"kernel_calls\":[", f);
     int first = 1;
-    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+    for (unsigned c = 0; c < KX_KC_SLOTS; c++) {
         const struct kx_kc_stats *k = &s->kc[c];
         if (!k->entries && !k->lat.n && !k->errors)
             continue;
-        char nb[16];
-        fprintf(f, "%s\n{\"call\":%u,\"name\":\"%s\",\"count\":%llu,\"entries\":%llu,"
-                   "\"errors\":%llu,\"interrupted\":%llu,\"errno\":{", first ? "" : ",", c,
-                kx_kcall_name(c, nb, sizeof(nb)), (unsigned long long)k->lat.n,
+        char nb[48], ab[16];
+        // (a row apart from its number's also says its API name and whether the logger's)
+        if (c >= KEV_KC_MAX)
+            fprintf(f, "%s\n{\"api\":\"%s\",\"logger\":%s,", first ? "" : ",",
+                    c == KX_KC_BROADCAST ? "CondBroadcast" : kx_kcall_name(kx_kc_slot_call(c), ab, sizeof(ab)),
+                    c >= KX_KC_LOGGER ? "true" : "false");
+        fprintf(f, "%s\"call\":%u,\"name\":\"%s\",\"count\":%llu,\"entries\":%llu,"
+                   "\"errors\":%llu,\"interrupted\":%llu,\"errno\":{",
+                c >= KEV_KC_MAX ? "" : first ? "\n{" : ",\n{", kx_kc_slot_call(c),
+                kx_kc_slot_name(c, nb, sizeof(nb)), (unsigned long long)k->lat.n,
                 (unsigned long long)k->entries, (unsigned long long)k->errors,
                 (unsigned long long)k->interrupted);
         int fe = 1;

@@ -12,8 +12,8 @@
 
 #include <trace/kev.h>
 
-enum { CALL_MUTEX_LOCK = 80, CALL_MUTEX_UNLOCK = 81, CALL_COND_WAIT = 82, CALL_SEM_POST = 84,
-       CALL_SEM_WAIT = 85 };
+enum { CALL_MUTEX_LOCK = 80, CALL_MUTEX_UNLOCK = 81, CALL_COND_WAIT = 82, CALL_COND_SIGNAL = 83,
+       CALL_SEM_POST = 84, CALL_SEM_WAIT = 85 };
 #define NO_STATE 255u
 
 static int blocked_on_sync(unsigned st)
@@ -37,7 +37,7 @@ static enum kw_kind kind_of_call(unsigned call)
     switch (call) {
     case CALL_MUTEX_LOCK: case CALL_MUTEX_UNLOCK: return KW_MUTEX;
     case CALL_SEM_WAIT: case CALL_SEM_POST: return KW_SEM;
-    case CALL_COND_WAIT: return KW_COND;
+    case CALL_COND_WAIT: case CALL_COND_SIGNAL: return KW_COND;
     default: return KW_NONE;
     }
 }
@@ -146,6 +146,20 @@ static void add_preemptor(struct kw_wait *w, int m, uint64_t d, int middle)
         w->by = m;
 }
 
+// Thread th, READY, is waking: woken from a wait, and on the CPU it last ran on only idle or
+// a lower priority runs, which cannot keep it off (the scheduler's real-time rule): the time
+// is its wake-up's (another CPU's IPI and that CPU's answer), nobody's preemption.
+static int waking(const struct kw *k, int th)
+{
+    const struct kw_thread *o = &k->th[th];
+    int m = o->cpu >= 0 ? k->cur[o->cpu] : -1;
+    if (!o->woken || m == th)
+        return 0;
+    if (m < 0 || (k->is_idle && k->is_idle(k->user, m)))
+        return 1;
+    return k->th[m].prio >= 0 && o->prio >= 0 && k->th[m].prio < o->prio;
+}
+
 static void flush(struct kw *k, uint64_t t)
 {
     for (unsigned i = 0; i < k->nopen; i++) {
@@ -161,6 +175,8 @@ static void flush(struct kw *k, uint64_t t)
         const struct kw_thread *o = &k->th[w->owner];
         if (o->state == KEV_TH_RUNNING) {
             w->own_run += d;
+        } else if (o->state == KEV_TH_READY && waking(k, w->owner)) {
+            w->own_wake += d;
         } else if (o->state == KEV_TH_READY) {
             w->own_ready += d;
             int m = o->cpu >= 0 ? k->cur[o->cpu] : -1;
@@ -201,6 +217,7 @@ static void push_iv(struct kw *k, int x, uint64_t t)
 static void set_state(struct kw *k, int x, unsigned st, uint64_t t)
 {
     struct kw_thread *s = &k->th[x];
+    s->woken = st == KEV_TH_READY && (s->woken || (blocked(s->state) && s->state != NO_STATE));
     push_iv(k, x, t);
     s->state = st;
     s->since = t;
@@ -327,11 +344,37 @@ static void close_wait(struct kw *k, int x, uint64_t t)
     s->wait = -1;
 }
 
+// An unlock handed mutex obj to x: the waits still on it wait on x from now (accounted up to
+// now: flush), whose wake-up is then theirs to wait for (waking).
+static void hand_over(struct kw *k, int obj, int x)
+{
+    set_owner(k, obj, x);
+    for (unsigned i = 0; i < k->nopen && obj >= 0; i++) {
+        struct kw_wait *w = &k->wait[k->open[i]];
+        if (w->obj == obj && w->th != x && w->owner != x)
+            w->owner = x;
+    }
+}
+
+// The thread whose CondSignal or CondBroadcast (QNX's one call) ends waiter x's condvar wait
+// with the state event e: the one in that call on e's CPU (the waker records the waiter's
+// state), -1 none (a timeout, a kill).
+static int signaller(const struct kw *k, const struct kev_event *e, int x)
+{
+    const struct kw_thread *s = &k->th[x];
+    int cur = k->cur[e->cpu < KW_MAX_CPUS ? e->cpu : 0];
+    if (s->wait < 0 || k->wait[s->wait].state != KEV_TH_CONDVAR || e->ev == KEV_TH_CONDVAR ||
+        !valid(cur) || cur == x || k->th[cur].kc_call != CALL_COND_SIGNAL + 1u)
+        return -1;
+    return cur;
+}
+
 static void thread_event(struct kw *k, const struct kev_event *e, int x)
 {
     uint64_t t = e->t64;
     unsigned cpu = e->cpu < KW_MAX_CPUS ? e->cpu : 0;
     struct kw_thread *s = &k->th[x];
+    int by = signaller(k, e, x);
     unsigned st = e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD
                   : e->ev == KEV_TH_CREATE ? NO_STATE : e->ev;
     flush(k, t);
@@ -371,10 +414,14 @@ static void thread_event(struct kw *k, const struct kev_event *e, int x)
     if (s->wait >= 0 && st != s->state && st != NO_STATE) {
         unsigned was = k->wait[s->wait].state;
         int obj = k->wait[s->wait].obj;
+        if (by >= 0) { // a condvar has no holder: its wait's "owner" is who signalled it
+            k->wait[s->wait].owner = by;
+            k->wait[s->wait].owner_prio = k->th[by].prio;
+        }
         set_state(k, x, st, t);
         close_wait(k, x, t);
         if (was == KEV_TH_MUTEX && (st == KEV_TH_READY || st == KEV_TH_RUNNING))
-            set_owner(k, obj, x); // the unlock handed it the mutex
+            hand_over(k, obj, x); // the unlock handed it the mutex
     } else {
         set_state(k, x, st, t);
     }

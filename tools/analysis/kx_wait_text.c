@@ -27,6 +27,12 @@ static const char *who_prio(const struct kx_stats *s, int th, int p, char *buf, 
     return buf;
 }
 
+// A condvar has no holder: its wait ends when another thread signals it (kx_wait.h).
+static const char *held_by(unsigned state)
+{
+    return state == KEV_TH_CONDVAR ? "signalled by" : "held by";
+}
+
 // The thread with its priority at the end of the trace.
 static const char *who(const struct kx_stats *s, int th, char *buf, size_t n)
 {
@@ -64,11 +70,12 @@ void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const
         break;
     default:
         if (p->obj >= 0 || p->owner >= 0) {
-            printf("%s%12.3f us blocked (%s) on %s held by %s", indent, us(s, p->t),
+            printf("%s%12.3f us blocked (%s) on %s %s %s", indent, us(s, p->t),
                    kev_thread_state_name(p->state), kx_wait_obj(s, p->obj, o, sizeof(o)),
-                   who_prio(s, p->owner, p->owner_prio, a, sizeof(a)));
+                   held_by(p->state), who_prio(s, p->owner, p->owner_prio, a, sizeof(a)));
             if (p->owner >= 0)
-                printf(": owner running %.3f us, preempted %.3f us%s%s, blocked %.3f us",
+                printf(": %s running %.3f us, preempted %.3f us%s%s, blocked %.3f us",
+                   p->state == KEV_TH_CONDVAR ? "signaller" : "owner",
                        us(s, p->own_run), us(s, p->own_ready), p->own_by >= 0 ? " by " : "",
                        p->own_by >= 0 ? who(s, p->own_by, b, sizeof(b)) : "",
                        us(s, p->own_blocked));
@@ -105,14 +112,17 @@ static void print_wait(const struct kx_stats *s, const struct kw_wait *w)
 {
     char a[120], b[120], o[80], lb[80];
     uint64_t end = w->t1 ? w->t1 : s->kw->t_last;
-    printf("  %12.3f us %s waited %.3f us%s (%s) on %s held by %s", us(s, w->t0),
+    printf("  %12.3f us %s waited %.3f us%s (%s) on %s %s %s", us(s, w->t0),
            kx_label(&s->m, w->th, a, sizeof(a)), us(s, end - w->t0),
            w->t1 ? "" : " (still at the end)", kev_thread_state_name(w->state),
-           kx_wait_obj(s, w->obj, o, sizeof(o)),
+           kx_wait_obj(s, w->obj, o, sizeof(o)), held_by(w->state),
            w->owner >= 0 ? kx_label(&s->m, w->owner, b, sizeof(b)) : "(nobody known)");
-    if (w->owner >= 0) {
-        printf(": owner running %.3f us, preempted %.3f us", us(s, w->own_run),
-               us(s, w->own_ready));
+    if (w->owner >= 0 && w->state != KEV_TH_CONDVAR) { // (a signaller was no holder meanwhile)
+        printf(": owner running %.3f us, ", us(s, w->own_run));
+        if (w->own_wake) // (woken, its CPU idle or running less urgent work)
+            printf("waking %.3f us (its wake-up's latency: the IPI and its CPU's answer), ",
+                   us(s, w->own_wake));
+        printf("preempted %.3f us", us(s, w->own_ready));
         for (unsigned i = 0; i < w->npre; i++)
             printf("%s%s %.3f us", i ? ", " : " (by ", kx_label(&s->m, w->pre[i].th, lb, sizeof(lb)),
                    us(s, w->pre[i].t));
@@ -141,9 +151,9 @@ static void print_groups(const struct kx_stats *s)
         printf("== Waits of 1%% of the waiter's period or %u us or more, by waiter and object: "
                "%zu ==\n", KX_WAIT_MIN_NS / 1000u, n);
     for (size_t i = 0; i < n; i++)
-        printf("  %s on %s held by %s: %llu wait(s), %.3f us in all, worst %.3f us at %.3f us\n",
+        printf("  %s on %s %s %s: %llu wait(s), %.3f us in all, worst %.3f us at %.3f us\n",
                who_prio(s, g[i].waiter, g[i].waiter_prio, a, sizeof(a)),
-               kx_wait_obj(s, g[i].obj, o, sizeof(o)),
+               kx_wait_obj(s, g[i].obj, o, sizeof(o)), held_by(g[i].state),
                who_prio(s, g[i].owner, g[i].owner_prio, b, sizeof(b)), (unsigned long long)g[i].count,
                us(s, g[i].total), us(s, g[i].worst), us(s, g[i].worst_t0));
     if (under)
@@ -220,8 +230,9 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
         printf("== Still blocked at the end of the trace (%.3f us) ==\n", us(s, k->t_last));
     for (unsigned i = 0; i < k->nopen; i++) {
         const struct kw_wait *w = &k->wait[k->open[i]];
-        printf("  %s since %.3f us on %s held by %s\n", who_prio(s, w->th, w->prio, a, sizeof(a)),
-               us(s, w->t0), kx_wait_obj(s, w->obj, o, sizeof(o)),
-               who_prio(s, w->owner, w->owner_prio, b, sizeof(b)));
+        int cv = w->state == KEV_TH_CONDVAR;
+        printf("  %s since %.3f us on %s %s%s\n", who_prio(s, w->th, w->prio, a, sizeof(a)),
+               us(s, w->t0), kx_wait_obj(s, w->obj, o, sizeof(o)), cv ? "not signalled" : "held by ",
+               cv ? "" : who_prio(s, w->owner, w->owner_prio, b, sizeof(b)));
     }
 }

@@ -151,6 +151,31 @@ static void field_decl(FILE *f, const char *name, unsigned kind)
     }
 }
 
+// The entry and exit classes of call c, named syscall_entry_<kc> and syscall_exit_<kc>.
+static void kcall_decl(FILE *f, const char *kc, unsigned c, unsigned entry_id, unsigned exit_id)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "syscall_entry_%s", kc);
+    // The arguments named by the table (trace/kev_kercall.c); nargs says how many words
+    // the entry recorded (2 fast, 6 wide): a field past them was not recorded, written 0.
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+               "\tfields := struct {\n\t\tuint8_t nargs;\n", name, entry_id);
+    const struct ctf_kclass *ke = ctf_kcall_class(c, 0);
+    for (unsigned k = 0; k < ke->n; k++)
+        field_decl(f, ke->f[k].name, ke->f[k].kind);
+    fputs("\t};\n};\n\n", f);
+    // LTTng's ret (the result, -errno on failure), interrupted (QNX's interrupted call),
+    // then the exit's words as the table names them: errno, or the call's own results.
+    snprintf(name, sizeof(name), "syscall_exit_%s", kc);
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+               "\tfields := struct {\n\t\tint64_t ret;\n\t\tuint8_t interrupted;\n", name,
+            exit_id);
+    const struct ctf_kclass *kx = ctf_kcall_class(c, 1);
+    for (unsigned k = 0; k < kx->n; k++)
+        field_decl(f, kx->f[k].name, kx->f[k].kind);
+    fputs("\t};\n};\n\n", f);
+}
+
 int ctf_table_function(const struct kev_event_desc *d)
 {
     return d->cls == KEV_C_SYSTEM && (d->lo == KEV_SYS_FUNC_ENTER || d->lo == KEV_SYS_FUNC_EXIT);
@@ -263,6 +288,11 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     event(f, CTF_ID_SCHED_PROCESS_FORK, "sched_process_fork",
           "\t\tchar_t parent_comm[16];\n\t\tint32_t parent_tid;\n\t\tint32_t parent_pid;\n"
           "\t\tchar_t child_comm[16];\n\t\tint32_t child_tid;\n\t\tint32_t child_pid;\n");
+    // a thread switched in on another CPU than it last ran on (kevstat's migrations), as
+    // LTTng's, which lttng-cputop counts
+    event(f, CTF_ID_SCHED_MIGRATE_TASK, "sched_migrate_task",
+          "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n\t\tint32_t orig_cpu;\n"
+          "\t\tint32_t dest_cpu;\n");
     event(f, CTF_ID_SCHED_PROCESS_EXIT, "sched_process_exit",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
     event(f, CTF_ID_SCHED_PROCESS_EXEC, "sched_process_exec",
@@ -338,31 +368,16 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
         fputs("\t\tint32_t tid;\n\t};\n};\n\n", f);
     }
     for (unsigned c = 0; c < KEV_KC_MAX; c++) {
-        char kc[24], name[64];
+        char kc[24];
         if (kev_kcall_name(c))
             snprintf(kc, sizeof(kc), "%s", kev_kcall_name(c));
         else
             snprintf(kc, sizeof(kc), "kc%u", c);
-        snprintf(name, sizeof(name), "syscall_entry_%s", kc);
-        // The arguments named by the table (trace/kev_kercall.c); nargs says how many words
-        // the entry recorded (2 fast, 6 wide): a field past them was not recorded, written 0.
-        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
-                   "\tfields := struct {\n\t\tuint8_t nargs;\n", name, CTF_ID_SYSCALL_ENTRY + c);
-        const struct ctf_kclass *ke = ctf_kcall_class(c, 0);
-        for (unsigned k = 0; k < ke->n; k++)
-            field_decl(f, ke->f[k].name, ke->f[k].kind);
-        fputs("\t};\n};\n\n", f);
-        // LTTng's ret (the result, -errno on failure), interrupted (QNX's interrupted call),
-        // then the exit's words as the table names them: errno, or the call's own results.
-        snprintf(name, sizeof(name), "syscall_exit_%s", kc);
-        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
-                   "\tfields := struct {\n\t\tint64_t ret;\n\t\tuint8_t interrupted;\n", name,
-                CTF_ID_SYSCALL_EXIT + c);
-        const struct ctf_kclass *kx = ctf_kcall_class(c, 1);
-        for (unsigned k = 0; k < kx->n; k++)
-            field_decl(f, kx->f[k].name, kx->f[k].kind);
-        fputs("\t};\n};\n\n", f);
+        kcall_decl(f, kc, c, CTF_ID_SYSCALL_ENTRY + c, CTF_ID_SYSCALL_EXIT + c);
     }
+    // the API's name where QNX gives two calls one number (kev_kcall_api_name), the fields its
+    // number's
+    kcall_decl(f, "CondBroadcast", 83, CTF_ID_SYSCALL_ENTRY_BROADCAST, CTF_ID_SYSCALL_EXIT_BROADCAST);
     for (unsigned i = 0; i < kev_event_rows(); i++)
         if (!kev_event_row(i)->kcall)
             table_event(f, i, kev_event_row(i));

@@ -37,6 +37,9 @@ enum ctf_id {
     CTF_ID_KEV_SYNC_WAIT,
     CTF_ID_KEV_IMAGE,
     CTF_ID_SCHED_PROCESS_EXEC,
+    CTF_ID_SCHED_MIGRATE_TASK,
+    CTF_ID_SYSCALL_ENTRY_BROADCAST,  // CondBroadcast (QNX's CondSignal number, `all` set)
+    CTF_ID_SYSCALL_EXIT_BROADCAST,
     CTF_ID_KEV_COMM = 32,            // + COMM event number (KEV_COMM_NEVENTS of them)
     CTF_ID_SYSCALL_ENTRY = 64,       // + call number (< KEV_KC_MAX)
     CTF_ID_SYSCALL_EXIT = 64 + 128,  // + call number

@@ -17,6 +17,7 @@
 #include "kev2ctf.h"
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
+#include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
@@ -57,6 +58,7 @@ struct conv {
     int sync_for[KEV_MAX_CPUS]; // the thread a SYNC_WAIT on this CPU is about: the last to
                                 // block on a mutex, semaphore or condvar here (+1; 0: current)
     uint8_t known[KX_MAX_THREADS]; // LTTng's readers know the thread (life_*, below)
+    uint8_t broadcast[KX_MAX_THREADS + 1]; // its open call is a CondBroadcast (last: unknown)
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -327,6 +329,18 @@ static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigne
     c->derived++;
 }
 
+// Thread idx switched in on another CPU than it last ran on (kevstat's migration): LTTng's
+// sched_migrate_task, which lttng-cputop counts, just before the sched_switch.
+static void migrate_task(struct conv *c, struct stream *s, const struct kev_event *e, int idx,
+                         int32_t prio)
+{
+    ev_header(s, CTF_ID_SCHED_MIGRATE_TASK, e->t64, 32);
+    put_comm(s, kx_lcomm(c->m, idx));
+    put32(s, (uint32_t)kx_ltid(c->m, idx)), put32(s, (uint32_t)prio);
+    put32(s, (uint32_t)(c->last_cpu[idx] - 1)), put32(s, e->cpu);
+    c->derived++;
+}
+
 // Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
 // index in the model (or KX_NO_THREAD), as kx_thread gives it.
 static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
@@ -355,6 +369,8 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
         life_know(c, p), life_know(c, idx);
+        if (idx >= 0 && c->last_cpu[idx] && c->last_cpu[idx] != (int16_t)(e->cpu + 1))
+            migrate_task(c, s, e, idx, prio);
         ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
         put_comm(s, kx_lcomm(m, p));
         put32(s, (uint32_t)kx_ltid(m, p));
@@ -629,14 +645,19 @@ static void kcall_fields(struct stream *s, const struct kev_fields *fs, unsigned
     kc_unplaced += fs->n - placed;
 }
 
-static void kcall_event(struct stream *s, const struct kev_event *e)
+// A call the API names apart (kev_kcall_api_name: CondBroadcast) has classes of its own, its
+// exit named by its entry's arguments (kept per thread until the exit).
+static void kcall_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     static struct kev_fields fs;
     enum kev_kcall_part part = kev_kcall_part(e);
     unsigned call = kev_kcall_no(e);
+    int th = kx_cpu_thread(c->m, e->cpu);
+    uint8_t *bc = &c->broadcast[th >= 0 ? (unsigned)th : KX_MAX_THREADS];
     if (part == KEV_KCALL_ENTRY) {
         kev_fields_decode(s->r, e, &fs);
-        ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
+        *bc = kev_kcall_api_name(call, e->w, e->nw) != NULL;
+        ev_header(s, *bc ? CTF_ID_SYSCALL_ENTRY_BROADCAST : CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
         put8(s, (uint8_t)e->nw);
         kcall_fields(s, &fs, call, 0);
     } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
@@ -645,7 +666,9 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
         int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err);
-        ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 9);
+        ev_header(s, *bc && call == 83u ? CTF_ID_SYSCALL_EXIT_BROADCAST : CTF_ID_SYSCALL_EXIT + call,
+                  e->t64, 9);
+        *bc = 0;
         put64(s, err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret); // LTTng's: -errno
         put8(s, part == KEV_KCALL_INTR);
         kcall_fields(s, &fs, call, 1);
@@ -756,7 +779,7 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
         else
             unknown_event(s, e);
         break;
-    case KEV_C_KER_CALL: kcall_event(s, e); break;
+    case KEV_C_KER_CALL: kcall_event(c, s, e); break;
     case KEV_C_INT: int_event(s, e); break;
     case KEV_C_SYSTEM:
         if (e->ev == KEV_SYS_SNAPSHOT && kx_snapshot_cpu(e) >= 0) {

@@ -7,6 +7,8 @@
 
 #include "kev2perfetto.h"
 
+#include <trace/kev_kercall.h>
+
 // The kernel-call track of thread th: a child of its thread track, described once.
 static uint64_t kcall_track(struct conv *c, int th)
 {
@@ -39,7 +41,9 @@ void pf_kcall_event(struct conv *c, const struct kev_reader *r, const struct kev
         return;
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS, call = kev_kcall_no(e);
     char nb[48];
-    const char *name = kev_kcall_name(call);
+    const char *name = part == KEV_KCALL_ENTRY ? kev_kcall_api_name(call, e->w, e->nw) : NULL;
+    if (!name) // (as the API names it: an entry's arguments may, CondBroadcast)
+        name = kev_kcall_name(call);
     if (!name)
         name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
     uint64_t uuid = kcall_track(c, th);

@@ -14,6 +14,7 @@
 #include <trace/kev_panic.h>
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_ids.h>
 #include <kevhost/kx_pass.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
@@ -140,8 +141,12 @@ static void print_cpu(const struct kx_stats *s)
     uint64_t span = s->t_last - s->t_first;
     printf("== CPU time (trace span %.3f ms) ==\n", us(s, span) / 1000);
     unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
-    printf("  %-32s %12s %7s %8s%s\n", "thread", "us", "%", "runs",
-           ncpu > 1 ? "  migrations" : "");
+    int turns = kx_exec_in_turns(s);
+    if (turns)
+        printf("  (the CPUs ran in turn: of a thread's time running, \"executed\" is its CPU's\n"
+               "  turns, each CPU with work taking an equal turn; the rest was other CPUs')\n");
+    printf("  %-32s %12s %7s %8s%s%s\n", "thread", "us", "%", "runs",
+           ncpu > 1 ? "  migrations" : "", turns ? "  executed us" : "");
     for (unsigned i = 0; i < s->m.nth; i++) {
         uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
         if (!t && !s->th[i].runs)
@@ -151,6 +156,8 @@ static void print_cpu(const struct kx_stats *s)
                (unsigned long long)s->th[i].runs);
         if (ncpu > 1)       // switched in on another CPU than the time before
             printf(" %11llu", (unsigned long long)s->th[i].migrations);
+        if (turns && !kx_is_idle(&s->m, (int)i)) // (an idle CPU waits, executing nothing)
+            printf(" %12.3f", us(s, kx_exec_time(s, (int)i)));
         printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
@@ -207,15 +214,15 @@ static void print_states(const struct kx_stats *s)
 
 static void print_kcalls(const struct kx_stats *s)
 {
-    char nb[16];
+    char nb[48];
     printf("== Kernel calls ==\n");
     printf("  %-22s %10s %10s %8s %12s %12s\n", "call", "entries", "completed", "errors",
            "mean us", "max us");
-    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+    for (unsigned c = 0; c < KX_KC_SLOTS; c++) {
         const struct kx_kc_stats *k = &s->kc[c];
         if (!k->entries && !k->lat.n)
             continue;
-        printf("  %-22s %10llu %10llu %8llu %12.3f %12.3f\n", kx_kcall_name(c, nb, sizeof(nb)),
+        printf("  %-22s %10llu %10llu %8llu %12.3f %12.3f\n", kx_kc_slot_name(c, nb, sizeof(nb)),
                (unsigned long long)k->entries, (unsigned long long)k->lat.n,
                (unsigned long long)k->errors,
                k->lat.n ? us(s, k->lat.sum) / (double)k->lat.n : 0.0, us(s, k->lat.max));
@@ -224,9 +231,9 @@ static void print_kcalls(const struct kx_stats *s)
                 printf("      errno %u (%s): %llu\n", e, kev_errno_name(e) ? kev_errno_name(e) : "?",
                        (unsigned long long)k->err[e]);
     }
-    for (unsigned c = 0; c < KEV_KC_MAX; c++)
+    for (unsigned c = 0; c < KX_KC_SLOTS; c++)
         if (s->kc[c].lat.n) {
-            printf("  %s latency\n", kx_kcall_name(c, nb, sizeof(nb)));
+            printf("  %s latency\n", kx_kc_slot_name(c, nb, sizeof(nb)));
             quantize(s, &s->kc[c].lat, "entry -> exit");
         }
 }

@@ -66,7 +66,9 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
         snprintf(b, n, "%s %u/%u", name ? name : "?", kx_th_pid(e), kx_th_tid(e));
         break;
     case KEV_C_KER_CALL: // the entry's first argument, the exit's result
-        snprintf(b, n, "%s %s 0x%x", kx_kcall_name(kev_kcall_no(e), nb, sizeof(nb)),
+        snprintf(b, n, "%s %s 0x%x", kev_kcall_part(e) == KEV_KCALL_ENTRY
+                 ? kx_kcall_api_name(kev_kcall_no(e), e->w, e->nw, nb, sizeof(nb))
+                 : kx_kcall_name(kev_kcall_no(e), nb, sizeof(nb)),
                  kev_kcall_part_name(e->ev),
                  kev_kcall_exit(e, &ret, &err) ? (uint32_t)ret : kev_kcall_arg(e, 0));
         break;

@@ -586,8 +586,9 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
         s = v->ev <= KEV_TH_DESTROY ? kev_thread_state_name(v->ev) : kev_process_event_name(v->ev);
         break;
     case KEV_C_KER_CALL:
-        snprintf(b, n, "%s/%s", kx_kcall_name(v->ev % KEV_KC_MAX, nb, sizeof(nb)),
-                 kev_kcall_part_name(v->ev));
+        snprintf(b, n, "%s/%s", v->ev < KEV_KC_MAX // (an entry's arguments name it)
+                 ? kx_kcall_api_name(v->ev, v->w, v->nw < 8 ? v->nw : 8, nb, sizeof(nb))
+                 : kx_kcall_name(v->ev % KEV_KC_MAX, nb, sizeof(nb)), kev_kcall_part_name(v->ev));
         return b;
     case KEV_C_INT: s = kev_int_name(v->ev); break;
     case KEV_C_COMM: s = kev_comm_name(v->ev); break;
@@ -907,7 +908,7 @@ static const struct ks_rcol sched_cols[] = {
     { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
     { RC_FN("end_state", "TEXT", st_end_state), PF }, { RC_INT("priority", prio), NUL(NEG), PF },
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_NS("ts_end", t1) },
-    { RC_NAME("kernel_end_state", end_state, state_name) },
+    { RC_NAME("kernel_end_state", end_state, state_name) }, { RC_SPAN("exec_dur", exec) },
 };
 static void sched_push(void *user, const struct kx_state_row *r)
 {
@@ -918,7 +919,8 @@ static void sink_sched(struct kx_sink *k) { k->state = sched_push; }
 static const struct ks_table t_sched = {
     .name = "sched_slice",
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
-    "more urgent; end_state the kernel's state name)",
+    "more urgent; end_state the kernel's state name; exec_dur what its CPU executed of dur: "
+    "less where an emulator ran the CPUs in turn)",
     .src = KS_SRC_MODEL,
     KS_COLS(sched_cols),
     .needs_stats = 1,
@@ -1019,7 +1021,8 @@ static void kc_dur(const struct ks_row *r, sqlite3_context *ctx)
 static void kc_name(const struct ks_row *r, sqlite3_context *ctx)
 {
     char nb[32];
-    ks_result_text(ctx, kx_kcall_name(((const ROW *)r->p)->call, nb, sizeof(nb)));
+    const ROW *x = r->p;
+    ks_result_text(ctx, kx_kcall_api_name(x->call, x->arg, x->nargs, nb, sizeof(nb)));
 }
 static void kc_ret(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1241,7 +1244,7 @@ static const struct ks_rcol wait_cols[] = {
     { RC_SPAN("owner_running", own_run) }, { RC_SPAN("owner_preempted", own_ready) },
     { RC_SPAN("owner_blocked", own_blocked) }, { RC_UTID("preempted_by_utid", by) },
     { RC_SPAN("inversion", inv_t) }, { RC_FN("owner_blocked_on", "TEXT", wait_owner_on) },
-    { RC_EQ("still_waiting", t1, 0) },
+    { RC_EQ("still_waiting", t1, 0) }, { RC_SPAN("owner_waking", own_wake) },
 };
 #undef ROW
 static const struct ks_table t_wait = {
@@ -1308,13 +1311,19 @@ static const struct ks_table t_blocked_by = {
 };
 
 // wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
-// thread; past KW_MAX_PRE threads one row with utid NULL for the rest)
+// thread; past KW_MAX_PRE threads one row with utid NULL for the rest), and the owner's
+// wake-up latency (what 'waking', utid NULL: woken, its CPU idle or less urgent, kx_wait.c)
+#define WPRE_WAKING 1000
 static void push_wait_pre(void *user, const struct kw_wait *w)
 {
     struct ks_rec rec = { .kind = KS_WAIT };
     rec.u.wait = *w;
     for (unsigned i = 0; i < w->npre + (w->pre_other != 0); i++) {
         rec.sub = (int)i;
+        ks_push(ks_walk_of(user), &rec);
+    }
+    if (w->own_wake) {
+        rec.sub = WPRE_WAKING;
         ks_push(ks_walk_of(user), &rec);
     }
 }
@@ -1325,6 +1334,10 @@ static int wpre_other(const struct ks_row *r)
 {
     return (unsigned)r->rec->sub >= ((const ROW *)r->p)->npre;
 }
+static int wpre_waking(const struct ks_row *r)
+{
+    return r->rec->sub == WPRE_WAKING;
+}
 static void wpre_utid(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
@@ -1333,25 +1346,31 @@ static void wpre_utid(const struct ks_row *r, sqlite3_context *ctx)
 static void wpre_dur(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
-    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->pre_other : x->pre[r->rec->sub].t));
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_waking(r) ? x->own_wake
+                                          : wpre_other(r) ? x->pre_other : x->pre[r->rec->sub].t));
 }
 static void wpre_inversion(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
-    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->inv_other
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_waking(r) ? 0 : wpre_other(r) ? x->inv_other
                                                         : x->pre[r->rec->sub].inv_t));
+}
+static void wpre_what(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_text(ctx, wpre_waking(r) ? "waking" : wpre_other(r) ? "others" : "preempted");
 }
 static const struct ks_rcol wpre_cols[] = {
     { RC_INT("wait_id", serial) }, { RC_FN("utid", "INTEGER", wpre_utid) },
     { RC_FN("dur", "INTEGER", wpre_dur) }, { RC_FN("inversion", "INTEGER", wpre_inversion) },
     { RC_UTID("waiter_utid", th) }, { RC_FN("object", "TEXT", wait_object) },
-    { RC_UTID("owner_utid", owner) },
+    { RC_UTID("owner_utid", owner) }, { RC_FN("what", "TEXT", wpre_what) },
 };
 #undef ROW
 static const struct ks_table t_wait_pre = {
     .name = "wait_preemptor",
     .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
-    "long, and how much of it an inversion lost",
+    "long, and how much of it an inversion lost; and the owner's wake-up latency (what "
+    "'waking': woken, its CPU idle or running less urgent work: another CPU's IPI and its answer)",
     .src = KS_SRC_MODEL,
     KS_COLS(wpre_cols),
     .needs_stats = 1,

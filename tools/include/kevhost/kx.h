@@ -111,6 +111,13 @@ int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 // ---- names and small helpers -------------------------------------------------------------------
 // Kernel-call name from the decoder's table, or "kc<N>" in buf.
 const char *kx_kcall_name(unsigned call, char *buf, size_t n);
+// The same as the API names it, from the entry's arguments where QNX gives two calls one
+// number (kev_kcall_api_name: CondSignal with `all` is CondBroadcast).
+const char *kx_kcall_api_name(unsigned call, const uint32_t *arg, unsigned nargs, char *buf,
+                              size_t n);
+// Thread idx is the capture's own logger (its process is named "tracelogger"): its kernel
+// calls (TraceEvent's polling, EAGAIN while no buffer is ready) are not the program's.
+int kx_is_logger(const struct kx_model *m, int idx);
 // A user event's data word k, 0 past them: the USER row's `data` field is the words the program
 // gave (INSERTSUSEREVENT's two, INSERTCUSEREVENT's buffer), in order.
 static inline uint32_t kx_user_word(const struct kev_event *e, unsigned k)

@@ -34,6 +34,8 @@ struct kx_state_row {
     unsigned kcall;
     uint64_t wait;       // kw_wait serial, 0 none
     int obj, owner;      // kw obj index, owner thread; -1 none or unknown
+    uint64_t exec;       // RUNNING: of t1 - t0, what its CPU executed (kx_stats.h: the CPUs
+                         // run in turn, the rest other CPUs'; else all of it); else 0
 };
 
 // A kernel call: entry to exit on one thread. A call whose entry came before the capture has

@@ -57,13 +57,23 @@ struct kx_th_stats {
     uint64_t prio_since;              // its running time before this is charged (prio_t)
     uint64_t runs;                    // times it was switched in
     uint64_t migrations;              // times it was switched in on another CPU than before
+    uint64_t exec_t;                  // of its RUNNING time, what its CPU executed (kx_exec_*)
+    double exec_f0;                   // kx_stats.exec_f when its run began
     unsigned run_cpu;                 // CPU + 1 it runs or last ran on, 0 when not yet seen
     uint64_t kc_t, kc_call;           // pending kernel call: entry time, call + 1
+    unsigned kc_slot;                 // its row of the kernel-call table (kx_kc_slot)
     uint64_t kc_id;
     uint32_t kc_arg[4];
     unsigned kc_nargs, kc_cpu;
     int irq_wait;                     // an interrupt (open slot) handled when it next runs, -1
 };
+
+// The kernel-call table's rows: a call by number (< KEV_KC_MAX), CondBroadcast apart from
+// CondSignal (QNX's one number), then each call the capture's logger made (kx_is_logger) apart
+// from the program's: KX_KC_LOGGER + number.
+#define KX_KC_BROADCAST KEV_KC_MAX
+#define KX_KC_LOGGER (KEV_KC_MAX + 1u)
+#define KX_KC_SLOTS (2u * KEV_KC_MAX + 1u)
 
 struct kx_kc_stats {
     struct kx_dist lat;
@@ -120,8 +130,18 @@ struct kx_user {
     unsigned vnw, vslots;
 };
 
+// The executed share: an emulator that runs the CPUs in turn on one clock (QEMU's exact
+// mode, -icount, several CPUs: kx_emul.turns_on) gives each CPU with work an equal turn
+// (QEMU's round robin splits each deadline's budget evenly; a CPU waiting in WFI takes none), so
+// of a RUNNING stretch while k CPUs run threads other than idle, 1/k is its CPU's. exec_f is
+// the integral of 1/k over time, k counted from the threads' own RUNNING state; a run's
+// executed time is exec_f at its end minus at its start. Elsewhere (one CPU, real cores, the
+// host's clock) a run's time is all its own.
 struct kx_stats {
     struct kx_model m;
+    double exec_f;
+    uint64_t exec_last;
+    unsigned exec_busy;               // threads other than idle RUNNING now
     struct kx_msgs q;
     // each message record's slices for its flows (by its index in q.m): the sender's at the
     // send, the receiver's at the receive
@@ -143,7 +163,7 @@ struct kx_stats {
     unsigned ncpu;                    // CPUs seen (highest + 1)
     uint64_t migrations;              // every thread's, summed
     uint64_t next_iv, next_kc, next_irq, next_flow; // record ids
-    struct kx_kc_stats kc[KEV_KC_MAX];
+    struct kx_kc_stats kc[KX_KC_SLOTS]; // by kx_kc_slot
     struct kx_irq_stats irq[KX_MAX_IRQ];
     unsigned cpu_irq[KEV_MAX_CPUS];   // irq + 1 in progress on each CPU
     uint64_t cpu_irq_t[KEV_MAX_CPUS], cpu_hnd_t[KEV_MAX_CPUS];
@@ -185,6 +205,17 @@ struct kx_stats {
     void (*json_more)(const struct kx_stats *s, FILE *f);
 };
 
+// The kernel-call table's row of a call by thread idx (arg: its entry's words, NULL for an
+// exit without its entry), the row's name ("CondBroadcast", "TraceEvent [logger]") and
+// its call number.
+unsigned kx_kc_slot(const struct kx_model *m, int idx, unsigned call, const uint32_t *arg,
+                    unsigned nargs);
+const char *kx_kc_slot_name(unsigned slot, char *buf, size_t n);
+unsigned kx_kc_slot_call(unsigned slot);
+// The emulator ran the CPUs in turn (kx_emul.turns_on): a thread's executed time (exec_t) is
+// less than its RUNNING time. Else exec_t is its RUNNING time.
+int kx_exec_in_turns(const struct kx_stats *s);
+uint64_t kx_exec_time(const struct kx_stats *s, int idx);
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
 // The same in memory of its own (calloc: the pages of tables a trace never reaches are never
 // touched), NULL out of memory; kx_stats_delete frees it.

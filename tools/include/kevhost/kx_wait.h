@@ -56,13 +56,17 @@ struct kw_pre {
 // One wait on an object: what its owner did while the waiter waited (cycles).
 struct kw_wait {
     uint64_t serial;   // 1, 2, ... (0: unused)
-    int th, owner, obj; // obj: index in kw.obj, -1 when the object is unknown
+    int th, owner, obj; // obj: index in kw.obj, -1 when the object is unknown; a condvar
+                       // has no owner: once its wait ended, who signalled it (-1 none known)
     int prio, owner_prio; // their priorities when it began (the waiter's inherited included;
                        // the owner's before the boost the wait gives it), -1 unknown
     unsigned state;    // the waiter's KEV_TH_* state
     uint64_t t0, t1;   // t1 0 while open
     uint64_t seg_t;    // start of the owner's segment not yet accounted
     uint64_t own_run, own_ready, own_blocked, own_other;
+    uint64_t own_wake; // the owner woken and not yet running where only idle or a lower
+                       // priority ran on its CPU: a wake-up's latency (across CPUs, the IPI
+                       // and that CPU's response), not a preemption (not in own_ready)
     int by;            // the thread that preempted the owner for the longest (-1 none)
     uint64_t inv_t;    // time the owner was preempted by a priority between the two
     struct kw_pre pre[KW_MAX_PRE]; // who preempted the owner, in the order first seen
@@ -86,6 +90,7 @@ struct kw_thread {
     int cpu;            // CPU it runs or last ran on, -1 unknown
     int prio;           // effective priority, -1 unknown
     int by;             // while READY: who took its CPU
+    int woken;          // READY from a blocked state (a wake-up), not from its CPU
     unsigned kc_call;   // pending SYNC_* call + 1
     uint32_t kc_obj;
     int wait;           // open wait record index, -1 none
@@ -138,11 +143,13 @@ struct kw_done {
 };
 
 typedef int (*kw_thread_fn)(void *user, uint32_t pid, uint32_t tid);
+typedef int (*kw_idle_fn)(void *user, int th); // th is a CPU's idle thread
 
 typedef void (*kw_wait_fn)(void *user, const struct kw_wait *w);
 
 struct kw {
     kw_thread_fn thread_of;
+    kw_idle_fn is_idle;          // NULL: no thread is idle (set after kw_init or kw_setup)
     void *user;
     kw_wait_fn on_wait;          // every wait when it ends, and those open at kw_finish
     void *on_wait_user;

@@ -6,6 +6,8 @@
 #ifndef TRACE_KEV_KERCALL_H
 #define TRACE_KEV_KERCALL_H
 
+#include <stdint.h>
+
 #define QNX_KERCALL_NUM 101u // __KER_NOP .. __KER_MT_CTL
 
 struct qnx_kercall {
@@ -28,5 +30,10 @@ extern const char *const kev_our_kercalls[KEV_OUR_KERCALL_NUM];
 // decoder's); else that call's own layout of its two result registers, as above plus
 // W = a 64-bit number and C = a 64-bit cycle count, each low word first (both words).
 extern const char *const kev_our_kercall_exits[KEV_OUR_KERCALL_NUM];
+
+// The API's name of a call whose number QNX gives two calls, told apart by an argument the
+// entry event carries (in a fast event too): CondSignal with `all` set is CondBroadcast. NULL
+// when the number's own name (kev_kcall_name) is the call's. arg: the entry's words.
+const char *kev_kcall_api_name(unsigned call, const uint32_t *arg, unsigned nargs);
 
 #endif

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: MIT
+# cpuwake: wake-ups across CPUs through a mutex and a condvar, and a thread moved between
+# CPUs, with its own counts (test/qemu/test_cpuwake.sh; docs/smp.md) (user/module.mk reads
+# this file: docs/applications.md).
+PRIO := 40
+
+# Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk): appinit starts it under a
+# capture (as make run APPS=cpuwake).
+ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
+IMAGES        += cpuwaketest
+endif
+cpuwaketest_APPS := appinit cpuwake tracelogger

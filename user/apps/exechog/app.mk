@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: MIT
+# exechog: a CPU-bound thread measuring the time its CPU executed it, beside bursty workers on
+# the other CPUs (test/qemu/test_exechog.sh; docs/smp.md) (user/module.mk reads this file:
+# docs/applications.md).
+PRIO := 30
+
+ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
+IMAGES        += exechogtest
+endif
+exechogtest_APPS := appinit exechog tracelogger
