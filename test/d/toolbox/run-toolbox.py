@@ -52,8 +52,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 # arguments of the scripts that take them, for the workload "acq worker decide" (pids: dtrace 1,
 # appinit 2, the tracelogger 3, acq 4, worker 5, decide 6; decide spawns and kills decidevic
-# five times, for the scripts of proc:::signal-send)
-ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["5", "1"],
+# five times, for the scripts of proc:::signal-send); pritime's thread is acq's whose priority
+# its mutex's inheritance changes, 4 2
+ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["4", "2"],
         "profile_profpri.d": ["5"], "sched_whererun.d": ["worker"]}
 KEEP = None        # --keep DIR
 GUIDE_OUT = re.compile(r"^(ip_|tcp_|udp_|io_|struct_kstat|sdt_callout|user_)")
