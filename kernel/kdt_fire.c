@@ -3,7 +3,7 @@
 // tracing layer's sites (the emit helpers, kernel/kev_emit.h; the providers' traps; the
 // profile timer), at their site's time, in their thread's context, under the D lock; the
 // engine's callbacks (user and kernel memory, stacks, vtimestamp); D's view of which thread
-// each CPU runs (off-cpu, remain-cpu). kdtrace.c's commands load, start and stop the program
+// each CPU runs (off-cpu). kdtrace.c's commands load, start and stop the program
 // on the exclusive side and set the state read here (kdt_dst, kdt_consumer, kdt_timers, ...).
 // The bottom of the tracing layer with the ring: it calls nothing of the layer's above it.
 //
@@ -631,19 +631,15 @@ uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu)
 }
 
 // D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: off-cpu fires
-// there, at that event's site, as dtrace -i fires it at the capture's THRUNNING), and the
-// thread its last traced exit returned to (kdt_on_cpu: sched:::remain-cpu, which has no event,
-// fires at an exit that returns to the thread the CPU ran before). Per CPU, under the D lock
-// (kdt_chosen) or by this CPU alone (kdt_on_cpu).
+// there, at that event's site, as dtrace -i fires it at the capture's THRUNNING). Per CPU,
+// under the D lock.
 static const struct thread *kdt_chosen[KMAX_CPUS];
-
-static const struct thread *kdt_on_cpu[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
 {
     for (unsigned c = 0; c < KMAX_CPUS; c++)
-        kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires no off-cpu
-    kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
+        kdt_chosen[c] = NULL;   // other CPUs: their next choice fires no off-cpu
+    kdt_chosen[cpu_id()] = running;
 }
 
 // next was chosen to run on this CPU (its RUNNING event, within its site:
@@ -663,15 +659,4 @@ void ktrace_kdt_switch(struct thread *next)
     if (prev)
         kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
                     prev->traced_state);
-}
-
-// D's side of a traced kernel exit (ktrace_switched): sched:::remain-cpu when the scheduler
-// kept the thread this CPU ran (here, not in sched.c's hot path).
-void kdt_exit_end(struct thread *next)
-{
-    unsigned c = cpu_id();
-    const struct thread *prev = kdt_on_cpu[c];
-    kdt_on_cpu[c] = next;
-    if (next == prev)
-        kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
 }

@@ -2,9 +2,20 @@
 // KTRACE_BENCH (uapi/ktrace.h): loops of one hook each, which kbench times (BENCH
 // trace_disabled_hook_insns, trace_simple_event_insns, trace_combine_event_insns; make bench),
 // so that what a hook costs is measured on the kernel's own code: a disabled class hook, a
-// simple event, a combine event, and a stall of the kernel for the tests.
+// simple event, a combine event, the decisions' hooks (REMAIN_CPU, SURRENDER, SIGNAL_SEND),
+// and a stall of the kernel for the tests.
 #include <kernel/ktrace.h>
+#include <kernel/ktrace_tick.h>
 #include <kernel/kview.h>
+
+// A tick's mark and its exit's test, into the thread it interrupted (the caller): as
+// tick_traced and ktrace_exit_end run them.
+static inline void remain_hook(struct cpu *c, struct thread *cur)
+{
+    ktrace_tick_mark();
+    if ((uintptr_t)cur != c->trace_ran)
+        (void)ktrace_tick_kept(c, cur);
+}
 
 // One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
 // compiler from hoisting the hook's flag load out of the loop.
@@ -18,6 +29,8 @@
 __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
 {
     static const uint32_t w[4] = { 1, 2, 3, 4 };
+    struct cpu *c = this_cpu();
+    struct thread *cur = c->current;
     if (n > KTRACE_BENCH_MAX)   // bounded kernel work (uapi/ktrace.h)
         return -EINVAL;
     switch (kind) {
@@ -32,6 +45,15 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
         return 0;
     case KTRACE_BENCH_COMBINE:
         BENCH_LOOP(n, trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4));
+        return 0;
+    case KTRACE_BENCH_REMAIN:
+        BENCH_LOOP(n, remain_hook(c, cur));
+        return 0;
+    case KTRACE_BENCH_SURRENDER:
+        BENCH_LOOP(n, ktrace_surrender(cur, 0));
+        return 0;
+    case KTRACE_BENCH_SIGNAL:
+        BENCH_LOOP(n, ktrace_signal_send(cur, 1));
         return 0;
     case KTRACE_BENCH_STALL:
         return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);

@@ -24,15 +24,17 @@ const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u] = {
 _Static_assert(KC_ClockCycles >= KC_Semihost && KC_ClockTime >= KC_Semihost,
                "the raw calls are numbered from KC_Semihost up");
 
-// D's probes the core asks for with no event of their own (kernel/ktrace.h).
+// The decisions' events and their probes (kernel/ktrace.h): the row's helper writes the event
+// and, with D, fires the probe at its stamp.
 void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid)
 {
-    kdt_fire(DPROBE_PROC_SIGNAL_SEND, ktrace_who(victim), pid, KSIG_KILL, 0);
+    (void)pid;      // (the event's who carries it: who.pid)
+    kev_emit_signal_send(kdt_active, ktrace_who(victim), KSIG_KILL);
 }
 
 void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
 {
-    kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, cpu);
+    kev_emit_surrender(kdt_active, ktrace_who(cur), cur->prio, cpu);
 }
 
 // The switch's end with D (ktrace_switched): the ONCPU event and, at its stamp, on-cpu in the
@@ -52,12 +54,16 @@ static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c
 // filtered, wide or off), or any thread while D runs. At a switch the ring learns its current
 // thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so that
 // off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live and
-// over the capture alike. With D the exit ends here: the call's exit event, then D's side.
+// over the capture alike. A tick's exit into the thread it interrupted: REMAIN_CPU and D's
+// remain-cpu at its stamp (ktrace_tick_mark). With D the exit ends here: the call's exit
+// event, then D's side.
 bool ktrace_switched(struct thread *next)
 {
     struct cpu *cpu = this_cpu();
-    const struct thread *prev = (const struct thread *)(cpu->trace_ran & ~KTRACE_RAN_D);
+    const struct thread *prev =
+        (const struct thread *)(cpu->trace_ran & ~(KTRACE_RAN_D | KTRACE_RAN_TICK));
     const bool was_d = (cpu->trace_ran & KTRACE_RAN_D) != 0;
+    const bool ticked = (cpu->trace_ran & KTRACE_RAN_TICK) != 0;
     const bool d = kdt_active;  // (a firing's exit() may clear it: the bit follows at the sync)
     cpu->trace_ran = (uintptr_t)next | (d ? KTRACE_RAN_D : 0u);
     if (next != prev) {
@@ -67,6 +73,8 @@ bool ktrace_switched(struct thread *next)
             oncpu_ev_d(next, c);
         else    // nothing of D's to fire: no hold (on several CPUs the D lock, at every switch)
             kev_emit_oncpu(false, next, ktrace_who(next), c, 0, false, false);
+    } else if (ticked) {    // a tick's choice kept it: REMAIN_CPU, sched:::remain-cpu
+        kev_emit_remain_cpu(d, ktrace_who(next), next->prio);
     }
     if (!d) {
         if (was_d)
@@ -78,8 +86,6 @@ bool ktrace_switched(struct thread *next)
         next->kc_trace = 0;
         ktrace_kcall_exit_full(next, kc - 1u);
     }
-    if (kdt_active)
-        kdt_exit_end(next);
     ktrace_sync();  // (exit() may have ended the program: the inline paths come back)
     return true;
 }

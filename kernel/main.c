@@ -69,6 +69,7 @@ static inline __attribute__((always_inline)) void tick_traced(bool kernel_tick, 
     } else if (KSMP) {
         cputick_time_event();
     }
+    ktrace_tick_mark();         // the exit's choice: REMAIN_CPU when it keeps the thread
     tick_samples(kernel_tick);
 }
 

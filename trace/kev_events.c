@@ -282,6 +282,33 @@ static const struct kev_dprobe d_dprog[] = {
       "span)", NULL, 1 },
     D_END,
 };
+// The decisions (trace/kev.h KEV_SYS_REMAIN_CPU, SURRENDER, SIGNAL_SEND): their layouts beside
+// their rows, as no other code packs them.
+#define KEV_F_REMAIN_CPU(F, x) \
+    F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the thread the tick's choice kept") \
+    F(x, prio, PRIO, WORD, 1, 0, 8, 0, NULL, "its priority")
+#define KEV_F_SURRENDER(F, x) \
+    F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the thread running on the CPU interrupted") \
+    F(x, prio, PRIO, WORD, 1, 0, 8, 0, NULL, "its priority") \
+    F(x, cpu, U32, WORD, 1, 8, 8, 0, NULL, "the CPU interrupted")
+#define KEV_F_SIGNAL_SEND(F, x) \
+    F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the killed process's first thread") \
+    F(x, sig, U32, WORD, 1, 0, 8, 0, NULL, "the signal (KSIG_KILL)")
+FIELDS(f_remain_cpu, KEV_F_REMAIN_CPU);
+FIELDS(f_surrender, KEV_F_SURRENDER);
+FIELDS(f_signal_send, KEV_F_SIGNAL_SEND);
+static const struct kev_dprobe d_remain_cpu[] = {
+    { "sched:::remain-cpu", "who who.pid prio", NULL, 0 },
+    D_END,
+};
+static const struct kev_dprobe d_surrender[] = {
+    { "sched:::surrender", "who who.pid prio cpu", NULL, 0 },
+    D_END,
+};
+static const struct kev_dprobe d_signal_send[] = {
+    { "proc:::signal-send", "who who.pid sig", NULL, 0 },
+    D_END,
+};
 static const struct kev_dprobe d_dtimer[] = {
     { "profile:::tick-N, profile-N", "the program's timers due by at, in who's context", NULL, 1 },
     D_END,
@@ -419,6 +446,15 @@ const struct kev_event_desc kev_event_table[] = {
         NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
     ROW(SYSTEM, KEV_SYS_TIMER_LOST, KEV_SYS_TIMER_LOST, "TIMER_LOST",
         "a user timer's pulse could not be delivered (no room for it)", f_timer_lost, 3, 3, NULL, ""),
+    ROWD(EMIT, SYSTEM, KEV_SYS_REMAIN_CPU, KEV_SYS_REMAIN_CPU, "REMAIN_CPU",
+        "a clock tick's choice keeps the running thread (at the tick's exit)", f_remain_cpu, 2, 2,
+        NULL, "sched:::remain-cpu", d_remain_cpu),
+    ROWD(EMIT, SYSTEM, KEV_SYS_SURRENDER, KEV_SYS_SURRENDER, "SURRENDER",
+        "this CPU interrupts another for a more urgent thread", f_surrender, 2, 2, NULL,
+        "sched:::surrender (in the teller's context)", d_surrender),
+    ROWD(EMIT, SYSTEM, KEV_SYS_SIGNAL_SEND, KEV_SYS_SIGNAL_SEND, "SIGNAL_SEND",
+        "a process is killed (ProcKill), in the killer's context", f_signal_send, 2, 2, NULL,
+        "proc:::signal-send", d_signal_send),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -436,6 +436,14 @@ endif
 # acqparity image, about 5 s, and a second as long for a declared self-> array (each thread's
 # depth and calls, acq's counts).
 SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
+# The decisions' events (REMAIN_CPU, SIGNAL_SEND, SURRENDER): decide's own count of its kills
+# and its ticks as truth, their probes live and over the same boot's capture equal byte for byte
+# (test_decisions.sh; one boot of about 2 s; qemu-virt-a53's CPUs interrupt each other: surrender).
+SCRIPT_TESTS += qemu-decisions/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_decisions.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-decisions/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_decisions.sh|build/qemu-virt-a53|$(H)
+ifneq ($(filter decidetest,$(IMAGES)),)
+TEST_DEPS    += $(B)/decidetest.elf $(H)/dcompile $(H)/dtrace
+endif
 # dtrace -i over captures that lie partly outside their D program's run: a ring that wrapped
 # over the go (the stop kept), and tracing that began after the go and ended before the stop;
 # the board's aggregations over acq's events as truth (two boots of acqparity, about 5 s each).

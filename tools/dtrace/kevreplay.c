@@ -904,12 +904,12 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
 static void no_capture_note(const struct dvm_state *st, const struct rstack_census *c)
 {
     static const struct { uint32_t id; const char *name, *why; } none[] = {
-        { DPROBE_SCHED_REMAIN_CPU, "sched:::remain-cpu", "the capture has no event for a "
-          "scheduling decision that keeps the running thread" },
-        { DPROBE_SCHED_SURRENDER, "sched:::surrender", "the capture has no event for one "
-          "CPU interrupting another" },
-        { DPROBE_PROC_SIGNAL_SEND, "proc:::signal-send", "the capture has no event for a kill "
-          "(the victim's exit is in it)" },
+        { DPROBE_SCHED_REMAIN_CPU, "sched:::remain-cpu", "the capture has no REMAIN_CPU "
+          "event (a tick that keeps the running thread; SYSTEM not traced)" },
+        { DPROBE_SCHED_SURRENDER, "sched:::surrender", "the capture has no SURRENDER event "
+          "(one CPU interrupting another)" },
+        { DPROBE_PROC_SIGNAL_SEND, "proc:::signal-send", "the capture has no SIGNAL_SEND "
+          "event (a kill)" },
         { DPROBE_PROC_SIGNAL_HANDLE, "proc:::signal-handle", "this kernel has no signal "
           "handlers" },
         { DPROBE_PROC_FAULT, "proc:::fault", "the capture has no fault event" },
@@ -920,8 +920,14 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
         { DPROBE_LOCK_SPIN_RELEASE, "lockstat:::spin-release", "the capture has no event for "
           "the kernel's spin locks" },
     };
+    /* one decision event: the kernel wrote them while SYSTEM was traced, so a probe of another
+     * with no event had nothing to fire at (no kill, one CPU) */
+    const int decided = c->remain || c->surrender || c->sigsend;
     for (unsigned k = 0; k < sizeof(none) / sizeof(none[0]); k++)
-        if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
+        if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults) &&
+            !(decided && (none[k].id == DPROBE_SCHED_REMAIN_CPU ||
+                          none[k].id == DPROBE_SCHED_SURRENDER ||
+                          none[k].id == DPROBE_PROC_SIGNAL_SEND)))
             fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
                     none[k].why);
     /* fbt, pid and USDT probes fire only at the events their sites wrote while enabled */

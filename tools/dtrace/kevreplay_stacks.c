@@ -84,6 +84,12 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
         c->dprog_go += what == KEV_DPROG_GO;
     } else if (e->ev == KEV_SYS_DTIMER) {
         c->dtimer++;
+    } else if (e->ev == KEV_SYS_REMAIN_CPU) {
+        c->remain++;
+    } else if (e->ev == KEV_SYS_SURRENDER) {
+        c->surrender++;
+    } else if (e->ev == KEV_SYS_SIGNAL_SEND) {
+        c->sigsend++;
     } else if (e->ev == KEV_SYS_STACK) {
         if (kev_stack_decode(e->w, e->nw, &s) != 0)
             c->bad++;
@@ -119,6 +125,9 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_USDT, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DPROG, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DTIMER, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_REMAIN_CPU, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SURRENDER, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SIGNAL_SEND, count);
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }

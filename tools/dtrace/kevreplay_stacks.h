@@ -23,6 +23,8 @@ struct rstack_census {
                          * whose ring lost it, holds only the stop) */
     uint32_t dprog_timers; /* the first DPROG event's digest of its program's timers */
     unsigned dtimer;    /* DTIMER events: where the board's program's timers fired */
+    unsigned remain, surrender, sigsend; /* REMAIN_CPU, SURRENDER, SIGNAL_SEND events: their
+                                          * probes fire at them (none: a capture without) */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);

@@ -110,8 +110,6 @@ extern unsigned kdt_ntimers;
 // them) or off; the engine's readers of user and kernel memory and its user-memory rule.
 void kdt_wall_base_read(uint64_t now);
 void kdt_go_clocks(struct thread *running);
-// D's side of a traced kernel exit into next (ktrace_switched): remain-cpu.
-void kdt_exit_end(struct thread *next);
 // KDT_GO's and KDT_STOP's DPROG event (KEV_DPROG_GO, _STOP), within a hold: the site's
 // cycles, its stamp; BEGIN's clauses at the go's (false: they ran exit()).
 uint64_t kdt_span_mark(uint32_t what);

@@ -195,23 +195,24 @@ void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *wher
 // it has one.
 void kprof_expired(void);
 void kprof_tick(bool kernel_tick_is);
-// D's probes with no event of their own (kernel/kdtrace.c), fired while a program runs:
+// D's probe with no event of its own (kernel/kdtrace.c), fired while a program runs:
 // proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
-// when it could not be read) fails with -err; proc:::signal-send in the killer's context
-// when a process's thread `victim` (its process pid) is killed with KSIG_KILL; and
-// sched:::surrender when this CPU interrupts CPU `cpu`, running `cur`, for a more urgent
-// thread (sched.c).
+// when it could not be read) fails with -err. The decisions' events while SYSTEM is traced
+// (ring or D), and their probes (ktrace_ev.c): SIGNAL_SEND, proc:::signal-send, in the
+// killer's context when a process's thread `victim` (its process pid) is killed with
+// KSIG_KILL; SURRENDER, sched:::surrender, when this CPU interrupts CPU `cpu`, running `cur`,
+// for a more urgent thread (sched.c).
 void kdt_fire_spawn_failed(const char *name, int err);
 void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid);
 void ktrace_surrender_ev(const struct thread *cur, unsigned cpu);
 static inline void ktrace_signal_send(const struct thread *victim, uint32_t pid)
 {
-    if (unlikely(kdt_active))
+    if (KTRACE_ON(KEV_C_SYSTEM))
         ktrace_signal_send_ev(victim, pid);
 }
 static inline void ktrace_surrender(const struct thread *cur, unsigned cpu)
 {
-    if (unlikely(kdt_active) && cur)
+    if (KTRACE_ON(KEV_C_SYSTEM) && cur)
         ktrace_surrender_ev(cur, cpu);
 }
 

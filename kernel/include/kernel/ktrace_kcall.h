@@ -16,6 +16,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kuring.h>
 #include <kernel/kev_emit.h>
+#include <kernel/ktrace_tick.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
 
@@ -85,18 +86,21 @@ static inline void ktrace_exit_begin(ktrace_raise_fn raise)
 // the arch restores next's registers): the ring learns its current thread (its PID/TID
 // filters) and the ONCPU event is written, inline while SYSTEM is on the inline path (no D, no
 // filter, fast mode), else by ktrace_switched, which D's every exit reaches too (the bit in
-// trace_ran) and which then ends the exit itself. Then the kernel call's exit event. The one
-// compare is all an exit into the same thread pays. Classes that change outside the commands
+// trace_ran) and which then ends the exit itself. A traced tick's exit into the thread it
+// interrupted (KTRACE_RAN_TICK, ktrace_tick_mark) writes REMAIN_CPU the same two ways. Then
+// the kernel call's exit event. The one compare is all an exit into the same thread pays. Classes that change outside the commands
 // (the ring stopping itself) are synced where they change (ktrace_port_stopped).
 static inline void ktrace_exit_end(struct thread *next)
 {
     struct cpu *cpu = this_cpu();
     if (__builtin_expect((uintptr_t)next != cpu->trace_ran, 0)) {
         if (__builtin_expect(ktrace_fast_on(KEV_C_SYSTEM), 1)) {
-            cpu->trace_ran = (uintptr_t)next;
-            trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-            trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next),
-                                   cpu_id());
+            if (!ktrace_tick_kept(cpu, next)) {
+                cpu->trace_ran = (uintptr_t)next;
+                trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+                trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next),
+                                       cpu_id());
+            }
         } else if (ktrace_switched(next)) {
             return;
         }

@@ -79,11 +79,24 @@ static inline bool ktrace_ring_on(unsigned cls)
 
 // Each CPU's exit key (cpu.h trace_ran): the thread its last traced exit returned to, and
 // KTRACE_RAN_D while a D program runs, so that every traced exit reaches ktrace_switched (D's
-// remain-cpu, on-cpu); ktrace_ran_d: the bit as ktrace_sync last set it. ktrace_ran_set_all
-// sets every CPU's bit to d and, with forget, forgets their threads too (a capture starts).
+// on-cpu); KTRACE_RAN_TICK from a traced tick while SYSTEM is traced to the exit, whose
+// choice, when it keeps that thread, is a REMAIN_CPU event (ktrace_tick_mark); ktrace_ran_d:
+// the bit as ktrace_sync last set it. ktrace_ran_set_all sets every CPU's bit to d and, with
+// forget, forgets their threads too (a capture starts).
 #define KTRACE_RAN_D ((uintptr_t)1u)
+#define KTRACE_RAN_TICK ((uintptr_t)2u)     // (a thread is aligned to at least 4)
 extern bool ktrace_ran_d;
 void ktrace_ran_set_all(bool forget, bool d);
+
+// A traced timer interrupt on this CPU (the kernel's tick or its share, main.c tick_traced):
+// its exit's choice is a decision on the running thread, written as REMAIN_CPU when it keeps
+// it (ktrace_exit_end, ktrace_tick.h). Only while SYSTEM is traced, ring or D: nothing
+// otherwise.
+static inline void ktrace_tick_mark(void)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        this_cpu()->trace_ran |= KTRACE_RAN_TICK;
+}
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
 // may change them): a class's hooks run while the ring records it or a D program runs; the

@@ -8,7 +8,7 @@ a verdict per entry and the counts. Not in `make test`: the scripts are not in t
     git -C <mirror of estibi/DTraceToolkit> archive HEAD | tar -x -C /tmp/tk
     git -C <mirror of illumos-gate, or a fork of it> archive HEAD usr/src/cmd/dtrace/demo \\
         | tar -x -C /tmp/il
-    make APPS="acq worker" all       # the image make dtrace APPS="acq worker" boots
+    make APPS="acq worker decide decidevic" all   # the image of the workload below
     test/d/toolbox/run-toolbox.py --toolkit /tmp/tk --guide /tmp/il/usr/src/cmd/dtrace/demo
 
 Entries: each Toolkit tool (Bin/*: a .d file as it is; a shell or perl wrapper's
@@ -19,7 +19,10 @@ wants one: dapptrace, dappprof, procsystime), each one-liner of
 Docs/oneliners.txt, each .d file of the Guide's demo directory. The selection ("--list"
 says why each other is left out): every probe description names a provider this system has
 and matches probes here (the image's `dtrace -l`), as `dtrace -e` over the image says; the
-Guide's examples that need a program's own pid probes, TCP/IP or kstat are left out too.
+Guide's examples that need a program's own pid probes, TCP/IP or kstat are left out too. An
+entry that printed nothing live and whose clauses all wait for a program by a name the image
+has none of (execname == "MozillaFirebird", "xterm", "date") is a SKIP after its run: its
+output is that program's.
 Arguments a script needs ($1, $$1) are the workload's (ARGS below); a script with
 pid$target probes gets the target's ELF file (--elf: a.out is the first program it names).
 
@@ -28,10 +31,13 @@ The boot: QEMU_ICOUNT=exact, `dtrace -K -c appinit PROGRAM ;; appinit APPS ;; tr
 $target the first of APPS. Live output: the board's dtrace lines less its own "dtrace: "
 messages, named by stacksym; over the capture: dtrace -i's standard output.
 
-Verdicts: SAME (both ran, no error either side but the same ones, the outputs equal byte
-for byte), SHAPE (equal once every number is masked: the same rows, other counts), RUN (both
-ran without error, the rows differ), FAIL (a compile error, an error on one side only, a
-non-zero exit), with the first error. The board's dtrace traces around its run (-K), so the
+Verdicts, by what a user sees: an entry passes when it compiles, both runs exit 0, both print
+output of the script's own (not dtrace's messages, not the column heading alone) and neither
+prints a dtrace error; then SAME (the outputs equal byte for byte), SHAPE (equal once every
+number is masked: the same rows, other counts) or RUN (the rows differ). FAIL otherwise, with
+why: the first error, a non-zero exit, or the side that printed nothing of its own (over the
+capture with dtrace -i's note of what the capture lacks). SKIP: an entry this system cannot
+apply, and why (the selection below); the counts say how many of each. The board's dtrace traces around its run (-K), so the
 capture holds its go and stop (DPROG events) and its timers' runs (DTIMER), and dtrace -i
 replays that span: what still differs is what the capture does not carry (the verdicts'
 details and docs/d-subset.md "The toolbox" count them)."""
@@ -44,9 +50,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-# arguments of the scripts that take them, for the workload "acq worker" (pids: dtrace 1,
-# appinit 2, the tracelogger 3, acq 4, worker 5)
-ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["5", "1"],
+# arguments of the scripts that take them, for the workload "acq worker decide" (pids: dtrace 1,
+# appinit 2, the tracelogger 3, acq 4, worker 5, decide 6; decide spawns and kills decidevic
+# five times, for the scripts of proc:::signal-send); pritime's thread is acq's whose priority
+# its mutex's inheritance changes, 4 2
+ARGS = {"sampleproc.d": ["100"], "lastwords.d": ["worker"], "sched_pritime.d": ["4", "2"],
         "profile_profpri.d": ["5"], "sched_whererun.d": ["worker"]}
 KEEP = None        # --keep DIR
 GUIDE_OUT = re.compile(r"^(ip_|tcp_|udp_|io_|struct_kstat|sdt_callout|user_)")
@@ -149,6 +157,23 @@ def needs_cpp(text):
     return re.search(r"(?m)^\s*#\s*(include|define|if)", text) is not None
 
 
+def programs(img):
+    """The names a thread of the image's boot may have: its programs' (the image's directory
+    of ELF files) and the kernel's (its idle and kernel threads)."""
+    d = img[:-4]
+    return {f[:-4] for f in os.listdir(d) if f.endswith(".elf")} | {"kernel"}
+
+
+def foreign_program(img, text):
+    """A program every clause of the entry waits for by name (execname == "X", a pr_fname
+    compared with "X") that the image does not run, or None."""
+    body = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    names = set(re.findall(r'(?:execname|pr_fname\))\s*==\s*"([^"]+)"', body))
+    names |= set(re.findall(r'"([^"]+)"\s*==\s*(?:execname|stringof)', body))
+    other = sorted(n for n in names if n not in programs(img))
+    return other[0] if other and len(other) == len(names) else None
+
+
 def selected(h, img, target, kind, name, path, text):
     """None when the entry is in the set, else why not."""
     if kind == "guide" and GUIDE_OUT.match(name):
@@ -188,6 +213,14 @@ def profile_rate(text):
 
 
 ERR = re.compile(r"error|invalid|fault|failed|cannot|not supported|drops?( |$)", re.I)
+
+
+HEADING = re.compile(r"^\s*CPU\s+ID\s+FUNCTION:NAME\s*$")
+
+
+def own_output(text):
+    """The lines a script printed itself: not blank, not dtrace's column heading alone."""
+    return [l for l in text.splitlines() if l.strip() and not HEADING.match(l)]
 
 
 def run_one(h, img, apps, work, name, path, text):
@@ -232,8 +265,17 @@ def run_one(h, img, apps, work, name, path, text):
     errs = errors(live_err), errors(cap_err)
     if cap.returncode != 0:
         return "FAIL", "dtrace -i exit %d: %s" % (cap.returncode, (cap_err or [""])[0])
-    if errs[0] != errs[1]:
-        return "FAIL", ((errs[0] + errs[1]) or [""])[0]
+    if errs[0] or errs[1]:
+        return "FAIL", ("live: " + errs[0][0]) if errs[0] else ("over the capture: " + errs[1][0])
+    if not own_output(live):
+        prog = foreign_program(img, text)
+        if prog:    # what it prints is that program's: not applicable here
+            return "SKIP", "it watches a program this system does not run: %s" % prog
+        return "FAIL", "nothing of its own printed live"
+    if not own_output(cap.stdout):
+        notes = [l for l in cap_err if "does not fire" in l or "not in this capture" in l]
+        return "FAIL", "nothing of its own printed over the capture%s" % (
+            ": " + notes[0] if notes else "")
     if live == cap.stdout:
         return "SAME", ""
     mask = lambda s: re.sub(r" +", " ", re.sub(r"@+", "@", re.sub(r"\d+", "N", s)))
@@ -249,7 +291,10 @@ def main():
     ap.add_argument("--toolkit", help="a DTraceToolkit checkout (its Bin/ and Docs/)")
     ap.add_argument("--guide", help="illumos's usr/src/cmd/dtrace/demo")
     ap.add_argument("--board", default="mps2-an385")
-    ap.add_argument("--apps", default="acq worker", help="the workload (make dtrace APPS=)")
+    ap.add_argument("--apps", default="acq worker decide",
+                    help="the workload: the programs appinit starts")
+    ap.add_argument("--extra", default="decidevic",
+                    help="programs of the image appinit does not start (decide's victims)")
     ap.add_argument("--list", action="store_true", help="print the selection only")
     ap.add_argument("--only", help="a regex of entry names to run")
     ap.add_argument("--keep", help="a directory for each entry's outputs and messages")
@@ -261,9 +306,10 @@ def main():
     if not a.toolkit and not a.guide:
         ap.error("give --toolkit DIR, --guide DIR or both")
     h = os.path.join(ROOT, "build", "host")
-    img = os.path.join(ROOT, "build", a.board, "dtrace-%s.elf" % "-".join(a.apps.split()))
+    every = a.apps.split() + a.extra.split()
+    img = os.path.join(ROOT, "build", a.board, "dtrace-%s.elf" % "-".join(every))
     if not os.path.exists(img):
-        sys.exit("run-toolbox: %s: not built (make APPS=\"%s\" all)" % (img, a.apps))
+        sys.exit("run-toolbox: %s: not built (make APPS=\"%s\" all)" % (img, " ".join(every)))
     counts = {}
     with tempfile.TemporaryDirectory() as work:
         for kind, name, text in entries(a.toolkit, a.guide, a.apps.split()[0]):
@@ -277,6 +323,9 @@ def main():
                 print("%s %s %s" % ("SELECT" if why is None else "SKIP(%s)" % why, kind, name))
                 continue
             if why is not None:
+                counts.setdefault(kind, {}).setdefault("SKIP", 0)
+                counts[kind]["SKIP"] += 1
+                print("SKIP %s %s (%s)" % (kind, name, why), flush=True)
                 continue
             verdict, detail = run_one(h, img, a.apps, work, name, path, text)
             counts.setdefault(kind, {}).setdefault(verdict, 0)
@@ -285,10 +334,12 @@ def main():
                   flush=True)
     for kind in sorted(counts):
         c = counts[kind]
-        n = sum(c.values())
-        print("%s: %d entries: %d same, %d same rows, %d run both without error, %d failed" %
-              (kind, n, c.get("SAME", 0), c.get("SHAPE", 0), c.get("RUN", 0),
-               c.get("FAIL", 0)))
+        n = sum(v for k, v in c.items() if k != "SKIP")
+        ok = c.get("SAME", 0) + c.get("SHAPE", 0) + c.get("RUN", 0)
+        print("%s: %d of %d entries pass (%d same, %d same rows, %d other rows), %d failed; "
+              "%d not applicable here (SKIP lines)" %
+              (kind, ok, n, c.get("SAME", 0), c.get("SHAPE", 0), c.get("RUN", 0),
+               c.get("FAIL", 0), c.get("SKIP", 0)))
     return 0
 
 

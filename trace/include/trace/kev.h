@@ -267,6 +267,15 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // timer's count of lost pulses since it was created, this one included, so a reader that
 // lost some of these events still has the true count from the next.
 #define KEV_SYS_TIMER_LOST  0x20du
+// The scheduling decisions D's sched and proc providers describe (ours; docs/trace-events.md
+// "Decisions"), each written while SYSTEM is traced, at no cost while it is not: a clock tick
+// whose choice keeps the running thread [who, prio] (at the tick's exit, sched:::remain-cpu);
+// one CPU interrupts another for a more urgent thread [who, prio | cpu << 8] (who the thread
+// running there, sched:::surrender); a process is killed [who, sig] (who its first thread, in
+// the killer's context, proc:::signal-send). Numbered apart from the others' run.
+#define KEV_SYS_REMAIN_CPU  0x230u
+#define KEV_SYS_SURRENDER   0x231u
+#define KEV_SYS_SIGNAL_SEND 0x232u
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
 #define KEV_IMAGE_WORDS     3u     // the words before the id

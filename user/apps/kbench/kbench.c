@@ -205,6 +205,18 @@ static uint64_t hook_cost(uint32_t kind)
     return median(v);
 }
 
+// The decisions' hooks (REMAIN_CPU at a tick that keeps its thread, SURRENDER, SIGNAL_SEND),
+// with SYSTEM as the caller set it: "off" or "on".
+static void decision_costs(const char *state)
+{
+    printf("BENCH remain_cpu_tick_%s_insns %s insns\n", state,
+           u64txt(hook_cost(KTRACE_BENCH_REMAIN)).s);
+    printf("BENCH surrender_%s_insns %s insns\n", state,
+           u64txt(hook_cost(KTRACE_BENCH_SURRENDER)).s);
+    printf("BENCH signal_send_%s_insns %s insns\n", state,
+           u64txt(hook_cost(KTRACE_BENCH_SIGNAL)).s);
+}
+
 // One flush (KTRACE_FLUSHBUFFER, the tracelogger's every -x flush interval) that closes a
 // buffer holding an event, with the buffer switch it causes at the next event: n times
 // (an event, a flush) less n times (an event, a bare TraceEvent call), plus one bare call.
@@ -254,7 +266,14 @@ static void trace_costs(void)
     printf("BENCH trace_combine_event_insns %s insns\n",
            u64txt(hook_cost(KTRACE_BENCH_COMBINE)).s);
     printf("BENCH user_event_insns %s insns\n", u64txt(user_event_cost()).s);
+    decision_costs("off");      // SYSTEM off: each hook's test alone
     TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    decision_costs("on");       // SYSTEM on, fast: each hook's event
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_DELCLASS, KEV_C_SYSTEM, 0, 0);
 
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
