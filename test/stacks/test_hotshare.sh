@@ -25,8 +25,10 @@
 #  period a sample, a sweep every 171 samples, and the 1496 samples of 1.5 s hold 8.76 sweeps:
 #  the last, partial one may miss up to 41 of the 51 samples the hot window spans, 2.7 points of
 #  share or 6.5 % of its count below the program's, and the program's own hot time holds the
-#  sampler's cost where a sample lands in it (its handling, unsampled: about 1 point). Hence 4
-#  points and 10 % (the host's clock: 5 and 12, its samples a little late). A sampler on the
+#  sampler's cost where a sample lands in it (its handling, unsampled: about 1 point), and the
+#  tick's exit where one lands there (with SYSTEM traced and D live its REMAIN_CPU event, 1 a
+#  tick: 414 samples in hot_spin with it, 441 without, 1.8 % of the 1496). Hence 4 points and
+#  12 % (the host's clock: 5 and 12, its samples a little late). A sampler on the
 #  1 kHz tick misses by the whole share (every tick at one phase of the 2 kHz period).
 #  - profile-5000 over a capture without samples fires as often in the program's span as it
 #    did live on the board (one grid: its period's multiples since boot), and dtrace -i says its
@@ -107,8 +109,8 @@ judge e1
 due=$(( ${hz:-0} * 3 / 2 ))     # its 1.5 s run at the rate it programmed
 [ "${periods:-0}" -ge $(( due - 1 )) ] && [ "${periods:-0}" -le $(( due + 1 )) ]
 ok $? "exact: the device kept its rate: ${periods:-?} periods served of $due due at ${hz:-?} Hz"
-points "$share" "$want" 4 && within "${hot:-0}" "$expect" 10
-ok $? "exact, live: hot_spin in ${hot:-?} of CPU ${cpu:-?}'s ${tot:-?} samples ($share %), the program's share $want % (4 points); ${hot:-?} against its hot time x 997 = $expect (10 %)"
+points "$share" "$want" 4 && within "${hot:-0}" "$expect" 12
+ok $? "exact, live: hot_spin in ${hot:-?} of CPU ${cpu:-?}'s ${tot:-?} samples ($share %), the program's share $want % (4 points); ${hot:-?} against its hot time x 997 = $expect (12 %)"
 counts "$tmp/e1.out" | sed 's/^/# live: cpu total hot_spin: /'
 over e1 "$D"
 diff <(counts "$tmp/e1.out") <(counts "$tmp/e1.over") > "$tmp/e1.diff"
