@@ -40,7 +40,7 @@ SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
 # hostile SQL (virtual-table arguments, load_extension, recursion, LIMIT/OFFSET): optimised and
 # under ASan + UBSan, with the sqlite3 shell and Python as consumers
 SCRIPT_TESTS_HOST += kevsql-hostile|300|test/tools/test_kevsql_hostile.sh
-SCRIPT_TESTS_HOST += kevsql-hostile-asan|400|test/tools/test_kevsql_hostile.sh|$(HT)
+SCRIPT_TESTS_HOST += kevsql-hostile-asan|600|test/tools/test_kevsql_hostile.sh|$(HT)
 # rows kept for the SQL fuzzer (ks_keep_rows) against the walk's, every table, under ASan + UBSan
 $(HT)/test_kevsql_keep: $(call host_test_objs,test/tools/test_kevsql_keep.c $(KS_SRCS))
 	@echo "  TESTLD  $@"
