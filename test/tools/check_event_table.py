@@ -80,10 +80,11 @@ def bt_fields(body):
     return got
 
 
-def kevtable_kcalls():
+def kevtable_kcalls(api=False):
     """kevtable's kernel-call entries and exits: "syscall_entry_NAME" / "syscall_exit_NAME" ->
-    the fields of each, in order."""
-    calls = {}
+    the fields of each, in order; with api, NAME as the API has it (api_name: the CTF's and
+    Perfetto's names; kevtable and kev2json keep QNX's)."""
+    calls, pending = {}, []
     for line in open(kevtable):
         p = line.split(None, 4)
         if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT|INTR)_", p[3]):
@@ -91,8 +92,22 @@ def kevtable_kcalls():
             for k, v in tok.findall(p[4] if len(p) > 4 else ""):
                 got[k] = v
             kind = "entry" if p[3].startswith("KER_CALL_") else "exit"
-            calls.setdefault("syscall_%s_%s" % (kind, p[3][9:]), []).append(got)
+            name = api_name(p[3][9:], kind, got, pending) if api else p[3][9:]
+            calls.setdefault("syscall_%s_%s" % (kind, name), []).append(got)
     return calls
+
+
+def api_name(call, kind, got, pending):
+    """The call's name as the API has it, which the converters give: QNX's CondSignal with its
+    `all` argument set is CondBroadcast, its exit too (the next CondSignal exit kevtable
+    lists). pending: the broadcasts whose exit is still to come."""
+    if call != "CondSignal":
+        return call
+    if kind == "entry":
+        bcast = as_int(got.get("all", "0")) != 0
+        pending.append(bcast)
+        return "CondBroadcast" if bcast else call
+    return "CondBroadcast" if pending and pending.pop(0) else call
 
 
 def same_fields(want, got, skip=()):
@@ -122,7 +137,7 @@ def kcall_checks(bt_lines, bt):
     unnamed = [l for l in bt_lines if re.search(r" syscall_(entry|exit)_\w+: .*(_length = |\[)", l)]
     check("babeltrace2: no kernel-call entry or exit carries a word array (every word named)",
           not unnamed, unnamed[:2])
-    kt_calls, bad, pairs = kevtable_kcalls(), [], 0
+    kt_calls, bad, pairs = kevtable_kcalls(api=True), [], 0
     for cls, kts in kt_calls.items():
         for kt, body in zip(kts, bt.get(cls, [])):
             pairs += 1
@@ -208,7 +223,9 @@ check("babeltrace2: %d table events as kev_<name> classes with every field and v
       ctf_checked > 0 and not bad, bad)
 raw = [l for l in bt_lines if re.search(r"syscall_entry_\w+: .*\bargs = \[", l)]
 check("babeltrace2: kernel-call entries with named arguments (no raw args[])", not raw, raw[:2])
-nok = [k for k in kcalls if "syscall_entry_" + k not in bt or "syscall_exit_" + k not in bt]
+# (CondSignal's calls with `all` set are CondBroadcast's, as the API names them)
+nok = [k for k in kcalls if not any("syscall_entry_" + n in bt and "syscall_exit_" + n in bt
+                                    for n in ([k, "CondBroadcast"] if k == "CondSignal" else [k]))]
 check("babeltrace2: all %d kernel calls' entries and exits" % len(kcalls), not nok, nok)
 kcall_checks(bt_lines, bt)
 # ---- kev2json ----
@@ -254,13 +271,13 @@ for k in kcalls:
 check("kevtable: every call's failed exit names kevscen's errno 22 (or the raw result words)",
       kcalls and not miss, miss[:5])
 if pfkcalls:
-    pfk = {}
+    pfk, kt_api = {}, kevtable_kcalls(api=True)
     for line in open(pfkcalls):
         x = json.loads(line)
         pfk.setdefault("syscall_entry_" + x["name"], []).append(x["args"])
         pfk.setdefault("syscall_exit_" + x["name"], []).append(x["end_args"])
     bad, pairs = [], 0
-    for cls, kts in kt.items():
+    for cls, kts in kt_api.items():
         got = pfk.get(cls, [])
         pairs += min(len(kts), len(got))
         bad += [(cls,) + y for a, b in zip(kts, got) for y in same_fields(a, b, ("more",))]

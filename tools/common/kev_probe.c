@@ -111,23 +111,23 @@ const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, ui
     if (!kram_len)
         return NULL;    // no map given (-a alone): the address the user named is believed
     uint64_t end = kram + kram_len;
-    struct { const char *what; uint64_t a, n; } w[] = {
+    struct { const char *what; uint64_t a, n; } part[] = {
         { "the block", at, sizeof(*b) },
         { "the buffers' table", b->pb_bufs, (uint64_t)b->pb_nbufs * b->pb_buf_stride },
         { "the CPUs' loss counts", b->pb_cpus, (uint64_t)b->pb_ncpus * b->pb_cpu_stride },
         { "the next sequence number", b->pb_next_seq, 4 },
         { "the host's acknowledgement words", b->pb_acks, (uint64_t)b->pb_nbufs * 4u },
     };
-    for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-        if (w[i].a < kram || w[i].a >= end || w[i].n > end - w[i].a) {
+    for (unsigned i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+        if (part[i].a < kram || part[i].a >= end || part[i].n > end - part[i].a) {
             snprintf(why, sizeof(why), "%s (0x%llx, %llu bytes) lies outside the kernel's RAM "
                      "0x%llx..0x%llx, where a program may write: not believed, nothing written "
-                     "there", w[i].what, (unsigned long long)w[i].a,
-                     (unsigned long long)w[i].n, (unsigned long long)kram,
+                     "there", part[i].what, (unsigned long long)part[i].a,
+                     (unsigned long long)part[i].n, (unsigned long long)kram,
                      (unsigned long long)end);
             return why;
         }
-    if (b->pb_bufs < at + sizeof(*b) && at < w[1].a + w[1].n)
+    if (b->pb_bufs < at + sizeof(*b) && at < part[1].a + part[1].n)
         return "the buffers' table overlaps the probe block itself: not believed, nothing "
                "written there";
     return NULL;
@@ -583,6 +583,16 @@ again:
     return 1;
 }
 
+// The kernel writes the magic last, once, in pieces (kernel/ktrace_probe.c): a block whose
+// magic holds only some of its bytes, the rest still zero, is being published, not damaged.
+static int publishing(const struct kev_probe_block *b)
+{
+    for (unsigned i = 0; i < KEV_PROBE_MAGIC_LEN; i++)
+        if (b->pb_magic[i] && b->pb_magic[i] != KEV_PROBE_MAGIC[i])
+            return 0;
+    return memcmp(b->pb_magic, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) != 0;
+}
+
 int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
 {
     struct kev_probe_block *b = &p->p_blk;
@@ -590,7 +600,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
     if (mem_read(p, p->p_at, b, sizeof(*b)) < 0)
         return mem_fail(p);
     static const struct kev_probe_block zero;
-    p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0;
+    p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0 || publishing(b);
     if (p->p_unpublished)
         return 0;   // the kernel's block before the first capture publishes it (the caller waits)
     const char *why = kev_probe_refused(b, p->p_at);
