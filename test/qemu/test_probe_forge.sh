@@ -22,11 +22,13 @@ top=$here/../..
 img=$b/probeforge.elf
 case $board in
     qemu-virt-a53) ram=0x40000000:0x1000000 kram=0x40600000:0x200000 ;;   # board_config.h
-    *) ram=0x20000000:0x400000 kram=0x20000000:0x40000 ;;
+    # (SRAM to the PSRAM's probe area, where the kernel's block, table and host words lie)
+    *) ram=0x20000000:0x1210000 kram=0x21200000:0x10000 ;;
 esac
 echo "1..4"
 
-# boot NAME KEVPROBE-ARGS...: the image paused until kevprobe attaches through the gdbstub; the
+# boot NAME KEVPROBE-ARGS...: the image paused until kevprobe attaches through the gdbstub (-H:
+# QEMU's stops the VM for any packet); the
 # console in NAME.console, the board's copy in NAME-board.kev, kevprobe's file in NAME.kev, its
 # stderr in NAME.probe, its exit status in prc.
 boot() {
@@ -36,7 +38,7 @@ boot() {
         QEMU_ARGS="appinit probeforge deadline ;; tracelogger -d1 -x probe=keep -k 48 -f $out/$name-board.kev" \
         "$top/scripts/qemu-run.sh" "$img" -S -gdb "unix:$sock,server=on,wait=off" >"$out/$name.console" 2>&1 &
     q=$!
-    "$h/kevprobe" -q "$@" -o "$out/$name.kev" "unix:$sock" 2>"$out/$name.probe"
+    "$h/kevprobe" -q -H "$@" -o "$out/$name.kev" "unix:$sock" 2>"$out/$name.probe"
     prc=$?
     wait $q
 }
