@@ -83,11 +83,14 @@ discarded() { sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' "$1" | awk 
 
 # ---- one CPU, with bad viewers beside the good one -------------------------------------------
 # a scripted system (kevscen: a client, a server, a driver taking interrupts): 3 s of trace
-# time, 82,000 events, 1.9 MB; fed at 0.8 MB a second (29 writes 80 ms apart: 2.3 s)
+# time, 82,000 events, 1.9 MB; fed at 0.3 MB a second (29 writes 200 ms apart: 5.8 s; at 80 ms
+# apart, 2.3 s, babeltrace2's first events came only as the stream ended on the 2-core build
+# machine, 3 runs of 3, with the kevlive of before as well: its live client's first fetches,
+# beside three bad viewers, took about as long)
 "$bin/kevscen" -k -i -r 1500 basic "$dir/g.kev" >/dev/null
 ref "$dir/g.kev" g.ref
 serve one -o "$dir/one.kev"
-feed one "$dir/g.kev" --pace 65536:0.08
+feed one "$dir/g.kev" --pace 65536:0.2
 wstart=$(python3 -c 'import time; print("%.3f" % time.monotonic())')
 until_said one "babeltrace2 net://"
 board=$(sed -n 's|^kevlive: babeltrace2 net://localhost:[0-9]*/host/\([^/]*\)/.*|\1|p' "$dir/one.err")
@@ -121,8 +124,8 @@ check "the file kevlive wrote as it served is the input byte for byte; exit 0 (e
 check "a viewer that sends garbage is closed, said once" \
     bash -c "grep -q '^closed$' '$dir/garbage.out' && [ \$(grep -c 'sent what is not LTTng.s live protocol' '$dir/one.err') = 1 ]"
 took=$(python3 -c "print('%.1f' % (float('${wend:-0}') - $wstart))")
-check "a viewer that stops reading its replies ($(cat "$dir/stall.out")) and one that stops mid-command hold up neither the writer (it took ${took} s for 2.3 s of pauses) nor the good viewer" \
-    bash -c "grep -q '^sent [0-9]' '$dir/stall.out' && python3 -c 'import sys; sys.exit(0 if $took < 4.5 else 1)'"
+check "a viewer that stops reading its replies ($(cat "$dir/stall.out")) and one that stops mid-command hold up neither the writer (it took ${took} s for 5.8 s of pauses) nor the good viewer" \
+    bash -c "grep -q '^sent [0-9]' '$dir/stall.out' && python3 -c 'import sys; sys.exit(0 if $took < 8.0 else 1)'"
 check "kevlive's memory stays small with them (${hwm:-?} kB at most, the trace 1.9 MB)" \
     bash -c "[ -n '$hwm' ] && [ '$hwm' -lt 65536 ]"
 
