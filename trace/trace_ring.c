@@ -620,11 +620,7 @@ int trace_ring_take(struct trace_ring *r, unsigned *idx)
         control_unlock(r, fl);
         return -TRACE_EBUSY;
     }
-    int best = -1;
-    for (unsigned i = 0; i < r->tr_nbufs; i++)
-        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL &&
-            (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
-            best = (int)i;
+    int best = oldest_full(r, 0);
     if (best < 0) { // the flush a notification asked for: switch a buffer past its mark
         for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS && best < 0; cpu++) {
             struct trace_cpu *c = &r->tr_cpu[cpu];

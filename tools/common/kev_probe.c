@@ -584,7 +584,8 @@ again:
 }
 
 // The kernel writes the magic last, once, in pieces (kernel/ktrace_probe.c): a block whose
-// magic holds only some of its bytes, the rest still zero, is being published, not damaged.
+// magic holds none or only some of its bytes, the rest zero, is not published yet (the caller
+// waits), not damaged.
 static int publishing(const struct kev_probe_block *b)
 {
     for (unsigned i = 0; i < KEV_PROBE_MAGIC_LEN; i++)
@@ -599,8 +600,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
     p->p_counts.polls++;
     if (mem_read(p, p->p_at, b, sizeof(*b)) < 0)
         return mem_fail(p);
-    static const struct kev_probe_block zero;
-    p->p_unpublished = memcmp(b, &zero, sizeof(zero)) == 0 || publishing(b);
+    p->p_unpublished = publishing(b);   // (all zero too: the magic not begun)
     if (p->p_unpublished)
         return 0;   // the kernel's block before the first capture publishes it (the caller waits)
     const char *why = kev_probe_refused(b, p->p_at);
