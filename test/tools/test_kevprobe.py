@@ -18,12 +18,12 @@ import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_block import CHECK, FMT, fnv, kevgen  # noqa: E402
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
 ACKS = 0x20006000
-FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
-assert struct.calcsize(FMT) == 168
 n = 0
 
 
@@ -34,37 +34,10 @@ def ok(cond, what):
     sys.stdout.flush()
 
 
-def fnv(b):
-    h = 2166136261
-    for c in b[16:128]:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-
-
 def capture():
     """kevgen's file cut into the header, the system page, the buffers and the trailer."""
-    d = tempfile.mkdtemp()
-    f = os.path.join(d, "g.kev")
-    subprocess.run([os.path.join(H, "kevgen"), "-n", "3000", "-k", "8", "-o", f], check=True,
-                   stdout=subprocess.DEVNULL)
-    data = open(f, "rb").read()
-    end = data.index(b"TRACE_HEADER_END::") + len(b"TRACE_HEADER_END::")
-    page_len = int(data[data.index(b"TRACE_SYSPAGE_LEN::") + 19:].split(b"TRACE_")[0])
-    head, page = data[:end], data[end:end + page_len]
-    off, bufs = end + page_len, []
-    while True:
-        h = struct.unpack_from("<I", data, off)[0]
-        if (h >> 10) & 0x1f != 1 or h & 0x3ff != 2:     # a CONTROL BUFFER starts each buffer
-            break
-        k = 0
-        while True:
-            h = struct.unpack_from("<I", data, off + 16 * k)[0]
-            k += 1
-            if (h >> 10) & 0x1f == 1 and h & 0x3ff == 4:    # BUFFER_END
-                break
-        bufs.append(data[off:off + 16 * k])
-        off += 16 * k
-    return data, head, page, bufs
+    data, end, page_len, bufs = kevgen(H, 3000)
+    return data, data[:end], data[end:end + page_len], bufs
 
 
 def target(head, page, bufs, **kw):
@@ -87,7 +60,7 @@ def target(head, page, bufs, **kw):
     blk = bytearray(struct.pack(FMT, *fields))
     if kw.get("self"):
         struct.pack_into("<Q", blk, 24, kw["self"])
-    struct.pack_into("<I", blk, 128, fnv(blk))
+    struct.pack_into("<I", blk, CHECK, fnv(blk))
     if kw.get("flip"):
         blk[98] ^= 1        # pb_nbufs, after the check was computed
     mem[BLOCK] = blk

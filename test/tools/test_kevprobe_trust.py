@@ -16,6 +16,8 @@ import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_block import CHECK, FMT, NBUFS, STATE, fnv, kevgen  # noqa: E402
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 KRAM, KRAM_LEN = 0x20001000, 0x7000             # the kernel's RAM (the board's map)
@@ -23,9 +25,6 @@ BLOCK, TABLE, CPUS, NEXT = 0x20001000, 0x20002000, 0x20003000, 0x20004000
 ACKS = 0x20005000                               # the host's acknowledgement words
 HEAD, MEM = 0x20010000, 0x20100000              # the logger's memory, the pool
 FORGED = 0x20000100                             # a program's RAM, below the kernel's
-FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
-assert struct.calcsize(FMT) == 168
-CHECK, STATE, NBUFS = 128, 132, 96                 # the block's offsets
 n = 0
 
 
@@ -36,35 +35,9 @@ def ok(cond, what):
     sys.stdout.flush()
 
 
-def fnv(b):
-    h = 2166136261
-    for c in b[16:CHECK]:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-
-
 def capture(events):
     """A kevgen file cut into its header and system page, its buffers and the whole."""
-    d = tempfile.mkdtemp()
-    f = os.path.join(d, "g.kev")
-    subprocess.run([os.path.join(H, "kevgen"), "-n", str(events), "-k", "8", "-o", f],
-                   check=True, stdout=subprocess.DEVNULL)
-    data = open(f, "rb").read()
-    end = data.index(b"TRACE_HEADER_END::") + len(b"TRACE_HEADER_END::")
-    page_len = int(data[data.index(b"TRACE_SYSPAGE_LEN::") + 19:].split(b"TRACE_")[0])
-    off, bufs = end + page_len, []
-    while True:
-        h = struct.unpack_from("<I", data, off)[0]
-        if (h >> 10) & 0x1f != 1 or h & 0x3ff != 2:     # each buffer starts with BUFFER
-            break
-        k = 0
-        while True:
-            h = struct.unpack_from("<I", data, off + 16 * k)[0]
-            k += 1
-            if (h >> 10) & 0x1f == 1 and h & 0x3ff == 4:    # ... and ends with BUFFER_END
-                break
-        bufs.append(data[off:off + 16 * k])
-        off += 16 * k
+    data, end, page_len, bufs = kevgen(H, events)
     return data, data[:end + page_len], bufs, end
 
 
