@@ -187,7 +187,7 @@ check "kevprobe through a GDB server serving m and M while QEMU runs: the board'
 
 # 4. A reader that falls behind (a poll every 600 ms, no flush) over 4 kernel buffers: the
 # kernel drops what finds no buffer; the file counts exactly the kernel's loss.
-probe_boot slow 100 "-x probe -k 4" -i 600 -F 0 -e "$img" -o "$out/slow.kev"
+probe_boot slow 100 "-x probe -k 4" -i 250 -F 0 -e "$img" -o "$out/slow.kev"
 k=$(kcount "$out/slow.console")
 dropped=$(echo "$k" | sed 's/.*dropped \([0-9]*\),.*/\1/')
 "$h/traceprinter" "$out/slow.kev" >"$out/slow.txt" 2>&1

@@ -270,9 +270,10 @@ static int watch_losses(struct kev_probe *p, uint64_t now_ns)
         { KEV_C_PR_TH, 4, "threads" }, { KEV_C_COMM, 6, "comm" }, { KEV_C_SYSTEM, 7, "system" },
     };
     const struct kev_probe_block *b = &p->p_blk;
-    if (now_ns - p->p_watch_ns < 1000000000u || b->pb_state != KEV_PROBE_RUNNING)
+    // (looked at each round until the losses grow: the second between sentences, not looks)
+    if (now_ns - p->p_watch_ns < 1000000000u || b->pb_state != KEV_PROBE_RUNNING ||
+        !p->p_counts.events)
         return 0;
-    p->p_watch_ns = now_ns;
     uint64_t lost = 0;
     for (unsigned c = 0; c < b->pb_ncpus; c++) {
         uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
@@ -281,8 +282,9 @@ static int watch_losses(struct kev_probe *p, uint64_t now_ns)
             return mem_fail(p);
         lost += d + o;
     }
-    if (lost <= p->p_lost_seen || !p->p_counts.events)
+    if (lost <= p->p_lost_seen)
         return 0;
+    p->p_watch_ns = now_ns;
     p->p_lost_seen = lost;
     // the biggest classes off, one by one, until the rest is no more than what was kept up with
     double keep = (double)p->p_counts.events / (double)(p->p_counts.events + lost), left = 1;

@@ -87,7 +87,7 @@ struct kev_probe {
     uint32_t p_file_crc;
     uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
     uint64_t p_newest;          // the newest event time written (a heartbeat is not behind it)
-    // The board outrunning the reader (looked at once a second): the loss counts seen, the
+    // The board outrunning the reader (said at most once a second): the loss counts seen, the
     // events read by class, and a sentence for the caller to say (then clear) when they grew.
     uint64_t p_watch_ns, p_lost_seen;
     uint64_t p_class_events[KEV_NCLASS];
