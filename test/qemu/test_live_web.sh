@@ -6,7 +6,10 @@
 # event stream and never reads. The truths: the console (the page's event count grows between
 # two reads taken while the console has not yet said the system is done), kevstat over the
 # trace.kev the run wrote (each thread's CPU time on the final page), kevreport's page of it.
-# make live keeps the finished page for LIVE_HOLD seconds; the test ends it once done.
+# make live keeps the finished page for LIVE_HOLD seconds; the test ends it once done. QEMU waits
+# for a QMP client before the guest starts, and the browser test connects once the page has
+# loaded: the system runs while the page watches, however slowly the browser came up (the
+# probe path never slows the guest, so a 10 s run could end before a late page had loaded).
 #   BOARD=<board> test/qemu/test_live_web.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
@@ -18,11 +21,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # The browser first (it may take seconds to start on a loaded machine), then make live.
 timeout 240 /usr/bin/python3 "$here/../tools/test_kevweb.py" "$out/run.log" --console "$out/live.console" \
-    --kevstat "$h/kevstat" --trace "$out/trace.kev" --ready "$out/ready" >"$out/ui.tap" 2>&1 &
+    --kevstat "$h/kevstat" --trace "$out/trace.kev" --ready "$out/ready" --qmp "$out/qmp" \
+    >"$out/ui.tap" 2>&1 &
 ui=$!
 for _ in $(seq 600); do [ -e "$out/ready" ] && break; sleep 0.1; done
 BOARD=${BOARD:-mps2-an385} LIVE_DIR=$out TRACE_FILE=$out/trace.kev KEVTOP_OPTS="-b -d 1" \
-    LIVE_SECONDS=10 LIVE_HOLD=60 LIVE_WEB_PORT=0 \
+    LIVE_SECONDS=10 LIVE_HOLD=60 LIVE_WEB_PORT=0 LIVE_QEMU_ARGS="-qmp unix:$out/qmp,server=on,wait=on" \
     "$here/../../scripts/run-live.sh" "$b/demo.elf" "$h/kevtop" "" "$h/kevweb" \
     >"$out/run.log" 2>&1 </dev/null &
 live=$!

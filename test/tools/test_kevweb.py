@@ -8,11 +8,14 @@
 # is kevstat's over the same file (kevstat --json, a separate reading of it), the page says the
 # trace ended, shows kevreport's report, had no script error and was never dropped. Prints TAP.
 #   test_kevweb.py URL --ready FILE --writing FILE --stat KEVSTAT_JSON   (a file growing)
-#   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE  (make live)
+#   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE --qmp SOCKET
+#   (make live)
 #   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N]  (a finished file: the end's
 #   checks only; --late: the page counts N late instances)
 # (LOG: make live's output, where it says the page's address; --ready is then created once the
-# browser has started, before make live starts.)
+# browser has started, before make live starts; --qmp: make live's QEMU waits for a QMP client
+# on SOCKET before the guest starts (-qmp ...,server=on,wait=on): the page connects once it has
+# loaded, so the system runs while the page watches, however slowly the browser came up.)
 # --ready: created once the page has loaded (the writer starts then); --writing: exists while
 # the writer writes. --console: the system runs while its console has not said "demo system
 # done"; --kevstat, --trace: kevstat --json over the trace once the page says it ended.
@@ -23,7 +26,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ap = argparse.ArgumentParser()
 ap.add_argument("url")
-for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace", "--late"):
+for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace", "--late", "--qmp"):
     ap.add_argument(o)
 ap.add_argument("--finished", action="store_true")
 A = ap.parse_args()
@@ -66,7 +69,25 @@ def hostile(url):
     return s
 
 
-bad = None
+def qmp_go(path):
+    """Connects to QEMU's QMP socket (QEMU starts the guest once a client is there) and keeps
+    the connection; QMP's greeting read and its commands turned on."""
+    s = socket.socket(socket.AF_UNIX)
+    t0 = time.monotonic()
+    while True:
+        try:
+            s.connect(path)
+            break
+        except OSError:
+            if time.monotonic() - t0 > 60:
+                raise
+            time.sleep(0.05)
+    s.recv(4096)
+    s.sendall(b'{"execute": "qmp_capabilities"}\n')
+    return s
+
+
+bad = qmp = None
 d, prof = chromium()
 try:
     if not url.startswith("http"):  # make live's output: its line with the address
@@ -83,6 +104,8 @@ try:
     WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "status").text)
     if A.ready and not os.path.exists(A.ready):
         open(A.ready, "w").close()
+    if A.qmp:
+        qmp = qmp_go(A.qmp)
     WebDriverWait(d, 60).until(lambda d: events(d) > 0)
     if not A.finished:
         a, still_a = events(d), running()
