@@ -41,7 +41,8 @@
 #include <d/dvm.h>
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
-#include <trace/kev_rows.h>
+#include <trace/kev_derived.h>
+#include <kev_emit_gen.h>
 #include <d/dprobes.h>
 #include <d/dtimers.h>
 #include <d/dstacks.h>
@@ -351,14 +352,15 @@ void kdt_go_clocks(struct thread *running)
 // The program's span in the capture: a DPROG event (trace/kev.h) at the instant its probes go
 // on (KDT_GO) or off (KDT_STOP), in the consumer's name, with its timers' digest, so that
 // dtrace -i over a capture of the run fires from the one to the other as the board fired.
-// Its words are packed by the row's layout (trace/kev_rows.h). Within a hold (kdt_hold): the
+// Its words are packed by the row's layout (kev_pack_dprog). Within a hold (kdt_hold): the
 // site's time becomes the event's stamp, which BEGIN, END, the timers' start and the clocks'
 // take; returned in cycles.
 uint64_t kdt_span_mark(uint32_t what)
 {
     const uint32_t timers = dtimer_digest(kdt_dst->obj.probes, kdt_dst->obj.hdr->dh_nprobes);
-    const uint32_t who = ktrace_who(k_current);
-    emit_at_site(KEV_SYS_DPROG, KEV_PACK(KEV_F_DPROG, 0), KEV_PACK(KEV_F_DPROG, 1));
+    uint32_t w[2];
+    kev_pack_dprog(w, what, timers, ktrace_who(k_current));
+    emit_at_site(KEV_SYS_DPROG, w[0], w[1]);
     return site_cycles();
 }
 
@@ -644,10 +646,10 @@ void ktrace_kdt_go(const struct thread *running)
 
 // next was chosen to run on this CPU (its RUNNING event, within its site:
 // kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of
-// the thread going off (args[0] the one coming on, arg3 the state the one going off is left
-// in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
-// kernel's exit into next (ktrace_switched). In next's name, not k_current's (still the thread
-// going off).
+// the thread going off (kev_derived_offcpu: args[0] the one coming on, arg3 the state the one
+// going off is left in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu
+// waits for the kernel's exit into next (ktrace_switched). In next's name, not k_current's
+// (still the thread going off).
 void ktrace_kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
@@ -656,7 +658,8 @@ void ktrace_kdt_switch(struct thread *next)
         return;
     kdt_chosen[c] = next;
     kdt_vtime_switch(next);
-    if (prev)
-        kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
-                    prev->traced_state);
+    struct kev_dfire f;
+    if (prev && kev_derived_offcpu(&f, ktrace_who(next), ktrace_pid(next), next->prio,
+                                   prev->traced_state))
+        kdt_fire_as(prev, f.id, f.a[0], f.a[1], f.a[2], f.a[3]);
 }

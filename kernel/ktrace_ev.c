@@ -45,8 +45,7 @@ static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c
 {
     const bool first = next->dt_unstarted != 0;
     next->dt_unstarted = 0;
-    kev_emit_oncpu(true, next, ktrace_who(next), c, next->prio, first,
-                   first && next->proc && next->tid == 1);
+    kev_emit_oncpu(true, next, ktrace_who(next), c, next->prio, first);
 }
 
 // A traced exit returns into next, and the exit's inline path left it here (ktrace_exit_end):
@@ -72,7 +71,7 @@ bool ktrace_switched(struct thread *next)
         if (d && (next->dt_unstarted || kdt_wanted(DPROBE_SCHED_ONCPU)))
             oncpu_ev_d(next, c);
         else    // nothing of D's to fire: no hold (on several CPUs the D lock, at every switch)
-            kev_emit_oncpu(false, next, ktrace_who(next), c, 0, false, false);
+            kev_emit_oncpu(false, next, ktrace_who(next), c, 0, false);
     } else if (ticked) {    // a tick's choice kept it: REMAIN_CPU, sched:::remain-cpu
         kev_emit_remain_cpu(d, ktrace_who(next), next->prio);
     }
@@ -149,22 +148,16 @@ static inline uint64_t runq_cpu(const struct thread *t)
     return thread_rq_cpu(t);
 }
 
-// The block-* probe of t's state, a blocked one, and the object it waits on (*obj: the
-// connection, the channel, the thread joined; else 0); 0 for a state with none.
-static inline uint32_t state_block(const struct thread *t, uint32_t *obj)
+// The object t's blocked state waits on, which its block-* probe gives when the state's rule
+// has one (trace/kev_derived.c: the first argument of the call that blocked it): the
+// connection, the channel, the thread joined; else 0.
+static inline uint32_t state_obj(const struct thread *t)
 {
-    *obj = 0;
     switch (t->state) {
-    case THS_SEND:      *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_SEND;
-    case THS_RECEIVE:
-        *obj = (uint32_t)kview_chid(t);
-        return DPROBE_SCHED_BLOCK_RECEIVE;
-    case THS_REPLY:     *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_REPLY;
-    case THS_MUTEX:     return DPROBE_SCHED_BLOCK_MUTEX;
-    case THS_CONDVAR:   return DPROBE_SCHED_BLOCK_COND;
-    case THS_SEM:       return DPROBE_SCHED_BLOCK_SEM;
-    case THS_NANOSLEEP: return DPROBE_SCHED_BLOCK_SLEEP;
-    case THS_JOIN:      *obj = (uint32_t)t->join_tid; return DPROBE_SCHED_BLOCK_JOIN;
+    case THS_SEND:
+    case THS_REPLY:     return (uint32_t)t->coid;
+    case THS_RECEIVE:   return (uint32_t)kview_chid(t);
+    case THS_JOIN:      return (uint32_t)t->join_tid;
     default:            return 0;
     }
 }
@@ -173,13 +166,12 @@ _Static_assert(THS_RUNNING == KEV_TH_RUNNING && THS_READY == KEV_TH_READY &&
                THS_DEAD == KEV_TH_DEAD, "a state's number is its event's (kev_emit.h)");
 
 // t's state event and, with d, its probes (kev_emit.h), from t as it is now; the values only
-// D takes are read only under d.
-static inline void state_emit(bool d, struct thread *t)
+// D takes are read only under d. Inlined in both its callers, so that each folds its d.
+static inline __attribute__((always_inline)) void state_emit(bool d, struct thread *t)
 {
-    uint32_t obj, block = state_block(t, &obj);
     kev_emit_thread_state(d, ktrace_ring_on(KEV_C_PR_TH), t, &t->traced_state, t->state,
-                          ktrace_pid(t), ktrace_tid(t), t->prio, t->policy, ktrace_who(t), block,
-                          obj, runq_cpu(t));
+                          ktrace_pid(t), ktrace_tid(t), t->prio, t->policy, ktrace_who(t),
+                          state_obj(t), runq_cpu(t));
 }
 
 // With a D program: out of line, so that the path without it is what it was.

@@ -10,7 +10,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kview.h>
 #include <uapi/kapi.h>
-#include <trace/kev_rows.h>
+#include <kev_emit_gen.h>
 
 // The kernel image's note and extent (ldscripts/kernel.ld.S) and its ELF file's name (the
 // image's apps.S); weak, so that a build without them (the host's unit tests) writes none.
@@ -56,10 +56,8 @@ void ktrace_image_ev(const struct proc *p)
         len = note_id((uintptr_t)__kernel_build_id, (uintptr_t)__kernel_build_id_end, &id);
         name = kernel_image_path ? kernel_image_path : "";
     }
-    const uint32_t pid = p ? (uint32_t)p->pid : 0u, id_len = len, load = base;
-    uint32_t w[KEV_IMAGE_WORDS + KEV_IMAGE_ID_MAX / 4u] = {    // the row's layout
-        KEV_PACK(KEV_F_IMAGE, 0), KEV_PACK(KEV_F_IMAGE, 1), KEV_PACK(KEV_F_IMAGE, 2),
-    };
+    uint32_t w[KEV_IMAGE_WORDS + KEV_IMAGE_ID_MAX / 4u] = { 0 }; // (the id's last word padded)
+    kev_pack_image(w, p ? (uint32_t)p->pid : 0u, len, base);     // the row's layout
     kmemcpy(&w[KEV_IMAGE_WORDS], id, len);  // bytes in memory order, as strings are stored
     trace_emit_string(&ktrace, KEV_C_SYSTEM, KEV_SYS_IMAGE, w, KEV_IMAGE_WORDS + (len + 3u) / 4u,
                       name);

@@ -20,7 +20,7 @@
 #include <kernel/board.h>
 #include <trace/period_due.h>
 #include <uapi/kerrno.h>
-#include <trace/kev_rows.h>
+#include <kev_emit_gen.h>
 
 _Static_assert(KEV_STACK_MAXDEPTH == DVM_STACK_MAXDEPTH, "a STACK event holds what D walks");
 
@@ -82,8 +82,7 @@ static bool emit(uint32_t who, unsigned kind, const uint64_t *pcs, unsigned n, u
     if (kind > KEV_STACK_FAULT || depth > KEV_STACK_MAXDEPTH || ended >= UNWIND_E_COUNT)
         __builtin_unreachable();    // (each fits its field: the masks fold)
     unsigned nw = 2;
-    w[0] = KEV_PACK(KEV_F_STACK, 0);
-    w[1] = KEV_PACK(KEV_F_STACK, 1);
+    kev_pack_stack(w, who, kind, depth, ended, at_max, pc64);
     for (unsigned i = 0; i < n; i++) {
         if (pc64)
             w[nw++] = (uint32_t)(pcs[i] >> 32);

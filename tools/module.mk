@@ -2,7 +2,8 @@
 # The host library, build/host/libkevhost.a: what the host tools share, compiled once and linked
 # by every tool (docs/ARCHITECTURE.md, "The host side"). It holds
 #   trace/          the .kev reader: the decoder, the event table, the field decoder, the
-#                   stream and the stack, fault, image and panic records
+#                   stream and the stack, fault, image and panic records; the derived D
+#                   probes' rules (dtrace -i's replay)
 #   tools/common/   files, ELF symbols by build id, the fbt/pid/USDT tables of ELF files and the
 #                   instruction decoders they use, stacksym's address naming
 #   tools/analysis/ the analysis model and every analysis the tools print or serve
@@ -18,6 +19,7 @@ KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/ke
                 trace/d/dusdt_note.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
                 trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c trace/kev_crc32.c \
+                trace/kev_derived.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
 

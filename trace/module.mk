@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # trace/: the portable trace format, producer ring, .kev writer and decoder (freestanding C,
 # compiled into the kernel by the lead's makefiles and into host tools and tests here).
-TRACE_PORTABLE_SRCS := trace/kev_events.c trace/kev_kercall.c trace/trace_ring.c
+TRACE_PORTABLE_SRCS := trace/kev_events.c trace/kev_kercall.c trace/trace_ring.c trace/kev_derived.c
 TRACE_HOST_SRCS     := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_stack.c \
                        trace/kev_text.c trace/kev_image.c
 
@@ -104,6 +104,15 @@ $(HT)/test_probe_threads: $(PROBE_THR_SRCS) test/unit/trace_port_threads/trace_p
 	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -Itools/include -Ikernel/include -o $@ \
 	    $(filter %.c,$^) -fsanitize=thread -pthread
 
+# The derived D probes' rules (trace/kev_derived.c), which the kernel and dtrace -i both fire:
+# every transition between the table's states, and each other rule, in and out, against the
+# map docs/d-probes.md gives, and the rules' probes against the thread states' rows.
+HOST_TESTS += $(HT)/test_kev_derived
+$(HT)/test_kev_derived: $(call host_test_objs,test/unit/test_kev_derived.c trace/kev_derived.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/d/probes.c trace/d/dfbt.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The kernel's emit helpers (kernel/include/kernel/kev_emit.h) against the event table's rows:
 # each helper's ring event read back by the table's decoder, its D firings by the row's D
 # column, so that the table and the kernel's emit sites cannot drift.
@@ -113,7 +122,7 @@ $(call host_test_objs,test/unit/test_kev_emit.c): | $(KEV_EMIT_GEN_ADDED_H)
 $(HT)/test_kev_emit: $(call host_test_objs,test/unit/test_kev_emit.c trace/trace_ring.c trace/kev_events.c \
                        trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c \
                        trace/kev_text.c trace/d/probes.c trace/d/dfbt.c tools/common/kev_capture.c \
-                       trace/d/row_probes.c tools/common/row_probes.c \
+                       trace/d/row_probes.c tools/common/row_probes.c trace/kev_derived.c \
                        test/tools/test_event_row.c test/tools/test_event_row_add.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

@@ -221,6 +221,9 @@ TEST_DEPS    += $(B)/kevrowlive.elf $(H)/dcompile $(H)/dtrace $(HT)/evrow/dcompi
 SCRIPT_TESTS += qemu/event-add|300|test/qemu/test_event_add.sh|$(B)|$(H)
 TEST_DEPS    += $(addprefix $(H)/,kevtable traceprinter kev2ctf kev2json kev2perfetto dtrace dcompile \
                 emitgen)
+# A thread state added whose change fires derived sched probes, the same way: its row, its line
+# of the derived probes' rules and its site, the files counted, live and over the capture.
+SCRIPT_TESTS += qemu/event-add-sched|300|test/qemu/test_event_add_sched.sh|$(B)|$(H)
 endif
 # The same over acq (user/apps/acq: a mutex, a semaphore, an inversion, a 1 kHz device), where
 # no script may be empty and acq's own report and its device's rate are truths besides.

@@ -12,8 +12,10 @@
 # the event no consumer's code knows is named with its fields by each, and the D probe its
 # row's D column names, in no probe list, is listed by dtrace -l and fired by dtrace -i with
 # its fields as arguments. And the docs: the
-# listing docs/event-table.md is kevtable's output, and trace-events.md's tables name each
-# event number as the table does. And the readers' sources: none unpacks a field by hand.
+# listing docs/event-table.md is kevtable's output and emitgen -l's (each row's generated
+# helper, packer and firings by name), and trace-events.md's tables name each event number as
+# the table does. And the sources: no reader unpacks a field by hand, no kernel file packs one
+# by kev.h's macros, and no hand-written site binds a value by a local's name (KEV_PACK).
 # usage: test_event_table.sh [BINDIR [TESTBINDIR [SCRATCHDIR]]]
 #        (defaults: build/host build/host-test build/host-test/kevconv)
 set -u
@@ -148,10 +150,12 @@ check "test-row: dtrace -i fires its D probe with its fields, per event ($nwant 
 "$bin/dtrace" -q -i "$dir/test-row.kev" -n "$dscript" 2>/dev/null | grep -q .
 check "test-row: the build without the row fires that probe for no event" test $? = 1
 
-# The docs: the listing is kevtable's output; trace-events.md's event numbers are the table's.
+# The docs: the listing is kevtable's output, then emitgen's; trace-events.md's event numbers
+# are the table's.
 marker='<!-- kevtable: the lines below are generated -->'
-diff <(sed "1,/^$marker\$/d" "$root/docs/event-table.md") <("$bin/kevtable") >"$dir/doc.diff"
-check "docs/event-table.md is kevtable's output (scripts/event-table-doc.sh rewrites it)" \
+diff <(sed "1,/^$marker\$/d" "$root/docs/event-table.md") <("$bin/kevtable"; "$bin/emitgen" -l) \
+    >"$dir/doc.diff"
+check "docs/event-table.md is kevtable's and emitgen -l's output (scripts/event-table-doc.sh rewrites it)" \
     test $? = 0
 python3 - "$root/docs/trace-events.md" "$dir/table.kevtable" "$bin/kevtable" >"$dir/doc.tap" <<'PY'
 import re, subprocess, sys
@@ -211,9 +215,17 @@ packing='KEV_(STACK_(KIND|DEPTH|ENDED|INFO|AT_MAX|PC64)|FAULT_(SIGNAL|KIND|ADDR_
 macros=$(cd "$root" && grep -rnE "$packing" trace tools --include='*.c' | grep -v '^tools/kevconv/kevscen' || true)
 if [ -z "$macros" ]; then ok "the decoders read STACK, FAULT, KPANIC, IMAGE and URING_BAD by the table, not kev.h's packing"
 else notok "a decoder unpacks by kev.h's packing macros, not by the event table" "$macros"; fi
-# The kernel writes those words by the rows' layouts too (trace/kev_rows.h KEV_PACK): no kernel
-# source packs them by kev.h's macros (comments aside).
+# The kernel writes those words by the rows' layouts too (the generated packers, kev_pack_<row>):
+# no kernel source packs them by kev.h's macros (comments aside).
 kpack=$(cd "$root" && grep -rnE "$packing" kernel --include='*.c' --include='*.h' | grep -vE '^[^:]+:[0-9]+: *//' || true)
 if [ -z "$kpack" ]; then ok "the kernel packs STACK, FAULT, KPANIC, IMAGE and URING_BAD by the rows' layouts, not kev.h's macros"
 else notok "a kernel source packs an event's word by kev.h's macros, not by the row's layout" "$kpack"; fi
+# A site's values reach the generated code as arguments, never by a local's name: no source
+# but the generator's says KEV_PACK (a payload word from the locals named as its fields), and
+# no kernel source fires through a row's argument-order macro (KEV_D_<ROW>_<PROBE>(FIRE),
+# whose arguments were the helper's locals of those names).
+byname=$(cd "$root" && grep -rnE 'KEV_PACK|\bKEV_D_[A-Z0-9_]+\(' kernel trace tools user \
+             --include='*.c' --include='*.h' | grep -v '^tools/emitgen/' || true)
+if [ -z "$byname" ]; then ok "no source but the generator binds an event's values by a local's name (KEV_PACK, KEV_D_*(FIRE))"
+else notok "a source binds an event's values by a local's name" "$byname"; fi
 finish

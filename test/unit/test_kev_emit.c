@@ -497,13 +497,13 @@ static void every_emit_row_against_its_helper(void **state)
     // run lwp-start after it (a process's first thread: its start before), in that context too
     seen = 0;
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80002, 3, 14, false, false), { "prio", 14 });
+              kev_emit_oncpu(true, (struct thread *)th, 0x80002, 3, 14, false), { "prio", 14 });
     assert_int_equal(nfired, 1);
     assert_int_equal(fired[0].id, DPROBE_SCHED_ONCPU);
     assert_ptr_equal(fired[0].as, th);
     assert_int_equal(kev_field_get(&fs, "cpu")->v, 3);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80001, 0, 14, true, true), { "prio", 14 });
+              kev_emit_oncpu(true, (struct thread *)th, 0x80001, 0, 14, true), { "prio", 14 });
     assert_int_equal(nfired, 3);
     assert_int_equal(nspawned, 1);
     assert_int_equal(fired[1].id, DPROBE_PROC_START);
@@ -514,11 +514,11 @@ static void every_emit_row_against_its_helper(void **state)
     assert_int_equal(fired[2].a[1], 8);
     assert_int_equal(fired[2].a[2], 14);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-              kev_emit_oncpu(true, th, 0x80003, 1, 14, true, false), { "prio", 14 });
+              kev_emit_oncpu(true, (struct thread *)th, 0x80003, 1, 14, true), { "prio", 14 });
     assert_int_equal(nspawned, 0);
     assert_int_equal(fired[nfired - 1].id, DPROBE_PROC_LWP_START);
     PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
-               kev_emit_oncpu(false, th, 0x80002, 3, 14, true, true));
+               kev_emit_oncpu(false, (struct thread *)th, 0x80002, 3, 14, true));
     assert_int_equal(kev_field_get(&fs, "who")->v, 0x80002);
     done(fs.desc, seen);
 
@@ -742,7 +742,7 @@ struct want_fire {
     uint64_t a3;
 };
 
-static void state_case(unsigned state, unsigned prev, uint32_t block, uint32_t obj,
+static void state_case(unsigned state, unsigned prev, uint32_t obj,
                        const struct want_fire *want, unsigned nwant, int wide)
 {
     const uint32_t pid = 7, tid = 3, who = 0x70003;
@@ -752,7 +752,7 @@ static void state_case(unsigned state, unsigned prev, uint32_t block, uint32_t o
     if (wide)
         trace_mode_event(&ktrace, KEV_C_PR_TH, state, 1);
     kev_emit_thread_state(true, true, (struct thread *)th, &seen, state, pid, tid, prio, policy,
-                          who, block, obj, 1);
+                          who, obj, 1);
     assert_int_equal(holds, 0);
     read_back(KEV_C_PR_TH, state);
     assert_int_equal(kev_field_get(&fs, "pid")->v, pid);
@@ -782,25 +782,29 @@ static void state_changes_fire_sched_probes(void **state)
     (void)state;
     const struct want_fire send[] = { { DPROBE_SCHED_SLEEP, KEV_TH_SEND },
                                       { DPROBE_SCHED_BLOCK_SEND, 0x40000003 } };
-    state_case(KEV_TH_SEND, KEV_TH_RUNNING, DPROBE_SCHED_BLOCK_SEND, 0x40000003, send, 2, 0);
+    state_case(KEV_TH_SEND, KEV_TH_RUNNING, 0x40000003, send, 2, 0);
     const struct want_fire wake[] = { { DPROBE_SCHED_WAKEUP, KEV_TH_SEND },
                                       { DPROBE_SCHED_ENQUEUE, 1 } };
-    state_case(KEV_TH_READY, KEV_TH_SEND, 0, 0, wake, 2, 1);
+    state_case(KEV_TH_READY, KEV_TH_SEND, 0, wake, 2, 1);
     const struct want_fire preempt[] = { { DPROBE_SCHED_PREEMPT, 0 },
                                          { DPROBE_SCHED_ENQUEUE, 1 } };
-    state_case(KEV_TH_READY, KEV_TH_RUNNING, 0, 0, preempt, 2, 0);
-    state_case(KEV_TH_READY, KEV_TH_READY, 0, 0, NULL, 0, 0);  // a requeue: change-pri's
+    state_case(KEV_TH_READY, KEV_TH_RUNNING, 0, preempt, 2, 0);
+    state_case(KEV_TH_READY, KEV_TH_READY, 0, NULL, 0, 0);  // a requeue: change-pri's
     const struct want_fire run[] = { { DPROBE_SCHED_DEQUEUE, 1 } };
-    state_case(KEV_TH_RUNNING, KEV_TH_READY, 0, 0, run, 1, 0);
+    state_case(KEV_TH_RUNNING, KEV_TH_READY, 0, run, 1, 0);
     const struct want_fire dead[] = { { DPROBE_PROC_LWP_EXIT, 0 } };
-    state_case(KEV_TH_DEAD, KEV_TH_RUNNING, 0, 0, dead, 1, 0);
-    state_case(KEV_TH_STOPPED, KEV_TH_RUNNING, 0, 0, NULL, 0, 0);  // no probe of its own
+    state_case(KEV_TH_DEAD, KEV_TH_RUNNING, 0, dead, 1, 0);
+    state_case(KEV_TH_STOPPED, KEV_TH_RUNNING, 0, NULL, 0, 0);  // no probe of its own
+    // a blocked state without an object: the site's value is not given (0, as dtrace -i's)
+    const struct want_fire mutex[] = { { DPROBE_SCHED_SLEEP, KEV_TH_MUTEX },
+                                       { DPROBE_SCHED_BLOCK_MUTEX, 0 } };
+    state_case(KEV_TH_MUTEX, KEV_TH_RUNNING, 0x1234, mutex, 2, 0);
 
     // without D: the same event, no firing, the tracer's view the new state
     uint8_t seen = KEV_TH_RUNNING;
     ring_up();
     kev_emit_thread_state(false, true, (struct thread *)th, &seen, KEV_TH_SEND, 7, 3, 12, 2,
-                          0x70003, DPROBE_SCHED_BLOCK_SEND, 1, 0);
+                          0x70003, 1, 0);
     read_back(KEV_C_PR_TH, KEV_TH_SEND);
     assert_int_equal(nfired + holds, 0);
     assert_int_equal(seen, KEV_TH_SEND);

@@ -4,11 +4,11 @@
 // fired (docs/d-probes.md), with the same arguments, at the board's time (cycles since boot
 // converted to ns as the kernel does; walltimestamp from the header's boot date), on the
 // event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
-// CPU. Events with no probe are skipped. The column's derived probes: the sched, proc and
-// lockstat probes follow the kernel's rules (kernel/include/kernel/kev_emit.h
-// kev_emit_thread_state, kernel/kdt_fire.c ktrace_kdt_switch; kernel/ktrace_sync.c) from each
-// thread's state, priority and SYNC_* call as the capture tells them (struct rthread); the
-// probes a capture holds no event for are named once on stderr (no_capture_note).
+// CPU. Events with no probe are skipped. The column's derived probes: the sched and proc
+// probes are the kernel's rules themselves (trace/kev_derived.h, which kev_emit.h fires live),
+// fed with each thread's state and priority as the capture tells them (struct rthread);
+// lockstat's follow the kernel's table (d/lockstat.h, kernel/ktrace_sync.c) from each SYNC_*
+// call; the probes a capture holds no event for are named once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
@@ -32,13 +32,8 @@
 #include <trace/period_due.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
+#include <trace/kev_derived.h>
 #include <kevhost/kx_fields.h>
-
-/* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
- * kernel's headers). */
-enum { KIRQ_TICK_EV = 0x100 };
-/* A CPU's own timer interrupt in a period another CPU took the tick of (KIRQ_CPUTICK). */
-enum { KIRQ_CPUTICK_EV = 0x101 };
 
 /* A thread as the capture tells it, keyed by who (pid << 16 | tid); kc: the kernel call it is
  * in (its entry event seen and no exit yet), with the arguments the entry carried (kc_nw: 2
@@ -363,10 +358,10 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
     }
 }
 
-/* The kernel-call numbers whose entry tells what a message or a block is about
- * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
-enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_DTRACE_EV = 33, KC_THREADJOIN_EV = 50,
-       KC_PROCWAIT_EV = 62 };
+/* The kernel-call numbers whose entry tells what a message is about, and the board's
+ * consumer's (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's
+ * headers; a block's calls are its rule's, trace/kev_derived.c). */
+enum { KC_MSGSEND_EV = 11, KC_DTRACE_EV = 33 };
 /* The board's consumer reading a CPU's records: DTrace(KDT_READ, cpu, ...) (uapi/kdtrace.h) */
 enum { KDT_READ_CMD = 4 };
 
@@ -532,6 +527,24 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
         dvm_fire(p->st, &p->ctx, id, a);
 }
 
+/* fire_rule: one firing a rule gave (trace/kev_derived.h), in p->ctx: the context the caller
+ * set (the thread the rule is about, or the one going off, is the caller's to set). */
+static void fire_rule(struct replay *p, const struct kev_dfire *f)
+{
+    uint64_t a[DVM_NARGS] = { 0 };
+    for (unsigned k = 0; k < f->n && k < KEV_DFIRE_ARGS; k++)
+        a[k] = f->a[k];
+    if (p->firing)
+        dvm_fire(p->st, &p->ctx, f->id, a);
+}
+
+/* fire_rules: n firings of a rule that names no step. */
+static void fire_rules(struct replay *p, const struct kev_dfire *f, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        fire_rule(p, &f[k]);
+}
+
 /* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
  * fired it (kernel/kfbt_fire.c): the function by its address (this_fn), return with arg0
  * the returning instruction's offset and arg1 the value, typed as the table types it. An
@@ -656,6 +669,8 @@ static void fbt_begin(struct replay *p)
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu);
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t);
+static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                       int fire);
 
 /* on_kcall: a kernel call's entry or exit by the running thread t: the call it is in (for
  * msg_args and block-*'s object), and lockstat's probes as kernel/ktrace_sync.c fires them
@@ -742,9 +757,10 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
         return;
     }
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
-        (kx_int_irq(e) == KIRQ_TICK_EV || kx_int_irq(e) == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
-        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], kev_who_pid(p->cur[cpu]), p->ctx.prio, 0);
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && p->cur[cpu]) {
+        struct kev_dfire f[KEV_DFIRE_MAX];      /* the tick's, in the thread it interrupts */
+        fire_rules(p, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
+                                          kev_who_pid(p->cur[cpu]), p->ctx.prio));
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
@@ -764,14 +780,14 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             q->nlwp++;          /* (the kernel counts it before its CREATE) */
         if (p->in_snapshot)
             return;
+        struct kev_dfire f[KEV_DFIRE_MAX];
         if (e->ev == KEV_TH_DESTROY) {
-            fire4(p, DPROBE_SCHED_EXIT, who, 0, 0, 0);  /* status: not in the capture */
+            fire_rules(p, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
             if (p->firing)
                 rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
             return;
         }
-        fire4(p, DPROBE_SCHED_CREATE, who, pid, t->prio, 0);
-        fire4(p, DPROBE_PROC_LWP_CREATE, who, pid, t->prio, 0);
+        fire_rules(p, f, kev_derived_thcreate(f, who, pid, t->prio));
         t->unstarted = 1;
         return;
     }
@@ -820,84 +836,84 @@ static uint64_t runq_cpu(const struct replay *p)
     return p->ncpus > 1 ? (uint64_t)-1 : 0;
 }
 
-/* oncpu_start: at a thread's first run, after its on-cpu, as the board's kev_emit_oncpu
- * (kernel/include/kernel/kev_emit.h): a spawned process's start and exec probes and the
- * thread's lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
+/* oncpu_start: at a thread's first run, after its on-cpu, the rule the board's kev_emit_oncpu
+ * fires (kev_derived_first_run): a spawned process's start and exec probes and the thread's
+ * lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t)
 {
-    uint32_t who = t->who, pid = kev_who_pid(who);
-    if (t->unstarted) {
-        t->unstarted = 0;
-        if (pid && kev_who_tid(who) == 1)
+    if (!t->unstarted)
+        return;
+    t->unstarted = 0;
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    unsigned n = kev_derived_first_run(f, t->who, kev_who_pid(t->who), t->prio);
+    for (unsigned k = 0; k < n; k++) {
+        if (f[k].id == KEV_DSTEP_SPAWNED)
             spawned(p, r, t);
-        fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
+        else
+            fire_rule(p, &f[k]);
     }
 }
 
-/* state_fire: the probes of thread t's state change from prev (on_thread). */
+/* block_obj: sched:::block-*'s arg3 for t, which entered the blocked state of rule b: the
+ * first argument of the call it blocked in (the board's t->coid, its channel's chid,
+ * t->join_tid), from that call's entry event; *known 0 when the capture does not hold it (0
+ * then, and noted by the caller). */
+static uint64_t block_obj(const struct rthread *t, const struct kev_dblock *b, int *known)
+{
+    *known = !b || !b->call || (t->kc_open && (t->kc == b->call || (b->call2 &&
+                                                                   t->kc == b->call2)));
+    return b && b->call && *known ? t->kc_a[0] : 0;
+}
+
+/* switch_to: the board's ktrace_kdt_switch at t's RUNNING on cpu (the rule's
+ * KEV_DSTEP_SWITCH): vtimestamp's clocks, off-cpu in the context of the thread going off, then
+ * t's context; over a capture without ONCPU events the switch's end too, on-cpu from the
+ * ONCPU row as if the event were here and t's first run (oncpu_start). */
+static void switch_to(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned cpu)
+{
+    uint32_t old = p->cur[cpu], who = t->who;
+    if (old == who)
+        return;
+    vtime_switch(p, cpu, who);
+    if (old && !p->fresh[cpu]) {
+        struct kev_dfire f;
+        set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
+        if (kev_derived_offcpu(&f, who, kev_who_pid(who), t->prio, rthread(p, old)->state))
+            fire_rule(p, &f);
+    }
+    p->cur[cpu] = who;
+    p->fresh[cpu] = 0;
+    set_ctx(p, r, cpu);
+    if (!p->stacks.oncpu) {     /* (the event's who where its row puts it, a whole word) */
+        const struct kev_field_desc *fw = kx_fields()->oncpu_who;
+        uint32_t words[2] = { 0, 0 };
+        words[fw->word < 2 ? fw->word : 0] = who;
+        const struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_ONCPU, .cpu = cpu,
+                                     .w = words, .nw = 2, .nslots = 1 };
+        table_fire(p, r, &e, p->firing);
+        oncpu_start(p, r, t);
+    }
+}
+
+/* state_fire: the probes of thread t's state change from prev (on_thread), as the board's
+ * kev_emit_thread_state fires them: the rule's (kev_derived_change), the switch its step. */
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu)
 {
-    uint32_t who = t->who, pid = kev_who_pid(who);
-    unsigned st = t->state;
-    switch (st) {
-    case KEV_TH_RUNNING: {
-        fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(p));
-        uint32_t old = p->cur[cpu];
-        if (old == who)
-            return;
-        vtime_switch(p, cpu, who);
-        if (old && !p->fresh[cpu]) {
-            set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
-            fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
-        }
-        p->cur[cpu] = who;
-        p->fresh[cpu] = 0;
-        set_ctx(p, r, cpu);
-        if (!p->stacks.oncpu) { /* a capture without ONCPU events: the switch's end is here */
-            fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
-            oncpu_start(p, r, t);
-        }
-        return;
-    }
-    case KEV_TH_DEAD:
-        fire4(p, DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
-        return;
-    case KEV_TH_READY:
-        if (prev == KEV_TH_READY)
-            return;
-        if (prev == KEV_TH_RUNNING)
-            fire4(p, DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
+    const struct kev_dblock *b = kev_derived_block(t->state);
+    int known;
+    const struct kev_dchange c = { prev, t->state, t->who, kev_who_pid(t->who), t->prio,
+                                   block_obj(t, b, &known), runq_cpu(p) };
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    unsigned n = kev_derived_change(f, &c);
+    for (unsigned k = 0; k < n; k++) {
+        if (f[k].id == KEV_DSTEP_SWITCH)
+            switch_to(p, r, t, cpu);
         else
-            fire4(p, DPROBE_SCHED_WAKEUP, who, pid, t->prio, prev == 0xff ? 0 : prev);
-        fire4(p, DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(p));
-        return;
-    default: {
-        /* arg3, the object: the first argument of the call the thread blocked in (the
-         * board's t->coid, its channel's chid, t->join_tid), from that call's entry event;
-         * 0 for the others, as on the board (kernel/ktrace_ev.c state_block) */
-        uint32_t id;
-        unsigned call = 0;
-        switch (st) {
-        case KEV_TH_SEND: id = DPROBE_SCHED_BLOCK_SEND; call = KC_MSGSEND_EV; break;
-        case KEV_TH_RECEIVE: id = DPROBE_SCHED_BLOCK_RECEIVE; call = KC_MSGRECEIVE_EV; break;
-        case KEV_TH_REPLY: id = DPROBE_SCHED_BLOCK_REPLY; call = KC_MSGSEND_EV; break;
-        case KEV_TH_MUTEX: id = DPROBE_SCHED_BLOCK_MUTEX; break;
-        case KEV_TH_CONDVAR: id = DPROBE_SCHED_BLOCK_COND; break;
-        case KEV_TH_SEM: id = DPROBE_SCHED_BLOCK_SEM; break;
-        case KEV_TH_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
-        case KEV_TH_JOIN: id = DPROBE_SCHED_BLOCK_JOIN; call = KC_THREADJOIN_EV; break;
-        default: return;
-        }
-        int known = t->kc_open && (t->kc == call || (call == KC_THREADJOIN_EV &&
-                                                     t->kc == KC_PROCWAIT_EV));
-        fire4(p, DPROBE_SCHED_SLEEP, who, pid, t->prio, st);
-        fire4(p, id, who, pid, t->prio, call && known ? t->kc_a[0] : 0);
-        if (call && !known && p->firing)
-            rargs_missing(id, 1u << 3, RARGS_BLOCK_OBJ);
-        return;
+            fire_rule(p, &f[k]);
     }
-    }
+    if (n && b && b->probe && !known && p->firing)
+        rargs_missing(b->probe, 1u << 3, RARGS_BLOCK_OBJ);
 }
 
 /* no_capture_note: the probes of the program a capture cannot fire, once each, and why. */
@@ -974,7 +990,8 @@ static void fault_fire(struct replay *p, struct kev_reader *r, unsigned cpu,
     set_ctx(p, r, cpu);
     if (s)
         rstacks_set(s);
-    fire4(p, DPROBE_PROC_FAULT, p->fault[cpu].sig, 0, 0, 0);
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    fire_rules(p, f, kev_derived_fault(f, p->fault[cpu].sig));
     rstacks_clear();
     p->cur[cpu] = cur;
     set_ctx(p, r, cpu);

@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: MIT
 // emitgen: writes the kernel's side of the event table (trace/kev_events.c) as C, so that an
-// event is written once, in its row: for each row's D probe that is not derived, its argument
-// order (KEV_D_<ROW>_<PROBE>(FIRE): FIRE(id, arguments...), each argument the helper's
-// parameter of the row's name for it), and for each row whose site needs nothing but its
-// values (one event number, fields of fixed words, every probe named by the row and its
-// arguments fields, FIELD.pid, ?NAME or numbers) its emit helper kev_emit_<row>(how, fields...,
-// site values...), which packs the words from its parameters, writes the event and, with D,
-// fires the row's probes at its stamp in that order (kernel/include/kernel/kev_emit.h's bracket).
-// A probe of the row's own (no list of d/dprobes.h names it) gets the id of its name's hash
-// (dprobe_row_hash), the one the host's dtrace lists. The build runs it (tools/emitgen/module.mk)
-// before any file that includes the output is compiled; nothing it writes is kept in git.
+// event is written once, in its row: for each row's D probe that is not derived, its firing
+// from its values (kev_d_<row>_<probe>(values...) -> struct kev_dfire, trace/kev_derived.h:
+// the probe's id and its arguments in the row's order, each value a parameter of the name the
+// row gives it); for each row whose site needs nothing but its values (one event number,
+// fields of fixed words, every probe named by the row and its arguments fields, FIELD.pid,
+// ?NAME or numbers, or every probe derived by one rule of kev_derived.h's KEV_DERIVED_ROWS)
+// its emit helper kev_emit_<row>(how, fields..., site values...), which packs the words from
+// its parameters, writes the event and, with D, fires the row's probes at its stamp in that
+// order, or the rule's (kernel/include/kernel/kev_emit.h's bracket); and for each other row of
+// one number its packer kev_pack_<row>(w, fields...), the words at fixed places a hand-written
+// site writes. A probe of the row's own (no list of d/dprobes.h names it) gets the id of its
+// name's hash (dprobe_row_hash), the one the host's dtrace lists. The build runs it
+// (tools/emitgen/module.mk) before any file that includes the output is compiled; nothing it
+// writes is kept in git: `emitgen -l` lists each helper, packer and firing by name for
+// docs/event-table.md, where `git grep` finds them.
 // Bad input (a row the generator cannot express, two names of one hash) is an error naming
 // the row: the build stops rather than compile a site that disagrees with its row.
 #include <d/dprobes.h>
 #include <trace/kev_events.h>
+#include <trace/kev_derived.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +56,23 @@ static const struct {
 struct probe {
     char prov[MAXTOK], mod[MAXTOK], func[MAXTOK], name[MAXTOK];
     char id[3 * MAXTOK];    // the id as C
-    char macro[3 * MAXTOK]; // KEV_D_<ROW>_<PROBE>
+    char maker[3 * MAXTOK]; // kev_d_<row>_<probe>
     int own, family;        // the row's own probe; a family's (the id needs a site value)
     char args[MAXARGS][2 * MAXTOK];
     unsigned nargs;
+    char params[MAXARGS][MAXTOK];   // the maker's parameters, in their first use's order
+    unsigned nparams;
 };
+
+// param_add: name as a parameter of p's maker (once).
+static void param_add(struct probe *p, const char *name)
+{
+    for (unsigned i = 0; i < p->nparams; i++)
+        if (!strcmp(p->params[i], name))
+            return;
+    if (p->nparams < MAXARGS)
+        snprintf(p->params[p->nparams++], MAXTOK, "%s", name);
+}
 
 // split: "prov:mod:func:name" into its parts; 0 for a list or a pattern (not one probe).
 static int split(const char *s, struct probe *p)
@@ -113,6 +131,9 @@ static int probe_id(struct probe *p)
         upper(nm, sizeof(nm), p->name);
         snprintf(p->id, sizeof(p->id), "%s%s(%.*s)", families[i].macro, nm, (int)(gt - lt - 1),
                  lt + 1);
+        char param[MAXTOK];
+        snprintf(param, sizeof(param), "%.*s", (int)(gt - lt - 1), lt + 1);
+        param_add(p, param);
         p->family = 1;
         return 1;
     }
@@ -162,17 +183,25 @@ static void site_add(struct site *sv, const char *name)
         snprintf(sv->names[sv->n++], MAXTOK, "%s", name);
 }
 
-// arg: one token of a D column as C; 0 for a token that names nothing (not a field of the
-// row), -1 for a value only a hand helper has a C for ($user: the helper's payload). *plain is
-// cleared by the tokens a hand helper gives (the $ values, a family's id).
+// arg: one token of a D column as C, and the maker's parameter it names; 0 for a token that
+// names nothing (not a field of the row), -1 for one no site value gives. *plain is cleared by
+// the tokens a hand helper gives (the $ values, a family's id): $words is the call's words
+// (`words`, a pointer), $user a USER event's two words (`user0`, `user1`; its payload's window
+// is the hand helper's).
 static int arg(const struct kev_event_desc *row, struct probe *p, const char *t, struct site *sv,
                int *plain)
 {
     char (*out)[2 * MAXTOK] = &p->args[p->nargs];
-    static const char *const words[] = { "a[0]", "a[1]", "a[2]", "a[3]", "a[4]", "a[5]" };
-    if (!strcmp(t, "$words")) {
-        for (unsigned k = 0; k < 6 && p->nargs < MAXARGS; k++)
-            snprintf(p->args[p->nargs++], sizeof(p->args[0]), "%s", words[k]);
+    if (!strcmp(t, "$words") || !strcmp(t, "$user")) {
+        unsigned n = t[1] == 'w' ? 6u : 2u;
+        if (p->nargs + n > MAXARGS)
+            return 0;
+        for (unsigned k = 0; k < n; k++)
+            snprintf(p->args[p->nargs++], sizeof(p->args[0]), n == 6 ? "words[%u]" : "user%u", k);
+        if (n == 6)
+            param_add(p, "words");
+        for (unsigned k = 0; n == 2 && k < n; k++)
+            param_add(p, k ? "user1" : "user0");
         *plain = 0;
         return 1;
     }
@@ -182,9 +211,11 @@ static int arg(const struct kev_event_desc *row, struct probe *p, const char *t,
         return -1;
     if (!strcmp(t, "$result") || !strcmp(t, "$call") || !strcmp(t, "$ev")) {
         snprintf(*out, sizeof(*out), "%s", t + 1);
+        param_add(p, t + 1);
         *plain = 0;
     } else if (t[0] == '?' && t[1]) {
         snprintf(*out, sizeof(*out), "%s", t + 1);
+        param_add(p, t + 1);
         site_add(sv, t + 1);
     } else if (is_number(t)) {
         snprintf(*out, sizeof(*out), "%s", t);
@@ -200,6 +231,7 @@ static int arg(const struct kev_event_desc *row, struct probe *p, const char *t,
         if (!fd || fd->kind == KEV_K_STRING || KEV_K_IS_ARRAY(fd->kind))
             return 0;
         snprintf(*out, sizeof(*out), dot ? "kev_who_pid(%s)" : "%s", name);
+        param_add(p, name);
     }
     p->nargs++;
     return 1;
@@ -216,7 +248,9 @@ static int probe_read(const struct kev_event_desc *row, const struct kev_dprobe 
     char r[MAXTOK], n[MAXTOK];
     upper(r, sizeof(r), row->name);
     upper(n, sizeof(n), p->name);
-    snprintf(p->macro, sizeof(p->macro), "KEV_D_%s_%s", r, n);
+    snprintf(p->maker, sizeof(p->maker), "kev_d_%s_%s", r, n);
+    for (char *c = p->maker; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
     const char *s = dp->args ? dp->args : "";
     while (*s) {
         char t[MAXTOK];
@@ -236,17 +270,44 @@ static int probe_read(const struct kev_event_desc *row, const struct kev_dprobe 
     return 1;
 }
 
-static void print_macro(FILE *f, const struct probe *p)
+// print_params: p's parameters as C (the words a pointer, each other value 64 bits).
+static void print_params(FILE *f, const struct probe *p)
 {
-    fprintf(f, "#define %s(FIRE) FIRE(%s", p->macro, p->id);
+    for (unsigned k = 0; k < p->nparams; k++)
+        fprintf(f, "%s%s%s", k ? ", " : "", strcmp(p->params[k], "words") ? "uint64_t "
+                                                                            : "const uint32_t *",
+                p->params[k]);
+    if (!p->nparams)
+        fprintf(f, "void");
+}
+
+// print_maker: the probe's firing (trace/kev_derived.h struct kev_dfire) from its values,
+// each a parameter of its name, in the row's order: what a site fires (kev_emit_fire).
+static void print_maker(FILE *f, const struct kev_event_desc *row, const struct probe *p)
+{
+    fprintf(f, "\n// %s's %s:%s:%s:%s.\nstatic inline struct kev_dfire %s(", row->name, p->prov,
+            p->mod, p->func, p->name, p->maker);
+    print_params(f, p);
+    fprintf(f, ")\n{\n    const struct kev_dfire f = { %s, %u, KEV_DAS_SITE, {", p->id, p->nargs);
     for (unsigned k = 0; k < p->nargs; k++)
-        fprintf(f, ", %s", p->args[k]);
-    fprintf(f, ")\n");
+        fprintf(f, "%s %s", k ? "," : "", p->args[k]);
+    fprintf(f, "%s } };\n    return f;\n}\n", p->nargs ? "" : " 0");
+}
+
+// print_fire: a helper's firing of p, its arguments the helper's parameters as p's maker
+// takes them (the same order, written out: the helper's code is the firing's alone).
+static void print_fire(FILE *f, const struct probe *p)
+{
+    fprintf(f, "kdt_fire_n_in(NULL, %s, (const uint64_t[]){", p->id);
+    for (unsigned k = 0; k < p->nargs; k++)
+        fprintf(f, "%s %s", k ? "," : "", p->args[k]);
+    fprintf(f, "%s }, %u, 0);\n", p->nargs ? "" : " 0", p->nargs);
 }
 
 // ---- a row's helper ------------------------------------------------------------------------
 
-// word_expr: payload word n of row from its parameters, as KEV_PACK makes it (trace/kev_rows.h).
+// word_expr: payload word n of row from its parameters, each field masked to its bits and
+// shifted to its place (trace/kev_rows.h kev_pack_bits), as the readers read it.
 static void word_expr(FILE *f, const struct kev_event_desc *row, unsigned n)
 {
     unsigned terms = 0;
@@ -333,25 +394,156 @@ static void print_unless(FILE *f, const struct kev_event_desc *row, const char *
     fprintf(f, "%s)\n        ", *sep ? "" : "1");
 }
 
-static void print_helper(FILE *f, const struct kev_event_desc *row, const struct probe *ps,
-                         const struct kev_dprobe *dps, unsigned np, const struct site *sv,
-                         unsigned nw, const struct kev_field_desc *str)
+// ---- a row's plan: what the generator writes for it ---------------------------------------------
+
+// A rule of trace/kev_derived.h whose firings a row's site fires from its values alone.
+struct rule {
+    const char *row, *fn, *params;
+};
+#define EMITGEN_RULE(row, fn, params) { #row, #fn, params },
+static const struct rule rules[] = { KEV_DERIVED_ROWS(EMITGEN_RULE) };
+
+struct plan {
+    struct probe ps[8];         // the row's probes with an order of their own (not derived)
+    const struct kev_dprobe *dps[8]; // ... their D column entries
+    unsigned np;
+    struct site sv;             // the helper's site values, after the fields
+    unsigned nw;                // its fixed words (helper_words)
+    const struct kev_field_desc *str; // its string, or NULL
+    int helper;                 // a helper is written: from its probes' orders, or
+    const struct rule *rule;    // ... this rule's firings
+    unsigned npack;             // its packer's words (0: none)
+};
+
+// rule_of: the rule a row whose every probe is derived fires, and its site values into sv.
+static const struct rule *rule_of(const struct kev_event_desc *row, struct site *sv)
+{
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+        if (strcmp(rules[i].row, row->name))
+            continue;
+        for (const char *s = rules[i].params; *s;) {
+            char name[MAXTOK];
+            size_t k = strcspn(s, " ");
+            snprintf(name, sizeof(name), "%.*s", (int)k, s);
+            if (!field_of(row, name))
+                site_add(sv, name);
+            s += k;
+            s += strspn(s, " ");
+        }
+        return &rules[i];
+    }
+    return NULL;
+}
+
+// pack_words: the words a packer of row writes, its fields at fixed words; 0: none, or a
+// layout other rows share (the thread states, INT_ENTR and INT_EXIT), which no one row names.
+static unsigned pack_words(const struct kev_event_desc *row)
+{
+    unsigned nw = 0;
+    for (unsigned i = 0; i < kev_event_rows(); i++)
+        if (kev_event_row(i) != row && kev_event_row(i)->fields == row->fields)
+            return 0;
+    for (unsigned i = 0; i < row->nfields; i++) {
+        const struct kev_field_desc *fd = &row->fields[i];
+        if ((fd->layout != KEV_L_WORD && fd->layout != KEV_L_HI_LO && fd->layout != KEV_L_LO_HI) ||
+            fd->word == KEV_W_NEXT)
+            continue;
+        unsigned end = fd->word + (fd->layout == KEV_L_WORD ? 1u : 2u);
+        nw = end > nw ? end : nw;
+    }
+    return nw;
+}
+
+// plan_row: what the generator writes for row; its errors (a row it cannot express) said.
+static void plan_row(const struct kev_event_desc *row, struct plan *pl)
+{
+    memset(pl, 0, sizeof(*pl));
+    unsigned nplain = 0, nall = 0, nown = 0, nderived = 0;
+    for (const struct kev_dprobe *dp = row->dprobes; dp && dp->probe; dp++, nall++) {
+        struct probe *p = &pl->ps[pl->np];
+        int plain = 1, r = dp->derived || pl->np == 8 ? -1 : probe_read(row, dp, p, &pl->sv, &plain);
+        nderived += dp->derived;
+        if (r == 0 && split(dp->probe, p))
+            fail(row, "a probe whose arguments name nothing the row has", dp->probe);
+        if (r > 0 && p->nargs > KEV_DFIRE_ARGS)
+            fail(row, "a probe of more arguments than a firing holds (KEV_DFIRE_ARGS)", dp->probe);
+        if (r <= 0)
+            continue;
+        nown += (unsigned)p->own;
+        nplain += (unsigned)plain;
+        pl->dps[pl->np++] = dp;
+    }
+    // A helper: for a row whose site fires its probes with nothing but its values, or fires
+    // none (the ring's write alone; not the ring's own CONTROL events), or fires one rule's.
+    pl->nw = helper_words(row, &pl->str);
+    const int shaped = row->lo == row->hi && !row->kcall && (pl->nw || pl->str);
+    int fires = row->dsite == KEV_D_EMIT || nown, quiet = row->dsite == KEV_D_NONE && !nall;
+    pl->helper = ((fires && nplain == nall && nplain == pl->np) ||
+                  (quiet && row->cls != KEV_C_CONTROL)) && shaped;
+    if (!pl->helper && shaped && nall && nderived == nall)
+        pl->helper = (pl->rule = rule_of(row, &pl->sv)) != NULL;
+    if (nown && !pl->helper)
+        fail(row, "a probe of its own on a row with no generated helper (fixed words, one number)",
+             NULL);
+    if (!pl->helper && row->lo == row->hi && !row->kcall && row->cls != KEV_C_CONTROL)
+        pl->npack = pack_words(row);
+}
+
+// ---- a row's helper and packer ---------------------------------------------------------------
+
+// print_signature: kev_emit_<row>(how, fields..., site values...), typed as C or not (the
+// listing's).
+static void print_signature(FILE *f, const struct kev_event_desc *row, const struct plan *pl,
+                            int typed)
 {
     char lname[MAXTOK];
     lower(lname, sizeof(lname), row->name);
-    fprintf(f, "\n// %s: %s.\nstatic inline void kev_emit_%s(unsigned how", row->name, row->when,
-            lname);
+    fprintf(f, "kev_emit_%s(%show", lname, typed ? "unsigned " : "");
     for (unsigned i = 0; i < row->nfields; i++) {
         const struct kev_field_desc *fd = &row->fields[i];
-        fprintf(f, ", %s%s", fd->layout == KEV_L_STRING ? "const char *"
+        fprintf(f, ", %s%s", !typed ? "" : fd->layout == KEV_L_STRING ? "const char *"
                              : fd->layout == KEV_L_WORD ? "uint32_t " : "uint64_t ", fd->name);
     }
-    for (unsigned i = 0; i < sv->n; i++)
-        fprintf(f, ", uint64_t %s", sv->names[i]);
-    fprintf(f, ")\n{\n");
+    for (unsigned i = 0; i < pl->sv.n; i++)
+        fprintf(f, ", %s%s", typed ? "uint64_t " : "", pl->sv.names[i]);
+    fprintf(f, ")");
+}
+
+// print_fires: the helper's firings with D, at the event's stamp: each probe's in the row's
+// order (not under its `unless`), or the rule's.
+static void print_fires(FILE *f, const struct kev_event_desc *row, const struct plan *pl)
+{
+    if (pl->rule) {
+        fprintf(f, "    struct kev_dfire f[KEV_DFIRE_MAX];\n    kev_emit_fire_all(NULL, f, %s(f",
+                pl->rule->fn);
+        for (const char *s = pl->rule->params; *s;) {
+            size_t k = strcspn(s, " ");
+            fprintf(f, ", %.*s", (int)k, s);
+            s += k;
+            s += strspn(s, " ");
+        }
+        fprintf(f, "));\n");
+        return;
+    }
+    for (unsigned k = 0; k < pl->np; k++) {
+        if (pl->dps[k]->unless && strchr(pl->dps[k]->unless, '='))
+            print_unless(f, row, pl->dps[k]->unless);
+        else
+            fprintf(f, "    ");
+        print_fire(f, &pl->ps[k]);
+    }
+}
+
+static void print_helper(FILE *f, const struct kev_event_desc *row, const struct plan *pl)
+{
+    const unsigned nw = pl->nw;
+    const int fires = pl->np || pl->rule;
+    fprintf(f, "\n// %s: %s.\nstatic inline void ", row->name, row->when);
+    print_signature(f, row, pl, 1);
+    fprintf(f, "\n{\n");
     char cls[MAXTOK];
     snprintf(cls, sizeof(cls), "KEV_C_%s", kev_class_name(row->cls));
-    const int simple = nw == 2 && !str;
+    const int simple = nw == 2 && !pl->str;
     if (!simple) {              // (the words first, then the site's bracket: as written by hand)
         fprintf(f, "    const uint32_t w[%u] = {\n", nw ? nw : 1u);
         for (unsigned n = 0; n < nw; n++) {
@@ -361,7 +553,7 @@ static void print_helper(FILE *f, const struct kev_event_desc *row, const struct
         }
         fprintf(f, "    };\n");
     }
-    if (np)
+    if (fires)
         fprintf(f, "    uint32_t before = kev_site_open(how == KEV_D);\n");
     else if (!simple)
         fprintf(f, "    (void)how;   // the ring's write\n");
@@ -371,25 +563,52 @@ static void print_helper(FILE *f, const struct kev_event_desc *row, const struct
         fprintf(f, ",\n                     ");
         word_expr(f, row, 1);
         fprintf(f, ");\n");
-    } else if (str) {
+    } else if (pl->str) {
         fprintf(f, "    trace_emit_string(&ktrace, %s, 0x%xu, w, %u, %s);\n", cls, row->lo, nw,
-                str->name);
+                pl->str->name);
     } else {
         fprintf(f, "    trace_emit_words(&ktrace, %s, 0x%xu, w, %u);\n", cls, row->lo, nw);
     }
-    if (!np) {                  // (how: KEV_RING, or KEV_INLINE for a two-word event)
+    if (!fires) {               // (how: KEV_RING, or KEV_INLINE for a two-word event)
         fprintf(f, "}\n");
         return;
     }
     fprintf(f, "    if (how != KEV_D)\n        return;\n    kev_site_stamp(true, before);\n");
-    for (unsigned k = 0; k < np; k++) {
-        if (dps[k].unless && strchr(dps[k].unless, '='))
-            print_unless(f, row, dps[k].unless);
-        else
-            fprintf(f, "    ");
-        fprintf(f, "%s(KEV_EMIT_FIRE)\n", ps[k].macro);
-    }
+    print_fires(f, row, pl);
     fprintf(f, "    kev_site_close(true);\n}\n");
+}
+
+// print_packer_signature: kev_pack_<row>(w, its fixed fields...), each a parameter of its name.
+static void print_packer_signature(FILE *f, const struct kev_event_desc *row, int typed)
+{
+    char lname[MAXTOK];
+    lower(lname, sizeof(lname), row->name);
+    fprintf(f, "kev_pack_%s(%sw", lname, typed ? "uint32_t *" : "");
+    for (unsigned i = 0; i < row->nfields; i++) {
+        const struct kev_field_desc *fd = &row->fields[i];
+        if ((fd->layout == KEV_L_WORD || fd->layout == KEV_L_HI_LO || fd->layout == KEV_L_LO_HI) &&
+            fd->word != KEV_W_NEXT)
+            fprintf(f, ", %s%s", !typed ? "" : fd->layout == KEV_L_WORD ? "uint32_t " : "uint64_t ",
+                    fd->name);
+    }
+    fprintf(f, ")");
+}
+
+// print_packer: for a row a hand-written site writes, its words at fixed places from its
+// fields, each masked to its bits and shifted to its place, as the readers read them; the
+// words after (a string, an array) are the site's.
+static void print_packer(FILE *f, const struct kev_event_desc *row, unsigned nw)
+{
+    fprintf(f, "\n// %s's first %u word%s from its fields.\nstatic inline void ", row->name, nw,
+            nw == 1 ? "" : "s");
+    print_packer_signature(f, row, 1);
+    fprintf(f, "\n{\n");
+    for (unsigned n = 0; n < nw; n++) {
+        fprintf(f, "    w[%u] = ", n);
+        word_expr(f, row, n);
+        fprintf(f, ";\n");
+    }
+    fprintf(f, "}\n");
 }
 
 // ---- the helpers' test cases ---------------------------------------------------------------------
@@ -457,40 +676,61 @@ static void cases_print(FILE *f, int added)
 
 // ---- the rows ---------------------------------------------------------------------------------
 
-static void gen_row(FILE *f, const struct kev_event_desc *row)
+// gen_pure: row's packer and its probes' firings (struct kev_dfire), which need no site.
+static void gen_pure(FILE *f, const struct kev_event_desc *row)
 {
-    struct probe ps[8];
-    const struct kev_dprobe *dps = row->dprobes;
-    struct site sv = { .n = 0 };
-    unsigned np = 0, nplain = 0, nall = 0, nown = 0;
-    for (const struct kev_dprobe *dp = dps; dp && dp->probe; dp++, nall++) {
-        int plain = 1, r = dp->derived || np == 8 ? -1 : probe_read(row, dp, &ps[np], &sv, &plain);
-        if (r == 0 && split(dp->probe, &ps[np]))
-            fail(row, "a probe whose arguments name nothing the row has", dp->probe);
-        if (r <= 0)
-            continue;
-        nown += (unsigned)ps[np].own;
-        nplain += (unsigned)plain;
-        np++;
+    struct plan pl;
+    plan_row(row, &pl);
+    for (unsigned k = 0; k < pl.np; k++)
+        print_maker(f, row, &pl.ps[k]);
+    if (pl.npack)
+        print_packer(f, row, pl.npack);
+}
+
+// gen_helper: row's emit helper, if it has one (and its test case).
+static void gen_helper(FILE *f, const struct kev_event_desc *row)
+{
+    struct plan pl;
+    plan_row(row, &pl);
+    if (!pl.helper)
+        return;
+    print_helper(f, row, &pl);
+    case_add(row, &pl.sv);
+}
+
+// gen_list: row's line of the listing (docs/event-table.md): what the generator writes for
+// it, each by its name and parameters, so that a reader finds an event's helper by its name.
+static void gen_list(FILE *f, const struct kev_event_desc *row)
+{
+    struct plan pl;
+    plan_row(row, &pl);
+    if (!pl.helper && !pl.npack && !pl.np)
+        return;
+    fprintf(f, "| %s | ", row->name);
+    if (pl.helper) {
+        fprintf(f, "`");
+        print_signature(f, row, &pl, 0);
+        fprintf(f, "`%s%s%s", pl.rule ? ", firing `" : "", pl.rule ? pl.rule->fn : "",
+                pl.rule ? "`" : "");
+    } else {
+        fprintf(f, "-");
     }
-    if (np)
-        fprintf(f, "\n");
-    for (unsigned k = 0; k < np; k++)
-        print_macro(f, &ps[k]);
-    // A helper: for a row whose site fires its probes with nothing but its values, or fires
-    // none (the ring's write alone; not the ring's own CONTROL events).
-    const struct kev_field_desc *str;
-    unsigned nw = helper_words(row, &str);
-    int fires = row->dsite == KEV_D_EMIT || nown, quiet = row->dsite == KEV_D_NONE && !nall;
-    int helper = ((fires && nplain == nall && nplain == np) || (quiet && row->cls != KEV_C_CONTROL)) &&
-                 row->lo == row->hi && !row->kcall && (nw || str);
-    if (nown && !helper)
-        fail(row, "a probe of its own on a row with no generated helper (fixed words, one number)",
-             NULL);
-    if (helper) {
-        print_helper(f, row, ps, dps, np, &sv, nw, str);
-        case_add(row, &sv);
+    fprintf(f, " | ");
+    if (pl.npack) {
+        fprintf(f, "`");
+        print_packer_signature(f, row, 0);
+        fprintf(f, "`");
+    } else {
+        fprintf(f, "-");
     }
+    fprintf(f, " | ");
+    for (unsigned k = 0; k < pl.np; k++) {
+        fprintf(f, "%s`%s(", k ? ", " : "", pl.ps[k].maker);
+        for (unsigned i = 0; i < pl.ps[k].nparams; i++)
+            fprintf(f, "%s%s", i ? ", " : "", pl.ps[k].params[i]);
+        fprintf(f, ")`");
+    }
+    fprintf(f, "%s |\n", pl.np ? "" : "-");
 }
 
 // ids_distinct: no two names of the rows' own probes share a hash.
@@ -537,24 +777,62 @@ static int same_file(const char *a, const char *b)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: %s [-a] [-o FILE]\n"
-               "Writes the kernel's emit helpers and D argument orders from the event table's\n"
-               "rows (trace/kev_events.c) as a C header.\n"
+    fprintf(f, "usage: %s [-a] [-l] [-o FILE]\n"
+               "Writes the kernel's side of the event table's rows (trace/kev_events.c) as a C\n"
+               "header: each row probe's firing, the packers of the rows hand-written sites\n"
+               "write, and the emit helpers.\n"
                "  -a, --added   only the rows added to the table (kev_events_add: a test build's)\n"
+               "  -l, --list    instead, the listing of what it writes for each row, by name\n"
+               "                (docs/event-table.md's last table)\n"
                "  -o FILE       write FILE (through FILE.<pid>.tmp) instead of standard output\n"
                "  -h, --help    this text\n", prog);
+}
+
+// list: the listing (-l): a row for each event the generator writes anything for.
+static void list(FILE *f)
+{
+    fprintf(f, "\n### The kernel's side (tools/emitgen)\n\n"
+               "| event | emit helper | packer | its probes' firings |\n|---|---|---|---|\n");
+    for (unsigned i = 0; i < kev_event_table_len; i++)
+        gen_list(f, kev_event_row(i));
+}
+
+// header: the generated header for rows [from, kev_event_rows()): the firings and packers,
+// which need nothing of the kernel's, then, where kernel/include/kernel/kev_emit.h includes
+// it (its site bracket), the helpers and their test cases.
+static void header(FILE *f, int added)
+{
+    const char *guard = added ? "KEV_EMIT_GEN_ADDED_H" : "KEV_EMIT_GEN_H";
+    const unsigned from = added ? kev_event_table_len : 0;
+    fprintf(f, "// Generated by tools/emitgen from the event table's rows%s: do not edit, edit the "
+               "row.\n// The rows' firings and packers; with kernel/include/kernel/kev_emit.h, "
+               "which includes it,\n// the emit helpers. docs/event-table.md lists them.\n"
+               "#ifndef %s\n#define %s\n\n#include <stdint.h>\n#include <d/dprobes.h>\n"
+               "#include <trace/kev_events.h>\n#include <trace/kev_rows.h>\n"
+               "#include <trace/kev_derived.h>\n",
+            added ? " a test build adds" : " (trace/kev_events.c)", guard, guard);
+    for (unsigned i = from; i < kev_event_rows(); i++)
+        gen_pure(f, kev_event_row(i));
+    fprintf(f, "\n#endif\n\n#if defined(KERNEL_KEV_EMIT_H) && !defined(%s_SITES)\n#define %s_SITES\n",
+            guard, guard);
+    for (unsigned i = from; i < kev_event_rows(); i++)
+        gen_helper(f, kev_event_row(i));
+    cases_print(f, added);
+    fprintf(f, "\n#endif\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *out = NULL;
-    int added = 0;
+    int added = 0, listing = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--added")) {
             added = 1;
+        } else if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "--list")) {
+            listing = 1;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
         } else {
@@ -573,16 +851,11 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    const char *guard = added ? "KEV_EMIT_GEN_ADDED_H" : "KEV_EMIT_GEN_H";
-    fprintf(f, "// Generated by tools/emitgen from the event table's rows%s: do not edit, edit the "
-               "row.\n// Included by kernel/include/kernel/kev_emit.h (its site bracket and "
-               "firing macro).\n#ifndef %s\n#define %s\n",
-            added ? " a test build adds" : " (trace/kev_events.c)", guard, guard);
     dprobe_rows_walk(seen_ok, NULL);
-    for (unsigned i = added ? kev_event_table_len : 0; i < kev_event_rows(); i++)
-        gen_row(f, kev_event_row(i));
-    cases_print(f, added);
-    fprintf(f, "\n#endif\n");
+    if (listing)
+        list(f);
+    else
+        header(f, added);
     if (out) {
         if (fclose(f) || failed) {
             remove(tmp);

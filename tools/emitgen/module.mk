@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 # emitgen: the kernel's side of the event table, generated from its rows (tools/emitgen/emitgen.c):
-# each row's D argument order and, where its site needs nothing but its values, its emit
-# helper, in $(KEV_EMIT_GEN_H) (the Makefile names it), which kernel/include/kernel/kev_emit.h
-# includes. Every object built from C that may include it waits for it (an order-only
-# prerequisite of each compile rule, explicit ones too), and so does every make started for
+# each row probe's firing from its values, the packers of the rows hand-written sites write and,
+# where a site needs nothing but its values (or one derived probes' rule), its emit helper, in
+# $(KEV_EMIT_GEN_H) (the Makefile names it), which kernel/include/kernel/kev_emit.h includes;
+# `emitgen -l` lists them by name for docs/event-table.md (scripts/event-table-doc.sh). Every
+# object built from C that may include it waits for it (an order-only prerequisite of each
+# compile rule, explicit ones too), and so does every make started for
 # another board or build (test/qemu/module.mk), so one make writes it. It is written again
 # whenever the generator or a row changes (emitgen's objects' dependencies), so it is never
 # stale and never in git. $(HT)/evrow/emitgen, built with the test-only row, writes that

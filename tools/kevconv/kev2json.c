@@ -743,7 +743,9 @@ static void prth_event(struct conv *c, const struct kev_event *e)
         }
         c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
                                e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
-        instant_open(c, e->t64, th, "kev.state", kev_thread_state_name(e->ev));
+        const char *st = kev_thread_state_name(e->ev);   // (a state no row names: PR_TH_<n>)
+        instant_open(c, e->t64, th, "kev.state",
+                     st ? st : kev_event_title(KEV_C_PR_TH, e->ev, name, sizeof(name)));
         instant_end(c);
         return;
     }

@@ -6,12 +6,15 @@
 // the same values, in the row's order, at the event's own stamp (ktrace_site_take), all under
 // one hold of the D lock (kdt_hold), so that two CPUs' events reach D and the capture in one
 // order (what the parity tests compare). The build generates them from the rows
-// (tools/emitgen: <kev_emit_gen.h>, included below): every helper whose site needs nothing but
-// its values, and each row probe's argument order (KEV_D_<ROW>_<PROBE>(FIRE)). The helpers
+// (tools/emitgen: <kev_emit_gen.h>, included below; docs/event-table.md lists each by name):
+// every helper whose site needs nothing but its values or one rule's firings, each row
+// probe's firing from its values (kev_d_<row>_<probe>(...): struct kev_dfire), and the
+// packers of the rows a hand-written site writes (kev_pack_<row>(w, fields...)). The helpers
 // written here are the sites that add something of their own (a kernel call's wide words and
-// lockstat, the thread states' sched probes, the tick, a fault's stack, a thread's first run,
-// a user event's payload); they fire the generated argument orders, or the derived probes'
-// below, whose rows say them in words.
+// lockstat, the thread states, the tick, a fault's stack, a thread's first run, a user event's
+// payload); each passes its values to those functions by position, binding none by its name,
+// and fires what they return, the row probes' firings and the derived probes' rules
+// (trace/kev_derived.h, which dtrace -i's replay follows too).
 // `how` (or `d`) is the caller's test: a D program runs and the site wants its probes. A caller
 // passes a constant (the path without D inlines to the ring's write alone) or keeps the D copy
 // out of line; the values its probes add are read only with D.
@@ -28,6 +31,7 @@
 #include <trace/kev_events.h>
 #include <d/dprobes.h>
 #include <trace/kev_rows.h>
+#include <trace/kev_derived.h>
 #include <kernel/smp.h>
 #include <uapi/kcall.h>
 
@@ -47,15 +51,31 @@ static inline void ktrace_site_take(uint32_t before)
         kdt_site_set(now);
 }
 
-// One firing, as a KEV_D_<ROW>_<PROBE>(FIRE) macro gives it: FIRE(id, arguments...), each
-// argument the helper's parameter or local of that name (kdt_fire_n_in pads the rest with 0).
-#define KEV_EMIT_ARGS(...) (const uint64_t[]){ __VA_ARGS__ }, \
-    (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
-#define KEV_EMIT_FIRE(id, ...) kdt_fire_n_in(NULL, (id), KEV_EMIT_ARGS(__VA_ARGS__), 0);
-// The same with the firing's errno: the helper's `err`.
-#define KEV_EMIT_FIRE_ERRNO(id, ...) kdt_fire_n_in(NULL, (id), KEV_EMIT_ARGS(__VA_ARGS__), err);
-// The same in the context of the helper's thread `t` (not k_current).
-#define KEV_EMIT_FIRE_AS(id, ...) kdt_fire_n_in(t, (id), KEV_EMIT_ARGS(__VA_ARGS__), 0);
+// One firing f (a row probe's, kev_d_<row>_<probe>, or a rule's, trace/kev_derived.h) in
+// thread t's context (NULL: the site's, k_current), with the errno err (kdt_fire_n_in pads
+// the arguments past f.n with 0).
+static inline void kev_emit_fire(const struct thread *t, struct kev_dfire f, uint32_t err)
+{
+    kdt_fire_n_in(t, f.id, f.a, f.n, err);
+}
+
+// A rule's n firings in order, about thread t: each in the site's context, or t's where the
+// rule says so (KEV_DAS_THREAD); its steps taken at their place: the switch to t
+// (ktrace_kdt_switch: off-cpu, the clocks), a spawned process's start (kdt_fire_spawned).
+// Out of line: a helper inlined at a site without D keeps the ring's write alone.
+static __attribute__((noinline, unused)) void kev_emit_fire_all(struct thread *t,
+                                                                const struct kev_dfire *f,
+                                                                unsigned n)
+{
+    for (unsigned k = 0; k < n; k++) {
+        if (f[k].id == KEV_DSTEP_SWITCH)
+            ktrace_kdt_switch(t);
+        else if (f[k].id == KEV_DSTEP_SPAWNED)
+            kdt_fire_spawned(t);
+        else
+            kev_emit_fire(f[k].as == KEV_DAS_THREAD ? t : NULL, f[k], 0);
+    }
+}
 
 // The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
 // (kev_site_open), the event's own stamp given to the firings once it is (kev_site_stamp: none
@@ -80,6 +100,12 @@ static inline void kev_site_close(bool d)
     if (d)
         kdt_release();
 }
+
+// The hand-written helpers below are inlined at every call whatever their size, as the
+// generated ones are for their few lines: a caller's constant d (false: the path without D)
+// folds the D half away, so that path is the ring's write alone, with none of the values only
+// D takes read.
+#define KEV_EMIT_INLINE static inline __attribute__((always_inline))
 
 // ---- the inline paths' ring writes ----------------------------------------------------------------
 // What the traced paths' inline events (kernel/ktrace_kcall.h) and the general paths
@@ -133,35 +159,8 @@ static inline void kev_write_simple(unsigned how, unsigned cls, unsigned ev, uin
         trace_emit_simple(&ktrace, cls, ev, a, b);
 }
 
-// ---- the generated helpers and argument orders (tools/emitgen, from the rows) --------------------
+// ---- the generated helpers, firings and packers (tools/emitgen, from the rows) ----------------
 #include <kev_emit_gen.h>
-
-// ---- the probes the hand helpers derive -----------------------------------------------------------
-// Their rows say them in words (derived: a reader's state over many events gives them): the
-// argument orders here, each argument the helper's parameter or local of that name.
-// sched:::tick at the tick's entry, in the interrupted thread's context.
-#define KEV_D_INT_ENTR_TICK(FIRE) FIRE(DPROBE_SCHED_TICK, cur_who, cur_pid, cur_prio)
-// A thread's state change: arg0 the thread's who, arg1 its pid, arg2 its priority, arg3 what
-// the change adds: the state it sleeps in (sleep), the object it waits on (block-*: `block` the
-// probe of its state, obj the connection, the channel or the thread joined, else 0), the state
-// it left (wakeup), the CPU whose run queue it joins or leaves (enqueue, dequeue).
-#define KEV_D_THSTATE_SLEEP(FIRE) FIRE(DPROBE_SCHED_SLEEP, who, pid, prio, state)
-#define KEV_D_THSTATE_BLOCK(FIRE) FIRE(block, who, pid, prio, obj)
-#define KEV_D_THSTATE_WAKEUP(FIRE) FIRE(DPROBE_SCHED_WAKEUP, who, pid, prio, prev)
-#define KEV_D_THSTATE_PREEMPT(FIRE) FIRE(DPROBE_SCHED_PREEMPT, who, pid, prio, 0)
-#define KEV_D_THSTATE_ENQUEUE(FIRE) FIRE(DPROBE_SCHED_ENQUEUE, who, pid, prio, rq_cpu)
-#define KEV_D_THSTATE_DEQUEUE(FIRE) FIRE(DPROBE_SCHED_DEQUEUE, who, pid, prio, rq_cpu)
-#define KEV_D_THSTATE_LWP_EXIT(FIRE) FIRE(DPROBE_PROC_LWP_EXIT, who, pid, prio, 0)
-#define KEV_D_THCREATE_CREATE(FIRE) FIRE(DPROBE_SCHED_CREATE, who, pid, prio)
-#define KEV_D_THCREATE_LWP(FIRE) FIRE(DPROBE_PROC_LWP_CREATE, who, pid, prio)
-#define KEV_D_THDESTROY_EXIT(FIRE) FIRE(DPROBE_SCHED_EXIT, who, status)
-// proc:::fault: the signal (its ustack() the STACK of kind fault that follows).
-#define KEV_D_FAULT_FAULT(FIRE) FIRE(DPROBE_PROC_FAULT, signal)
-// At a thread's first run, after on-cpu: lwp-start with on-cpu's arguments.
-#define KEV_D_ONCPU_LWP_START(FIRE) FIRE(DPROBE_PROC_LWP_START, who, kev_who_pid(who), prio, 0)
-// user:::event ($ev $user): the event's code, then a one-slot event's two words (a payload's
-// window and size: kdt_fire_payload, d/dutext.h).
-#define KEV_D_USER_EVENT(FIRE) FIRE(DPROBE_USER_EVENT, code, a, b)
 
 // ---- a program's probe and its event ------------------------------------------------------------
 
@@ -194,8 +193,8 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
 
 // KER_CALL entry ev (KEV_KC_ENTRY of call, or of the last number for an unknown call) [a[0],
 // a[1]; in wide mode a[0..6)]: kercall::<call>:entry with the six arguments.
-static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uint32_t call,
-                                        unsigned ev, const uint32_t *a)
+KEV_EMIT_INLINE void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uint32_t call,
+                                          unsigned ev, const uint32_t *a)
 {
     uint32_t before = kev_site_open(d);
     if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
@@ -206,7 +205,7 @@ static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uin
         return;
     kev_site_stamp(d, before);
     if (call < DPROBE_KCALL_MAX)
-        KEV_D_KER_CALL_ENTRY(KEV_EMIT_FIRE)
+        kev_emit_fire(NULL, kev_d_ker_call_entry(call, a), 0);
     klockstat_call_entry(t, call, a);
     kev_site_close(d);
 }
@@ -214,8 +213,8 @@ static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uin
 // KER_EXIT of call [w0, w1]: the words ktrace_kcall_exit_words makes of the result registers
 // (the result, or -1 and the errno; a raw call's registers as they are). The probe's values are
 // the words', read as dtrace -i reads them: the result, -errno on failure, and the errno.
-static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsigned call,
-                                       uint32_t w0, uint32_t w1, bool raw)
+KEV_EMIT_INLINE void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsigned call,
+                                         uint32_t w0, uint32_t w1, bool raw)
 {
     uint32_t before = kev_site_open(d);
     if (ring)
@@ -226,7 +225,7 @@ static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsi
     const uint32_t err = raw ? 0u : w1;
     const int32_t result = err ? -(int32_t)err : (int32_t)w0;
     if (call < DPROBE_KCALL_MAX)
-        KEV_D_KER_EXIT_RETURN(KEV_EMIT_FIRE_ERRNO)
+        kev_emit_fire(NULL, kev_d_ker_exit_return(call, (uint64_t)(int64_t)result), err);
     klockstat_call_return(t, call, result);
     kev_site_close(d);
 }
@@ -235,10 +234,10 @@ static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsi
 
 // INT_ENTR, INT_EXIT, INT_HANDLER_EXIT [irq, who]: interrupt::irqN:entry and :exit, and at the
 // entry of the tick (the kernel's, or a CPU's share) sched:::tick in the interrupted thread's
-// context: cur (NULL: none) and its who, pid and priority.
-static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
-                                const struct thread *cur, uint32_t cur_who, uint32_t cur_pid,
-                                unsigned cur_prio)
+// context (kev_derived_tick): cur (NULL: none) and its who, pid and priority.
+KEV_EMIT_INLINE void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
+                                  const struct thread *cur, uint32_t cur_who, uint32_t cur_pid,
+                                  unsigned cur_prio)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
@@ -246,11 +245,13 @@ static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
         return;
     kev_site_stamp(d, before);
     if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_ENTER)
-        KEV_D_INT_ENTR_ENTRY(KEV_EMIT_FIRE)
+        kev_emit_fire(NULL, kev_d_int_entr_entry(irq), 0);
     if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_EXIT)
-        KEV_D_INT_EXIT_EXIT(KEV_EMIT_FIRE)
-    if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && cur)
-        KEV_D_INT_ENTR_TICK(KEV_EMIT_FIRE)
+        kev_emit_fire(NULL, kev_d_int_exit_exit(irq), 0);
+    if (ev == KEV_INT_ENTER && cur) {
+        struct kev_dfire f[KEV_DFIRE_MAX];
+        kev_emit_fire_all(NULL, f, kev_derived_tick(f, irq, cur_who, cur_pid, cur_prio));
+    }
     kev_site_close(d);
 }
 
@@ -259,15 +260,15 @@ static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
 // THxxx, the thread t's new state [pid, tid; in wide mode prio, policy], when `ring` (the
 // caller's test: PR_TH recorded), and the sched probes of its change from the state the tracer
 // saw last (*seen: D's view of t, read and set under the D lock with d), in the context of
-// the thread on the CPU: into a blocked state, sleep and its block-* (block: the probe, 0 for a
-// state with none); into READY, preempt (from RUNNING) or wakeup, then enqueue (none for a
-// requeue at a new priority: change-pri says it); RUNNING, dequeue, then the switch to t
-// (ktrace_kdt_switch: off-cpu); DEAD, lwp-exit. While they fire *seen is still the state left
+// the thread on the CPU, as the rule of kev_derived_change gives them (trace/kev_derived.h:
+// sleep and block-* into a blocked state, obj the object it waits on when its state has one;
+// preempt or wakeup and enqueue into READY; dequeue and the switch to t into RUNNING, off-cpu
+// by ktrace_kdt_switch; lwp-exit into DEAD). While they fire *seen is still the state left
 // (pr_stype at wakeup: the object it slept on), as dtrace -i's replay holds it.
-static inline void kev_emit_thread_state(bool d, bool ring, struct thread *t, uint8_t *seen,
-                                         unsigned state, uint32_t pid, uint32_t tid,
-                                         unsigned prio, unsigned policy, uint32_t who,
-                                         uint32_t block, uint32_t obj, uint64_t rq_cpu)
+KEV_EMIT_INLINE void kev_emit_thread_state(bool d, bool ring, struct thread *t, uint8_t *seen,
+                                           unsigned state, uint32_t pid, uint32_t tid,
+                                           unsigned prio, unsigned policy, uint32_t who,
+                                           uint32_t obj, uint64_t rq_cpu)
 {
     uint32_t before = kev_site_open(d);
     const unsigned prev = *seen;
@@ -282,97 +283,61 @@ static inline void kev_emit_thread_state(bool d, bool ring, struct thread *t, ui
     if (!d)
         return;
     kev_site_stamp(d, before);
-    if (state == KEV_TH_RUNNING) {
-        KEV_D_THSTATE_DEQUEUE(KEV_EMIT_FIRE)
-        ktrace_kdt_switch(t);
-    } else if (state == KEV_TH_DEAD) {
-        KEV_D_THSTATE_LWP_EXIT(KEV_EMIT_FIRE)
-    } else if (state == KEV_TH_READY && prev != KEV_TH_READY) {
-        if (prev == KEV_TH_RUNNING)
-            KEV_D_THSTATE_PREEMPT(KEV_EMIT_FIRE)
-        else
-            KEV_D_THSTATE_WAKEUP(KEV_EMIT_FIRE)
-        KEV_D_THSTATE_ENQUEUE(KEV_EMIT_FIRE)
-    } else if (block) {
-        KEV_D_THSTATE_SLEEP(KEV_EMIT_FIRE)
-        KEV_D_THSTATE_BLOCK(KEV_EMIT_FIRE)
-    }
+    const struct kev_dchange c = { prev, state, who, pid, prio, obj, rq_cpu };
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    kev_emit_fire_all(t, f, kev_derived_change(f, &c));
     *seen = (uint8_t)state;
     kev_site_close(d);
 }
 
-// THCREATE [pid, tid]: sched:::thread-create and proc:::lwp-create (who, prio: the thread's).
-static inline void kev_emit_thcreate(bool d, uint32_t pid, uint32_t tid, uint32_t who,
-                                     unsigned prio)
-{
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, KEV_TH_CREATE, pid, tid);
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    KEV_D_THCREATE_CREATE(KEV_EMIT_FIRE)
-    KEV_D_THCREATE_LWP(KEV_EMIT_FIRE)
-    kev_site_close(d);
-}
-
-// THDESTROY [pid, tid]: sched:::thread-exit (who, status: the thread's exit status).
-static inline void kev_emit_thdestroy(bool d, uint32_t pid, uint32_t tid, uint32_t who,
-                                      int32_t status)
-{
-    uint32_t before = kev_site_open(d);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, KEV_TH_DESTROY, pid, tid);
-    if (!d)
-        return;
-    kev_site_stamp(d, before);
-    KEV_D_THDESTROY_EXIT(KEV_EMIT_FIRE)
-    kev_site_close(d);
-}
+// THCREATE and THDESTROY: the helpers the build generates from their rows and the rules
+// kev_derived_thcreate, kev_derived_thdestroy (kev_emit_thcreate(how, pid, tid, who, prio),
+// kev_emit_thdestroy(how, pid, tid, who, status)).
 
 // ---- SYSTEM -------------------------------------------------------------------------------------
 
 // FAULT [who, signal | kind << 8 | addr_valid << 16, pc (high, low), addr (high, low)], packed
-// by the row's layout (KEV_F_FAULT), when `ring` (the caller's test: SYSTEM recorded), then
+// by the row's layout (kev_pack_fault), when `ring` (the caller's test: SYSTEM recorded), then
 // the faulting thread t's STACK of kind FAULT (kernel/ktrace_stack.c) within the same site;
-// proc:::fault in t's context (the caller's k_current), whether or not the ring records.
-static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uint32_t who,
-                                  int signal, unsigned kind, bool addr_valid, uint64_t pc,
-                                  uint64_t addr)
+// proc:::fault in t's context (the caller's k_current: kev_derived_fault), whether or not the
+// ring records.
+KEV_EMIT_INLINE void kev_emit_fault(bool d, bool ring, const struct thread *t, uint32_t who,
+                                    int signal, unsigned kind, bool addr_valid, uint64_t pc,
+                                    uint64_t addr)
 {
     uint32_t before = kev_site_open(d);
     if (ring) {
-        const uint32_t w[6] = {
-            KEV_PACK(KEV_F_FAULT, 0), KEV_PACK(KEV_F_FAULT, 1), KEV_PACK(KEV_F_FAULT, 2),
-            KEV_PACK(KEV_F_FAULT, 3), KEV_PACK(KEV_F_FAULT, 4), KEV_PACK(KEV_F_FAULT, 5),
-        };
+        uint32_t w[6];
+        kev_pack_fault(w, who, (uint32_t)signal, kind, addr_valid, pc, addr);
         trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FAULT, w, 6);
         kev_site_stamp(d, before);
         ktrace_stack_user(t, KEV_STACK_FAULT);
     }
     if (!d)
         return;
-    KEV_D_FAULT_FAULT(KEV_EMIT_FIRE)
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    kev_emit_fire_all(NULL, f, kev_derived_fault(f, (uint64_t)(int64_t)signal));
     kev_site_close(d);
 }
 
 // ONCPU [who, cpu]: the switch's end, the kernel's exit into t (who its who), another thread
 // than this CPU ran last. sched:::on-cpu in t's context (pid, prio: t's), then at t's first run
-// (`first`: created while D ran) a spawned process's proc:::start, exec and exec-success
-// (`spawned`: t is its first thread; kdt_fire_spawned) and proc:::lwp-start. The caller sends
-// d false when D runs nothing here; the inline exit writes the event itself
-// (ktrace_kcall.h ktrace_exit_end) when SYSTEM is on its path.
-static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, uint32_t cpu,
-                                  unsigned prio, bool first, bool spawned)
+// (`first`: created while D ran) what kev_derived_first_run gives: a spawned process's
+// proc:::start, exec and exec-success (its first thread: kdt_fire_spawned) and
+// proc:::lwp-start. The caller sends d false when D runs nothing here; the inline exit writes
+// the event itself (ktrace_kcall.h ktrace_exit_end) when SYSTEM is on its path.
+KEV_EMIT_INLINE void kev_emit_oncpu(bool d, struct thread *t, uint32_t who, uint32_t cpu,
+                                    unsigned prio, bool first)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, who, cpu);
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_D_ONCPU_ON_CPU(KEV_EMIT_FIRE_AS)
+    kev_emit_fire(t, kev_d_oncpu_on_cpu(who, prio), 0);
     if (first) {
-        if (spawned)
-            kdt_fire_spawned(t);
-        KEV_D_ONCPU_LWP_START(KEV_EMIT_FIRE_AS)
+        struct kev_dfire f[KEV_DFIRE_MAX];
+        kev_emit_fire_all(t, f, kev_derived_first_run(f, who, kev_who_pid(who), prio));
     }
     kev_site_close(d);
 }
@@ -381,14 +346,14 @@ static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, 
 // A program's event of code (< KEV_EVENT_MASK): user:::event with what the ring stores.
 
 // USER [a, b] (TraceEvent INSERTSUSEREVENT).
-static inline void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
+KEV_EMIT_INLINE void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
     if (!d)
         return;
     kev_site_stamp(d, before);
-    KEV_D_USER_EVENT(KEV_EMIT_FIRE)
+    kev_emit_fire(NULL, kev_d_user_event(code, a, b), 0);
     kev_site_close(d);
 }
 
@@ -396,7 +361,7 @@ static inline void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
 // the drain's clock: the slot's time, which the probe takes (the record's, moved up as
 // trace_emit_simple_at_now says), returned whether or not the class is recorded. Inlined
 // always: the drain's loop holds the copy without D, and the ring's write inline in it.
-static inline __attribute__((always_inline)) uint32_t
+KEV_EMIT_INLINE uint32_t
 kev_emit_user_at(bool d, uint32_t code, uint32_t ts, uint32_t *nowp, uint32_t a, uint32_t b)
 {
     if (d)
@@ -405,14 +370,14 @@ kev_emit_user_at(bool d, uint32_t code, uint32_t ts, uint32_t *nowp, uint32_t a,
     if (!d)
         return at;
     kdt_site_set(at);
-    KEV_D_USER_EVENT(KEV_EMIT_FIRE)
+    kev_emit_fire(NULL, kev_d_user_event(code, a, b), 0);
     kev_site_close(d);
     return at;
 }
 
 // USER [w[0..n)] (INSERTCUSEREVENT; w has room for n + 1 words): the probe takes the two words
 // of a one-slot event, else the payload as stored, zero-padded to whole slots.
-static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsigned n)
+KEV_EMIT_INLINE void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsigned n)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_words(&ktrace, KEV_C_USER, code, w, n);
@@ -422,8 +387,7 @@ static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsig
     if (n & 1u)
         w[n] = 0;
     if (n <= 2u) {
-        uint32_t a = n ? w[0] : 0, b = n > 1u ? w[1] : 0;
-        KEV_D_USER_EVENT(KEV_EMIT_FIRE)
+        kev_emit_fire(NULL, kev_d_user_event(code, n ? w[0] : 0, n > 1u ? w[1] : 0), 0);
     } else {
         kdt_fire_payload(code, w, n);
     }
@@ -432,7 +396,7 @@ static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsig
 
 // USER [the text s] (INSERTUSRSTREVENT; s holds `size` bytes): the probe takes the payload as
 // stored, the text zero-padded to its slots.
-static inline void kev_emit_user_string(bool d, uint32_t code, char *s, unsigned size)
+KEV_EMIT_INLINE void kev_emit_user_string(bool d, uint32_t code, char *s, unsigned size)
 {
     uint32_t before = kev_site_open(d);
     trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);

@@ -5,14 +5,15 @@
 // (struct kev_field_desc's columns: KIND an enum kev_fkind without KEV_K_, LAYOUT an enum
 // kev_flayout without KEV_L_, names a KEV_K_ENUM's names function, or NULL). The host's table
 // (trace/kev_events.c) expands them into its rows' field arrays (KEV_FIELD_DESC). The kernel
-// packs an event's words from the rows: the emit helpers the build generates from them
-// (tools/emitgen, <kev_emit_gen.h>) and, where a hand-written site packs words itself (a fault,
-// a stack, a wide kernel call), KEV_PACK over these macros; so the kernel writes a word's bits
-// where the readers read them, with no layout of its own. A layout no hand site packs may be
-// written beside its row in kev_events.c instead (docs/adding-an-event.md).
+// packs an event's words from the rows through what the build generates from them
+// (tools/emitgen, <kev_emit_gen.h>): the emit helpers, and for a hand-written site (a fault, a
+// stack, an image, a D program's span) the row's packer, kev_pack_<row>(w, fields...), each
+// field a parameter of its name; so the kernel writes a word's bits where the readers read
+// them, with no layout of its own. A layout no other code names may be written beside its row
+// in kev_events.c instead (docs/adding-an-event.md).
 // A layout is named after the rows' field array (f_prio_change: KEV_F_PRIO_CHANGE); rows that
-// share one (the INT events, the thread states) share its macro. x is the expander's context
-// (KEV_PACK: the word packed). Adding an event: docs/adding-an-event.md.
+// share one (the INT events, the thread states) share its macro. x is the expander's context.
+// Adding an event: docs/adding-an-event.md.
 // Freestanding, no state: pure macros and one inline function.
 #ifndef TRACE_KEV_ROWS_H
 #define TRACE_KEV_ROWS_H
@@ -172,35 +173,14 @@
 #define KEV_FIELD_DESC(x, name, kind, layout, word, shift, bits, wide, names, meaning) \
     { #name, KEV_K_##kind, KEV_L_##layout, word, shift, bits, wide, names, meaning },
 
-// ---- the kernel's expansion: an event's payload words from its fields ---------------------------
-// KEV_PACK(KEV_F_<LAYOUT>, n): payload word n of an event of that layout, made from variables in
-// scope named as its fields: it binds by name, so a site's local `level` is the field `level`
-// (a missing one does not compile; a local of another meaning but the field's name is taken
-// silently: name the site's values as the row does). Each one-word field is masked to its bits
-// and shifted to its place, a 64-bit field's half; the others' terms fold away (the word number
-// is a constant); a string's or an array's is the caller's (trace_emit_string,
-// trace_emit_words). KEV_PACK_L_<LAYOUT> is one term per layout (WORD, HI_LO, LO_HI; nothing
-// for the others). test_kev_emit decodes each helper's words by the host's reading of the
-// same layout. The generated helpers pack the same words with the binding spelled out
-// (kev_pack_bits(level, 0, 12) | ...).
+// ---- the kernel's packing: a field's bits in its word -----------------------------------------
+// kev_pack_bits(v, shift, bits): v masked to its bits (0 or 32: the whole word) and shifted to
+// its place, the term of one field in the words the generated helpers and packers write
+// (tools/emitgen: kev_pack_bits(new_prio, 0, 8) | kev_pack_bits(old_prio, 8, 8) | ...).
+// test_kev_emit decodes each helper's words by the host's reading of the same layout.
 static inline uint32_t kev_pack_bits(uint32_t v, unsigned shift, unsigned bits)
 {
     return bits >= 32u || bits == 0u ? v << shift : (v & ((1u << bits) - 1u)) << shift;
 }
-#define KEV_PACK(LAYOUT, n) ((uint32_t)(0u LAYOUT(KEV_PACK_FIELD, n)))
-#define KEV_PACK_FIELD(n, name, kind, layout, word, shift, bits, wide, names, meaning) \
-    KEV_PACK_L_##layout(n, name, word, shift, bits)
-#define KEV_PACK_L_WORD(n, v, word, shift, bits) \
-    | ((word) == (n) ? kev_pack_bits((uint32_t)(v), shift, bits) : 0u)
-#define KEV_PACK_L_HI_LO(n, v, word, shift, bits) \
-    | ((word) == (n) ? (uint32_t)((uint64_t)(v) >> 32) : (word) + 1 == (n) ? (uint32_t)(v) : 0u)
-#define KEV_PACK_L_LO_HI(n, v, word, shift, bits) \
-    | ((word) == (n) ? (uint32_t)(v) : (word) + 1 == (n) ? (uint32_t)((uint64_t)(v) >> 32) : 0u)
-#define KEV_PACK_L_STRING(n, v, word, shift, bits)
-#define KEV_PACK_L_REST(n, v, word, shift, bits)
-#define KEV_PACK_L_PCS(n, v, word, shift, bits)
-#define KEV_PACK_L_ARGS(n, v, word, shift, bits)
-#define KEV_PACK_L_BYTES(n, v, word, shift, bits)
-#define KEV_PACK_L_USER(n, v, word, shift, bits)
 
 #endif

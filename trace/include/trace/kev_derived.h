@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// The derived D probes' rules: which sched and proc probes a thread's change fires, in what
+// order and with what arguments, written once for the kernel (kernel/include/kernel/kev_emit.h,
+// which fires what a rule returns live) and dtrace -i (tools/dtrace/kevreplay.c, which fires
+// the same over a capture), so that both fire the same probes by construction. A rule is a pure
+// function from the change (the thread's states before and after, its who, pid and priority,
+// the object it waits on, the run queue's CPU) to its firings; the caller keeps the context
+// work (whose context a firing runs in, the CPUs' threads, the clocks) and takes the steps a
+// rule names at their place (KEV_DSTEP_*). The state -> probe table is trace/kev_derived.c's.
+// Freestanding, no state: used on target and host alike. Its test is test/unit/test_kev_derived.c
+// (transitions in, firings out); docs/d-probes.md gives each probe's arguments.
+#ifndef TRACE_KEV_DERIVED_H
+#define TRACE_KEV_DERIVED_H
+
+#include <stdint.h>
+#include <d/dprobes.h>
+
+#define KEV_DFIRE_ARGS 6u   // a firing's arguments at most (a kernel call's entry's six)
+#define KEV_DFIRE_MAX  2u   // a rule's firings at most
+
+// Whose context a firing runs in: the site's thread (the kernel's k_current, the replay's
+// thread running on the event's CPU), the thread the rule is about (on-cpu and what follows
+// it: the thread coming on), or the thread going off the CPU (off-cpu).
+enum kev_das { KEV_DAS_SITE, KEV_DAS_THREAD, KEV_DAS_OFF };
+
+// A step the caller takes itself at that place among the firings (ids no probe has):
+// KEV_DSTEP_SWITCH, the thread was chosen to run: the CPU's switch begins (off-cpu in the
+// context of the one going off, kev_derived_offcpu; vtimestamp's clocks); KEV_DSTEP_SPAWNED,
+// a spawned process's first thread runs: proc:::start, exec and exec-success, which need the
+// parent's name and the program's (kernel/kdt_fire.c kdt_fire_spawned, kevreplay.c spawned).
+#define KEV_DSTEP_SWITCH  0xfffff001u
+#define KEV_DSTEP_SPAWNED 0xfffff002u
+#define KEV_DSTEP(id) ((id) >= KEV_DSTEP_SWITCH)
+
+// One firing: the probe (d/dprobes.h) or a step, its context, its n arguments (the rest 0).
+struct kev_dfire {
+    uint32_t id;
+    uint8_t n, as;
+    uint64_t a[KEV_DFIRE_ARGS];
+};
+
+// A state the reader has not seen (a thread first met in a capture): wakeup's arg3 is 0.
+#define KEV_DSTATE_UNKNOWN 0xffu
+
+// A blocked state's rule: sched:::sleep (arg3 the state), then its block probe (0: none),
+// arg3 the object it waits on when the state has one: the first argument of the kernel call
+// (`call`, or `call2`; 0: no object, arg3 0) that blocked it, which is what the kernel reads
+// from the thread (its connection, its channel, the thread it joins) and dtrace -i takes from
+// that call's entry event. Calls by their numbers (uapi/kcall.h; the host has no kernel
+// headers): MsgSend 11, MsgReceive 14, ThreadJoin 50, ProcWait 62.
+struct kev_dblock {
+    uint8_t state;      // KEV_TH_*
+    uint32_t probe;     // DPROBE_SCHED_BLOCK_*, or 0
+    uint16_t call, call2;
+};
+// The rule of a blocked state, or NULL: a state with none fires no sleep.
+const struct kev_dblock *kev_derived_block(unsigned state);
+
+// A thread's state change: prev the state it left (as the tracer last saw it, or
+// KEV_DSTATE_UNKNOWN), next the state it enters (the event's number), the thread (who, pid,
+// priority), the object it waits on (the kernel's value; used when its state's rule has one),
+// the CPU whose run queue it joins or leaves (enqueue's, dequeue's arg3).
+struct kev_dchange {
+    unsigned prev, next;
+    uint32_t who, pid, prio;
+    uint64_t obj, rq_cpu;
+};
+// Its firings into out (KEV_DFIRE_MAX): RUNNING: dequeue, then the switch (KEV_DSTEP_SWITCH);
+// DEAD: lwp-exit; READY from another state: preempt (from RUNNING) or wakeup (arg3 the state
+// left), then enqueue (none for a requeue at a new priority: change-pri says it); a blocked
+// state with a rule: sleep and its block probe; any other: none. All in the site's context.
+unsigned kev_derived_change(struct kev_dfire *out, const struct kev_dchange *c);
+
+// The switch's off-cpu (KEV_DSTEP_SWITCH), in the context of the thread going off: arg0-arg2
+// the thread coming on, arg3 the state the one going off is left in, as its last event said.
+unsigned kev_derived_offcpu(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio,
+                            uint64_t off_state);
+
+// An interrupt's entry on line irq with the thread it interrupts (who, pid, priority): at the
+// tick's lines (0x100 the kernel's tick, 0x101 a CPU's share: uapi/ktrace.h KIRQ_TICK,
+// KIRQ_CPUTICK) sched:::tick, in the site's context. The caller has a thread to name.
+unsigned kev_derived_tick(struct kev_dfire *out, uint64_t irq, uint64_t who, uint64_t pid,
+                          uint64_t prio);
+
+// A thread's first run, after its on-cpu (a thread created while D ran), in its context: a
+// spawned process's (pid not the kernel's, its first thread) KEV_DSTEP_SPAWNED, then
+// proc:::lwp-start (who, pid, priority).
+unsigned kev_derived_first_run(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
+
+// THCREATE: sched:::thread-create and proc:::lwp-create (who, pid, priority).
+unsigned kev_derived_thcreate(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
+// THDESTROY: sched:::thread-exit (who, its exit status: the kernel's; no capture holds it).
+unsigned kev_derived_thdestroy(struct kev_dfire *out, uint64_t who, uint64_t status);
+// FAULT: proc:::fault (the signal the fault gives), in the faulting thread's context.
+unsigned kev_derived_fault(struct kev_dfire *out, uint64_t signal);
+
+// The rows whose site fires nothing but one rule's firings, from its values: the build writes
+// their emit helpers (tools/emitgen) as it writes the rows' own, kev_emit_<row>(how, fields...,
+// values...), the rule's parameters the row's fields of those names and then the site's values.
+#define KEV_DERIVED_ROWS(X) \
+    X(THCREATE, kev_derived_thcreate, "who pid prio") \
+    X(THDESTROY, kev_derived_thdestroy, "who status")
+
+#endif
