@@ -19,7 +19,7 @@ KC_SYMS   := $(SYMS_SRCS)
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
-KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c
+KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC)/ctf_exec.c $(AN_STATS)
 KC_CTF_SRCS := $(KC)/kev2ctf_dir.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
 KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \

@@ -38,6 +38,7 @@ struct top {
     uint64_t events0;           // the model's event count at its start
     unsigned gaps0;             // the model's loss windows at its start
     uint64_t prev[KX_MAX_THREADS]; // CPU time at the open frame's start
+    uint64_t prev_exec[KX_MAX_THREADS]; // ... and its executed share
     uint64_t kcalls[KX_MAX_THREADS], msgs[KX_MAX_THREADS], ints[KX_MAX_THREADS];
     uint64_t wait[KX_MAX_THREADS];
     uint64_t ints_all;          // interrupts that entered in the open frame
@@ -147,20 +148,25 @@ static void close_frame(struct top *t, uint64_t t1, int last)
 {
     struct kx_stats *s = t->s;
     uint64_t cps = s->r->kr_cycles_per_sec;
+    int turns = kx_exec_in_turns(s);
     struct top_frame f = { s, cps ? cps : 1000000000u, t->seg, t->t0, t1, s->events - t->events0, t->ints_all,
-                           s->ncpu ? s->ncpu : 1, t->rows, 0, 0, 0, 0, "", -1, -1, -1, 0,
+                           s->ncpu ? s->ncpu : 1, turns, t->rows, 0, 0, 0, 0, "", -1, -1, -1, 0,
                            last };
     unsigned nr = 0;
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++) {
         uint64_t cum = kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, t1);
         uint64_t cpu = cum > t->prev[i] ? cum - t->prev[i] : 0; // (the heartbeat's tail: above)
+        // (the executed share as the model has it at its last event, the CPUs in turn)
+        uint64_t xcum = turns ? kx_exec_time(s, (int)i) : cum;
+        uint64_t exec = xcum > t->prev_exec[i] ? xcum - t->prev_exec[i] : 0;
         t->prev[i] = cum;
+        t->prev_exec[i] = xcum;
         if (!cpu && !t->kcalls[i] && !t->msgs[i] && !t->ints[i] && !t->wait[i])
             continue;
         struct top_row *r = &t->rows[nr++];
         *r = (struct top_row){ (int)i, s->m.th[i].pid, s->m.th[i].tid, "",
                                t->ended ? t->end_state[i] : s->th[i].state,
-                               s->m.th[i].prio, cpu, t->kcalls[i], t->msgs[i], t->ints[i],
+                               s->m.th[i].prio, cpu, exec, t->kcalls[i], t->msgs[i], t->ints[i],
                                t->wait[i] };
         kx_label(&s->m, (int)i, r->label, sizeof(r->label));
         t->kcalls[i] = t->msgs[i] = t->ints[i] = t->wait[i] = 0;
@@ -193,6 +199,7 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
     struct top *t = user;
     kx_stats_delete(t->s);
     memset(t->prev, 0, sizeof(t->prev));
+    memset(t->prev_exec, 0, sizeof(t->prev_exec));
     memset(t->kcalls, 0, sizeof(t->kcalls));
     memset(t->msgs, 0, sizeof(t->msgs));
     memset(t->ints, 0, sizeof(t->ints));

@@ -66,7 +66,7 @@
     if (!M || d.seg !== M.seg) fresh(d);
     M.head = d;
     (d.names || []).forEach(function (n) { M.names[n[0]] = { pid: n[1], tid: n[2], label: n[3] }; });
-    (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4] }; });
+    (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4], exec: t[5] }; });
     // records are numbered: those a snapshot gave already are skipped
     function add(key, list, max) {
       var v = d[key] || [], from = d[key + "_from"] || 0, have = M.seq[key] || 0;
@@ -282,9 +282,10 @@
     var final = M.end ? M.end.cpu : null, list = [];
     M.names.forEach(function (n, i) {
       if (!n) return;
-      var t = M.th[i] || { cpu: 0, state: 255, prio: -1 }, cpu = final ? final[i] : t.cpu;
+      var t = M.th[i] || { cpu: 0, state: 255, prio: -1, exec: 0 }, cpu = final ? final[i] : t.cpu;
       var d = prev && prev.cpu[i] !== undefined ? cpu - prev.cpu[i] : 0;
-      list.push([i, n, t, cpu, d]);
+      var x = M.end && M.end.exec ? M.end.exec[i] : t.exec || 0;
+      list.push([i, n, t, cpu, d, x]);
     });
     list.sort(function (a, b) { return b[3] - a[3]; });
     // while running, the threads that ran most (a long run makes thousands); at the end, all
@@ -292,10 +293,15 @@
     if (more) list = list.slice(0, MAXROWS);
     $("threads-more").textContent = more ? more + " threads more, with less CPU time (all of them once the trace has ended)" : "";
     var ucpu = unitFor(list.map(function (r) { return r[3]; }));
-    table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
+    // the CPUs run in turn by the emulator: of a thread's CPU time, what its CPU executed
+    var turns = !!h.turns;
+    $("threads-turns").textContent = turns ? "The CPUs ran in turn (the emulator's exact mode): of a thread's CPU time, " +
+      "\"executed\" is its CPU's turns, each CPU with work taking an equal turn; the rest was other CPUs'." : "";
+    table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time"].concat(turns ? ["executed"] : []).concat(["CPU % of the run", "CPU % now"]),
       list.map(function (r) {
-        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtIn(r[3], ucpu),
-          pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3] });
+        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtIn(r[3], ucpu)]
+          .concat(turns ? [fmtIn(r[5], ucpu)] : []).concat([pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"]),
+          { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3], "data-exec": r[5] });
         return row;
       }));
     var cprev = prev ? prev.cpus : null;

@@ -3,7 +3,8 @@
 // reader's); its records come back through a sink: a thread's state interval when it ends and
 // a message when replied to become timeline records in a ring of WF_WINDOW. Everything else is
 // read from the model when a message is built, between two events: each thread's CPU time so
-// far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then), each CPU's
+// far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then) and of it
+// what its CPU executed (kx_exec_time: the CPUs run in turn by an emulator), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
 // wait, kevstat's sentence), the task instances the model has ended since the last update
 // (judged by the model as they end, kx_tasks_judge_now: a given deadline or period, else the
@@ -66,7 +67,7 @@ struct web_feed {
     struct ring_inst inst, miss;
     // what the last update said of each thread
     unsigned names_sent;
-    uint64_t *sent_cpu;
+    uint64_t *sent_cpu, *sent_exec;
     uint8_t *sent_state;
     int16_t *sent_prio;
     // losses the board reported (LOSS frames), and the stream's last fault
@@ -197,6 +198,7 @@ static void reset(struct web_feed *f)
     f->events_sent = 0;
     if (f->sent_cpu) {
         memset(f->sent_cpu, 0, KX_MAX_THREADS * sizeof(*f->sent_cpu));
+        memset(f->sent_exec, 0, KX_MAX_THREADS * sizeof(*f->sent_exec));
         memset(f->sent_state, 0, KX_MAX_THREADS * sizeof(*f->sent_state));
         memset(f->sent_prio, 0, KX_MAX_THREADS * sizeof(*f->sent_prio));
     }
@@ -288,6 +290,13 @@ static uint64_t th_cpu(const struct web_feed *f, unsigned i)
                     : kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, f->t_now);
 }
 
+// Of its CPU time, what its CPU executed (kx_exec_time: the CPUs in turn, the model's share
+// up to the last event; else its CPU time, which th_cpu brings to now).
+static uint64_t th_exec(const struct web_feed *f, unsigned i)
+{
+    return f->ended || kx_exec_in_turns(f->s) ? kx_exec_time(f->s, (int)i) : th_cpu(f, i);
+}
+
 // The loss line's parts: events lost (the model's windows by CPU and cause, the board's LOSS
 // frames) and the stream's faults.
 static void put_loss(struct web_feed *f, struct sbuf *b)
@@ -354,8 +363,8 @@ static void put_head(struct web_feed *f, struct sbuf *b)
     sb_printf(b, "\"seg\":%u,\"board\":", f->seg);
     sb_str(b, f->board);
     sb_printf(b, ",\"cps\":%llu,\"first\":%llu,\"now\":%llu,\"events\":%llu,\"ended\":%d,"
-              "\"ncpu\":%u,\"cpus\":[", U(f->cps), U(s->events ? s->t_first : 0), U(f->t_now),
-              U(s->events), f->ended, s->ncpu);
+              "\"turns\":%d,\"ncpu\":%u,\"cpus\":[", U(f->cps), U(s->events ? s->t_first : 0),
+              U(f->t_now), U(s->events), f->ended, kx_exec_in_turns(s), s->ncpu);
     for (unsigned c = 0; c < s->ncpu && c < KEV_MAX_CPUS; c++) {
         uint64_t busy = s->busy_t[c], idle = s->idle_t[c];
         int th = s->acc_cur[c];
@@ -386,7 +395,8 @@ static void put_names(struct web_feed *f, struct sbuf *b, unsigned from)
     f->names_sent = s->m.nth;
 }
 
-// Threads: [index, CPU time, state, priority, since]; all, or those changed since the last.
+// Threads: [index, CPU time, state, priority, since, executed]; all, or those changed since the
+// last (a thread's executed share changes only with its CPU time).
 static void put_threads(struct web_feed *f, struct sbuf *b, int all)
 {
     const struct kx_stats *s = f->s;
@@ -399,10 +409,12 @@ static void put_threads(struct web_feed *f, struct sbuf *b, int all)
         if (!all && cpu == f->sent_cpu[i] && st == f->sent_state[i] && prio == f->sent_prio[i])
             continue;
         f->sent_cpu[i] = cpu;
+        f->sent_exec[i] = th_exec(f, i);
         f->sent_state[i] = (uint8_t)st;
         f->sent_prio[i] = (int16_t)prio;
-        sb_printf(b, "%s[%u,%llu,%u,%d,%llu]", first ? "" : ",", i, U(cpu),
-                  st < KEV_TH_NSTATES && !f->ended ? st : 255u, prio, U(s->th[i].since));
+        sb_printf(b, "%s[%u,%llu,%u,%d,%llu,%llu]", first ? "" : ",", i, U(cpu),
+                  st < KEV_TH_NSTATES && !f->ended ? st : 255u, prio, U(s->th[i].since),
+                  U(f->sent_exec[i]));
         first = 0;
     }
     sb_printf(b, "]");
@@ -454,13 +466,17 @@ static void put_nohead(struct web_feed *f, struct sbuf *b)
     f->nohead_sent = 1;
 }
 
-// The end: each thread's CPU time as kevstat gives it (the model's, finished).
+// The end: each thread's CPU time and its executed share as kevstat gives them (the model's,
+// finished).
 static void put_end(struct web_feed *f, struct sbuf *b)
 {
     const struct kx_stats *s = f->s;
     sb_printf(b, "{\"seg\":%u,\"cpu\":[", f->seg);
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++)
         sb_printf(b, "%s%llu", i ? "," : "", U(s->th[i].state_t[KEV_TH_RUNNING]));
+    sb_printf(b, "],\"exec\":[");
+    for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++)
+        sb_printf(b, "%s%llu", i ? "," : "", U(kx_exec_time(s, (int)i)));
     sb_printf(b, "]}");
 }
 
@@ -543,9 +559,9 @@ size_t web_feed_snapshot(void *user, char **out)
         put_names(f, &b, 0);
         sb_printf(&b, ",\"th\":[");
         for (unsigned i = 0; i < f->s->m.nth && i < KX_MAX_THREADS; i++)
-            sb_printf(&b, "%s[%u,%llu,%u,%d,%llu]", i ? "," : "", i, U(f->sent_cpu[i]),
+            sb_printf(&b, "%s[%u,%llu,%u,%d,%llu,%llu]", i ? "," : "", i, U(f->sent_cpu[i]),
                       f->sent_state[i] < KEV_TH_NSTATES && !f->ended ? f->sent_state[i] : 255u,
-                      f->sent_prio[i], U(f->s->th[i].since));
+                      f->sent_prio[i], U(f->s->th[i].since), U(f->sent_exec[i]));
         sb_printf(&b, "]");
         put_recs(f, &b, 0);
         put_insts(&b, "inst", &f->inst, 0);
@@ -596,9 +612,10 @@ struct web_feed *web_feed_new(const struct kx_timing_set *timing)
         return NULL;
     f->rec = calloc(WF_WINDOW, sizeof(*f->rec));
     f->sent_cpu = calloc(KX_MAX_THREADS, sizeof(*f->sent_cpu));
+    f->sent_exec = calloc(KX_MAX_THREADS, sizeof(*f->sent_exec));
     f->sent_state = calloc(KX_MAX_THREADS, sizeof(*f->sent_state));
     f->sent_prio = calloc(KX_MAX_THREADS, sizeof(*f->sent_prio));
-    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio) {
+    if (!f->rec || !f->sent_cpu || !f->sent_exec || !f->sent_state || !f->sent_prio) {
         web_feed_free(f);
         return NULL;
     }
@@ -614,6 +631,7 @@ void web_feed_free(struct web_feed *f)
     reset(f);
     free(f->rec);
     free(f->sent_cpu);
+    free(f->sent_exec);
     free(f->sent_state);
     free(f->sent_prio);
     free(f);
