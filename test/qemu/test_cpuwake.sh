@@ -11,7 +11,9 @@
 #   - wake-ups across CPUs: kevsql's wait_preemptor names no idle thread as a preemptor; its
 #     'waking' rows are kevstat's, and each is, in the capture's own events (traceprinter), a
 #     thread made ready on one CPU and run on another after that CPU's IPI
-#     (wake_latency_check.py);
+#     (wake_latency_check.py); and the wait chains name the same time: each (waiter, root)'s
+#     waking time is the root's cross-CPU wake-ups, while its CPU was idle, inside the
+#     waiter's mutex waits, in those events (chain_wake_check.py);
 #   - LTTng's analyses over kev2ctf's CTF against kevstat (check_lttng.py): CPU, interrupts,
 #     kernel calls, and the migrations lttng-cputop counts from sched_migrate_task.
 #   BOARD=<board> test/qemu/test_cpuwake.sh BUILD_DIR HOST_DIR
@@ -63,6 +65,9 @@ sq "SELECT p.pid, t.tid, x.ts, x.dur FROM wait_preemptor w JOIN thread t ON t.ut
     JOIN process p ON p.upid = t.upid JOIN wait x ON x.id = w.wait_id WHERE w.what = 'waking'" |
     tr , ' ' | python3 "$here/wake_latency_check.py" "$out/tp.txt" "${cps:-1}" >"$out/wake.txt" 2>&1
 ok $? "the capture's events: $(head -1 "$out/wake.txt")"
+"$h/kevstat" --json "$out/t.kev" >"$out/stat.json" 2>/dev/null
+python3 "$here/chain_wake_check.py" "$out/stat.json" "$out/tp.txt" >"$out/chain.txt" 2>&1
+ok $? "the wait chains: $(grep 'pairs with waking' "$out/chain.txt")"
 python3 "$here/../tools/check_lttng.py" "$h" "$out/t.kev" "$out/lttng" >"$out/lttng.tap" 2>&1
 relay "$out/lttng.tap"
 echo "1..$n"

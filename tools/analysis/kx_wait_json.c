@@ -78,6 +78,8 @@ void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, 
         if (p[i].obj >= 0 || p[i].owner >= 0) {
             fputc(',', f), object(f, s, p[i].obj);
             fputc(',', f), thread(f, s, "owner", p[i].owner, p[i].owner_prio);
+            if (p[i].own_wake) // (the owner woken and not yet running: a wake-up's latency)
+                fprintf(f, ",\"owner_waking\":%llu", (unsigned long long)p[i].own_wake);
         }
         fputc('}', f);
     }
