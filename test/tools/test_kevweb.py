@@ -134,7 +134,7 @@ try:
         info = d.find_element(By.ID, "view-info").text
         check("paused" in info, "a click on the worst wait shows it in the timeline, paused (%s)" % info)
     if A.late is not None:
-        m = re.match(r"(\d+) instances ended, (\d+) late", d.find_element(By.ID, "task-sum").text)
+        m = re.match(r"(\d+) instances (?:ended|judged), (\d+) late", d.find_element(By.ID, "task-sum").text)
         check(m and m.group(2) == A.late,
               "the page's late instances are the ones kevstat judges late over the whole file (%s, %s)"
               % (m.group(2) if m else "none shown", A.late), d.find_element(By.ID, "task-sum").text)

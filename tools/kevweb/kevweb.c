@@ -263,6 +263,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "kevweb: out of memory\n");
         return 1;
     }
+    uint32_t cpus;
+    if (kev_input_finished(&in, &cpus)) // (read whole: every CPU's events in time order, none
+        kev_live_whole(l, cpus), web_feed_whole(f); // late; the instances as kevstat judges them)
     web_feed_counts(f, kev_live_counts(l));
     struct web_server *w = web_server_new(g.addr, g.port, g.queue, "/events", web_feed_snapshot, f);
     if (!w)

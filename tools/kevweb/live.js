@@ -315,13 +315,16 @@
       var ue = unitFor(v.map(function (i) { return i[5]; })), ud = unitFor(v.map(function (i) { return i[6]; }));
       return v.slice().reverse().map(function (i) {
         var row = tr([i[0], name(i[1]), fmtIn(i[2], ur), fmtIn(i[4] - i[2], up), fmtIn(i[5], ue),
-          i[6] ? fmtIn(i[6], ud) : "-", i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
+          i[6] ? fmtIn(i[6], ud) : "-", i[7] === 2 ? "late (the emulator's)" : i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
         row.onclick = function () { go(i[2], i[4]); };
         return row;
       });
     }
     var ts = h.tasks || { instances: 0, late: 0 };
-    $("task-sum").textContent = ts.instances + " instances ended, " + ts.late +
+    $("task-sum").textContent = ts.whole ? ts.instances + " instances judged, " + ts.late + " late (a finished file, read whole:" +
+      " kevstat's verdicts over it, against each task's given deadline or period, else its median period over the run;" +
+      " an instance still open past its deadline at the end is late; the emulator's misses are marked)" :
+      ts.instances + " instances ended, " + ts.late +
       " late (live: past the task's given deadline or period, else the median of its last 15 release intervals;" +
       " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
     var head = ["#", "task", "release", "response", "execution", "deadline", ""];

@@ -77,6 +77,8 @@ struct web_feed {
     uint64_t faults;
     uint64_t events_sent;
     int ended, end_sent;
+    int whole;                  // a finished capture: the model's verdicts at its end, once
+    int whole_judged;           // (web_feed_whole)
     // no header decoded yet: what the page was last told of the input (faults, bytes, its end)
     int input_ended;
     uint64_t nohead_faults, nohead_bytes;
@@ -163,13 +165,37 @@ static void ring_put(struct ring_inst *g, const struct inst *i)
     g->n++;
 }
 
+// A finished capture, at its end: every instance the model judged over the whole file
+// (kx_tasks_finish: kevstat's verdicts, the open ones past their deadline among them); late 1
+// the program's miss, 2 the emulator's.
+static void whole_instances(struct web_feed *f, const struct kx_tasks *k)
+{
+    for (size_t j = 0; j < k->ninst; j++) {
+        const struct kx_inst *x = &k->inst[j];
+        if (x->exit || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS || (!x->end && !x->missed))
+            continue;
+        struct inst v = { x->id, x->release, x->start, x->end, x->exec, x->deadline, x->th,
+                          x->missed ? 1 + x->emul_miss : 0 };
+        ring_put(&f->inst, &v);
+        if (v.late)
+            ring_put(&f->miss, &v);
+    }
+}
+
 // The instances the model has ended since the last look, each once; then the model forgets
-// them (kx_stats_forget: its memory stays bounded however long the run).
+// them (kx_stats_forget: its memory stays bounded however long the run). A finished capture's
+// are judged once, at its end, as kevstat judges them (whole_instances).
 static void scan_instances(struct web_feed *f)
 {
     struct kx_tasks *k = f->s ? f->s->tasks : NULL;
-    if (!k)
+    if (!k || (f->whole && !f->ended))
         return;
+    if (f->whole) {
+        if (!f->whole_judged)
+            whole_instances(f, k);
+        f->whole_judged = 1;
+        return;
+    }
     for (size_t j = 0; j < k->ninst; j++) { // in release order, so a thread's in order
         const struct kx_inst *x = &k->inst[j];
         if (!x->end || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS)
@@ -202,7 +228,7 @@ static void reset(struct web_feed *f)
         memset(f->sent_state, 0, KX_MAX_THREADS * sizeof(*f->sent_state));
         memset(f->sent_prio, 0, KX_MAX_THREADS * sizeof(*f->sent_prio));
     }
-    f->started = f->ended = f->end_sent = 0;
+    f->started = f->ended = f->end_sent = f->whole_judged = 0;
     f->t_now = 0;
 }
 
@@ -376,7 +402,8 @@ static void put_head(struct web_feed *f, struct sbuf *b)
         }
         sb_printf(b, "%s[%llu,%llu,%llu]", c ? "," : "", U(busy), U(idle), U(s->none_t[c]));
     }
-    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu}", U(f->inst.n), U(f->miss.n));
+    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu,\"whole\":%d}", U(f->inst.n),
+              U(f->miss.n), f->whole);
     put_loss(f, b);
     put_worst(f, b);
 }
@@ -581,6 +608,11 @@ size_t web_feed_snapshot(void *user, char **out)
     }
     sb_printf(&b, "}\n\n");
     return done(&b, out);
+}
+
+void web_feed_whole(struct web_feed *f)
+{
+    f->whole = 1;
 }
 
 int web_feed_ended(const struct web_feed *f)

@@ -39,6 +39,9 @@ void web_feed_counts(struct web_feed *f, const struct kev_live_counts *c);
 // The update since the last one, as a whole message in *out (malloc'd): its length, 0 when
 // nothing changed.
 size_t web_feed_update(struct web_feed *f, char **out);
+// The input is a finished capture (read whole, kev_live_whole): the task instances are judged
+// once, at its end, by the model over the whole file (kevstat's verdicts), not as each ends.
+void web_feed_whole(struct web_feed *f);
 // A snapshot message (for web_server's snap callback).
 size_t web_feed_snapshot(void *f, char **out);
 // The segment ended (the end message is waiting in web_feed_update).
