@@ -9,8 +9,9 @@
 # trace ended, shows kevreport's report, had no script error and was never dropped. Prints TAP.
 #   test_kevweb.py URL --ready FILE --writing FILE --stat KEVSTAT_JSON   (a file growing)
 #   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE  (make live)
-#   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N]  (a finished file: the end's
-#   checks only; --late: the page counts N late instances)
+#   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N] [--no-fault]  (a finished file:
+#   the end's checks only; --late: the page counts N late instances; --no-fault: its loss line
+#   says no fault of the stream)
 # (LOG: make live's output, where it says the page's address; --ready is then created once the
 # browser has started, before make live starts.)
 # --ready: created once the page has loaded (the writer starts then); --writing: exists while
@@ -26,6 +27,7 @@ ap.add_argument("url")
 for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace", "--late"):
     ap.add_argument(o)
 ap.add_argument("--finished", action="store_true")
+ap.add_argument("--no-fault", action="store_true")
 A = ap.parse_args()
 url = A.url
 
@@ -138,6 +140,10 @@ try:
         check(m and m.group(2) == A.late,
               "the page's late instances are the ones kevstat judges late over the whole file (%s, %s)"
               % (m.group(2) if m else "none shown", A.late), d.find_element(By.ID, "task-sum").text)
+    if A.no_fault:
+        loss = d.find_element(By.ID, "loss").text
+        check(" 0 faults" in loss and "(last:" not in loss and "came after" not in loss,
+              "the page says no fault of the stream (%s)" % loss)
     if A.finished:
         ncpu = stat["trace"]["cpus"]
         cpus = d.find_elements(By.CSS_SELECTOR, "#cpus-table tr[data-cpu]")

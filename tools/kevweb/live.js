@@ -129,7 +129,7 @@
   Object.keys(STATE_COLOR).forEach(function (k) {
     legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
   });
-  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message (dense: one line in " + THIN + " pixels, faint)"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message (dense: one line in " + THIN + " pixels, shared by the sender-receiver pairs, faint)"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance (a mark on its thread's row at its end)"]));
   legend.appendChild(el("span", { id: "legend-cpu" }, [el("i", { style: "background:linear-gradient(90deg," + hue(1) + "," + hue(2) + "," + hue(3) + ")" }),
     "CPU rows: who ran there, in the colour of the thread (the square before its name), not a state"]));
@@ -170,18 +170,26 @@
       ctx.fillStyle = "#333"; ctx.fillText(r.label.slice(0, 28), 16, i * ROW + 12);
     });
     hits = [];
-    function bar(row, a, b, color, what) {
+    function bar(row, a, b, color, what) { // (on whole pixels: a short run keeps its colour)
       if (b < t0 || a > t1 || row === undefined) return;
-      var xa = Math.max(LABEL, x(a)), xb = Math.min(W, x(b));
+      var xa = Math.round(Math.max(LABEL, x(a))), xb = Math.round(Math.min(W, x(b)));
       ctx.fillStyle = color; ctx.fillRect(xa, row * ROW + 2, Math.max(1, xb - xa), ROW - 4);
       hits.push([xa, Math.max(xa + 1, xb), row, what]);
     }
+    var runs = [];
     M.rec.forEach(function (r) {
       if (r[0] === 0) {
         var st = stName(r[4]);
         bar(rowOf[r[1]], r[2], r[3], STATE_COLOR[st] || "#ddd", { th: r[1], st: st, t0: r[2], t1: r[3], prio: r[6] });
-        if (r[4] === 1 && r[5] >= 0) bar(cpuRow[r[5]], r[2], r[3], hue(r[1]), { th: r[1], st: "RUNNING on CPU " + r[5], t0: r[2], t1: r[3] });
+        if (r[4] === 1 && r[5] >= 0) runs.push(r);
       }
+    });
+    // on the CPU rows the idle threads' runs first: another thread's short run shows over them
+    [true, false].forEach(function (idle) {
+      runs.forEach(function (r) {
+        if (/(^|\/)idle( \(CPU \d+\))?$/.test(name(r[1])) === idle)
+          bar(cpuRow[r[5]], r[2], r[3], hue(r[1]), { th: r[1], st: "RUNNING on CPU " + r[5], t0: r[2], t1: r[3] });
+      });
     });
     M.th.forEach(function (t, i) { // each thread's state still open, to now
       if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
@@ -203,16 +211,19 @@
       (view.paused ? ", paused" : view.follow ? ", following" : "");
   }
   // Messages from sender to receiver and back. Dense ones (more than one in THIN pixels) are
-  // thinned: one line per THIN pixels of each sender-receiver pair, faint, so that the thread
-  // rows they cross stay readable; a click on a row still names what is there.
+  // thinned per pixel: with n sender-receiver pairs in the view, one line per n * THIN pixels
+  // of each pair (one in THIN pixels in all, whatever the pairs), faint, so that the thread rows
+  // they cross stay readable and every pair still shows; a click on a row names what is there.
   function drawMessages(t0, t1, W, x, rowOf) {
     var inView = M.rec.filter(function (r) { return r[0] === 1 && r[4] >= t0 && r[2] <= t1; });
-    var dense = inView.length * THIN > (W - LABEL), seen = {};
+    var dense = inView.length * THIN > (W - LABEL), seen = {}, pairs = {};
+    inView.forEach(function (r) { pairs[rowOf[r[1]] + ":" + rowOf[r[5]]] = 1; });
+    var bin = THIN * Math.max(1, Object.keys(pairs).length);
     ctx.strokeStyle = dense ? "rgba(31,58,147,0.3)" : "#1f3a93"; ctx.lineWidth = 1;
     inView.forEach(function (r) {
       var a = rowOf[r[1]], b = rowOf[r[5]];
       if (a === undefined || b === undefined) return;
-      var key = a + ":" + b + ":" + Math.floor(x(r[2]) / THIN);
+      var key = a + ":" + b + ":" + Math.floor(x(r[2]) / bin);
       if (dense && seen[key]) return;
       seen[key] = 1;
       ctx.beginPath(); ctx.moveTo(x(r[2]), a * ROW + 8); ctx.lineTo(x(r[3]), b * ROW + 8);
