@@ -8,12 +8,13 @@
 // waiter: how, on what, to whom, their time, given: known only when the link ended), its roots
 // and the sentence kevstat prints.
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/json_out.h>
 
 static void thread(FILE *f, const struct kx_stats *s, const char *key, int th)
 {
     char lb[80];
     fprintf(f, "\"%s\":", key);
-    kx_json_str(f, th >= 0 ? kx_label(&s->m, th, lb, sizeof(lb)) : "");
+    json_str(f, th >= 0 ? kx_label(&s->m, th, lb, sizeof(lb)) : "", 0);
 }
 
 static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaiter *x)
@@ -30,7 +31,7 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
         fprintf(f, "%s{\"pos\":%u,", i ? "," : "", p[i]->pos);
         thread(f, s, "from", p[i]->from);
         fprintf(f, ",\"how\":\"%s\",\"object\":", kx_link_name(p[i]->l.kind));
-        kx_json_str(f, kx_link_obj(s, &p[i]->l, o, sizeof(o)));
+        json_str(f, kx_link_obj(s, &p[i]->l, o, sizeof(o)), 0);
         fputc(',', f), thread(f, s, "to", p[i]->l.to);
         fprintf(f, ",\"t\":%llu,\"given\":%s}", (unsigned long long)p[i]->t,
                 p[i]->l.given ? "true" : "false");
@@ -45,7 +46,7 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
         fputc('}', f);
     }
     fprintf(f, "],\"roots_other\":%llu,\"text\":", (unsigned long long)w->root_other);
-    kx_json_str(f, kx_cwait_text(s, w, x->worst_len, text, sizeof(text)));
+    json_str(f, kx_cwait_text(s, w, x->worst_len, text, sizeof(text)), 0);
     fputc('}', f);
 }
 

@@ -148,7 +148,7 @@ static void user_event(struct rep *p, const struct kev_reader *r, const struct k
     snprintf(text, sizeof(text), "%s%s%s", name ? name : "", name ? ": " : "", value);
     fprintf(p->user.f, "%s[%d,%llu,%u,", ftell(p->user.f) ? "," : "", th,
             (unsigned long long)rel(p, e->t64), e->ev);
-    kx_json_str(p->user.f, text);
+    json_str(p->user.f, text, 0);
     fputs("]", p->user.f);
     p->nseg++;
 }

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 
 static double secs(const struct top_frame *f, uint64_t t)
 {
@@ -124,11 +125,11 @@ void top_print_json(FILE *o, const struct top_frame *f, const struct top_row *ro
             (unsigned long long)f->events, f->ncpu, (unsigned long long)f->ints,
             (unsigned long long)f->lost, (unsigned long long)f->lost_total,
             (unsigned long long)f->buffers_lost);
-    kx_json_str(o, f->loss_text);
+    json_str(o, f->loss_text, 0);
     fprintf(o, ",\"worst_wait\":");
     if (f->wait_th >= 0) {
         fprintf(o, "{\"ms\":%.6f,\"text\":", ms(f, f->wait_t));
-        kx_json_str(o, wait);
+        json_str(o, wait, 0);
         fprintf(o, "}");
     } else {
         fprintf(o, "null");
@@ -138,9 +139,9 @@ void top_print_json(FILE *o, const struct top_frame *f, const struct top_row *ro
         const struct top_row *r = &rows[i];
         fprintf(o, "%s{\"pid\":%lu,\"tid\":%lu,\"name\":", i ? "," : "", (unsigned long)r->pid,
                 (unsigned long)r->tid);
-        kx_json_str(o, r->label);
+        json_str(o, r->label, 0);
         fprintf(o, ",\"state\":");
-        kx_json_str(o, r->state < KEV_TH_NSTATES ? kev_thread_state_name(r->state) : "");
+        json_str(o, r->state < KEV_TH_NSTATES ? kev_thread_state_name(r->state) : "", 0);
         fprintf(o, ",\"prio\":%d,\"cpu_cycles\":%llu,\"cpu_ms\":%.6f,\"kcalls\":%llu,"
                 "\"msgs\":%llu,\"ints\":%llu,\"wait_ms\":%.6f", r->prio,
                 (unsigned long long)r->cpu, ms(f, r->cpu), (unsigned long long)r->kcalls,
