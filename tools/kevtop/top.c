@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// kevtop's intervals (top.h). The model is fed every event in time order (the live reader's
-// order); before an event at or past the current frame's end, the frame is closed at its end:
+// kevtop's intervals (top.h). The analysis pass (kx_pass.h, as every reader takes it) feeds the
+// model every event in time order (the live reader's order); before an event at or past the
+// current frame's end (the pass's step before the model), the frame is closed at its end:
 // every event before that moment has been given and none after, which is when the model's
 // running sums may be read (kx_stats_th_time). The frame's interrupts are the entries in it
 // (a rate per second of trace time: an interrupt's record completes only once its thread has
@@ -19,6 +20,7 @@
 // after the last buffer holds the same events again, and is counted less them, per CPU.
 #include "top.h"
 
+#include <kevhost/kx_pass.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,7 @@ struct top {
     uint64_t span;              // cycles
     uint64_t first;             // the first frame's, cycles (at most span)
     struct kx_stats *s;
+    struct kx_pass pass;        // how an event reaches s: the frames closed before it
     unsigned seg;
     int started;
     uint64_t t0, next;          // the open frame's start and end
@@ -194,6 +197,25 @@ static void advance(struct top *t, uint64_t t1)
 
 // ---- the live reader's consumer -------------------------------------------------------------------
 
+// The analysis pass's step before the model takes e (kx_pass.h): the frames that end at or
+// before it closed, with every event before it given and none after.
+static int before_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
+{
+    struct top *t = user;
+    (void)r, (void)m;
+    if (!t->started && e->cls != KEV_C_CONTROL) {
+        t->started = 1;
+        t->t0 = e->t64;
+        t->next = e->t64 + t->first;
+        t->events0 = t->s->events;
+    }
+    advance(t, e->t64);
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER)
+        t->ints_all++;
+    return 0;
+}
+
 static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 {
     struct top *t = user;
@@ -222,25 +244,16 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
         const struct kx_sink k = { .user = t, .kcall = on_kcall, .irq = on_irq, .msg = on_msg,
                                    .wait = on_wait };
         kx_stats_sink(t->s, &k);
+        t->pass = (struct kx_pass){ .on_event = before_event, .user = t };
+        kx_stats_model(&t->pass, t->s);
     }
 }
 
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct top *t = user;
-    (void)r;
-    if (!t->s)
-        return;
-    if (!t->started && e->cls != KEV_C_CONTROL) {
-        t->started = 1;
-        t->t0 = e->t64;
-        t->next = e->t64 + t->first;
-        t->events0 = t->s->events;
-    }
-    advance(t, e->t64);
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER)
-        t->ints_all++;
-    kx_stats_event(t->s, e);
+    if (t->s)
+        kx_pass_step(&t->pass, r, e);
 }
 
 static void on_time(void *user, struct kev_reader *r, uint64_t t1)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// kevweb's view of the trace (web_feed.h). The model is fed every event in time order (the live
-// reader's); its records come back through a sink: a thread's state interval when it ends and
-// a message when replied to become timeline records in a ring of WF_WINDOW. Everything else is
+// kevweb's view of the trace (web_feed.h). The analysis pass (kx_pass.h, as every reader takes
+// it) feeds the model every event in time order (the live reader's); its records come back
+// through a sink: a thread's state interval when it ends and a message when replied to become
+// timeline records in a ring of WF_WINDOW. Everything else is
 // read from the model when a message is built, between two events: each thread's CPU time so
 // far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then) and of it
 // what its CPU executed (kx_exec_time: the CPUs run in turn by an emulator), each CPU's
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <kevhost/json_out.h>
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/kx_stats.h>
 
 enum { REC_STATE, REC_MSG };
@@ -52,6 +54,7 @@ struct sbuf {
 
 struct web_feed {
     struct kx_stats *s;
+    struct kx_pass pass;        // how an event reaches s (the analysis pass)
     const struct kev_live_counts *counts;
     struct kx_timing_set timing;
     unsigned seg;
@@ -232,6 +235,18 @@ static void reset(struct web_feed *f)
     f->t_now = 0;
 }
 
+// The analysis pass's step once the model took e (kx_pass.h): every event up to e given.
+static void after_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
+{
+    struct web_feed *f = user;
+    (void)r, (void)m;
+    if (e->cls != KEV_C_CONTROL)
+        f->started = 1;
+    if (e->t64 > f->t_now)
+        f->t_now = e->t64;
+}
+
 static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 {
     struct web_feed *f = user;
@@ -246,19 +261,15 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
         kx_tasks_rules(f->s->tasks, &f->timing);
     const struct kx_sink k = { .user = f, .state = on_state, .msg = on_msg };
     kx_stats_sink(f->s, &k);
+    f->pass = (struct kx_pass){ .after = after_event, .user = f };
+    kx_stats_model(&f->pass, f->s);
 }
 
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct web_feed *f = user;
-    (void)r;
-    if (!f->s)
-        return;
-    if (e->cls != KEV_C_CONTROL)
-        f->started = 1;
-    kx_stats_event(f->s, e);
-    if (e->t64 > f->t_now)
-        f->t_now = e->t64;
+    if (f->s)
+        kx_pass_step(&f->pass, r, e);
 }
 
 static void on_time(void *user, struct kev_reader *r, uint64_t t)
