@@ -178,7 +178,10 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-t
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/cpuwake|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_cpuwake.sh|build/$(1)|$(H))
 # exechog: a thread's executed time with the CPUs run in turn, against its own clock reads
 # (test_exechog.sh).
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))
+# kevweb-whole: kevweb over finished captures on every CPU (make run's demo, msgpipe): every
+# event, no fault, kevstat's late verdicts, msgpipe's timeline readable (test_kevweb_whole.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kevweb-whole|480|BOARD=$(1)|test/qemu/test_kevweb_whole.sh|build/$(1)|$(H))
 # console-cpus: the console's calls on 4 CPUs at once, every line whole (test_console_cpus.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/console-cpus|180|BOARD=$(1)|test/qemu/test_console_cpus.sh|build/$(1))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)

@@ -11,9 +11,12 @@
 #   - wake-ups across CPUs: kevsql's wait_preemptor names no idle thread as a preemptor; its
 #     'waking' rows are kevstat's, and each is, in the capture's own events (traceprinter), a
 #     thread made ready on one CPU and run on another after that CPU's IPI
-#     (wake_latency_check.py);
+#     (wake_latency_check.py); and the wait chains name the same time: each (waiter, root)'s
+#     waking time is the root's cross-CPU wake-ups, while its CPU was idle, inside the
+#     waiter's mutex waits, in those events (chain_wake_check.py);
 #   - LTTng's analyses over kev2ctf's CTF against kevstat (check_lttng.py): CPU, interrupts,
-#     kernel calls, and the migrations lttng-cputop counts from sched_migrate_task.
+#     kernel calls, and the migrations lttng-cputop counts from sched_migrate_task; the mover's,
+#     in kevstat and in lttng-cputop, are the moves it counted in the kernel's thread table.
 #   BOARD=<board> test/qemu/test_cpuwake.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
@@ -25,8 +28,8 @@ rm -rf "$out" && mkdir -p "$out"
 QEMU_ARGS="appinit cpuwake ;; tracelogger -d1 -f $out/t.kev" QEMU_TIMEOUT=150 \
     "$here/../../scripts/qemu-run.sh" "$b/cpuwaketest.elf" -icount shift=0,sleep=off >"$out/run.log" 2>&1
 rc=$?
-counts=$(sed -n 's/.*cpuwake: \([0-9]*\) broadcasts, \([0-9]*\) signals, [0-9]* items, \([0-9]*\) condvar waits.*/\1 \2 \3/p' "$out/run.log")
-read -r bc sig waits <<<"${counts:-x x x}"
+counts=$(sed -n 's/.*cpuwake: \([0-9]*\) broadcasts, \([0-9]*\) signals, [0-9]* items, \([0-9]*\) condvar waits, \([0-9]*\) moves by thread \([0-9]*\).*/\1 \2 \3 \4 \5/p' "$out/run.log")
+read -r bc sig waits moves mover <<<"${counts:-x x x x x}"
 check "cpuwake runs to its end under a capture on every CPU, no event lost ($counts)" \
     "[ $rc = 0 ] && [ -n '$counts' ] && grep -q 'tracelogger: no events lost' $out/run.log"
 "$h/kevstat" "$out/t.kev" >"$out/stat.txt" 2>&1
@@ -63,6 +66,11 @@ sq "SELECT p.pid, t.tid, x.ts, x.dur FROM wait_preemptor w JOIN thread t ON t.ut
     JOIN process p ON p.upid = t.upid JOIN wait x ON x.id = w.wait_id WHERE w.what = 'waking'" |
     tr , ' ' | python3 "$here/wake_latency_check.py" "$out/tp.txt" "${cps:-1}" >"$out/wake.txt" 2>&1
 ok $? "the capture's events: $(head -1 "$out/wake.txt")"
-python3 "$here/../tools/check_lttng.py" "$h" "$out/t.kev" "$out/lttng" >"$out/lttng.tap" 2>&1
+"$h/kevstat" --json "$out/t.kev" >"$out/stat.json" 2>/dev/null
+python3 "$here/chain_wake_check.py" "$out/stat.json" "$out/tp.txt" >"$out/chain.txt" 2>&1
+ok $? "the wait chains: $(grep 'pairs with waking' "$out/chain.txt")"
+pid=$(sq "SELECT pid FROM process WHERE name = 'cpuwake'")
+python3 "$here/../tools/check_lttng.py" "$h" "$out/t.kev" "$out/lttng" --moves "${pid:-0}/${mover:-0}=${moves:-0}" \
+    >"$out/lttng.tap" 2>&1
 relay "$out/lttng.tap"
 echo "1..$n"

@@ -6,7 +6,8 @@
 # longer ones other CPUs' turns). The truth is that count. kevstat's "executed us", its JSON's
 # exec_cycles (the model every tool reads: tools/analysis) and kevsql's sched_slice.exec_dur
 # give the hog within 2 % of it, while its RUNNING time (every CPU's instructions) is well
-# above (else the test shows nothing).
+# above (else the test shows nothing); so do kevtop's frames, the CTF's sched_switch context as
+# babeltrace2 reads it, and the pages a user reads (kevweb's and the report's, in Chromium).
 #   BOARD=<board> test/qemu/test_exechog.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
@@ -39,4 +40,36 @@ sql=$("$h/kevsql" --csv "$out/t.kev" "SELECT sum(s.exec_dur) FROM sched_slice s 
       WHERE t.label = 'exechog/main'" 2>&1 | tail -1)
 check "kevsql: sched_slice.exec_dur $sql ns within 2 % of its own $own counts" \
     "within \"\$(python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]) / 1e9)' '${sql:-0}' '${cps:-1}')\" '${own:-1}'"
+# The same figure where the other readers show it: kevtop's frames (--json, summed), the CTF's
+# sched_switch context (babeltrace2: each of the hog's runs' prev_exec_cycles, summed), and the
+# pages a user reads in Chromium: kevweb's over the finished file and kevreport's.
+top=$("$h/kevtop" --json -d 0.05 "$out/t.kev" 2>"$out/top.err" | python3 -c "
+import json, sys
+print(sum(t.get('exec_cycles', 0) for l in sys.stdin for t in json.loads(l)['threads'] if t['name'] == 'exechog/main'))")
+check "kevtop: its frames' executed cycles add up to $top, within 2 % of its own $own" "within '${top:-0}' '${own:-1}'"
+"$h/kev2ctf" -o "$out/ctf" "$out/t.kev" 2>"$out/ctf.err"
+tid=$(python3 -c "
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))['threads'] if t['name'] == 'exechog/main'][0]
+print(t['pid'] * 1000 + t['tid'])" "$out/stat.json")
+ctf=$(babeltrace2 "$out/ctf" 2>/dev/null | sed -n "s/.* sched_switch: .*{ prev_exec_cycles = \([0-9]*\) }, { prev_comm = \"[^\"]*\", prev_tid = $tid, .*/\1/p" |
+      awk '{ s += $1 } END { print s + 0 }')
+check "CTF: babeltrace2 reads sched_switch's prev_exec_cycles; the hog's (tid $tid) add up to $ctf, within 2 % of its own $own" \
+    "within '${ctf:-0}' '${own:-1}'"
+"$h/kevreport" -o "$out/report.html" "$out/t.kev" >/dev/null 2>&1
+rep=$(timeout 120 /usr/bin/python3 "$here/../tools/page_exec.py" report "$out/report.html" exechog/main 2>"$out/page.err")
+check "the report's page (Chromium): executed $rep cycles, within 2 % of its own $own" "within '${rep:-0}' '${own:-1}'"
+"$h/kevweb" -p 0 "$out/t.kev" 2>"$out/web.err" &
+web=$!
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's|^kevweb: the live view is at http://localhost:\([0-9]*\)/$|\1|p' "$out/web.err")
+    [ -n "$port" ] && break
+    sleep 0.05
+done
+kw=$(timeout 150 /usr/bin/python3 "$here/../tools/page_exec.py" kevweb "http://localhost:${port:-0}/" exechog/main 2>>"$out/page.err")
+kill -INT "$web"
+wait "$web"
+check "kevweb's page (Chromium) over the finished file: executed $kw cycles, within 2 % of its own $own" \
+    "within '${kw:-0}' '${own:-1}'"
 echo "1..$n"

@@ -16,7 +16,10 @@
 #     over its threads) and one period per interrupt (lttng-periodstats, a period from each
 #     irq_handler_entry to the exit on its CPU): exactly kevstat's counts.
 # The numbers come from the analyses' machine interface (lttng-*-mi, JSON), the same code.
-# usage: check_lttng.py HOSTBIN FILE.kev OUTDIR   (TAP lines, no plan; exit 1 on a failure)
+#   - with --moves PID/TID=N, a program's own count of one thread's moves between CPUs: that
+#     thread's migrations in kevstat and in lttng-cputop are N, and N is not 0.
+# usage: check_lttng.py HOSTBIN FILE.kev OUTDIR [--moves PID/TID=N]
+#   (TAP lines, no plan; exit 1 on a failure)
 import json
 import os
 import re
@@ -26,6 +29,7 @@ import sys
 from tap_check import check, exit_status
 
 bin_dir, kev, out = sys.argv[1], sys.argv[2], sys.argv[3]
+moves = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--moves" else None
 # As a user types it: kev2ctf -o DIR, then lttng-cputop DIR (kev2ctf writes an LTTng session's
 # layout, DIR/kernel, where LTTng's analyses read the tracer's version).
 os.makedirs(out, exist_ok=True)
@@ -122,7 +126,15 @@ moved = {row[0]["tid"]: row[1]["value"] for row in top if row[1]["value"]}
 want = {t["pid"] * 1000 + t["tid"]: t["migrations"] for t in ks["threads"]
         if t["pid"] != 0 and t.get("migrations")}
 check("lttng-cputop: each thread's migrations as kevstat counts them (%d threads, %d in all)"
-      % (len(want), sum(want.values())), moved == want, (moved, want))
+      % (len(want), sum(want.values())), (want or not moves) and moved == want, (moved, want))
+if moves:  # the program's own count of one thread's moves
+    who, n = moves.split("=")
+    pid, tid = (int(x) for x in who.split("/"))
+    ltid = pid * 1000 + tid                     # kx_ids.h: the Linux tid of a QNX thread
+    kst = [t.get("migrations", 0) for t in ks["threads"] if t["pid"] == pid and t["tid"] == tid]
+    check("the program's %s moves of thread %d/%d: kevstat's migrations %s, lttng-cputop's %s"
+          % (n, pid, tid, kst[0] if kst else "none", moved.get(ltid, "none")),
+          int(n) > 0 and kst == [int(n)] and moved.get(ltid) == int(n), (kst, moved.get(ltid)))
 
 # ---- interrupts ----
 irqs = {row[0]["nr"]: row[1]["value"]

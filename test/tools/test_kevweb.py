@@ -10,8 +10,9 @@
 #   test_kevweb.py URL --ready FILE --writing FILE --stat KEVSTAT_JSON   (a file growing)
 #   test_kevweb.py LOG --console FILE --kevstat BIN --trace FILE.kev --ready FILE --qmp SOCKET
 #   (make live)
-#   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N]  (a finished file: the end's
-#   checks only; --late: the page counts N late instances)
+#   test_kevweb.py URL --stat KEVSTAT_JSON --finished [--late N] [--no-fault]  (a finished file:
+#   the end's checks only; --late: the page counts N late instances; --no-fault: its loss line
+#   says no fault of the stream)
 # (LOG: make live's output, where it says the page's address; --ready is then created once the
 # browser has started, before make live starts; --qmp: make live's QEMU waits for a QMP client
 # on SOCKET before the guest starts (-qmp ...,server=on,wait=on): the page connects once it has
@@ -29,6 +30,7 @@ ap.add_argument("url")
 for o in ("--ready", "--writing", "--stat", "--console", "--kevstat", "--trace", "--late", "--qmp"):
     ap.add_argument(o)
 ap.add_argument("--finished", action="store_true")
+ap.add_argument("--no-fault", action="store_true")
 A = ap.parse_args()
 url = A.url
 
@@ -157,10 +159,14 @@ try:
         info = d.find_element(By.ID, "view-info").text
         check("paused" in info, "a click on the worst wait shows it in the timeline, paused (%s)" % info)
     if A.late is not None:
-        m = re.match(r"(\d+) instances ended, (\d+) late", d.find_element(By.ID, "task-sum").text)
+        m = re.match(r"(\d+) instances (?:ended|judged), (\d+) late", d.find_element(By.ID, "task-sum").text)
         check(m and m.group(2) == A.late,
               "the page's late instances are the ones kevstat judges late over the whole file (%s, %s)"
               % (m.group(2) if m else "none shown", A.late), d.find_element(By.ID, "task-sum").text)
+    if A.no_fault:
+        loss = d.find_element(By.ID, "loss").text
+        check(" 0 faults" in loss and "(last:" not in loss and "came after" not in loss,
+              "the page says no fault of the stream (%s)" % loss)
     if A.finished:
         ncpu = stat["trace"]["cpus"]
         cpus = d.find_elements(By.CSS_SELECTOR, "#cpus-table tr[data-cpu]")

@@ -69,11 +69,10 @@ relay "$dir/smp.tap" "two CPUs: "
 kill -INT "$web3"
 wait "$web3"
 
-# The late instances on the page are the analysis model's verdicts as each instance ends
-# (kx_tasks_judge_now); with a deadline given for every task they must be the verdicts kevstat
-# gives over the whole file: its misses (the program's and the emulator's) but those of
-# instances still open at the end, which no live view judges. Each deadline is the task's mean
-# response, so that some of its instances miss and some do not.
+# A finished file is read whole: the late instances on the page are the verdicts kevstat gives
+# over it, its own figure (each task's misses, the program's and the emulator's, an instance
+# still open past its deadline among them). Each deadline is the task's mean response, so that
+# some of its instances miss and some do not.
 rules=$(/usr/bin/python3 - "$dir/stat.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -87,7 +86,7 @@ late=$(/usr/bin/python3 - "$dir/late.json" <<'PY'
 import json, sys
 ts = json.load(open(sys.argv[1]))["tasks"]["list"]
 assert all(not t["missed_more"] for t in ts), "more misses than kevstat lists"
-print(sum(t["misses"] + t["emulator_misses"] - sum(1 for m in t["missed"] if not m[3]) for t in ts))
+print(sum(t["misses"] + t["emulator_misses"] for t in ts))
 PY
 )
 "$bin/kevweb" -p 0 $rules "$dir/one.kev" 2>"$dir/late.err" &

@@ -7,7 +7,6 @@
 #include <kevhost/tool_map.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_digits.h>
-#include <kevhost/json_out.h>
 #include <trace/kev_kercall.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
@@ -415,11 +414,6 @@ int kx_time_arg(const char *arg, uint64_t *ns)
 double kx_seconds(const struct kev_reader *r, uint64_t cycles)
 {
     return r->kr_cycles_per_sec ? (double)cycles / (double)r->kr_cycles_per_sec : 0.0;
-}
-
-void kx_json_str(FILE *f, const char *s)
-{
-    json_str(f, s, 0); // the one writer's rule (json_out.h)
 }
 
 unsigned kx_log2_bucket(uint64_t v)

@@ -106,6 +106,7 @@ void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by)
     if (st != KEV_TH_MUTEX && st != KEV_TH_SEM && st != KEV_TH_CONDVAR)
         c->sync[th] = no_link;
     update(c, th, valid(by) && by != th ? by : -1, 1);
+    c->restep |= c->root_waking && c->nopen; // (no link changed, but a root may wake or run)
 }
 
 void kx_chains_send(struct kx_chains *c, int th, uint32_t pid)
@@ -150,6 +151,7 @@ static void follow(const struct kx_chains *c, int th, struct kx_chain *ch)
 {
     ch->n = 0;
     ch->end = KX_END_ROOT;
+    ch->waking = 0;
     ch->th[0] = th;
     int cur = th;
     while (c->link[cur].kind != KX_LINK_NONE) {
@@ -171,6 +173,7 @@ static void follow(const struct kx_chains *c, int th, struct kx_chain *ch)
             }
         cur = to;
     }
+    ch->waking = c->root_waking && c->root_waking(c->root_waking_user, cur);
 }
 
 int kx_chain_root(const struct kx_chain *ch)
@@ -194,7 +197,7 @@ static void resolve(const struct kx_chains *c, struct kx_chain *ch)
 
 static int same_chain(const struct kx_chain *a, const struct kx_chain *b)
 {
-    if (a->n != b->n || a->end != b->end)
+    if (a->n != b->n || a->end != b->end || a->waking != b->waking)
         return 0;
     for (unsigned i = 0; i < a->n; i++)
         if (a->th[i + 1] != b->th[i + 1] || !same_link(&a->link[i], &b->link[i]))
@@ -240,21 +243,21 @@ static struct kx_cpair *pair(struct kx_chains *c, int waiter, int root)
             return NULL;
         c->pair = p, c->pair_cap = cap;
     }
-    c->pair[c->npair] = (struct kx_cpair){ waiter, root, 0, 0 };
+    c->pair[c->npair] = (struct kx_cpair){ waiter, root, 0, 0, 0 };
     return &c->pair[c->npair++];
 }
 
-// Root th gets d more of the wait's time (and of its waiter's pair with it).
-static void add_root(struct kx_chains *c, struct kx_cwait *w, int th, uint64_t d)
+// Root th gets d more of the wait's time (and of its waiter's pair with it), of it wake waking.
+static void add_root(struct kx_chains *c, struct kx_cwait *w, int th, uint64_t d, uint64_t wake)
 {
     unsigned i = 0;
     while (i < w->nroot && w->root[i].th != th)
         i++;
     int first = i == w->nroot;
     if (first && w->nroot < KX_WAIT_ROOTS)
-        w->root[w->nroot++] = (struct kx_wroot){ th, 0 };
+        w->root[w->nroot++] = (struct kx_wroot){ th, 0, 0 };
     if (i < w->nroot)
-        w->root[i].t += d;
+        w->root[i].t += d, w->root[i].wake += wake;
     else
         w->root_other += d;
     struct kx_cpair *p = pair(c, w->th, th);
@@ -263,6 +266,7 @@ static void add_root(struct kx_chains *c, struct kx_cwait *w, int th, uint64_t d
         return;
     }
     p->t += d;
+    p->wake += wake;
     p->waits += (uint64_t)first;
 }
 
@@ -280,7 +284,7 @@ static void end_stretch(struct kx_chains *c, struct kx_cwait *w, uint64_t t)
         w->cycle = 1;
     for (unsigned i = 0; i < ch->n; i++)
         add_link(w, i, ch->th[i], &ch->link[i], d);
-    add_root(c, w, kx_chain_root(ch), d);
+    add_root(c, w, kx_chain_root(ch), d, ch->end == KX_END_ROOT && ch->waking ? d : 0);
     if (c->sink && c->sink->chain) {
         struct kx_chain_row r = { ++c->next_row, w->id, w->seg_t0, t, *ch };
         c->sink->chain(c->sink->user, &r);
@@ -385,6 +389,7 @@ static void dl_check(struct kx_chains *c, int x, uint64_t t)
 void kx_chains_step_slow(struct kx_chains *c, uint64_t t)
 {
     c->t_last = t;
+    c->restep = 0;
     // the waits that end (their last stretch resolved by the thread that ended them)
     for (unsigned i = 0; i < c->nchanged; i++) {
         int th = c->changed[i];

@@ -2,17 +2,19 @@
 // The wait chains (kx_chain.h) as the "chains" member of kevstat --json's object, which
 // kevreport embeds for its findings. Times in cycles since boot. Per waiter: its waits, their
 // total, its threshold and whether it is listed (its worst wait reached it: kx_cwaiter_listed),
-// the time attributed to each root ("" : no thread known, a cycle or a cut chain), and its
+// the time attributed to each root ("" : no thread known, a cycle or a cut chain; "waking":
+// of it, the root woken and not yet running, its wake-up's latency, when any), and its
 // worst wait: when, its priority then, its path (the links it spent the most time on, from the
 // waiter: how, on what, to whom, their time, given: known only when the link ended), its roots
 // and the sentence kevstat prints.
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/json_out.h>
 
 static void thread(FILE *f, const struct kx_stats *s, const char *key, int th)
 {
     char lb[80];
     fprintf(f, "\"%s\":", key);
-    kx_json_str(f, th >= 0 ? kx_label(&s->m, th, lb, sizeof(lb)) : "");
+    json_str(f, th >= 0 ? kx_label(&s->m, th, lb, sizeof(lb)) : "", 0);
 }
 
 static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaiter *x)
@@ -29,7 +31,7 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
         fprintf(f, "%s{\"pos\":%u,", i ? "," : "", p[i]->pos);
         thread(f, s, "from", p[i]->from);
         fprintf(f, ",\"how\":\"%s\",\"object\":", kx_link_name(p[i]->l.kind));
-        kx_json_str(f, kx_link_obj(s, &p[i]->l, o, sizeof(o)));
+        json_str(f, kx_link_obj(s, &p[i]->l, o, sizeof(o)), 0);
         fputc(',', f), thread(f, s, "to", p[i]->l.to);
         fprintf(f, ",\"t\":%llu,\"given\":%s}", (unsigned long long)p[i]->t,
                 p[i]->l.given ? "true" : "false");
@@ -38,10 +40,13 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
     for (unsigned i = 0; i < w->nroot; i++) {
         fputs(i ? ",{" : "{", f);
         thread(f, s, "thread", w->root[i].th);
-        fprintf(f, ",\"t\":%llu}", (unsigned long long)w->root[i].t);
+        fprintf(f, ",\"t\":%llu", (unsigned long long)w->root[i].t);
+        if (w->root[i].wake) // (of t, the root waking: its wake-up's latency)
+            fprintf(f, ",\"waking\":%llu", (unsigned long long)w->root[i].wake);
+        fputc('}', f);
     }
     fprintf(f, "],\"roots_other\":%llu,\"text\":", (unsigned long long)w->root_other);
-    kx_json_str(f, kx_cwait_text(s, w, x->worst_len, text, sizeof(text)));
+    json_str(f, kx_cwait_text(s, w, x->worst_len, text, sizeof(text)), 0);
     fputc('}', f);
 }
 
@@ -70,8 +75,11 @@ void kx_chain_json(const struct kx_stats *s, FILE *f)
             if (c->pair[j].waiter == (int)i && c->pair[j].t) {
                 fputs(k++ ? ",{" : "{", f);
                 thread(f, s, "thread", c->pair[j].root);
-                fprintf(f, ",\"t\":%llu,\"waits\":%llu}", (unsigned long long)c->pair[j].t,
+                fprintf(f, ",\"t\":%llu,\"waits\":%llu", (unsigned long long)c->pair[j].t,
                         (unsigned long long)c->pair[j].waits);
+                if (c->pair[j].wake)
+                    fprintf(f, ",\"waking\":%llu", (unsigned long long)c->pair[j].wake);
+                fputc('}', f);
             }
         fputs("],\"worst\":", f);
         worst_json(f, s, x);

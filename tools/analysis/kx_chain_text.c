@@ -91,11 +91,15 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
             put(buf, n, &at, ", which waited %.3f us %s", us(s, p[i]->t), l);
     }
     put(buf, n, &at, "%s; attributed to ", w->cycle ? " (a deadlock cycle)" : "");
-    for (unsigned i = 0; i < w->nroot; i++)
+    for (unsigned i = 0; i < w->nroot; i++) {
         put(buf, n, &at, "%s%s %.3f us", i ? ", " : "",
             w->root[i].th >= 0 ? kx_label(&s->m, w->root[i].th, a, sizeof(a))
                                : "no thread known (a cycle, or a holder unknown)",
             us(s, w->root[i].t));
+        if (w->root[i].wake) // (woken, not yet running: across CPUs the IPI and the answer)
+            put(buf, n, &at, " (of it waking %.3f us: its wake-up's latency)",
+                us(s, w->root[i].wake));
+    }
     if (w->root_other)
         put(buf, n, &at, ", other threads %.3f us", us(s, w->root_other));
     return buf;

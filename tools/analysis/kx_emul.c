@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 
 #define KX_TICK_IRQ 0x100u          // the kernel's tick (trace/kev.h, kev_int_pseudo_name)
 #define KX_TICK_SHARE_IRQ 0x101u    // a CPU's tick share
@@ -452,9 +453,9 @@ void kx_emul_json(const struct kx_emul *x, FILE *f)
 {
     static const char *const mode[] = { "none", "host", "icount", "exact", "other" };
     fprintf(f, "{\"item\":");
-    kx_json_str(f, x->item);
+    json_str(f, x->item, 0);
     fprintf(f, ",\"mode\":\"%s\",\"says\":", mode[x->clock]);
-    kx_json_str(f, x->says);
+    json_str(f, x->says, 0);
     fprintf(f, ",\"tick\":{\"period\":%.1f,\"periods\":%llu,\"skipped\":%llu,\"gaps\":%llu,"
                "\"longest\":{\"t0\":%llu,\"t1\":%llu,\"missed\":%llu}}", x->period,
             (unsigned long long)x->periods, (unsigned long long)x->skipped,
@@ -469,7 +470,7 @@ void kx_emul_json(const struct kx_emul *x, FILE *f)
         if (x->worst.th >= 0) {
             char who[160];
             fputs("{\"thread\":", f);
-            kx_json_str(f, kx_label(x->m, x->worst.th, who, sizeof(who)));
+            json_str(f, kx_label(x->m, x->worst.th, who, sizeof(who)), 0);
             fprintf(f, ",\"cpu\":%u,\"t0\":%llu,\"t1\":%llu,\"turns\":%llu,\"stalled\":%llu}",
                     x->worst.cpu, (unsigned long long)x->worst.t0,
                     (unsigned long long)x->worst.t1, (unsigned long long)x->worst.turns,
@@ -482,7 +483,7 @@ void kx_emul_json(const struct kx_emul *x, FILE *f)
     fprintf(f, ",\"warnings\":[");
     for (unsigned i = 0; i < x->nwarn; i++) {
         fputs(i ? "," : "", f);
-        kx_json_str(f, x->warn[i]);
+        json_str(f, x->warn[i], 0);
     }
     fputs("]}", f);
 }

@@ -7,6 +7,7 @@
 #include <trace/kev_stack.h>
 #include <kevhost/tool_elfsym.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/json_out.h>
 
 #define KX_MAX_FAULTS 64u
 
@@ -120,7 +121,7 @@ void kx_faults_json(const struct kx_stats *st, FILE *o)
         fprintf(o, "%s{\"thread\":%d,\"t\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"process\":",
                 i ? "," : "", thread_of(&st->m, f->pid, f->tid),
                 (unsigned long long)(faults[i].t - st->t_first), faults[i].cpu, f->pid, f->tid);
-        kx_json_str(o, name ? name : "");
+        json_str(o, name ? name : "", 0);
         fprintf(o, ",\"signal\":\"%s\",\"signo\":%u,\"kind\":\"%s\",\"pc\":\"0x%llx\",\"addr\":",
                 kev_signal_name(f->sig), f->sig, kev_fault_kind_name(f->kind),
                 (unsigned long long)f->pc);
@@ -129,16 +130,16 @@ void kx_faults_json(const struct kx_stats *st, FILE *o)
         else
             fputs("null", o);
         fputs(",\"function\":", o);
-        kx_json_str(o, fn);
+        json_str(o, fn, 0);
         fputs(",\"source\":", o);
-        kx_json_str(o, src);
+        json_str(o, src, 0);
         fputs(",\"frames\":[", o);
         const struct kev_stack *s = &faults[i].s;
         for (unsigned k = 0; faults[i].have_stack && k < s->depth; k++) {
             char frame[512];
             syms_pc(s->pcs[k], k > 0, frame, sizeof(frame), NULL, 0);
             fputs(k ? "," : "", o);
-            kx_json_str(o, frame);
+            json_str(o, frame, 0);
         }
         fprintf(o, "],\"cut_short\":\"%s\"}",
                 faults[i].have_stack && s->ended ? kev_stack_ended_name(s->ended) : "");

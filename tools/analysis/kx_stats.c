@@ -31,6 +31,13 @@ static int kw_is_idle(void *user, int th)
     return kx_is_idle(user, th);
 }
 
+// A chain's root waking (kx_chain.h): the wait analysis's own rule (kw_waking).
+static int chain_root_waking(const void *user, int th)
+{
+    const struct kx_stats *s = user;
+    return s->kw && !(s->skip & KX_SKIP_WAIT) && kw_waking(s->kw, th);
+}
+
 // Everything kx_stats_init does but clearing s: s is zero already.
 static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
 {
@@ -58,8 +65,11 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     if (s->tasks)
         kx_tasks_setup(s->tasks);
     s->chains = calloc(1, sizeof(*s->chains));
-    if (s->chains)
+    if (s->chains) {
         kx_chains_setup(s->chains, &s->m, &s->sink);
+        s->chains->root_waking = chain_root_waking;
+        s->chains->root_waking_user = s;
+    }
     s->emul = malloc(sizeof(*s->emul));
     if (s->emul)
         kx_emul_init(s->emul, r, &s->m);

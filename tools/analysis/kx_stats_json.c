@@ -7,6 +7,7 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_emul.h>
+#include <kevhost/json_out.h>
 
 void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
 {
@@ -29,7 +30,7 @@ void kx_dist_json(FILE *f, const char *key, const struct kx_dist *d)
 static void label(FILE *f, const struct kx_stats *s, int th)
 {
     char buf[80];
-    kx_json_str(f, kx_label(&s->m, th, buf, sizeof(buf)));
+    json_str(f, kx_label(&s->m, th, buf, sizeof(buf)), 0);
 }
 
 static const char *proc_name(const struct kx_stats *s, uint32_t pid)
@@ -77,7 +78,7 @@ static void threads(const struct kx_stats *s, FILE *f)
             if (s->m.th[j].pid == pid)
                 cpu += s->th[j].state_t[KEV_TH_RUNNING];
         fprintf(f, "%s{\"pid\":%u,\"name\":", first ? "" : ",", pid);
-        kx_json_str(f, proc_name(s, pid));
+        json_str(f, proc_name(s, pid), 0);
         fprintf(f, ",\"cpu_cycles\":%llu}", (unsigned long long)cpu);
         first = 0;
     }
@@ -190,9 +191,9 @@ static void channels(const struct kx_stats *s, FILE *f)
         const struct kx_chan *c = &s->chan[i];
         char cb[80];
         fprintf(f, "%s\n{\"client\":", i ? "," : "");
-        kx_json_str(f, kx_chan_client(s, c, cb, sizeof(cb)));
+        json_str(f, kx_chan_client(s, c, cb, sizeof(cb)), 0);
         fputs(",\"server\":", f);
-        kx_json_str(f, proc_name(s, c->srv_pid));
+        json_str(f, proc_name(s, c->srv_pid), 0);
         fprintf(f, ",\"server_pid\":%u,\"pulse\":%s,\"count\":%llu,\"errors\":%llu,"
                    "\"requests\":%llu,", c->srv_pid, c->pulse ? "true" : "false",
                 (unsigned long long)c->count, (unsigned long long)c->errors,
@@ -260,17 +261,17 @@ static void users(const struct kx_stats *s, FILE *f)
     for (unsigned i = 0; i < s->nuser; i++) {
         const struct kx_user *u = &s->user[i];
         fprintf(f, "%s\n{\"id\":%u,\"pid\":%u,\"process\":", i ? "," : "", u->id, u->pid);
-        kx_json_str(f, u->th >= 0 ? kx_label(&s->m, u->th, lb, sizeof(lb)) : "unknown");
+        json_str(f, u->th >= 0 ? kx_label(&s->m, u->th, lb, sizeof(lb)) : "unknown", 0);
         fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu",
                 (unsigned long long)u->count, (unsigned long long)u->first,
                 (unsigned long long)u->last);
         const char *name = kx_user_name(s, u->pid, u->id);
         fputs(",\"name\":", f);
-        kx_json_str(f, name ? name : "");
+        json_str(f, name ? name : "", 0);
         char value[KX_USER_VALUE];
         kx_user_last(s, u, value, sizeof(value));
         fputs(",\"value\":", f);
-        kx_json_str(f, value);
+        json_str(f, value, 0);
         fputc('}', f);
     }
     fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);
@@ -286,11 +287,11 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
             (unsigned long long)kev_rejected_total(r), (unsigned long long)kev_timer_lost_total(r),
             (unsigned long long)r->kr_cycles_per_sec, (unsigned long long)s->t_first,
             (unsigned long long)s->t_last, r->kr_ncpu_seen);
-    kx_json_str(f, r->kr_board);
+    json_str(f, r->kr_board, 0);
     fputs(",\"damaged\":", f);
     if (kx_stats_damaged(s)) {
         fputs("{\"error\":", f);
-        kx_json_str(f, kev_error(r));
+        json_str(f, kev_error(r), 0);
         fprintf(f, ",\"offset\":%llu}", (unsigned long long)r->kr_err_off);
     } else {
         fputs("null", f);

@@ -12,6 +12,7 @@
 // its pulses the kernel dropped, "exits" instances its death ended (not jobs); the trace's
 // "lost_pulses" (every dropped pulse, whoever's).
 #include <kevhost/kx_stats.h>
+#include <kevhost/json_out.h>
 
 #define KX_TASK_JSON_MISSES 512u
 
@@ -28,7 +29,7 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
     const struct kx_task *t = &k->task[n];
     char lb[80];
     fprintf(f, "%s\n{\"thread\":", n ? "," : "");
-    kx_json_str(f, kx_label(&s->m, t->th, lb, sizeof(lb)));
+    json_str(f, kx_label(&s->m, t->th, lb, sizeof(lb)), 0);
     fprintf(f, ",\"th\":%d,\"pid\":%u,\"tid\":%u,\"instances\":%llu,\"ended\":%llu,"
                "\"unfinished\":%llu,\"period\":%llu,\"period_given\":%d,\"deadline\":%llu,"
                "\"deadline_given\":%d,\"gaps\":%llu,\"gap_min\":%llu,\"gap_max\":%llu,"
@@ -82,7 +83,7 @@ void kx_task_json(const struct kx_stats *s, FILE *f)
             k ? (unsigned long long)k->lost : 0ull, (unsigned long long)s->q.lost_pulses);
     for (unsigned r = 0; k && r < k->nrule; r++) {
         fprintf(f, "%s{\"name\":", r ? "," : "");
-        kx_json_str(f, k->rule[r].name);
+        json_str(f, k->rule[r].name, 0);
         fprintf(f, ",\"kind\":\"%s\",\"ns\":%llu,\"matched\":%u}",
                 k->rule[r].deadline ? "deadline" : "period", (unsigned long long)k->rule[r].ns,
                 k->rule[r].matched);

@@ -7,6 +7,7 @@
 #include <kevhost/syms_usdt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 
 struct probe {
     struct syms_usdt name;          // the site's (name.probe "" when no note names it)
@@ -136,11 +137,11 @@ void kx_usdt_json_member(const struct kx_stats *s, FILE *f)
         const struct probe *p = &probes[i];
         char lb[64], lo[24], hi[24];
         fprintf(f, "%s{\"probe\":", i ? "," : "");
-        kx_json_str(f, label(p, lb, sizeof(lb)));
-        fputs(",\"provider\":", f), kx_json_str(f, p->name.provider);
-        fputs(",\"name\":", f), kx_json_str(f, p->name.name);
-        fputs(",\"module\":", f), kx_json_str(f, p->name.module);
-        fputs(",\"function\":", f), kx_json_str(f, p->name.function);
+        json_str(f, label(p, lb, sizeof(lb)), 0);
+        fputs(",\"provider\":", f), json_str(f, p->name.provider, 0);
+        fputs(",\"name\":", f), json_str(f, p->name.name, 0);
+        fputs(",\"module\":", f), json_str(f, p->name.module, 0);
+        fputs(",\"function\":", f), json_str(f, p->name.function, 0);
         fprintf(f, ",\"site\":\"0x%llx\",\"count\":%llu,\"first\":%llu,\"last\":%llu,\"args\":[",
                 (unsigned long long)p->site, (unsigned long long)p->count,
                 (unsigned long long)(p->first - s->t_first),

@@ -160,6 +160,11 @@ static int waking(const struct kw *k, int th)
     return k->th[m].prio >= 0 && o->prio >= 0 && k->th[m].prio < o->prio;
 }
 
+int kw_waking(const struct kw *k, int th)
+{
+    return valid(th) && k->th[th].state == KEV_TH_READY && waking(k, th);
+}
+
 static void flush(struct kw *k, uint64_t t)
 {
     for (unsigned i = 0; i < k->nopen; i++) {
@@ -574,6 +579,7 @@ static void add_part(struct kw_part *p, unsigned *n, unsigned max, const struct 
             p[i].t += q->t;
             p[i].own_run += q->own_run;
             p[i].own_ready += q->own_ready;
+            p[i].own_wake += q->own_wake;
             p[i].own_blocked += q->own_blocked;
             return;
         }
@@ -590,7 +596,7 @@ static void split_iv(const struct kw *k, const struct kw_iv *iv, uint64_t t0, ui
     if (b <= a)
         return;
     struct kw_part q = { iv->state, iv->state == KEV_TH_READY ? iv->by : -1, -1, -1, -1, b - a,
-                         0, 0, 0, -1 };
+                         0, 0, 0, -1, 0 };
     const struct kw_wait *w = kw_wait_by_serial(k, iv->wait);
     if (w) {
         uint64_t len = (w->t1 ? w->t1 : k->t_last) - w->t0;
@@ -602,6 +608,7 @@ static void split_iv(const struct kw *k, const struct kw_iv *iv, uint64_t t0, ui
             q.own_run = (uint64_t)((double)w->own_run * (double)q.t / (double)len);
             q.own_ready = (uint64_t)((double)w->own_ready * (double)q.t / (double)len);
             q.own_blocked = (uint64_t)((double)w->own_blocked * (double)q.t / (double)len);
+            q.own_wake = (uint64_t)((double)w->own_wake * (double)q.t / (double)len);
         }
     }
     add_part(p, n, max, &q);
@@ -631,7 +638,7 @@ unsigned kw_split(const struct kw *k, int th, uint64_t t0, uint64_t t1, struct k
     }
     if (covered_from > t0) {
         struct kw_part q = { NO_STATE, -1, -1, -1, -1, (covered_from < t1 ? covered_from : t1) - t0,
-                             0, 0, 0, -1 };
+                             0, 0, 0, -1, 0 };
         add_part(p, &n, max, &q);
     }
     return n;

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns)
 {
@@ -53,7 +54,7 @@ static void thread(FILE *f, const struct kx_stats *s, const char *key, int th, i
 {
     char buf[80];
     fprintf(f, "\"%s\":", key);
-    kx_json_str(f, th >= 0 ? kx_label(&s->m, th, buf, sizeof(buf)) : "");
+    json_str(f, th >= 0 ? kx_label(&s->m, th, buf, sizeof(buf)) : "", 0);
     fprintf(f, ",\"%s_prio\":%d", key, prio);
 }
 
@@ -61,7 +62,7 @@ static void object(FILE *f, const struct kx_stats *s, int obj)
 {
     char buf[80];
     fputs("\"object\":", f);
-    kx_json_str(f, kx_wait_obj(s, obj, buf, sizeof(buf)));
+    json_str(f, kx_wait_obj(s, obj, buf, sizeof(buf)), 0);
 }
 
 void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1)
@@ -78,6 +79,8 @@ void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, 
         if (p[i].obj >= 0 || p[i].owner >= 0) {
             fputc(',', f), object(f, s, p[i].obj);
             fputc(',', f), thread(f, s, "owner", p[i].owner, p[i].owner_prio);
+            if (p[i].own_wake) // (the owner woken and not yet running: a wake-up's latency)
+                fprintf(f, ",\"owner_waking\":%llu", (unsigned long long)p[i].own_wake);
         }
         fputc('}', f);
     }
@@ -128,7 +131,7 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
             fputs(j ? ",{" : "{", f);
             thread(f, s, "thread", d->th[j], s->m.th[d->th[j]].prio);
             fputs(",\"object\":", f);
-            kx_json_str(f, kx_link_obj(s, &d->link[j], o, sizeof(o)));
+            json_str(f, kx_link_obj(s, &d->link[j], o, sizeof(o)), 0);
             fprintf(f, ",\"how\":\"%s\",", kx_link_name(d->link[j].kind));
             thread(f, s, "owner", d->th[(j + 1) % d->n], -1);
             fputc('}', f);

@@ -73,12 +73,16 @@ void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const
             printf("%s%12.3f us blocked (%s) on %s %s %s", indent, us(s, p->t),
                    kev_thread_state_name(p->state), kx_wait_obj(s, p->obj, o, sizeof(o)),
                    held_by(p->state), who_prio(s, p->owner, p->owner_prio, a, sizeof(a)));
-            if (p->owner >= 0)
-                printf(": %s running %.3f us, preempted %.3f us%s%s, blocked %.3f us",
-                   p->state == KEV_TH_CONDVAR ? "signaller" : "owner",
-                       us(s, p->own_run), us(s, p->own_ready), p->own_by >= 0 ? " by " : "",
+            if (p->owner >= 0) {
+                printf(": %s running %.3f us, ", p->state == KEV_TH_CONDVAR ? "signaller" : "owner",
+                       us(s, p->own_run));
+                if (p->own_wake) // (as print_wait's)
+                    printf("waking %.3f us (its wake-up's latency), ", us(s, p->own_wake));
+                printf("preempted %.3f us%s%s, blocked %.3f us", us(s, p->own_ready),
+                       p->own_by >= 0 ? " by " : "",
                        p->own_by >= 0 ? who(s, p->own_by, b, sizeof(b)) : "",
                        us(s, p->own_blocked));
+            }
             printf("\n");
         } else {
             printf("%s%12.3f us blocked (%s)\n", indent, us(s, p->t), kev_thread_state_name(p->state));

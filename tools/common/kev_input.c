@@ -8,13 +8,16 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <trace/kev_decode.h>
 
 #define FOLLOW_POLL_MS 20
 #define FOLLOW_QUIET_MS 5000u      // a followed file this long without growing: said once
@@ -154,4 +157,27 @@ void kev_input_close(struct kev_input *in)
     if (in->fd > 0)
         close(in->fd);
     in->fd = -1;
+}
+
+int kev_input_finished(const struct kev_input *in, uint32_t *cpus)
+{
+    struct stat st;
+    int done = 0, fd = in->regular ? open(in->name, O_RDONLY) : -1;
+    if (fd < 0)
+        return 0;
+    if (!fstat(fd, &st) && st.st_size > 0) {
+        size_t len = (size_t)st.st_size;
+        uint8_t *d = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        struct kev_reader *r = d != MAP_FAILED ? malloc(sizeof(*r)) : NULL;
+        if (r && d[0] == 'T') // (a .kev file's magic; the stream's frames start otherwise)
+            done = !kev_open(r, d, len) && r->kr_have_trailer;
+        *cpus = 0;
+        for (unsigned c = 0; done && c < r->kr_trl_ncpu && c < 32u; c++)
+            *cpus |= (uint32_t)(r->kr_trl_events[c] != 0) << c;
+        free(r);
+        if (d != MAP_FAILED)
+            munmap(d, len);
+    }
+    close(fd);
+    return done;
 }

@@ -129,6 +129,8 @@ struct kev_live {
     uint64_t last_t[KEV_MAX_CPUS];
     uint8_t active[KEV_MAX_CPUS];
     uint64_t newest, released, lag;
+    int whole;                     // a finished capture: no lag (kev_live_whole), and the CPUs
+    uint32_t whole_cpus;           // with events (the trailer's counts) waited for from the start
     uint64_t first_t;              // the segment's first event
     int have_first;
     int have_released;
@@ -301,7 +303,9 @@ static uint64_t watermark(const struct kev_live *l)
 {
     uint64_t w = UINT64_MAX;
     for (unsigned c = 0; c < l->ncpu; c++) {
-        uint64_t t = l->active[c] ? l->last_t[c] : l->first_t;
+        if (l->whole && !l->active[c] && !(l->whole_cpus >> c & 1u))
+            continue;               // (a finished capture: this CPU has no event to give)
+        uint64_t t = l->active[c] ? l->last_t[c] : l->whole ? 0 : l->first_t;
         if (l->newest - t <= l->lag && t < w)
             w = t;
     }
@@ -717,7 +721,7 @@ static void act_head_ok(struct kev_live *l, const struct live_seen *s)
     l->ncpu = cpus ? (unsigned)strtoul(cpus, NULL, 10) : l->r->kr_board_ncpu;
     if (l->ncpu > KEV_MAX_CPUS)
         l->ncpu = KEV_MAX_CPUS;
-    l->lag = l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
+    l->lag = l->whole ? UINT64_MAX : l->r->kr_cycles_per_sec ? l->r->kr_cycles_per_sec : 1000000000u;
     for (unsigned i = 0; i < l->nc; i++) {
         l->from[i] = 0;
         if (l->c[i].begin)
@@ -1111,6 +1115,12 @@ struct kev_live *kev_live_new(const char *name)
     l->ks.on_problem = on_problem;
     l->ks.arg = l;
     return l;
+}
+
+void kev_live_whole(struct kev_live *l, uint32_t cpus)
+{
+    l->whole = 1;
+    l->whole_cpus = cpus;
 }
 
 void kev_live_free(struct kev_live *l)

@@ -237,10 +237,19 @@ static void table_event(FILE *f, unsigned row, const struct kev_event_desc *d)
     fputs("\t};\n};\n\n", f);
 }
 
+// An event, with an event context of its own when context is not NULL.
+static void event_ctx(FILE *f, unsigned id, const char *name, const char *context,
+                      const char *fields)
+{
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n", name, id);
+    if (context)
+        fprintf(f, "\tcontext := struct {\n%s\t};\n", context);
+    fprintf(f, "\tfields := struct {\n%s\t};\n};\n\n", fields);
+}
+
 static void event(FILE *f, unsigned id, const char *name, const char *fields)
 {
-    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
-               "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
+    event_ctx(f, id, name, NULL, fields);
 }
 
 void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
@@ -279,7 +288,10 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n"
           "\t\tuint64_t events_discarded;\n\t\tuint32_t cpu_id;\n\t};\n};\n\n", f);
 
-    event(f, CTF_ID_SCHED_SWITCH, "sched_switch",
+    // its context: of the run it ends, what prev's CPU executed (cycles of the clock): an
+    // emulator that ran the CPUs in turn counts other CPUs' turns in the run (kx_stats.h), so
+    // the sum of a thread's prev_exec_cycles is its executed CPU time, kevstat's "executed"
+    event_ctx(f, CTF_ID_SCHED_SWITCH, "sched_switch", "\t\tuint64_t _prev_exec_cycles;\n",
           "\t\tchar_t prev_comm[16];\n\t\tint32_t prev_tid;\n\t\tint32_t prev_prio;\n"
           "\t\tint64_t prev_state;\n\t\tchar_t next_comm[16];\n\t\tint32_t next_tid;\n"
           "\t\tint32_t next_prio;\n");

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "kev2ctf.h"
+#include "ctf_exec.h"
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_kercall.h>
@@ -47,6 +48,7 @@ struct conv {
     ctf_packet_fn out;    // where closed packets go
     void *out_user;
     struct kx_model *m;
+    const struct ctf_exec *exec; // each run's executed share (NULL: none known, 0 written)
     struct stream s[KEV_MAX_CPUS];
     int16_t last_cpu[KX_MAX_THREADS]; // CPU each thread last ran on + 1 (0: not yet seen)
     uint8_t uuid[16];
@@ -319,7 +321,8 @@ static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigne
     if (!o->open)
         return;
     life_know(c, idx);
-    ev_header(o, CTF_ID_SCHED_SWITCH, e->t64, 72);
+    ev_header(o, CTF_ID_SCHED_SWITCH, e->t64, 80);
+    put64(o, 0); // (the context: swapper executes nothing)
     put_comm(o, "swapper");
     put32(o, 0), put32(o, (uint32_t)kx_lttng_prio(0)), put64(o, 0);
     put_comm(o, kx_lcomm(c->m, idx));
@@ -339,6 +342,15 @@ static void migrate_task(struct conv *c, struct stream *s, const struct kev_even
     put32(s, (uint32_t)kx_ltid(c->m, idx)), put32(s, (uint32_t)prio);
     put32(s, (uint32_t)(c->last_cpu[idx] - 1)), put32(s, e->cpu);
     c->derived++;
+}
+
+// sched_switch's context: of the run of p (the thread the switch leaves) that ended by t, what
+// its CPU executed (ctf_exec.h); idle (swapper) executes nothing.
+static uint64_t prev_exec(const struct conv *c, int p, uint64_t t)
+{
+    if (!c->exec || p < 0 || kx_is_idle(c->m, p))
+        return 0;
+    return ctf_exec_run(c->exec, c->m->th[p].pid, c->m->th[p].tid, t);
 }
 
 // Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
@@ -371,7 +383,8 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         life_know(c, p), life_know(c, idx);
         if (idx >= 0 && c->last_cpu[idx] && c->last_cpu[idx] != (int16_t)(e->cpu + 1))
             migrate_task(c, s, e, idx, prio);
-        ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
+        ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 80);
+        put64(s, prev_exec(c, p, e->t64));
         put_comm(s, kx_lcomm(m, p));
         put32(s, (uint32_t)kx_ltid(m, p));
         put32(s, (uint32_t)kx_lttng_prio(kx_qprio(m, p)));
@@ -893,6 +906,11 @@ void ctf_enc_free(struct ctf_enc *e)
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         free(e->c.s[cpu].buf);
     free(e);
+}
+
+void ctf_enc_exec(struct ctf_enc *e, const struct ctf_exec *x)
+{
+    e->c.exec = x;
 }
 
 const struct kx_pass *ctf_enc_pass(const struct ctf_enc *e)

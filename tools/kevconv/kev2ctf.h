@@ -41,6 +41,10 @@ struct ctf_enc;
 struct ctf_enc *ctf_enc_new(struct kx_model *m, const uint8_t uuid[16], ctf_packet_fn out,
                             void *user);
 void ctf_enc_free(struct ctf_enc *c);
+// Where sched_switch's prev_exec_cycles come from (ctf_exec.h; before the first event, kept by
+// the caller). Without one they are 0.
+struct ctf_exec;
+void ctf_enc_exec(struct ctf_enc *c, const struct ctf_exec *x);
 // The pass the encoder is fed by (kx_pass.h; in the file's order, per CPU): kx_pass_run over a
 // file, kx_pass_step for each event as it arrives; a step gives 1 after a write error.
 const struct kx_pass *ctf_enc_pass(const struct ctf_enc *c);

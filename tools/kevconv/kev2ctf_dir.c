@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "kev2ctf.h"
+#include "ctf_exec.h"
 #include <kevhost/tool_syms.h>
 
 static const struct tool_opt opts[] = {
@@ -170,6 +171,14 @@ int main(int argc, char **argv)
         kx_close(&f);
         return 1;
     }
+    // each run's executed share first: the model needs time order, the encoder the file's
+    struct ctf_exec *x = ctf_exec_file(&f);
+    if (!x) {
+        fprintf(stderr, "kev2ctf: out of memory\n");
+        ctf_exec_free(x), ctf_enc_free(c), kx_close(&f);
+        return 1;
+    }
+    ctf_enc_exec(c, x);
     int rc = kx_pass_run("kev2ctf", &f, ctf_enc_pass(c));
     int werr = ctf_enc_finish(c, f.r, !rc);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
@@ -189,6 +198,7 @@ int main(int argc, char **argv)
                 (unsigned long long)n.events, (unsigned long long)n.derived,
                 (unsigned long long)n.packets, (unsigned long long)n.discarded);
     ctf_enc_free(c);
+    ctf_exec_free(x);
     syms_end();
     kx_close(&f);
     return rc || werr ? 1 : 0;

@@ -30,6 +30,7 @@
 #include <kevhost/tool_opts.h>
 
 #include "kev2ctf.h"
+#include "ctf_exec.h"
 #include "live_store.h"
 #include "live_viewer.h"
 
@@ -76,6 +77,7 @@ struct live {
     struct ls_session *s;
     struct ls_trace *tr;
     struct ctf_enc *enc;
+    struct ctf_exec *exec;    // each run's executed share, fed before the encoder (ctf_exec.h)
     struct kx_model *m;
     const char *url_host;
     unsigned port;
@@ -159,7 +161,13 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
     L->tr = meta ? ls_trace_begin(L->s, seg, meta, len, header_cpus(r), L->prev.freq) : NULL;
     free(meta);
     L->enc = L->tr ? ctf_enc_new(L->m, uuid, on_packet, L) : NULL;
-    if (!L->enc) {
+    ctf_exec_free(L->exec);
+    L->exec = L->enc ? ctf_exec_new(r, 16) : NULL; // (a switch follows its run's end closely)
+    if (L->enc)
+        ctf_enc_exec(L->enc, L->exec);
+    if (!L->enc || !L->exec) {
+        ctf_enc_free(L->enc);
+        L->enc = NULL;
         fprintf(stderr, TOOL ": out of memory: segment %u is not served\n", seg);
         L->tr = NULL;
         return;
@@ -175,6 +183,8 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct live *L = user;
+    if (L->exec)
+        ctf_exec_event(L->exec, e);
     if (L->enc && kx_pass_step(ctf_enc_pass(L->enc), r, e))
         L->werr = 1;
 }
@@ -250,6 +260,8 @@ static void on_end(void *user, struct kev_reader *r, int complete)
     ls_trace_end(L->tr);
     ctf_enc_free(L->enc);
     L->enc = NULL;
+    ctf_exec_free(L->exec);
+    L->exec = NULL;
 }
 
 // ---- the listening socket ----------------------------------------------------------------------

@@ -33,6 +33,7 @@
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
     kevreport_tasks_js[], kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
+extern const char kevreport_kv_dom_js[], kevreport_kv_states_js[], kevreport_kv_timeline_js[];
 
 enum { OPT_MAX_SEGMENTS = TOOL_OPT_LONG, OPT_MAX_EVENTS, OPT_WAIT_MIN };
 static const struct tool_opt opts[] = {
@@ -148,7 +149,7 @@ static void user_event(struct rep *p, const struct kev_reader *r, const struct k
     snprintf(text, sizeof(text), "%s%s%s", name ? name : "", name ? ": " : "", value);
     fprintf(p->user.f, "%s[%d,%llu,%u,", ftell(p->user.f) ? "," : "", th,
             (unsigned long long)rel(p, e->t64), e->ev);
-    kx_json_str(p->user.f, text);
+    json_str(p->user.f, text, 0);
     fputs("]", p->user.f);
     p->nseg++;
 }
@@ -311,17 +312,14 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     // the functions fbt's calls name (stats.funcs), by address: "fn_names" {"ADDR": "name"}
     fputs("],\n\"fn_names\":{", out);
     put_fn_names(out, s);
-    fputs("}}}\n</script>\n<script>\n", out);
-    fputs(kevreport_js, out);
-    fputs("</script>\n<script>\n", out);
-    fputs(kevreport_analysis_js, out);
-    fputs("</script>\n<script>\n", out);
-    fputs(kevreport_tasks_js, out);
-    fputs("</script>\n<script>\n", out);
-    fputs(kevreport_flame_js, out);
-    fputs("</script>\n<script>\n", out);
-    fputs(kevreport_contents_js, out);
-    fputs("</script>\n</body></html>\n", out);
+    fputs("}}}\n</script>\n", out);
+    // the viewer's modules kevweb's live page shares (tools/viewer), then the report's own
+    const char *const scripts[] = { kevreport_kv_dom_js, kevreport_kv_states_js,
+                                    kevreport_kv_timeline_js, kevreport_js, kevreport_analysis_js,
+                                    kevreport_tasks_js, kevreport_flame_js, kevreport_contents_js };
+    for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++)
+        fprintf(out, "<script>\n%s</script>\n", scripts[i]);
+    fputs("</body></html>\n", out);
 }
 
 static int open_buf(struct buf *b)

@@ -19,7 +19,7 @@ KC_SYMS   := $(SYMS_SRCS)
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
-KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c
+KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC)/ctf_exec.c $(AN_STATS)
 KC_CTF_SRCS := $(KC)/kev2ctf_dir.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
 KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
@@ -77,7 +77,7 @@ $(H)/kevtable: $(call kevhost_objs,$(KC_TABLE_SRCS))
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
 $(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js \
-    $(KC)/report_contents.js $(KC)/report_tasks.js
+    $(KC)/report_contents.js $(KC)/report_tasks.js $(wildcard tools/viewer/*.js)
 $(H)/kevreport: $(call kevhost_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
                                $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
@@ -148,7 +148,8 @@ $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)
                                       trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js \
-                                              $(KC)/report_contents.js $(KC)/report_tasks.js
+                                              $(KC)/report_contents.js $(KC)/report_tasks.js \
+                                              $(wildcard tools/viewer/*.js)
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)
 

@@ -2,51 +2,20 @@
 // Script of the kevreport HTML page (embedded by report_assets.c; no external code). Reads
 // the JSON in #kev-data (kx_stats_json's "stats" and kevreport's "timeline") and builds the
 // page: a canvas timeline with zoom (wheel, buttons, + and - keys) and pan (drag, arrow
-// keys), then tables and power-of-two histograms. Sets body[data-ready] when done, and lists
-// any script error in #errors so that a headless browser test can see it.
+// keys), then tables and power-of-two histograms. Sets body[data-ready] when done; script
+// errors are listed in #errors so that a headless browser test can see them. The viewer's
+// parts it shares with kevweb's live page (elements, times, state colours, the timeline) are
+// the modules of tools/viewer (window.KV), embedded before it.
 "use strict";
-(function () {
-  var errBox = null;
-  function report(msg) {
-    if (!errBox) { errBox = document.createElement("div"); errBox.id = "errors"; document.body.prepend(errBox); }
-    errBox.textContent += msg + "\n";
-  }
-  window.addEventListener("error", function (ev) { report("script error: " + ev.message); });
-
+(function (K) {
   var D = JSON.parse(document.getElementById("kev-data").textContent);
   var S = D.stats, T = D.timeline, hz = S.trace.cycles_per_sec || 1000000;
 
   // ---- helpers ---------------------------------------------------------------------------
-  function el(tag, attrs, kids) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]);
-    }
-    (kids || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
-  function fmtTime(cycles) {
-    var s = cycles / hz, a = Math.abs(s);
-    if (a === 0) return "0";
-    if (a < 1e-6) return (s * 1e9).toFixed(0) + " ns";
-    if (a < 1e-3) return (s * 1e6).toFixed(a < 1e-5 ? 2 : 1) + " us";
-    if (a < 1) return (s * 1e3).toFixed(a < 1e-2 ? 3 : 2) + " ms";
-    return s.toFixed(3) + " s";
-  }
-  function pct(x, tot) { return tot ? (100 * x / tot).toFixed(1) + "%" : "-"; }
-  function table(head, rows) {
-    var t = el("table", { "class": "kv-table" });
-    t.appendChild(el("tr", {}, head.map(function (h) { return el("th", { text: h }); })));
-    rows.forEach(function (r) {
-      t.appendChild(el("tr", {}, r.map(function (c) { return c instanceof Node ? el("td", {}, [c]) : el("td", { text: String(c) }); })));
-    });
-    return t;
-  }
-  function hue(i) { return "hsl(" + ((i * 137.508) % 360).toFixed(0) + ",60%,55%)"; }
-  var STATE_COLOR = { RUNNING: "#2e9e44", READY: "#f0c419", SEND: "#e67e22", RECEIVE: "#b8c7e0",
-    REPLY: "#d35400", NANOSLEEP: "#c9c9c9", MUTEX: "#c0392b", CONDVAR: "#8e44ad", SEM: "#9b59b6",
-    JOIN: "#16a085", INTR: "#2980b9", WAITCHILD: "#95a5a6", DEAD: "#555", STOPPED: "#7f8c8d" };
-  function stateColor(name) { return STATE_COLOR[name] || "#ddd"; }
+  var el = K.el, hue = K.hue, stateColor = K.stateColor;
+  function fmtTime(cycles) { return K.fmtTime(cycles, hz); }
+  function pct(x, tot) { return tot ? K.pct(x, tot) : "-"; }
+  function table(head, rows) { return K.table(head, rows); }
   var section = function (id, title) {
     var s = el("section", { id: id }, [el("h2", { text: title })]);
     document.body.appendChild(s);
@@ -122,85 +91,54 @@
   var canvas = el("canvas", { id: "timeline" }), tip = el("div", { id: "tip" });
   tsec.appendChild(bar); tsec.appendChild(canvas); tsec.appendChild(detail); document.body.appendChild(tip);
   var legend = el("div", { "class": "legend", id: "legend" });
-  Object.keys(STATE_COLOR).forEach(function (k) {
-    legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
-  });
+  var used = {}; // the states the timeline shows (a state not given a colour still has one)
+  T.seg.forEach(function (s) { used[T.states[s[3]]] = 1; });
+  K.stateLegend(legend, T.states, used);
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e74c3c" }), "interrupt"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#0003;border-color:#c00" }), "lost events"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message flow"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#8e24aa" }), "user event (click: its value)"]));
+  legend.appendChild(el("span", { id: "legend-cpu" }, [el("i", { style: "background:linear-gradient(90deg," + hue(1) + "," + hue(2) + "," + hue(3) + ")" }),
+    "CPU rows: who ran there, in the colour of the thread (the square before its name), not a state"]));
   tsec.appendChild(legend);
   if (T.cut) tsec.appendChild(el("p", { "class": "note", text: "timeline cut after the first records: " + T.cut + " later state segments not shown (kevreport --max-segments)" }));
 
-  // Rows: CPUs, then threads, then interrupts.
-  var rows = [], cpuRow = {}, thRow = {}, irqRow = {};
+  // The timeline (the viewer's, kv_timeline.js): rows of 18 px under a time axis of 22 (its
+  // labels since boot), a 150 px names' column. Rows: CPUs, then threads, then interrupts.
+  var RH = 18, AXIS = 22, LABEL = 150;
+  var tl = new K.Timeline(canvas, { hz: hz, rowH: RH, label: LABEL, axis: AXIS, chars: 22, origin: tr.first, pad: 4,
+    onView: function () { tl.draw(); } });
+  var rows = tl.rows, cpuRow = {}, thRow = {}, irqRow = {};
   T.seg.forEach(function (s) { if (s[3] === 1 && s[4] >= 0 && !(s[4] in cpuRow)) cpuRow[s[4]] = -1; });
   Object.keys(cpuRow).sort(function (a, b) { return a - b; }).forEach(function (c) {
     cpuRow[c] = rows.length; rows.push({ label: "CPU " + c, kind: "cpu", items: [] });
   });
-  T.threads.forEach(function (t, i) { thRow[i] = rows.length; rows.push({ label: t.name, kind: "thread", items: [], marks: [] }); });
-  (T.user || []).forEach(function (u) { if (u[0] in thRow) rows[thRow[u[0]]].marks.push(u); });
+  T.threads.forEach(function (t, i) {
+    thRow[i] = rows.length; rows.push({ label: t.name, kind: "thread", swatch: K.threadColor(i, t.name), items: [], marks: [] });
+  });
+  (T.user || []).forEach(function (u) { if (u[0] in thRow) rows[thRow[u[0]]].marks.push({ t: u[1], color: "#8e24aa", shape: "diamond", u: u }); });
   T.irq.forEach(function (q) { if (!(q[0] in irqRow)) { irqRow[q[0]] = rows.length; rows.push({ label: "irq " + q[0], kind: "irq", items: [] }); } });
   T.seg.forEach(function (s) {
     rows[thRow[s[0]]].items.push({ t0: s[1], t1: s[2], color: stateColor(T.states[s[3]]),
       text: T.threads[s[0]].name + ": " + T.states[s[3]] });
     if (s[3] === 1 && s[4] >= 0)
-      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: /(^|\/)idle( \(CPU \d+\))?$/.test(T.threads[s[0]].name) ? "#d8d8d8" : hue(s[0] + 1),
-        text: "CPU " + s[4] + ": " + T.threads[s[0]].name });
+      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: K.threadColor(s[0], T.threads[s[0]].name),
+        text: "CPU " + s[4] + ": " + T.threads[s[0]].name, under: K.isIdle(T.threads[s[0]].name) });
   });
   T.irq.forEach(function (q) {
     rows[irqRow[q[0]]].items.push({ t0: q[1], t1: q[2], color: "#f5b7b1", text: "irq " + q[0] + " " + fmtTime(q[2] - q[1]) });
     rows[irqRow[q[0]]].items.push({ t0: q[3], t1: q[4], color: "#e74c3c", text: "irq " + q[0] + " handler " + fmtTime(q[4] - q[3]), inner: true });
   });
 
-  var RH = 18, AXIS = 22, LABEL = 150, dpr = window.devicePixelRatio || 1;
-  var view = { t0: 0, t1: Math.max(T.span, 1) };
-  var overlays = [], changed = []; // hooks for other modules (window.kevReport)
-  var W = 0, H = AXIS + rows.length * RH + 4;
-  function resize() {
-    W = canvas.clientWidth || 1000;
-    canvas.width = W * dpr; canvas.height = H * dpr; canvas.style.height = H + "px";
-    draw();
-  }
-  function x(t) { return LABEL + (t - view.t0) * (W - LABEL) / (view.t1 - view.t0); }
-  function tAt(px) { return view.t0 + (px - LABEL) * (view.t1 - view.t0) / (W - LABEL); }
-  function draw() {
-    var g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, W, H);
-    g.font = "11px sans-serif";
-    // axis
-    // (time since boot, like every other tool: the timeline's 0 is the first event, tr.first)
-    var step = Math.pow(10, Math.floor(Math.log10((view.t1 - view.t0) / 8 || 1)));
-    while ((view.t1 - view.t0) / step > 12) step *= 2;
-    g.fillStyle = "#555"; g.strokeStyle = "#eee";
-    for (var tb = Math.ceil((view.t0 + tr.first) / step) * step; tb <= view.t1 + tr.first; tb += step) {
-      var px = x(tb - tr.first);
-      g.beginPath(); g.moveTo(px, AXIS - 4); g.lineTo(px, H); g.stroke();
-      g.fillText(fmtTime(tb), px + 2, 12);
-    }
-    rows.forEach(function (r, i) {
-      var y = AXIS + i * RH;
-      g.fillStyle = i % 2 ? "#fff" : "#f6f6f6"; g.fillRect(0, y, W, RH);
-      g.save(); g.beginPath(); g.rect(LABEL, y, W - LABEL, RH); g.clip();
-      r.items.forEach(function (it) {
-        if (it.t1 < view.t0 || it.t0 > view.t1) return;
-        var a = x(it.t0), b = x(it.t1);
-        g.fillStyle = it.color;
-        g.fillRect(a, y + (it.inner ? 6 : 2), Math.max(b - a, 0.7), RH - (it.inner ? 12 : 4));
-      });
-      g.fillStyle = "#8e24aa";
-      (r.marks || []).forEach(function (u) {
-        if (u[1] < view.t0 || u[1] > view.t1) return;
-        var px = x(u[1]);
-        g.beginPath(); g.moveTo(px, y + 1); g.lineTo(px + 4, y + RH / 2); g.lineTo(px, y + RH - 1);
-        g.lineTo(px - 4, y + RH / 2); g.closePath(); g.fill();
-      });
-      g.restore();
-      g.fillStyle = "#222"; g.fillText(r.label.slice(0, 22), 4, y + 13);
-    });
-    // message flows: client -> server at receive, server -> client at reply
-    g.save(); g.beginPath(); g.rect(LABEL, AXIS, W - LABEL, H - AXIS); g.clip();
+  var view = tl.view, overlays = tl.overlays, changed = tl.changed; // (window.kevReport's hooks)
+  view.t0 = 0; view.t1 = Math.max(T.span, 1);
+  function x(t) { return tl.x(t); }
+  function tAt(px) { return tl.tAt(px); }
+  function draw() { tl.draw(); }
+  function resize() { tl.draw(); }
+  // message flows (client -> server at receive, server -> client at reply) and lost-event
+  // windows over every row, before the other modules' overlays (blocked-by arrows, cursor)
+  overlays.push(function (g) {
     g.strokeStyle = "#1f3a93"; g.lineWidth = 1;
     T.flow.forEach(function (f) {
       if (f[4] < view.t0 || f[1] > view.t1) return;
@@ -209,65 +147,35 @@
       g.beginPath(); g.moveTo(x(f[4]), ys); g.lineTo(x(f[4]), yc); g.stroke();
       g.fillStyle = "#1f3a93"; g.fillRect(x(f[4]) - 2, yc - 2, 4, 4);
     });
-    // lost-event windows over every row
     T.loss.forEach(function (l) {
       var a = x(l[1]), b = Math.max(x(l[2]), a + 2);
-      g.fillStyle = "rgba(220,0,0,0.18)"; g.fillRect(a, AXIS, b - a, H - AXIS);
-      g.fillStyle = "#c00"; g.fillRect(a, AXIS, 1, H - AXIS);
+      g.fillStyle = "rgba(220,0,0,0.18)"; g.fillRect(a, AXIS, b - a, tl.H - AXIS);
+      g.fillStyle = "#c00"; g.fillRect(a, AXIS, 1, tl.H - AXIS);
       g.fillText("lost " + l[3], a + 3, AXIS + 11);
     });
-    // other modules' drawings over the timeline (report_analysis.js: blocked-by arrows, cursor)
-    overlays.forEach(function (f) { f(g); });
-    g.restore();
+  });
+  changed.push(function () {
     info.textContent = "view " + fmtTime(view.t0 + tr.first) + " .. " + fmtTime(view.t1 + tr.first) +
       " since boot (" + fmtTime(view.t1 - view.t0) + ")";
-    changed.forEach(function (f) { f(); });
-  }
-  function zoom(f, at) {
-    var c = at === undefined ? (view.t0 + view.t1) / 2 : at;
-    var w = Math.max((view.t1 - view.t0) * f, 10);
-    view.t0 = c - (c - view.t0) * w / (view.t1 - view.t0); view.t1 = view.t0 + w;
-    draw();
-  }
-  function pan(dt) { view.t0 += dt; view.t1 += dt; draw(); }
-  canvas.addEventListener("wheel", function (ev) {
-    ev.preventDefault();
-    var r = canvas.getBoundingClientRect();
-    zoom(ev.deltaY < 0 ? 0.8 : 1.25, tAt(ev.clientX - r.left));
-  }, { passive: false });
-  var drag = null;
-  canvas.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, t0: view.t0, t1: view.t1 }; canvas.classList.add("dragging"); });
-  window.addEventListener("mouseup", function () { drag = null; canvas.classList.remove("dragging"); });
-  window.addEventListener("mousemove", function (ev) {
-    if (drag) {
-      var dt = (drag.x - ev.clientX) * (drag.t1 - drag.t0) / (W - LABEL);
-      view.t0 = drag.t0 + dt; view.t1 = drag.t1 + dt; draw(); return;
-    }
+  });
+  function zoom(f, at) { tl.zoom(f, at); draw(); }
+  function pan(dt) { tl.pan(dt); draw(); }
+  tl.interact();
+  window.addEventListener("mousemove", function (ev) { // the tip: what is under the pointer
     var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
-    var ri = Math.floor((py - AXIS) / RH), hit = null;
-    if (px > LABEL && ri >= 0 && ri < rows.length && py <= r.height) {
-      var t = tAt(px), slack = 3 * (view.t1 - view.t0) / (W - LABEL);
-      rows[ri].items.forEach(function (it) { if (it.t0 - slack <= t && t <= it.t1 + slack) hit = it; });
-    }
+    var hit = py <= r.height ? tl.itemAt(px, py, 3) : null;
     if (hit) {
       tip.style.display = "block"; tip.style.left = ev.clientX + 12 + "px"; tip.style.top = ev.clientY + 12 + "px";
       tip.textContent = hit.text + "\n" + fmtTime(hit.t0 + tr.first) + " .. " + fmtTime(hit.t1 + tr.first) + " (" + fmtTime(hit.t1 - hit.t0) + ")";
     } else tip.style.display = "none";
   });
-  // The user event under a point of the canvas (within 5 px), or null.
-  function markAt(px, py) {
-    var ri = Math.floor((py - AXIS) / RH), best = null, bd = 6;
-    if (ri < 0 || ri >= rows.length) return null;
-    (rows[ri].marks || []).forEach(function (u) { var d = Math.abs(x(u[1]) - px); if (d < bd) { bd = d; best = u; } });
-    return best;
-  }
   function showMark(u) {
     detail.textContent = "user event " + u[2] + " on " + T.threads[u[0]].name + " at " + fmtTime(u[1] + tr.first) +
       ": " + (u[3] === "" ? "(no value)" : u[3]);
   }
   canvas.addEventListener("click", function (ev) {
-    var r = canvas.getBoundingClientRect(), u = markAt(ev.clientX - r.left, ev.clientY - r.top);
-    if (u) showMark(u);
+    var r = canvas.getBoundingClientRect(), m = tl.markAt(ev.clientX - r.left, ev.clientY - r.top);
+    if (m) showMark(m.u);
   });
   document.getElementById("zoom-in").onclick = function () { zoom(0.5); };
   document.getElementById("zoom-out").onclick = function () { zoom(2); };
@@ -288,9 +196,16 @@
   // and each CPU's time running threads, its idle thread, and no thread known (they add up
   // to the trace's span).
   var smp = tr.cpus > 1 && S.busy_cycles;
-  cpu.appendChild(table(["thread", "CPU time", "share", "runs"].concat(smp ? ["migrations"] : []).concat([""]),
+  // The CPUs run in turn by the emulator (exec_cycles given): of a thread's CPU time, what its
+  // CPU executed (the model's kx_exec_time; an idle thread executes nothing and has none).
+  var turns = S.threads.some(function (t) { return t.exec_cycles !== undefined; });
+  if (turns)
+    cpu.appendChild(el("p", { "class": "note", text: "The CPUs ran in turn (the emulator's exact mode): of a thread's " +
+      "CPU time, \"executed\" is its CPU's turns, each CPU with work taking an equal turn; the rest was other CPUs'." }));
+  cpu.appendChild(table(["thread", "CPU time"].concat(turns ? ["executed"] : []).concat(["share", "runs"]).concat(smp ? ["migrations"] : []).concat([""]),
     S.threads.filter(function (t) { return t.cpu_cycles || t.runs; }).map(function (t) {
-      return [t.name, fmtTime(t.cpu_cycles), pct(t.cpu_cycles, span), t.runs].concat(smp ? [t.migrations] : []).concat([
+      var x = t.exec_cycles === undefined ? "-" : el("span", { "data-exec": t.exec_cycles, "data-thread": t.name, text: fmtTime(t.exec_cycles) });
+      return [t.name, fmtTime(t.cpu_cycles)].concat(turns ? [x] : []).concat([pct(t.cpu_cycles, span), t.runs]).concat(smp ? [t.migrations] : []).concat([
         el("span", { "class": "bar", style: "width:" + (300 * t.cpu_cycles / maxCpu).toFixed(1) + "px" })]);
     })));
   if (smp) {
@@ -457,7 +372,7 @@
     seen.push(view.t0 === 0 ? "reset:ok" : "reset:bad");
     // a click on the first user event's marker shows its value
     var first = null;
-    rows.forEach(function (row, i) { (row.marks || []).forEach(function (u) { if (!first) first = [u, i]; }); });
+    rows.forEach(function (row, i) { (row.marks || []).forEach(function (m) { if (!first) first = [m.u, i]; }); });
     if (first) {
       r = canvas.getBoundingClientRect();
       canvas.dispatchEvent(new MouseEvent("click", { clientX: r.left + x(first[0][1]), clientY: r.top + AXIS + first[1] * RH + RH / 2, bubbles: true }));
@@ -466,4 +381,4 @@
     document.body.setAttribute("data-selftest", seen.join(" "));
   }
   document.body.setAttribute("data-ready", "1");
-})();
+})(window.KV);

@@ -64,6 +64,9 @@
     if (p.how === "semaphore") return "on " + p.object + (p.given ? " posted by " : " taken by ") + to;
     return "on " + p.object + (p.to ? " signalled by " + to : " (signaller unknown)");
   }
+  // Of a root's time, the root woken and not yet running (its CPU idle or less urgent: across
+  // CPUs the IPI and that CPU's answer): a wake-up's latency, named as kevstat names it.
+  function waking(r) { return r.waking ? " (of it waking " + fmt(r.waking) + ": its wake-up's latency)" : ""; }
   // "fuse (prio 30) waited 7.46 ms at 112.7 ms: its send to store/srv, which waited 7.39 ms on
   // mutex 1 held by store/main; attributed to store/main 7.39 ms, store/srv 70 us"
   function chainText(x) {
@@ -73,7 +76,7 @@
       t += i ? ", which waited " + fmt(p.t) + " " + l : ": " + (l.indexOf("on its ") === 0 ? l.slice(3) : l);
     });
     return t + (w.cycle ? " (a deadlock cycle)" : "") + "; attributed to " + w.roots.map(function (r) {
-      return (r.thread || "no thread known (a cycle, or a holder unknown)") + " " + fmt(r.t); }).join(", ");
+      return (r.thread || "no thread known (a cycle, or a holder unknown)") + " " + fmt(r.t) + waking(r); }).join(", ");
   }
   // Faults (T.faults, kx_faults.c: computed and named once, by kevreport): a finding each with
   // its stack, and a marker on the faulting thread's row (the overlay below).
@@ -141,7 +144,7 @@
       if (cws.length) {
         var ct = R.table(["waiter", "waits", "total", "worst", "attributed to (the roots)"], cws.map(function (x) {
           return [x.waiter, x.count, fmt(x.total), fmt(x.worst.len), x.roots.map(function (r) {
-            return (r.thread || "no thread known") + " " + fmt(r.t); }).join(", ")];
+            return (r.thread || "no thread known") + " " + fmt(r.t) + waking(r); }).join(", ")];
         }));
         ct.id = "chains-table";
         fs.appendChild(ct);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The HTML report's stylesheet and scripts (report.css, report.js, report_analysis.js,
-// report_tasks.js, report_flame.js, report_contents.js), embedded in kevreport as
+// report_tasks.js, report_flame.js, report_contents.js, and the viewer's modules kevweb's page
+// shares, tools/viewer/kv_*.js), embedded in kevreport as
 // NUL-terminated strings so that the report needs no file at run time. module.mk makes this
 // object depend on each of them.
 __asm__(".section .rodata\n"
@@ -23,6 +24,18 @@ __asm__(".section .rodata\n"
         ".global kevreport_flame_js\n"
         "kevreport_flame_js:\n"
         ".incbin \"tools/kevconv/report_flame.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_kv_dom_js\n"
+        "kevreport_kv_dom_js:\n"
+        ".incbin \"tools/viewer/kv_dom.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_kv_states_js\n"
+        "kevreport_kv_states_js:\n"
+        ".incbin \"tools/viewer/kv_states.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_kv_timeline_js\n"
+        "kevreport_kv_timeline_js:\n"
+        ".incbin \"tools/viewer/kv_timeline.js\"\n"
         ".byte 0\n"
         ".global kevreport_contents_js\n"
         "kevreport_contents_js:\n"

@@ -9,6 +9,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/syms_usdt.h>
 #include <trace/kev.h>
+#include <kevhost/json_out.h>
 
 // A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's), a
 // USDT firing named from its program's note as every tool names it (syms_usdt.h).
@@ -94,7 +95,7 @@ void report_event_row(FILE *f, const struct kx_stats *s, const struct kev_event 
     what(s, e, b, sizeof(b));
     fprintf(f, "%s[%llu,%u,%d,\"%s\",", first ? "" : ",", (unsigned long long)t, e->cpu,
             th, kev_class_name(e->cls));
-    kx_json_str(f, b);
+    json_str(f, b, 0);
     fputc(']', f);
 }
 
@@ -106,6 +107,6 @@ void report_wait_row(FILE *f, const struct kx_stats *s, const struct kw_wait *w,
         return;
     fprintf(f, "%s[%d,%llu,%llu,%d,", ftell(f) ? "," : "", w->th, (unsigned long long)t0,
             (unsigned long long)t1, w->owner);
-    kx_json_str(f, kx_wait_obj(s, w->obj, ob, sizeof(ob)));
+    json_str(f, kx_wait_obj(s, w->obj, ob, sizeof(ob)), 0);
     fputc(']', f);
 }

@@ -300,6 +300,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "kevtop: out of memory\n");
         return 1;
     }
+    uint32_t cpus;
+    if (!v.follow && kev_input_finished(&in, &cpus)) // (read whole, as kevstat reads it)
+        kev_live_whole(l, cpus);
     top_counts(t, kev_live_counts(l));
     top_halt(t, halted);
     const struct kev_live_consumer me = { .user = &v, .begin = on_begin, .fault = on_fault };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// kevtop's intervals (top.h). The model is fed every event in time order (the live reader's
-// order); before an event at or past the current frame's end, the frame is closed at its end:
+// kevtop's intervals (top.h). The analysis pass (kx_pass.h, as every reader takes it) feeds the
+// model every event in time order (the live reader's order); before an event at or past the
+// current frame's end (the pass's step before the model), the frame is closed at its end:
 // every event before that moment has been given and none after, which is when the model's
 // running sums may be read (kx_stats_th_time). The frame's interrupts are the entries in it
 // (a rate per second of trace time: an interrupt's record completes only once its thread has
@@ -19,6 +20,7 @@
 // after the last buffer holds the same events again, and is counted less them, per CPU.
 #include "top.h"
 
+#include <kevhost/kx_pass.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,12 +34,14 @@ struct top {
     uint64_t span;              // cycles
     uint64_t first;             // the first frame's, cycles (at most span)
     struct kx_stats *s;
+    struct kx_pass pass;        // how an event reaches s: the frames closed before it
     unsigned seg;
     int started;
     uint64_t t0, next;          // the open frame's start and end
     uint64_t events0;           // the model's event count at its start
     unsigned gaps0;             // the model's loss windows at its start
     uint64_t prev[KX_MAX_THREADS]; // CPU time at the open frame's start
+    uint64_t prev_exec[KX_MAX_THREADS]; // ... and its executed share
     uint64_t kcalls[KX_MAX_THREADS], msgs[KX_MAX_THREADS], ints[KX_MAX_THREADS];
     uint64_t wait[KX_MAX_THREADS];
     uint64_t ints_all;          // interrupts that entered in the open frame
@@ -147,20 +151,25 @@ static void close_frame(struct top *t, uint64_t t1, int last)
 {
     struct kx_stats *s = t->s;
     uint64_t cps = s->r->kr_cycles_per_sec;
+    int turns = kx_exec_in_turns(s);
     struct top_frame f = { s, cps ? cps : 1000000000u, t->seg, t->t0, t1, s->events - t->events0, t->ints_all,
-                           s->ncpu ? s->ncpu : 1, t->rows, 0, 0, 0, 0, "", -1, -1, -1, 0,
+                           s->ncpu ? s->ncpu : 1, turns, t->rows, 0, 0, 0, 0, "", -1, -1, -1, 0,
                            last };
     unsigned nr = 0;
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++) {
         uint64_t cum = kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, t1);
         uint64_t cpu = cum > t->prev[i] ? cum - t->prev[i] : 0; // (the heartbeat's tail: above)
+        // (the executed share as the model has it at its last event, the CPUs in turn)
+        uint64_t xcum = turns ? kx_exec_time(s, (int)i) : cum;
+        uint64_t exec = xcum > t->prev_exec[i] ? xcum - t->prev_exec[i] : 0;
         t->prev[i] = cum;
+        t->prev_exec[i] = xcum;
         if (!cpu && !t->kcalls[i] && !t->msgs[i] && !t->ints[i] && !t->wait[i])
             continue;
         struct top_row *r = &t->rows[nr++];
         *r = (struct top_row){ (int)i, s->m.th[i].pid, s->m.th[i].tid, "",
                                t->ended ? t->end_state[i] : s->th[i].state,
-                               s->m.th[i].prio, cpu, t->kcalls[i], t->msgs[i], t->ints[i],
+                               s->m.th[i].prio, cpu, exec, t->kcalls[i], t->msgs[i], t->ints[i],
                                t->wait[i] };
         kx_label(&s->m, (int)i, r->label, sizeof(r->label));
         t->kcalls[i] = t->msgs[i] = t->ints[i] = t->wait[i] = 0;
@@ -188,11 +197,31 @@ static void advance(struct top *t, uint64_t t1)
 
 // ---- the live reader's consumer -------------------------------------------------------------------
 
+// The analysis pass's step before the model takes e (kx_pass.h): the frames that end at or
+// before it closed, with every event before it given and none after.
+static int before_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
+{
+    struct top *t = user;
+    (void)r, (void)m;
+    if (!t->started && e->cls != KEV_C_CONTROL) {
+        t->started = 1;
+        t->t0 = e->t64;
+        t->next = e->t64 + t->first;
+        t->events0 = t->s->events;
+    }
+    advance(t, e->t64);
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER)
+        t->ints_all++;
+    return 0;
+}
+
 static void on_begin(void *user, struct kev_reader *r, unsigned seg)
 {
     struct top *t = user;
     kx_stats_delete(t->s);
     memset(t->prev, 0, sizeof(t->prev));
+    memset(t->prev_exec, 0, sizeof(t->prev_exec));
     memset(t->kcalls, 0, sizeof(t->kcalls));
     memset(t->msgs, 0, sizeof(t->msgs));
     memset(t->ints, 0, sizeof(t->ints));
@@ -215,25 +244,16 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
         const struct kx_sink k = { .user = t, .kcall = on_kcall, .irq = on_irq, .msg = on_msg,
                                    .wait = on_wait };
         kx_stats_sink(t->s, &k);
+        t->pass = (struct kx_pass){ .on_event = before_event, .user = t };
+        kx_stats_model(&t->pass, t->s);
     }
 }
 
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct top *t = user;
-    (void)r;
-    if (!t->s)
-        return;
-    if (!t->started && e->cls != KEV_C_CONTROL) {
-        t->started = 1;
-        t->t0 = e->t64;
-        t->next = e->t64 + t->first;
-        t->events0 = t->s->events;
-    }
-    advance(t, e->t64);
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER)
-        t->ints_all++;
-    kx_stats_event(t->s, e);
+    if (t->s)
+        kx_pass_step(&t->pass, r, e);
 }
 
 static void on_time(void *user, struct kev_reader *r, uint64_t t1)

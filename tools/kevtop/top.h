@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevtop's intervals: the live reader's events fed to the analysis model (kx_stats.h) and cut
 // into frames of a fixed span of trace time, from the first event: each frame is the model's
-// figures at its end less those at its start (CPU time by kx_stats_th_time; kernel calls,
+// figures at its end less those at its start (CPU time by kx_stats_th_time, its executed share
+// by kx_exec_time; kernel calls,
 // messages, interrupts and waits as the model's records complete), so that the frames of a
 // whole trace add up to the model's totals over it, which kevstat prints.
 #ifndef KEVTOP_TOP_H
@@ -19,6 +20,7 @@ struct top_row {
     unsigned state;            // KEV_TH_* at the frame's end, or KX_STATE_UNKNOWN
     int prio;                  // -1 unknown
     uint64_t cpu;              // CPU time in the interval (cycles)
+    uint64_t exec;             // of it, what its CPU executed (kx_exec_time; frame.turns)
     uint64_t kcalls, msgs, ints; // kernel calls ended, messages sent or received, interrupts
                                // handled, in the interval
     uint64_t wait;             // its longest wait that ended in the interval (cycles)
@@ -34,6 +36,7 @@ struct top_frame {
     uint64_t t0, t1;
     uint64_t events, ints;     // events in the interval, interrupts that entered in it
     unsigned ncpu;
+    int turns;                 // an emulator ran the CPUs in turn: exec is below cpu
     const struct top_row *rows; // threads with something in the interval, unsorted
     unsigned nrows;
     // losses: events in the interval and in all, and which CPU and why, in a sentence

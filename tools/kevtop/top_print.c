@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/json_out.h>
 
 static double secs(const struct top_frame *f, uint64_t t)
 {
@@ -89,22 +90,26 @@ void top_print_head(FILE *o, const struct top_frame *f, const char *wait, const 
                 (unsigned long long)f->buffers_lost, f->buffers_lost == 1 ? "" : "s");
     fprintf(o, "\n");
     fprintf(o, "interrupts: %.0f/s; worst wait: %s\n", per_s(f, f->ints), wait);
-    fprintf(o, "%6s %6s %-24s %-8s %4s %7s %11s %8s %7s %7s %10s\n", "PID", "TID", "NAME", "STATE",
-            "PRI", "CPU%", "CPU", "KCALL/s", "MSG/s", "INT/s", "WAIT");
+    if (f->turns)
+        fprintf(o, "(the CPUs ran in turn: EXEC is what a thread's CPU executed of its CPU time)\n");
+    fprintf(o, "%6s %6s %-24s %-8s %4s %7s %11s%s %8s %7s %7s %10s\n", "PID", "TID", "NAME", "STATE",
+            "PRI", "CPU%", "CPU", f->turns ? "        EXEC" : "", "KCALL/s", "MSG/s", "INT/s", "WAIT");
 }
 
 void top_print_row(FILE *o, const struct top_frame *f, const struct top_row *r)
 {
-    char prio[12] = "-", wait[24] = "-";
+    char prio[12] = "-", wait[24] = "-", exec[24] = "";
     if (r->prio >= 0)
         snprintf(prio, sizeof(prio), "%d", r->prio);
     if (r->wait)
         snprintf(wait, sizeof(wait), "%.3fms", ms(f, r->wait));
+    if (f->turns)
+        snprintf(exec, sizeof(exec), " %9.3fms", ms(f, r->exec));
     double span = (double)(f->t1 - f->t0);
-    fprintf(o, "%6lu %6lu %-24.24s %-8.8s %4s %6.2f%% %9.3fms %8.0f %7.0f %7.0f %10s\n",
+    fprintf(o, "%6lu %6lu %-24.24s %-8.8s %4s %6.2f%% %9.3fms%s %8.0f %7.0f %7.0f %10s\n",
             (unsigned long)r->pid, (unsigned long)r->tid, r->label,
             r->state < KEV_TH_NSTATES ? kev_thread_state_name(r->state) : "-", prio,
-            span > 0 ? 100.0 * (double)r->cpu / span : 0.0, ms(f, r->cpu),
+            span > 0 ? 100.0 * (double)r->cpu / span : 0.0, ms(f, r->cpu), exec,
             per_s(f, r->kcalls), per_s(f, r->msgs), per_s(f, r->ints), wait);
 }
 
@@ -120,11 +125,11 @@ void top_print_json(FILE *o, const struct top_frame *f, const struct top_row *ro
             (unsigned long long)f->events, f->ncpu, (unsigned long long)f->ints,
             (unsigned long long)f->lost, (unsigned long long)f->lost_total,
             (unsigned long long)f->buffers_lost);
-    kx_json_str(o, f->loss_text);
+    json_str(o, f->loss_text, 0);
     fprintf(o, ",\"worst_wait\":");
     if (f->wait_th >= 0) {
         fprintf(o, "{\"ms\":%.6f,\"text\":", ms(f, f->wait_t));
-        kx_json_str(o, wait);
+        json_str(o, wait, 0);
         fprintf(o, "}");
     } else {
         fprintf(o, "null");
@@ -134,13 +139,16 @@ void top_print_json(FILE *o, const struct top_frame *f, const struct top_row *ro
         const struct top_row *r = &rows[i];
         fprintf(o, "%s{\"pid\":%lu,\"tid\":%lu,\"name\":", i ? "," : "", (unsigned long)r->pid,
                 (unsigned long)r->tid);
-        kx_json_str(o, r->label);
+        json_str(o, r->label, 0);
         fprintf(o, ",\"state\":");
-        kx_json_str(o, r->state < KEV_TH_NSTATES ? kev_thread_state_name(r->state) : "");
+        json_str(o, r->state < KEV_TH_NSTATES ? kev_thread_state_name(r->state) : "", 0);
         fprintf(o, ",\"prio\":%d,\"cpu_cycles\":%llu,\"cpu_ms\":%.6f,\"kcalls\":%llu,"
-                "\"msgs\":%llu,\"ints\":%llu,\"wait_ms\":%.6f}", r->prio,
+                "\"msgs\":%llu,\"ints\":%llu,\"wait_ms\":%.6f", r->prio,
                 (unsigned long long)r->cpu, ms(f, r->cpu), (unsigned long long)r->kcalls,
                 (unsigned long long)r->msgs, (unsigned long long)r->ints, ms(f, r->wait));
+        if (f->turns) // (the CPUs in turn: what its CPU executed)
+            fprintf(o, ",\"exec_cycles\":%llu", (unsigned long long)r->exec);
+        fprintf(o, "}");
     }
     fprintf(o, "]}\n");
 }

@@ -31,6 +31,7 @@
 #include "web_server.h"
 
 extern const char kevweb_html[], kevweb_js[], kevweb_css[], kevweb_report_css[]; // web_assets.c
+extern const char kevweb_kv_dom_js[], kevweb_kv_states_js[], kevweb_kv_timeline_js[];
 
 enum { OPT_QUEUE = TOOL_OPT_LONG, OPT_INTERVAL, OPT_KEVREPORT };
 static const struct tool_opt opts[] = {
@@ -263,12 +264,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "kevweb: out of memory\n");
         return 1;
     }
+    uint32_t cpus;
+    if (kev_input_finished(&in, &cpus)) // (read whole: every CPU's events in time order, none
+        kev_live_whole(l, cpus), web_feed_whole(f); // late; the instances as kevstat judges them)
     web_feed_counts(f, kev_live_counts(l));
     struct web_server *w = web_server_new(g.addr, g.port, g.queue, "/events", web_feed_snapshot, f);
     if (!w)
         return 1;
     web_server_route(w, "/", "text/html; charset=utf-8", kevweb_html, strlen(kevweb_html));
     web_server_route(w, "/live.js", "text/javascript; charset=utf-8", kevweb_js, strlen(kevweb_js));
+    // the viewer's modules, the report's too (tools/viewer): served before live.js
+    web_server_route(w, "/kv_dom.js", "text/javascript; charset=utf-8", kevweb_kv_dom_js,
+                     strlen(kevweb_kv_dom_js));
+    web_server_route(w, "/kv_states.js", "text/javascript; charset=utf-8", kevweb_kv_states_js,
+                     strlen(kevweb_kv_states_js));
+    web_server_route(w, "/kv_timeline.js", "text/javascript; charset=utf-8", kevweb_kv_timeline_js,
+                     strlen(kevweb_kv_timeline_js));
     web_server_route(w, "/live.css", "text/css; charset=utf-8", kevweb_css, strlen(kevweb_css));
     web_server_route(w, "/report.css", "text/css; charset=utf-8", kevweb_report_css,
                      strlen(kevweb_report_css));

@@ -7,30 +7,14 @@
 // the task instances and late ones (a click shows each in the timeline), the worst wait with
 // its chain, the loss line; when the trace has ended, its final figures and kevreport's page.
 // Sets body[data-events] (the events so far), body[data-ended] and body[data-report] for a
-// headless browser test, and lists any script error in #errors.
+// headless browser test; script errors are listed in #errors. The viewer's parts it shares with
+// kevreport's page (elements, times, state colours, the timeline) are the modules of
+// tools/viewer (window.KV), served before it.
 "use strict";
-(function () {
+(function (K) {
   var WINDOW = 30000, SHOWN = 40, MAXROWS = 60;
-  function report(msg) {
-    var e = document.getElementById("errors");
-    if (!e) { e = document.createElement("div"); e.id = "errors"; document.body.prepend(e); }
-    e.textContent += msg + "\n";
-  }
-  window.addEventListener("error", function (ev) { report("script error: " + ev.message); });
-
+  var el = K.el, hue = K.hue, pct = K.pct;
   function $(id) { return document.getElementById(id); }
-  function el(tag, attrs, kids) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]);
-    }
-    (kids || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
-  var STATE_COLOR = { RUNNING: "#2e9e44", READY: "#f0c419", SEND: "#e67e22", RECEIVE: "#b8c7e0",
-    REPLY: "#d35400", NANOSLEEP: "#c9c9c9", MUTEX: "#c0392b", CONDVAR: "#8e44ad", SEM: "#9b59b6",
-    JOIN: "#16a085", INTR: "#2980b9", WAITCHILD: "#95a5a6", DEAD: "#555", STOPPED: "#7f8c8d" };
-  function hue(i) { return "hsl(" + ((i * 137.508) % 360).toFixed(0) + ",60%,55%)"; }
 
   // ---- the model of the page ------------------------------------------------------------------
   var M = null;             // the run as the server gave it
@@ -43,22 +27,10 @@
           rec: [], inst: [], miss: [], seq: {}, head: d, end: null, report: null, sel: null };
     prev = null;
   }
-  function fmtTime(cycles) {
-    var hz = M ? M.hz : 1e9, s = cycles / hz, a = Math.abs(s);
-    if (a === 0) return "0";
-    if (a < 1e-6) return (s * 1e9).toFixed(0) + " ns";
-    if (a < 1e-3) return (s * 1e6).toFixed(a < 1e-5 ? 2 : 1) + " us";
-    if (a < 1) return (s * 1e3).toFixed(a < 1e-2 ? 3 : 2) + " ms";
-    return s.toFixed(3) + " s";
-  }
-  // One unit for a column of times: the one fmtTime gives its largest value, with its digits.
-  var UNITS = [[1, "s", 3], [1e3, "ms", 3], [1e6, "us", 1], [1e9, "ns", 0]];
-  function unitFor(cycles) {
-    var a = Math.max.apply(null, [0].concat(cycles.map(Math.abs))) / (M ? M.hz : 1e9);
-    return a >= 1 || a === 0 ? UNITS[0] : a >= 1e-3 ? UNITS[1] : a >= 1e-6 ? UNITS[2] : UNITS[3];
-  }
-  function fmtIn(cycles, u) { return (cycles / (M ? M.hz : 1e9) * u[0]).toFixed(u[2]) + " " + u[1]; }
-  function pct(x, tot) { return tot > 0 ? (100 * x / tot).toFixed(1) + "%" : "-"; }
+  function hz() { return M ? M.hz : 1e9; }
+  function fmtTime(cycles) { return K.fmtTime(cycles, hz()); }
+  function unitFor(cycles) { return K.unitFor(cycles, hz()); }
+  function fmtIn(cycles, u) { return K.fmtIn(cycles, u, hz()); }
   function stName(st) { return st === 255 ? "-" : (M.states[st] || String(st)); }
   function name(th) { return M.names[th] ? M.names[th].label : "thread " + th; }
 
@@ -66,7 +38,7 @@
     if (!M || d.seg !== M.seg) fresh(d);
     M.head = d;
     (d.names || []).forEach(function (n) { M.names[n[0]] = { pid: n[1], tid: n[2], label: n[3] }; });
-    (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4] }; });
+    (d.th || []).forEach(function (t) { M.th[t[0]] = { cpu: t[1], state: t[2], prio: t[3], since: t[4], exec: t[5] }; });
     // records are numbered: those a snapshot gave already are skipped
     function add(key, list, max) {
       var v = d[key] || [], from = d[key + "_from"] || 0, have = M.seq[key] || 0;
@@ -91,6 +63,7 @@
     if (!d.have) { fresh(d); M.states = d.states; noHead(d); return; }
     d.states = d.states || [];
     apply(d);
+    stateLegend();
     if (d.end) showEnd();
     if (d.report) showReport();
   });
@@ -124,12 +97,26 @@
   es.onerror = function () { if (!(M && M.end)) $("status").textContent = "connection lost: retrying..."; };
 
   // ---- the timeline ---------------------------------------------------------------------------
-  var canvas = $("timeline"), ctx = canvas.getContext("2d"), ROW = 16, LABEL = 190, hits = [], THIN = 16;
-  var legend = $("legend");
-  Object.keys(STATE_COLOR).forEach(function (k) {
-    legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
-  });
-  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message (dense: one line in " + THIN + " pixels, faint)"]));
+  // (the viewer's, kv_timeline.js: rows of 16 px under a 190 px names' column, no axis; the
+  // page keeps its own view: following the newest time, or paused, zoomed, panned)
+  var canvas = $("timeline"), THIN = 16;
+  var tl = new K.Timeline(canvas, { rowH: 16, label: 190, axis: 0, chars: 28, minHeight: 60, pad: 20,
+    onView: function (kind) { // the wheel (at the pointer) or a drag moved the timeline's view
+      if (!M) return;
+      if (kind === "pan" || !view.follow) view.follow = false, view.t1 = tl.view.t1;
+      view.spanS = Math.max(1e-6, Math.min(3600, (tl.view.t1 - tl.view.t0) / M.hz));
+      buttons(); dirty = true;
+    } });
+  tl.interact();
+  var legend = $("legend"), legendStates = {};
+  // The states' legend: those given a colour, and any other the page has shown (kv_states.js).
+  function stateLegend() {
+    var box = $("legend-states");
+    box.textContent = "";
+    K.stateLegend(box, M ? M.states : [], legendStates);
+  }
+  legend.appendChild(el("span", { id: "legend-states", style: "margin-right:0" }));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message (dense: one line in " + THIN + " pixels, shared by the sender-receiver pairs, faint)"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e00" }), "late instance (a mark on its thread's row at its end)"]));
   legend.appendChild(el("span", { id: "legend-cpu" }, [el("i", { style: "background:linear-gradient(90deg," + hue(1) + "," + hue(2) + "," + hue(3) + ")" }),
     "CPU rows: who ran there, in the colour of the thread (the square before its name), not a state"]));
@@ -138,15 +125,36 @@
   // alive now (a thread long dead leaves the timeline).
   function rows(t0, t1) {
     var cpus = [], r = [], shown = {};
-    for (var c = 0; c < (M.head.ncpu || 1); c++) { cpus.push({ label: "CPU " + c, cpu: c }); }
+    for (var c = 0; c < (M.head.ncpu || 1); c++) { cpus.push({ label: "CPU " + c, cpu: c, items: [] }); }
     M.rec.forEach(function (x) {
       if ((x[0] === 0 ? x[3] : x[4]) < t0 || x[2] > t1 || (x[0] === 0 && x[4] === 0)) return;
       shown[x[1]] = 1;
       if (x[0] === 1) shown[x[5]] = 1;
     });
     M.th.forEach(function (t, i) { if (t && t.state !== 255 && t.state !== 0) shown[i] = 1; });
-    M.names.forEach(function (n, i) { if (n && shown[i]) r.push({ label: n.label, th: i }); });
+    M.names.forEach(function (n, i) {
+      if (n && shown[i]) r.push({ label: n.label, th: i, swatch: K.threadColor(i, n.label), items: [], marks: [] });
+    });
     return cpus.concat(r);
+  }
+  // Each row's bars: the threads' states, and on the CPU rows who ran there; a late instance's
+  // tick on its thread's row.
+  function fill(R, rowOf, cpuRow, now) {
+    function bar(row, a, b, color, what, under) {
+      if (row !== undefined) R[row].items.push({ t0: a, t1: b, color: color, what: what, under: under });
+    }
+    M.rec.forEach(function (r) {
+      if (r[0] !== 0) return;
+      var st = stName(r[4]);
+      if (!legendStates[st]) legendStates[st] = 1, stateLegend();
+      bar(rowOf[r[1]], r[2], r[3], K.stateColor(st), { th: r[1], st: st, t0: r[2], t1: r[3], prio: r[6] });
+      if (r[4] === 1 && r[5] >= 0) bar(cpuRow[r[5]], r[2], r[3], K.threadColor(r[1], name(r[1])),
+        { th: r[1], st: "RUNNING on CPU " + r[5], t0: r[2], t1: r[3] }, K.isIdle(name(r[1])));
+    });
+    M.th.forEach(function (t, i) { // each thread's state still open, to now
+      if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, K.stateColor(stName(t.state)), { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
+    });
+    M.miss.forEach(function (i) { if (rowOf[i[1]] !== undefined) R[rowOf[i[1]]].marks.push({ t: i[4], color: "#e00", shape: "tick" }); });
   }
   function draw() {
     if (!M || !M.head) return;
@@ -154,70 +162,42 @@
     if (view.follow && !view.paused) view.t1 = now;
     var span = view.spanS * M.hz;
     if (view.follow && !view.paused && M.rec.length && now - M.rec[0][2] > 0) span = Math.min(span, now - M.rec[0][2]);
-    var t1 = view.t1, t0 = t1 - span, R = rows(t0, t1), W = canvas.clientWidth || 1000;
-    var H = Math.max(60, R.length * ROW + 20);
-    if (canvas.width !== W) canvas.width = W;
-    if (canvas.height !== H) canvas.height = H;
-    var sx = (W - LABEL) / (t1 - t0 || 1), rowOf = {}, cpuRow = {};
-    function x(t) { return LABEL + (t - t0) * sx; }
-    ctx.clearRect(0, 0, W, H);
-    ctx.font = "11px sans-serif";
+    var t1 = view.t1, t0 = t1 - span, R = rows(t0, t1), rowOf = {}, cpuRow = {};
+    R.forEach(function (r, i) { if (r.th !== undefined) rowOf[r.th] = i; else cpuRow[r.cpu] = i; });
     canvas.setAttribute("data-rows", R.map(function (r) { return r.th === undefined ? "cpu" : r.th; }).join(","));
-    R.forEach(function (r, i) {
-      if (r.th !== undefined) rowOf[r.th] = i; else cpuRow[r.cpu] = i;
-      ctx.fillStyle = i % 2 ? "#f7f7f7" : "#fff"; ctx.fillRect(0, i * ROW, W, ROW);
-      if (r.th !== undefined) { ctx.fillStyle = hue(r.th); ctx.fillRect(4, i * ROW + 4, 8, 8); }
-      ctx.fillStyle = "#333"; ctx.fillText(r.label.slice(0, 28), 16, i * ROW + 12);
-    });
-    hits = [];
-    function bar(row, a, b, color, what) {
-      if (b < t0 || a > t1 || row === undefined) return;
-      var xa = Math.max(LABEL, x(a)), xb = Math.min(W, x(b));
-      ctx.fillStyle = color; ctx.fillRect(xa, row * ROW + 2, Math.max(1, xb - xa), ROW - 4);
-      hits.push([xa, Math.max(xa + 1, xb), row, what]);
-    }
-    M.rec.forEach(function (r) {
-      if (r[0] === 0) {
-        var st = stName(r[4]);
-        bar(rowOf[r[1]], r[2], r[3], STATE_COLOR[st] || "#ddd", { th: r[1], st: st, t0: r[2], t1: r[3], prio: r[6] });
-        if (r[4] === 1 && r[5] >= 0) bar(cpuRow[r[5]], r[2], r[3], hue(r[1]), { th: r[1], st: "RUNNING on CPU " + r[5], t0: r[2], t1: r[3] });
+    fill(R, rowOf, cpuRow, now);
+    tl.rows = R;
+    tl.view.t0 = t0; tl.view.t1 = t1;
+    tl.overlays = [function (g) {
+      if (view.msgs) drawMessages(g, t0, t1, rowOf);
+      if (M.sel) { // the instance or wait clicked
+        g.fillStyle = "rgba(31,95,191,0.15)";
+        g.fillRect(tl.x(M.sel[0]), 0, Math.max(2, tl.x(M.sel[1]) - tl.x(M.sel[0])), tl.H);
       }
-    });
-    M.th.forEach(function (t, i) { // each thread's state still open, to now
-      if (t && t.state !== 255 && t.state !== 0 && t.since) bar(rowOf[i], t.since, now, STATE_COLOR[stName(t.state)] || "#ddd", { th: i, st: stName(t.state) + " (still)", t0: t.since, t1: now });
-    });
-    if (view.msgs) drawMessages(t0, t1, W, x, rowOf);
-    ctx.fillStyle = "#e00";
-    M.miss.forEach(function (i) {
-      var row = rowOf[i[1]];
-      if (row === undefined || i[4] < t0 || i[4] > t1) return;
-      var xe = x(i[4]); // a red tick across the row and a notch at its top: inside the row
-      ctx.fillRect(xe - 1, row * ROW + 1, 2, ROW - 2);
-      ctx.beginPath(); ctx.moveTo(xe, row * ROW + 6); ctx.lineTo(xe - 4, row * ROW + 1); ctx.lineTo(xe + 4, row * ROW + 1); ctx.fill();
-    });
-    if (M.sel) { // the instance or wait clicked
-      ctx.fillStyle = "rgba(31,95,191,0.15)";
-      ctx.fillRect(x(M.sel[0]), 0, Math.max(2, x(M.sel[1]) - x(M.sel[0])), H);
-    }
+    }];
+    tl.draw();
     $("view-info").textContent = fmtTime(t0) + " to " + fmtTime(t1) + " (" + fmtTime(t1 - t0) + ")" +
       (view.paused ? ", paused" : view.follow ? ", following" : "");
   }
   // Messages from sender to receiver and back. Dense ones (more than one in THIN pixels) are
-  // thinned: one line per THIN pixels of each sender-receiver pair, faint, so that the thread
-  // rows they cross stay readable; a click on a row still names what is there.
-  function drawMessages(t0, t1, W, x, rowOf) {
+  // thinned per pixel: with n sender-receiver pairs in the view, one line per n * THIN pixels
+  // of each pair (one in THIN pixels in all, whatever the pairs), faint, so that the thread rows
+  // they cross stay readable and every pair still shows; a click on a row names what is there.
+  function drawMessages(g, t0, t1, rowOf) {
     var inView = M.rec.filter(function (r) { return r[0] === 1 && r[4] >= t0 && r[2] <= t1; });
-    var dense = inView.length * THIN > (W - LABEL), seen = {};
-    ctx.strokeStyle = dense ? "rgba(31,58,147,0.3)" : "#1f3a93"; ctx.lineWidth = 1;
+    var dense = inView.length * THIN > (tl.W - tl.opt.label), seen = {}, mid = tl.opt.rowH / 2, pairs = {};
+    inView.forEach(function (r) { pairs[rowOf[r[1]] + ":" + rowOf[r[5]]] = 1; });
+    var bin = THIN * Math.max(1, Object.keys(pairs).length);
+    g.strokeStyle = dense ? "rgba(31,58,147,0.3)" : "#1f3a93"; g.lineWidth = 1;
     inView.forEach(function (r) {
       var a = rowOf[r[1]], b = rowOf[r[5]];
       if (a === undefined || b === undefined) return;
-      var key = a + ":" + b + ":" + Math.floor(x(r[2]) / THIN);
+      var key = a + ":" + b + ":" + Math.floor(tl.x(r[2]) / bin);
       if (dense && seen[key]) return;
       seen[key] = 1;
-      ctx.beginPath(); ctx.moveTo(x(r[2]), a * ROW + 8); ctx.lineTo(x(r[3]), b * ROW + 8);
-      if (r[4] > r[3]) ctx.lineTo(x(r[4]), a * ROW + 8);
-      ctx.stroke();
+      g.beginPath(); g.moveTo(tl.x(r[2]), tl.rowTop(a) + mid); g.lineTo(tl.x(r[3]), tl.rowTop(b) + mid);
+      if (r[4] > r[3]) g.lineTo(tl.x(r[4]), tl.rowTop(a) + mid);
+      g.stroke();
     });
     document.body.setAttribute("data-messages", inView.length + (dense ? " thinned" : ""));
   }
@@ -234,7 +214,7 @@
   }
   $("pause").onclick = function () { view.paused = !view.paused; if (!view.paused) view.follow = true; buttons(); dirty = true; };
   $("follow").onclick = function () { view.follow = true; view.paused = false; M && (M.sel = null); buttons(); dirty = true; };
-  function zoom(f) {
+  function zoom(f) { // the buttons: about the middle, or the newest time while following
     if (!M) return;
     var mid = view.t1 - view.spanS * M.hz / 2;
     view.spanS = Math.max(1e-6, Math.min(3600, view.spanS * f));
@@ -244,47 +224,30 @@
   $("messages").onclick = function () { view.msgs = !view.msgs; this.className = view.msgs ? "on" : ""; dirty = true; };
   $("zoom-in").onclick = function () { zoom(0.5); };
   $("zoom-out").onclick = function () { zoom(2); };
-  canvas.addEventListener("wheel", function (ev) { ev.preventDefault(); zoom(ev.deltaY < 0 ? 0.8 : 1.25); });
-  var drag = null;
-  canvas.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, t1: view.t1, moved: false }; });
-  window.addEventListener("mouseup", function () { drag = null; });
-  canvas.addEventListener("mousemove", function (ev) {
-    if (!drag || !M) return;
-    var dx = ev.clientX - drag.x;
-    if (Math.abs(dx) > 3) { drag.moved = true; view.follow = false; view.t1 = drag.t1 - dx * view.spanS * M.hz / (canvas.width - LABEL); buttons(); dirty = true; }
-  });
   canvas.addEventListener("click", function (ev) {
-    if (!M || (drag && drag.moved)) return;
-    var b = canvas.getBoundingClientRect(), px = ev.clientX - b.left, row = Math.floor((ev.clientY - b.top) / ROW);
-    for (var i = hits.length - 1; i >= 0; i--) {
-      var h = hits[i];
-      if (h[2] === row && px >= h[0] - 1 && px <= h[1] + 1) {
-        var w = h[3];
-        $("detail").textContent = name(w.th) + ": " + w.st + " from " + fmtTime(w.t0) + " to " + fmtTime(w.t1) +
-          " (" + fmtTime(w.t1 - w.t0) + ")" + (w.prio >= 0 ? ", priority " + w.prio : "");
-        return;
-      }
-    }
+    if (!M || tl.dragged) return;
+    var b = canvas.getBoundingClientRect(), it = tl.itemAt(ev.clientX - b.left, ev.clientY - b.top, 1);
+    if (!it) return;
+    var w = it.what;
+    $("detail").textContent = name(w.th) + ": " + w.st + " from " + fmtTime(w.t0) + " to " + fmtTime(w.t1) +
+      " (" + fmtTime(w.t1 - w.t0) + ")" + (w.prio >= 0 ? ", priority " + w.prio : "");
   });
 
   // ---- tables ---------------------------------------------------------------------------------
-  function table(id, head, rows) {
-    var t = el("table", { "class": "kv-table", id: id + "-table" });
-    t.appendChild(el("tr", {}, head.map(function (h) { return el("th", { text: h }); })));
-    rows.forEach(function (r) { t.appendChild(r); });
-    var box = $(id); box.textContent = ""; box.appendChild(t);
+  function table(id, head, rows) { // (into box id, as id-table)
+    var box = $(id); box.textContent = "";
+    box.appendChild(K.table(head, rows, { "class": "kv-table", id: id + "-table" }));
   }
-  function tr(cells, attrs) {
-    return el("tr", attrs || {}, cells.map(function (c) { return el("td", { text: String(c) }); }));
-  }
+  var tr = K.tr;
   function tables() {
     var h = M.head, span = (h.now || 0) - (h.first || 0), dt = prev ? (h.now - prev.now) : 0;
     var final = M.end ? M.end.cpu : null, list = [];
     M.names.forEach(function (n, i) {
       if (!n) return;
-      var t = M.th[i] || { cpu: 0, state: 255, prio: -1 }, cpu = final ? final[i] : t.cpu;
+      var t = M.th[i] || { cpu: 0, state: 255, prio: -1, exec: 0 }, cpu = final ? final[i] : t.cpu;
       var d = prev && prev.cpu[i] !== undefined ? cpu - prev.cpu[i] : 0;
-      list.push([i, n, t, cpu, d]);
+      var x = M.end && M.end.exec ? M.end.exec[i] : t.exec || 0;
+      list.push([i, n, t, cpu, d, x]);
     });
     list.sort(function (a, b) { return b[3] - a[3]; });
     // while running, the threads that ran most (a long run makes thousands); at the end, all
@@ -292,10 +255,15 @@
     if (more) list = list.slice(0, MAXROWS);
     $("threads-more").textContent = more ? more + " threads more, with less CPU time (all of them once the trace has ended)" : "";
     var ucpu = unitFor(list.map(function (r) { return r[3]; }));
-    table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time", "CPU % of the run", "CPU % now"],
+    // the CPUs run in turn by the emulator: of a thread's CPU time, what its CPU executed
+    var turns = !!h.turns;
+    $("threads-turns").textContent = turns ? "The CPUs ran in turn (the emulator's exact mode): of a thread's CPU time, " +
+      "\"executed\" is its CPU's turns, each CPU with work taking an equal turn; the rest was other CPUs'." : "";
+    table("threads", ["thread", "PID", "TID", "state", "prio", "CPU time"].concat(turns ? ["executed"] : []).concat(["CPU % of the run", "CPU % now"]),
       list.map(function (r) {
-        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtIn(r[3], ucpu),
-          pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"], { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3] });
+        var row = tr([r[1].label, r[1].pid, r[1].tid, M.end ? "-" : stName(r[2].state), r[2].prio, fmtIn(r[3], ucpu)]
+          .concat(turns ? [fmtIn(r[5], ucpu)] : []).concat([pct(r[3], span), dt > 0 ? pct(r[4], dt) : "-"]),
+          { "data-th": r[0], "data-pid": r[1].pid, "data-tid": r[1].tid, "data-cycles": r[3], "data-exec": r[5] });
         return row;
       }));
     var cprev = prev ? prev.cpus : null;
@@ -309,13 +277,16 @@
       var ue = unitFor(v.map(function (i) { return i[5]; })), ud = unitFor(v.map(function (i) { return i[6]; }));
       return v.slice().reverse().map(function (i) {
         var row = tr([i[0], name(i[1]), fmtIn(i[2], ur), fmtIn(i[4] - i[2], up), fmtIn(i[5], ue),
-          i[6] ? fmtIn(i[6], ud) : "-", i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
+          i[6] ? fmtIn(i[6], ud) : "-", i[7] === 2 ? "late (the emulator's)" : i[7] ? "late" : "met"], { "class": "click" + (i[7] || late ? " late" : ""), "data-id": i[0] });
         row.onclick = function () { go(i[2], i[4]); };
         return row;
       });
     }
     var ts = h.tasks || { instances: 0, late: 0 };
-    $("task-sum").textContent = ts.instances + " instances ended, " + ts.late +
+    $("task-sum").textContent = ts.whole ? ts.instances + " instances judged, " + ts.late + " late (a finished file, read whole:" +
+      " kevstat's verdicts over it, against each task's given deadline or period, else its median period over the run;" +
+      " an instance still open past its deadline at the end is late; the emulator's misses are marked)" :
+      ts.instances + " instances ended, " + ts.late +
       " late (live: past the task's given deadline or period, else the median of its last 15 release intervals;" +
       " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
     var head = ["#", "task", "release", "response", "execution", "deadline", ""];
@@ -359,10 +330,10 @@
   function frame() {
     if (dirty && M && M.head && M.head.events !== undefined) {
       dirty = false;
-      try { lines(); tables(); draw(); } catch (e) { report("script error: " + e); }
+      try { lines(); tables(); draw(); } catch (e) { K.report("script error: " + e); }
     }
     requestAnimationFrame(frame);
   }
   buttons();
   requestAnimationFrame(frame);
-})();
+})(window.KV);

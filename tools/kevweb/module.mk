@@ -3,7 +3,8 @@
 # small HTTP server with server-sent events; the page embedded by web_assets.c).
 KW := tools/kevweb
 HOST_TOOLS += $(H)/kevweb
-$(call host_objs,$(KW)/web_assets.c): $(KW)/live.html $(KW)/live.js $(KW)/live.css tools/kevconv/report.css
+$(call host_objs,$(KW)/web_assets.c): $(KW)/live.html $(KW)/live.js $(KW)/live.css tools/kevconv/report.css \
+    $(wildcard tools/viewer/*.js)
 $(H)/kevweb: $(call kevhost_objs,$(KW)/kevweb.c $(KW)/web_server.c $(KW)/web_feed.c $(KW)/web_assets.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lm -lz

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// kevweb's view of the trace (web_feed.h). The model is fed every event in time order (the live
-// reader's); its records come back through a sink: a thread's state interval when it ends and
-// a message when replied to become timeline records in a ring of WF_WINDOW. Everything else is
+// kevweb's view of the trace (web_feed.h). The analysis pass (kx_pass.h, as every reader takes
+// it) feeds the model every event in time order (the live reader's); its records come back
+// through a sink: a thread's state interval when it ends and a message when replied to become
+// timeline records in a ring of WF_WINDOW. Everything else is
 // read from the model when a message is built, between two events: each thread's CPU time so
-// far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then), each CPU's
+// far (kx_stats_th_time: what kx_stats_finish would give for a trace ending then) and of it
+// what its CPU executed (kx_exec_time: the CPUs run in turn by an emulator), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
 // wait, kevstat's sentence), the task instances the model has ended since the last update
 // (judged by the model as they end, kx_tasks_judge_now: a given deadline or period, else the
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <kevhost/json_out.h>
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/kx_pass.h>
 #include <kevhost/kx_stats.h>
 
 enum { REC_STATE, REC_MSG };
@@ -51,6 +54,7 @@ struct sbuf {
 
 struct web_feed {
     struct kx_stats *s;
+    struct kx_pass pass;        // how an event reaches s (the analysis pass)
     const struct kev_live_counts *counts;
     struct kx_timing_set timing;
     unsigned seg;
@@ -66,7 +70,7 @@ struct web_feed {
     struct ring_inst inst, miss;
     // what the last update said of each thread
     unsigned names_sent;
-    uint64_t *sent_cpu;
+    uint64_t *sent_cpu, *sent_exec;
     uint8_t *sent_state;
     int16_t *sent_prio;
     // losses the board reported (LOSS frames), and the stream's last fault
@@ -76,6 +80,8 @@ struct web_feed {
     uint64_t faults;
     uint64_t events_sent;
     int ended, end_sent;
+    int whole;                  // a finished capture: the model's verdicts at its end, once
+    int whole_judged;           // (web_feed_whole)
     // no header decoded yet: what the page was last told of the input (faults, bytes, its end)
     int input_ended;
     uint64_t nohead_faults, nohead_bytes;
@@ -162,13 +168,37 @@ static void ring_put(struct ring_inst *g, const struct inst *i)
     g->n++;
 }
 
+// A finished capture, at its end: every instance the model judged over the whole file
+// (kx_tasks_finish: kevstat's verdicts, the open ones past their deadline among them); late 1
+// the program's miss, 2 the emulator's.
+static void whole_instances(struct web_feed *f, const struct kx_tasks *k)
+{
+    for (size_t j = 0; j < k->ninst; j++) {
+        const struct kx_inst *x = &k->inst[j];
+        if (x->exit || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS || (!x->end && !x->missed))
+            continue;
+        struct inst v = { x->id, x->release, x->start, x->end, x->exec, x->deadline, x->th,
+                          x->missed ? 1 + x->emul_miss : 0 };
+        ring_put(&f->inst, &v);
+        if (v.late)
+            ring_put(&f->miss, &v);
+    }
+}
+
 // The instances the model has ended since the last look, each once; then the model forgets
-// them (kx_stats_forget: its memory stays bounded however long the run).
+// them (kx_stats_forget: its memory stays bounded however long the run). A finished capture's
+// are judged once, at its end, as kevstat judges them (whole_instances).
 static void scan_instances(struct web_feed *f)
 {
     struct kx_tasks *k = f->s ? f->s->tasks : NULL;
-    if (!k)
+    if (!k || (f->whole && !f->ended))
         return;
+    if (f->whole) {
+        if (!f->whole_judged)
+            whole_instances(f, k);
+        f->whole_judged = 1;
+        return;
+    }
     for (size_t j = 0; j < k->ninst; j++) { // in release order, so a thread's in order
         const struct kx_inst *x = &k->inst[j];
         if (!x->end || x->th < 0 || (unsigned)x->th >= KX_MAX_THREADS)
@@ -197,11 +227,24 @@ static void reset(struct web_feed *f)
     f->events_sent = 0;
     if (f->sent_cpu) {
         memset(f->sent_cpu, 0, KX_MAX_THREADS * sizeof(*f->sent_cpu));
+        memset(f->sent_exec, 0, KX_MAX_THREADS * sizeof(*f->sent_exec));
         memset(f->sent_state, 0, KX_MAX_THREADS * sizeof(*f->sent_state));
         memset(f->sent_prio, 0, KX_MAX_THREADS * sizeof(*f->sent_prio));
     }
-    f->started = f->ended = f->end_sent = 0;
+    f->started = f->ended = f->end_sent = f->whole_judged = 0;
     f->t_now = 0;
+}
+
+// The analysis pass's step once the model took e (kx_pass.h): every event up to e given.
+static void after_event(void *user, const struct kev_reader *r, const struct kev_event *e,
+                        struct kx_model *m)
+{
+    struct web_feed *f = user;
+    (void)r, (void)m;
+    if (e->cls != KEV_C_CONTROL)
+        f->started = 1;
+    if (e->t64 > f->t_now)
+        f->t_now = e->t64;
 }
 
 static void on_begin(void *user, struct kev_reader *r, unsigned seg)
@@ -218,19 +261,15 @@ static void on_begin(void *user, struct kev_reader *r, unsigned seg)
         kx_tasks_rules(f->s->tasks, &f->timing);
     const struct kx_sink k = { .user = f, .state = on_state, .msg = on_msg };
     kx_stats_sink(f->s, &k);
+    f->pass = (struct kx_pass){ .after = after_event, .user = f };
+    kx_stats_model(&f->pass, f->s);
 }
 
 static void on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct web_feed *f = user;
-    (void)r;
-    if (!f->s)
-        return;
-    if (e->cls != KEV_C_CONTROL)
-        f->started = 1;
-    kx_stats_event(f->s, e);
-    if (e->t64 > f->t_now)
-        f->t_now = e->t64;
+    if (f->s)
+        kx_pass_step(&f->pass, r, e);
 }
 
 static void on_time(void *user, struct kev_reader *r, uint64_t t)
@@ -286,6 +325,13 @@ static uint64_t th_cpu(const struct web_feed *f, unsigned i)
     const struct kx_stats *s = f->s;
     return f->ended ? s->th[i].state_t[KEV_TH_RUNNING]
                     : kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, f->t_now);
+}
+
+// Of its CPU time, what its CPU executed (kx_exec_time: the CPUs in turn, the model's share
+// up to the last event; else its CPU time, which th_cpu brings to now).
+static uint64_t th_exec(const struct web_feed *f, unsigned i)
+{
+    return f->ended || kx_exec_in_turns(f->s) ? kx_exec_time(f->s, (int)i) : th_cpu(f, i);
 }
 
 // The loss line's parts: events lost (the model's windows by CPU and cause, the board's LOSS
@@ -354,8 +400,8 @@ static void put_head(struct web_feed *f, struct sbuf *b)
     sb_printf(b, "\"seg\":%u,\"board\":", f->seg);
     sb_str(b, f->board);
     sb_printf(b, ",\"cps\":%llu,\"first\":%llu,\"now\":%llu,\"events\":%llu,\"ended\":%d,"
-              "\"ncpu\":%u,\"cpus\":[", U(f->cps), U(s->events ? s->t_first : 0), U(f->t_now),
-              U(s->events), f->ended, s->ncpu);
+              "\"turns\":%d,\"ncpu\":%u,\"cpus\":[", U(f->cps), U(s->events ? s->t_first : 0),
+              U(f->t_now), U(s->events), f->ended, kx_exec_in_turns(s), s->ncpu);
     for (unsigned c = 0; c < s->ncpu && c < KEV_MAX_CPUS; c++) {
         uint64_t busy = s->busy_t[c], idle = s->idle_t[c];
         int th = s->acc_cur[c];
@@ -367,7 +413,8 @@ static void put_head(struct web_feed *f, struct sbuf *b)
         }
         sb_printf(b, "%s[%llu,%llu,%llu]", c ? "," : "", U(busy), U(idle), U(s->none_t[c]));
     }
-    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu}", U(f->inst.n), U(f->miss.n));
+    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu,\"whole\":%d}", U(f->inst.n),
+              U(f->miss.n), f->whole);
     put_loss(f, b);
     put_worst(f, b);
 }
@@ -386,7 +433,8 @@ static void put_names(struct web_feed *f, struct sbuf *b, unsigned from)
     f->names_sent = s->m.nth;
 }
 
-// Threads: [index, CPU time, state, priority, since]; all, or those changed since the last.
+// Threads: [index, CPU time, state, priority, since, executed]; all, or those changed since the
+// last (a thread's executed share changes only with its CPU time).
 static void put_threads(struct web_feed *f, struct sbuf *b, int all)
 {
     const struct kx_stats *s = f->s;
@@ -399,10 +447,12 @@ static void put_threads(struct web_feed *f, struct sbuf *b, int all)
         if (!all && cpu == f->sent_cpu[i] && st == f->sent_state[i] && prio == f->sent_prio[i])
             continue;
         f->sent_cpu[i] = cpu;
+        f->sent_exec[i] = th_exec(f, i);
         f->sent_state[i] = (uint8_t)st;
         f->sent_prio[i] = (int16_t)prio;
-        sb_printf(b, "%s[%u,%llu,%u,%d,%llu]", first ? "" : ",", i, U(cpu),
-                  st < KEV_TH_NSTATES && !f->ended ? st : 255u, prio, U(s->th[i].since));
+        sb_printf(b, "%s[%u,%llu,%u,%d,%llu,%llu]", first ? "" : ",", i, U(cpu),
+                  st < KEV_TH_NSTATES && !f->ended ? st : 255u, prio, U(s->th[i].since),
+                  U(f->sent_exec[i]));
         first = 0;
     }
     sb_printf(b, "]");
@@ -454,13 +504,17 @@ static void put_nohead(struct web_feed *f, struct sbuf *b)
     f->nohead_sent = 1;
 }
 
-// The end: each thread's CPU time as kevstat gives it (the model's, finished).
+// The end: each thread's CPU time and its executed share as kevstat gives them (the model's,
+// finished).
 static void put_end(struct web_feed *f, struct sbuf *b)
 {
     const struct kx_stats *s = f->s;
     sb_printf(b, "{\"seg\":%u,\"cpu\":[", f->seg);
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++)
         sb_printf(b, "%s%llu", i ? "," : "", U(s->th[i].state_t[KEV_TH_RUNNING]));
+    sb_printf(b, "],\"exec\":[");
+    for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++)
+        sb_printf(b, "%s%llu", i ? "," : "", U(kx_exec_time(s, (int)i)));
     sb_printf(b, "]}");
 }
 
@@ -543,9 +597,9 @@ size_t web_feed_snapshot(void *user, char **out)
         put_names(f, &b, 0);
         sb_printf(&b, ",\"th\":[");
         for (unsigned i = 0; i < f->s->m.nth && i < KX_MAX_THREADS; i++)
-            sb_printf(&b, "%s[%u,%llu,%u,%d,%llu]", i ? "," : "", i, U(f->sent_cpu[i]),
+            sb_printf(&b, "%s[%u,%llu,%u,%d,%llu,%llu]", i ? "," : "", i, U(f->sent_cpu[i]),
                       f->sent_state[i] < KEV_TH_NSTATES && !f->ended ? f->sent_state[i] : 255u,
-                      f->sent_prio[i], U(f->s->th[i].since));
+                      f->sent_prio[i], U(f->s->th[i].since), U(f->sent_exec[i]));
         sb_printf(&b, "]");
         put_recs(f, &b, 0);
         put_insts(&b, "inst", &f->inst, 0);
@@ -565,6 +619,11 @@ size_t web_feed_snapshot(void *user, char **out)
     }
     sb_printf(&b, "}\n\n");
     return done(&b, out);
+}
+
+void web_feed_whole(struct web_feed *f)
+{
+    f->whole = 1;
 }
 
 int web_feed_ended(const struct web_feed *f)
@@ -596,9 +655,10 @@ struct web_feed *web_feed_new(const struct kx_timing_set *timing)
         return NULL;
     f->rec = calloc(WF_WINDOW, sizeof(*f->rec));
     f->sent_cpu = calloc(KX_MAX_THREADS, sizeof(*f->sent_cpu));
+    f->sent_exec = calloc(KX_MAX_THREADS, sizeof(*f->sent_exec));
     f->sent_state = calloc(KX_MAX_THREADS, sizeof(*f->sent_state));
     f->sent_prio = calloc(KX_MAX_THREADS, sizeof(*f->sent_prio));
-    if (!f->rec || !f->sent_cpu || !f->sent_state || !f->sent_prio) {
+    if (!f->rec || !f->sent_cpu || !f->sent_exec || !f->sent_state || !f->sent_prio) {
         web_feed_free(f);
         return NULL;
     }
@@ -614,6 +674,7 @@ void web_feed_free(struct web_feed *f)
     reset(f);
     free(f->rec);
     free(f->sent_cpu);
+    free(f->sent_exec);
     free(f->sent_state);
     free(f->sent_prio);
     free(f);

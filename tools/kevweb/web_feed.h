@@ -6,8 +6,10 @@
 //          and misses;
 //   upd    what changed since the last update: new threads, threads whose CPU time, state or
 //          priority changed, timeline records, instances and misses, and the aggregates;
-//   end    the trace ended: the model finished (kx_stats_finish), each thread's CPU time as
-//          kevstat gives it.
+//   end    the trace ended: the model finished (kx_stats_finish), each thread's CPU time and
+//          its executed share (kx_exec_time) as kevstat gives them.
+// The head's "turns" says an emulator ran the CPUs in turn: a thread's executed share is then
+// less than its CPU time (kx_stats.h), and the page shows both.
 // Memory is bounded whatever the run's length: the timeline is a window of WF_WINDOW records
 // (the newest), instances and late ones a window of WF_RECENT each; aggregates cover all of
 // it; the model forgets what it keeps only for its end-of-trace listings once shown
@@ -37,6 +39,9 @@ void web_feed_counts(struct web_feed *f, const struct kev_live_counts *c);
 // The update since the last one, as a whole message in *out (malloc'd): its length, 0 when
 // nothing changed.
 size_t web_feed_update(struct web_feed *f, char **out);
+// The input is a finished capture (read whole, kev_live_whole): the task instances are judged
+// once, at its end, by the model over the whole file (kevstat's verdicts), not as each ends.
+void web_feed_whole(struct web_feed *f);
 // A snapshot message (for web_server's snap callback).
 size_t web_feed_snapshot(void *f, char **out);
 // The segment ended (the end message is waiting in web_feed_update).

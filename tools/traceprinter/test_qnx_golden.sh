@@ -76,6 +76,18 @@ ok = (size == 156 and total <= splen and typ == 4 and ncpu == 1 and cpu_size == 
 sys.exit(0 if ok else 1)
 PY
 done
+# A board's capture on 4 CPUs (golden/cpuwake-a53.kev.gz: user/apps/cpuwake on qemu-virt-a53
+# in exact mode, its condvar calls CondSignal and CondBroadcast on QNX's one number 83): QNX's
+# printer read it as written (../shared/qnx-tools scored it 1.000, asis=same), and every line it
+# prints is ours; its CondBroadcasts are QNX's SYNC_CONDVAR_SIGNAL with all:1.
+gzip -dc "$here/golden/cpuwake-a53.kev.gz" >"$dir/cpuwake.kev"
+lines "$dir/cpuwake.kev" >"$dir/cpuwake.txt"
+if diff -q <(gzip -dc "$here/golden/qnx-cpuwake-a53.txt.gz") "$dir/cpuwake.txt" >/dev/null; then
+    ok "cpuwake on 4 CPUs: every line QNX's traceprinter prints is ours ($(wc -l <"$dir/cpuwake.txt") lines, $(grep -c 'SIGNAL/83 sync_p:0x1 all:1$' "$dir/cpuwake.txt") CondBroadcasts)"
+else
+    notok "cpuwake on 4 CPUs: lines differ from QNX's traceprinter" \
+        "$(diff <(gzip -dc "$here/golden/qnx-cpuwake-a53.txt.gz") "$dir/cpuwake.txt" | head -6)"
+fi
 grep -q 'KER_CALL:MSG_SENDV/11 ' "$dir/le.txt" && grep -q 'KER_CALL:SYNC_MUTEX_LOCK/80 ' "$dir/le.txt" &&
     ok "kernel calls carry QNX's numbers" || notok "kernel calls carry QNX's numbers"
 # Loss shows in QNX's own printer too: the SYSTEM SLOG note after the last buffer (its count is

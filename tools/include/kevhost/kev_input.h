@@ -29,5 +29,9 @@ int kev_input_open(const char *tool, const char *name, int follow, struct kev_in
 // in time, -1 the input ended (its end, or an error said on stderr).
 long kev_input_read(struct kev_input *in, void *buf, size_t n, int timeout_ms);
 void kev_input_close(struct kev_input *in);
+// The input is a finished capture: a regular .kev file that ends in its trailer now (the
+// header's and the trailer's checks pass), read whole rather than as it arrives (1, and *cpus
+// the CPUs its trailer counts events of, bit n for CPU n; else 0).
+int kev_input_finished(const struct kev_input *in, uint32_t *cpus);
 
 #endif

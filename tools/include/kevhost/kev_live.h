@@ -86,6 +86,12 @@ void kev_live_free(struct kev_live *l);
 // Add a consumer (copied): 0, or -1 when KEV_LIVE_MAX_CONSUMERS are attached. During a
 // segment, begin and the header unit come at once, the rest from the next unit.
 int kev_live_attach(struct kev_live *l, const struct kev_live_consumer *c);
+// The input is a finished capture (kev_input_finished; before the first bytes), cpus the CPUs
+// with events (bit n: CPU n, its trailer's count not 0): its CPUs' events are merged in time
+// order however far apart the file holds them (no CPU is left behind after a second of trace
+// time, and each of cpus is waited for from the start: a CPU whose first buffer the file has
+// late), as the converters merge them; none is then late.
+void kev_live_whole(struct kev_live *l, uint32_t cpus);
 // The next n bytes of the input.
 void kev_live_feed(struct kev_live *l, const void *p, size_t n);
 // The input ended: what is held is given, a segment still open ends incomplete.

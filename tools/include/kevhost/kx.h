@@ -139,8 +139,6 @@ int64_t kx_boot_time(const struct kev_reader *r);
 int kx_time_arg(const char *arg, uint64_t *ns);
 // Seconds from cycles.
 double kx_seconds(const struct kev_reader *r, uint64_t cycles);
-// Write s as a JSON string (quoted, escaped).
-void kx_json_str(FILE *f, const char *s);
 // Index of the power-of-two bucket of v (0 for v == 0, else 1 + floor(log2 v)).
 unsigned kx_log2_bucket(uint64_t v);
 

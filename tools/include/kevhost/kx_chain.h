@@ -67,6 +67,7 @@ enum kx_chain_end {
 struct kx_chain {
     unsigned n;               // links, 1 .. KX_CHAIN_MAX
     uint8_t end;              // enum kx_chain_end
+    uint8_t waking;           // the root is waking (kx_chains.root_waking): its wake-up's latency
     int th[KX_CHAIN_MAX + 1];
     struct kx_link link[KX_CHAIN_MAX];
 };
@@ -90,6 +91,7 @@ struct kx_wlink {
 struct kx_wroot {
     int th;                   // -1: an unknown thread, a cycle or a cut chain
     uint64_t t;
+    uint64_t wake;            // of t, the root waking (a wake-up's latency, no work of its own)
 };
 
 struct kx_cwait {
@@ -120,6 +122,7 @@ struct kx_cwaiter {
 struct kx_cpair {
     int waiter, root;
     uint64_t t, waits;        // waits: of the waiter's waits, those with time on that root
+    uint64_t wake;            // of t, the root waking
 };
 
 struct kx_deadlock {
@@ -161,6 +164,12 @@ struct kx_chains {
     uint64_t oom;                       // waits not followed (out of memory)
     const struct kx_model *m;           // the priorities a wait starts with
     const struct kx_sink *sink;         // stretches as they end (sink->chain), may be NULL
+    // a root waking (woken, not yet running where nothing more urgent runs: kw_waking), may be
+    // NULL; a chain's stretch ends where it changes, at a thread's state like every change
+    int (*root_waking)(const void *user, int th);
+    const void *root_waking_user;
+    int restep;                         // a thread's state changed while waits were open: a
+                                        // root's waking may have (its own, or its CPU's thread)
     uint64_t t_last;
 };
 
@@ -183,7 +192,7 @@ void kx_chains_sync(struct kx_chains *c, int th, unsigned kind, int obj, int hol
 void kx_chains_step_slow(struct kx_chains *c, uint64_t t);
 static inline void kx_chains_step(struct kx_chains *c, uint64_t t)
 {
-    if (c->nchanged)
+    if (c->nchanged || c->restep)
         kx_chains_step_slow(c, t);
 }
 // At the end of the trace: every open wait's stretch ends at t (the wait stays open: t1 0).

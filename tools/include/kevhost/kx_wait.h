@@ -131,6 +131,7 @@ struct kw_part {
     uint64_t t;
     uint64_t own_run, own_ready, own_blocked;
     int own_by;         // who preempted the owner for the longest
+    uint64_t own_wake;  // the owner waking (kw_wait.own_wake), not in own_ready
 };
 
 // A wait that ended (or was still open at the end: t1 the trace's end), kept for the grouping
@@ -208,6 +209,9 @@ const struct kw_wait *kw_wait_by_serial(const struct kw *k, uint64_t serial);
 // state intervals; time older than its ring is reported as state 255 (unknown).
 unsigned kw_split(const struct kw *k, int th, uint64_t t0, uint64_t t1, struct kw_part *p,
                   unsigned max);
+// Thread th is waking now: READY, woken from a wait, and on its CPU only idle or a lower priority
+// runs (kw_wait.own_wake: a wake-up's latency, across CPUs the IPI and that CPU's answer).
+int kw_waking(const struct kw *k, int th);
 // A thread's period: the mean time between its wake-ups from waits other than a mutex's
 // (sleeps, receives, semaphores...), 0 when it woke fewer than 3 times.
 uint64_t kw_period(const struct kw *k, int th);

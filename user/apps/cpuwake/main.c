@@ -4,8 +4,9 @@
 // two consumers bound to the last two CPUs through one mutex and one condvar: one item and a
 // CondSignal, or every BCAST_EVERY-th round two items and a CondBroadcast, then a sleep, so
 // that the consumers wait on the condvar with their CPUs idle and each hand-over wakes a CPU.
-// A mover thread alternates between CPUs 1 and 2, MOVES times. It prints what it did:
-// "cpuwake: N broadcasts, N signals, N items, N condvar waits, N moves".
+// A mover thread alternates between CPUs 1 and 2, MOVES times, and counts the times the
+// kernel's thread table (ThreadInfo) shows it on another CPU than before: its moves. It prints
+// what it did: "cpuwake: N broadcasts, N signals, N items, N condvar waits, N moves by thread T".
 #include <kern.h>
 #include <stdio.h>
 #include <uapi/kapi.h>
@@ -17,7 +18,7 @@
 
 static uint8_t stacks[3][STACK] __attribute__((aligned(16)));
 static int mtx, cv, items, done;
-static unsigned consumed[2], waits[2], ncpus = 1;
+static unsigned consumed[2], waits[2], ncpus = 1, moved;
 
 static void bind(unsigned cpu)
 {
@@ -43,13 +44,30 @@ static int consumer(void *arg)
     return 0;
 }
 
+// The CPU the calling thread runs on, as the kernel's thread table has it (-1 not found).
+static int my_cpu(void)
+{
+    struct kthread_info ti;
+    uint32_t n = 0;
+    int pid = ProcSelf(), tid = ThreadSelf();
+    SysInfo(KSYSINFO_NTHREAD, &n);
+    for (unsigned s = 0; s < n; s++)
+        if (ThreadInfo(s, &ti) == 0 && ti.pid == pid && ti.tid == tid)
+            return ti.cpu;
+    return -1;
+}
+
 static int mover(void *arg)
 {
     (void)arg;
+    int was = my_cpu();
     for (unsigned i = 0; i < MOVES; i++) {
         bind(1u + (i & 1u));
         for (volatile unsigned spin = 0; spin < 2000u; spin++)
             ;
+        int now = my_cpu();
+        moved += now != was;
+        was = now;
     }
     return 0;
 }
@@ -85,7 +103,7 @@ int main(void)
     MutexUnlock(mtx);
     for (unsigned k = 0; k < 3; k++)
         ThreadJoin(tid[k], NULL);
-    printf("cpuwake: %u broadcasts, %u signals, %u items, %u condvar waits, %u moves\n", bcast,
-           sig, consumed[0] + consumed[1], waits[0] + waits[1], MOVES);
+    printf("cpuwake: %u broadcasts, %u signals, %u items, %u condvar waits, %u moves by thread %d\n",
+           bcast, sig, consumed[0] + consumed[1], waits[0] + waits[1], moved, tid[2]);
     return consumed[0] + consumed[1] == given ? 0 : 1;
 }
