@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The parts of the .kev file around the buffers (docs/kev-format.md): the ASCII header, the
-// system page (board and memory) and the trailer, built with trace/kev_file.c.
+// system page (board, memory, interrupt devices) and the trailer, built with trace/kev_file.c.
 #include "tracelogger.h"
 #include <kern.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <trace/kev_file.h>
 #include <trace/kev_ident.h>
 #include <board_user.h>
+#include <board_irqdev.h>
 
 // A board says what QNX would call its processor (board_user.h); these serve one that does not.
 #ifndef BOARD_QNX_SYSPAGE_TYPE
@@ -103,6 +104,11 @@ int kev_write_head(const struct tl_opts *o)
 #define SP_MEM(base, size, name) kev_sp_mem(&sp, base, size, name);
     BOARD_MEMORY_MAP(SP_MEM)
 #undef SP_MEM
+    // The devices on the interrupt lines, which D names at the interrupt probes over the
+    // capture as the kernel names them live (d/ddevinfo.h)
+#define SP_IRQDEV(line, name, major, instance) kev_sp_irqdev(&sp, line, major, instance, name);
+    BOARD_IRQ_DEVICES(SP_IRQDEV)
+#undef SP_IRQDEV
     // The process and thread tables when the capture starts (the trace's own snapshot
     // follows in the first buffer, unless tracing was started without it).
     uint32_t nproc = 0, nthread = 0;

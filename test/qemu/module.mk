@@ -444,6 +444,14 @@ SCRIPT_TESTS += qemu-decisions/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/t
 ifneq ($(filter decidetest,$(IMAGES)),)
 TEST_DEPS    += $(B)/decidetest.elf $(H)/dcompile $(H)/dtrace
 endif
+# Solaris's interrupt devices in D (struct dev_info, `devnamesp: d/ddevinfo.h), the Guide's
+# sdt/intr.d idiom, live and over the same boot's capture: irqrate's own count of its device's
+# interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).
+SCRIPT_TESTS += qemu-d-irqdev/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_d_irqdev.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_d_irqdev.sh|build/qemu-virt-a53|$(H)
+ifneq ($(filter irqdevtest,$(IMAGES)),)
+TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
+endif
 # dtrace -i over captures that lie partly outside their D program's run: a ring that wrapped
 # over the go (the stop kept), and tracing that began after the go and ended before the stop;
 # the board's aggregations over acq's events as truth (two boots of acqparity, about 5 s each).
