@@ -169,10 +169,18 @@ check "-l -n lists the probes a description matches" \
     "[ $rc = 0 ] && has list '^ +26 +kercall +MsgSend entry$' && [ \$(grep -c ' kercall ' $out/list.log) = 2 ]"
 # system("clear") (the Toolkit's top-like scripts redraw with it): the board's dtrace writes
 # clear(1)'s ANSI sequence itself, between the output around it (the console shows ESC as
-# \e); any other command is reported against its probe, and the program goes on.
-t sysclear "dtrace -q -w -n 'BEGIN { printf(\"a\"); system(\"clear\"); printf(\"b\\n\"); system(\"date\"); exit(0); }'"
-check "system(\"clear\") on the board writes the screen's clear sequence in its place; system(\"date\") is refused, said" \
+# \e); system("date") (the Guide's act/time.d) writes the host's date as date(1) does in UTC,
+# held to the host's own clock around the boot; any other command is reported against its
+# probe, and the program goes on.
+before=$(date -u +%s)
+t sysclear "dtrace -q -w -n 'BEGIN { printf(\"a\"); system(\"clear\"); printf(\"b\\n\"); system(\"date\"); system(\"uptime\"); exit(0); }'"
+after=$(date -u +%s)
+check "system(\"clear\") on the board writes the screen's clear sequence in its place; another command is refused, said" \
     "[ $rc = 0 ] && has sysclear '^a\\\\e\\[H\\\\e\\[2Jb$' && has sysclear 'system\\( \\) failed: the board has no shell'"
+said=$(grep -E '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 1-3][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} UTC [0-9]{4}$' "$out/sysclear.log" | head -1)
+at=$(date -u -d "$(echo "$said" | sed 's/ UTC / /')" +%s 2>/dev/null)
+check "system(\"date\") writes the host's date as date(1) prints it, within the boot ($said)" \
+    "[ -n '$at' ] && [ '${at:-0}' -ge $before ] && [ '${at:-0}' -le $after ]"
 t listall "dtrace -l"
 check "-l alone lists the kernel's probe table" \
     "[ $rc = 0 ] && [ \$(grep -cE '^ +[0-9]+ ' $out/listall.log) = \$(\"$h/dtrace\" -l | grep -cE '^ +[0-9]+ ') ]"

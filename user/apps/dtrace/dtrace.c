@@ -24,8 +24,7 @@
 #include <uapi/kdtrace.h>
 #include <kdt_dobj.h>
 #include <logger_prio.h>
-
-uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
+#include <utc_date.h>
 
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 #ifndef DTRACE_CC_ARENA
@@ -240,8 +239,11 @@ static int board_freopen(struct dcons *c, const char *path, const char **why)
     return -1;
 }
 
-// board_system: `clear` (the DTraceToolkit's top-like scripts: system("clear")) writes clear(1)'s
-// ANSI sequence (cursor home, erase the screen) among the output; any other command is refused.
+// board_system: the commands the board's dtrace runs itself, having no shell: `clear` (the
+// DTraceToolkit's top-like scripts) writes clear(1)'s ANSI sequence (cursor home, erase the
+// screen) among the output; `date` (the Guide's act/time.d) writes the host's date now, as
+// date(1) prints it in UTC ("Thu Nov  7 22:55:37 UTC 2026"), where the board reads one
+// (semihosting). Any other command is refused, said.
 static int board_system(struct dcons *c, const char *cmd, const char **why)
 {
     size_t n = strlen(cmd);
@@ -251,8 +253,21 @@ static int board_system(struct dcons *c, const char *cmd, const char **why)
         dfmt_puts(&c->out, "\033[H\033[2J");
         return 0;
     }
-    *why = "the board has no shell to run a command (run the script over a capture, "
-           "dtrace -i, for that)";
+    uint32_t now = n == 4 && !strncmp(cmd, "date", 4) ? utc_host_seconds() : 0;
+    if (now) {
+        char text[30];
+        utc_date_text(text, now);
+        if (text[8] == '0')     // date(1)'s day of the month is %e: space-padded
+            text[8] = ' ';
+        text[28] = '\n';
+        text[29] = 0;
+        dfmt_puts(&c->out, text);
+        return 0;
+    }
+    *why = n == 4 && !strncmp(cmd, "date", 4)
+               ? "the board has no date to give (no host clock: semihosting)"
+               : "the board has no shell to run a command but clear and date (run the script "
+                 "over a capture, dtrace -i, for that)";
     return -1;
 }
 
