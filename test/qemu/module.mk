@@ -381,6 +381,9 @@ SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-heavy/$(b)|
 # cost before the workload starts, and the workload still ends (python's count of primes).
 SCRIPT_TESTS += $(if $(filter $(BOARD),mps2-an385),qemu-fbt-slow/$(BOARD)|600|BOARD=$(BOARD)|test/qemu/test_fbt_slow.sh|$(B)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
+# The Toolkit's modcalls.d (every kernel function's entry) as a user runs it, make dtrace with
+# its own defaults (120 s): it ends, the workload's verdicts hold, the count is the capture's.
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS) raspi3b,qemu-fbt-modcalls/$(b)|300|test/qemu/test_fbt_modcalls.sh|$(b)|$(H))
 # Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
 BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))
 BENCH_DEPS   += $(if $(KFBT),$(B)/kbench.elf $(B)/kbench_nofbt.elf \
