@@ -4,7 +4,7 @@
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
-               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kdt_devinfo.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
@@ -48,7 +48,7 @@ KPID := $(if $(KUSDT),$(ARCH_PID_SRCS))
 KERNEL_SRCS += $(if $(KPID),kernel/kpid.c $(KPID),kernel/kpid_none.c)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
-               trace/d/stacks.c
+               trace/d/stacks.c trace/d/devinfo.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
 BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \

@@ -306,6 +306,7 @@ static int parse_syspage(struct kev_reader *r)
         return fail(r, KEV_ERR_SYSPAGE, off, "system page version ", "", rd32(r, off + 4),
                     " or record list length disagrees with TRACE_SYSPAGE_LEN ", r->kr_sp_len);
     off += 12;
+    r->kr_sp_list = off;
     while (off + 4 <= end) {
         uint32_t rh = rd32(r, off);
         unsigned type = rh >> 16, plen = rh & 0xffffu;
@@ -315,8 +316,8 @@ static int parse_syspage(struct kev_reader *r)
         if (next > end)
             return fail(r, KEV_ERR_SYSPAGE, off, "system page record overruns the page", 0, 0,
                         0, 0);
-        unsigned nw = type == KEV_SP_THREAD ? 4u : 2u;
-        if (type >= KEV_SP_BOARD && type <= KEV_SP_THREAD) {
+        unsigned nw = type == KEV_SP_THREAD ? 4u : type == KEV_SP_IRQDEV ? 3u : 2u;
+        if (type >= KEV_SP_BOARD && type <= KEV_SP_IRQDEV) {
             if (plen < 4u * nw + 1u)
                 return fail(r, KEV_ERR_SYSPAGE, off, "system page record type ", "", type,
                             " is too short: ", plen);
@@ -335,6 +336,32 @@ static int parse_syspage(struct kev_reader *r)
         off = next;
     }
     return fail(r, KEV_ERR_SYSPAGE, off, "system page has no END record", 0, 0, 0, 0);
+}
+
+// The record list parse_syspage checked (each record within the page), read again for the
+// interrupt devices; a name is copied as copy_name copies one (control bytes escaped).
+int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uint32_t *major,
+                     uint32_t *instance, char name[KEV_NAME_MAX])
+{
+    size_t off = r->kr_sp_list, end = r->kr_sp_off + r->kr_sp_len;
+    if (!off || r->kr_err)
+        return -1;
+    while (off + 4 <= end) {
+        uint32_t rh = rd32(r, off);
+        unsigned type = rh >> 16, plen = rh & 0xffffu;
+        size_t p = off + 4, next = p + ((plen + 3u) & ~3u);
+        if (type == KEV_SP_END || next > end)
+            return -1;
+        if (type == KEV_SP_IRQDEV && k-- == 0) {   // (parse_syspage: plen > 12)
+            *line = rd32(r, p);
+            *major = rd32(r, p + 4);
+            *instance = rd32(r, p + 8);
+            copy_name(name, r->kr_data + p + 12, plen - 12u);
+            return 0;
+        }
+        off = next;
+    }
+    return -1;
 }
 
 // The trailer sits at the very end: CONTROL slots BEGIN, INFO, per CPU EVENTS and LOST, END;

@@ -443,6 +443,13 @@ void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state
     sp_record(o, KEV_SP_THREAD, w, 4, name);
 }
 
+void kev_sp_irqdev(struct kev_out *o, uint32_t line, uint32_t major, uint32_t instance,
+                   const char *name)
+{
+    uint32_t w[3] = { line, major, instance };
+    sp_record(o, KEV_SP_IRQDEV, w, 3, name);
+}
+
 size_t kev_sp_end(struct kev_out *o)
 {
     kev_out_u32(o, KEV_SP_END << 16);

@@ -387,6 +387,9 @@ SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-heavy/$(b)|
 # cost before the workload starts, and the workload still ends (python's count of primes).
 SCRIPT_TESTS += $(if $(filter $(BOARD),mps2-an385),qemu-fbt-slow/$(BOARD)|600|BOARD=$(BOARD)|test/qemu/test_fbt_slow.sh|$(B)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
+# The Toolkit's modcalls.d (every kernel function's entry) as a user runs it, make dtrace with
+# its own defaults (120 s): it ends, the workload's verdicts hold, the count is the capture's.
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS) raspi3b,qemu-fbt-modcalls/$(b)|300|test/qemu/test_fbt_modcalls.sh|$(b)|$(H))
 # Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
 BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))
 BENCH_DEPS   += $(if $(KFBT),$(B)/kbench.elf $(B)/kbench_nofbt.elf \
@@ -449,6 +452,14 @@ SCRIPT_TESTS += qemu-decisions/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_de
 SCRIPT_TESTS += qemu-decisions/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_decisions.sh|build/qemu-virt-a53|$(H)
 ifneq ($(filter decidetest,$(IMAGES)),)
 TEST_DEPS    += $(B)/decidetest.elf $(H)/dcompile $(H)/dtrace
+endif
+# Solaris's interrupt devices in D (struct dev_info, `devnamesp: d/ddevinfo.h), the Guide's
+# sdt/intr.d idiom, live and over the same boot's capture: irqrate's own count of its device's
+# interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).
+SCRIPT_TESTS += qemu-d-irqdev/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_d_irqdev.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_d_irqdev.sh|build/qemu-virt-a53|$(H)
+ifneq ($(filter irqdevtest,$(IMAGES)),)
+TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
 endif
 # dtrace -i over captures that lie partly outside their D program's run: a ring that wrapped
 # over the go (the stop kept), and tracing that began after the go and ended before the stop;

@@ -171,7 +171,7 @@ check "the boot ran to its end, acq and appinit without failures (status $rc)" \
     "[ $rc = 0 ] && grep -qE \"\$(con_from appinit)appinit: done, 0 failures\$\" '$tmp/run.out'"
 [ $rc = 0 ] || tail -8 "$tmp/run.out" | sed 's/^/# /'
 check "the board lowers the script's bufsize=16k to the 8k one read takes and says so" \
-    "grep -q '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once (asked 16k' '$tmp/dtrace.out'"
+    "grep -q '^dtrace: buffer size lowered to 8k: this dtrace reads 8k at once, as often as it fills (asked 16k' '$tmp/dtrace.out'"
 
 (cd "$tmp" && "$H/dtrace" -T acq -i "$tmp/trace.kev" -s "$tmp/toolbox.d" > "$tmp/cap.out" 2> "$tmp/cap.err")
 crc=$?

@@ -15,6 +15,7 @@
 #include <d/dprobes.h>
 #include <d/dstacks.h>
 #include <d/dvm.h>
+#include <d/ddevinfo_table.h>
 #include "../../trace/d/dvm_impl.h"   /* the per-CPU work area (test_scrub_after_firing) */
 
 static uint8_t arena[2 << 20] __attribute__((aligned(8)));
@@ -235,6 +236,59 @@ static void test_kernel_variable(void **state)
     assert_int_equal(r.first[2], 1);
     assert_int_equal(r.first[4], 0x7ffffffe);
     assert_int_equal(r.first[5], 0xfffe);
+}
+
+/* the host's interrupt devices for test_interrupt_devices: a board's table of two lines */
+static const struct ddev test_devs[] = { { 8, 1, 0, "timer" }, { 3, 0, 1, "uart" } };
+
+int dvm_devinfo(unsigned member, uint64_t line, int64_t *out)
+{
+    return ddev_member(test_devs, 2, member, line, out);
+}
+
+const char *dvm_devname(uint64_t major)
+{
+    return ddev_name(test_devs, 2, major);
+}
+
+/* Solaris's struct dev_info and `devnamesp[] (d/ddevinfo.h): a line the table names gives its
+ * driver's number, instance and name; a line it does not name is the device "irq" of its
+ * number; a value that is no line, and a driver no line has, are invalid addresses (ERROR,
+ * DVM_F_BADADDR at that value), as a bad pointer is on Solaris. */
+static void test_interrupt_devices(void **state)
+{
+    (void)state;
+    compile("BEGIN { trace(((struct dev_info *)arg0)->devi_major); }"
+            "BEGIN { this->d = (struct dev_info *)arg0; trace(this->d->devi_instance); }"
+            "BEGIN { this->d = (struct dev_info *)arg0;"
+            "        trace(stringof(`devnamesp[this->d->devi_major].dn_name)); }"
+            "interrupt::irq3:entry { trace(`devnamesp[arg0].dn_name); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 8);
+    fire(DPROBE_BEGIN, 24);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 0);
+    assert_int_equal(r.n, 6);
+    assert_int_equal(r.first[0], 1);
+    assert_int_equal(r.first[1], 0);
+    assert_memory_equal(&r.first[2], "timer\0", 6);
+    assert_int_equal(r.first[3], DDEV_MAJOR_LINE);
+    assert_int_equal(r.first[4], 24);
+    assert_memory_equal(&r.first[5], "irq\0", 4);
+    fire(DPROBE_BEGIN, DDEV_NLINES);
+    r = read_all();
+    assert_int_equal(r.nerr, 3);
+    for (unsigned k = 0; k < 3; k++) {
+        assert_int_equal(r.err[k].er_fault, DVM_F_BADADDR);
+        assert_int_equal(r.err[k].er_addr, DDEV_NLINES);
+    }
+    fire(DPROBE_IRQ_ENTRY(3), 0);   /* (arg0 as a driver's number) the uart's */
+    fire(DPROBE_IRQ_ENTRY(3), 7);   /* no line's */
+    r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_addr, 7);
+    assert_int_equal(r.n, 1);
+    assert_memory_equal(&r.first[0], "uart\0", 5);
 }
 
 /* A consumer that may not see kernel addresses (st.scrub, set by the kernel for one without
@@ -951,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_fault_addr_not_stale), cmocka_unit_test(test_user_read_privilege),
         cmocka_unit_test(test_kernel_frames_privilege),
         cmocka_unit_test(test_kernel_variable), cmocka_unit_test(test_scrub_after_firing),
+        cmocka_unit_test(test_interrupt_devices),
         cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),

@@ -396,6 +396,60 @@ static void test_system_page_forms(void **st)
     kcap_free(&c);
 }
 
+// The interrupt devices of the system page (KEV_SP_IRQDEV, D's struct dev_info over a
+// capture): each record read back in its order with its line, driver number, instance and
+// name (a control byte escaped as any name is); a page with none, and a record too short for
+// its words and a name, say so.
+static void test_system_page_irqdevs(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 0, TRACE_POLICY_SWITCH, 3000, 400);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    uint32_t line, major, inst;
+    char name[KEV_NAME_MAX];
+    assert_int_equal(kev_sp_irqdev_at(&rd, 0, &line, &major, &inst, name), -1); // none
+    static uint8_t page[512];
+    struct kev_out o;
+    kev_out_init(&o, page, sizeof(page), 0);
+    const struct kev_sp_machine m = { KEV_SP_QNX_ARM, 1, 25000000, 0, 25, "Cortex-M3",
+                                      "mps2-an385", "armle" };
+    kev_sp_begin(&o, &m);
+    kev_sp_board(&o, "mps2-an385", 25000000, 1);
+    kev_sp_irqdev(&o, 8, 1, 0, "timer");
+    kev_sp_proc(&o, 1, 0, "init");
+    kev_sp_irqdev(&o, 3, 0, 1, "ua\x01rt");
+    size_t plen = kev_sp_end(&o);
+    assert_int_equal(o.ko_err, 0);
+    size_t len;
+    uint8_t *d = with_page(&c, page, plen, &len);
+    assert_int_equal(kev_open(&rd, d, len), 0);
+    assert_int_equal(kev_sp_irqdev_at(&rd, 0, &line, &major, &inst, name), 0);
+    assert_int_equal(line, 8);
+    assert_int_equal(major, 1);
+    assert_int_equal(inst, 0);
+    assert_string_equal(name, "timer");
+    assert_int_equal(kev_sp_irqdev_at(&rd, 1, &line, &major, &inst, name), 0);
+    assert_int_equal(line, 3);
+    assert_int_equal(inst, 1);
+    assert_non_null(strstr(name, "ua"));
+    assert_null(strchr(name, 1));
+    assert_int_equal(kev_sp_irqdev_at(&rd, 2, &line, &major, &inst, name), -1);
+    assert_string_equal(kev_proc_name(&rd, 1), "init");
+    free(d);
+
+    // a record of type IRQDEV holding two words: too short
+    size_t blob = ((size_t)(page[2] | page[3] << 8) + 3u) & ~(size_t)3u, off = blob + 12;
+    while ((page[off + 2] | page[off + 3] << 8) != KEV_SP_IRQDEV)
+        off += 4 + (((size_t)(page[off] | page[off + 1] << 8) + 3u) & ~(size_t)3u);
+    page[off] = 8, page[off + 1] = 0;
+    d = with_page(&c, page, plen, &len);
+    assert_int_equal(kev_open(&rd, d, len), KEV_ERR_SYSPAGE);
+    assert_non_null(strstr(kev_error(&rd), "too short"));
+    free(d);
+    kcap_free(&c);
+}
+
 static void test_bad_magic_version_and_byte_order(void **st)
 {
     (void)st;
@@ -915,6 +969,7 @@ int main(void)
         cmocka_unit_test(test_rejected_apart_from_lost),
         cmocka_unit_test(test_truncated_files),
         cmocka_unit_test(test_system_page_forms),
+        cmocka_unit_test(test_system_page_irqdevs),
         cmocka_unit_test(test_bad_magic_version_and_byte_order),
         cmocka_unit_test(test_random_bytes_in_the_middle),
         cmocka_unit_test(test_unterminated_combine_event),

@@ -438,9 +438,13 @@ static int host_freopen(struct dcons *c, const char *path, const char **why)
     return 0;
 }
 
+/* host_system: the command's output goes after what the program printed before it, the
+ * symbolizer's held lines too (dtrace -i names frames through it: its lines wait there) */
 static int host_system(struct dcons *c, const char *cmd, const char **why)
 {
     (void)c;
+    if (sym_on)
+        sym_flush(run_out);
     fflush(run_out);
     fflush(stderr);
     if (system(cmd) == -1) {

@@ -18,6 +18,7 @@
 #include "kevreplay_args.h"
 #include "kevreplay_table.h"
 #include "kevuname.h"
+#include "kevdevinfo.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
@@ -1446,6 +1447,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->goless = c->dprog > 0 && !c->dprog_go;
     replay_now = p;
     kev_uname_capture(r);   /* `utsname: the capture's header */
+    kev_devinfo_capture(r); /* struct dev_info: the capture's system page */
     pid_max = 0;
     dvm_uread = replay_uread;
     dvm_nrunnable = replay_nrunnable;

@@ -504,6 +504,10 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
             return cg_xlate_member(g, n, t);
         if (n->op == T_DOT && cg_is_uname(n->a, n->s)) /* `utsname.sysname... */
             return cg_uname(g, n->a, n->s, t);
+        if (cg_is_devnames(n)) /* `devnamesp[major].dn_name: a driver's name */
+            return cg_devname(g, n, t);
+        if (cg_is_devinfo_member(g, n)) /* ((struct dev_info *)line)->devi_major... */
+            return cg_devinfo_member(g, n, t);
         if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
             && !cg_sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
             return cg_procinfo_member(g, n, t);

@@ -194,6 +194,11 @@ unsigned cg_kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t
 unsigned cg_kernel_element(struct cg *g, const struct dnode *n, struct dtype *t);
 int cg_is_uname(const struct dnode *n, const char *member);
 unsigned cg_uname(struct cg *g, const struct dnode *n, const char *member, struct dtype *t);
+/* cg_devinfo.c: Solaris's interrupt device structures (d/ddevinfo.h) */
+int cg_is_devinfo_member(struct cg *g, struct dnode *n); /* p->m, p a struct dev_info * */
+unsigned cg_devinfo_member(struct cg *g, struct dnode *n, struct dtype *t);
+int cg_is_devnames(const struct dnode *n);               /* `devnamesp[i].m */
+unsigned cg_devname(struct cg *g, struct dnode *n, struct dtype *t);
 
 /* cg_args.c: probe arguments (args[k]) and the process information (curpsinfo->...) */
 unsigned cg_procinfo_member(struct cg *g, struct dnode *n, struct dtype *t);

@@ -8,6 +8,7 @@
 #include "dvm_impl.h"
 #include <d/dprinfo.h>
 #include <d/duname.h>
+#include <d/ddevinfo.h>
 #include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
@@ -48,6 +49,18 @@ __attribute__((weak)) const char *dvm_uname(unsigned member)
 {
     (void)member;
     return "";
+}
+
+__attribute__((weak)) int dvm_devinfo(unsigned member, uint64_t line, int64_t *out)
+{
+    (void)member, (void)line, (void)out;
+    return -1;
+}
+
+__attribute__((weak)) const char *dvm_devname(uint64_t major)
+{
+    (void)major;
+    return NULL;
 }
 
 /* the engine's own dvm_ppid: the process's entry in the host's dvm_lwpinfo (a who holds 16
@@ -514,6 +527,7 @@ static int subr_take(struct dvm_cpu *c, unsigned id, struct subr_args *a)
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
         [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
         [DIF_S_KVAR] = "ii", [DIF_S_PROGENYOF] = "i", [DIF_S_UNAME] = "i",
+        [DIF_S_DEVINFO] = "ii", [DIF_S_DEVNAME] = "i",
     };
     unsigned n = (unsigned)strlen(sig[id]);
     if (c->ntup != n) {
@@ -668,6 +682,19 @@ static uint64_t sub_kvar(struct dvm_cpu *c, const struct subr_args *a)
     return v;
 }
 
+/* ((struct dev_info *)line)->member (d/ddevinfo.h): the host's answer; a value that is no
+ * interrupt line is an invalid address, as a bad dev_info pointer is on Solaris */
+static uint64_t sub_devinfo(struct dvm_cpu *c, const struct subr_args *a)
+{
+    int64_t v = 0;
+    if (a->iv[0] < 0 || dvm_devinfo((unsigned)a->iv[0], (uint64_t)a->iv[1], &v) != 0) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = (uint64_t)a->iv[1];
+        return 0;
+    }
+    return (uint64_t)v;
+}
+
 /* caller (iv[0] 0) and ucaller (1): a timer's interrupted pc, else the frame above */
 static uint64_t sub_caller(struct dvm_cpu *c, const struct subr_args *a)
 {
@@ -786,6 +813,19 @@ static long str_prstr(const struct subr_args *a, char *d, unsigned max)
     else if ((uint64_t)a->iv[1] <= UINT32_MAX && dvm_lwpinfo((uint32_t)a->iv[1], &li) == 0 &&
              li.fname)
         v = li.fname;
+    return str_put(v, d, max);
+}
+
+/* `devnamesp[major].dn_name (d/ddevinfo.h): a driver no line's device has is an invalid
+ * address, as an index past Solaris's devnamesp[] is */
+static long str_devname(struct dvm_cpu *c, const struct subr_args *a, char *d, unsigned max)
+{
+    const char *v = dvm_devname((uint64_t)a->iv[0]);
+    if (!v) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = (uint64_t)a->iv[0];
+        return -1;
+    }
     return str_put(v, d, max);
 }
 
@@ -963,6 +1003,7 @@ static uint64_t subr_string(struct dvm_cpu *c, unsigned id, const struct subr_ar
     switch (id) {
     case DIF_S_COPYINSTR: case DIF_S_COPYINSTR2: n = str_copyin(c, id, a, d, max); break;
     case DIF_S_PRSTR: n = str_prstr(a, d, max); break;
+    case DIF_S_DEVNAME: n = str_devname(c, a, d, max); break;
     case DIF_S_UNAME: /* d/duname.h */
         n = str_put(a->iv[0] >= 0 && a->iv[0] < DUN_COUNT ? dvm_uname((unsigned)a->iv[0]) : "",
                     d, max);
@@ -1013,6 +1054,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
                                a.iv[1] > 0 && a.iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)a.iv[1]
                                                                            : DVM_STACK_MAXDEPTH);
     case DIF_S_KVAR: return sub_kvar(c, &a);
+    case DIF_S_DEVINFO: return sub_devinfo(c, &a);
     case DIF_S_CALLER: return sub_caller(c, &a);
     case DIF_S_STACKDEPTH:
         if ((a.iv[0] & 1) && user_refused(c))

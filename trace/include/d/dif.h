@@ -133,6 +133,11 @@ enum dif_subr {
     /* `utsname.m, `architecture, `platform: (member) -> the system's name of that kind
      * (enum dvm_uname_member, d/dprinfo.h), from the host's dvm_uname */
     DIF_S_UNAME,
+    /* ((struct dev_info *)line)->devi_major, ->devi_instance: (member, line) -> the member
+     * (enum ddev_member) of the interrupt line's device, from the host's dvm_devinfo; and
+     * `devnamesp[major].dn_name: (major) -> the driver's name, from dvm_devname (d/ddevinfo.h);
+     * a line or driver the host has none for is an invalid address */
+    DIF_S_DEVINFO, DIF_S_DEVNAME,
     DIF_S_COUNT
 };
 

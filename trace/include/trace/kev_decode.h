@@ -114,6 +114,7 @@ struct kev_reader {
     unsigned kr_ver_major, kr_ver_minor;
     uint64_t kr_cycles_per_sec;
     size_t kr_sp_off, kr_sp_len; // system page
+    size_t kr_sp_list;           // its record list's first record (0: none)
     size_t kr_ev_off, kr_ev_end; // slots
     char kr_board[KEV_NAME_MAX];
     uint32_t kr_board_hz, kr_board_ncpu;
@@ -197,6 +198,11 @@ const char *kev_attr(const struct kev_reader *r, const char *key, unsigned *len)
 // Names from the system page and from name events seen so far (NULL when unknown).
 const char *kev_proc_name(const struct kev_reader *r, uint32_t pid);
 const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t tid);
+// The k-th interrupt line's device of the system page (KEV_SP_IRQDEV records, in their
+// order): 0 and *line, *major, *instance and its driver's name in name (as the tools print a
+// name), or -1 when the page has fewer (or none).
+int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uint32_t *major,
+                     uint32_t *instance, char name[KEV_NAME_MAX]);
 // Copy the NUL-terminated string packed in e's payload from word `first` into buf[n].
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                       char *buf, size_t n);

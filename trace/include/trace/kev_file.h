@@ -30,6 +30,7 @@ struct kev_out {
 #define KEV_SP_MEM    2u // base, size, name
 #define KEV_SP_PROC   3u // pid, ppid, name
 #define KEV_SP_THREAD 4u // pid, tid, state, priority, name
+#define KEV_SP_IRQDEV 5u // line, major, instance, driver name: an interrupt line's device
 
 // Trailer flags.
 #define KEV_TRL_FILLED      1u // tracing stopped because every buffer was full (fill policy)
@@ -102,6 +103,10 @@ void kev_sp_mem(struct kev_out *o, uint32_t base, uint32_t size, const char *nam
 void kev_sp_proc(struct kev_out *o, uint32_t pid, uint32_t ppid, const char *name);
 void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state,
                    uint32_t prio, const char *name);
+// The device on interrupt line `line`: its driver's name and number (major) and which of the
+// driver's devices it is (boards/<b>/board_irqdev.h; D's struct dev_info, d/ddevinfo.h).
+void kev_sp_irqdev(struct kev_out *o, uint32_t line, uint32_t major, uint32_t instance,
+                   const char *name);
 size_t kev_sp_end(struct kev_out *o);
 
 // The loss note (kev.h KEV_SYS_SLOG) after the last buffer: "N events lost ...", at time t32.

@@ -7,7 +7,7 @@ PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 # The code generator's files (trace/d/module.mk's D_CG_SRCS, read after this file).
 D_CG_FILES := $(sort $(wildcard trace/d/cg*.c))
-EXTRA := trace/d/consume.c trace/d/caggpack.c trace/d/flowindent.c trace/d/fmt.c trace/d/cstack.c trace/d/csymaddr.c trace/d/agg.c trace/d/vm.c trace/d/engine.c trace/d/stacks.c \
+EXTRA := user/lib/utc_date.c trace/d/consume.c trace/d/caggpack.c trace/d/flowindent.c trace/d/fmt.c trace/d/cstack.c trace/d/csymaddr.c trace/d/agg.c trace/d/vm.c trace/d/engine.c trace/d/stacks.c \
          trace/d/verify.c trace/d/probes.c trace/d/dfbt.c trace/d/dobj_opts.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c trace/d/dtarget.c trace/d/lex.c \
          trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/dcpp.c \
          $(D_CG_FILES)

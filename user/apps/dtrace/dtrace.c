@@ -24,8 +24,7 @@
 #include <uapi/kdtrace.h>
 #include <kdt_dobj.h>
 #include <logger_prio.h>
-
-uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
+#include <utc_date.h>
 
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 #ifndef DTRACE_CC_ARENA
@@ -82,15 +81,18 @@ static void write_out(void *arg, const char *s, size_t n)
 }
 
 // Each CPU's principal buffer in turn (the kernel's D buffers are per CPU).
-static unsigned read_records(struct dcons *c, unsigned ncpu)
+// read_records: every CPU's principal buffer read and consumed; the most bytes one of them held.
+static uint32_t read_records(struct dcons *c, unsigned ncpu)
 {
-    unsigned count = 0;
+    uint32_t most = 0;
     for (unsigned cpu = 0; cpu < ncpu; cpu++) {
         int n = dt(KDT_READ, cpu, (uint32_t)(uintptr_t)records, sizeof(records));
         if (n < 0)
             fprintf(stderr, "dtrace: cannot read CPU %u's principal buffer: %s\n", cpu,
                     errtext(errno));
-        for (int off = 0; n > 0 && off < n; count++) {
+        if (n > 0 && (uint32_t)n > most)
+            most = (uint32_t)n;
+        for (int off = 0; n > 0 && off < n;) {
             const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
             if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
                 break;
@@ -99,7 +101,61 @@ static unsigned read_records(struct dcons *c, unsigned ncpu)
         }
     }
     dcons_drops(c);
-    return count;
+    return most;
+}
+
+// next_wait: the time to the next read, in ns. DTrace reads every switchrate (1hz by default)
+// into buffers of 4m; this dtrace's are 8k at most (fit_bufsize), which a stream of a few
+// thousand records a second (the Toolkit's dapptrace, the Guide's sched/pritime.d at their
+// default sizes) fills in a fraction of that. So the reads begin READ_WAIT_MIN apart; the wait
+// doubles while reads come back empty, up to a ceiling (READ_WAIT_MAX, or switchrate's period
+// when that is shorter: 8k every 20 ms is 400 KB of records a second), halves while they come
+// back half full or more, and a drop since the last read (a buffer that filled) sets it back
+// to READ_WAIT_MIN and the ceiling to half the wait that let the buffer fill: a stream is read
+// before it fills whenever the board can keep up, and bursts lower the ceiling until they fit.
+// What still overflows is counted as drops, as ever, and said with the buffer's advice at the
+// end (drop_advice). The records are consumed in the same order whenever they are read;
+// dtrace -i consumes where these reads were (docs/d-consumer.md), so both ways print the same.
+#define READ_WAIT_MIN 1000000u          // 1 ms: the kernel's timers' grain
+#define READ_WAIT_MAX 20000000u         // 20 ms
+struct read_pace {
+    uint64_t wait, ceiling;             // ns
+};
+
+static void next_wait(struct read_pace *r, uint32_t most, uint32_t bufsize, int dropped)
+{
+    if (dropped) {
+        r->ceiling = r->wait / 2u;
+        r->wait = READ_WAIT_MIN;
+    } else if (most >= bufsize / 2u) {
+        r->wait /= 2u;
+    } else if (most == 0) {
+        r->wait *= 2u;
+    }
+    if (r->ceiling < READ_WAIT_MIN)
+        r->ceiling = READ_WAIT_MIN;
+    r->wait = r->wait < READ_WAIT_MIN ? READ_WAIT_MIN : r->wait > r->ceiling ? r->ceiling : r->wait;
+}
+
+// drop_advice: after drops, what the user can change, once (DTrace's own advice is a larger
+// -b, which this dtrace cannot take past the 8k it reads at once)
+static void drop_advice(const struct dvm_state *st)
+{
+    fprintf(stderr, "dtrace: the principal buffers (%luk a CPU, the most this dtrace reads at "
+                    "once) filled between reads, which come as often as they fill, 1 ms apart "
+                    "at the most\n", (unsigned long)(st->buf[0].size / 1024u));
+    fprintf(stderr, "dtrace: each string in a record takes strsize (%u) bytes: a smaller -x "
+                    "strsize, or fewer or shorter records, drop less\n", (unsigned)st->strsize);
+}
+
+// drops_now: the principal buffers' drops so far, over the CPUs (the engine's counts, which
+// the consumer's mapping of its state reads)
+static uint64_t drops_now(const struct dvm_state *st)
+{
+    uint64_t n = 0;
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
+        n += st->stats[cpu].drops;
+    return n;
 }
 
 // Fill policy: as dtrace(1M) does, the session ends once any CPU's buffer is full (END then
@@ -240,8 +296,11 @@ static int board_freopen(struct dcons *c, const char *path, const char **why)
     return -1;
 }
 
-// board_system: `clear` (the DTraceToolkit's top-like scripts: system("clear")) writes clear(1)'s
-// ANSI sequence (cursor home, erase the screen) among the output; any other command is refused.
+// board_system: the commands the board's dtrace runs itself, having no shell: `clear` (the
+// DTraceToolkit's top-like scripts) writes clear(1)'s ANSI sequence (cursor home, erase the
+// screen) among the output; `date` (the Guide's act/time.d) writes the host's date now, as
+// date(1) prints it in UTC ("Thu Nov  7 22:55:37 UTC 2026"), where the board reads one
+// (semihosting). Any other command is refused, said.
 static int board_system(struct dcons *c, const char *cmd, const char **why)
 {
     size_t n = strlen(cmd);
@@ -251,8 +310,21 @@ static int board_system(struct dcons *c, const char *cmd, const char **why)
         dfmt_puts(&c->out, "\033[H\033[2J");
         return 0;
     }
-    *why = "the board has no shell to run a command (run the script over a capture, "
-           "dtrace -i, for that)";
+    uint32_t now = n == 4 && !strncmp(cmd, "date", 4) ? utc_host_seconds() : 0;
+    if (now) {
+        char text[30];
+        utc_date_text(text, now);
+        if (text[8] == '0')     // date(1)'s day of the month is %e: space-padded
+            text[8] = ' ';
+        text[28] = '\n';
+        text[29] = 0;
+        dfmt_puts(&c->out, text);
+        return 0;
+    }
+    *why = n == 4 && !strncmp(cmd, "date", 4)
+               ? "the board has no date to give (no host clock: semihosting)"
+               : "the board has no shell to run a command but clear and date (run the script "
+                 "over a capture, dtrace -i, for that)";
     return -1;
 }
 
@@ -502,8 +574,8 @@ static int fit_bufsize(struct dobj_file_hdr *h)
                 (unsigned)(sizeof(records) / 1024));
         return 1;
     }
-    fprintf(stderr, "dtrace: buffer size lowered to %uk: this dtrace reads %uk at once "
-                    "(asked %luk; -x switchrate=10hz drains it more often)\n",
+    fprintf(stderr, "dtrace: buffer size lowered to %uk: this dtrace reads %uk at once, as "
+                    "often as it fills (asked %luk)\n",
             (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024),
             (unsigned long)(h->bufsize / 1024));
     h->bufsize = sizeof(records);
@@ -666,23 +738,30 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     const int workload_pid = child;
     // With a workload, tracing ends when it does; without one, when the program calls exit()
     // (dtrace(1M) would also stop on ^C; a board has none to send).
+    const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
+    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX };
+    uint64_t dropped = drops_now(st);
     for (;;) {
-        uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
         if (child > 0) {
-            TimerTimeout(period);
+            TimerTimeout(pace.wait);
             if (ProcWait(child, &status) == child)
                 child = -1;
         } else {
-            ThreadSleep(period);
+            ThreadSleep(pace.wait);
         }
-        read_records(&cons, st->opts.ncpu);
+        uint32_t most = read_records(&cons, st->opts.ncpu);
         if (st->exiting || (c->workload && child < 0) || any_filled(st))
             break;
+        uint64_t d = drops_now(st);
+        next_wait(&pace, most, (uint32_t)st->buf[0].size, d != dropped);
+        dropped = d;
     }
     dt(KDT_STOP, 0, 0, 0);
     int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
+    if (drops_now(st))
+        drop_advice(st);
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));

@@ -8,3 +8,8 @@ MMIO  := $(BOARD_DEVTIMER_WINDOW)
 # Its boot image for the test: appinit starts it under a capture (as make run APPS=irqrate).
 IMAGES       += irqtest
 irqtest_APPS := appinit irqrate tracelogger
+
+# Its image under dtrace: D's interrupt devices (struct dev_info, `devnamesp) counted live and
+# over the same boot's capture against irqrate's own count (test/qemu/test_d_irqdev.sh).
+IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,irqdevtest)
+irqdevtest_APPS := dtrace appinit irqrate tracelogger

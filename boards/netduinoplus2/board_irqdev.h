@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// The devices on this board's interrupt lines, as D reads them at the interrupt probes
+// (Solaris's struct dev_info and `devnamesp[], d/ddevinfo.h): X(line, driver, major, instance),
+// the driver's name, its number (Solaris's major) and which of its devices the line's is (the
+// chip's own numbering where it has one), so that the Guide's sdt/intr.d prints "%s%d" as the
+// board's documents name the device. The kernel gives them live (kernel/kdt_devinfo.c), the
+// tracelogger writes them into a capture's system page (tracelogger/kevhead.c) for dtrace -i.
+// A line not named here is the device "irq" of its own number. Only #defines here.
+#ifndef BOARD_IRQDEV_H
+#define BOARD_IRQDEV_H
+#define BOARD_IRQ_DEVICES(X)                                                   \
+    X(28, "tim", 0, 2)          /* TIM2: the kernel's cycle counter */        \
+    X(29, "tim", 0, 3)          /* TIM3: the programs' device timer */        \
+    X(31, "usart", 1, 3)        /* USART3 (NVIC 39, BOARD_NVIC_ALIAS_LINE) */
+#endif

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// The devices on this board's interrupt lines, as D reads them at the interrupt probes
+// (Solaris's struct dev_info and `devnamesp[], d/ddevinfo.h): X(line, driver, major, instance),
+// the driver's name, its number (Solaris's major) and which of its devices the line's is (the
+// chip's own numbering where it has one), so that the Guide's sdt/intr.d prints "%s%d" as the
+// board's documents name the device. The kernel gives them live (kernel/kdt_devinfo.c), the
+// tracelogger writes them into a capture's system page (tracelogger/kevhead.c) for dtrace -i.
+// A line not named here is the device "irq" of its own number. Only #defines here.
+#ifndef BOARD_IRQDEV_H
+#define BOARD_IRQDEV_H
+#define BOARD_IRQ_DEVICES(X)                                                   \
+    X(0, "cntps", 0, 0)         /* the secure physical timer */               \
+    X(1, "cntp", 1, 0)          /* the EL1 physical timer: the device timer */ \
+    X(2, "cnthp", 2, 0)         /* the hypervisor timer */                    \
+    X(3, "cntv", 3, 0)          /* the virtual timer: the tick */             \
+    X(17, "uart", 4, 0)         /* PL011 UART 0 (GPU interrupt 57): the console */
+#endif
