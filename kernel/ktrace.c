@@ -342,6 +342,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_STOP:
         trace_ring_stop(r);
         forget_open_calls();
+        if (r->tr_quiet)
+            ktrace_notes_wake();    // a probe's capture: the logger sleeps until this
         return 0;
     case KTRACE_FLUSHBUFFER:
         return filter_result(trace_ring_flush(r));

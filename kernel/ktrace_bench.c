@@ -3,7 +3,7 @@
 // trace_disabled_hook_insns, trace_simple_event_insns, trace_combine_event_insns; make bench),
 // so that what a hook costs is measured on the kernel's own code: a disabled class hook, a
 // simple event, a combine event, the decisions' hooks (REMAIN_CPU, SURRENDER, SIGNAL_SEND),
-// and a stall of the kernel for the tests.
+// the traced tick's look at a probe's flush request, and a stall of the kernel for the tests.
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_tick.h>
 #include <kernel/kview.h>
@@ -54,6 +54,9 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
         return 0;
     case KTRACE_BENCH_SIGNAL:
         BENCH_LOOP(n, ktrace_signal_send(cur, 1));
+        return 0;
+    case KTRACE_BENCH_PROBE_TICK:
+        BENCH_LOOP(n, ktrace_probe_tick());
         return 0;
     case KTRACE_BENCH_STALL:
         return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);

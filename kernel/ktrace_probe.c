@@ -25,6 +25,12 @@ struct kev_probe_block kev_probe_block __attribute__((aligned(16), used, section
 static uint32_t kev_probe_acks[TRACE_MAX_BUFS] __attribute__((aligned(16), used, section(".probe")));
 // The header and system page the logger published, copied where the reader can read them.
 static uint8_t *head_copy;
+// What the kernel did for the reader since the capture was published (KTRACE_PROBE_WORK): the
+// flush requests its tick served and the board's cycles they took (one CPU's tick at a time),
+// and the ring's count, when published, of the buffer starts flushes caused (each a flushed
+// CPU's next event's buffer switch, which the flush's own time does not hold).
+static struct ktrace_probe_work work;
+static uint64_t reopen_cycles0;
 
 // The magic, written last and in pieces so that its text is in no image (a scan of RAM or of
 // the ELF file finds the one block that is live).
@@ -73,6 +79,9 @@ static int publish(const struct proc *p, uint32_t arg)
     if (!(pub.flags & KEV_PROBE_F_KEEP))
         trace_ring_set_acks(&ktrace, kev_probe_acks);
     trace_ring_set_quiet(&ktrace, 1);
+    trace_ring_set_wake(&ktrace, pub.wake_bufs);
+    kmemset(&work, 0, sizeof(work));
+    reopen_cycles0 = ktrace.tr_reopen_cycles;
     uint32_t gen = b->pb_gen + 1u;
     b->pb_check = 0;        // a reader that halts the target in between sees a bad block
     b->pb_version = KEV_PROBE_VERSION;
@@ -144,6 +153,17 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
             started = 0x3fffffffu;
         return (int)(started << 1 | (ktrace.tr_running != 0));
     }
+    case KTRACE_PROBE_WORK: {   // (after the stop: the ring's count stands still)
+        struct ktrace_probe_work w = work;
+        uint64_t c = (uint64_t)w.cycles_hi << 32 | w.cycles_lo;
+        c += ktrace.tr_reopen_cycles - reopen_cycles0;
+        w.cycles_lo = (uint32_t)c;
+        w.cycles_hi = (uint32_t)(c >> 32);
+        if (!proc_can_write(p, arg, sizeof(w)))
+            return -EFAULT;
+        kmemcpy((void *)(uintptr_t)arg, &w, sizeof(w));
+        return 0;
+    }
     case KTRACE_PROBE_HOSTDONE:
         return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
                __atomic_load_n(&kev_probe_block.pb_host_done, __ATOMIC_ACQUIRE) ==
@@ -169,8 +189,14 @@ void ktrace_probe_gone(void)
 
 void ktrace_probe_flush(void)
 {
+    uint64_t t0 = trace_port_now64();
     uint32_t req = __atomic_load_n(&kev_probe_block.pb_flush_req, __ATOMIC_ACQUIRE);
     trace_ring_flush(&ktrace);
     kev_probe_block.pb_flush_time = trace_port_now64();  // (before the answer's release)
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
+    uint64_t c = (uint64_t)work.cycles_hi << 32 | work.cycles_lo;
+    c += trace_port_now64() - t0;
+    work.cycles_lo = (uint32_t)c;
+    work.cycles_hi = (uint32_t)(c >> 32);
+    work.flushes++;
 }

@@ -311,6 +311,8 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     __atomic_store_n(&r->tr_next_seq, r->tr_next_seq + 1u, __ATOMIC_RELAXED);
     b->tb_cpu = (uint8_t)cpu;
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
+    if (r->tr_quiet && r->tr_wake_bufs && b->tb_seq + 1u == r->tr_wake_bufs)
+        trace_port_notify(r, (unsigned)i, b->tb_seq);   // (the count the logger waits for)
     b->tb_nslots = 0;
     b->tb_reported = 0;
     // QNX's BUFFER: [sequence, number of events], and its kernel writes 0 for the count at
@@ -437,6 +439,11 @@ again:
             }
             goto out;
         }
+        if (c->tc_flushed) {    // the buffer start a flush caused: its cost is the flush's
+            c->tc_flushed = 0;
+            r->tr_reopens++;
+            r->tr_reopen_cycles += trace_port_now64() - t64;
+        }
     }
 
     struct trace_buf *b = &r->tr_buf[c->tc_buf];
@@ -557,6 +564,13 @@ void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
     control_unlock(r, fl);
 }
 
+void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_wake_bufs = nbufs;
+    control_unlock(r, fl);
+}
+
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks)
 {
     unsigned long fl = control_lock(r);
@@ -604,10 +618,12 @@ int trace_ring_flush(struct trace_ring *r)
         if (c->tc_buf < 0)
             continue;
         struct kev_slot *wp = quiesce(r, cpu);
-        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead)
+        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead) {
             close_buffer(r, cpu, now);
-        else
+            c->tc_flushed = 1;
+        } else {
             set_limit(r, c);
+        }
     }
     control_unlock(r, fl);
     return 0;

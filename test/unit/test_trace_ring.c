@@ -314,8 +314,10 @@ static void test_emit_at_and_count_lost(void **st)
     assert_int_equal(cnt.dropped, 3);
     assert_int_equal(cnt.unreported, 3);
     assert_int_equal(trace_ring_flush(&ring), 0);
+    assert_int_equal(ring.tr_reopens, 0);
     trace_emit_simple(&ring, PR, KEV_TH_READY, 2, 1);          // the next buffer reports them
     assert_slot(&mem[KEV_BUF_SLOTS + 2], CTL(KEV_CTL_DROPPED), mem[KEV_BUF_SLOTS + 2].data[0], 3, 3);
+    assert_int_equal(ring.tr_reopens, 1);       // the flush's buffer start, counted as its own
     trace_ring_stop(&ring);
     uint64_t ev = 0, lost = 0;
     take_checked(NULL, &ev, &lost);

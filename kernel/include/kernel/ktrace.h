@@ -42,6 +42,9 @@ void ktrace_notes_reset(void);
 void ktrace_notes_defer(void);
 // A D firing on the shared side ran exit(): a notification, delivered exclusive (ktrace.c).
 void ktrace_kdt_exited(void);
+// The quiet ring's owner woken with a pulse of no buffer (uapi/ktrace.h, KTRACE_PROBE): its
+// capture stopped.
+void ktrace_notes_wake(void);
 // ktrace_sync out of line (ktrace_state.h), after the D provider switched its probes on or off.
 void ktrace_resync(void);
 // A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.

@@ -169,6 +169,8 @@ struct trace_cpu {
     uint64_t tc_unreported;    // lost events not yet written in a DROPPED event
     uint32_t tc_buffers;       // buffers this CPU started
     uint32_t tc_lock;          // this CPU's lock (LOCKING above)
+    uint32_t tc_flushed;       // a flush closed its buffer: the next buffer start is the
+                               // flush's doing (tr_reopen_cycles), under the pool lock
 } TRACE_PER_CPU_LINE;
 
 struct trace_evfilter {
@@ -210,6 +212,9 @@ struct trace_ring {
     unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
     uint32_t tr_refused; // table words (a CPU or state byte) out of range, refused (trace_ring.c)
     const uint32_t *tr_acks; // a host reader's acknowledgement words, one a buffer (NULL: none)
+    uint32_t tr_wake_bufs;   // quiet: notify the buffer that makes this many started (0: none)
+    uint32_t tr_reopens;     // buffer starts a flush caused (a CPU's first after its buffer was
+    uint64_t tr_reopen_cycles;  // flushed) and their cycles, from the slow path's clock reading
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
@@ -227,6 +232,9 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -E
 // the policy), so the fast path runs to each buffer's end slot; a reader outside the target
 // takes the buffers (trace/kev_probe.h). A buffer already filling keeps its one notification.
 void trace_ring_set_quiet(struct trace_ring *r, unsigned on);
+// Quiet, the one buffer still notified: the one that makes nbufs buffers started since the
+// ring's init, as it begins (the logger's buffer count, -n, without a look per buffer); 0: none.
+void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 // A host reader outside the target takes FULL buffers without halting it: acks (nbufs words,
 // written by the host only) say which it claimed and which it has (trace/kev_probe.h,
 // "Hand-over"); the buffer pick reads them, under the pool lock. NULL: no such reader.

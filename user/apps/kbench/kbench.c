@@ -266,6 +266,8 @@ static void trace_costs(void)
     printf("BENCH trace_combine_event_insns %s insns\n",
            u64txt(hook_cost(KTRACE_BENCH_COMBINE)).s);
     printf("BENCH user_event_insns %s insns\n", u64txt(user_event_cost()).s);
+    printf("BENCH trace_probe_tick_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_PROBE_TICK)).s);
     decision_costs("off");      // SYSTEM off: each hook's test alone
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
