@@ -346,7 +346,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
             ktrace_notes_wake();    // a probe's capture: the logger sleeps until this
         return 0;
     case KTRACE_FLUSHBUFFER:
-        return filter_result(trace_ring_flush(r));
+        return filter_result(trace_ring_flush(r, NULL));
     case KTRACE_QUERYEVENTS:
         return query(p, a);
     case KTRACE_ADDALLCLASSES:      trace_filter_all(r, 1); return 0;

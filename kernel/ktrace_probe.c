@@ -191,8 +191,9 @@ void ktrace_probe_flush(void)
 {
     uint64_t t0 = trace_port_now64();
     uint32_t req = __atomic_load_n(&kev_probe_block.pb_flush_req, __ATOMIC_ACQUIRE);
-    trace_ring_flush(&ktrace);
-    kev_probe_block.pb_flush_time = trace_port_now64();  // (before the answer's release)
+    uint64_t done;
+    trace_ring_flush(&ktrace, &done);
+    kev_probe_block.pb_flush_time = done;   // (before the answer's release)
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
     uint64_t c = (uint64_t)work.cycles_hi << 32 | work.cycles_lo;
     c += trace_port_now64() - t0;

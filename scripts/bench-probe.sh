@@ -17,8 +17,9 @@
 #     reading every 20 ms (the VM never halted: the halting reader's halt is gone).
 #   probe_flushes_per_s: flush requests the kernel served, per second of the trace.
 #   probe_event_to_screen_{median,max}_ms: livemark (as scripts/bench-live.sh) on the probe
-#     path: a console line to the first kevtop --json frame that shows livemark running after it
-#     (QEMU on the host's clock: meaningful on an idle host only).
+#     path as make live runs it: a console line to the first kevtop --json frame (its default
+#     span) that shows livemark running after it (QEMU on the host's clock, QEMU_ICOUNT=none as
+#     make live's probe path: meaningful on an idle host only).
 #   scripts/bench-probe.sh BUILD_DIR HOST_DIR
 set -u
 b=$1
@@ -81,7 +82,7 @@ PY
 
 # ---- event to screen -----------------------------------------------------------------------------
 mkfifo "$dir/live.fifo"
-QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 QEMU_SHARED_RAM=$gdbdir/live.ram \
+QEMU_ICOUNT=none QEMU_ARGS="tracelogger -d1 -x probe" QEMU_TIMEOUT=120 QEMU_SHARED_RAM=$gdbdir/live.ram \
     "$here/qemu-run.sh" "$b/livemark.elf" 2>&1 | stamp >"$dir/console.stamped" &
 "$h/kevprobe" -w 60 -t -e "$b/livemark.elf" -o - "file:$gdbdir/live.ram@$base" >"$dir/live.fifo" 2>"$dir/kevprobe-live.log" &
 "$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"

@@ -607,7 +607,12 @@ void trace_ring_stop(struct trace_ring *r)
     control_unlock(r, fl);
 }
 
-int trace_ring_flush(struct trace_ring *r)
+// A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce
+// left its limit 0) until its next event's general path, which stamps the event under its
+// lock, after this call: a hook on that CPU reads its clock before it looks at its room, and
+// with the room given back here it could write an event stamped before *done into an open
+// buffer, a heartbeat's lie. (One CPU: no hook runs meanwhile; its room is given back.)
+int trace_ring_flush(struct trace_ring *r, uint64_t *done)
 {
     if (r->tr_nbufs == 0)
         return -TRACE_ECANCELED;
@@ -621,10 +626,12 @@ int trace_ring_flush(struct trace_ring *r)
         if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead) {
             close_buffer(r, cpu, now);
             c->tc_flushed = 1;
-        } else {
+        } else if (TRACE_MAX_CPUS == 1) {
             set_limit(r, c);
         }
     }
+    if (done)       // (every CPU's lock still held: no event is stamped meanwhile)
+        *done = trace_port_now64();
     control_unlock(r, fl);
     return 0;
 }

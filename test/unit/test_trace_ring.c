@@ -99,7 +99,7 @@ static void test_init_rejects_bad_arguments(void **st)
     assert_int_equal(trace_ring_init(&r, (char *)mem + 2, sizeof(mem) - 2, 1), -TRACE_EINVAL);
     memset(&r, 0, sizeof(r));
     assert_int_equal(trace_ring_start(&r), -TRACE_ECANCELED);
-    assert_int_equal(trace_ring_flush(&r), -TRACE_ECANCELED);
+    assert_int_equal(trace_ring_flush(&r, NULL), -TRACE_ECANCELED);
     assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
     assert_int_equal(trace_ring_start(&ring), -TRACE_EBUSY);
     assert_int_equal(trace_ring_set_policy(&ring, TRACE_POLICY_RING), -TRACE_EBUSY);
@@ -313,7 +313,7 @@ static void test_emit_at_and_count_lost(void **st)
     assert_int_equal(cnt.recorded, 5);
     assert_int_equal(cnt.dropped, 3);
     assert_int_equal(cnt.unreported, 3);
-    assert_int_equal(trace_ring_flush(&ring), 0);
+    assert_int_equal(trace_ring_flush(&ring, NULL), 0);
     assert_int_equal(ring.tr_reopens, 0);
     trace_emit_simple(&ring, PR, KEV_TH_READY, 2, 1);          // the next buffer reports them
     assert_slot(&mem[KEV_BUF_SLOTS + 2], CTL(KEV_CTL_DROPPED), mem[KEV_BUF_SLOTS + 2].data[0], 3, 3);
@@ -513,7 +513,7 @@ static void test_string_event_packing(void **st)
     // An oversized string is cut to fit KEV_MAX_COMBINE_SLOTS and stays NUL terminated.
     static char big[10000];
     memset(big, 'x', sizeof(big) - 1);
-    trace_ring_flush(&ring);
+    trace_ring_flush(&ring, NULL);
     unsigned idx, n;
     assert_int_equal(trace_ring_take(&ring, &idx), 0);
     assert_int_equal(trace_ring_release(&ring, idx), 0);

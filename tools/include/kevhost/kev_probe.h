@@ -85,7 +85,9 @@ struct kev_probe {
     uint16_t p_frame_seq;
     uint64_t p_file_bytes;
     uint32_t p_file_crc;
-    uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
+    uint32_t p_hb_flush;        // the flush request a heartbeat was armed for
+    uint64_t p_hb_time;         // its time, while armed (not yet sent)
+    int p_hb_armed;
     uint64_t p_newest;          // the newest event time written (a heartbeat is not behind it)
     // The board outrunning the reader (said at most once a second): the loss counts seen, the
     // events read by class, and a sentence for the caller to say (then clear) when they grew.

@@ -241,7 +241,9 @@ void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
-int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events
+// Closes the current buffers holding events; *done (unless NULL): a time every event stamped
+// before which is in a closed buffer, and no BUFFER_END after (a reader's heartbeat).
+int trace_ring_flush(struct trace_ring *r, uint64_t *done);
 // Logger: take the full buffer with the lowest sequence number, or, when none is full, close
 // and take a filling buffer past its high-water mark (QNX: the flush the notification asked
 // for). 0 and *idx set, -EAGAIN when nothing is ready, -EBUSY in ring mode while running.
