@@ -39,6 +39,16 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
     return KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu);
 }
 
+// A reader outside the CPUs' caches (a debug probe's system-bus access, trace/kev_probe.h)
+// reads what a quiet ring publishes: the bytes this CPU stored there are cleaned to memory
+// (the port's trace_port_publish: a Cortex-A's lines; nothing on a core without a data cache).
+// A ring that is not quiet has no such reader and pays nothing.
+static void publish(const struct trace_ring *r, const void *p, size_t n)
+{
+    if (r->tr_quiet)
+        trace_port_publish(p, n);
+}
+
 // Every store before it is seen before every store after it. (ThreadSanitizer, which builds
 // the host's threaded tests, models no fence: there the host's own order, x86's, and a
 // compiler barrier do it.)
@@ -151,6 +161,7 @@ static void check_states(struct trace_ring *r)
             if (r->tr_cpu[c].tc_buf == (int)i)
                 st = TRACE_BUF_FILLING;
         r->tr_buf[i].tb_state = (uint8_t)st;
+        publish(r, &r->tr_buf[i], sizeof(r->tr_buf[i]));
         __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
     }
 }
@@ -191,8 +202,11 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
-    // (release: a reader outside the CPU that sees FULL sees the slots and the count too)
+    // (release: a reader outside the CPU that sees FULL sees the slots and the count too; one
+    // around the caches, once the slots reached memory before the state did)
+    publish(r, buf_start(r, idx), (used + 1u) * sizeof(struct kev_slot));
     __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELEASE);
+    publish(r, b, sizeof(*b));
     c->tc_recorded += events;
     c->tc_buf = -1;
     store_wp(c, &r->tr_noslot);
@@ -208,6 +222,7 @@ static int host_word(const struct trace_ring *r, unsigned i)
 {
     if (!r->tr_acks)
         return -1;
+    trace_port_fetch(&r->tr_acks[i], sizeof(r->tr_acks[i]));     // (written around the caches)
     uint32_t w = __atomic_load_n(&r->tr_acks[i], __ATOMIC_SEQ_CST);
     uint32_t tag = r->tr_buf[i].tb_seq + 1u;
     return w == tag ? 1 : w == ~tag ? 0 : -1;
@@ -262,12 +277,14 @@ static int pick_buffer(struct trace_ring *r, int *lost)
             return best;
         }
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_SEQ_CST);
+        publish(r, b, sizeof(*b));      // (in memory before the word is read: the host's order)
         int w = host_word(r, best);
         if (w != 0) {       // unclaimed (lost), or the host finished it meanwhile (free)
             *lost = w < 0;
             return best;
         }
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELAXED);
+        publish(r, b, sizeof(*b));
     }
     return -1;
 }
@@ -299,6 +316,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
         owner->tc_unreported += lost + b->tb_reported; // its DROPPED record goes too
         if (b->tb_notified == 2)
             __atomic_fetch_sub(&owner->tc_npending, 1u, __ATOMIC_RELAXED);
+        publish(r, owner, sizeof(*owner));  // (its loss counts, which a probe reads)
     }
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
     struct kev_slot *s = buf_start(r, (unsigned)i);
@@ -308,7 +326,9 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_RELAXED);
     __atomic_store_n(&b->tb_seq, r->tr_next_seq, __ATOMIC_RELAXED);
     release_fence();
+    publish(r, b, sizeof(*b));
     __atomic_store_n(&r->tr_next_seq, r->tr_next_seq + 1u, __ATOMIC_RELAXED);
+    publish(r, &r->tr_next_seq, sizeof(r->tr_next_seq));
     b->tb_cpu = (uint8_t)cpu;
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
     if (r->tr_quiet && r->tr_wake_bufs && b->tb_seq + 1u == r->tr_wake_bufs)
@@ -561,6 +581,14 @@ void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
 {
     unsigned long fl = control_lock(r);
     r->tr_quiet = on != 0;
+    // What a capture already running wrote (a passive logger's program may start it first):
+    // the table, the counts, the next sequence and the closed buffers, for a probe to read.
+    publish(r, r->tr_buf, sizeof(r->tr_buf));
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));
+    publish(r, &r->tr_next_seq, sizeof(r->tr_next_seq));
+    for (unsigned i = 0; i < r->tr_nbufs; i++)
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL)
+            publish(r, buf_start(r, i), r->tr_buf[i].tb_nslots * sizeof(struct kev_slot));
     control_unlock(r, fl);
 }
 
@@ -604,6 +632,7 @@ void trace_ring_stop(struct trace_ring *r)
     for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
     control_unlock(r, fl);
 }
 
@@ -630,6 +659,7 @@ int trace_ring_flush(struct trace_ring *r, uint64_t *done)
             set_limit(r, c);
         }
     }
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (the loss counts of CPUs without a buffer too)
     if (done)       // (every CPU's lock still held: no event is stamped meanwhile)
         *done = trace_port_now64();
     control_unlock(r, fl);

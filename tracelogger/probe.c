@@ -53,6 +53,9 @@ void probe_report(void)
         return;
     uint64_t c = (uint64_t)w.cycles_hi << 32 | w.cycles_lo, hz = ClockCyclesPerSec();
     printf("tracelogger: the kernel served the reader %lu flushes in %s us of the board's time "
-           "(the buffer starts they caused included)\n", (unsigned long)w.flushes,
+           "(the buffer starts they caused included)", (unsigned long)w.flushes,
            u64txt(hz ? c * 1000000u / hz : 0).s);
+    uint64_t cc = (uint64_t)w.clean_hi << 32 | w.clean_lo;
+    printf(" and cleaned its data cache for it %lu times in %s us\n", (unsigned long)w.cleans,
+           u64txt(hz ? cc * 1000000u / hz : 0).s);
 }

@@ -416,6 +416,31 @@ static void test_table_lies_refused_and_counted(void **st)
     assert_int_equal(ev + lost, 5000);
 }
 
+// A quiet ring (a probe reads it, around the data cache on a Cortex-A) cleans what it gives the
+// probe: when it turns quiet, what a capture already running wrote; a closed buffer's slots
+// before its table entry says FULL, then the entry; the CPUs' loss counts at a flush. The
+// port's record of its publications is the truth. A ring that is not quiet cleans nothing.
+static void test_quiet_ring_publishes_what_a_probe_reads(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    emit_n(1021 + 1);                   // buffer 0 closed, buffer 1 begun
+    assert_int_equal(trace_host_port.npub, 0);
+    trace_ring_set_quiet(&ring, 1);     // the table, the counts, the next sequence, buffer 0
+    assert_int_equal(trace_host_port.npub, 4);
+    assert_ptr_equal(trace_host_port.pubs[3].p, mem);
+    assert_int_equal(trace_host_port.pubs[3].n, KEV_BUF_BYTES);
+    emit_n(1020 + 1);                   // buffer 1 closed (its 1021 events), the next dropped
+    assert_int_equal(trace_host_port.npub, 6);
+    assert_ptr_equal(trace_host_port.pubs[4].p, mem + KEV_BUF_SLOTS);     // its slots first
+    assert_int_equal(trace_host_port.pubs[4].n, KEV_BUF_BYTES);
+    assert_ptr_equal(trace_host_port.pubs[5].p, &ring.tr_buf[1]);         // then FULL
+    assert_int_equal(trace_host_port.pubs[5].n, sizeof(struct trace_buf));
+    assert_int_equal(trace_ring_flush(&ring, NULL), 0);
+    assert_int_equal(trace_host_port.npub, 7);                  // the loss counts (1 dropped)
+    assert_ptr_equal(trace_host_port.pubs[6].p, ring.tr_cpu);
+}
+
 static void test_fill_policy_stops_when_full(void **st)
 {
     (void)st;
@@ -679,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_overwrite_policy_skips_logger_buffer),
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_table_lies_refused_and_counted),
+        cmocka_unit_test(test_quiet_ring_publishes_what_a_probe_reads),
         cmocka_unit_test(test_fill_policy_stops_when_full),
         cmocka_unit_test(test_combine_event_at_buffer_boundary),
         cmocka_unit_test(test_words_stamped_reads_the_time_back),

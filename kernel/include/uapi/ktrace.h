@@ -123,6 +123,9 @@ struct ktrace_probe_work {
     uint32_t flushes;           // the reader's flush requests the kernel's tick served
     uint32_t cycles_lo, cycles_hi;  // the board's cycles in them and in the buffer starts
                                     // they caused (a flushed CPU's next switch)
+    uint32_t cleans;            // data cache cleans for the reader (trace_port_publish)
+    uint32_t clean_lo, clean_hi;    // the board's cycles in them (none without a data cache;
+                                    // those of a buffer start a flush caused are in both)
 };
 struct ktrace_probe_end {
     uint32_t stop_lo, stop_hi;  // the time the trailer's loss note carries
@@ -186,6 +189,9 @@ struct kuser_ring {
 #define KTRACE_BENCH_SIGNAL   7
 // The traced tick's look at a probe's flush request word, nothing asked (ktrace_probe_tick).
 #define KTRACE_BENCH_PROBE_TICK 8
+// One buffer's 16 KB made visible to a probe that reads around the data cache, as a quiet ring
+// does before it marks the buffer FULL (trace_port_publish: nothing without a cache).
+#define KTRACE_BENCH_CLEAN    9
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u

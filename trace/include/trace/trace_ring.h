@@ -23,6 +23,14 @@
 //   void trace_port_stopped(struct trace_ring *r);
 //        the ring stopped itself (FILL policy, every buffer used): tr_active is now 0. For a
 //        port that mirrors the active classes. Same context and limits as trace_port_notify.
+//   void trace_port_publish(const void *p, size_t n);
+//        what this CPU stored over [p, p + n) made visible to a reader outside the CPUs' caches
+//        (a debug probe's system-bus reads, trace/kev_probe.h): the lines cleaned to the point
+//        of coherency, ordered before the stores that follow; nothing where no cache stands
+//        between. Called only on a quiet ring (a probe reads it), with the ring's locks held.
+//   void trace_port_fetch(const void *p, size_t n);
+//        the next loads of [p, p + n) read what such a reader wrote there (the lines cleaned
+//        and invalidated); nothing where no cache stands between.
 //   void trace_port_lock(uint32_t *word);    void trace_port_unlock(uint32_t *word);
 //        a spinlock on a word that starts 0 (acquire / release ordering). Used only when
 //        TRACE_MAX_CPUS > 1; a one-CPU port may make them empty.
