@@ -374,6 +374,11 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_SETPOLICY:          return filter_result(trace_ring_set_policy(r, a));
     case KTRACE_PROBE:
         return p == ring_owner ? ktrace_probe_call(p, a, b) : -EPERM;
+    case KTRACE_WITHHOLDCLASSES:
+        if (p != ring_owner)
+            return -EPERM;
+        trace_filter_withhold(r, a);
+        return 0;
     case KTRACE_TAKEBUFFER:
         return p == ring_owner ? take_buffer(p, a) : -EPERM;
     case KTRACE_RELEASEBUFFER:

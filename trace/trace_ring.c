@@ -129,7 +129,8 @@ static void update_masks(struct trace_ring *r)
         if (r->tr_evf[i].ef_pid || r->tr_evf[i].ef_tid)
             slow |= 1u << r->tr_evf[i].ef_cls;
     __atomic_store_n(&r->tr_slow, slow, __ATOMIC_RELAXED);     // read unlocked by the hooks
-    __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes : 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes & ~r->tr_withheld : 0u,
+                     __ATOMIC_RELAXED);
 }
 
 // ---- the table's words a debugger can write --------------------------------------------------
@@ -854,6 +855,14 @@ void trace_filter_all(struct trace_ring *r, int on)
     r->tr_evfilter = 0;
     for (unsigned c = 0; c < KEV_NCLASS; c++)
         set_bits(r->tr_ev_enable[c], 0u);
+    update_masks(r);
+    control_unlock(r, fl);
+}
+
+void trace_filter_withhold(struct trace_ring *r, uint32_t mask)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_withheld = mask & TRACE_USER_CLASSES;
     update_masks(r);
     control_unlock(r, fl);
 }

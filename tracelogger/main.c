@@ -220,6 +220,10 @@ static int configure(void)
     // the start the other program's.
     if (opts.wide && TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0) < 0)
         return -1;
+    // -F: the classes the capture never records, passive or not (the program that starts a
+    // passive capture adds every class: the kernel keeps these off all the same).
+    if (opts.classes_off && TraceEvent(KTRACE_WITHHOLDCLASSES, opts.classes_off, 0, 0) < 0)
+        return -1;
     if (opts.stack_hz && TraceEvent(KTRACE_STACKSAMPLE, opts.stack_hz, 0, 0) < 0) {
         printf("tracelogger: -p %u: the kernel refused the rate (errno %d; a board without a "
                "profile timer samples at its tick, at most 1000 a second)\n",
@@ -229,9 +233,6 @@ static int configure(void)
     if (opts.passive)
         return 0;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-    for (unsigned c = 0; c < KEV_NCLASS; c++)
-        if ((opts.classes_off >> c) & 1u)
-            TraceEvent(KTRACE_DELCLASS, c, 0, 0);
     TraceEvent(opts.wide ? KTRACE_SETALLCLASSESWIDE : KTRACE_SETALLCLASSESFAST, 0, 0, 0);
     return 0;
 }

@@ -441,6 +441,27 @@ static void test_quiet_ring_publishes_what_a_probe_reads(void **st)
     assert_ptr_equal(trace_host_port.pubs[6].p, ring.tr_cpu);
 }
 
+// The owner's withheld classes (a passive logger's -F) stay off whatever the class filters say
+// afterwards (the program that starts the capture adds every class): nothing recorded, nothing
+// counted generated, the other classes as before.
+static void test_withheld_class_stays_off(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    trace_filter_withhold(&ring, 1u << PR);
+    trace_filter_all(&ring, 1);
+    assert_int_equal(trace_filter_class(&ring, PR, 1), 0);
+    assert_false(trace_on(&ring, PR));
+    assert_true(trace_on(&ring, KEV_C_COMM));
+    emit_n(10);
+    trace_emit_simple(&ring, KEV_C_COMM, 1, 0, 0);
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(cnt.recorded + cnt.dropped, 1);
+    trace_filter_withhold(&ring, 0);
+    assert_true(trace_on(&ring, PR));
+}
+
 static void test_fill_policy_stops_when_full(void **st)
 {
     (void)st;
@@ -705,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_table_lies_refused_and_counted),
         cmocka_unit_test(test_quiet_ring_publishes_what_a_probe_reads),
+        cmocka_unit_test(test_withheld_class_stays_off),
         cmocka_unit_test(test_fill_policy_stops_when_full),
         cmocka_unit_test(test_combine_event_at_buffer_boundary),
         cmocka_unit_test(test_words_stamped_reads_the_time_back),

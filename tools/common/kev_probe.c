@@ -264,7 +264,9 @@ static void count_classes(struct kev_probe *p, unsigned n)
 
 // When the board outruns the reader (its loss counts grew; looked at once a second while the
 // capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
-// is left fits the share of the events the reader kept up with.
+// is left fits the share of the events the reader kept up with: a kernel setting the logger
+// makes, passive (-d1, make live's: TL_OPTS) or not, which the program starting the capture
+// cannot undo (KTRACE_WITHHOLDCLASSES).
 static int watch_losses(struct kev_probe *p, uint64_t now_ns)
 {
     static const struct { unsigned cls, f; const char *name; } off[] = {
@@ -309,7 +311,8 @@ static int watch_losses(struct kev_probe *p, uint64_t now_ns)
              100 * keep, flags[0] && left <= keep ? "" : "no class filter keeps that share");
     if (flags[0] && left <= keep)
         snprintf(p->p_note + strlen(p->p_note), sizeof(p->p_note) - strlen(p->p_note),
-                 "tracelogger%s would leave %.0f %% of the events, which fits", flags, 100 * left);
+                 "tracelogger%s (make live TL_OPTS='%s') would leave %.0f %% of the events, "
+                 "which fits", flags, flags + 1, 100 * left);
     return 0;
 }
 

@@ -63,6 +63,10 @@ enum ktrace_cmd {
                                     // exclusive entry): the library's call for a full ring
     KTRACE_PROBE = 41,              // (KTRACE_PROBE_*, arg): the probe block for a reader
                                     // outside the target (trace/kev_probe.h), the ring's owner
+    KTRACE_WITHHOLDCLASSES = 42,    // (mask of KEV_C_* bits): the ring's owner keeps these
+                                    // classes off whatever ADDCLASS or ADDALLCLASSES say, now
+                                    // and after (a passive logger's -F: the program that starts
+                                    // the capture cannot turn them on); 0 withholds none
     KTRACE_NCMDS
 };
 

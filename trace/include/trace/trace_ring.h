@@ -223,6 +223,7 @@ struct trace_ring {
     uint32_t tr_wake_bufs;   // quiet: notify the buffer that makes this many started (0: none)
     uint32_t tr_reopens;     // buffer starts a flush caused (a CPU's first after its buffer was
     uint64_t tr_reopen_cycles;  // flushed) and their cycles, from the slow path's clock reading
+    uint32_t tr_withheld;    // classes kept off whatever the class filters say (the owner's)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
@@ -283,6 +284,9 @@ bool trace_ring_panic_writable(struct trace_ring *r, unsigned long spins);
 // Classes 2..7 (KER_CALL..COMM) can be switched; CONTROL is always on. -EINVAL when out of range.
 void trace_filter_all(struct trace_ring *r, int on);
 int trace_filter_class(struct trace_ring *r, unsigned cls, int on);
+// The classes in mask stay off whatever the filters above say, now and after (a logger's class
+// mask, which the program that starts a passive capture cannot undo); 0: none withheld.
+void trace_filter_withhold(struct trace_ring *r, uint32_t mask);
 int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on);
 void trace_mode_all(struct trace_ring *r, int wide);
 int trace_mode_class(struct trace_ring *r, unsigned cls, int wide);
