@@ -5,9 +5,11 @@
 // never halting the target: through a file QEMU shares the guest's RAM with (file:PATH@BASE),
 // or a GDB server's `m` and `M` packets alone (a probe's background memory access). The old
 // reader that halts the target for each round stays, opt-in (--halt), and always lets the
-// target run on when it ends. The .kev file it writes grows unit by unit: any live tool follows
-// it (kevtop, kevlive, dtrace -i, kevcapture read a pipe or the file as it grows).
+// target run on when it ends, SIGINT and SIGTERM mid-round included. The .kev file it writes
+// grows unit by unit: any live tool follows it (kevtop, kevlive, dtrace -i, kevcapture read a
+// pipe or the file as it grows).
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,25 @@ static const struct tool_cmd cmd = {
     opts, "Exit status: 0 the capture was written whole (losses counted, said), 1 it was not\n"
     "(said), 2 bad usage.\n",
 };
+
+// SIGINT, SIGTERM: the signal's number. The wait in progress ends (a GDB server's through
+// gdbr's cancel flag, a sleep by the signal itself), the target is let run (-H: `c`) and
+// kevprobe ends, saying so: a halting reader never leaves the target halted behind it.
+static volatile int stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+// The handlers, without SA_RESTART: a blocked poll, send or sleep returns at the signal.
+static void catch_stop_signals(void)
+{
+    struct sigaction sa = { .sa_handler = on_stop_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static uint64_t now_ns(void)
 {
@@ -203,6 +224,11 @@ static int open_target(struct target *t, const char *where, uint64_t wait_s, str
         // QEMU makes the file as it starts: waited for as a GDB server is
         uint64_t t0 = now_ns();
         while (kev_mem_file_open(&t->file, path, base) < 0) {
+            if (stop_signal) {
+                fprintf(stderr, "kevprobe: %s before %s could be opened\n",
+                        strsignal(stop_signal), path);
+                return -1;
+            }
             if (now_ns() - t0 > wait_s * 1000000000u) {
                 fprintf(stderr, "kevprobe: %s\n", t->file.mf_err);
                 return -1;
@@ -260,6 +286,8 @@ static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p
         }
         kev_probe_free(p);
         usleep(100000);
+        if (stop_signal)
+            return 1;       // (said by the caller)
         round_begins(t);
         if (halt(t) < 0)
             return 1;
@@ -268,7 +296,8 @@ static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p
 }
 
 // The capture followed: its new buffers read (kev_probe_poll) every poll_ms, until the capture
-// ends (1), a block never published within wait_s of t0 (-2, said) or an error (-1).
+// ends (1), a block never published within wait_s of t0 (-2, said), a stop signal (-3: the
+// target let run, said by the caller) or an error (-1).
 static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
                   uint64_t t0)
 {
@@ -282,7 +311,7 @@ static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint6
         }
         if (r != 0) {
             resume(t);      // (-H: the target never stays halted behind the reader)
-            return r;
+            return stop_signal ? -3 : r;
         }
         if (!p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
             if (p->p_unpublished)
@@ -308,8 +337,12 @@ static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint6
         if (t->halt)
             p->p_counts.halted_ns += now_ns() - h0;
         usleep((useconds_t)(poll_ms * 1000u));
-        if (halt(t) < 0)
-            return -1;
+        if (stop_signal)
+            return -3;
+        if (halt(t) < 0) {
+            resume(t);      // (a ^C cut short by a signal: its halt is let go)
+            return stop_signal ? -3 : -1;
+        }
     }
 }
 
@@ -406,6 +439,8 @@ int main(int argc, char **argv)
     struct kev_mem m;
     struct kev_probe p;
     uint64_t t0;
+    catch_stop_signals();
+    gdbr_cancel_on(&stop_signal);
     t.halt = halting;
     t.pid = (long)pid;
     t.round_ms = (unsigned)round_ms;
@@ -413,6 +448,9 @@ int main(int argc, char **argv)
         return 1;
     if (attach(&t, &m, &p, &w, wait_s, &t0) != 0) {
         close_target(&t);
+        if (stop_signal)
+            fprintf(stderr, "kevprobe: %s before the capture was found: the target let run%s\n",
+                    strsignal(stop_signal), t.halt ? " (c sent)" : "");
         return 1;
     }
     p.p_out = out;
@@ -420,6 +458,10 @@ int main(int argc, char **argv)
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
     int r = follow(&t, &p, poll_ms, wait_s, t0);
+    if (r == -3)
+        fprintf(stderr, "kevprobe: %s: the capture not read to its end (%llu buffers read), "
+                "the target let run%s\n", strsignal(stop_signal),
+                (unsigned long long)p.p_counts.buffers, t.halt ? " (c sent, no halt after it)" : "");
     if (r == -1 && (!t.ended || p.p_err[0]))
         fprintf(stderr, "kevprobe: %s\n", t.ended && t.is_gdb ? t.gdb.err : p.p_err);
     if (t.ended && r < 0)
