@@ -215,22 +215,47 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     notify_buffer(r, idx);
 }
 
-// The host's acknowledgement word of buffer i (trace/kev_probe.h, "Hand-over"): the host writes
-// ~(seq + 1) to claim FULL buffer i (it copies it) and seq + 1 once it has it; 0, the word's
-// first value, names no buffer. Untrusted: only compared with the sequence this ring gave the
-// buffer. 0 claimed, 1 done, -1 neither (or no host).
-static int host_word(const struct trace_ring *r, unsigned i)
+// A word of the host's refused for buffer b: counted once a life of the buffer (a word left
+// there is looked at again at every pick). Under the pool lock.
+static void refuse_host(struct trace_ring *r, struct trace_buf *b)
 {
+    if (b->tb_claim & TRACE_CLAIM_COUNTED)
+        return;
+    b->tb_claim |= TRACE_CLAIM_COUNTED;
+    __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
+}
+
+// Whether w, a word the host left in buffer seq's place, names one of the buffer's earlier
+// lives (the host's claim or done of an older sequence: left by a reader that saw the buffer
+// move), or is the word's first value 0. Sequences count up from 0 and a capture never gives
+// out 2^32 of them.
+static int earlier_life(uint32_t w, uint32_t seq)
+{
+    return w == 0 || w - 1u < seq || ~w - 1u < seq;
+}
+
+// The host's acknowledgement word of buffer i (trace/kev_probe.h, "Hand-over"): the host writes
+// ~(seq + 1) to claim FULL buffer i (it copies it) and seq + 1 once it has it. Untrusted: only
+// compared with the sequence this ring gave the buffer; a word that names none of its lives
+// (garbage, a sequence it never had) is refused, counted once a life (refuse_host). 0 claimed,
+// 1 done, -1 neither (or no host, or refused). Under the pool lock.
+static int host_word(struct trace_ring *r, unsigned i)
+{
+    struct trace_buf *b = &r->tr_buf[i];
     if (!r->tr_acks)
         return -1;
     trace_port_fetch(&r->tr_acks[i], sizeof(r->tr_acks[i]));     // (written around the caches)
     uint32_t w = __atomic_load_n(&r->tr_acks[i], __ATOMIC_SEQ_CST);
-    uint32_t tag = r->tr_buf[i].tb_seq + 1u;
-    return w == tag ? 1 : w == ~tag ? 0 : -1;
+    uint32_t tag = b->tb_seq + 1u;
+    if (w == tag || w == ~tag)
+        return w == tag;
+    if (!earlier_life(w, b->tb_seq))
+        refuse_host(r, b);
+    return -1;
 }
 
 // FREE, or FULL and the host has it whole.
-static int reusable(const struct trace_ring *r, unsigned i)
+static int reusable(struct trace_ring *r, unsigned i)
 {
     unsigned st = r->tr_buf[i].tb_state;
     return st == TRACE_BUF_FREE || (st == TRACE_BUF_FULL && host_word(r, i) == 1);
@@ -251,8 +276,10 @@ static int oldest_full(const struct trace_ring *r, uint64_t skip)
 // In overwrite and ring modes a FULL buffer is reused and *lost set: its events become lost
 // events, unless a host reader claimed it. The kernel stores the buffer's new state first and
 // reads the host's word after, the host the other way round (both sequentially consistent): the
-// host sees the buffer move and lets it go, or the kernel sees its claim and skips it.
-// Under the pool lock.
+// host sees the buffer move and lets it go, or the kernel sees its claim and skips it. A claim
+// is honoured for TRACE_CLAIM_PASSES picks that wanted its buffer, then refused (counted) and
+// the buffer reused: the host, which checks its copy against the table after copying, sees it
+// move (a torn read, never kept). Under the pool lock.
 static int pick_buffer(struct trace_ring *r, int *lost)
 {
     unsigned n = r->tr_nbufs;
@@ -280,10 +307,15 @@ static int pick_buffer(struct trace_ring *r, int *lost)
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_SEQ_CST);
         publish(r, b, sizeof(*b));      // (in memory before the word is read: the host's order)
         int w = host_word(r, best);
+        if (w == 0 && (b->tb_claim & ~TRACE_CLAIM_COUNTED) >= TRACE_CLAIM_PASSES) {
+            refuse_host(r, b);      // a claim that never finishes: the buffer is reused
+            w = -1;
+        }
         if (w != 0) {       // unclaimed (lost), or the host finished it meanwhile (free)
             *lost = w < 0;
             return best;
         }
+        b->tb_claim++;
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELAXED);
         publish(r, b, sizeof(*b));
     }
@@ -331,6 +363,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     __atomic_store_n(&r->tr_next_seq, r->tr_next_seq + 1u, __ATOMIC_RELAXED);
     publish(r, &r->tr_next_seq, sizeof(r->tr_next_seq));
     b->tb_cpu = (uint8_t)cpu;
+    b->tb_claim = 0;
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
     if (r->tr_quiet && r->tr_wake_bufs && b->tb_seq + 1u == r->tr_wake_bufs)
         trace_port_notify(r, (unsigned)i, b->tb_seq);   // (the count the logger waits for)

@@ -462,6 +462,97 @@ static void test_withheld_class_stays_off(void **st)
     assert_true(trace_on(&ring, PR));
 }
 
+// The host's acknowledgement words (trace/kev_probe.h, "Hand-over") are untrusted: a word that
+// names no life of its buffer is refused and counted once a life while the ring goes on by
+// its policy (here: switch, the buffer no one's to reuse); a word left from an earlier life is
+// no lie; the host's done, once it comes, is believed.
+static uint32_t acks[NBUF_MAX];
+
+static void setup_host_ring(unsigned nbufs, unsigned policy)
+{
+    assert_int_equal(setup_ring(nbufs, policy), 0);
+    memset(acks, 0, sizeof(acks));
+    trace_ring_set_quiet(&ring, 1);
+    trace_ring_set_acks(&ring, acks);
+}
+
+static void test_host_word_garbage_refused_and_counted(void **st)
+{
+    (void)st;
+    setup_host_ring(2, TRACE_POLICY_SWITCH);
+    emit_n(1021 + 1);           // buffer 0 (sequence 0) FULL, buffer 1 (sequence 1) begun
+    acks[0] = 0x12345678;       // no sequence buffer 0 has had
+    emit_n(1020 + 100);         // buffer 1 FULL; buffer 0 is not the host's to give back
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(ring.tr_refused, 1);       // once, though looked at at 101 picks
+    assert_int_equal(cnt.dropped, 100);
+    acks[0] = 0u + 1u;          // the host's done for sequence 0: believed
+    emit_n(5);
+    assert_int_equal(ring.tr_cpu[0].tc_buf, 0);
+    assert_int_equal(ring.tr_buf[0].tb_seq, 2);
+    acks[1] = ~(0u + 1u);       // a claim of sequence 0, below buffer 1's: left behind, no lie
+    emit_n(1015 + 1);           // buffer 0 FULL (3 control slots), no buffer free: 1 dropped
+    assert_int_equal(ring.tr_refused, 1);
+    acks[1] = 6u + 1u;          // a done for sequence 6, which the ring never gave out
+    emit_n(1);
+    assert_int_equal(ring.tr_refused, 2);
+    trace_ring_stop(&ring);
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(cnt.recorded, 1021 + 1021 + 1020);
+    assert_int_equal(cnt.dropped, 100 + 1 + 1);
+    assert_int_equal(cnt.recorded + cnt.dropped, 1022 + 1120 + 5 + 1016 + 1);
+}
+
+// A host that claims every FULL buffer the moment it is FULL and never finishes: in the ring
+// and overwrite policies a claim holds its buffer for TRACE_CLAIM_PASSES picks that wanted it,
+// then is refused (counted) and the buffer reused: the writers lose at most that many events a
+// buffer switch, everything else is kept or counted overwritten, and the newest event is kept,
+// as the policy says. In the switch policy no FULL buffer is reused unless given back, claim or
+// none: the ring fills and drops, counted, as it would with no reader. Never a stall.
+static void claim_every_full(void)
+{
+    for (unsigned i = 0; i < ring.tr_nbufs; i++)
+        if (ring.tr_buf[i].tb_state == TRACE_BUF_FULL)
+            acks[i] = ~(ring.tr_buf[i].tb_seq + 1u);
+}
+
+static void test_host_claims_for_ever_cost_the_policy_only(void **st)
+{
+    (void)st;
+    const unsigned policies[] = { TRACE_POLICY_RING, TRACE_POLICY_OVERWRITE, TRACE_POLICY_SWITCH };
+    const uint32_t n = 20000;
+    for (unsigned k = 0; k < 3; k++) {
+        setup_host_ring(4, policies[k]);
+        for (uint32_t i = 0; i < n; i++) {
+            trace_emit_simple(&ring, PR, KEV_TH_READY, i, 1);
+            claim_every_full();
+        }
+        struct trace_counts cnt;
+        trace_ring_counts(&ring, 0, &cnt);
+        assert_int_equal(cnt.recorded + cnt.dropped + cnt.overwritten, n);   // nothing vanished
+        if (policies[k] == TRACE_POLICY_SWITCH) {
+            assert_int_equal(cnt.recorded, 4 * 1021);   // the four buffers, then only drops
+            assert_int_equal(cnt.overwritten, 0);
+            assert_int_equal(ring.tr_refused, 0);       // a claim is no lie
+            continue;
+        }
+        assert_true(cnt.overwritten > 0);
+        assert_true(ring.tr_refused > 0);
+        assert_true(cnt.dropped <= (uint64_t)TRACE_CLAIM_PASSES * cnt.buffers);
+        assert_true(cnt.dropped * 100 < n);
+        trace_ring_stop(&ring);     // the newest events are kept (the last few may be lost)
+        uint32_t newest = 0;
+        for (unsigned b = 0; b < 4; b++) {
+            const struct kev_slot *sl = mem + (size_t)b * KEV_BUF_SLOTS;
+            for (unsigned i = 0; i < ring.tr_buf[b].tb_nslots; i++)
+                if (kev_hdr_class(sl[i].header) == PR && sl[i].data[1] > newest)
+                    newest = sl[i].data[1];
+        }
+        assert_true(newest + TRACE_CLAIM_PASSES >= n - 1);
+    }
+}
+
 static void test_fill_policy_stops_when_full(void **st)
 {
     (void)st;
@@ -725,6 +816,8 @@ int main(void)
         cmocka_unit_test(test_overwrite_policy_skips_logger_buffer),
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_table_lies_refused_and_counted),
+        cmocka_unit_test(test_host_word_garbage_refused_and_counted),
+        cmocka_unit_test(test_host_claims_for_ever_cost_the_policy_only),
         cmocka_unit_test(test_quiet_ring_publishes_what_a_probe_reads),
         cmocka_unit_test(test_withheld_class_stays_off),
         cmocka_unit_test(test_fill_policy_stops_when_full),

@@ -102,6 +102,10 @@ struct trace_ring;
 #define TRACE_MAX_BUFS 64u
 #endif
 #define TRACE_EV_FILTERS 8u // per-event PID/TID filter entries
+// A host's claim (trace/kev_probe.h) holds its buffer against this many picks that would have
+// reused it (a slow probe's copy of 16 KB spans a few at the demo's rate: docs/probe-path.md).
+#define TRACE_CLAIM_PASSES 8u
+#define TRACE_CLAIM_COUNTED 0x80u   // (tb_claim: this life's refusal is counted)
 // On several CPUs each CPU's struct trace_cpu starts a cache line of its own (and the shared
 // words the hooks read, tr_active ..., keep theirs), so a CPU writing its own buffer never
 // writes a line another CPU reads on its hot path. TRACE_CACHE_LINE: the largest data-cache
@@ -149,7 +153,8 @@ struct trace_buf {
     uint8_t tb_state;     // enum trace_bufstate
     uint8_t tb_cpu;       // CPU that filled it
     uint8_t tb_notified;  // 0 not yet, 1 notified (or never will be), 2 deferred
-    uint8_t tb_pad;
+    uint8_t tb_claim;     // this life: picks that passed over the host's claim (low bits),
+                          // TRACE_CLAIM_COUNTED once a word of the host's was refused
     uint32_t tb_reported; // loss count of the DROPPED event this buffer starts with
     uint16_t tb_nslots;   // slots used, BUFFER_END included (valid once FULL)
     uint16_t tb_overhead; // slots that are not events: control slots, extra combine slots
@@ -218,7 +223,9 @@ struct trace_ring {
     struct trace_buf tr_buf[TRACE_MAX_BUFS];
     // Last, so that the fast path's fields keep their offsets (its instruction count).
     unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
-    uint32_t tr_refused; // table words (a CPU or state byte) out of range, refused (trace_ring.c)
+    uint32_t tr_refused; // words refused (trace_ring.c): a table's CPU or state byte out of
+                         // range, a host's word naming no life of its buffer, a claim held
+                         // past TRACE_CLAIM_PASSES picks
     const uint32_t *tr_acks; // a host reader's acknowledgement words, one a buffer (NULL: none)
     uint32_t tr_wake_bufs;   // quiet: notify the buffer that makes this many started (0: none)
     uint32_t tr_reopens;     // buffer starts a flush caused (a CPU's first after its buffer was
@@ -247,6 +254,11 @@ void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 // A host reader outside the target takes FULL buffers without halting it: acks (nbufs words,
 // written by the host only) say which it claimed and which it has (trace/kev_probe.h,
 // "Hand-over"); the buffer pick reads them, under the pool lock. NULL: no such reader.
+// The words are untrusted: one that names no life of its buffer is refused and counted
+// (tr_refused, once a life), and a claim holds a buffer for TRACE_CLAIM_PASSES picks that
+// wanted to reuse it at most (overwrite and ring policies; then refused, counted, and the
+// buffer reused, its events counted overwritten): a reader that claims every buffer for ever
+// costs the writers no more than the policy's own loss.
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
