@@ -271,7 +271,7 @@ static void close_target(struct target *t)
 
 // The probe block found (w: at ADDR, by a scan inside the kernel's RAM, or as -e's symbol
 // gave it); it is published when the logger starts (the kernel's is all zero until then): it
-// is waited for up to wait_s. *t0: when that wait began. 0, or 1 after saying why.
+// is waited for up to wait_s. *t0: when that wait began. 0, or 1 after saying why (p freed).
 static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p,
                   const struct kev_probe_where *w, uint64_t wait_s, uint64_t *t0)
 {
@@ -282,6 +282,7 @@ static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p
     while (kev_probe_find(p, m, w) < 0) {
         if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || resume(t) < 0) {
             fprintf(stderr, "kevprobe: %s\n", p->p_err);
+            kev_probe_free(p);
             return 1;
         }
         kev_probe_free(p);
