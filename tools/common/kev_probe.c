@@ -349,6 +349,7 @@ static int heartbeat(struct kev_probe *p)
     ks_heartbeat_put(pl, &h);
     if (put_frame(p, KS_HEARTBEAT, pl, sizeof(pl)) < 0)
         return -1;
+    p->p_counts.heartbeats++;
     fflush(p->p_out);
     return 0;
 }

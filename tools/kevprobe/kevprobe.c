@@ -361,18 +361,23 @@ static void summary(const struct kev_probe *p, const struct target *t, int quiet
                 (unsigned long long)c->seq_lies);
     if (quiet)
         return;
+    char hb[160] = "";
+    if (p->p_stream)    // (a stale one is no lie: the board's time when the flush was served)
+        snprintf(hb, sizeof(hb), "; %llu heartbeats sent, %llu stale (the flush served behind an "
+                 "event already written) held back", (unsigned long long)c->heartbeats,
+                 (unsigned long long)c->stale_heartbeats);
     if (t->halt)
         fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
-                "they were read; %llu halts (%.1f ms halted), %llu flushes\n",
+                "they were read; %llu halts (%.1f ms halted), %llu flushes%s\n",
                 (unsigned long long)c->buffers, (unsigned long long)c->events,
                 (unsigned long long)c->overwritten, (unsigned long long)c->polls,
-                (double)c->halted_ns / 1e6, (unsigned long long)c->flushes);
+                (double)c->halted_ns / 1e6, (unsigned long long)c->flushes, hb);
     else
         fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
                 "they were read; %llu rounds, 0 halts, %llu torn reads retried, %llu "
-                "flushes\n", (unsigned long long)c->buffers, (unsigned long long)c->events,
+                "flushes%s\n", (unsigned long long)c->buffers, (unsigned long long)c->events,
                 (unsigned long long)c->overwritten, (unsigned long long)c->polls,
-                (unsigned long long)c->torn, (unsigned long long)c->flushes);
+                (unsigned long long)c->torn, (unsigned long long)c->flushes, hb);
 }
 
 int main(int argc, char **argv)

@@ -52,6 +52,7 @@ struct kev_probe_counts {
     uint64_t torn;          // buffers that moved while they were read (read again)
     uint64_t damaged;       // buffers not what the table said: skipped, their slots lost
     uint64_t seq_lies;      // rounds where the table held a sequence past the kernel's next
+    uint64_t heartbeats;    // HEARTBEAT frames sent (-t)
     uint64_t stale_heartbeats;  // flushes served behind an event already written (no frame)
     uint64_t polls;         // rounds
     uint64_t flushes;       // flush requests the kernel served
