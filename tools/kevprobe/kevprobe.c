@@ -60,10 +60,11 @@ static const struct tool_cmd cmd = {
     "                          memory-backend-file,mem-path=PATH,share=on); BASE is the\n"
     "                          guest address of its first byte\n"
     "          HOST:PORT       a GDB server that serves m and M while the target runs:\n"
-    "                          OpenOCD (3333), probe-rs (1337), pyOCD in non-stop mode\n"
-    "                          (3333), J-Link's JLinkGDBServer (2331); unix:PATH for a\n"
-    "                          UNIX socket. QEMU's gdbstub stops the VM for any packet:\n"
-    "                          give it -H\n",
+    "                          OpenOCD (3333, its gdb-attach event emptied), pyOCD\n"
+    "                          (3333, -M attach), J-Link's JLinkGDBServer (2331,\n"
+    "                          -nohalt); unix:PATH for a UNIX socket. QEMU's gdbstub\n"
+    "                          stops the VM for any packet, probe-rs's halts the target\n"
+    "                          as kevprobe connects: give them -H (docs/probe-path.md)\n",
     opts, "Exit status: 0 the capture was written whole (losses counted, said), 1 it was not\n"
     "(said), 2 bad usage.\n",
 };
