@@ -146,8 +146,10 @@ run: setup
 # with its trace live in kevtop in the terminal, which also writes trace.kev, served to LTTng's
 # viewers by kevlive and to a browser by kevweb as it grows (the babeltrace2 command and the
 # page's address are said first; the page keeps the finished run until q, or LIVE_HOLD seconds).
-# The path: the board's BOARD_LIVE_PATH (probe: kevprobe reads the kernel's buffers through
-# QEMU's gdbstub), else uart (the tracelogger's stream); docs/live.md.
+# The path: the board's BOARD_LIVE_PATH (probe: kevprobe reads the kernel's buffers from the
+# guest RAM QEMU shares with the host), else uart (the tracelogger's stream); docs/live.md.
+# TL_OPTS="-F 1": the kernel keeps class 1 (kernel calls) out of the capture, as kevprobe
+# advises when the board outruns it.
 live: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BOARD=$(BOARD) TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \

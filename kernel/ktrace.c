@@ -342,9 +342,11 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_STOP:
         trace_ring_stop(r);
         forget_open_calls();
+        if (r->tr_quiet)
+            ktrace_notes_wake();    // a probe's capture: the logger sleeps until this
         return 0;
     case KTRACE_FLUSHBUFFER:
-        return filter_result(trace_ring_flush(r));
+        return filter_result(trace_ring_flush(r, NULL));
     case KTRACE_QUERYEVENTS:
         return query(p, a);
     case KTRACE_ADDALLCLASSES:      trace_filter_all(r, 1); return 0;
@@ -372,6 +374,11 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_SETPOLICY:          return filter_result(trace_ring_set_policy(r, a));
     case KTRACE_PROBE:
         return p == ring_owner ? ktrace_probe_call(p, a, b) : -EPERM;
+    case KTRACE_WITHHOLDCLASSES:
+        if (p != ring_owner)
+            return -EPERM;
+        trace_filter_withhold(r, a);
+        return 0;
     case KTRACE_TAKEBUFFER:
         return p == ring_owner ? take_buffer(p, a) : -EPERM;
     case KTRACE_RELEASEBUFFER:

@@ -3,7 +3,8 @@
 // trace_disabled_hook_insns, trace_simple_event_insns, trace_combine_event_insns; make bench),
 // so that what a hook costs is measured on the kernel's own code: a disabled class hook, a
 // simple event, a combine event, the decisions' hooks (REMAIN_CPU, SURRENDER, SIGNAL_SEND),
-// and a stall of the kernel for the tests.
+// the traced tick's look at a probe's flush request, a buffer's cache clean for a probe, and a
+// stall of the kernel for the tests.
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_tick.h>
 #include <kernel/kview.h>
@@ -54,6 +55,14 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
         return 0;
     case KTRACE_BENCH_SIGNAL:
         BENCH_LOOP(n, ktrace_signal_send(cur, 1));
+        return 0;
+    case KTRACE_BENCH_PROBE_TICK:
+        BENCH_LOOP(n, ktrace_probe_tick());
+        return 0;
+    case KTRACE_BENCH_CLEAN:        // (the ring's pool: allocated by the caller)
+        if (!ktrace.tr_mem)
+            return -ECANCELED;
+        BENCH_LOOP(n, trace_port_publish(ktrace.tr_mem, KEV_BUF_BYTES));
         return 0;
     case KTRACE_BENCH_STALL:
         return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);

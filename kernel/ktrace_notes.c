@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The trace's notifications (kernel/ktrace.h): a buffer that reached its high-water mark
 // (ktrace_port_notify, from the ring's port), the ring that stopped itself (ktrace_port_stopped),
-// a D firing on the shared side that ran exit() (ktrace_kdt_exited). Each is queued on its
+// a D firing on the shared side that ran exit() (ktrace_kdt_exited), a quiet ring's stop for
+// its owner (ktrace_notes_wake: the pulse of no buffer, KTRACE_NOTE_NOBUF). Each is queued on its
 // CPU, with no lock (the ring may be written without the kernel lock), and delivered at that
 // CPU's kernel exit under the lock (ktrace_exit_notify, ktrace.c; the core raises the synthetic
 // interrupt for each buffer). ktrace_hot.notes has a bit per CPU with something to deliver.
@@ -26,6 +27,10 @@ static void notes_mark(unsigned cpu)
         ktrace_hot.notes = 1u << cpu;
 }
 
+// A note's buffer index when it names none (a quiet ring's stop): no ring has that many.
+#define KTRACE_NOTE_NOBUF 0xffu
+_Static_assert(TRACE_MAX_BUFS <= KTRACE_NOTE_NOBUF, "a buffer index is never the no-buffer note");
+
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 {
     (void)r;
@@ -45,8 +50,14 @@ void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 // ring and its slow path sees the class off: nothing is recorded or counted meanwhile.
 void ktrace_port_stopped(struct trace_ring *r)
 {
-    (void)r;
+    if (r->tr_quiet)
+        ktrace_notes_wake();    // the logger of a probe's capture waits for nothing else
     notes_mark(cpu_id());
+}
+
+void ktrace_notes_wake(void)
+{
+    ktrace_port_notify(NULL, KTRACE_NOTE_NOBUF, 0);
 }
 
 // A D firing on this CPU's shared side ran exit(): the probes go off at its exclusive exit

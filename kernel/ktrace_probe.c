@@ -14,17 +14,44 @@
 // read here with one atomic load and believed only as far as it names what the kernel gave
 // out (a flush request is any number; host_done must equal pb_gen; an acknowledgement must
 // equal a buffer's sequence, trace_ring.c).
+// On a core with a data cache a probe reads memory around it: everything here the reader reads
+// is cleaned to memory once written (trace_port_publish; the ring cleans its own), and the
+// reader's words are read after their lines are invalidated (trace_port_fetch).
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_probe.h>
 #include <kernel/kview.h>
 #include <kernel/smp.h>
 #include <uapi/ktrace.h>
+#include <arch_cache.h>
 
 struct kev_probe_block kev_probe_block __attribute__((aligned(16), used, section(".probe")));
 // The host's words (trace/kev_probe.h, "Hand-over"): written by the host only.
 static uint32_t kev_probe_acks[TRACE_MAX_BUFS] __attribute__((aligned(16), used, section(".probe")));
 // The header and system page the logger published, copied where the reader can read them.
 static uint8_t *head_copy;
+// What the kernel did for the reader since the capture was published (KTRACE_PROBE_WORK): the
+// flush requests its tick served and the board's cycles they took (one CPU's tick at a time),
+// and the ring's count, when published, of the buffer starts flushes caused (each a flushed
+// CPU's next event's buffer switch, which the flush's own time does not hold).
+static struct ktrace_probe_work work;
+static uint64_t reopen_cycles0;
+// ... and the cleans for it, each CPU's (the port's ktrace_port_publish, where there is a
+// cache), their cycles on the board's clock.
+static struct { uint64_t cycles; uint32_t n; } TRACE_PER_CPU_LINE cleans[TRACE_MAX_CPUS];
+
+void ktrace_port_publish(const void *p, size_t n)
+{
+    uint64_t t0 = trace_port_now64();
+    arch_dcache_publish(p, n);
+    unsigned cpu = trace_port_cpu();
+    cleans[cpu].cycles += trace_port_now64() - t0;
+    cleans[cpu].n++;
+}
+
+static void publish_block(void)
+{
+    trace_port_publish(&kev_probe_block, sizeof(kev_probe_block));
+}
 
 // The magic, written last and in pieces so that its text is in no image (a scan of RAM or of
 // the ELF file finds the one block that is live).
@@ -43,6 +70,7 @@ static void write_magic(struct kev_probe_block *b)
 static void set_state(unsigned st)
 {
     __atomic_store_n(&kev_probe_block.pb_state, st, __ATOMIC_RELEASE);
+    trace_port_publish(&kev_probe_block.pb_state, sizeof(kev_probe_block.pb_state));
 }
 
 static int publish(const struct proc *p, uint32_t arg)
@@ -65,14 +93,20 @@ static int publish(const struct proc *p, uint32_t arg)
         return -ENOMEM;
     kmemcpy(head_copy, (const void *)(uintptr_t)pub.head, pub.head_len);
     kmemcpy(head_copy + pub.head_len, (const void *)(uintptr_t)pub.page, pub.page_len);
+    trace_port_publish(head_copy, pub.head_len + pub.page_len);
     // (Tracing may run already: a passive logger's program may start it first.)
     // The host's words start at 0 (no buffer's), and count only for a reader that gives
     // buffers back: with the logger keeping them the ring reads none.
     trace_ring_set_acks(&ktrace, NULL);
     kmemset(kev_probe_acks, 0, sizeof(kev_probe_acks));
+    trace_port_publish(kev_probe_acks, sizeof(kev_probe_acks));
     if (!(pub.flags & KEV_PROBE_F_KEEP))
         trace_ring_set_acks(&ktrace, kev_probe_acks);
     trace_ring_set_quiet(&ktrace, 1);
+    trace_ring_set_wake(&ktrace, pub.wake_bufs);
+    kmemset(&work, 0, sizeof(work));
+    kmemset(cleans, 0, sizeof(cleans));
+    reopen_cycles0 = ktrace.tr_reopen_cycles;
     uint32_t gen = b->pb_gen + 1u;
     b->pb_check = 0;        // a reader that halts the target in between sees a bad block
     b->pb_version = KEV_PROBE_VERSION;
@@ -106,9 +140,12 @@ static int publish(const struct proc *p, uint32_t arg)
     b->pb_flush_time = 0;
     b->pb_trl_flags = 0;
     b->pb_check = kev_probe_check(b);
+    publish_block();
     set_state(ktrace.tr_running ? KEV_PROBE_RUNNING : KEV_PROBE_READY);
-    if (b->pb_magic[0] != 'K')
+    if (b->pb_magic[0] != 'K') {
         write_magic(b);
+        publish_block();
+    }
     return 0;
 }
 
@@ -125,6 +162,7 @@ static int stopped(const struct proc *p, uint32_t arg)
         return -EBUSY;
     b->pb_stop_time = (uint64_t)end.stop_hi << 32 | end.stop_lo;
     b->pb_trl_flags = end.trl_flags;
+    publish_block();
     set_state(KEV_PROBE_STOPPED);
     return 0;
 }
@@ -144,7 +182,26 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
             started = 0x3fffffffu;
         return (int)(started << 1 | (ktrace.tr_running != 0));
     }
+    case KTRACE_PROBE_WORK: {   // (after the stop: the ring's count stands still)
+        struct ktrace_probe_work w = work;
+        uint64_t c = (uint64_t)w.cycles_hi << 32 | w.cycles_lo;
+        c += ktrace.tr_reopen_cycles - reopen_cycles0;
+        w.cycles_lo = (uint32_t)c;
+        w.cycles_hi = (uint32_t)(c >> 32);
+        uint64_t cc = 0;
+        for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+            cc += cleans[cpu].cycles;
+            w.cleans += cleans[cpu].n;
+        }
+        w.clean_lo = (uint32_t)cc;
+        w.clean_hi = (uint32_t)(cc >> 32);
+        if (!proc_can_write(p, arg, sizeof(w)))
+            return -EFAULT;
+        kmemcpy((void *)(uintptr_t)arg, &w, sizeof(w));
+        return 0;
+    }
     case KTRACE_PROBE_HOSTDONE:
+        trace_port_fetch(&kev_probe_block.pb_host_done, sizeof(kev_probe_block.pb_host_done));
         return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
                __atomic_load_n(&kev_probe_block.pb_host_done, __ATOMIC_ACQUIRE) ==
                    kev_probe_block.pb_gen;
@@ -169,8 +226,18 @@ void ktrace_probe_gone(void)
 
 void ktrace_probe_flush(void)
 {
+    uint64_t t0 = trace_port_now64(), c0 = cleans[trace_port_cpu()].cycles;
     uint32_t req = __atomic_load_n(&kev_probe_block.pb_flush_req, __ATOMIC_ACQUIRE);
-    trace_ring_flush(&ktrace);
-    kev_probe_block.pb_flush_time = trace_port_now64();  // (before the answer's release)
+    uint64_t done;
+    trace_ring_flush(&ktrace, &done);
+    kev_probe_block.pb_flush_time = done;   // (before the answer's release)
+    trace_port_publish(&kev_probe_block.pb_flush_time, sizeof(kev_probe_block.pb_flush_time));
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
+    trace_port_publish(&kev_probe_block.pb_flush_done, sizeof(kev_probe_block.pb_flush_done));
+    uint64_t c = (uint64_t)work.cycles_hi << 32 | work.cycles_lo;
+    // (this CPU's cleans meanwhile are counted as cleans, not here too)
+    c += trace_port_now64() - t0 - (cleans[trace_port_cpu()].cycles - c0);
+    work.cycles_lo = (uint32_t)c;
+    work.cycles_hi = (uint32_t)(c >> 32);
+    work.flushes++;
 }

@@ -3,7 +3,7 @@
 # make bench: the live view's figures (docs/live.md, docs/PERFORMANCE.md "Live").
 #   live_event_to_screen_{median,max}_ms: livemark (user/apps/livemark) prints a console line and
 #     runs at the same moment, 8 times; its trace streams live (QEMU_STREAM, the tracelogger's
-#     default flush interval, 100 ms) to kevtop --json at its default refresh (-d 1). The host
+#     default flush interval, 100 ms) to kevtop --json with frames of 1 s (-d 1). The host
 #     stamps each console line as it arrives and each kevtop frame as it is printed: a mark's
 #     latency is from its line to the first frame that shows livemark running after it. QEMU
 #     runs on the host's clock (no -icount): the figure means something on an idle host only.
@@ -30,7 +30,7 @@ for l in sys.stdin:
 mkfifo "$dir/live.fifo"
 QEMU_STREAM=fifo:$dir/live.fifo QEMU_ARGS="tracelogger -d1 -u" QEMU_TIMEOUT=120 \
     "$here/qemu-run.sh" "$b/livemark.elf" 2>&1 | stamp >"$dir/console.stamped" &
-"$h/kevtop" --json "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
+"$h/kevtop" --json -d 1 "$dir/live.fifo" 2>"$dir/kevtop.err" | stamp >"$dir/frames.stamped"
 wait
 python3 "$here/live_latency.py" live "$dir/console.stamped" "$dir/frames.stamped"
 

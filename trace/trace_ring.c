@@ -39,6 +39,16 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
     return KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu);
 }
 
+// A reader outside the CPUs' caches (a debug probe's system-bus access, trace/kev_probe.h)
+// reads what a quiet ring publishes: the bytes this CPU stored there are cleaned to memory
+// (the port's trace_port_publish: a Cortex-A's lines; nothing on a core without a data cache).
+// A ring that is not quiet has no such reader and pays nothing.
+static void publish(const struct trace_ring *r, const void *p, size_t n)
+{
+    if (r->tr_quiet)
+        trace_port_publish(p, n);
+}
+
 // Every store before it is seen before every store after it. (ThreadSanitizer, which builds
 // the host's threaded tests, models no fence: there the host's own order, x86's, and a
 // compiler barrier do it.)
@@ -119,7 +129,8 @@ static void update_masks(struct trace_ring *r)
         if (r->tr_evf[i].ef_pid || r->tr_evf[i].ef_tid)
             slow |= 1u << r->tr_evf[i].ef_cls;
     __atomic_store_n(&r->tr_slow, slow, __ATOMIC_RELAXED);     // read unlocked by the hooks
-    __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes : 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes & ~r->tr_withheld : 0u,
+                     __ATOMIC_RELAXED);
 }
 
 // ---- the table's words a debugger can write --------------------------------------------------
@@ -151,6 +162,7 @@ static void check_states(struct trace_ring *r)
             if (r->tr_cpu[c].tc_buf == (int)i)
                 st = TRACE_BUF_FILLING;
         r->tr_buf[i].tb_state = (uint8_t)st;
+        publish(r, &r->tr_buf[i], sizeof(r->tr_buf[i]));
         __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
     }
 }
@@ -191,8 +203,11 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
-    // (release: a reader outside the CPU that sees FULL sees the slots and the count too)
+    // (release: a reader outside the CPU that sees FULL sees the slots and the count too; one
+    // around the caches, once the slots reached memory before the state did)
+    publish(r, buf_start(r, idx), (used + 1u) * sizeof(struct kev_slot));
     __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELEASE);
+    publish(r, b, sizeof(*b));
     c->tc_recorded += events;
     c->tc_buf = -1;
     store_wp(c, &r->tr_noslot);
@@ -200,21 +215,47 @@ static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
     notify_buffer(r, idx);
 }
 
-// The host's acknowledgement word of buffer i (trace/kev_probe.h, "Hand-over"): the host writes
-// ~(seq + 1) to claim FULL buffer i (it copies it) and seq + 1 once it has it; 0, the word's
-// first value, names no buffer. Untrusted: only compared with the sequence this ring gave the
-// buffer. 0 claimed, 1 done, -1 neither (or no host).
-static int host_word(const struct trace_ring *r, unsigned i)
+// A word of the host's refused for buffer b: counted once a life of the buffer (a word left
+// there is looked at again at every pick). Under the pool lock.
+static void refuse_host(struct trace_ring *r, struct trace_buf *b)
 {
+    if (b->tb_claim & TRACE_CLAIM_COUNTED)
+        return;
+    b->tb_claim |= TRACE_CLAIM_COUNTED;
+    __atomic_fetch_add(&r->tr_refused, 1u, __ATOMIC_RELAXED);
+}
+
+// Whether w, a word the host left in buffer seq's place, names one of the buffer's earlier
+// lives (the host's claim or done of an older sequence: left by a reader that saw the buffer
+// move), or is the word's first value 0. Sequences count up from 0 and a capture never gives
+// out 2^32 of them.
+static int earlier_life(uint32_t w, uint32_t seq)
+{
+    return w == 0 || w - 1u < seq || ~w - 1u < seq;
+}
+
+// The host's acknowledgement word of buffer i (trace/kev_probe.h, "Hand-over"): the host writes
+// ~(seq + 1) to claim FULL buffer i (it copies it) and seq + 1 once it has it. Untrusted: only
+// compared with the sequence this ring gave the buffer; a word that names none of its lives
+// (garbage, a sequence it never had) is refused, counted once a life (refuse_host). 0 claimed,
+// 1 done, -1 neither (or no host, or refused). Under the pool lock.
+static int host_word(struct trace_ring *r, unsigned i)
+{
+    struct trace_buf *b = &r->tr_buf[i];
     if (!r->tr_acks)
         return -1;
+    trace_port_fetch(&r->tr_acks[i], sizeof(r->tr_acks[i]));     // (written around the caches)
     uint32_t w = __atomic_load_n(&r->tr_acks[i], __ATOMIC_SEQ_CST);
-    uint32_t tag = r->tr_buf[i].tb_seq + 1u;
-    return w == tag ? 1 : w == ~tag ? 0 : -1;
+    uint32_t tag = b->tb_seq + 1u;
+    if (w == tag || w == ~tag)
+        return w == tag;
+    if (!earlier_life(w, b->tb_seq))
+        refuse_host(r, b);
+    return -1;
 }
 
 // FREE, or FULL and the host has it whole.
-static int reusable(const struct trace_ring *r, unsigned i)
+static int reusable(struct trace_ring *r, unsigned i)
 {
     unsigned st = r->tr_buf[i].tb_state;
     return st == TRACE_BUF_FREE || (st == TRACE_BUF_FULL && host_word(r, i) == 1);
@@ -235,8 +276,10 @@ static int oldest_full(const struct trace_ring *r, uint64_t skip)
 // In overwrite and ring modes a FULL buffer is reused and *lost set: its events become lost
 // events, unless a host reader claimed it. The kernel stores the buffer's new state first and
 // reads the host's word after, the host the other way round (both sequentially consistent): the
-// host sees the buffer move and lets it go, or the kernel sees its claim and skips it.
-// Under the pool lock.
+// host sees the buffer move and lets it go, or the kernel sees its claim and skips it. A claim
+// is honoured for TRACE_CLAIM_PASSES picks that wanted its buffer, then refused (counted) and
+// the buffer reused: the host, which checks its copy against the table after copying, sees it
+// move (a torn read, never kept). Under the pool lock.
 static int pick_buffer(struct trace_ring *r, int *lost)
 {
     unsigned n = r->tr_nbufs;
@@ -262,12 +305,19 @@ static int pick_buffer(struct trace_ring *r, int *lost)
             return best;
         }
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_SEQ_CST);
+        publish(r, b, sizeof(*b));      // (in memory before the word is read: the host's order)
         int w = host_word(r, best);
+        if (w == 0 && (b->tb_claim & ~TRACE_CLAIM_COUNTED) >= TRACE_CLAIM_PASSES) {
+            refuse_host(r, b);      // a claim that never finishes: the buffer is reused
+            w = -1;
+        }
         if (w != 0) {       // unclaimed (lost), or the host finished it meanwhile (free)
             *lost = w < 0;
             return best;
         }
+        b->tb_claim++;
         __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FULL, __ATOMIC_RELAXED);
+        publish(r, b, sizeof(*b));
     }
     return -1;
 }
@@ -299,6 +349,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
         owner->tc_unreported += lost + b->tb_reported; // its DROPPED record goes too
         if (b->tb_notified == 2)
             __atomic_fetch_sub(&owner->tc_npending, 1u, __ATOMIC_RELAXED);
+        publish(r, owner, sizeof(*owner));  // (its loss counts, which a probe reads)
     }
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
     struct kev_slot *s = buf_start(r, (unsigned)i);
@@ -308,9 +359,14 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     __atomic_store_n(&b->tb_state, (uint8_t)TRACE_BUF_FILLING, __ATOMIC_RELAXED);
     __atomic_store_n(&b->tb_seq, r->tr_next_seq, __ATOMIC_RELAXED);
     release_fence();
+    publish(r, b, sizeof(*b));
     __atomic_store_n(&r->tr_next_seq, r->tr_next_seq + 1u, __ATOMIC_RELAXED);
+    publish(r, &r->tr_next_seq, sizeof(r->tr_next_seq));
     b->tb_cpu = (uint8_t)cpu;
+    b->tb_claim = 0;
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING || r->tr_quiet;
+    if (r->tr_quiet && r->tr_wake_bufs && b->tb_seq + 1u == r->tr_wake_bufs)
+        trace_port_notify(r, (unsigned)i, b->tb_seq);   // (the count the logger waits for)
     b->tb_nslots = 0;
     b->tb_reported = 0;
     // QNX's BUFFER: [sequence, number of events], and its kernel writes 0 for the count at
@@ -437,6 +493,11 @@ again:
             }
             goto out;
         }
+        if (c->tc_flushed) {    // the buffer start a flush caused: its cost is the flush's
+            c->tc_flushed = 0;
+            r->tr_reopens++;
+            r->tr_reopen_cycles += trace_port_now64() - t64;
+        }
     }
 
     struct trace_buf *b = &r->tr_buf[c->tc_buf];
@@ -554,6 +615,21 @@ void trace_ring_set_quiet(struct trace_ring *r, unsigned on)
 {
     unsigned long fl = control_lock(r);
     r->tr_quiet = on != 0;
+    // What a capture already running wrote (a passive logger's program may start it first):
+    // the table, the counts, the next sequence and the closed buffers, for a probe to read.
+    publish(r, r->tr_buf, sizeof(r->tr_buf));
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));
+    publish(r, &r->tr_next_seq, sizeof(r->tr_next_seq));
+    for (unsigned i = 0; i < r->tr_nbufs; i++)
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL)
+            publish(r, buf_start(r, i), r->tr_buf[i].tb_nslots * sizeof(struct kev_slot));
+    control_unlock(r, fl);
+}
+
+void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_wake_bufs = nbufs;
     control_unlock(r, fl);
 }
 
@@ -590,10 +666,16 @@ void trace_ring_stop(struct trace_ring *r)
     for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
     control_unlock(r, fl);
 }
 
-int trace_ring_flush(struct trace_ring *r)
+// A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce
+// left its limit 0) until its next event's general path, which stamps the event under its
+// lock, after this call: a hook on that CPU reads its clock before it looks at its room, and
+// with the room given back here it could write an event stamped before *done into an open
+// buffer, a heartbeat's lie. (One CPU: no hook runs meanwhile; its room is given back.)
+int trace_ring_flush(struct trace_ring *r, uint64_t *done)
 {
     if (r->tr_nbufs == 0)
         return -TRACE_ECANCELED;
@@ -604,11 +686,16 @@ int trace_ring_flush(struct trace_ring *r)
         if (c->tc_buf < 0)
             continue;
         struct kev_slot *wp = quiesce(r, cpu);
-        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead)
+        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead) {
             close_buffer(r, cpu, now);
-        else
+            c->tc_flushed = 1;
+        } else if (TRACE_MAX_CPUS == 1) {
             set_limit(r, c);
+        }
     }
+    publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (the loss counts of CPUs without a buffer too)
+    if (done)       // (every CPU's lock still held: no event is stamped meanwhile)
+        *done = trace_port_now64();
     control_unlock(r, fl);
     return 0;
 }
@@ -801,6 +888,14 @@ void trace_filter_all(struct trace_ring *r, int on)
     r->tr_evfilter = 0;
     for (unsigned c = 0; c < KEV_NCLASS; c++)
         set_bits(r->tr_ev_enable[c], 0u);
+    update_masks(r);
+    control_unlock(r, fl);
+}
+
+void trace_filter_withhold(struct trace_ring *r, uint32_t mask)
+{
+    unsigned long fl = control_lock(r);
+    r->tr_withheld = mask & TRACE_USER_CLASSES;
     update_masks(r);
     control_unlock(r, fl);
 }

@@ -32,7 +32,8 @@ static void usage(void)
            "  -f file   output file on the host (default tracebuffer.kev); -: none, the stream\n"
            "            (-u, -x rtt) is the storage, as on a board without host files\n"
            "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
-           "            5 vthread (3-5 are one class here), 6 comm, 7 system (not with -d1)\n"
+           "            5 vthread (3-5 are one class here), 6 comm, 7 system; with -d1 too (the\n"
+           "            kernel keeps it off whatever the program starting the capture asks)\n"
            "  -d1       passive: another program configures, starts and stops tracing\n"
            "  -A n=v    extra header attribute TRACE_N::v (the name in capitals)\n"
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
@@ -171,13 +172,6 @@ static const char with_value[] = "nskfFdAxp";
 // Whether options that each parsed well contradict each other (said on stdout).
 static bool opts_conflict(const struct tl_opts *o)
 {
-    // Passive, the program that starts tracing chooses the classes (setup: -F is applied only
-    // when this logger starts it): a class turned off here would be on in the capture.
-    if (o->passive && o->classes_off) {
-        printf("tracelogger: -F has no effect with -d1 (passive: the program that starts "
-               "tracing chooses the classes)\n");
-        return true;
-    }
     // Ring mode saves buffers only at the stop: there is nothing to flush while it runs.
     if ((o->ring || o->policy == 2) && o->flush_set && o->flush_ms) {
         printf("tracelogger: -x flush needs buffers saved while tracing runs, not -r\n");

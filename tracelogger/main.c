@@ -220,6 +220,10 @@ static int configure(void)
     // the start the other program's.
     if (opts.wide && TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0) < 0)
         return -1;
+    // -F: the classes the capture never records, passive or not (the program that starts a
+    // passive capture adds every class: the kernel keeps these off all the same).
+    if (opts.classes_off && TraceEvent(KTRACE_WITHHOLDCLASSES, opts.classes_off, 0, 0) < 0)
+        return -1;
     if (opts.stack_hz && TraceEvent(KTRACE_STACKSAMPLE, opts.stack_hz, 0, 0) < 0) {
         printf("tracelogger: -p %u: the kernel refused the rate (errno %d; a board without a "
                "profile timer samples at its tick, at most 1000 a second)\n",
@@ -229,9 +233,6 @@ static int configure(void)
     if (opts.passive)
         return 0;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-    for (unsigned c = 0; c < KEV_NCLASS; c++)
-        if ((opts.classes_off >> c) & 1u)
-            TraceEvent(KTRACE_DELCLASS, c, 0, 0);
     TraceEvent(opts.wide ? KTRACE_SETALLCLASSESWIDE : KTRACE_SETALLCLASSESFAST, 0, 0, 0);
     return 0;
 }
@@ -294,21 +295,22 @@ void tl_flush_ahead(void)
 }
 
 // The probe path's capture (-x probe): a reader outside the board takes the buffers; the
-// logger sleeps until the capture ends (-s, -n buffers started, or passive: tracing stopped),
-// looking every PROBE_POLL_NS (its only work while tracing runs: about 0.5 instructions an
-// event of the demo's, docs/live.md).
-#define PROBE_POLL_NS (200u * 1000000u)
+// logger is blocked until the capture ends, with no look in between: the kernel's pulse says
+// tracing stopped (KTRACE_STOP by the program recording, passive; the fill policy) or, active
+// with -n, that the buffer making -n started began (uapi/ktrace.h, KTRACE_PROBE); a timeout
+// ends -s, or a passive wait for a start that never came (-x startwait). Each wake-up reads
+// the capture's state once (KTRACE_PROBE_STATUS: not KTRACE_QUERYEVENTS, whose counts wait for
+// every CPU's event in progress). 0, or -1 when tracing was never started (said).
 static int capture_probe(void)
 {
-    uint64_t t0 = ClockTime();
+    const uint64_t t0 = ClockTime(), s = 1000000000u;
     bool seen_running = !opts.passive;
     for (;;) {
-        ThreadSleep(PROBE_POLL_NS);
-        // (Not KTRACE_QUERYEVENTS: its counts wait for every CPU's event in progress.)
         int st = TraceEvent(KTRACE_PROBE, KTRACE_PROBE_STATUS, 0, 0);
         uint32_t buffers = st > 0 ? (uint32_t)st >> 1 : 0;
         bool on = st > 0 && (st & 1);
-        if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
+        uint64_t now = ClockTime();
+        if (opts.seconds && now - t0 >= (uint64_t)opts.seconds * s)
             return 0;
         if (!opts.passive && opts.iterations && buffers >= opts.iterations)
             return 0;
@@ -316,11 +318,20 @@ static int capture_probe(void)
             seen_running = true;
         if (!on && seen_running)
             return 0;
-        if (!seen_running && ClockTime() - t0 >= (uint64_t)opts.start_wait * 1000000000u) {
+        if (!seen_running && now - t0 >= (uint64_t)opts.start_wait * s) {
             printf("tracelogger: passive (-d1) and tracing was not started within %u s; "
                    "giving up\n", opts.start_wait);
             return -1;
         }
+        // The next deadline (none: only the kernel's pulse ends the wait).
+        uint64_t due = opts.seconds ? t0 + (uint64_t)opts.seconds * s : 0;
+        uint64_t start_due = t0 + (uint64_t)opts.start_wait * s;
+        if (!seen_running && (!due || start_due < due))
+            due = start_due;
+        if (due)
+            TimerTimeout(due - now);
+        struct kpulse p;
+        MsgReceive(main_chid, &p, sizeof(p), NULL);     // (a pulse or the timeout: look again)
     }
 }
 
@@ -500,6 +511,8 @@ int main(void)
     uint32_t trl_known = (opts.ring ? KEV_TRL_RING : 0u) |
                          (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
     int probe_lost = opts.probe && probe_finish(&opts, stop_time, trl_known) < 0;
+    if (opts.probe)
+        probe_report();     // (while the ring is there to ask)
     if (opts.probe != 1)
         drain();                // what the stop closed; ring mode: everything, oldest first
     uint64_t lost = q.dropped + q.overwritten + events_failed + events_refused;

@@ -138,5 +138,7 @@ int probe_publish(const struct tl_opts *o);
 // After the stop: tells the reader (the stop time, the trailer's flags) and waits up to
 // o->probe_wait seconds for it to have read everything. 0, or -1 when it did not.
 int probe_finish(const struct tl_opts *o, uint64_t stop_time, uint32_t trl_flags);
+// What the kernel did for the reader (its flushes, their time), said.
+void probe_report(void);
 
 #endif

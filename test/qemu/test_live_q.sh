@@ -40,6 +40,7 @@ took = time.time() - sent if sent else -1
 if status is None:
     os.kill(pid, 9)
 txt = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", got.decode(errors="replace"))
+open(out + "/pty.txt", "w").write(txt)     # (kevtop's terminal, its sentences included)
 print("sent %s, took %.1f s, status %s" % (sent is not None, took, status))
 print("\n".join(l for l in txt.splitlines() if l.startswith("live:")))
 sys.exit(0 if status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
@@ -47,5 +48,8 @@ sys.exit(0 if status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(sta
 PY
 rc=$?
 check "one q after kevtop's end ends make live ($(head -1 "$out/q.txt"))" "[ $rc = 0 ]"
+# The live tools refuse a heartbeat that lies ("not believed"): the reader's own never is.
+check "no live tool refused the reader's heartbeat as a lie (kevtop's terminal, kevlive's, kevweb's and kevprobe's logs)" \
+    "[ -s $out/pty.txt ] && ! grep -q 'not believed' $out/pty.txt $out/*.log"
 echo "1..$n"
-[ $rc = 0 ]
+[ $rc = 0 ] && ! grep -q 'not believed' $out/pty.txt $out/*.log

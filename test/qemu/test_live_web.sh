@@ -47,4 +47,7 @@ kill -TERM "$live" 2>/dev/null
 wait "$live"
 check "the demo ran to its end (the console)" "grep -q 'demo system done, 0 failures' '$out/live.console'"
 check "make live, stopped, stopped its web page (nothing answers at $url)" "! curl -s -m 2 -o /dev/null '$url'"
+# The live tools refuse a heartbeat that lies ("not believed"): the reader's own never is.
+check "no live tool refused the reader's heartbeat as a lie ($(grep -l 'not believed' "$out"/*.log | tr '\n' ' '))" \
+    "! grep -q 'not believed' $out/run.log $out/kevweb.log $out/kevprobe.log"
 echo "1..$n"

@@ -8,9 +8,13 @@
 # state the kernel never writes (the block's, a buffer's), a buffer that is not what the table
 # says, a block of another version, a block read at the wrong address or copied, a server that
 # hangs up, no server at all (said after -w's wait); the server on a UNIX socket (QEMU's -gdb
-# unix:PATH). A debug probe's GDB server (OpenOCD, pyOCD, probe-rs, J-Link) speaks the same.
+# unix:PATH); the halting reader stopped by SIGINT or SIGTERM in the middle of a round (the
+# target halted, a read pending): the server's own record says it let the target run (`c`)
+# and halted it no more before the connection closed. A debug probe's GDB server (OpenOCD,
+# pyOCD, probe-rs, J-Link) speaks the same.
 #   test/tools/test_kevprobe.py HOST_DIR
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -76,9 +80,14 @@ def target(head, page, bufs, **kw):
 class Server(threading.Thread):
     """GDB's remote serial protocol, the part a reader of memory uses."""
 
-    def __init__(self, mem, hang_after=None, path=None):
+    def __init__(self, mem, hang_after=None, path=None, slow_after=None):
         super().__init__(daemon=True)
         self.mem, self.hang_after, self.reads = mem, hang_after, 0
+        # slow_after: reads past it, made while the target is halted, take half a second each
+        # (a round held long enough for a signal to land in it; `slowing` says one is under way)
+        self.slow_after, self.slowing = slow_after, threading.Event()
+        self.halted = True          # (a server halts the target as a client connects: QEMU's)
+        self.halted_at_close = None
         self.halts, self.writes_outside = [], 0     # what a running target's server refuses
         if path:    # a UNIX socket, as QEMU's -gdb unix:PATH,server=on,wait=off
             self.sock = socket.socket(socket.AF_UNIX)
@@ -117,6 +126,7 @@ class Server(threading.Thread):
         while True:
             d = c.recv(65536)
             if not d:
+                self.halted_at_close = self.halted
                 return
             buf += d
             while buf:
@@ -126,6 +136,7 @@ class Server(threading.Thread):
                 if buf[:1] == b"\x03":
                     buf = buf[1:]
                     self.halts.append("^C")
+                    self.halted = True
                     self.reply(c, "S02")
                     continue
                 if b"#" not in buf or len(buf) < buf.index(b"#") + 3:
@@ -147,7 +158,13 @@ class Server(threading.Thread):
                     if self.hang_after is not None and self.reads > self.hang_after:
                         c.close()
                         return
-                    self.reply(c, self.read(a, l))
+                    if self.slow_after is not None and self.reads > self.slow_after and self.halted:
+                        self.slowing.set()
+                        time.sleep(0.5)
+                    try:
+                        self.reply(c, self.read(a, l))
+                    except OSError:
+                        pass        # (the client left meanwhile: recv says so next)
                 elif pkt[0] == "M":
                     spec, data = pkt[1:].split(":")
                     a, l = (int(x, 16) for x in spec.split(","))
@@ -161,7 +178,7 @@ class Server(threading.Thread):
                         self.reply(c, "OK")
                 elif pkt == "c":
                     self.halts.append("c")
-                    pass            # runs until the next \x03
+                    self.halted = False     # runs until the next \x03
                 elif pkt == "D":
                     self.reply(c, "OK")
                     c.close()
@@ -182,7 +199,7 @@ def probe(mem, args=None, hang_after=None, path=None):
     return r.returncode, r.stderr.strip(), data, s
 
 
-print("1..17")
+print("1..19")
 whole, head, page, bufs = capture()
 mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
@@ -247,6 +264,28 @@ for kw, args, want in cases:
 rc, err, data, s = probe(target(head, page, bufs), hang_after=5)
 ok(rc == 1 and "closed the connection" in err,
    "a server that hangs up mid-capture is said (exit %d: %s)" % (rc, err.splitlines()[0] if err else ""))
+
+# -H stopped by a signal mid-round: the target let run before kevprobe leaves.
+for sig in (signal.SIGINT, signal.SIGTERM):
+    s = Server(target(head, page, bufs, bstate=2), slow_after=12)     # RUNNING: round after round
+    s.start()
+    kp = subprocess.Popen([os.path.join(H, "kevprobe"), "-q", "-w", "2", "-i", "1", "-H", "-a",
+                           hex(BLOCK), "-o", os.devnull, s.where], stderr=subprocess.PIPE,
+                          text=True)
+    mid = s.slowing.wait(10)
+    kp.send_signal(sig)
+    try:
+        _, err = kp.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        kp.kill()
+        _, err = kp.communicate()
+    s.join(5)
+    ok(mid and s.halts[-1:] == ["c"] and s.halted_at_close is False and
+       "the target let run" in err and kp.returncode == 1,
+       "-H stopped by %s in a round's read, the target halted: a c after the last halt, the "
+       "target running when the connection closed (server's record: %s; exit %s: %s)" %
+       (signal.Signals(sig).name, " ".join(s.halts[-4:]), kp.returncode,
+        err.strip().splitlines()[-1] if err.strip() else "nothing said"))
 
 # No server at the port: kevprobe tries for -w's seconds (the server may still be starting),
 # then says so.

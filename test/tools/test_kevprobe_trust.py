@@ -6,7 +6,11 @@
 # block describing a capture of 13 events of the program's making. The truths: kevgen's file
 # (the real capture, byte for byte), the target's memory after the run (what kevprobe wrote:
 # nothing outside the kernel's probe words), the host's clock (how long a server that talks
-# without answering held kevprobe), and the sentence each refusal must carry.
+# without answering held kevprobe), and the sentence each refusal must carry. Every mode is also
+# held, whatever kevprobe's build (make test runs this over the ASan + UBSan one too), to no
+# sanitizer report and an exit of 0 or 1 (no crash), a sentence when it refuses, and its resident
+# set (the kernel's count of its peak, wait4) at most RSS_MAX_MB: a server that sends without
+# end must not make it hold what it sends.
 #   test/tools/test_kevprobe_trust.py HOST_DIR
 import os
 import socket
@@ -26,6 +30,8 @@ ACKS = 0x20005000                               # the host's acknowledgement wor
 HEAD, MEM = 0x20010000, 0x20100000              # the logger's memory, the pool
 FORGED = 0x20000100                             # a program's RAM, below the kernel's
 n = 0
+RSS_MAX_MB = 64         # (ASan's shadow and quarantine included: about 20 MB at rest)
+modes = []              # (what, exit status, peak RSS in MB, stderr) of each kevprobe run
 
 
 def ok(cond, what):
@@ -191,20 +197,34 @@ def probe(mem, args, lie=None, on_read=None, timeout=30):
     s.start()
     out = tempfile.mktemp(suffix=".kev")
     t = time.monotonic()
-    r = subprocess.run([os.path.join(H, "kevprobe"), "-q", "-w", "2", "-i", "1"] + args +
-                       ["-o", out, s.where], capture_output=True, text=True, timeout=timeout)
+    errf = tempfile.TemporaryFile()
+    p = subprocess.Popen([os.path.join(H, "kevprobe"), "-q", "-w", "2", "-i", "1"] + args +
+                         ["-o", out, s.where], stdout=subprocess.DEVNULL, stderr=errf)
+    deadline = time.monotonic() + timeout
+    while True:         # (wait4: the child's own peak resident set, as the kernel counted it)
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            p.kill()
+        time.sleep(0.02)
     took = time.monotonic() - t
+    rc = os.waitstatus_to_exitcode(status)
+    errf.seek(0)
+    err = errf.read().decode(errors="replace").strip()
+    modes.append((" ".join(args + ([lie] if isinstance(lie, str) else [])), rc,
+                  ru.ru_maxrss / 1024.0, err))
     s.stop = True
     s.join(5)
     data = open(out, "rb").read() if os.path.exists(out) else b""
-    return r.returncode, r.stderr.strip(), data, s, took
+    return rc, err, data, s, took
 
 
 def first(err):
     return err.splitlines()[0] if err else "nothing said"
 
 
-print("1..18")
+print("1..19")
 real = capture(3000)
 fake = capture(13)
 K = ["-k", "0x%x:0x%x" % (KRAM, KRAM_LEN)]
@@ -337,3 +357,15 @@ struct.pack_into("<I", mem[BLOCK], STATE, 0)    # pb_state IDLE: the magic, no c
 rc, err, data, s, took = probe(mem, ["-a", hex(BLOCK), "-w", "1"] + K)
 ok(rc == 1 and "stayed idle" in err and took < 5,
    "a block that stays idle with its magic: given up after -w 1 (%.1f s: %s)" % (took, first(err)))
+
+# ---- every mode: no crash, memory bounded, a sentence ----
+bad = [m for m in modes if m[1] not in (0, 1) or "Sanitizer" in m[3] or "runtime error" in m[3] or
+       m[2] > RSS_MAX_MB or (m[1] == 1 and not m[3].startswith("kevprobe: "))]
+ok(modes and not bad, "%d lying-server modes: kevprobe exited 0 or 1 in each, no sanitizer report, "
+   "a sentence for each refusal, peak resident set %.1f MB at most (bound %d MB)%s" %
+   (len(modes), max(m[2] for m in modes), RSS_MAX_MB,
+    "; failed: " + "; ".join("%s (exit %d, %.1f MB: %s)" % (m[0], m[1], m[2], first(m[3]))
+                             for m in bad[:3]) if bad else ""))
+for m in bad[:3]:       # (what it said, for the log)
+    print("\n".join("# " + l for l in m[3].splitlines()[:30]))
+print("# %d lying-server modes" % len(modes))

@@ -197,7 +197,7 @@ check "a heartbeat past the last event: no frame gives more CPU than its length,
 python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
 checked keys "$dir/keys.tap"
 
-# A run shorter than a frame is seen while it runs: with the default 1 s frames, the first one
+# A run shorter than a frame is seen while it runs: with the default frames, the first one
 # ends 0.5 s of trace time after the first event (kevstat's), over kevscen's 0.8 s basic run.
 "$bin/kevscen" -r 400 basic "$dir/short.kev" >/dev/null
 "$bin/kevstat" --json "$dir/short.kev" >"$dir/short.json"

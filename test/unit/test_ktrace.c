@@ -402,12 +402,23 @@ static unsigned ring_prio_changes(uint32_t who, uint8_t *prio, uint8_t *cause, u
 // The probe block (kernel/ktrace_probe.c): published by the ring's owner with the layout a
 // reader outside the target needs (held to trace_ring.h's structures and the block's own check),
 // the ring quiet (no buffer notified), the tick's flush served when a reader asks, the end and
-// the reader's "done" passed between them; bad publications refused.
+// the reader's "done" passed between them; bad publications refused. The quiet ring's one
+// notification: the logger's pulse of no buffer when tracing stops, and with wake_bufs, as the
+// buffer that makes that many started begins (nothing else wakes a probe's logger).
+static int32_t raised[8];
+static unsigned nraised;
+
+static void raise_seen(unsigned irq, int32_t value)
+{
+    if (irq == KIRQ_TRACE && nraised < 8)
+        raised[nraised++] = value;
+}
+
 static void test_probe_block(void **state)
 {
     (void)state;
     struct kev_probe_block *b = &kev_probe_block;
-    struct ktrace_probe_pub pub = { kstub_addr(ram) + 256, 16, kstub_addr(ram) + 512, 8, 0 };
+    struct ktrace_probe_pub pub = { kstub_addr(ram) + 256, 16, kstub_addr(ram) + 512, 8, 0, 2 };
     memcpy(ram + 256, "TRACE_HEADER_BEG", 16);
     assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_PUBLISH, kstub_addr(ram), 0), -ECANCELED);
     assert_int_equal(te(KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
@@ -447,9 +458,25 @@ static void test_probe_block(void **state)
     assert_int_equal(ktrace.tr_buf[0].tb_state, TRACE_BUF_FULL);
     assert_int_equal(b->pb_flush_done, 1);
     assert_int_equal(b->pb_flush_time, trace_port_now64());    // (the stub's clock stands still)
+    struct ktrace_probe_work w;
+    assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_WORK, kstub_addr(ram), 0), 0);
+    memcpy(&w, ram, sizeof(w));
+    assert_int_equal(w.flushes, 1);
+    nraised = 0;
+    ktrace_notes_raise(raise_seen);
+    assert_int_equal(nraised, 0);                           // a flush wakes nobody
+    unsigned notes = trace_host_port.nnotes;                // (the ring's port: the host's here)
+    for (uint32_t i = 0; i < 5; i++)                        // buffer 1 (the 2nd started) begins
+        te(KTRACE_INSERTSUSEREVENT, 5, i, 0);
+    assert_int_equal(trace_host_port.nnotes, notes + 1);
+    assert_int_equal(trace_host_port.notes[notes].idx, 1);
+    assert_int_equal(trace_host_port.notes[notes].seq, 1);
 
     assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_STOPPED, kstub_addr(ram), 0), -EBUSY);
     te(KTRACE_STOP, 0, 0, 0);
+    ktrace_notes_raise(raise_seen);
+    assert_int_equal(nraised, 1);
+    assert_int_equal(raised[0], 0xff);                      // the stop: a pulse of no buffer
     struct ktrace_probe_end end = { 1234, 5, 0 };
     memcpy(ram, &end, sizeof(end));
     assert_int_equal(te(KTRACE_PROBE, KTRACE_PROBE_STOPPED, kstub_addr(ram), 0), 0);

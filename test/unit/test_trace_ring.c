@@ -99,7 +99,7 @@ static void test_init_rejects_bad_arguments(void **st)
     assert_int_equal(trace_ring_init(&r, (char *)mem + 2, sizeof(mem) - 2, 1), -TRACE_EINVAL);
     memset(&r, 0, sizeof(r));
     assert_int_equal(trace_ring_start(&r), -TRACE_ECANCELED);
-    assert_int_equal(trace_ring_flush(&r), -TRACE_ECANCELED);
+    assert_int_equal(trace_ring_flush(&r, NULL), -TRACE_ECANCELED);
     assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
     assert_int_equal(trace_ring_start(&ring), -TRACE_EBUSY);
     assert_int_equal(trace_ring_set_policy(&ring, TRACE_POLICY_RING), -TRACE_EBUSY);
@@ -313,9 +313,11 @@ static void test_emit_at_and_count_lost(void **st)
     assert_int_equal(cnt.recorded, 5);
     assert_int_equal(cnt.dropped, 3);
     assert_int_equal(cnt.unreported, 3);
-    assert_int_equal(trace_ring_flush(&ring), 0);
+    assert_int_equal(trace_ring_flush(&ring, NULL), 0);
+    assert_int_equal(ring.tr_reopens, 0);
     trace_emit_simple(&ring, PR, KEV_TH_READY, 2, 1);          // the next buffer reports them
     assert_slot(&mem[KEV_BUF_SLOTS + 2], CTL(KEV_CTL_DROPPED), mem[KEV_BUF_SLOTS + 2].data[0], 3, 3);
+    assert_int_equal(ring.tr_reopens, 1);       // the flush's buffer start, counted as its own
     trace_ring_stop(&ring);
     uint64_t ev = 0, lost = 0;
     take_checked(NULL, &ev, &lost);
@@ -412,6 +414,143 @@ static void test_table_lies_refused_and_counted(void **st)
     assert_int_equal(ev, cnt.recorded);
     assert_int_equal(cnt.recorded + cnt.overwritten, 5000);     // nothing vanished
     assert_int_equal(ev + lost, 5000);
+}
+
+// A quiet ring (a probe reads it, around the data cache on a Cortex-A) cleans what it gives the
+// probe: when it turns quiet, what a capture already running wrote; a closed buffer's slots
+// before its table entry says FULL, then the entry; the CPUs' loss counts at a flush. The
+// port's record of its publications is the truth. A ring that is not quiet cleans nothing.
+static void test_quiet_ring_publishes_what_a_probe_reads(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    emit_n(1021 + 1);                   // buffer 0 closed, buffer 1 begun
+    assert_int_equal(trace_host_port.npub, 0);
+    trace_ring_set_quiet(&ring, 1);     // the table, the counts, the next sequence, buffer 0
+    assert_int_equal(trace_host_port.npub, 4);
+    assert_ptr_equal(trace_host_port.pubs[3].p, mem);
+    assert_int_equal(trace_host_port.pubs[3].n, KEV_BUF_BYTES);
+    emit_n(1020 + 1);                   // buffer 1 closed (its 1021 events), the next dropped
+    assert_int_equal(trace_host_port.npub, 6);
+    assert_ptr_equal(trace_host_port.pubs[4].p, mem + KEV_BUF_SLOTS);     // its slots first
+    assert_int_equal(trace_host_port.pubs[4].n, KEV_BUF_BYTES);
+    assert_ptr_equal(trace_host_port.pubs[5].p, &ring.tr_buf[1]);         // then FULL
+    assert_int_equal(trace_host_port.pubs[5].n, sizeof(struct trace_buf));
+    assert_int_equal(trace_ring_flush(&ring, NULL), 0);
+    assert_int_equal(trace_host_port.npub, 7);                  // the loss counts (1 dropped)
+    assert_ptr_equal(trace_host_port.pubs[6].p, ring.tr_cpu);
+}
+
+// The owner's withheld classes (a passive logger's -F) stay off whatever the class filters say
+// afterwards (the program that starts the capture adds every class): nothing recorded, nothing
+// counted generated, the other classes as before.
+static void test_withheld_class_stays_off(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    trace_filter_withhold(&ring, 1u << PR);
+    trace_filter_all(&ring, 1);
+    assert_int_equal(trace_filter_class(&ring, PR, 1), 0);
+    assert_false(trace_on(&ring, PR));
+    assert_true(trace_on(&ring, KEV_C_COMM));
+    emit_n(10);
+    trace_emit_simple(&ring, KEV_C_COMM, 1, 0, 0);
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(cnt.recorded + cnt.dropped, 1);
+    trace_filter_withhold(&ring, 0);
+    assert_true(trace_on(&ring, PR));
+}
+
+// The host's acknowledgement words (trace/kev_probe.h, "Hand-over") are untrusted: a word that
+// names no life of its buffer is refused and counted once a life while the ring goes on by
+// its policy (here: switch, the buffer no one's to reuse); a word left from an earlier life is
+// no lie; the host's done, once it comes, is believed.
+static uint32_t acks[NBUF_MAX];
+
+static void setup_host_ring(unsigned nbufs, unsigned policy)
+{
+    assert_int_equal(setup_ring(nbufs, policy), 0);
+    memset(acks, 0, sizeof(acks));
+    trace_ring_set_quiet(&ring, 1);
+    trace_ring_set_acks(&ring, acks);
+}
+
+static void test_host_word_garbage_refused_and_counted(void **st)
+{
+    (void)st;
+    setup_host_ring(2, TRACE_POLICY_SWITCH);
+    emit_n(1021 + 1);           // buffer 0 (sequence 0) FULL, buffer 1 (sequence 1) begun
+    acks[0] = 0x12345678;       // no sequence buffer 0 has had
+    emit_n(1020 + 100);         // buffer 1 FULL; buffer 0 is not the host's to give back
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(ring.tr_refused, 1);       // once, though looked at at 101 picks
+    assert_int_equal(cnt.dropped, 100);
+    acks[0] = 0u + 1u;          // the host's done for sequence 0: believed
+    emit_n(5);
+    assert_int_equal(ring.tr_cpu[0].tc_buf, 0);
+    assert_int_equal(ring.tr_buf[0].tb_seq, 2);
+    acks[1] = ~(0u + 1u);       // a claim of sequence 0, below buffer 1's: left behind, no lie
+    emit_n(1015 + 1);           // buffer 0 FULL (3 control slots), no buffer free: 1 dropped
+    assert_int_equal(ring.tr_refused, 1);
+    acks[1] = 6u + 1u;          // a done for sequence 6, which the ring never gave out
+    emit_n(1);
+    assert_int_equal(ring.tr_refused, 2);
+    trace_ring_stop(&ring);
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(cnt.recorded, 1021 + 1021 + 1020);
+    assert_int_equal(cnt.dropped, 100 + 1 + 1);
+    assert_int_equal(cnt.recorded + cnt.dropped, 1022 + 1120 + 5 + 1016 + 1);
+}
+
+// A host that claims every FULL buffer the moment it is FULL and never finishes: in the ring
+// and overwrite policies a claim holds its buffer for TRACE_CLAIM_PASSES picks that wanted it,
+// then is refused (counted) and the buffer reused: the writers lose at most that many events a
+// buffer switch, everything else is kept or counted overwritten, and the newest event is kept,
+// as the policy says. In the switch policy no FULL buffer is reused unless given back, claim or
+// none: the ring fills and drops, counted, as it would with no reader. Never a stall.
+static void claim_every_full(void)
+{
+    for (unsigned i = 0; i < ring.tr_nbufs; i++)
+        if (ring.tr_buf[i].tb_state == TRACE_BUF_FULL)
+            acks[i] = ~(ring.tr_buf[i].tb_seq + 1u);
+}
+
+static void test_host_claims_for_ever_cost_the_policy_only(void **st)
+{
+    (void)st;
+    const unsigned policies[] = { TRACE_POLICY_RING, TRACE_POLICY_OVERWRITE, TRACE_POLICY_SWITCH };
+    const uint32_t n = 20000;
+    for (unsigned k = 0; k < 3; k++) {
+        setup_host_ring(4, policies[k]);
+        for (uint32_t i = 0; i < n; i++) {
+            trace_emit_simple(&ring, PR, KEV_TH_READY, i, 1);
+            claim_every_full();
+        }
+        struct trace_counts cnt;
+        trace_ring_counts(&ring, 0, &cnt);
+        assert_int_equal(cnt.recorded + cnt.dropped + cnt.overwritten, n);   // nothing vanished
+        if (policies[k] == TRACE_POLICY_SWITCH) {
+            assert_int_equal(cnt.recorded, 4 * 1021);   // the four buffers, then only drops
+            assert_int_equal(cnt.overwritten, 0);
+            assert_int_equal(ring.tr_refused, 0);       // a claim is no lie
+            continue;
+        }
+        assert_true(cnt.overwritten > 0);
+        assert_true(ring.tr_refused > 0);
+        assert_true(cnt.dropped <= (uint64_t)TRACE_CLAIM_PASSES * cnt.buffers);
+        assert_true(cnt.dropped * 100 < n);
+        trace_ring_stop(&ring);     // the newest events are kept (the last few may be lost)
+        uint32_t newest = 0;
+        for (unsigned b = 0; b < 4; b++) {
+            const struct kev_slot *sl = mem + (size_t)b * KEV_BUF_SLOTS;
+            for (unsigned i = 0; i < ring.tr_buf[b].tb_nslots; i++)
+                if (kev_hdr_class(sl[i].header) == PR && sl[i].data[1] > newest)
+                    newest = sl[i].data[1];
+        }
+        assert_true(newest + TRACE_CLAIM_PASSES >= n - 1);
+    }
 }
 
 static void test_fill_policy_stops_when_full(void **st)
@@ -511,7 +650,7 @@ static void test_string_event_packing(void **st)
     // An oversized string is cut to fit KEV_MAX_COMBINE_SLOTS and stays NUL terminated.
     static char big[10000];
     memset(big, 'x', sizeof(big) - 1);
-    trace_ring_flush(&ring);
+    trace_ring_flush(&ring, NULL);
     unsigned idx, n;
     assert_int_equal(trace_ring_take(&ring, &idx), 0);
     assert_int_equal(trace_ring_release(&ring, idx), 0);
@@ -677,6 +816,10 @@ int main(void)
         cmocka_unit_test(test_overwrite_policy_skips_logger_buffer),
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_table_lies_refused_and_counted),
+        cmocka_unit_test(test_host_word_garbage_refused_and_counted),
+        cmocka_unit_test(test_host_claims_for_ever_cost_the_policy_only),
+        cmocka_unit_test(test_quiet_ring_publishes_what_a_probe_reads),
+        cmocka_unit_test(test_withheld_class_stays_off),
         cmocka_unit_test(test_fill_policy_stops_when_full),
         cmocka_unit_test(test_combine_event_at_buffer_boundary),
         cmocka_unit_test(test_words_stamped_reads_the_time_back),

@@ -7,15 +7,22 @@
 #ifndef TRACE_PORT_H
 #define TRACE_PORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct trace_ring;
 
 #define TRACE_HOST_MAX_NOTES 4096u
+#define TRACE_HOST_MAX_PUBS 64u
 
 struct trace_host_note {
     struct trace_ring *r;
     unsigned idx, seq;
+};
+
+struct trace_host_pub {
+    const void *p;
+    size_t n;
 };
 
 struct trace_host_port {
@@ -28,6 +35,9 @@ struct trace_host_port {
     int notify_in_irq; // set if a notification was ever sent in interrupt context (a bug)
     int nstopped;      // times the ring stopped itself (trace_port_stopped)
     struct trace_host_note notes[TRACE_HOST_MAX_NOTES];
+    unsigned npub;     // publications (trace_port_publish; the log keeps the first 64)
+    struct trace_host_pub pubs[TRACE_HOST_MAX_PUBS];
+    unsigned nfetch;   // trace_port_fetch calls
 };
 
 __attribute__((weak)) struct trace_host_port trace_host_port;
@@ -78,6 +88,22 @@ static inline void trace_port_stopped(struct trace_ring *r)
 {
     (void)r;
     trace_host_port.nstopped++;
+}
+
+// The host's memory is coherent: the ring's publications are recorded, for the tests that
+// hold the quiet ring to cleaning what a probe reads (test_trace_ring.c).
+static inline void trace_port_publish(const void *p, size_t n)
+{
+    struct trace_host_port *h = &trace_host_port;
+    if (h->npub < TRACE_HOST_MAX_PUBS)
+        h->pubs[h->npub] = (struct trace_host_pub){ p, n };
+    h->npub++;
+}
+
+static inline void trace_port_fetch(const void *p, size_t n)
+{
+    (void)p, (void)n;
+    trace_host_port.nfetch++;
 }
 
 // One thread: a lock found held is a lock taken twice (a deadlock on a real CPU), so a test

@@ -6,7 +6,8 @@
 // A server is not trusted to answer: every wait for a byte is bounded (REPLY_TIMEOUT_MS), and
 // the caller's deadline (gdbr_deadline) bounds a whole exchange, so that a server that keeps
 // talking without answering (garbage, a packet without end, console output for ever, a byte
-// now and then) is given up, with what it sent said.
+// now and then) is given up, with what it sent said. A signal the caller flags (gdbr_cancel_on)
+// ends a wait at once.
 #include <kevhost/gdb_remote.h>
 #include <errno.h>
 #include <netdb.h>
@@ -57,13 +58,33 @@ static void fail_deadline(struct gdbr *g)
          g->console, g->partial);
 }
 
+// The process's cancel flag (gdbr_cancel_on), set by a signal handler.
+static const volatile int *cancel_flag;
+
+void gdbr_cancel_on(const volatile int *flag)
+{
+    cancel_flag = flag;
+}
+
+// A wait interrupted by a signal the caller flagged: said, and no more waiting.
+static bool cancelled(struct gdbr *g)
+{
+    if (!cancel_flag || !*cancel_flag)
+        return false;
+    fail(g, "interrupted by a signal");
+    g->interrupted = true;
+    return true;
+}
+
 static int send_all(struct gdbr *g, const void *p, size_t n)
 {
     const char *b = p;
     while (n) {
         ssize_t w = send(g->fd, b, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
+        if (w < 0 && errno == EINTR && !cancelled(g))
             continue;
+        if (w < 0 && g->interrupted)
+            return -1;
         if (w <= 0) {
             fail(g, "the GDB server closed the connection (%s)", strerror(errno));
             g->exited = true;
@@ -94,6 +115,8 @@ static int get_byte(struct gdbr *g)
                     wait = (int)(g->deadline_ms - now);
             }
             r = poll(&p, 1, wait);
+            if (r < 0 && errno == EINTR && cancelled(g))
+                return -1;
         } while (r < 0 && errno == EINTR);
         if (r == 0) {
             if (g->deadline_ms && mono_ms() >= g->deadline_ms)
@@ -268,6 +291,8 @@ static int connect_retry(struct gdbr *g, const char *where, const char *path,
     for (unsigned tries = 0; g->fd < 0 && tries <= wait_ms / 100u; tries++) {
         if (tries)
             usleep(100000);
+        if (cancelled(g))
+            return -1;
         g->fd = path ? connect_unix(path) : connect_any(ai);
     }
     if (g->fd < 0) {
@@ -376,6 +401,7 @@ int gdbr_halt(struct gdbr *g)
 {
     if (!g->running)
         return 0;
+    g->running = false;     // (the ^C's stop reply may be cut short: gdbr_cont still sends c)
     if (send_all(g, "\003", 1) < 0)
         return -1;
     return stop_reply(g);

@@ -231,11 +231,12 @@ static int write_out(struct kev_probe *p, const void *b, size_t n)
     return 0;
 }
 
-// The newest time of the buffer just written (its slots' low words, the high word from its
-// TIME slots, a low word that goes back being its wrap), kept in p_newest.
-static void note_newest(struct kev_probe *p, unsigned n)
+// The newest time of the buffer copied (its n slots' low words, the high word from its TIME
+// slots, a low word that goes back being its wrap).
+static uint64_t copy_newest(const struct kev_probe *p, unsigned n)
 {
     uint32_t hi = 0, prev = 0;
+    uint64_t newest = 0;
     for (unsigned k = 0; k < n; k++) {
         const struct kev_slot *s = &p->p_slots[k];
         if (kev_hdr_class(s->header) == KEV_C_CONTROL && kev_hdr_event(s->header) == KEV_CTL_TIME)
@@ -244,9 +245,10 @@ static void note_newest(struct kev_probe *p, unsigned n)
             hi++;
         prev = s->data[0];
         uint64_t t = (uint64_t)hi << 32 | s->data[0];
-        if (t > p->p_newest)
-            p->p_newest = t;
+        if (t > newest)
+            newest = t;
     }
+    return newest;
 }
 
 // The classes of the events in the buffer just written (a tracelogger -F suggestion's basis).
@@ -262,7 +264,9 @@ static void count_classes(struct kev_probe *p, unsigned n)
 
 // When the board outruns the reader (its loss counts grew; looked at once a second while the
 // capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
-// is left fits the share of the events the reader kept up with.
+// is left fits the share of the events the reader kept up with: a kernel setting the logger
+// makes, passive (-d1, make live's: TL_OPTS) or not, which the program starting the capture
+// cannot undo (KTRACE_WITHHOLDCLASSES).
 static int watch_losses(struct kev_probe *p, uint64_t now_ns)
 {
     static const struct { unsigned cls, f; const char *name; } off[] = {
@@ -307,30 +311,45 @@ static int watch_losses(struct kev_probe *p, uint64_t now_ns)
              100 * keep, flags[0] && left <= keep ? "" : "no class filter keeps that share");
     if (flags[0] && left <= keep)
         snprintf(p->p_note + strlen(p->p_note), sizeof(p->p_note) - strlen(p->p_note),
-                 "tracelogger%s would leave %.0f %% of the events, which fits", flags, 100 * left);
+                 "tracelogger%s (make live TL_OPTS='%s') would leave %.0f %% of the events, "
+                 "which fits", flags, flags + 1, 100 * left);
     return 0;
 }
 
-// After a flush the kernel served at pb_flush_time, every buffer before it written: the board's
-// time for the live reader (kev_live.h: each CPU has passed it). A heartbeat is the board's time
-// when it is sent (kev_stream.h): one behind an event already written (a buffer closed after
-// the flush, read in the same round) is stale, and not sent (counted).
-static int heartbeat(struct kev_probe *p)
+// A flush the kernel served at pb_flush_time: every event stamped before that time is in a
+// buffer it had closed by then (trace_ring_flush), so once those buffers are written the time
+// is the board's for the live reader (kev_live.h: each CPU has passed it). Armed as a round
+// sees the answer; sent before the first buffer written after it that holds a later event (one
+// that filled after the flush, read in the same round), or at the round's end. A heartbeat is
+// the board's time when it is sent (kev_stream.h): one that would be behind an event already
+// written (a buffer past the flush read in a round before its answer was seen) is stale, not
+// sent, counted.
+static void heartbeat_arm(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
     if (!p->p_stream || b->pb_flush_done == p->p_hb_flush || !b->pb_flush_time)
-        return 0;
+        return;
     p->p_hb_flush = b->pb_flush_done;
-    if (b->pb_flush_time < p->p_newest) {
+    p->p_hb_time = b->pb_flush_time;
+    p->p_hb_armed = 1;
+}
+
+static int heartbeat(struct kev_probe *p)
+{
+    if (!p->p_hb_armed)
+        return 0;
+    p->p_hb_armed = 0;
+    if (p->p_hb_time < p->p_newest) {
         p->p_counts.stale_heartbeats++;
         return 0;
     }
-    struct ks_heartbeat h = { b->pb_flush_time, p->p_file_bytes, p->p_flush_ms,
+    struct ks_heartbeat h = { p->p_hb_time, p->p_file_bytes, p->p_flush_ms,
                               (uint32_t)p->p_counts.buffers };
     uint8_t pl[KS_HEARTBEAT_BYTES];
     ks_heartbeat_put(pl, &h);
     if (put_frame(p, KS_HEARTBEAT, pl, sizeof(pl)) < 0)
         return -1;
+    p->p_counts.heartbeats++;
     fflush(p->p_out);
     return 0;
 }
@@ -493,10 +512,14 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
         p->p_damaged_events[kev_hdr_cpu(p->p_slots[0].header) % b->pb_ncpus] += n - 3u;
         snprintf(p->p_damage, sizeof(p->p_damage), "buffer %u: %s", idx, why);
     } else {
+        uint64_t newest = copy_newest(p, n);
+        if (p->p_hb_armed && newest > p->p_hb_time && heartbeat(p) < 0)
+            return -1;      // (the flush's heartbeat before the first buffer past it)
         if (write_out(p, p->p_slots, (size_t)n * sizeof(struct kev_slot)) < 0)
             return -1;
         fflush(p->p_out);
-        note_newest(p, n);
+        if (newest > p->p_newest)
+            p->p_newest = newest;
         count_classes(p, n);
         unsigned cpu = kev_hdr_cpu(p->p_slots[0].header) % KEV_MAX_CPUS;
         p->p_cpu_events[cpu] += p->p_slots[n - 1].data[2];
@@ -627,6 +650,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
     }
     if (p->p_done)
         return 1;
+    heartbeat_arm(p);
     int all = take_buffers(p);
     if (all < 0)
         return -1;

@@ -5,9 +5,11 @@
 // never halting the target: through a file QEMU shares the guest's RAM with (file:PATH@BASE),
 // or a GDB server's `m` and `M` packets alone (a probe's background memory access). The old
 // reader that halts the target for each round stays, opt-in (--halt), and always lets the
-// target run on when it ends. The .kev file it writes grows unit by unit: any live tool follows
-// it (kevtop, kevlive, dtrace -i, kevcapture read a pipe or the file as it grows).
+// target run on when it ends, SIGINT and SIGTERM mid-round included. The .kev file it writes
+// grows unit by unit: any live tool follows it (kevtop, kevlive, dtrace -i, kevcapture read a
+// pipe or the file as it grows).
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +60,33 @@ static const struct tool_cmd cmd = {
     "                          memory-backend-file,mem-path=PATH,share=on); BASE is the\n"
     "                          guest address of its first byte\n"
     "          HOST:PORT       a GDB server that serves m and M while the target runs:\n"
-    "                          OpenOCD (3333), probe-rs (1337), pyOCD in non-stop mode\n"
-    "                          (3333), J-Link's JLinkGDBServer (2331); unix:PATH for a\n"
-    "                          UNIX socket. QEMU's gdbstub stops the VM for any packet:\n"
-    "                          give it -H\n",
+    "                          OpenOCD (3333, its gdb-attach event emptied), pyOCD\n"
+    "                          (3333, -M attach), J-Link's JLinkGDBServer (2331,\n"
+    "                          -nohalt); unix:PATH for a UNIX socket. QEMU's gdbstub\n"
+    "                          stops the VM for any packet, probe-rs's halts the target\n"
+    "                          as kevprobe connects: give them -H (docs/probe-path.md)\n",
     opts, "Exit status: 0 the capture was written whole (losses counted, said), 1 it was not\n"
     "(said), 2 bad usage.\n",
 };
+
+// SIGINT, SIGTERM: the signal's number. The wait in progress ends (a GDB server's through
+// gdbr's cancel flag, a sleep by the signal itself), the target is let run (-H: `c`) and
+// kevprobe ends, saying so: a halting reader never leaves the target halted behind it.
+static volatile int stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+// The handlers, without SA_RESTART: a blocked poll, send or sleep returns at the signal.
+static void catch_stop_signals(void)
+{
+    struct sigaction sa = { .sa_handler = on_stop_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static uint64_t now_ns(void)
 {
@@ -203,6 +225,11 @@ static int open_target(struct target *t, const char *where, uint64_t wait_s, str
         // QEMU makes the file as it starts: waited for as a GDB server is
         uint64_t t0 = now_ns();
         while (kev_mem_file_open(&t->file, path, base) < 0) {
+            if (stop_signal) {
+                fprintf(stderr, "kevprobe: %s before %s could be opened\n",
+                        strsignal(stop_signal), path);
+                return -1;
+            }
             if (now_ns() - t0 > wait_s * 1000000000u) {
                 fprintf(stderr, "kevprobe: %s\n", t->file.mf_err);
                 return -1;
@@ -245,7 +272,7 @@ static void close_target(struct target *t)
 
 // The probe block found (w: at ADDR, by a scan inside the kernel's RAM, or as -e's symbol
 // gave it); it is published when the logger starts (the kernel's is all zero until then): it
-// is waited for up to wait_s. *t0: when that wait began. 0, or 1 after saying why.
+// is waited for up to wait_s. *t0: when that wait began. 0, or 1 after saying why (p freed).
 static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p,
                   const struct kev_probe_where *w, uint64_t wait_s, uint64_t *t0)
 {
@@ -256,10 +283,13 @@ static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p
     while (kev_probe_find(p, m, w) < 0) {
         if (!p->p_unpublished || now_ns() - *t0 > wait_s * 1000000000u || resume(t) < 0) {
             fprintf(stderr, "kevprobe: %s\n", p->p_err);
+            kev_probe_free(p);
             return 1;
         }
         kev_probe_free(p);
         usleep(100000);
+        if (stop_signal)
+            return 1;       // (said by the caller)
         round_begins(t);
         if (halt(t) < 0)
             return 1;
@@ -268,7 +298,8 @@ static int attach(struct target *t, const struct kev_mem *m, struct kev_probe *p
 }
 
 // The capture followed: its new buffers read (kev_probe_poll) every poll_ms, until the capture
-// ends (1), a block never published within wait_s of t0 (-2, said) or an error (-1).
+// ends (1), a block never published within wait_s of t0 (-2, said), a stop signal (-3: the
+// target let run, said by the caller) or an error (-1).
 static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint64_t wait_s,
                   uint64_t t0)
 {
@@ -282,7 +313,7 @@ static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint6
         }
         if (r != 0) {
             resume(t);      // (-H: the target never stays halted behind the reader)
-            return r;
+            return stop_signal ? -3 : r;
         }
         if (!p->p_gen && now_ns() - t0 > wait_s * 1000000000u) {
             if (p->p_unpublished)
@@ -308,8 +339,12 @@ static int follow(struct target *t, struct kev_probe *p, uint64_t poll_ms, uint6
         if (t->halt)
             p->p_counts.halted_ns += now_ns() - h0;
         usleep((useconds_t)(poll_ms * 1000u));
-        if (halt(t) < 0)
-            return -1;
+        if (stop_signal)
+            return -3;
+        if (halt(t) < 0) {
+            resume(t);      // (a ^C cut short by a signal: its halt is let go)
+            return stop_signal ? -3 : -1;
+        }
     }
 }
 
@@ -327,18 +362,23 @@ static void summary(const struct kev_probe *p, const struct target *t, int quiet
                 (unsigned long long)c->seq_lies);
     if (quiet)
         return;
+    char hb[160] = "";
+    if (p->p_stream)    // (a stale one is no lie: the board's time when the flush was served)
+        snprintf(hb, sizeof(hb), "; %llu heartbeats sent, %llu stale (the flush served behind an "
+                 "event already written) held back", (unsigned long long)c->heartbeats,
+                 (unsigned long long)c->stale_heartbeats);
     if (t->halt)
         fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
-                "they were read; %llu halts (%.1f ms halted), %llu flushes\n",
+                "they were read; %llu halts (%.1f ms halted), %llu flushes%s\n",
                 (unsigned long long)c->buffers, (unsigned long long)c->events,
                 (unsigned long long)c->overwritten, (unsigned long long)c->polls,
-                (double)c->halted_ns / 1e6, (unsigned long long)c->flushes);
+                (double)c->halted_ns / 1e6, (unsigned long long)c->flushes, hb);
     else
         fprintf(stderr, "kevprobe: %llu buffers, %llu events; %llu buffers overwritten before "
                 "they were read; %llu rounds, 0 halts, %llu torn reads retried, %llu "
-                "flushes\n", (unsigned long long)c->buffers, (unsigned long long)c->events,
+                "flushes%s\n", (unsigned long long)c->buffers, (unsigned long long)c->events,
                 (unsigned long long)c->overwritten, (unsigned long long)c->polls,
-                (unsigned long long)c->torn, (unsigned long long)c->flushes);
+                (unsigned long long)c->torn, (unsigned long long)c->flushes, hb);
 }
 
 int main(int argc, char **argv)
@@ -406,6 +446,8 @@ int main(int argc, char **argv)
     struct kev_mem m;
     struct kev_probe p;
     uint64_t t0;
+    catch_stop_signals();
+    gdbr_cancel_on(&stop_signal);
     t.halt = halting;
     t.pid = (long)pid;
     t.round_ms = (unsigned)round_ms;
@@ -413,6 +455,9 @@ int main(int argc, char **argv)
         return 1;
     if (attach(&t, &m, &p, &w, wait_s, &t0) != 0) {
         close_target(&t);
+        if (stop_signal)
+            fprintf(stderr, "kevprobe: %s before the capture was found: the target let run%s\n",
+                    strsignal(stop_signal), t.halt ? " (c sent)" : "");
         return 1;
     }
     p.p_out = out;
@@ -420,6 +465,10 @@ int main(int argc, char **argv)
     p.p_flush_ms = (uint32_t)flush_ms;
     p.p_last_flush_ns = now_ns();
     int r = follow(&t, &p, poll_ms, wait_s, t0);
+    if (r == -3)
+        fprintf(stderr, "kevprobe: %s: the capture not read to its end (%llu buffers read), "
+                "the target let run%s\n", strsignal(stop_signal),
+                (unsigned long long)p.p_counts.buffers, t.halt ? " (c sent, no halt after it)" : "");
     if (r == -1 && (!t.ended || p.p_err[0]))
         fprintf(stderr, "kevprobe: %s\n", t.ended && t.is_gdb ? t.gdb.err : p.p_err);
     if (t.ended && r < 0)

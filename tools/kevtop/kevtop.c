@@ -30,7 +30,9 @@ static const struct tool_opt opts[] = {
     { 'f', 'f', "follow", NULL, "a regular file: read it as it grows, until its trailer or END\n"
       "frame (without -f a file is read to its end: one that ends\n"
       "without them is said cut, exit 1)", NULL },
-    { 'd', 'd', "delay", "SECONDS", "each frame's span of trace time (default 1; 0.01 to 3600)",
+    { 'd', 'd', "delay", "SECONDS", "each frame's span of trace time (default 0.5; 0.01 to\n"
+      "3600): an event is on the screen at most that after it happened, plus the\n"
+      "stream's own delay",
       NULL },
     { 'n', 'n', "frames", "N", "stop after N frames", NULL },
     { 'o', 'o', "output", "FILE", "also write the trace to FILE as it arrives, byte for byte the\n"
@@ -285,7 +287,7 @@ static int parse_args(int argc, char **argv, struct view *v, double *span, const
 int main(int argc, char **argv)
 {
     static struct view v = { .tty = -1 };
-    double span = 1.0;
+    double span = 0.5;      // (event to screen under 1 s: docs/probe-path.md)
     const char *in_name = NULL, *out_name = NULL;
     int rc = parse_args(argc, argv, &v, &span, &in_name, &out_name);
     if (rc >= 0)

@@ -42,6 +42,9 @@ void ktrace_notes_reset(void);
 void ktrace_notes_defer(void);
 // A D firing on the shared side ran exit(): a notification, delivered exclusive (ktrace.c).
 void ktrace_kdt_exited(void);
+// The quiet ring's owner woken with a pulse of no buffer (uapi/ktrace.h, KTRACE_PROBE): its
+// capture stopped.
+void ktrace_notes_wake(void);
 // ktrace_sync out of line (ktrace_state.h), after the D provider switched its probes on or off.
 void ktrace_resync(void);
 // A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.
@@ -218,12 +221,14 @@ static inline void ktrace_surrender(const struct thread *cur, unsigned cpu)
 
 // The probe block (kernel/ktrace_probe.c, trace/kev_probe.h) and the traced tick's test of it:
 // a reader outside the target moved pb_flush_req on (written while the target was halted,
-// hence the volatile loads); ktrace_probe_flush closes the buffers holding events and serves
-// the request. Two loads and a compare a tick, only while tracing.
+// hence the volatile loads; around a data cache, hence the fetch, nothing where none stands
+// between); ktrace_probe_flush closes the buffers holding events and serves the request. Two
+// loads and a compare a tick, only while tracing (kbench's trace_probe_tick_insns).
 extern struct kev_probe_block kev_probe_block;
 void ktrace_probe_flush(void);
 static inline void ktrace_probe_tick(void)
 {
+    trace_port_fetch(&kev_probe_block.pb_flush_req, 2 * sizeof(uint32_t));
     if (__builtin_expect(*(volatile uint32_t *)&kev_probe_block.pb_flush_req !=
                              *(volatile uint32_t *)&kev_probe_block.pb_flush_done, 0))
         ktrace_probe_flush();

@@ -10,7 +10,9 @@
 #ifndef KERNEL_TRACE_PORT_KERNEL_H
 #define KERNEL_TRACE_PORT_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <arch_cache.h>
 #include <board_clock.h>
 #include <board_config.h>
 #include <kernel/cpu.h>
@@ -29,6 +31,7 @@ struct trace_ring;
 uint64_t board_cycles(void);
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq);
 void ktrace_port_stopped(struct trace_ring *r);
+void ktrace_port_publish(const void *p, size_t n);
 
 static inline uint32_t trace_port_now32(void) { return board_cycles32(); }
 static inline uint64_t trace_port_now64(void) { return board_cycles(); }
@@ -50,6 +53,15 @@ static inline void trace_port_notify(struct trace_ring *r, unsigned bufidx, unsi
     ktrace_port_notify(r, bufidx, seq);
 }
 static inline void trace_port_stopped(struct trace_ring *r) { ktrace_port_stopped(r); }
+// A probe's reads go around a data cache (the architecture's <arch_cache.h>): the kernel cleans
+// what it publishes for it (timed, KTRACE_PROBE_WORK: kernel/ktrace_probe.c) and invalidates
+// what it reads of the probe's words. Where no cache stands between, nothing at all.
+static inline void trace_port_publish(const void *p, size_t n)
+{
+    if (ARCH_DCACHE)
+        ktrace_port_publish(p, n);
+}
+static inline void trace_port_fetch(const void *p, size_t n) { arch_dcache_fetch(p, n); }
 
 // The ring's spinlocks (used only when KMAX_CPUS > 1): a test-and-set on a word, spinning on
 // plain loads while it is held. Held for a few stores (an event) or a buffer switch.

@@ -63,6 +63,10 @@ enum ktrace_cmd {
                                     // exclusive entry): the library's call for a full ring
     KTRACE_PROBE = 41,              // (KTRACE_PROBE_*, arg): the probe block for a reader
                                     // outside the target (trace/kev_probe.h), the ring's owner
+    KTRACE_WITHHOLDCLASSES = 42,    // (mask of KEV_C_* bits): the ring's owner keeps these
+                                    // classes off whatever ADDCLASS or ADDALLCLASSES say, now
+                                    // and after (a passive logger's -F: the program that starts
+                                    // the capture cannot turn them on); 0 withholds none
     KTRACE_NCMDS
 };
 
@@ -108,10 +112,24 @@ struct ktrace_query {
 #define KTRACE_PROBE_HOSTDONE 2u    // () -> 1 once the reader has read the stopped capture
 #define KTRACE_PROBE_STATUS   3u    // () -> buffers started << 1 | running: KTRACE_QUERYEVENTS's
                                     // two words without its counts (no CPU is waited for)
+#define KTRACE_PROBE_WORK     4u    // (struct ktrace_probe_work *): what the kernel did for the
+                                    // reader since the capture was published
+// The quiet ring notifies no buffer: the owner's KIRQ_TRACE pulse comes only when tracing
+// stops (KTRACE_STOP by anyone, the fill policy) and, with wake_bufs, as the buffer that makes
+// wake_bufs started begins (the logger's -n): the logger blocks until one comes.
 struct ktrace_probe_pub {
     uint32_t head, head_len;    // the .kev header's text, in the caller's RAM, kept there
     uint32_t page, page_len;    // the system page that follows it
     uint32_t flags;             // KEV_PROBE_F_*
+    uint32_t wake_bufs;         // a pulse as this many buffers have started (0: none)
+};
+struct ktrace_probe_work {
+    uint32_t flushes;           // the reader's flush requests the kernel's tick served
+    uint32_t cycles_lo, cycles_hi;  // the board's cycles in them and in the buffer starts
+                                    // they caused (a flushed CPU's next switch)
+    uint32_t cleans;            // data cache cleans for the reader (trace_port_publish)
+    uint32_t clean_lo, clean_hi;    // the board's cycles in them (none without a data cache;
+                                    // those of a buffer start a flush caused are in both)
 };
 struct ktrace_probe_end {
     uint32_t stop_lo, stop_hi;  // the time the trailer's loss note carries
@@ -173,6 +191,11 @@ struct kuser_ring {
 #define KTRACE_BENCH_REMAIN   5
 #define KTRACE_BENCH_SURRENDER 6
 #define KTRACE_BENCH_SIGNAL   7
+// The traced tick's look at a probe's flush request word, nothing asked (ktrace_probe_tick).
+#define KTRACE_BENCH_PROBE_TICK 8
+// One buffer's 16 KB made visible to a probe that reads around the data cache, as a quiet ring
+// does before it marks the buffer FULL (trace_port_publish: nothing without a cache).
+#define KTRACE_BENCH_CLEAN    9
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u

@@ -28,6 +28,7 @@ struct gdbr {
     uint64_t deadline_ms;
     unsigned budget_ms;
     size_t junk, console, partial;
+    bool interrupted;   // a wait was cut short by the caller's flag (gdbr_cancel_on)
 };
 
 // "host:port", "port" (localhost) or "unix:PATH" (a UNIX socket: QEMU's -gdb
@@ -36,6 +37,10 @@ struct gdbr {
 // does); gdbr_connect leaves it halted. 0, or -1 with g->err set; gdbr_close is due either way.
 #define GDBR_WAIT_MS 5000u
 int gdbr_connect(struct gdbr *g, const char *where, unsigned wait_ms);
+// The process's flag that a signal handler sets (NULL: none): from then on a wait of any
+// connection that the signal interrupts ends at once when the flag is set (-1, g->err says
+// so, g->interrupted), so that the caller can let the target run before it leaves.
+void gdbr_cancel_on(const volatile int *flag);
 // Bounds every exchange from now on by ms of the host's monotonic clock in all (0: no
 // deadline, each byte still waited for at most 10 s): a server that talks without answering
 // in time is given up (-1, g->err saying what it sent). kevprobe sets one a round.
@@ -43,6 +48,8 @@ void gdbr_deadline(struct gdbr *g, unsigned ms);
 // Detaches (the target runs on) unless it ended, and frees what gdbr_connect took.
 void gdbr_close(struct gdbr *g);
 // Stops a running target (^C) and waits for its stop reply; 0, or -1 (g->exited if it ended).
+// From the ^C on the target counts as halted (g->running false): a wait cut short still
+// leaves gdbr_cont to send the `c` that lets it run.
 int gdbr_halt(struct gdbr *g);
 // Lets the target run on (`c`); the reply comes when it stops (gdbr_halt collects it).
 int gdbr_cont(struct gdbr *g);

@@ -52,6 +52,7 @@ struct kev_probe_counts {
     uint64_t torn;          // buffers that moved while they were read (read again)
     uint64_t damaged;       // buffers not what the table said: skipped, their slots lost
     uint64_t seq_lies;      // rounds where the table held a sequence past the kernel's next
+    uint64_t heartbeats;    // HEARTBEAT frames sent (-t)
     uint64_t stale_heartbeats;  // flushes served behind an event already written (no frame)
     uint64_t polls;         // rounds
     uint64_t flushes;       // flush requests the kernel served
@@ -85,7 +86,9 @@ struct kev_probe {
     uint16_t p_frame_seq;
     uint64_t p_file_bytes;
     uint32_t p_file_crc;
-    uint32_t p_hb_flush;        // the flush request a heartbeat was sent for
+    uint32_t p_hb_flush;        // the flush request a heartbeat was armed for
+    uint64_t p_hb_time;         // its time, while armed (not yet sent)
+    int p_hb_armed;
     uint64_t p_newest;          // the newest event time written (a heartbeat is not behind it)
     // The board outrunning the reader (said at most once a second): the loss counts seen, the
     // events read by class, and a sentence for the caller to say (then clear) when they grew.

@@ -21,9 +21,12 @@
 // kernel, which stores a buffer's new state before it reads the word, will see the claim and
 // not reuse it), copies the slots, checks them, and writes S + 1 (done). The kernel, picking
 // its next buffer under the pool lock, takes a FULL buffer whose word is S + 1 as FREE, skips
-// one whose word is ~(S + 1), and overwrites (ring, overwrite policies) only an unclaimed one,
-// counting its events lost; a word holding anything else is ignored: compared with the
-// sequence the kernel gave out, never an index. The host reads the next sequence (pb_next_seq)
+// one whose word is ~(S + 1) (for TRACE_CLAIM_PASSES picks that wanted it at most: then the
+// claim is refused and the buffer reused), and overwrites (ring, overwrite policies) only an
+// unclaimed one, counting its events lost. A word is only compared with the sequence the kernel
+// gave out, never an index: one left from an earlier life of the buffer is no claim, one that
+// names no life of it (garbage) is refused and counted (the ring's tr_refused, once a life).
+// The host reads the next sequence (pb_next_seq)
 // before the table: the kernel stores a buffer's sequence before it moves the next on. With KEV_PROBE_F_KEEP the host writes no word (the logger saves every buffer at the
 // end) and keeps a copy only when the buffer's sequence and state did not move while it copied.
 // The host asks for partial buffers by moving pb_flush_req on; the kernel's tick closes every

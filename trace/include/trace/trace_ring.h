@@ -23,6 +23,14 @@
 //   void trace_port_stopped(struct trace_ring *r);
 //        the ring stopped itself (FILL policy, every buffer used): tr_active is now 0. For a
 //        port that mirrors the active classes. Same context and limits as trace_port_notify.
+//   void trace_port_publish(const void *p, size_t n);
+//        what this CPU stored over [p, p + n) made visible to a reader outside the CPUs' caches
+//        (a debug probe's system-bus reads, trace/kev_probe.h): the lines cleaned to the point
+//        of coherency, ordered before the stores that follow; nothing where no cache stands
+//        between. Called only on a quiet ring (a probe reads it), with the ring's locks held.
+//   void trace_port_fetch(const void *p, size_t n);
+//        the next loads of [p, p + n) read what such a reader wrote there (the lines cleaned
+//        and invalidated); nothing where no cache stands between.
 //   void trace_port_lock(uint32_t *word);    void trace_port_unlock(uint32_t *word);
 //        a spinlock on a word that starts 0 (acquire / release ordering). Used only when
 //        TRACE_MAX_CPUS > 1; a one-CPU port may make them empty.
@@ -94,6 +102,10 @@ struct trace_ring;
 #define TRACE_MAX_BUFS 64u
 #endif
 #define TRACE_EV_FILTERS 8u // per-event PID/TID filter entries
+// A host's claim (trace/kev_probe.h) holds its buffer against this many picks that would have
+// reused it (a slow probe's copy of 16 KB spans a few at the demo's rate: docs/probe-path.md).
+#define TRACE_CLAIM_PASSES 8u
+#define TRACE_CLAIM_COUNTED 0x80u   // (tb_claim: this life's refusal is counted)
 // On several CPUs each CPU's struct trace_cpu starts a cache line of its own (and the shared
 // words the hooks read, tr_active ..., keep theirs), so a CPU writing its own buffer never
 // writes a line another CPU reads on its hot path. TRACE_CACHE_LINE: the largest data-cache
@@ -141,7 +153,8 @@ struct trace_buf {
     uint8_t tb_state;     // enum trace_bufstate
     uint8_t tb_cpu;       // CPU that filled it
     uint8_t tb_notified;  // 0 not yet, 1 notified (or never will be), 2 deferred
-    uint8_t tb_pad;
+    uint8_t tb_claim;     // this life: picks that passed over the host's claim (low bits),
+                          // TRACE_CLAIM_COUNTED once a word of the host's was refused
     uint32_t tb_reported; // loss count of the DROPPED event this buffer starts with
     uint16_t tb_nslots;   // slots used, BUFFER_END included (valid once FULL)
     uint16_t tb_overhead; // slots that are not events: control slots, extra combine slots
@@ -169,6 +182,8 @@ struct trace_cpu {
     uint64_t tc_unreported;    // lost events not yet written in a DROPPED event
     uint32_t tc_buffers;       // buffers this CPU started
     uint32_t tc_lock;          // this CPU's lock (LOCKING above)
+    uint32_t tc_flushed;       // a flush closed its buffer: the next buffer start is the
+                               // flush's doing (tr_reopen_cycles), under the pool lock
 } TRACE_PER_CPU_LINE;
 
 struct trace_evfilter {
@@ -208,8 +223,14 @@ struct trace_ring {
     struct trace_buf tr_buf[TRACE_MAX_BUFS];
     // Last, so that the fast path's fields keep their offsets (its instruction count).
     unsigned tr_quiet;   // no notifications: a probe reads the buffers (trace/kev_probe.h)
-    uint32_t tr_refused; // table words (a CPU or state byte) out of range, refused (trace_ring.c)
+    uint32_t tr_refused; // words refused (trace_ring.c): a table's CPU or state byte out of
+                         // range, a host's word naming no life of its buffer, a claim held
+                         // past TRACE_CLAIM_PASSES picks
     const uint32_t *tr_acks; // a host reader's acknowledgement words, one a buffer (NULL: none)
+    uint32_t tr_wake_bufs;   // quiet: notify the buffer that makes this many started (0: none)
+    uint32_t tr_reopens;     // buffer starts a flush caused (a CPU's first after its buffer was
+    uint64_t tr_reopen_cycles;  // flushed) and their cycles, from the slow path's clock reading
+    uint32_t tr_withheld;    // classes kept off whatever the class filters say (the owner's)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
@@ -227,13 +248,23 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -E
 // the policy), so the fast path runs to each buffer's end slot; a reader outside the target
 // takes the buffers (trace/kev_probe.h). A buffer already filling keeps its one notification.
 void trace_ring_set_quiet(struct trace_ring *r, unsigned on);
+// Quiet, the one buffer still notified: the one that makes nbufs buffers started since the
+// ring's init, as it begins (the logger's buffer count, -n, without a look per buffer); 0: none.
+void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 // A host reader outside the target takes FULL buffers without halting it: acks (nbufs words,
 // written by the host only) say which it claimed and which it has (trace/kev_probe.h,
 // "Hand-over"); the buffer pick reads them, under the pool lock. NULL: no such reader.
+// The words are untrusted: one that names no life of its buffer is refused and counted
+// (tr_refused, once a life), and a claim holds a buffer for TRACE_CLAIM_PASSES picks that
+// wanted to reuse it at most (overwrite and ring policies; then refused, counted, and the
+// buffer reused, its events counted overwritten): a reader that claims every buffer for ever
+// costs the writers no more than the policy's own loss.
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
-int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events
+// Closes the current buffers holding events; *done (unless NULL): a time every event stamped
+// before which is in a closed buffer, and no BUFFER_END after (a reader's heartbeat).
+int trace_ring_flush(struct trace_ring *r, uint64_t *done);
 // Logger: take the full buffer with the lowest sequence number, or, when none is full, close
 // and take a filling buffer past its high-water mark (QNX: the flush the notification asked
 // for). 0 and *idx set, -EAGAIN when nothing is ready, -EBUSY in ring mode while running.
@@ -265,6 +296,9 @@ bool trace_ring_panic_writable(struct trace_ring *r, unsigned long spins);
 // Classes 2..7 (KER_CALL..COMM) can be switched; CONTROL is always on. -EINVAL when out of range.
 void trace_filter_all(struct trace_ring *r, int on);
 int trace_filter_class(struct trace_ring *r, unsigned cls, int on);
+// The classes in mask stay off whatever the filters above say, now and after (a logger's class
+// mask, which the program that starts a passive capture cannot undo); 0: none withheld.
+void trace_filter_withhold(struct trace_ring *r, uint32_t mask);
 int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on);
 void trace_mode_all(struct trace_ring *r, int wide);
 int trace_mode_class(struct trace_ring *r, unsigned cls, int wide);
