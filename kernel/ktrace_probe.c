@@ -23,6 +23,7 @@
 #include <kernel/smp.h>
 #include <uapi/ktrace.h>
 #include <arch_cache.h>
+#include <kernel/board.h>
 
 struct kev_probe_block kev_probe_block __attribute__((aligned(16), used, section(".probe")));
 // The host's words (trace/kev_probe.h, "Hand-over"): written by the host only.
@@ -41,16 +42,25 @@ static struct { uint64_t cycles; uint32_t n; } TRACE_PER_CPU_LINE cleans[TRACE_M
 
 void ktrace_port_publish(const void *p, size_t n)
 {
-    uint64_t t0 = trace_port_now64();
+    uint64_t t0 = board_cycles();
     arch_dcache_publish(p, n);
-    unsigned cpu = trace_port_cpu();
-    cleans[cpu].cycles += trace_port_now64() - t0;
+    unsigned cpu = cpu_id();
+    cleans[cpu].cycles += board_cycles() - t0;
     cleans[cpu].n++;
+}
+
+// What the probe reads, cleaned out of this CPU's cache where there is one (the port's
+// trace_port_publish, which calls the function above; this file calls it directly, so that the
+// port's header and this file do not call each other).
+static void clean_out(const void *p, size_t n)
+{
+    if (ARCH_DCACHE)
+        ktrace_port_publish(p, n);
 }
 
 static void publish_block(void)
 {
-    trace_port_publish(&kev_probe_block, sizeof(kev_probe_block));
+    clean_out(&kev_probe_block, sizeof(kev_probe_block));
 }
 
 // The magic, written last and in pieces so that its text is in no image (a scan of RAM or of
@@ -70,7 +80,7 @@ static void write_magic(struct kev_probe_block *b)
 static void set_state(unsigned st)
 {
     __atomic_store_n(&kev_probe_block.pb_state, st, __ATOMIC_RELEASE);
-    trace_port_publish(&kev_probe_block.pb_state, sizeof(kev_probe_block.pb_state));
+    clean_out(&kev_probe_block.pb_state, sizeof(kev_probe_block.pb_state));
 }
 
 static int publish(const struct proc *p, uint32_t arg)
@@ -93,13 +103,13 @@ static int publish(const struct proc *p, uint32_t arg)
         return -ENOMEM;
     kmemcpy(head_copy, (const void *)(uintptr_t)pub.head, pub.head_len);
     kmemcpy(head_copy + pub.head_len, (const void *)(uintptr_t)pub.page, pub.page_len);
-    trace_port_publish(head_copy, pub.head_len + pub.page_len);
+    clean_out(head_copy, pub.head_len + pub.page_len);
     // (Tracing may run already: a passive logger's program may start it first.)
     // The host's words start at 0 (no buffer's), and count only for a reader that gives
     // buffers back: with the logger keeping them the ring reads none.
     trace_ring_set_acks(&ktrace, NULL);
     kmemset(kev_probe_acks, 0, sizeof(kev_probe_acks));
-    trace_port_publish(kev_probe_acks, sizeof(kev_probe_acks));
+    clean_out(kev_probe_acks, sizeof(kev_probe_acks));
     if (!(pub.flags & KEV_PROBE_F_KEEP))
         trace_ring_set_acks(&ktrace, kev_probe_acks);
     trace_ring_set_quiet(&ktrace, 1);
@@ -201,7 +211,7 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
         return 0;
     }
     case KTRACE_PROBE_HOSTDONE:
-        trace_port_fetch(&kev_probe_block.pb_host_done, sizeof(kev_probe_block.pb_host_done));
+        arch_dcache_fetch(&kev_probe_block.pb_host_done, sizeof(kev_probe_block.pb_host_done));
         return kev_probe_block.pb_state == KEV_PROBE_STOPPED &&
                __atomic_load_n(&kev_probe_block.pb_host_done, __ATOMIC_ACQUIRE) ==
                    kev_probe_block.pb_gen;
@@ -226,17 +236,17 @@ void ktrace_probe_gone(void)
 
 void ktrace_probe_flush(void)
 {
-    uint64_t t0 = trace_port_now64(), c0 = cleans[trace_port_cpu()].cycles;
+    uint64_t t0 = board_cycles(), c0 = cleans[cpu_id()].cycles;
     uint32_t req = __atomic_load_n(&kev_probe_block.pb_flush_req, __ATOMIC_ACQUIRE);
     uint64_t done;
     trace_ring_flush(&ktrace, &done);
     kev_probe_block.pb_flush_time = done;   // (before the answer's release)
-    trace_port_publish(&kev_probe_block.pb_flush_time, sizeof(kev_probe_block.pb_flush_time));
+    clean_out(&kev_probe_block.pb_flush_time, sizeof(kev_probe_block.pb_flush_time));
     __atomic_store_n(&kev_probe_block.pb_flush_done, req, __ATOMIC_RELEASE);
-    trace_port_publish(&kev_probe_block.pb_flush_done, sizeof(kev_probe_block.pb_flush_done));
+    clean_out(&kev_probe_block.pb_flush_done, sizeof(kev_probe_block.pb_flush_done));
     uint64_t c = (uint64_t)work.cycles_hi << 32 | work.cycles_lo;
     // (this CPU's cleans meanwhile are counted as cleans, not here too)
-    c += trace_port_now64() - t0 - (cleans[trace_port_cpu()].cycles - c0);
+    c += board_cycles() - t0 - (cleans[cpu_id()].cycles - c0);
     work.cycles_lo = (uint32_t)c;
     work.cycles_hi = (uint32_t)(c >> 32);
     work.flushes++;

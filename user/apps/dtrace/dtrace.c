@@ -113,6 +113,9 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 // back half full or more, and a drop since the last read (a buffer that filled) sets it back
 // to READ_WAIT_MIN and the ceiling to half the wait that let the buffer fill: a stream is read
 // before it fills whenever the board can keep up, and bursts lower the ceiling until they fit.
+// A program whose principal buffer stays empty for a whole switchrate period (aggregations
+// only, or a quiet probe) is read at switchrate, as DTrace reads: under fbt on every kernel
+// function a consumer waking every 20 ms to find nothing took most of a slow board's time.
 // What still overflows is counted as drops, as ever, and said with the buffer's advice at the
 // end (drop_advice). The records are consumed in the same order whenever they are read;
 // dtrace -i consumes where these reads were (docs/d-consumer.md), so both ways print the same.
@@ -120,10 +123,12 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 #define READ_WAIT_MAX 20000000u         // 20 ms
 struct read_pace {
     uint64_t wait, ceiling;             // ns
+    uint64_t period, idle;              // switchrate's period; the time the reads found nothing
 };
 
 static void next_wait(struct read_pace *r, uint32_t most, uint32_t bufsize, int dropped)
 {
+    r->idle = most == 0 && !dropped ? r->idle + r->wait : 0;
     if (dropped) {
         r->ceiling = r->wait / 2u;
         r->wait = READ_WAIT_MIN;
@@ -134,7 +139,8 @@ static void next_wait(struct read_pace *r, uint32_t most, uint32_t bufsize, int 
     }
     if (r->ceiling < READ_WAIT_MIN)
         r->ceiling = READ_WAIT_MIN;
-    r->wait = r->wait < READ_WAIT_MIN ? READ_WAIT_MIN : r->wait > r->ceiling ? r->ceiling : r->wait;
+    uint64_t most_wait = r->idle >= r->period ? r->period : r->ceiling;
+    r->wait = r->wait < READ_WAIT_MIN ? READ_WAIT_MIN : r->wait > most_wait ? most_wait : r->wait;
 }
 
 // drop_advice: after drops, what the user can change, once (DTrace's own advice is a larger
@@ -739,7 +745,7 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     // With a workload, tracing ends when it does; without one, when the program calls exit()
     // (dtrace(1M) would also stop on ^C; a board has none to send).
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX };
+    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period, 0 };
     uint64_t dropped = drops_now(st);
     for (;;) {
         if (child > 0) {
