@@ -50,9 +50,11 @@ HOST_WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -
 HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Itools/include -Ikernel/include -MMD -MP
 HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include -Itools/include \
                 -Ikernel/include -Itest/unit -I$(H)/gen -MMD -MP -DHOST_TEST \
+                -DKSTACK_GUARD=128u \
                 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
                 -fno-pie
 # -no-pie: kernel code keeps user addresses in 32 bits; the tests' buffers must lie below 4 GB.
+# KSTACK_GUARD: a thread's stack guard on the host's stand-in arch (each arch.mk gives its own).
 HOST_TLDFLAGS := -fsanitize=address,undefined -no-pie
 
 # Lists the fragments append to.

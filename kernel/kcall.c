@@ -28,8 +28,24 @@
 
 uint64_t k_kcall_count;
 
+_Static_assert(KSTACK_GUARD >= 32 && (KSTACK_GUARD & (KSTACK_GUARD - 1)) == 0,
+               "a stack guard is a power of two an MPU region or a page can be");
+// The room a new thread's stack must keep above its guard: its first frame.
+#define KSTACK_FIRST_FRAME 64u
+
+// The guard of a thread's stack [base, top): the KSTACK_GUARD bytes at the first multiple of
+// KSTACK_GUARD in it, which the thread may not touch (arch_stack_guard), and above them at
+// least its first frame; 0 when the stack has no room for both.
+static uint32_t stack_guard_of(uint32_t base, uint32_t top)
+{
+    uint32_t guard = (base + (KSTACK_GUARD - 1u)) & ~(KSTACK_GUARD - 1u);
+    if (guard < base || top < guard || top - guard < KSTACK_GUARD + KSTACK_FIRST_FRAME)
+        return 0;
+    return guard;
+}
+
 static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint32_t arg,
-                            uint32_t stack_top, uint32_t prio_policy)
+                            uint32_t stack_top, uint32_t prio_policy, uint32_t stack_base)
 {
     struct proc *p = t->proc;
     int prio = (int)(prio_policy & 0xff);
@@ -43,10 +59,15 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
         return -EINVAL;
     if (prio > proc_prio_ceiling(p))
         return -EPERM;
-    // The stack must lie in the process's RAM, 8-byte aligned, with room for the first frame.
-    if ((stack_top & 7u) || !proc_can_write(p, stack_top - 64, 64) ||
+    // The stack [stack_base, stack_top) must lie in the process's RAM, its top 8-byte aligned,
+    // and hold its guard with room for the first frame above it.
+    if ((stack_top & 7u) || stack_base >= stack_top ||
+        !proc_can_write(p, stack_base, stack_top - stack_base) ||
         !proc_can_read(p, entry & ~1u, 2))
         return -EFAULT;
+    uint32_t guard = stack_guard_of(stack_base, stack_top);
+    if (!guard)
+        return -EINVAL;
     if (p->exiting)
         return -ESRCH;
     struct thread *n = thread_alloc(p);
@@ -57,6 +78,7 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     n->base_prio = n->prio = (uint8_t)prio;
     n->policy = (uint8_t)(policy ? policy : t->policy);
     n->detached = detached;
+    n->stack_guard = guard;
     list_push_back(&p->threads, &n->plink);
     p->nthreads++;
     arch_thread_setup(n, entry, fn, arg, stack_top, false);
@@ -263,7 +285,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
 
     switch (n) {
     case KC_Null:            return 0;
-    case KC_ThreadCreate:    return do_thread_create(t, a[0], a[1], a[2], a[3], a[4]);
+    case KC_ThreadCreate:    return do_thread_create(t, a[0], a[1], a[2], a[3], a[4], a[5]);
     case KC_ThreadExit:
         thread_destroy(t, (int32_t)a[0]);
         return 0;

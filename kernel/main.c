@@ -198,8 +198,12 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     struct thread *next = traced ? sched_choose_traced() : sched_choose();
     if (traced)
         ktrace_exit_end(next);
-    if (next->proc != t->proc || kind == KENTRY_FAULT)
-        arch_mpu_switch(next->proc);
+    if (next != t || kind == KENTRY_FAULT) {
+        if (next->proc != t->proc || kind == KENTRY_FAULT)
+            arch_mpu_switch(next->proc);
+        else
+            arch_stack_guard(next);     // another thread of the process: its stack's guard
+    }
     if (KSMP && k_ncpus > 1)
         sched_kick_others();
 }

@@ -5,7 +5,7 @@
 # describes it (docs/applications.md); the build finds them all (no list to edit here). The
 # tracelogger (tracelogger/) is described the same way by tracelogger/app.mk. app.mk may set:
 #   PRIO   scheduling priority (default 10)       FLAGS  KAPP_F_* (KAPP_F_TRACE, KAPP_F_IO)
-#   MMIO   device window "base size"              STACK  main stack bytes (checked at link)
+#   MMIO   device window "base size"              STACK  main stack bytes (at its RAM's bottom)
 #   RAM    RAM it needs, bytes (rounded up to a power of two, at least APP_RAM_SLOT)
 #   URING  records in its user-event ring (user/lib/trace_uring.c; a power of two, 0 none;
 #          default the board's BOARD_USER_RING_RECORDS or 64)
@@ -30,6 +30,11 @@
 # <name>_PRIO etc. set here: they are built too.)
 
 APP_DEFAULT_PRIO := 10
+# paged_guard SMALL, PAGED: an app.mk's RAM, SMALL where a thread stack's guard is an MPU
+# region's 128 bytes (KSTACK_GUARD, the architecture's arch.mk), PAGED where it is a 4 KB page:
+# each thread's stack is then two pages or more (kern.h KSTACK), and a program with many
+# threads needs a larger slot.
+paged_guard = $(if $(filter 4096,$(KSTACK_GUARD)),$(2),$(1))
 APP_MKS  := $(sort $(wildcard user/apps/*/app.mk)) tracelogger/app.mk
 ALL_APPS ?=
 IMAGES   ?=
@@ -150,19 +155,19 @@ $(B)/obj/user/%.c.o: user/%.c | $(KEV_EMIT_GEN_H)
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 	$(if $(filter %/trace_uring.c.o,$@),$(Q)$(URING_TEXT_CHECK))
 
-# The main thread's stack runs down from the top of the program's RAM towards its data. Every
-# linker script reserves __stack_size for it: <name>_STACK, else APP_STACK_DEFAULT, which is
-# 0x1000, or 0x800 for a picolibc program linked by app-picolibc.ld (what picolibc's own
-# script reserved when the C library's specs gave it, before the build id needed a script of
-# ours: the boards with 8 KB RAM slots rely on it). The room is checked here, for every C
-# library: RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or
-# when none is given APP_STACK_MIN.
+# The main thread's stack lies at the bottom of the program's RAM slot, below its data, so that
+# an overflow leaves the slot and faults (memory the program may not touch: another program's
+# slot or the kernel's; docs/hostile.md, "Stack guards"), never running into the program's
+# own data. The link gives every C library's script the same symbols: __app_ram and
+# __app_ram_size the slot (the program header's), __stack = __app_ram + the stack's size
+# (<name>_STACK, else APP_STACK_DEFAULT: 0x1000, or 0x800 for a picolibc program linked by
+# app-picolibc.ld, what picolibc's own script reserved when the C library's specs gave it, before
+# the build id needed a script of ours: the boards with 8 KB RAM slots rely on it), and the
+# region above it, __ram and __ram_size, where the script puts .data, .bss and the heap up to
+# __heap_end, the slot's end. picolibc's script would reserve __stack_size more at the top of
+# that region for a stack there: 0, the stack is below it. A stack's size is a multiple of 16
+# (the AArch64 stack pointer's alignment, and the data's above it).
 APP_STACK_DEFAULT = $(if $(and $(filter picolibc,$(LIBC)),$(filter %app-picolibc.ld,$(APP_PICOLIBC_LD))),0x800,0x1000)
-APP_STACK_MIN := 0x800
-check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap_start" { print $$1; exit }'); \
-    room=$$(( $(2) + $(3) - 0x$$end )); \
-    if [ $$room -lt $$(( $(4) )) ]; then \
-        echo "$(1): $(5) leaves $$room bytes for its stack, under $(4)" >&2; rm -f $(1); exit 1; fi
 
 hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 # pow2_at_least N, MIN: the smallest power of two >= N and >= MIN (a RAM region the MPU maps).
@@ -222,19 +227,25 @@ image_prios = $(foreach a,$(filter-out tracelogger,$($(1)_APPS)),$(if $($(a)_BAC
 define APP_link
 # (recursive: its shell runs only when this program is linked, not at every parse)
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
+$(1)_$(2)_STACKSZ = $$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT))
+$(1)_$(2)_STACKTOP = $$(call hexsum,$$($(1)_$(2)_RAM) + $$($(1)_$(2)_STACKSZ))
 $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
                    $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk) \
                    $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
+	$$(Q)[ $$$$(( $$($(1)_$(2)_STACKSZ) % 16 )) = 0 ] || \
+	  { echo "$(2): its stack, $$($(1)_$(2)_STACKSZ) bytes (STACK in its app.mk), is not a multiple of 16" >&2; exit 1; }
 	$$(Q)$$(CC) $$(ULDFLAGS) $$(APP_LDSCRIPT) $(BUILD_ID_LDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
 	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
 	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
-	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map \
+	    -Wl,--defsym=__app_ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__app_ram_size=$$($(1)_$(2)_RAMSZ) \
+	    -Wl,--defsym=__stack=$$($(1)_$(2)_STACKTOP) -Wl,--defsym=__ram=$$($(1)_$(2)_STACKTOP) \
+	    -Wl,--defsym=__ram_size=$$(call hexsum,$$($(1)_$(2)_RAMSZ) - $$($(1)_$(2)_STACKSZ)) \
+	    -Wl,--defsym=__heap_end=$$(call hexsum,$$($(1)_$(2)_RAM) + $$($(1)_$(2)_RAMSZ)) \
+	    -Wl,--defsym=__stack_size=0 -Wl,-Map=$$@.map \
 	    $(if $(filter tracelogger,$(2)),-Wl$(comma)--defsym=tl_image_low_prio=$$$$(printf '%s\n' $$(call image_prios,$(1)) | sort -n | grep -m1 . || echo 0)) || \
 	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
-	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 
 $(B)/$(1)/$(2).bin: $(B)/$(1)/$(2).elf
 	$$(Q)$$(OBJCOPY) -O binary $$< $$@

@@ -11,7 +11,7 @@ FLAGS := 0
 # MMIO   a device window "base size" it may touch (with KAPP_F_IO), e.g.
 #        $(BOARD_DEVTIMER_WINDOW); empty for none.
 MMIO  :=
-# STACK  bytes its main thread needs (checked when it is linked); empty: the default.
+# STACK  bytes its main thread needs (at the bottom of its RAM); empty: the default.
 STACK :=
 # RAM    bytes of RAM it needs (data, bss, stacks); empty: the board's slot (8-64 KB).
 RAM   :=

@@ -114,6 +114,7 @@ void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1)
     t->ctx.r1 = r1;
 }
 void arch_mpu_switch(const struct proc *p) { (void)p; }
+void arch_stack_guard(const struct thread *t) { (void)t; }
 bool arch_mpu_region_ok(uint32_t base, uint32_t size)
 {
     return size >= 32 && (size & (size - 1)) == 0 && (base & (size - 1)) == 0;

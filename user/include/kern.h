@@ -24,6 +24,7 @@
 #define KCALL3(n, a, b, c)          kcall6((n), KARG(a), KARG(b), KARG(c), 0, 0, 0)
 #define KCALL4(n, a, b, c, d)       kcall6((n), KARG(a), KARG(b), KARG(c), KARG(d), 0, 0)
 #define KCALL5(n, a, b, c, d, e)    kcall6((n), KARG(a), KARG(b), KARG(c), KARG(d), KARG(e), 0)
+#define KCALL6(n, a, b, c, d, e, f) kcall6((n), KARG(a), KARG(b), KARG(c), KARG(d), KARG(e), KARG(f))
 
 // Turns a raw result into the -1/errno convention.
 int kresult(int32_t r);
@@ -32,6 +33,16 @@ typedef int (*thread_fn)(void *arg);
 #define THREAD_DETACHED 0x10000u
 
 // Threads. prio 0 = the caller's priority; policy 0 = the caller's policy.
+// The stack [stack, stack + stack_size) keeps a guard at its bottom: the KSTACK_GUARD bytes at
+// the first multiple of KSTACK_GUARD in it (a page under an MMU, an MPU region's 128 bytes on
+// the Cortex-M boards), which the thread may not touch: an overflow faults there instead of
+// running into the memory below (docs/hostile.md, "Stack guards"). A stack without room for
+// its guard and a first frame above it is refused (EINVAL). KSTACK declares a stack that
+// holds its guard and n bytes above it:
+//     static KSTACK(stack, 1024);             ThreadCreate(fn, arg, stack, sizeof(stack), ...)
+//     static KSTACK(stacks[4], 1024);         ... stacks[k], sizeof(stacks[k]) ...
+#define KSTACK_SIZE(n) (KSTACK_GUARD + ((n) + KSTACK_GUARD - 1u) / KSTACK_GUARD * KSTACK_GUARD)
+#define KSTACK(name, n) uint8_t name[KSTACK_SIZE(n)] __attribute__((aligned(KSTACK_GUARD)))
 int ThreadCreate(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio, int policy);
 int ThreadCreateDetached(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio);
 _Noreturn void ThreadExit(int status);

@@ -50,10 +50,12 @@ const int app_argv_size = APP_ARGC + 2;
 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];
-extern char __ram_base_sym[] __asm__("__ram");
+// The RAM slot (the link's __app_ram, __app_ram_size: user/module.mk); __ram, __ram_size are the
+// region above the main stack at its bottom, where the C library's script puts the data.
+extern char __ram_base_sym[] __asm__("__app_ram");
 // The EHABI unwind table (ARM only: ldscripts/app-exidx.ld keeps it); 0 where there is none.
 extern char __exidx_start[] __attribute__((weak)), __exidx_end[] __attribute__((weak));
-extern char __ram_size_sym[] __asm__("__ram_size");
+extern char __ram_size_sym[] __asm__("__app_ram_size");
 // The GNU build-id note the linker scripts keep (ldscripts/app-picolibc.ld and the others); 0
 // where a script keeps none.
 extern char __build_id_note[] __attribute__((weak));
@@ -91,7 +93,7 @@ __attribute__((used)) static void app_header_emit(void)
                      ".asciz \"" APP_NAME "\"\n"
                      ".org __app_header + %c2\n"
                      ".word _start, __data_source, __data_start, __data_size, __bss_start\n"
-                     ".word __bss_size, __ram, __ram_size, __stack\n"
+                     ".word __bss_size, __app_ram, __app_ram_size, __stack\n"
                      ".word %c3, %c4, %c5, %c6\n"
                      ".word 0, 0\n"
                      ".weak __build_id_note\n"

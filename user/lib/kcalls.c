@@ -23,7 +23,7 @@ static int thread_create(thread_fn fn, void *arg, void *stack, size_t size, uint
 {
     uint32_t top = ((uint32_t)(uintptr_t)stack + (uint32_t)size) & ~7u;
     trace_uring_thread_stack(stack, size);  // its own user-event ring (several CPUs)
-    int32_t r = KCALL5(KC_ThreadCreate, __kthread_start, fn, arg, top, flags);
+    int32_t r = KCALL6(KC_ThreadCreate, __kthread_start, fn, arg, top, flags, stack);
     if (r < 0)
         trace_uring_thread_failed(stack, size);
     return kresult(r);

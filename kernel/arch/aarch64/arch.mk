@@ -13,6 +13,10 @@ ARCH_SRCS    += kernel/arch/aarch64/unwind.c
 ARCH_CFLAGS  += -fno-omit-frame-pointer
 # Each CPU's user translation table in its struct cpu (kernel/cpu.h user_root; entry.S, mmu.c).
 ARCH_CFLAGS  += -DKCPU_USER_ROOT
+# A thread's stack guard (kernel/kcall.c, docs/hostile.md "Stack guards"): the 4 KB page at
+# the bottom of its stack, no access for it while it runs (mmu.c); programs and kernel alike.
+KSTACK_GUARD := 4096
+ARCH_CFLAGS  += -DKSTACK_GUARD=$(KSTACK_GUARD)u
 ARCH_UCFLAGS := -mno-omit-leaf-frame-pointer
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/aarch64/fault_where.c

@@ -85,8 +85,17 @@
 //      new ring, as a freshly written one would; another process (other slots) or the kernel
 //      (a consumer's block: never run on a table with a map, (2)) never gets it. Its TLB
 //      entries carry the table's ASID and go when it is rewritten for another key ((5)).
+//  (8) The running thread's stack guard (kernel/kcall.c: the page at the bottom of its stack)
+//      is one page of the key's RAM slot given the kernel's entry (EL1 read-write, nothing for
+//      EL0) in the table its CPU returns to; a switch to another thread of the process moves it
+//      (arch_stack_guard: two entries, their ASID's TLB entries for the two pages). It is the
+//      one change made to a table the kernel may run on: EL1's access is the same both ways
+//      ((1) holds), only EL0's changes. A table rewritten for a key starts without one; the
+//      switch gives it its current thread's. A main thread has none: its stack lies at the
+//      bottom of the slot (user/module.mk), and what lies below is not the process's.
 #include <kernel/arch.h>
 #include <kernel/arch_upcall.h>
+#include <kernel/thread.h>
 #include <a64.h>
 #include <board_config.h>
 
@@ -158,6 +167,7 @@ struct user_table {
     unsigned ngranted;
     struct user_key key;        // valid when `keyed`
     bool keyed;
+    uint32_t guard;             // the stack guard page EL0 may not touch ((8); 0: none)
     struct table_roots roots;
 };
 static struct user_table utab[KMAX_CPUS][USER_TABLES];
@@ -374,6 +384,37 @@ bool arch_mpu_cpu_maps(unsigned cpu, uint32_t base, uint32_t size)
 }
 #endif
 
+// Moves table k of this CPU's stack guard to page g (0: none), inside the RAM slot its key
+// opens ((8) above): the old guard's page opened to EL0 again, g's given the kernel's entry,
+// and the two pages' TLB entries under the table's ASID dropped. A RAM slot's page opened to
+// EL0 is the kernel's entry with AP_EL0 (grant(): execute-never both ways, slots lie outside
+// code memory), so each is one bit.
+static void guard_move(struct user_table *u, unsigned k, uint32_t g)
+{
+    _Static_assert(KSTACK_GUARD == PAGE, "a stack guard is one page");
+    _Static_assert(APP_RAM_BASE >= CODE_MEM_BASE + CODE_MEM_SIZE, "RAM slots outside code memory");
+    if (g == u->guard)
+        return;
+    uint64_t asid = (uint64_t)(1u + k) << ASID_SHIFT;
+    if (u->guard)
+        u->l3[(u->guard - RAM_BASE) / PAGE] |= AP_EL0;
+    if (g)
+        u->l3[(g - RAM_BASE) / PAGE] &= ~AP_EL0;
+    __asm__ volatile("dsb ishst" ::: "memory");     // the entries written before the walks
+    if (u->guard)
+        __asm__ volatile("tlbi vale1, %0" :: "r"(asid | u->guard / PAGE) : "memory");
+    if (g)
+        __asm__ volatile("tlbi vale1, %0" :: "r"(asid | g / PAGE) : "memory");
+    __asm__ volatile("dsb ish\n\tisb" ::: "memory");
+    u->guard = g;
+}
+
+void arch_stack_guard(const struct thread *t)
+{
+    unsigned c = cpu_id(), k = utab_last[c];
+    guard_move(&utab[c][k], k, t->stack_guard);
+}
+
 static bool key_equal(const struct user_key *a, const struct user_key *b)
 {
     for (unsigned i = 0; i < 5; i++)
@@ -425,12 +466,15 @@ void arch_mpu_switch(const struct proc *p)
                 grant(u, key.base[i], key.size[i], flags[i]);
             u->key = key;
             u->keyed = true;
+            u->guard = 0;
             u->roots.entry_root = key.size[2] || key.size[3] ? a64_kernel_ttbr : 0;
             __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"
                              :: "r"((uint64_t)(1u + k) << ASID_SHIFT) : "memory");
         }
         utab_last[c] = (uint8_t)k;
     }
+    const struct thread *cur = k_current;
+    guard_move(u, k, p && cur && cur->proc == p ? cur->stack_guard : 0u);
     // Both together ((2) above), as one copy (struct cpu: entry_root follows user_root).
     __builtin_memcpy(&k_cpus[c].user_root, &u->roots, sizeof(u->roots));
     A64_SYSREG_WRITE(cntkctl_el1, key.cntkctl);

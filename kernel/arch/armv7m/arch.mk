@@ -8,6 +8,12 @@ ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
 # and programs are built with them, and programs keep them (ldscripts/app-exidx.ld).
 ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c
 ARCH_CFLAGS    += -funwind-tables
+# A thread's stack guard (kernel/kcall.c, docs/hostile.md "Stack guards"): the 128 bytes at the
+# bottom of its stack, an MPU region no access for it while it runs (mpu.c: region 6); as
+# large as the frames the guard is sure to stop (a smaller region would let a 128-byte frame
+# that touches one word step over it); programs and kernel alike.
+KSTACK_GUARD   := 128
+ARCH_CFLAGS    += -DKSTACK_GUARD=$(KSTACK_GUARD)u
 # A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
 # programs' flash: no tables there (picolibc's script with the build id alone).
 APP_PICOLIBC_LD = ldscripts/$(if $(filter dtrace,$(BOARD_NO_IMAGES)),app-picolibc.ld,app-exidx.ld)

@@ -7,6 +7,10 @@ ARCH_SRCS := kernel/arch/x86/boot.S kernel/arch/x86/entry.S kernel/arch/x86/cpu.
 # stack( )/ustack( ): the ebp chain (unwind.c, docs/profiling.md), kept in kernel and programs.
 ARCH_SRCS   += kernel/arch/x86/unwind.c
 ARCH_CFLAGS += -fno-omit-frame-pointer
+# A thread's stack guard (kernel/kcall.c, docs/hostile.md "Stack guards"): the 4 KB page at
+# the bottom of its stack, no access for it while it runs (paging.c); programs and kernel alike.
+KSTACK_GUARD := 4096
+ARCH_CFLAGS += -DKSTACK_GUARD=$(KSTACK_GUARD)u
 # Programs: GCC 12 gives a static function it calls with its local register convention no
 # frame record even under -fno-omit-frame-pointer, so a sample or a fault in such a leaf lost
 # its caller. -fno-toplevel-reorder keeps such functions on the ABI's convention, with their

@@ -12,8 +12,14 @@
 // Everything else (kernel image and RAM, other processes, the pool, devices, the local APIC's
 // page in the 4th GB) is reached by the kernel only. arch_mpu_switch() revokes what the last process had, grants the next and
 // flushes the TLB (reloading cr3).
+// The running thread's stack guard (kernel/kcall.c: the page at the bottom of its stack) is
+// the one page of its RAM slot left supervisor-only: arch_stack_guard moves it at a switch to
+// another thread of the same process (two entries, two invlpg). A main thread has none: its
+// stack lies at the bottom of the slot (user/module.mk), and the page below is not the
+// process's.
 #include <kernel/arch.h>
 #include <kernel/arch_upcall.h>
+#include <kernel/thread.h>
 #include <x86.h>
 #include <board_config.h>
 
@@ -42,6 +48,7 @@ struct grant {
 };
 static struct grant granted[5];
 static unsigned ngranted;
+static uint32_t guard_page;     // the running thread's stack guard, supervisor-only (0: none)
 
 static bool cpu_has_nx(void)
 {
@@ -109,6 +116,29 @@ static void grant(uint32_t base, uint32_t size, uint32_t flags)
     ngranted++;
 }
 
+// Moves the stack guard to page g (0: none) within the running process's RAM slot: the old
+// guard's page is the process's again, g's the kernel's alone.
+static void guard_move(uint32_t g)
+{
+    _Static_assert(KSTACK_GUARD == PAGE, "a stack guard is one page");
+    if (g == guard_page)
+        return;
+    if (guard_page) {                   // (a granted RAM page is the kernel's with PTE_US)
+        page_tab[guard_page / PAGE] |= PTE_US;
+        __asm__ volatile("invlpg (%0)" :: "r"(guard_page) : "memory");
+    }
+    if (g) {
+        page_tab[g / PAGE] &= ~(uint64_t)PTE_US;
+        __asm__ volatile("invlpg (%0)" :: "r"(g) : "memory");
+    }
+    guard_page = g;
+}
+
+void arch_stack_guard(const struct thread *t)
+{
+    guard_move(t->stack_guard);
+}
+
 // RAM slots, maps and memory device windows: whole pages inside the identity map. Below
 // IO_WINDOW_END a window is a range of I/O ports (the TSS bitmap covers ports 0-0x3ff).
 bool arch_mpu_region_ok(uint32_t base, uint32_t size)
@@ -138,9 +168,15 @@ void arch_mpu_switch(const struct proc *p)
     for (unsigned i = 0; i < ngranted; i++)
         pages_set(granted[i].base, granted[i].size, PTE_P | PTE_RW);
     ngranted = 0;
+    guard_page = 0;             // (its page went back to the kernel with the RAM slot)
     set_iomap(0, 0);
     if (p) {
         grant(p->ram_base, p->ram_size, PTE_RW);
+        const struct thread *cur = k_current;
+        if (cur && cur->proc == p && cur->stack_guard) {
+            page_tab[cur->stack_guard / PAGE] &= ~(uint64_t)PTE_US;
+            guard_page = cur->stack_guard;      // (the cr3 reload below flushes the TLB)
+        }
         grant(p->flash_base, p->flash_size, 0);
         grant(p->map_base, p->map_len, 0);
         grant(p->map2_base, p->map2_len, 0);

@@ -43,8 +43,13 @@ void arch_tick_claim(unsigned periods);
 // Several CPUs: the periods this CPU's own timer interrupt (the kernel's tick or its share of
 // it) covers, for its thread's round-robin slice (sched_tick).
 unsigned arch_cpu_tick_periods(void);
-// Loads the MPU with the regions of a process (NULL: kernel thread, user regions off).
+// Loads the MPU with the regions of a process (NULL: kernel thread, user regions off), and the
+// stack guard of this CPU's current thread when it is one of p's (arch_stack_guard).
 void arch_mpu_switch(const struct proc *p);
+// Loads thread t's stack guard on this CPU: t->stack_guard, the KSTACK_GUARD bytes at the
+// bottom of its stack, no access for t until another thread runs here (0: none). Called when
+// t is to run after another thread of the same process (arch_mpu_switch does it otherwise).
+void arch_stack_guard(const struct thread *t);
 // True when [base, base+size) can be one protection region (programs' RAM slots must be).
 bool arch_mpu_region_ok(uint32_t base, uint32_t size);
 // How to allocate len bytes that a process will see as one read-only mapping (proc map_base,

@@ -73,8 +73,12 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
     struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
     if (traced)
         ktrace_exit_end(next);
-    if (next->proc != t->proc)
-        arch_mpu_switch(next->proc);
+    if (next != t) {
+        if (next->proc != t->proc)
+            arch_mpu_switch(next->proc);
+        else
+            arch_stack_guard(next);     // another thread of the process: its stack's guard
+    }
     arch_kernel_exit_shared();
 }
 

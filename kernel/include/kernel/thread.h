@@ -72,6 +72,10 @@ struct thread {
                                 // it, so it is JOIN, the wait for a termination (kev-format.md);
                                 // here it fills a hole: trace_who takes no room (netduinoplus2)
     uint32_t affinity;
+    // The KSTACK_GUARD bytes at the bottom of its stack that it may not touch while it runs
+    // (arch_stack_guard; kernel/kcall.c), 0 for none: the main thread's stack lies at the
+    // bottom of the process's RAM slot, and what lies below it is no memory of the process's.
+    uint32_t stack_guard;
     int32_t  dying_status;
     char name[KNAME_MAX];
     uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding

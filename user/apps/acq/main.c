@@ -74,10 +74,10 @@ static volatile int stopping;
 static uint32_t reports, audits, inv_waits, inv_max_us;
 static uint64_t cps;
 
-static uint8_t filter_stack[1536] __attribute__((aligned(8)));
-static uint8_t logger_stack[2048] __attribute__((aligned(8)));
-static uint8_t super_stack[1024] __attribute__((aligned(8)));
-static uint8_t hog_stack[768] __attribute__((aligned(8)));
+static KSTACK(filter_stack, 1536);
+static KSTACK(logger_stack, 2048);
+static KSTACK(super_stack, 1024);
+static KSTACK(hog_stack, 768);
 
 static uint32_t us_since(uint64_t t0)
 {

@@ -34,10 +34,10 @@ static int books, chid;
 static volatile int held, stopping;
 static uint32_t waits, over_100us, over_50us;
 static uint64_t wait_total, wait_worst, cps;
-static uint8_t stk_auditor[1024] __attribute__((aligned(8)));
-static uint8_t stk_consumer[1024] __attribute__((aligned(8)));
-static uint8_t stk_server[1024] __attribute__((aligned(8)));
-static uint8_t stk_client[1024] __attribute__((aligned(8)));
+static KSTACK(stk_auditor, 1024);
+static KSTACK(stk_consumer, 1024);
+static KSTACK(stk_server, 1024);
+static KSTACK(stk_client, 1024);
 
 static int on_cpu0(void)
 {

@@ -39,8 +39,8 @@ static const unsigned overrun[] = { 7, 19, 31 };
 static int wchid, worker_coid, done;
 static uint64_t release_t[JOBS], end_t[JOBS];
 static uint32_t loops_per_ms, cps;
-static uint8_t stk_clock[1024] __attribute__((aligned(8)));
-static uint8_t stk_worker[1024] __attribute__((aligned(8)));
+static KSTACK(stk_clock, 1024);
+static KSTACK(stk_worker, 1024);
 
 static int over(unsigned job)
 {

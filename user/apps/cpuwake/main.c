@@ -16,7 +16,7 @@
 #define MOVES 40
 #define STACK 1024
 
-static uint8_t stacks[3][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[3], STACK);
 static int mtx, cv, items, done;
 static unsigned consumed[2], waits[2], ncpus = 1, moved;
 
@@ -82,8 +82,8 @@ int main(void)
     cv = CondCreate();
     int tid[3];
     for (unsigned k = 0; k < 2; k++)
-        tid[k] = ThreadCreate(consumer, (void *)(uintptr_t)k, stacks[k], STACK, 0, 0);
-    tid[2] = ThreadCreate(mover, NULL, stacks[2], STACK, 0, 0);
+        tid[k] = ThreadCreate(consumer, (void *)(uintptr_t)k, stacks[k], sizeof(stacks[0]), 0, 0);
+    tid[2] = ThreadCreate(mover, NULL, stacks[2], sizeof(stacks[0]), 0, 0);
     unsigned bcast = 0, sig = 0, given = 0;
     for (unsigned i = 1; i <= ROUNDS; i++) {
         MutexLock(mtx);

@@ -26,8 +26,8 @@ static void await(volatile int *flag)
     for (int i = 0; i < 1000 && !*flag; i++)
         ThreadSleep(1000000);
 }
-static uint8_t stk_a[1024] __attribute__((aligned(8)));
-static uint8_t stk_b[1024] __attribute__((aligned(8)));
+static KSTACK(stk_a, 1024);
+static KSTACK(stk_b, 1024);
 
 static int thread_a(void *arg)
 {

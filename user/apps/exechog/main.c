@@ -15,7 +15,7 @@
 #define BURST 30000u         // counts of a worker's burst
 #define STACK 1024
 
-static uint8_t stacks[4][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[4], STACK);
 static volatile int stop;
 static unsigned ncpus = 1;
 
@@ -43,7 +43,7 @@ int main(void)
         ncpus = 1;
     int tid[4], nw = 0;
     for (unsigned c = 1; c + 1 < ncpus && nw < 4; c++, nw++)
-        tid[nw] = ThreadCreate(worker, (void *)(uintptr_t)c, stacks[nw], STACK, 0, 0);
+        tid[nw] = ThreadCreate(worker, (void *)(uintptr_t)c, stacks[nw], sizeof(stacks[0]), 0, 0);
     bind(ncpus - 1u);
     ThreadSleep(1000000);                 // (runs on its CPU from here)
     uint64_t own = 0, gaps = 0, start = ClockCycles(), prev = start;

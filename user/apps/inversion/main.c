@@ -42,10 +42,10 @@
 static int sem, mtx, turn_mid, turn_mid2; // turn_*: the middles hand over to each other
 static volatile int use_mutex, low_holds;
 static volatile uint64_t mid_t0, mid_t1, mid2_run, high_t0, high_t1, low_release;
-static uint8_t stk_low[1024] __attribute__((aligned(8)));
-static uint8_t stk_mid[1024] __attribute__((aligned(8)));
-static uint8_t stk_mid2[1024] __attribute__((aligned(8)));
-static uint8_t stk_high[1024] __attribute__((aligned(8)));
+static KSTACK(stk_low, 1024);
+static KSTACK(stk_mid, 1024);
+static KSTACK(stk_mid2, 1024);
+static KSTACK(stk_high, 1024);
 
 // Keeps the caller on CPU 0 from now on (on a one-CPU board the mask is all of them: a no-op).
 static int on_cpu0(void)

@@ -31,7 +31,7 @@
 // Cortex-M waiting in WFI on every second timer interrupt only, which stretched this
 // program's 1 ms period to two ticks; a CPU that is running sees every tick.
 #define SPIN_PRIO 1
-static uint32_t spin_stack[128] __attribute__((aligned(8)));
+static KSTACK(spin_stack, 512);
 
 static int spin(void *arg)
 {

@@ -48,7 +48,7 @@ static uint64_t bench_null(uint32_t n)
 }
 
 static volatile int yield_stop;
-static uint8_t ystack[1024] __attribute__((aligned(8)));
+static KSTACK(ystack, 1024);
 
 static int yielder(void *arg)
 {

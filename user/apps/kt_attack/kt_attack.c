@@ -11,7 +11,8 @@
 #include "rerun.h"
 #include "names.h"
 
-static uint8_t stack2[512] __attribute__((aligned(8)));
+static KSTACK(stack2, 384);      // (each stack 128 bytes less for its guard: the
+                                  // program fills its 16 KB slot on netduinoplus2)
 static int mtx, cnd;
 
 static int finish_at_once(void *arg)
@@ -204,7 +205,7 @@ static int console_flood(void)
 
 // Above its rights (attack 9): priorities over its ceiling for itself, a new thread
 // and a program it starts, a privileged program, ProcKill; a pulse at 255 arrives capped.
-static uint8_t stack3[512] __attribute__((aligned(8)));
+static KSTACK(stack3, 384);
 static int prio_raise(void)
 {
     int bad = 0;
@@ -256,7 +257,7 @@ static int host_files(void)
 
 // Takes as many of each kernel object as it is given (attack 12): each kind must stop at
 // the process's limit with EAGAIN, and the runner must still get its own while these are held.
-static uint8_t hoard_stacks[HOSTILE_LIM_THREADS][256] __attribute__((aligned(8)));
+static KSTACK(hoard_stacks[HOSTILE_LIM_THREADS], 128);
 static int count_until_eagain(int (*make)(int), int most)
 {
     int n = 0;
@@ -269,7 +270,11 @@ static int count_until_eagain(int (*make)(int), int most)
     return n;
 }
 static int hoard_chid;
-static int mk_thread(int k) { return ThreadCreate(finish_at_once, NULL, hoard_stacks[k % HOSTILE_LIM_THREADS], 256, 1, 0); }
+static int mk_thread(int k)
+{
+    return ThreadCreate(finish_at_once, NULL, hoard_stacks[k % HOSTILE_LIM_THREADS],
+                        sizeof(hoard_stacks[0]), 1, 0);
+}
 static int mk_channel(int k) { (void)k; int c = ChannelCreate(0); if (c > 0 && !hoard_chid) hoard_chid = c; return c; }
 static int mk_conn(int k) { (void)k; return ConnectAttach(0, hoard_chid); }
 static int hoard_coid;

@@ -8,8 +8,8 @@
 #include <trace/kev.h>
 #include "ring_spy.h"
 
-static uint8_t stack2[512] __attribute__((aligned(8)));
-static uint8_t stack3[2048] __attribute__((aligned(16)));     // mode 13's reader
+static KSTACK(stack2, 512);
+static KSTACK(stack3, 2048);     // mode 13's reader
 
 // user/arch/<arch>/fault_arch.c
 void fault_exec_at(void *ram);

@@ -8,11 +8,15 @@
 #include <errno.h>
 #include "../kt_hostile/hostile.h"
 
-static uint8_t stacks[HOSTILE_LIM_THREADS][256] __attribute__((aligned(8)));
+static KSTACK(stacks[HOSTILE_LIM_THREADS], 256);
 static int chid, coid;
 
 static int finish_at_once(void *arg) { (void)arg; return 0; }
-static int mk_thread(int k) { return ThreadCreate(finish_at_once, NULL, stacks[k % HOSTILE_LIM_THREADS], 256, 1, 0); }
+static int mk_thread(int k)
+{
+    return ThreadCreate(finish_at_once, NULL, stacks[k % HOSTILE_LIM_THREADS],
+                        sizeof(stacks[0]), 1, 0);
+}
 static int mk_channel(int k) { (void)k; int c = ChannelCreate(0); if (c > 0 && !chid) chid = c; return c; }
 static int mk_conn(int k) { (void)k; return ConnectAttach(0, chid); }
 static int mk_timer(int k) { (void)k; return TimerCreate(coid, 1, 0); }

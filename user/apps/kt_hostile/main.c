@@ -41,7 +41,7 @@ void check(bool ok, const char *fmt, ...)
 static volatile uint64_t victim_worst_ns;
 static volatile uint32_t victim_wakeups;
 static volatile bool victim_stop;
-static uint8_t victim_stack[1024] __attribute__((aligned(8)));
+static KSTACK(victim_stack, 1024);
 
 static int victim(void *arg)
 {
@@ -97,7 +97,7 @@ int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *wha
 // reply then fails with ESRCH and must not leave the server at the dead client's priority.
 static int srv_chid;
 static volatile int srv_prio_after, srv_reply_err;
-static uint8_t srv_stack[1024] __attribute__((aligned(8)));
+static KSTACK(srv_stack, 1024);
 
 static int server(void *arg)
 {

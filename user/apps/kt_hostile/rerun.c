@@ -54,7 +54,7 @@ static unsigned fpu_seen(bool fresh)
 
 #if defined(__i386__) || defined(__aarch64__)
 static volatile unsigned fresh_seen;
-static uint8_t fresh_stack[1024] __attribute__((aligned(16)));
+static KSTACK(fresh_stack, 1024);
 static int fresh_thread(void *arg)
 {
     (void)arg;

@@ -5,4 +5,5 @@
 # (user/module.mk reads this file: docs/applications.md).
 PRIO  := 100
 FLAGS := KAPP_F_PRIV|KAPP_F_TRACE
-RAM   := 0x4000
+# RAM: 5 thread stacks, two pages each or more under an MMU.
+RAM   := $(call paged_guard,0x4000,0x20000)

@@ -31,7 +31,7 @@
 #define STACK 2048
 
 static int failures;
-static uint8_t stacks[MAXT][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[MAXT], STACK);
 static volatile bool stop;
 static volatile uint32_t spins[MAXT];
 
@@ -67,7 +67,8 @@ static int start_spinners(unsigned n, int *tids, int prio0, int step)
     stop = false;
     for (unsigned i = 0; i < n; i++) {
         spins[i] = 0;
-        tids[i] = ThreadCreate(spinner, (void *)(uintptr_t)i, stacks[i], STACK, prio0 + step * (int)i, 0);
+        tids[i] = ThreadCreate(spinner, (void *)(uintptr_t)i, stacks[i],
+                               sizeof(stacks[0]), prio0 + step * (int)i, 0);
         if (tids[i] < 0)
             return -1;
     }
@@ -159,12 +160,12 @@ static int client(void *arg)
 static void check_ipc(unsigned ncpu)
 {
     chid = ChannelCreate(0);
-    int st = ThreadCreate(server, NULL, stacks[0], STACK, 50, 0);
+    int st = ThreadCreate(server, NULL, stacks[0], sizeof(stacks[0]), 50, 0);
     int ct[MAXT];
     unsigned nc = ncpu - 1 < MAXT - 1 ? ncpu - 1 : MAXT - 1;
     for (unsigned i = 0; i < nc; i++) {
         client_ok[i] = 0;
-        ct[i] = ThreadCreate(client, (void *)(uintptr_t)i, stacks[1 + i], STACK, 40, 0);
+        ct[i] = ThreadCreate(client, (void *)(uintptr_t)i, stacks[1 + i], sizeof(stacks[0]), 40, 0);
     }
     unsigned ok = 0;
     for (unsigned i = 0; i < nc; i++) {
@@ -208,10 +209,10 @@ static void check_inheritance(void)
     struct kthread_info li;
     l_has = l_release = false;
     mtx = MutexCreate();
-    int lt = ThreadCreate(low, NULL, stacks[0], STACK, 20, 0);
+    int lt = ThreadCreate(low, NULL, stacks[0], sizeof(stacks[0]), 20, 0);
     while (!l_has)
         ThreadSleep(1000000);
-    int ht = ThreadCreate(high, NULL, stacks[1], STACK, 60, 0);
+    int ht = ThreadCreate(high, NULL, stacks[1], sizeof(stacks[0]), 60, 0);
     ThreadSleep(5000000);
     bool got = info_of(lt, &li);
     check(got && li.priority == 60 && li.state == THS_RUNNING,
@@ -300,7 +301,8 @@ static void check_runmask(unsigned ncpu)
     // A client on CPU 0 and a server on CPU 1: every round trip crosses CPUs.
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)1u);
     chid = ChannelCreate(0);
-    int st = ThreadCreate(pinned_server, (void *)(uintptr_t)2u, stacks[0], STACK, 50, 0);
+    int st = ThreadCreate(pinned_server, (void *)(uintptr_t)2u, stacks[0],
+                          sizeof(stacks[0]), 50, 0);
     int coid = ConnectAttach(0, chid);
     unsigned ok = 0, where = 0;
     struct kthread_info si;
@@ -389,7 +391,8 @@ static void check_ring_tables(unsigned ncpu)
     ring_phase = 0;
     for (unsigned i = 0; i < n; i++) {
         ring_calls[i] = c0[i] = 0;
-        tids[i] = ThreadCreate(ring_worker, (void *)(uintptr_t)i, stacks[i], STACK, 50, 0);
+        tids[i] = ThreadCreate(ring_worker, (void *)(uintptr_t)i, stacks[i],
+                               sizeof(stacks[0]), 50, 0);
     }
     ThreadSleep(2000000);
     for (unsigned r = 0; r < RING_ROUNDS; r++) {
@@ -505,7 +508,7 @@ static void check_ring_hint(unsigned ncpu)
           (long)before, (long)here);
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (ncpu - 1)));
     uint64_t moved = ring_hint();
-    int t = ThreadCreate(read_hint, NULL, stacks[0], STACK, MAIN_PRIO, 0);
+    int t = ThreadCreate(read_hint, NULL, stacks[0], sizeof(stacks[0]), MAIN_PRIO, 0);
     if (t > 0)
         ThreadJoin(t, NULL);
     check(my_cpu() == (int)ncpu - 1 && moved == addr && other_hint == 0,

@@ -4,7 +4,8 @@ PRIO  := 100
 FLAGS := KAPP_F_IO|KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 MMIO  := $(BOARD_DEVTIMER_WINDOW)
 # 8 KB of thread stacks and its own stack: more than one small RAM slot.
-RAM   := 0x4000
+# RAM: 8 thread stacks, two pages each or more under an MMU.
+RAM   := $(call paged_guard,0x4000,0x20000)
 
 IMAGES     += ktest
 ktest_APPS := ktest kt_peer kt_fault kt_qnx kt_smp kt_tick

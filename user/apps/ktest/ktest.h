@@ -24,9 +24,10 @@ int tap_failures(void);
     } while (0)
 
 uint64_t now_ms(void);
-// Stacks for test threads: a small pool handed out and returned by tests.
+// Stacks for test threads: a small pool handed out and returned by tests, each TSTACK_SIZE
+// bytes: 1 KB above its guard (kern.h KSTACK).
 void *stack_get(void);
-#define TSTACK_SIZE 1024
+#define TSTACK_SIZE KSTACK_SIZE(1024u)
 
 #define KTEST_PRIO 100
 

@@ -28,7 +28,8 @@ uint64_t now_ms(void)
     return ClockTime() / 1000000u;
 }
 
-static uint8_t stacks[8][TSTACK_SIZE] __attribute__((aligned(8)));
+static KSTACK(stacks[8], 1024u);
+_Static_assert(sizeof(stacks[0]) == TSTACK_SIZE, "ktest.h says the stacks' size");
 static unsigned next_stack;
 
 void *stack_get(void)

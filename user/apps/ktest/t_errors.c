@@ -31,6 +31,11 @@ void test_errors(void)
               EFAULT);
     CHECK_ERR(ThreadCreate(NULL, NULL, KERNEL_RAM, 512, 0, 0), EFAULT);
     CHECK_ERR(ThreadCreate(NULL, NULL, buf, sizeof(buf), 0, 9), EINVAL);
+    // a stack with no room for its guard and a first frame above it; one that starts outside
+    // the process's RAM (kern.h KSTACK)
+    CHECK_ERR(ThreadCreate(NULL, NULL, buf, sizeof(buf), 0, 0), EINVAL);
+    uint8_t *s = stack_get();
+    CHECK_ERR(ThreadCreate(NULL, NULL, s - 0x1000000u, 0x1000000u + TSTACK_SIZE, 0, 0), EFAULT);
     CHECK_ERR(DebugWrite((const char *)KERNEL_RAM, 8), EFAULT);
     CHECK_ERR(SysInfo(KSYSINFO_TICK_NS, (uint32_t *)FLASH_ADDR), EFAULT);
     CHECK_ERR(SysInfo(999, (uint32_t *)buf), EINVAL);

@@ -15,7 +15,7 @@
 #define EV_STOP     241         // user event: a = threads, b = ms measured
 
 static uint64_t end;
-static uint8_t stacks[MAX_THREADS][512] __attribute__((aligned(8)));
+static KSTACK(stacks[MAX_THREADS], 512);
 
 // Runnable until the counter passes `end`: no kernel call but the exit.
 static int spin(void *arg)

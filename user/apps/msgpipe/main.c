@@ -14,7 +14,7 @@
 #define WORKERS 3u
 #define STACK 1024
 
-static uint8_t stacks[WORKERS + 1][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[WORKERS + 1], STACK);
 static unsigned ncpus = 1, sent_on[WORKERS];
 static int chid_work, chid_sink;
 
@@ -68,8 +68,8 @@ int main(void)
     chid_sink = ChannelCreate(0);
     int tid[WORKERS + 1], coid = ConnectAttach(ProcSelf(), chid_work);
     for (unsigned k = 0; k < WORKERS; k++)
-        tid[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], STACK, 0, 0);
-    tid[WORKERS] = ThreadCreate(sink, NULL, stacks[WORKERS], STACK, 0, 0);
+        tid[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], sizeof(stacks[0]), 0, 0);
+    tid[WORKERS] = ThreadCreate(sink, NULL, stacks[WORKERS], sizeof(stacks[0]), 0, 0);
     unsigned sent = 0;
     uint64_t t0 = ClockCycles();
     for (uint32_t i = 1; i <= ROUNDS; i++) {

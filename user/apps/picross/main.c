@@ -18,7 +18,7 @@ static int mtx;
 static volatile uint32_t low_holds, mid_spinning, mid_stop, low_done, high_got, got_while_mid,
     progress;
 static volatile int tid_low, tid_mid, tid_high;
-static uint8_t stk[3][1024] __attribute__((aligned(16)));
+static KSTACK(stk[3], 1024);
 
 static int on_cpu(uint32_t c)
 {

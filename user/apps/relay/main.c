@@ -33,8 +33,8 @@
 static int ledger, chid;
 static uint32_t loops_per_ms, cps;
 static uint64_t send_t[ROUNDS], client_wait[ROUNDS], server_wait[ROUNDS];
-static uint8_t stk_client[1024] __attribute__((aligned(8)));
-static uint8_t stk_server[1024] __attribute__((aligned(8)));
+static KSTACK(stk_client, 1024);
+static KSTACK(stk_server, 1024);
 
 // A timer (*timer) on a channel of its own (returned), first expiry after first_us, then every
 // ROUND_US.

@@ -2,6 +2,8 @@
 # smpbench: the multiprocessor benchmarks of make bench (scripts/bench-smp.sh; docs/smp.md)
 # (user/module.mk reads this file: docs/applications.md).
 PRIO  := 100
+# RAM: 9 thread stacks, two pages each or more under an MMU.
+RAM   := $(call paged_guard,,0x20000)
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV
 
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk).

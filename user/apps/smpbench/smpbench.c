@@ -57,7 +57,7 @@
 
 // MAXW + 1 (a worker per CPU, and the roundtrip's server at MAXW), and a server per pair past
 // them (pairs_phase_of: dcount runs MAXW pairs, whose clients take the first MAXW).
-static uint8_t stacks[2 * MAXW + 1][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[2 * MAXW + 1], STACK);
 static volatile uint32_t ready_n, go, done_n;
 static volatile uint64_t end_cycles[MAXW];
 static volatile uint32_t bench_kind;    // KTRACE_BENCH_*, or ~0: null kernel calls
@@ -99,7 +99,7 @@ static uint64_t phase(uint32_t n, uint32_t kind)
     ready_n = 0;
     go = 0;
     for (uint32_t k = 0; k < n; k++)
-        tids[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], STACK, 50, 0);
+        tids[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], sizeof(stacks[0]), 50, 0);
     while (ready_n < n)
         ThreadSleep(1000000);
     uint64_t t0 = ClockCycles(), last = t0;
@@ -205,7 +205,8 @@ static int server(void *arg)
 static uint64_t roundtrip(uint32_t cpu)
 {
     chid = ChannelCreate(0);
-    int st = ThreadCreate(server, (void *)(uintptr_t)(1u << cpu), stacks[MAXW], STACK, 100, 0);
+    int st = ThreadCreate(server, (void *)(uintptr_t)(1u << cpu), stacks[MAXW],
+                          sizeof(stacks[0]), 100, 0);
     int coid = ConnectAttach(0, chid);
     uint32_t one = 1, zero = 0;
     MsgSend(coid, &one, sizeof(one), NULL, 0);      // the server is on its CPU from here
@@ -283,9 +284,10 @@ uint64_t pairs_phase_of(uint32_t n, int (*server)(void *), int server_prio,
     go = 0;
     for (uint32_t k = 0; k < n; k++) {
         pair_chid[k] = ChannelCreate(0);
-        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW + 1 + k], STACK,
+        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW + 1 + k], sizeof(stacks[0]),
                              server_prio, 0);
-        cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k], STACK, client_prio, 0);
+        cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k],
+                             sizeof(stacks[0]), client_prio, 0);
     }
     while (ready_n < n)
         ThreadSleep(1000000);
@@ -346,7 +348,8 @@ static uint64_t sync_phase(uint32_t n)
         sync_sem[k][1] = SemCreate(0);
         for (uint32_t side = 0; side < 2; side++)
             tid[k][side] = ThreadCreate(sync_thread, (void *)(uintptr_t)(k << 1 | side),
-                                        side ? stacks[MAXW - 1 - k] : stacks[k], STACK, 60, 0);
+                                        side ? stacks[MAXW - 1 - k] : stacks[k],
+                                        sizeof(stacks[0]), 60, 0);
     }
     while (ready_n < 2 * n)
         ThreadSleep(1000000);

@@ -5,7 +5,8 @@
 PRIO  := 100
 FLAGS := KAPP_F_PRIV|KAPP_F_TRACE
 # 128 KB: with tests 14-19 (st_pi.c, st_irq.c, st_local.c) its stacks and state passed 64 KB.
-RAM   := 0x20000
+# RAM: some 40 thread stacks, two pages each or more under an MMU.
+RAM   := $(call paged_guard,0x20000,0x80000)
 # It inserts no user events: the board's 256-record rings (five of them) would take its
 # stacks' room.
 URING := 64

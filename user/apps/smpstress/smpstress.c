@@ -72,8 +72,8 @@
 #define STACK 2048
 #define QUIT 0xffffffffu
 
-static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));   // (st_pi.c: 8)
-static uint8_t pair_stacks[2 * MAXCPU][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[CHURN_T + MAXCPU], STACK);   // (st_pi.c: 8)
+static KSTACK(pair_stacks[2 * MAXCPU], STACK);
 static volatile uint32_t runs[CHURN_ROUNDS * CHURN_T];
 static uint32_t ncpu;
 
@@ -98,7 +98,8 @@ static bool check_churn(void)
         int tids[CHURN_T];
         for (uint32_t k = 0; k < CHURN_T; k++) {
             uint32_t id = r * CHURN_T + k;
-            tids[k] = ThreadCreate(churn, (void *)(uintptr_t)id, stacks[k], STACK, 50 + (int)k, 0);
+            tids[k] = ThreadCreate(churn, (void *)(uintptr_t)id, stacks[k],
+                                   sizeof(stacks[0]), 50 + (int)k, 0);
         }
         for (uint32_t k = 0; k < CHURN_T; k++) {
             int st = -1;
@@ -234,10 +235,10 @@ static void pairs_start(int *tids)
 {
     for (uint32_t c = 1; c < ncpu; c++) {
         pair_chid[c] = ChannelCreate(0);
-        tids[2 * c] = ThreadCreate(pair_server, (void *)(uintptr_t)c, pair_stacks[2 * c], STACK,
-                                   20, 0);
+        tids[2 * c] = ThreadCreate(pair_server, (void *)(uintptr_t)c, pair_stacks[2 * c],
+                                   sizeof(pair_stacks[0]), 20, 0);
         tids[2 * c + 1] = ThreadCreate(pair_client, (void *)(uintptr_t)c, pair_stacks[2 * c + 1],
-                                       STACK, 20, 0);
+                                       sizeof(pair_stacks[0]), 20, 0);
     }
 }
 
@@ -273,7 +274,7 @@ static int kill_tests(uint32_t threads0)
     chid = ChannelCreate(0);
     int stid[2];
     for (int i = 0; i < 2; i++)
-        stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], STACK, 90, 0);
+        stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], sizeof(stacks[0]), 90, 0);
     int pair_tids[2 * MAXCPU];
     pairs_start(pair_tids);
     uint32_t spawn_arg = (uint32_t)chid | ncpu << 16;
@@ -380,14 +381,14 @@ int main(void)
         only_irq || only_local || only_console || only_xwake) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
-        f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
-        f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK, virtual_time) : 0;
+        f += only_error ? !error_test(ncpu, 11, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
+        f += only_timed ? !timed_test(ncpu, 12, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
         f += only_idle ? !idle_test(ncpu, 13, virtual_time) : 0;
-        f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], STACK) : 0;
+        f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], sizeof(stacks[0])) : 0;
         f += only_irq ? !irq_test(18, virtual_time) : 0;
-        f += only_local ? !local_test(ncpu, 19, stacks[0], STACK, virtual_time) : 0;
-        f += only_console ? !console_test(ncpu, 20, stacks[0], STACK, virtual_time) : 0;
-        f += only_xwake ? !xwake_test(ncpu, 21, stacks[0], STACK) : 0;
+        f += only_local ? !local_test(ncpu, 19, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
+        f += only_console ? !console_test(ncpu, 20, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
+        f += only_xwake ? !xwake_test(ncpu, 21, stacks[0], sizeof(stacks[0])) : 0;
         printf("smpstress: done\n");
         return f;
     }
@@ -396,17 +397,19 @@ int main(void)
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
     // (Right after test 8, before anything else uses the stacks.)
-    fails += st_pi_tests(ncpu, &stacks[0][0], STACK);
+    fails += st_pi_tests(ncpu, &stacks[0][0], sizeof(stacks[0]));
 
     fails += kill_tests(threads0);
     fails += !pulse_test(ncpu, 9, virtual_time);
     fails += !wake_test(ncpu, 10, virtual_time);
-    fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)
-    fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
+    // (test 1's, long joined)
+    fails += !error_test(ncpu, 11, stacks[0], sizeof(stacks[0]), virtual_time);
+    fails += !timed_test(ncpu, 12, stacks[0], sizeof(stacks[0]), virtual_time);
     fails += !idle_test(ncpu, 13, virtual_time);
     fails += !irq_test(18, virtual_time);
-    fails += !local_test(ncpu, 19, stacks[0], STACK, virtual_time);  // (test 1's, long joined)
-    fails += !console_test(ncpu, 20, stacks[0], STACK, virtual_time);  // (the same)
+    // (test 1's, long joined; the same)
+    fails += !local_test(ncpu, 19, stacks[0], sizeof(stacks[0]), virtual_time);
+    fails += !console_test(ncpu, 20, stacks[0], sizeof(stacks[0]), virtual_time);
     printf("smpstress: done\n");
     return fails;
 }

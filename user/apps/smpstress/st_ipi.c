@@ -19,7 +19,7 @@
 #define PING_PRIO 70
 #define PING_CODE 0x7100
 
-static uint8_t ping_stacks[2][PING_STACK] __attribute__((aligned(16)));
+static KSTACK(ping_stacks[2], PING_STACK);
 static int ping_chid[2], ping_coid[2];
 static volatile uint64_t ping_sent_at;
 static struct ipi_result *res;
@@ -74,7 +74,7 @@ void ipi_pingpong(uint32_t ncpu, struct ipi_result *r)
     }
     // The receiving side first, so that the first pulse finds it waiting.
     for (int s = 1; s >= 0; s--) {
-        tids[s] = ThreadCreate(pinger, (void *)(uintptr_t)s, ping_stacks[s], PING_STACK,
+        tids[s] = ThreadCreate(pinger, (void *)(uintptr_t)s, ping_stacks[s], sizeof(ping_stacks[0]),
                                PING_PRIO, 0);
         ThreadSleep(sleep_tick_ns());   // (it binds itself and waits meanwhile)
     }

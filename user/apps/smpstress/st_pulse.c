@@ -33,7 +33,7 @@
 #define DONE_CODE 0x7000
 #define PROC_BOUND 16u          // KMAX_PULSES_PER_PROC
 
-static uint8_t pstacks[MAXCPU + 1][PULSE_STACK] __attribute__((aligned(16)));
+static KSTACK(pstacks[MAXCPU + 1], PULSE_STACK);
 static int pchid, pcoid;
 // Per incarnation (0: this process's threads; 1..: st_peer's) and CPU: the last number seen.
 static volatile uint32_t seen[PULSE_KILLS + 1][MAXCPU];
@@ -145,14 +145,15 @@ bool pulse_test(uint32_t ncpu, unsigned testno, bool virtual_time)
         ncpu = MAXCPU;
     pchid = ChannelCreate(0);
     pcoid = ConnectAttach(0, pchid);
-    int rtid = ThreadCreate(pulse_receiver, NULL, pstacks[0], PULSE_STACK, 80, 0);
+    int rtid = ThreadCreate(pulse_receiver, NULL, pstacks[0], sizeof(pstacks[0]), 80, 0);
 
     uint64_t t0 = ClockCycles(), ta, tb;
     // a: this process's senders, one per CPU 1..n-1.
     int stids[MAXCPU];
     uint32_t sent_ok = 0;
     for (uint32_t c = 1; c < ncpu; c++)
-        stids[c] = ThreadCreate(pulse_sender, (void *)(uintptr_t)c, pstacks[c], PULSE_STACK, 40, 0);
+        stids[c] = ThreadCreate(pulse_sender, (void *)(uintptr_t)c, pstacks[c],
+                                sizeof(pstacks[0]), 40, 0);
     for (uint32_t c = 1; c < ncpu; c++) {
         int st = -1;
         sent_ok += stids[c] > 0 && ThreadJoin(stids[c], &st) == 0 && st == 0;

@@ -32,7 +32,7 @@
 #define KILLS_SYNC 3
 #define ST_PEER_SYNC (1u << 24)     // st_peer's ProcArg: sync mode (user/apps/st_peer)
 
-static uint8_t ss_stacks[SS_MAXCPU][SYNC_STACK] __attribute__((aligned(16)));
+static KSTACK(ss_stacks[SS_MAXCPU], SYNC_STACK);
 static uint32_t ss_ncpu;
 
 static int own_mutex[SS_MAXCPU], own_sem[SS_MAXCPU];
@@ -99,7 +99,8 @@ static uint32_t on_each_cpu(thread_fn fn, int prio)
     int tids[SS_MAXCPU];
     uint32_t joined = 0;
     for (uint32_t c = 0; c < ss_ncpu; c++)
-        tids[c] = ThreadCreate(fn, (void *)(uintptr_t)c, ss_stacks[c], SYNC_STACK, prio, 0);
+        tids[c] = ThreadCreate(fn, (void *)(uintptr_t)c, ss_stacks[c],
+                               sizeof(ss_stacks[0]), prio, 0);
     for (uint32_t c = 0; c < ss_ncpu; c++)
         joined += tids[c] > 0 && ThreadJoin(tids[c], NULL) == 0;
     return joined;

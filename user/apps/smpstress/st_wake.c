@@ -50,7 +50,7 @@
 #define STALL_TICKS_HOST 30000u
 #define NTHREADS (2 * WMAXCPU + 1)  // sleepers 0..3, senders WMAXCPU + c (c 1..3), receiver
 
-static uint8_t wstacks[NTHREADS][WAKE_STACK] __attribute__((aligned(16)));
+static KSTACK(wstacks[NTHREADS], WAKE_STACK);
 static int wchid, wcoid;
 static uint32_t wncpu;
 static struct sleep_stats wstats[NTHREADS];
@@ -199,13 +199,14 @@ static uint32_t start_threads(int *tids, uint32_t *wanted)
             continue;
         (*wanted)++;
         if (s < WMAXCPU)
-            tids[s] = ThreadCreate(sleeper, (void *)(uintptr_t)s, wstacks[s], WAKE_STACK,
+            tids[s] = ThreadCreate(sleeper, (void *)(uintptr_t)s, wstacks[s], sizeof(wstacks[0]),
                                    WAKE_PRIO_SLEEPER, 0);
         else if (s < NTHREADS - 1)
             tids[s] = ThreadCreate(sender, (void *)(uintptr_t)(s - WMAXCPU), wstacks[s],
-                                   WAKE_STACK, WAKE_PRIO_SENDER, 0);
+                                   sizeof(wstacks[0]), WAKE_PRIO_SENDER, 0);
         else
-            tids[s] = ThreadCreate(receiver, NULL, wstacks[s], WAKE_STACK, WAKE_PRIO_RECEIVER,
+            tids[s] = ThreadCreate(receiver, NULL, wstacks[s],
+                                   sizeof(wstacks[0]), WAKE_PRIO_RECEIVER,
                                    0);
         created += tids[s] > 0;
     }

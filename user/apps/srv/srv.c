@@ -13,7 +13,7 @@ static int chid, lock;
 static struct demo_stats stats;
 static int32_t setpoint = 100, last_sample;
 static volatile int quitting;
-static uint8_t stack2[1024] __attribute__((aligned(8)));
+static KSTACK(stack2, 1024);
 
 static int serve(void *arg)
 {

@@ -13,7 +13,7 @@
 #define MAXCPU 4
 #define STACK 1024
 
-static uint8_t stacks[MAXCPU][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[MAXCPU], STACK);
 static int coid;
 
 static int sender(void *arg)
@@ -48,8 +48,8 @@ static int sync_mode(uint32_t ncpu)
     sem = SemCreate(1);
     never = SemCreate(0);
     for (uint32_t c = 2; c < ncpu && c < MAXCPU; c++)
-        ThreadCreate(syncer, (void *)(uintptr_t)(1u << c), stacks[c], STACK, 0, 0);
-    ThreadCreate(syncer, (void *)(uintptr_t)(1u << 1), stacks[0], STACK, 0, 0);
+        ThreadCreate(syncer, (void *)(uintptr_t)(1u << c), stacks[c], sizeof(stacks[0]), 0, 0);
+    ThreadCreate(syncer, (void *)(uintptr_t)(1u << 1), stacks[0], sizeof(stacks[0]), 0, 0);
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << 1));
     return SemWait(never);   // until the kill
 }
@@ -65,6 +65,6 @@ int main(void)
     if (coid < 0)
         return 1;
     for (uint32_t c = 2; c < ncpu && c < MAXCPU; c++)
-        ThreadCreate(sender, (void *)(uintptr_t)(1u << c), stacks[c], STACK, 0, 0);
+        ThreadCreate(sender, (void *)(uintptr_t)(1u << c), stacks[c], sizeof(stacks[0]), 0, 0);
     return sender((void *)(uintptr_t)(1u << 1));
 }

@@ -11,7 +11,7 @@
 #define PULSE_PRIO 10           // smpstress's own (one priority: the channel keeps FIFO order)
 #define STACK 1024
 
-static uint8_t stacks[ST_PEER_MAXCPU][STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[ST_PEER_MAXCPU], STACK);
 static int coid;
 static uint32_t incarnation;
 
@@ -37,6 +37,6 @@ int st_peer_pulses(uint32_t arg)
     if (coid < 0)
         return 1;
     for (uint32_t c = 2; c < ncpu && c < ST_PEER_MAXCPU; c++)
-        ThreadCreate(pulser, (void *)(uintptr_t)c, stacks[c], STACK, 0, 0);
+        ThreadCreate(pulser, (void *)(uintptr_t)c, stacks[c], sizeof(stacks[0]), 0, 0);
     return pulser((void *)1u);
 }

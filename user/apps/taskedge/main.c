@@ -77,9 +77,9 @@ static uint64_t e_rel[E_JOBS], e_end[E_JOBS];
 static uint64_t s_send[S_REQS], s_end[S_REQS];
 // Stacks: lossy's (it waits to the end); the exiter's, then the client's; the helper's, then
 // the server's (each reused only once its thread is joined: netduinoplus2 gives 8 KB).
-static uint8_t stk_a[1024] __attribute__((aligned(8)));
-static uint8_t stk_b[2048] __attribute__((aligned(8)));
-static uint8_t stk_e[1024] __attribute__((aligned(8)));
+static KSTACK(stk_a, 1024);
+static KSTACK(stk_b, 2048);
+static KSTACK(stk_e, 1024);
 
 // A channel with a timer pulsing it every PERIOD_US: its chid, and the timer in *timer.
 static int periodic_channel(int *timer)

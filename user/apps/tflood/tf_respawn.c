@@ -21,9 +21,9 @@
 
 #define RESPAWN_MAX 16
 #define SPAWNERS_MAX 2
-static uint8_t respawn_stacks[RESPAWN_MAX][512] __attribute__((aligned(16)));
-static uint8_t idle_stacks[SPAWNERS_MAX][512] __attribute__((aligned(16)));
-static uint8_t spawner_stacks[SPAWNERS_MAX][1024] __attribute__((aligned(16)));
+static KSTACK(respawn_stacks[RESPAWN_MAX], 512);
+static KSTACK(idle_stacks[SPAWNERS_MAX], 512);
+static KSTACK(spawner_stacks[SPAWNERS_MAX], 1024);
 static uintptr_t respawn_ring[RESPAWN_MAX + 1];
 static int respawn_ran[RESPAWN_MAX + 1];
 static uint32_t respawn_n, respawn_threads, nspawners, ncpu;

@@ -37,7 +37,7 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
 #define MAX_FLOODERS 4
 static uint32_t flood_n, flood_pin = ~0u, flood_migrate, flood_pace, ncpus = 1;
 static bool kstamp;
-static uint8_t flood_stacks[MAX_FLOODERS][512] __attribute__((aligned(16)));
+static KSTACK(flood_stacks[MAX_FLOODERS], 512);
 
 static void go_to_cpu(uint32_t cpu)
 {

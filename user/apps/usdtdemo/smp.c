@@ -22,7 +22,7 @@
 #define SMP_MAX   4u        // (the boards with several CPUs have 4)
 #define SMP_STACK 2048u
 
-static uint8_t stacks[SMP_MAX][SMP_STACK] __attribute__((aligned(16)));
+static KSTACK(stacks[SMP_MAX], SMP_STACK);
 static volatile uint32_t stop;
 static volatile uint32_t calls[SMP_MAX], wrong[SMP_MAX], trapped[SMP_MAX];
 static uint32_t text_word;          // step_plain's first word, without a trap
@@ -93,7 +93,7 @@ int smp_run(unsigned ms, uint32_t word)
     uint64_t end = ClockTime() + (uint64_t)ms * 1000000u;
     text_word = word ? word : *text_at();
     for (uint32_t c = 0; c < ncpu; c++)
-        tids[c] = ThreadCreate(caller, (void *)(uintptr_t)c, stacks[c], SMP_STACK, 0, 0);
+        tids[c] = ThreadCreate(caller, (void *)(uintptr_t)c, stacks[c], sizeof(stacks[0]), 0, 0);
     bool placed = wait_seen(TEXT_TRAPPED, end), removed = placed && wait_seen(TEXT_BACK, end);
     // calls after the removal too: every thread's next two (the first may have entered while
     // placed), however long the host holds its CPU back

@@ -7,7 +7,7 @@
 #define LIMIT 200000
 static int lock;
 static uint32_t total;
-static uint8_t stack2[1024] __attribute__((aligned(8)));
+static KSTACK(stack2, 1024);
 
 static int count_primes(void *arg)
 {
