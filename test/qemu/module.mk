@@ -179,6 +179,9 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-t
 # cpuwake: CondBroadcast named, condvar waits by their signaller, cross-CPU wake-ups named as
 # such, migrations in the CTF, against the program's own counts (test_cpuwake.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/cpuwake|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_cpuwake.sh|build/$(1)|$(H))
+# fanout: a D program on every CPU's sched and kernel-call probes leaves a program's deadline
+# misses as they were, against its own clock (test_fanout.sh: two exact-mode boots, about 1 min).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/fanout|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_fanout.sh|build/$(1)|$(H))
 # exechog: a thread's executed time with the CPUs run in turn, against its own clock reads
 # (test_exechog.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))
