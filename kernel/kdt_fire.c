@@ -1,38 +1,43 @@
 // SPDX-License-Identifier: MIT
 // The D provider's firings (kernel/kdtrace.h): the loaded program's probes run from the
 // tracing layer's sites (the emit helpers, kernel/kev_emit.h; the providers' traps; the
-// profile timer), at their site's time, in their thread's context, under the D lock; the
+// profile timer), at their site's time, in their thread's context, with no lock; the
 // engine's callbacks (user and kernel memory, stacks, vtimestamp); D's view of which thread
 // each CPU runs (off-cpu). kdtrace.c's commands load, start and stop the program
 // on the exclusive side and set the state read here (kdt_dst, kdt_consumer, kdt_timers, ...).
 // The bottom of the tracing layer with the ring: it calls nothing of the layer's above it.
 //
-// LOCKING (docs/smp.md, "D on several CPUs"). The engine has one state (struct
-// dvm_state: global variables, the dynamic-variable hash and its free list, thread-locals,
-// aggregations, speculations) and no lock of its own ("the caller runs dvm_fire() with
-// interrupts off" and one firing at a time). Probes fire on both sides of the big-reader lock
-// (kernel/klock.h): in exclusive entries, and, with several CPUs, in shared ones (message and
-// sync calls, reschedule IPIs, event interrupts, the user-event drain), several CPUs at once.
-// So every call into the engine from a firing path holds kdt_lock (rank KLOCK_RANK_D, the
-// last: a leaf among the kernel's ranks, taken with any other shared-side lock held; only the
-// trace ring's own locks are taken under it, by the hooks' hold below): the
-// fire functions below, kdt_timers_run's firings (through kdt_fire), and kdt_vtime_switch (the
-// threads' vtimestamp clocks, which firings read). The trace hooks that fire D and record an
-// event (ktrace.c: a state change, a message, an interrupt, a priority) hold it across both
-// (kdt_hold; the firings inside nest), so that D sees two CPUs' events in the order the
-// capture records them: the parity test's live answers equal dtrace -i's over the capture
-// (off by one or two in six scripts without it). Under it the engine calls back into
-// kdt_uread (proc_can_read: memory maps, changed on the exclusive side alone; kdt_text_read:
-// this CPU's window), kstack_for_d (this thread's stacks, this CPU's probe site) and
-// vtime_ns: none takes a lock. The consumer's commands (kdt_call: KDT_LOAD, GO, READ, STOP,
-// UNLOAD, AGG*) run exclusive, with no other CPU in the kernel (a64_kernel_lock waits for every
-// CPU's shared word), so no firing is under way and they take no lock. One CPU
-// (KMAX_CPUS == 1): entries never nest and the lock compiles away.
+// LOCKING (docs/smp.md, "D on several CPUs"). No lock around the engine: a firing runs on
+// its CPU with interrupts off, one at a time per CPU, and firings on several CPUs run at once
+// (the engine's concurrent mode, d/dvm.h "CONCURRENCY": per-CPU buffers, aggregations,
+// clause-locals and caches; racy globals, as DTrace's; dynamic variables allocated per CPU and
+// freed once no firing holds them; a speculation's lock for its copies). Probes fire on both
+// sides of the big-reader lock (kernel/klock.h): in exclusive entries, and, with several CPUs,
+// in shared ones (message and sync calls, ticks, reschedule IPIs, event interrupts, the
+// user-event drain). What this file keeps per CPU, written by that CPU alone: the open site
+// (its nesting and its time: kdt_hold), D's view of which thread the CPU runs (kdt_chosen),
+// the CPU's vtimestamp slot (vt_running, which the CPU a thread goes on may clear: below), the
+// user-event text window (kdtrace_text.c). A thread's vtimestamp clock is under its vt_lock
+// (rank KLOCK_RANK_D, a leaf: the CPU it leaves and the one it goes on may both write it).
+// Under a firing the engine calls back into kdt_uread (proc_can_read: memory maps, changed on
+// the exclusive side alone; kdt_text_read: this CPU's window), kstack_for_d (this thread's
+// stacks, this CPU's probe site) and dvm_lwpinfo (the thread table, read as a sample): none
+// takes a lock. The consumer's commands (kdt_call: KDT_LOAD, GO, READ, STOP, UNLOAD, AGG*) run
+// exclusive, with no other CPU in the kernel (a64_kernel_lock waits for every CPU's shared
+// word), so no firing is under way: they read the buffers and free the dynamic variables
+// deleted meanwhile (dvm_dyn_clean).
+// D's order and the capture's: a hook that fires D and records an event opens one site
+// (kdt_hold) around both, so each firing has its event's stamp; on one CPU the firings come in
+// the capture's order; two CPUs' firings come in the order of their stamps where the kernel's
+// own locks order the two events (a READY recorded under the run queue's lock before the
+// thread can run elsewhere, docs/smp.md "TRACE ORDER"), and otherwise as they ran, as DTrace's
+// do (dtrace -i replays them in stamp order: two CPUs' firings that race on one global may
+// end differently there).
 // exit() in a shared firing: the engine sets dst->exiting, after which nothing fires (dvm_fire
-// tests it, and so does fire_begin under the lock); kdt_active is cleared by the exclusive side
-// only, since the hooks' flags and the entry's call instruction follow it (ktrace_sync, the
-// exclusive side's work): the firing CPU queues a notification as the ring does when it stops
-// itself (ktrace_kdt_exited), whose exclusive delivery clears it (kdt_settle).
+// tests it, and so does fire_begin); kdt_active is cleared by the exclusive side only, since
+// the hooks' flags and the entry's call instruction follow it (ktrace_sync, the exclusive
+// side's work): the firing CPU queues a notification as the ring does when it stops itself
+// (ktrace_kdt_exited), whose exclusive delivery clears it (kdt_settle).
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/kview.h>
@@ -68,32 +73,27 @@ unsigned kdt_ntimers;
 // its own) fire wherever they come, so that a program still starts, ends and counts time.
 uint32_t kdt_cpu_only;
 
-// The engine's lock (LOCKING above; several CPUs only, with one it compiles away), and the
-// site's time. A CPU may hold the lock across a hook's trace event and its firings (kdt_hold),
-// so that the order of D's firings is the capture's order: the firings inside nest (this CPU's
-// count). The outermost hold opens a site: every firing inside it has one time, its
-// `timestamp` (docs/d-probes.md "Time"), the hook's event's stamp once the hook gave it
-// (kdt_site_set), else the time the hold began. So a probe's time is the instant the kernel
-// reached its site, never later for the clauses that ran before it, and the very time its
-// event carries. A firing outside any hold is a site of its own, at its own time; one nested
-// in a site's firings (a hold inside a hold) has that site's time. Per CPU, written by that
-// CPU alone.
+// The site's time. A CPU opens a site around a hook's trace event and its firings
+// (kdt_hold), so that they share one time: the firings inside nest (this CPU's count). The
+// outermost hold opens it: every firing inside it has one time, its `timestamp`
+// (docs/d-probes.md "Time"), the hook's event's stamp once the hook gave it (kdt_site_set),
+// else the time the hold began. So a probe's time is the instant the kernel reached its site,
+// never later for the clauses that ran before it, and the very time its event carries. A
+// firing outside any hold is a site of its own, at its own time; one nested in a site's
+// firings (a hold inside a hold) has that site's time. Per CPU, written by that CPU alone
+// (interrupts off): no lock, no other CPU waited for.
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
 static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
-static struct kspin kdt_lock;
 static inline bool in_shared(void) { return smp_in_shared(); }
-static inline void d_lock(void)
+static inline void site_enter(void)
 {
     unsigned c = cpu_id();
-    if (d_held[c]++ == 0) {
-        kspin_lock(&kdt_lock, KLOCK_RANK_D);
+    if (d_held[c]++ == 0)
         site_at[c] = board_cycles();
-    }
 }
-static inline void d_unlock(void)
+static inline void site_leave(void)
 {
-    if (--d_held[cpu_id()] == 0)
-        kspin_unlock(&kdt_lock, KLOCK_RANK_D);
+    d_held[cpu_id()]--;
 }
 
 // The open site's time (cycles): one reading of the clock a site.
@@ -205,7 +205,7 @@ int32_t kdt_nrunnable(unsigned cpu)
 
 // dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
 // process who >> 16 when who's tid is 0, from the thread and process tables. Read in a firing
-// under the D lock: the tables are written on the exclusive side (a thread's state and
+// without a lock: the tables are written on the exclusive side (a thread's state and
 // priority also under the locks of the site that fires, as fill_ctx_of's fields), and the
 // state a firing reads is the one its site has just set, as the capture's event says it.
 // traced_state, until the site's event is written, is the state the thread left.
@@ -236,52 +236,81 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 }
 
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Its clock switches
-// at each RUNNING event while a program is active (kdt_vtime_switch, from ktrace.c's
-// ktrace_kdt_switch, at that event's site time), so it costs nothing otherwise and dtrace -i
-// keeps the same clocks from the capture's THRUNNING events; KDT_GO starts the clock for the
-// thread that is running. vt_running is the thread whose clock runs on each CPU. Under the D lock: a
-// thread's clock (vt_since, vt_cycles) is opened by the CPU it goes on and closed by the one it
-// left, and on several CPUs the two may come in either order (the thread blocked on CPU A and
-// CPU B chose it before A's next choice), so B's opening closes what A left running first and
-// takes it off A's slot: A's next choice then closes nothing of it.
-static struct thread *vt_running[KMAX_CPUS];   // per CPU, under the D lock
+// at each RUNNING event while a program that reads it is active (kdt_vtime_switch, from
+// ktrace.c's ktrace_kdt_switch, at that event's site time), so it costs nothing otherwise and
+// dtrace -i keeps the same clocks from the capture's THRUNNING events; KDT_GO starts the clock
+// for the thread that is running. vt_running is the thread whose clock runs on each CPU. A thread's
+// clock (vt_since, vt_cycles) is opened by the CPU it goes on and closed by the one it left,
+// and on several CPUs the two may come in either order (the thread blocked on CPU A and CPU B
+// chose it before A's next choice), so B's opening closes what A left running first and
+// takes it off A's slot: A's next choice then closes nothing of it. So a thread's clock and
+// the slots that name it change under its vt_lock; a slot is written by its CPU, or cleared by
+// another from that thread to none (compare-and-swap), and read atomically.
+static struct thread *vt_running[KMAX_CPUS];
 
-static void vtime_switch_locked(struct thread *next)
+static inline struct thread *vt_slot(unsigned c)
+{
+    return __atomic_load_n(&vt_running[c], __ATOMIC_RELAXED);
+}
+
+static inline void vt_lock(struct thread *t)
+{
+    kspin_lock(&t->vt_lock, KLOCK_RANK_D);
+}
+
+static inline void vt_unlock(struct thread *t)
+{
+    kspin_unlock(&t->vt_lock, KLOCK_RANK_D);
+}
+
+static void vtime_switch_at(struct thread *next, uint64_t now)
 {
     unsigned me = cpu_id();
-    struct thread **running = &vt_running[me];
-    if (next == *running)
+    struct thread *prev = vt_slot(me);
+    if (next == prev)
         return;
-    uint64_t now = site_cycles();
-    if (*running && (*running)->vt_since) {
-        (*running)->vt_cycles += now - (*running)->vt_since;
-        (*running)->vt_since = 0;
+    if (prev) {     // closed here, unless the CPU it went on took it off this slot first
+        vt_lock(prev);
+        if (vt_slot(me) == prev && prev->vt_since) {
+            prev->vt_cycles += now - prev->vt_since;
+            prev->vt_since = 0;
+        }
+        __atomic_store_n(&vt_running[me], NULL, __ATOMIC_RELAXED);
+        vt_unlock(prev);
     }
+    vt_lock(next);
     if (KSMP && next->vt_since) {  // still open on the CPU it left (see above)
-        for (unsigned c = 0; c < KMAX_CPUS; c++)
-            if (c != me && vt_running[c] == next)
-                vt_running[c] = NULL;
+        for (unsigned c = 0; c < KMAX_CPUS; c++) {
+            struct thread *was = next;
+            if (c != me)
+                __atomic_compare_exchange_n(&vt_running[c], &was, NULL, false,
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        }
         next->vt_cycles += now - next->vt_since;
     }
-    *running = next;
+    __atomic_store_n(&vt_running[me], next, __ATOMIC_RELAXED);
     next->vt_since = now;
+    vt_unlock(next);
 }
 
 void kdt_vtime_switch(struct thread *next)
 {
-    d_lock();
-    vtime_switch_locked(next);
-    d_unlock();
+    site_enter();
+    vtime_switch_at(next, site_cycles());
+    site_leave();
 }
 
-// t's vtimestamp at `now` (the site's cycles), under the D lock.
+// t's vtimestamp at `now` (the site's cycles), read under its vt_lock.
 static uint64_t vtime_ns(const struct thread *t, uint64_t now)
 {
     if (!t)
         return 0;
+    struct thread *w = (struct thread *)t;  // (the lock word; nothing else written)
+    vt_lock(w);
     uint64_t c = t->vt_cycles;
     if (t->vt_since)
         c += now - t->vt_since;
+    vt_unlock(w);
     return kview_ns(c);
 }
 
@@ -315,14 +344,15 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t, uint64_t cy
     ctx->errno_ = 0;
     ctx->timestamp = kview_ns(cycles);
     ctx->walltimestamp = wall_base_ns + ctx->timestamp;
-    ctx->vtimestamp = vtime_ns(t, cycles);
+    // (a thread's clock is kept, and read, only for a program that reads it)
+    ctx->vtimestamp = kdt_dst->uses & DVM_USES_VTIMESTAMP ? vtime_ns(t, cycles) : 0;
     ctx->execname = p ? p->name : "kernel";
     ctx->prio = t ? t->prio : 0;
     ctx->nlwp = p ? p->nthreads : 1;
 }
 
 // Table probes are fired only when enabled; timer probes (ids from DPROBE_TIMER_BASE) exist
-// only when the program has them. Read without the D lock: kdt_active, dst, cpu_only and the
+// only when the program has them. Read without a lock: kdt_active, dst, cpu_only and the
 // enabled table change on the exclusive side alone (a shared exit() leaves kdt_active to it).
 static bool wanted(uint32_t id)
 {
@@ -387,14 +417,14 @@ static void exited(void)
         kdt_active = false;
 }
 
-// One firing of probe id in t's context: under the D lock, the context filled and the engine
-// run, at the open site's time; execname: the name the firing gives the process (NULL: its
+// One firing of probe id in t's context: in a site (its time: the open one's), the context
+// filled and the engine run; execname: the name the firing gives the process (NULL: its
 // own).
 static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
                        const char *execname, int32_t err)
 {
     struct dvm_ctx ctx;
-    d_lock();
+    site_enter();
     fill_ctx_of(&ctx, t, site_cycles());
     ctx.errno_ = err;
     if (execname)
@@ -402,7 +432,7 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
     dvm_fire(kdt_dst, &ctx, id, args);
     if (kdt_dst->exiting)
         exited();
-    d_unlock();
+    site_leave();
 }
 
 static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
@@ -488,12 +518,12 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
-    d_lock();
+    site_enter();
     fill_ctx_of(&ctx, k_current, site_cycles());
     dvm_fire_probe(kdt_dst, &ctx, pidx, args);
     if (kdt_dst->exiting)
         exited();
-    d_unlock();
+    site_leave();
 }
 
 void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n,
@@ -556,12 +586,12 @@ void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
 
 void kdt_hold(void)
 {
-    d_lock();
+    site_enter();
 }
 
 void kdt_release(void)
 {
-    d_unlock();
+    site_leave();
 }
 
 // Whether timer i runs on cpu: profile-N on every CPU (the -x cpu one alone), tick-N on the
@@ -595,7 +625,7 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
     this_cpu()->stack_at_interrupt = t && !t->proc;
     // One site: the run's DTIMER event (trace/kev.h), whose stamp the firings take, with the
     // time they were decided by, so that dtrace -i fires them at the same place in the capture.
-    d_lock();
+    site_enter();
     emit_at_site(KEV_SYS_DTIMER, t ? ktrace_who(t) : 0, (uint32_t)cycles);
     for (unsigned i = 0; i < kdt_ntimers; i++) {
         if (!timer_on(i, cpu, tick_cpu))
@@ -613,7 +643,7 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
         while (n--)
             kdt_fire(kdt_timers[i].id, kernel_pc, user_pc, 0, 0);
     }
-    d_unlock();
+    site_leave();
     this_cpu()->stack_at_interrupt = false;
 }
 
@@ -634,7 +664,7 @@ uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu)
 
 // D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: off-cpu fires
 // there, at that event's site, as dtrace -i fires it at the capture's THRUNNING). Per CPU,
-// under the D lock.
+// written by that CPU alone.
 static const struct thread *kdt_chosen[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
@@ -657,7 +687,8 @@ void ktrace_kdt_switch(struct thread *next)
     if (next == prev)
         return;
     kdt_chosen[c] = next;
-    kdt_vtime_switch(next);
+    if (kdt_dst->uses & DVM_USES_VTIMESTAMP)
+        kdt_vtime_switch(next);
     struct kev_dfire f;
     if (prev && kev_derived_offcpu(&f, ktrace_who(next), ktrace_pid(next), next->prio,
                                    prev->traced_state))

@@ -122,6 +122,11 @@ static void block_drop(void)
     kdt_ntimers = 0;
 }
 
+static void spin_relax(void)
+{
+    kspin_relax();
+}
+
 static int load(struct proc *p, uint32_t uargs)
 {
     struct kdt_load l;
@@ -210,6 +215,7 @@ static int load(struct proc *p, uint32_t uargs)
         .bufsize = l.bufsize, .aggsize = l.aggsize, .dynvarsize = l.dynvarsize,
         .bufpolicy = l.bufpolicy, .bufresize_manual = l.bufresize_manual, .ncpu = ncpu,
         .nspec = l.nspec, .specsize = l.specsize,
+        .concurrent = ncpu > 1,     // firings on the CPUs at once (kdt_fire.c, LOCKING)
     };
     if (dvm_load(kdt_dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
                  err, sizeof(err)) < 0) {
@@ -224,6 +230,7 @@ static int load(struct proc *p, uint32_t uargs)
     dvm_kread = kdt_kread;      // `name: a privileged consumer's
     dvm_nrunnable = kdt_nrunnable; // curthread->t_cpu->cpu_disp->disp_nrunnable
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
+    dvm_spin_relax = spin_relax; // the engine's few word locks (d/dvm.h, CONCURRENCY)
     // Its tick-N / profile-N probes, all of them or the program is refused (a timer left out
     // would never fire, and nothing would say so).
     kdt_ntimers = 0;
@@ -397,6 +404,9 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return 0;
     }
     case KDT_READ:
+        // exclusive: no firing runs, so every dynamic variable deleted since is free again
+        // (the engine reuses them sooner itself once the firings that may hold them ended)
+        dvm_dyn_clean(kdt_dst);
         return read_records(p, a, b, c);
     case KDT_STATE:
         return (int)(uintptr_t)kdt_dst;

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[256];
     if (dif_verify(out.obj, out.objlen, &o, err, sizeof(err)) != 0)
         abort(); /* the compiler produced something the verifier rejects */
-    struct dvm_opts vo = { 4096, 16384, 16384, (unsigned)(size % 3), 0, 2, 2, 2048 };
+    struct dvm_opts vo = { 4096, 16384, 16384, (unsigned)(size % 3), 0, 2, 2, 2048, 0 };
     if (dvm_load(&st, out.obj, out.objlen, &vo, mem, sizeof(mem), err, sizeof(err)) != 0)
         return 0;
     struct dcons_out so = { sink, NULL };

@@ -36,7 +36,7 @@ static void run(size_t len)
     char err[256];
     if (dif_verify(blob, len, &o, err, sizeof(err)) != 0)
         return;
-    struct dvm_opts vo = { 2048, 8192, 8192, DVM_BUF_RING, 0, 1, 2, 1024 };
+    struct dvm_opts vo = { 2048, 8192, 8192, DVM_BUF_RING, 0, 1, 2, 1024, 0 };
     if (dvm_load(&st, blob, len, &vo, mem, sizeof(mem), err, sizeof(err)) != 0)
         return;
     struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz", 0, 1 };

@@ -110,6 +110,9 @@ BENCH_DEPS += $(B)/smpbench.elf
 # loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "QEMU's host-clock ceiling").
 ifeq ($(BOARD),qemu-virt-a53)
 BENCHES    += test/qemu/bare/cntvct_smp.sh
+# QEMU's PMU under -icount counts every CPU's instructions, not each CPU's own: why the tools
+# estimate a thread's executed share in exact mode (docs/analysis.md). No kernel; about 2 s.
+SCRIPT_TESTS += qemu/pmu-smp|120|test/qemu/bare/pmu_smp.sh
 endif
 endif
 
@@ -176,6 +179,9 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-t
 # cpuwake: CondBroadcast named, condvar waits by their signaller, cross-CPU wake-ups named as
 # such, migrations in the CTF, against the program's own counts (test_cpuwake.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/cpuwake|150|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_cpuwake.sh|build/$(1)|$(H))
+# fanout: a D program on every CPU's sched and kernel-call probes leaves a program's deadline
+# misses as they were, against its own clock (test_fanout.sh: two exact-mode boots, about 1 min).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/fanout|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_fanout.sh|build/$(1)|$(H))
 # exechog: a thread's executed time with the CPUs run in turn, against its own clock reads
 # (test_exechog.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))

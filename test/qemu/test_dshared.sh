@@ -4,16 +4,17 @@
 # messages of a client/server pair per CPU, all pairs at once (smpbench dcount ROUNDS, image
 # smpbenchd: dtrace -c smpbench), on 4 CPUs, once under -icount shift=0 (QEMU runs the CPUs
 # in turn, the same way each run) and once without (a host thread per CPU: firings truly at
-# once; with the D lock taken out, the global lost 380 to 515 of 80008 increments there, and
-# none under -icount). The truth is the program's: each client makes ROUNDS + 2 MsgSends on
-# its own CPU (bound there), so D's totals must be exactly those: count() in total and per CPU, a global
-# variable incremented, an associative array keyed by cpu, and a thread-local counter (each
-# client's highest value) - a firing lost or doubled, or the engine's shared state (globals,
-# the dynamic-variable hash) written by two CPUs at once, shows as a wrong number. No drop and
-# no error may be reported. And the firings did run on the shared side: the kernel entries
-# taken exclusive during the phase (SysInfo's count, as smpbench pairs reads it) are far below
-# the round trips (were every traced entry exclusive while a D program runs, there would be
-# three or more a round trip).
+# once, with no lock around the engine: kernel/kdt_fire.c, LOCKING). The truth is the
+# program's: each client makes ROUNDS + 2 MsgSends on its own CPU (bound there), so D's totals
+# must be exactly those: count() in total and per CPU, an associative array keyed by cpu (each
+# element one CPU's, the hash and its chunks every CPU's), and a thread-local counter (each
+# client's highest value) - a firing lost or doubled, or the dynamic-variable hash broken by
+# two CPUs at once, shows as a wrong number. A global variable incremented by every CPU is
+# racy, as DTrace's are by design: it may lose increments when firings meet (a few hundred of
+# 80,008 on the host's clock), never gain one. No drop and no error may be reported. And the
+# firings did run on the shared side: the kernel entries taken exclusive during the phase
+# (SysInfo's count, as smpbench pairs reads it) are far below the round trips (were every
+# traced entry exclusive while a D program runs, there would be three or more a round trip).
 #   test/qemu/test_dshared.sh BUILD_DIR HOST_DIR      (a board with several CPUs; prints TAP)
 set -u
 b=$(cd "$1" && pwd) h=$(cd "$2" && pwd)
@@ -73,8 +74,8 @@ run() {
     ok $? "$mode: the clients made $NCPU x ($ROUNDS + 2) MsgSends (${sends:-?})"
     local total sum bycpu agg selfn selfok pc
     total=$(sed -n 's/^total \([0-9]*\)$/\1/p' "$log")
-    [ "${total:-x}" = "$sends" ]
-    ok $? "$mode: the global variable counted every send (${total:-?} of ${sends:-?})"
+    [ -n "$total" ] && [ -n "$sends" ] && [ "$total" -gt 0 ] && [ "$total" -le "$sends" ]
+    ok $? "$mode: the global variable, racy across CPUs, counted no send it did not see (${total:-?} of ${sends:-?})"
     agg=$(sed -n 's/^sends \([0-9]*\)$/\1/p' "$log")
     [ "${agg:-x}" = "$sends" ]
     ok $? "$mode: count() counted every send (${agg:-?})"
@@ -91,9 +92,8 @@ run() {
     ok $? "$mode: each client's thread-local counter reached $want ($selfok of $selfn clients)"
     ! grep -aiE 'drop|error|lost' "$log" >/dev/null
     ok $? "$mode: no drop, error or loss reported"
-    # Under 5 % under -icount; under a quarter on the host's clock, whose CPUs' ticks (each one
-    # exclusive while D runs) come with the host's load (4642 seen while other tests ran).
-    # With every traced entry exclusive under D it would be above 300 %.
+    # Under 5 % under -icount; under a quarter on the host's clock, whose timer expiries come
+    # with the host's load. With every traced entry exclusive under D it would be above 300 %.
     local pct=5; [ "$mode" = host ] && pct=25
     [ -n "$excl" ] && [ -n "$trips" ] && [ "$trips" -gt 0 ] && [ $((excl * 100)) -lt $((trips * pct)) ]
     ok $? "$mode: entries ran shared while D ran: ${excl:-?} exclusive entries for ${trips:-?} round trips (under $pct %)"
@@ -101,15 +101,16 @@ run() {
 run icount
 run host
 
-# exit() in a shared firing: the 1000th send's firing runs exit(); nothing may fire after it
-# (the engine tests dst->exiting under the D lock), so the count is exactly 1000 on 4 CPUs at
-# once, END fires once, and the probes go off at that CPU's next exclusive exit (kdt_settle):
-# dtrace ends and smpbench finishes its phase untraced.
+# exit() in a shared firing: the 100th send of CPU 1's client (its own thread-local count)
+# runs exit(); no firing starts after it (the engine tests dst->exiting first), so CPU 1 counts
+# exactly 100, each other CPU stops too, far short of its client's sends (those under way on
+# another CPU as exit() ran end, as DTrace's do), END fires once, and the probes go off at that
+# CPU's next exclusive exit (kdt_settle): dtrace ends and smpbench finishes its phase untraced.
 cat > "$out/dexit.d" <<'D'
 #pragma D option quiet
-msg:::send /pid == $target/ { n++; @c = count(); }
-msg:::send /pid == $target && n == 1000/ { exit(0); }
-END { printf("end n %d\n", n); printa("exit count %@d\n", @c); }
+msg:::send /pid == $target/ { @c[cpu] = count(); self->n++; }
+msg:::send /pid == $target && cpu == 1 && self->n == 100/ { exit(0); }
+END { printf("end\n"); printa("exit count %d %@d\n", @c); }
 D
 if "$h/dcompile" -T smpbench -s "$out/dexit.d" -o "$out/dexit.dobj"; then
     (cd "$out" && BOARD=$board QEMU_SMP=$NCPU QEMU_ICOUNT=none QEMU_TIMEOUT=240 \
@@ -117,12 +118,13 @@ if "$h/dcompile" -T smpbench -s "$out/dexit.d" -o "$out/dexit.dobj"; then
         "$root/scripts/qemu-run.sh" "$b/smpbenchd.elf" > "$out/exit.log.raw" 2>&1)
     rc=$?
     sed -E 's#^[0-9]+/[^:]+: ##; s/\r$//' "$out/exit.log.raw" > "$out/exit.log"
-    sed -n 's/^/# exit: /p' "$out/exit.log" | grep -aE 'smpbench:|end n|exit count|drop|error'
+    sed -n 's/^/# exit: /p' "$out/exit.log" | grep -aE 'smpbench:|^end|exit count|drop|error'
+    others=$(awk -v w="$want" '$1 == "exit" && $3 != 1 && $4 > 0 && $4 < w { n++ } END { print n + 0 }' "$out/exit.log")
     [ $rc = 0 ] && grep -aq '^smpbench: dcount' "$out/exit.log" &&
-        [ "$(grep -ac '^end n 1000$' "$out/exit.log")" = 1 ] &&
-        [ "$(grep -ac '^exit count 1000$' "$out/exit.log")" = 1 ] &&
+        [ "$(grep -ac '^end$' "$out/exit.log")" = 1 ] &&
+        [ "$(grep -ac '^exit count 1 100$' "$out/exit.log")" = 1 ] && [ "$others" = $((NCPU - 1)) ] &&
         ! grep -aiE 'drop|error' "$out/exit.log" >/dev/null
-    ok $? "exit(): the 1000th send's firing ended the program, 1000 counted (none after), END once, smpbench finished (status $rc)"
+    ok $? "exit(): CPU 1's 100th send's firing ended the program, 100 counted there and every other CPU stopped short of its $want sends ($others of $((NCPU - 1))), END once, smpbench finished (status $rc)"
 else
     ok 1 "dcompile dexit.d"
 fi

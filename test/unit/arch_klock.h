@@ -10,6 +10,7 @@
 extern int test_spins_held;
 static inline void arch_spin_lock(volatile uint32_t *word) { *word = 1; test_spins_held++; }
 static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; test_spins_held--; }
+static inline void arch_spin_relax(void) { }
 static inline bool arch_spin_trylock(volatile uint32_t *word) { arch_spin_lock(word); return true; }
 // Whether "this CPU" runs a shared entry (the test sets it through enter and exit).
 extern int test_in_shared;

@@ -115,7 +115,7 @@ static void test_random_expressions(void **state)
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
-        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
         char err[256];
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);
@@ -135,7 +135,7 @@ static int64_t run_long(const char *src)
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
-    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s: %s", src, err);
@@ -219,7 +219,7 @@ static void test_macros(void **state)
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s", out.err);
-    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s", err);
@@ -272,7 +272,7 @@ static int64_t run_args(const char *src, const char *const *argv, unsigned argc,
         strcpy(tag, out.tag);
         return INT64_MIN;
     }
-    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s: %s", src, err);
@@ -295,7 +295,7 @@ static void test_pid_at_run(void **state)
     struct dcc_in in = { src, strlen(src), 0, 1, &m, 0 };
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
-    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     char err[256];
     assert_int_equal(dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
     st.consumer_pid = 4321;
@@ -392,7 +392,7 @@ static int64_t fire_probe(const char *src, uint32_t id, int32_t pid, int32_t tid
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
-    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s: %s", src, err);
@@ -659,7 +659,7 @@ static void test_fast_predicates(void **state)
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
-        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
         char err[256];
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);

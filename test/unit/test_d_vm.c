@@ -40,7 +40,7 @@ static uint32_t *prog(unsigned k) { return (uint32_t *)((uint8_t *)blob + hdr()-
 
 static void load(unsigned policy, uint64_t bufsize)
 {
-    struct dvm_opts o = { bufsize, 64 << 10, 64 << 10, policy, 1, 1, 2, 256 };
+    struct dvm_opts o = { bufsize, 64 << 10, 64 << 10, policy, 1, 1, 2, 256, 0 };
     char err[256];
     if (dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("load failed: %s", err);
@@ -495,7 +495,7 @@ static void test_tiny_buffers(void **state)
     (void)state;
     char err[256];
     compile("BEGIN { trace(1); }");
-    struct dvm_opts o = { 7, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 256 };
+    struct dvm_opts o = { 7, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 256, 0 };
     assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
     assert_non_null(strstr(err, "No space"));
     compile("BEGIN { @ = count(); }"); /* aggregating: the principal buffer is raised */
@@ -504,7 +504,7 @@ static void test_tiny_buffers(void **state)
     o.aggsize = 4;
     assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
     compile("BEGIN { s = speculation(); } BEGIN { speculate(s); trace(1); }");
-    o = (struct dvm_opts){ 4096, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 4 };
+    o = (struct dvm_opts){ 4096, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 4, 0 };
     assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
 }
 
@@ -572,7 +572,7 @@ static void test_fill_reserves_end(void **state)
     assert_int_equal(r.n, 3);
     assert_int_equal(r.first[2], 99);
 
-    struct dvm_opts o = { 8, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
+    struct dvm_opts o = { 8, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0, 0 };
     char err[256];
     assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), -1);
     assert_string_equal(err, "END enablings exceed size of principal buffer");

@@ -77,7 +77,7 @@ static void replay(const char *prog, unsigned strsize, struct text *out, struct 
     struct dcc_in in = { prog, strlen(prog), strsize, 0, NULL, 0 };
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
     static struct dvm_state st;
-    struct dvm_opts vo = { 1u << 16, 1u << 16, 1u << 16, 0, 0, 1, 1, 1u << 12 };
+    struct dvm_opts vo = { 1u << 16, 1u << 16, 1u << 16, 0, 0, 1, 1, 1u << 12, 0 };
     size_t memlen = 4u << 20;
     void *m = malloc(memlen), *cm = malloc(memlen);
     char why[256];

@@ -61,7 +61,7 @@ static int bench(const char *name, const char *src)
         fprintf(stderr, "dbench: %s: %s\n", name, out.err);
         return 1;
     }
-    struct dvm_opts o = { 4u << 20, 4u << 20, 1u << 20, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4u << 20, 4u << 20, 1u << 20, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0) {
         fprintf(stderr, "dbench: %s: %s\n", name, err);
         return 1;
@@ -111,7 +111,7 @@ static int bench_printa(void)
         fprintf(stderr, "dbench: printa: %s\n", out.err);
         return 1;
     }
-    struct dvm_opts o = { 4u << 20, 4u << 20, 1u << 20, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 4u << 20, 4u << 20, 1u << 20, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0) {
         fprintf(stderr, "dbench: printa: %s\n", err);
         return 1;

@@ -907,7 +907,8 @@ static int apply_pragmas(struct options *o, const struct cli *c, const struct dc
 static int load(struct dvm_state *st, const struct dcc_out *co, const struct options *o)
 {
     struct dvm_opts vo = { o->bufsize, o->aggsize, o->dynvarsize, o->bufpolicy,
-                           o->bufresize_manual, o->ncpus, (unsigned)o->nspec, o->specsize };
+                           o->bufresize_manual, o->ncpus, (unsigned)o->nspec, o->specsize,
+                           0 };  /* one firing at a time: a replay or the host's own */
     void *mem = malloc(ENGINE_MEM);
     char err[256];
     if (dvm_load(st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {

@@ -68,6 +68,16 @@ $(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
 
+# The engine with firings on four CPUs at once (test_d_smp.c: per-CPU state, the dynamic
+# variables' hash and reuse, the stack table), under ThreadSanitizer, which fails on any race.
+HOST_TESTS += $(HT)/test_d_smp
+$(HT)/test_d_smp: test/unit/test_d_smp.c $(D_ENGINE_SRCS) $(D_CC_SRCS) trace/d/datomic.h \
+                  trace/d/dvm_impl.h trace/include/d/dvm.h
+	@mkdir -p $(dir $@)
+	@echo "  TSANCC  $@"
+	$(Q)$(HOST_CC) -std=gnu11 -O1 -g $(HOST_WARN) -Itrace/include -Itools/include -Ikernel/include \
+	    -fsanitize=thread -fno-omit-frame-pointer -o $@ $(filter %.c,$^) -pthread
+
 $(HT)/test_dcpp: $(call host_test_objs,test/unit/test_dcpp.c trace/d/dcpp.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Engine internals shared by vm.c (the interpreter), agg.c and engine.c: the per-CPU firing
-// state. One struct dvm_cpu per CPU; only that CPU's firing touches it.
+// state. One struct dvm_cpu per CPU; only that CPU's firing touches it. What several CPUs'
+// firings share goes through datomic.h (d/dvm.h, "CONCURRENCY").
 #ifndef D_DVM_IMPL_H
 #define D_DVM_IMPL_H
 
 #include <d/dvm.h>
 #include "dutil.h"
+#include "datomic.h"
 
 /* A firing's work budget: string bytes a subroutine may touch are charged as it runs; past
  * the budget the program faults with DVM_F_BUDGET (to ERROR). The DIF instructions a probe's
@@ -43,6 +45,10 @@ struct dvm_cpu {
     uint32_t self_var, self_gen;
     uint64_t self_thr;      /* the thread of self_val (dvm_thread_key) */
     unsigned busy;          /* inside dvm_fire: a nested firing on this CPU is dropped */
+    unsigned in_error;      /* ERROR clauses running: their faults do not refire ERROR */
+    uint32_t epoch;         /* concurrent: +1 as a firing starts and as it ends (odd inside one),
+                             * written by this CPU, read by the others (engine.c, dynamic
+                             * variables: when a freed chunk may be reused) */
     int32_t budget;         /* work left in this firing (DVM_FIRING_BUDGET) */
     unsigned fault;
     uint32_t fault_pc;

@@ -12,19 +12,29 @@
 
 _Static_assert(DPROBE_COUNT <= DVM_PROBE_TABLE_MAX, "probe_map is sized by DVM_PROBE_TABLE_MAX");
 
+dvm_relax_fn dvm_spin_relax;
+
 static int err_set(char *err, size_t errlen, const char *msg)
 {
     d_strlcpy(err, msg, errlen);
     return -1;
 }
 
-/* ---- dynamic variables ------------------------------------------------------------------- */
+/* ---- dynamic variables -------------------------------------------------------------------
+ * Chunks of dynvarsize, each a struct dent, then the key (keymax bytes), then the value. A live
+ * chunk is on its bucket's chain (`next`); a free one on a CPU's free list (`next` too); a
+ * deleted one, when firings run concurrently, on its CPU's dirty list (`dirty`), its `next` left
+ * as it was, so that a firing walking the chain through it goes on to the chunks after it
+ * (d/dvm.h, CONCURRENCY: chains are walked without a lock; a chunk is linked in by
+ * compare-and-swap on its bucket, after its key and zeroed value are written; deleters of a
+ * stripe of buckets take its lock to unlink; a deleted chunk is reused only after
+ * dvm_dyn_clean, when no firing runs: nobody is still at it). keylen 0: not live. */
 
 struct dent {
     uint32_t next;   /* chain / free list, chunk index + 1 */
     uint32_t keylen;
     uint32_t hash;
-    uint32_t pad;
+    uint32_t dirty;  /* dirty list, chunk index + 1 */
 };
 
 static struct dent *dyn_chunk(struct dvm_dyn *d, uint32_t k)
@@ -32,57 +42,215 @@ static struct dent *dyn_chunk(struct dvm_dyn *d, uint32_t k)
     return (struct dent *)(d->mem + (size_t)k * d->chunk);
 }
 
+/* A chunk's chain link and liveness, which other CPUs' firings read while this one writes
+ * them (d_load_acq / d_store_rel: plain accesses when not concurrent). */
+static inline uint32_t dent_next(struct dent *e, unsigned conc)
+{
+    return d_load_acq(&e->next, conc);
+}
+static inline void dent_set_next(struct dent *e, uint32_t k, unsigned conc)
+{
+    d_store_rel(&e->next, k, conc);
+}
+static inline uint32_t dent_keylen(struct dent *e, unsigned conc)
+{
+    return d_load_acq(&e->keylen, conc);
+}
+
 static uint32_t dyn_hash(const uint8_t *key, unsigned n)
 {
     return d_hash_words(2166136261u, key, n); /* keys are whole words (dyn_key in vm.c) */
 }
 
-uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create)
+/* dyn_reclaim: cpu's limbo free again once every CPU that was in a firing when it closed has
+ * left that firing (its epoch moved on: no firing that began after the chunks were unlinked
+ * can reach them); then cpu's dirty chunks close into the next limbo, the CPUs' epochs read
+ * after a full barrier (a CPU's firing sets its epoch, then a full barrier, then walks chains:
+ * either this reads its odd epoch, or its walk sees the chunks unlinked). cpu's firing only. */
+static void dyn_reclaim(struct dvm_state *st, unsigned cpu)
 {
     struct dvm_dyn *d = &st->dyn;
-    if (!d->nchunks || keylen > d->keymax)
-        return NULL;
-    uint32_t h = dyn_hash(key, keylen);
-    uint32_t *slot = &d->bucket[h % d->nbuckets];
-    for (uint32_t k = *slot; k; k = dyn_chunk(d, k - 1)->next) {
-        struct dent *e = dyn_chunk(d, k - 1);
-        if (e->hash == h && e->keylen == keylen && d_words_eq(e + 1, key, keylen))
-            return (uint8_t *)(e + 1) + d->keymax;
+    unsigned n = st->opts.ncpu;
+    if (d->limbo[cpu]) {
+        for (unsigned j = 0; j < n; j++) {
+            uint32_t then = d->limbo_epoch[cpu * n + j];
+            if (j != cpu && (then & 1u) &&
+                __atomic_load_n(&st->cpus[j].epoch, __ATOMIC_ACQUIRE) == then)
+                return;     /* still in that firing: it may hold one of them */
+        }
+        uint32_t first = d->limbo[cpu], last = first;
+        for (uint32_t k = first; k;) {
+            struct dent *e = dyn_chunk(d, k - 1);
+            dent_set_next(e, e->dirty, 1u); /* (no firing reaches it: now the free list's) */
+            e->dirty = 0;
+            last = k;
+            k = dent_next(e, 1u);
+        }
+        uint32_t *list = &d->free[cpu];
+        for (uint32_t head;;) {     /* others may pop meanwhile: spliced by compare-and-swap */
+            head = d_load_acq(list, 1u);
+            dent_set_next(dyn_chunk(d, last - 1), head, 1u);
+            if (d_cas(list, head, first, 1u))
+                break;
+        }
+        d->limbo[cpu] = 0;
     }
-    if (!create || !d->free)
-        return NULL;
-    uint32_t k = d->free;
-    struct dent *e = dyn_chunk(d, k - 1);
-    d->free = e->next;
-    e->keylen = keylen;
-    e->hash = h;
-    d_words_zero(e + 1, d->keymax + d->valmax);
-    d_words_copy(e + 1, key, keylen);
-    e->next = *slot;
-    *slot = k;
-    return (uint8_t *)(e + 1) + d->keymax;
+    if (d->dirty[cpu]) {
+        d->limbo[cpu] = d->dirty[cpu];
+        d->dirty[cpu] = 0;
+        d->ndirty[cpu] = 0;
+        d_full_barrier(&d->limbo[cpu]);
+        for (unsigned j = 0; j < n; j++)   /* (acquire: what an ended firing read, before) */
+            d->limbo_epoch[cpu * n + j] = __atomic_load_n(&st->cpus[j].epoch, __ATOMIC_ACQUIRE);
+    }
 }
 
-void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
+/* dyn_pop: a chunk (index + 1) off free list `list`, or 0. Concurrent: by compare-and-swap; a
+ * chunk returns to a free list only when no firing still at it runs (dyn_reclaim), so no pop
+ * meets its head gone and back (no ABA). */
+static uint32_t dyn_pop(struct dvm_dyn *d, uint32_t *list, unsigned conc)
+{
+    for (uint32_t k; (k = d_load_acq(list, conc)) != 0;)
+        if (d_cas(list, k, dent_next(dyn_chunk(d, k - 1), conc), conc))
+            return k;
+    return 0;
+}
+
+/* dyn_take: a free chunk (index + 1) for cpu: from its own list, its limbo when that is free
+ * again, then the other CPUs' lists; 0 when there is none. */
+static uint32_t dyn_take(struct dvm_state *st, unsigned cpu)
 {
     struct dvm_dyn *d = &st->dyn;
+    unsigned conc = st->opts.concurrent, n = st->opts.ncpu;
+    if (!conc)
+        return dyn_pop(d, &d->free[0], 0);
+    uint32_t k = dyn_pop(d, &d->free[cpu], 1u);
+    if (!k) {
+        dyn_reclaim(st, cpu);
+        k = dyn_pop(d, &d->free[cpu], 1u);
+    }
+    for (unsigned i = 1; i < n && !k; i++)
+        k = dyn_pop(d, &d->free[(cpu + i) % n], 1u);
+    return k;
+}
+
+/* dyn_drop: chunk k (index + 1), unlinked or never linked, out of use: free at once when one
+ * firing runs at a time, else on cpu's dirty list (dyn_reclaim). */
+static void dyn_drop(struct dvm_state *st, unsigned cpu, uint32_t k)
+{
+    struct dvm_dyn *d = &st->dyn;
+    struct dent *e = dyn_chunk(d, k - 1);
+    if (!st->opts.concurrent) {
+        dent_set_next(e, d->free[0], 0);
+        d->free[0] = k;
+        return;
+    }
+    e->dirty = d->dirty[cpu];
+    d->dirty[cpu] = k;
+    if (++d->ndirty[cpu] >= DVM_DYN_BATCH) /* so that a limbo's wait starts early */
+        dyn_reclaim(st, cpu);
+}
+
+/* dyn_find: the live chunk holding key (h its hash) on the chain from k, or NULL. */
+static struct dent *dyn_find(struct dvm_dyn *d, uint32_t k, uint32_t h, const uint8_t *key,
+                             unsigned keylen, unsigned conc)
+{
+    for (; k; k = dent_next(dyn_chunk(d, k - 1), conc)) {
+        struct dent *e = dyn_chunk(d, k - 1);
+        if (e->hash == h && dent_keylen(e, conc) == keylen && d_words_eq(e + 1, key, keylen))
+            return e;
+    }
+    return NULL;
+}
+
+uint8_t *dvm_dyn_lookup(struct dvm_state *st, unsigned cpu, const uint8_t *key,
+                        unsigned keylen, int create)
+{
+    struct dvm_dyn *d = &st->dyn;
+    unsigned conc = st->opts.concurrent;
+    if (!d->nchunks || keylen > d->keymax)
+        return NULL;
+    uint32_t h = dyn_hash(key, keylen), k = 0;
+    uint32_t *slot = &d->bucket[h % d->nbuckets];
+    for (;;) {
+        uint32_t head = d_load_acq(slot, conc);
+        struct dent *e = dyn_find(d, head, h, key, keylen, conc);
+        if (e || !create) {
+            if (k) /* another CPU linked the key first: this chunk was never seen */
+                dyn_drop(st, cpu, k);
+            return e ? (uint8_t *)(e + 1) + d->keymax : NULL;
+        }
+        if (!k) {
+            if (!(k = dyn_take(st, cpu)))
+                return NULL;
+            e = dyn_chunk(d, k - 1);
+            d_store_rel(&e->keylen, keylen, conc);
+            e->hash = h;
+            d_words_zero(e + 1, d->keymax + d->valmax);
+            d_words_copy(e + 1, key, keylen);
+        }
+        dent_set_next(dyn_chunk(d, k - 1), head, conc);
+        if (d_cas(slot, head, k, conc)) /* release: its key and value are seen with it */
+            return (uint8_t *)(dyn_chunk(d, k - 1) + 1) + d->keymax;
+    }
+}
+
+void dvm_dyn_free(struct dvm_state *st, unsigned cpu, const uint8_t *key, unsigned keylen)
+{
+    struct dvm_dyn *d = &st->dyn;
+    unsigned conc = st->opts.concurrent;
     if (!d->nchunks)
         return;
-    uint32_t h = dyn_hash(key, keylen);
-    uint32_t *link = &d->bucket[h % d->nbuckets];
-    while (*link) {
-        uint32_t k = *link;
-        struct dent *e = dyn_chunk(d, k - 1);
-        if (e->hash == h && e->keylen == keylen && d_words_eq(e + 1, key, keylen)) {
-            *link = e->next;
-            e->keylen = 0; /* free: dvm_dyn_memval( ) refuses it */
-            e->next = d->free;
-            d->free = k;
-            d->gen++;
-            return;
+    uint32_t h = dyn_hash(key, keylen), b = h % d->nbuckets, k = 0;
+    uint32_t *lock = conc ? &d->stripe[b % DVM_DYN_STRIPES] : NULL;
+    d_word_lock(lock, conc);
+    /* Under the stripe's lock no other deleter changes this chain; an inserter may still put
+     * a chunk before its head, so the head is unlinked by compare-and-swap, and looked for
+     * again from the new head when one came. */
+    for (uint32_t *link = &d->bucket[b];;) {
+        uint32_t cur = d_load_acq(link, conc);
+        if (!cur)
+            break;
+        struct dent *e = dyn_chunk(d, cur - 1);
+        if (e->hash != h || dent_keylen(e, conc) != keylen || !d_words_eq(e + 1, key, keylen)) {
+            link = &e->next;
+            continue;
         }
-        link = &e->next;
+        uint32_t after = dent_next(e, conc);
+        if (link == &d->bucket[b] ? d_cas(link, cur, after, conc)
+                                  : (d_store_rel(link, after, conc), 1)) {
+            d_store_rel(&e->keylen, 0, conc); /* not live: dvm_dyn_memval( ) refuses it */
+            k = cur;
+            break;
+        }
+        link = &d->bucket[b]; /* a chunk came before the head: walk again */
     }
+    d_word_unlock(lock, conc);
+    if (k) {   /* the caches invalidated before the chunk can go into a limbo (dyn_reclaim) */
+        d_fetch_add(&d->gen, 1u, conc);
+        dyn_drop(st, cpu, k);
+    }
+}
+
+uint32_t dvm_dyn_clean(struct dvm_state *st)
+{
+    struct dvm_dyn *d = &st->dyn;
+    uint32_t n = 0;
+    for (unsigned cpu = 0; cpu < st->opts.ncpu && st->opts.concurrent; cpu++) {
+        uint32_t *lists[2] = { &d->dirty[cpu], &d->limbo[cpu] };
+        for (unsigned l = 0; l < 2; l++) {
+            for (uint32_t k = *lists[l], next; k; k = next, n++) {
+                struct dent *e = dyn_chunk(d, k - 1);
+                next = e->dirty;
+                e->dirty = 0;
+                dent_set_next(e, d->free[cpu], 0);
+                d->free[cpu] = k;
+            }
+            *lists[l] = 0;
+        }
+        d->ndirty[cpu] = 0;
+    }
+    return n;
 }
 
 uint8_t *dvm_dyn_memval(struct dvm_state *st, uintptr_t addr, unsigned n)
@@ -94,7 +262,7 @@ uint8_t *dvm_dyn_memval(struct dvm_state *st, uintptr_t addr, unsigned n)
     struct dent *e = dyn_chunk(d, (uint32_t)((addr - base) / d->chunk));
     uint32_t off = (uint32_t)((addr - base) % d->chunk), val = sizeof(*e) + d->keymax;
     uint32_t v;
-    if (e->keylen == 0 || off < val) /* free, or its header or key */
+    if (dent_keylen(e, st->opts.concurrent) == 0 || off < val) /* free, or its header or key */
         return NULL;
     memcpy(&v, e + 1, 4); /* the key's first word: the variable (dyn_key in vm.c) */
     if (v >= st->obj.hdr->dh_nvars)
@@ -226,35 +394,40 @@ void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, 
     }
 }
 
-/* ---- speculations ------------------------------------------------------------------------ */
+/* ---- speculations ------------------------------------------------------------------------
+ * A speculation's buffer is claimed by compare-and-swap on `active`; its records are copied in,
+ * and out by commit( ) or dropped by discard( ), under its lock (d/dvm.h, CONCURRENCY), which
+ * no firing holds for more than that copy. */
 
 uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu)
 {
+    unsigned conc = st->opts.concurrent;
     for (unsigned k = 0; k < st->opts.nspec; k++)
-        if (!st->spec[k].active) {
-            st->spec[k].active = 1;
-            st->spec[k].off = 0;
-            return k + 1u;
-        }
+        if (!d_load_acq(&st->spec[k].active, conc) && d_cas(&st->spec[k].active, 0, 1u, conc))
+            return k + 1u; /* (its off was left 0 by spec_end, or by the load) */
     st->stats[cpu].specfailed++;
     return 0;
 }
 
 static struct dvm_spec *spec_get(struct dvm_state *st, uint64_t id)
 {
-    if (id == 0 || id > st->opts.nspec || !st->spec[id - 1].active)
+    if (id == 0 || id > st->opts.nspec ||
+        !d_load_acq(&st->spec[id - 1].active, st->opts.concurrent))
         return NULL;
     return &st->spec[id - 1];
 }
 
-/* spec_commit: copies the speculation's records into cpu's principal buffer (each one that
+/* spec_end: commit copies the speculation's records into cpu's principal buffer (each one that
  * does not fit is a drop) and frees it; discard just frees it. */
 static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit)
 {
     struct dvm_spec *s = spec_get(st, id);
+    unsigned conc = st->opts.concurrent;
     if (!s)
         return;
-    for (uint32_t pos = 0; commit && pos + sizeof(struct dvm_rechdr) <= s->off;) {
+    d_word_lock(&s->lock, conc);
+    int live = d_load_acq(&s->active, conc) != 0; /* (not ended meanwhile) */
+    for (uint32_t pos = 0; live && commit && pos + sizeof(struct dvm_rechdr) <= s->off;) {
         struct dvm_rechdr h;
         memcpy(&h, s->data + pos, sizeof(h));
         uint8_t *p = buf_reserve(st, cpu, h.rh_size, 0);
@@ -266,8 +439,31 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
         }
         pos += h.rh_size;
     }
-    s->off = 0;
-    s->active = 0;
+    if (live) {
+        d_store_rel(&s->off, 0, conc);
+        d_store_rel(&s->active, 0, conc);
+    }
+    d_word_unlock(&s->lock, conc);
+}
+
+/* spec_put: a speculative clause's record of n bytes at rec into speculation id, unless the
+ * speculation is gone or full (a speculative drop). */
+static void spec_put(struct dvm_state *st, unsigned cpu, uint64_t id, const uint8_t *rec,
+                     uint32_t n)
+{
+    struct dvm_spec *s = spec_get(st, id);
+    unsigned conc = st->opts.concurrent;
+    if (!s)
+        return;
+    d_word_lock(&s->lock, conc);
+    int live = d_load_acq(&s->active, conc) != 0; /* (not discarded meanwhile) */
+    if (live && n <= s->size - s->off) {
+        memcpy(s->data + s->off, rec, n);
+        d_store_rel(&s->off, s->off + n, conc);
+    } else if (live) {
+        st->stats[cpu].specdrops++;
+    }
+    d_word_unlock(&s->lock, conc);
 }
 
 /* ---- firing ------------------------------------------------------------------------------ */
@@ -282,7 +478,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
     if (c->fault == DVM_F_SPECDROP) /* not an error: the clause just stops (dvm_spec_room) */
         return;
-    if (st->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
+    if (c->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
         st->dblerrors[cpu]++;
         return;
     }
@@ -296,7 +492,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
         st->stats[cpu].drops++;
     }
     uint32_t m = st->probe_map[DPROBE_ERROR];
-    if (st->in_error || !m)
+    if (c->in_error || !m)
         return;
     /* ERROR: arg1 epid, arg2 action, arg3 DIF offset, arg4 fault as DTrace numbers it (its
      * DTRACEFLT_* constants: tuple overflow is 8, a refused user read UPRIV's 7, a refused
@@ -311,7 +507,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
                                  er.er_addr };
     const uint64_t *sargs = c->args;
     uint32_t sprobe = c->probe, sepid = c->epid;
-    st->in_error = 1;
+    c->in_error = 1;
     c->args = args;
     int32_t sbudget = c->budget;
     c->budget = DVM_FIRING_BUDGET; /* ERROR's clauses get their own (they cannot nest) */
@@ -320,7 +516,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     c->args = sargs;
     c->probe = sprobe;
     c->epid = sepid;
-    st->in_error = 0;
+    c->in_error = 0;
 }
 
 /* record: lays the record stack out by the action's type descriptor; -1 if they disagree. */
@@ -492,8 +688,8 @@ int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id)
     if (!(cl->dc_flags & DIF_CLF_SPEC) || n > st->specrec_size)
         return 1; /* recorded in the principal buffer (see run_ecb) */
     struct dvm_spec *s = spec_get(st, id);
-    if (s && n <= s->size - s->off)
-        return 1;
+    if (s && n <= s->size - d_load_acq(&s->off, st->opts.concurrent))
+        return 1; /* (spec_put looks again under the lock) */
     if (s)
         st->stats[cpu].specdrops++;
     return 0;
@@ -651,15 +847,8 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         fault(st, c, k + 1, c->fault_pc);
         return;
     }
-    if (spec) {
-        struct dvm_spec *s = spec_get(st, specid);
-        if (s && n <= s->size - s->off) {
-            memcpy(s->data + s->off, rec, n);
-            s->off += n;
-        } else if (s) {
-            st->stats[cpu].specdrops++;
-        }
-    }
+    if (spec)
+        spec_put(st, cpu, specid, rec, n);
     if (exiting)
         exit_ran(st, c, rec, n);
 }
@@ -682,7 +871,7 @@ static inline __attribute__((always_inline)) int shortcut(struct dvm_state *st,
                                  0) == 0;
     }
     if (!v || c->self_var != w || c->self_thr != dvm_thread_key(c->ctx) ||
-        c->self_gen != st->dyn.gen)
+        c->self_gen != __atomic_load_n(&st->dyn.gen, __ATOMIC_RELAXED)) /* (vm.c self_lookup) */
         return 0;
     memcpy(c->self_val, &v, 8);
     return 1;
@@ -741,23 +930,35 @@ firing_enter(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *ar
         return NULL;
     }
     c->busy = 1;
+    if (st->epochs) {   /* odd: in a firing, then a full barrier (dyn_reclaim) */
+        __atomic_store_n(&c->epoch, c->epoch + 1u, __ATOMIC_RELAXED);
+        d_full_barrier(&c->epoch);
+    }
     c->ctx = ctx;
     c->args = args;
     c->budget = DVM_FIRING_BUDGET;
     return c;
 }
 
-/* firing_leave: the end of a firing on c; with st->scrub, nothing of it stays in the work
- * area but what the program stored (its variables, records, aggregations). */
-static void firing_leave(struct dvm_state *st, struct dvm_cpu *c)
+/* firing_scrub: nothing of c's firing stays in its work area but what the program stored
+ * (its variables, records, aggregations): for a consumer that may not see kernel addresses. */
+__attribute__((noinline)) static void firing_scrub(struct dvm_cpu *c)
 {
-    if (st->scrub) {
-        c->ctx = NULL;
-        c->args = NULL;
-        memset(c->regs, 0, sizeof(c->regs));
-        memset(c->tup, 0, sizeof(c->tup));
-        memset(c->rec, 0, sizeof(c->rec));
-    }
+    c->ctx = NULL;
+    c->args = NULL;
+    memset(c->regs, 0, sizeof(c->regs));
+    memset(c->tup, 0, sizeof(c->tup));
+    memset(c->rec, 0, sizeof(c->rec));
+}
+
+/* firing_leave: the end of a firing on c; with st->scrub, its work area cleared. */
+static inline __attribute__((always_inline)) void firing_leave(struct dvm_state *st,
+                                                               struct dvm_cpu *c)
+{
+    if (st->scrub)
+        firing_scrub(c);
+    if (st->epochs)     /* even: out, everything it read of chunks read */
+        __atomic_store_n(&c->epoch, c->epoch + 1u, __ATOMIC_RELEASE);
     c->busy = 0;
 }
 
@@ -1180,11 +1381,24 @@ static const char *load_vars(struct dvm_state *st, struct d_arena *a, const stru
     d->bucket = d_alloc(a, (size_t)d->nbuckets * 4u);
     if ((d->nchunks && !d->mem) || !d->bucket)
         return "not enough memory for dynamic variables (dynvarsize)";
-    for (uint32_t k = 0; k < d->nchunks; k++) {
-        dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
-        dyn_chunk(d, k)->keylen = 0;
+    if (st->opts.concurrent) {  /* (apart from struct dvm_state: its hot fields stay near) */
+        d->stripe = d_alloc(a, DVM_DYN_STRIPES * 4u);
+        d->limbo_epoch = d_alloc(a, st->opts.ncpu * st->opts.ncpu * 4u);
+        if (!d->stripe || !d->limbo_epoch)
+            return "not enough memory for dynamic variables (dynvarsize)";
     }
-    d->free = d->nchunks ? 1 : 0;
+    /* the free chunks: one list, or, with concurrent firings, one per CPU in equal shares, as
+     * DTrace splits its dynamic-variable space (a CPU whose list is empty takes another's) */
+    unsigned nl = st->opts.concurrent ? st->opts.ncpu : 1u;
+    for (unsigned l = 0; l < nl; l++) {
+        uint32_t lo = (uint32_t)((uint64_t)d->nchunks * l / nl);
+        uint32_t hi = (uint32_t)((uint64_t)d->nchunks * (l + 1u) / nl);
+        for (uint32_t k = lo; k < hi; k++) {
+            dyn_chunk(d, k)->next = k + 1 < hi ? k + 2 : 0;
+            dyn_chunk(d, k)->keylen = 0;
+        }
+        d->free[l] = lo < hi ? lo + 1 : 0;
+    }
     return NULL;
 }
 
@@ -1294,6 +1508,23 @@ static const char *load_bufs(struct dvm_state *st, struct d_arena *a, uint64_t b
     return NULL;
 }
 
+/* uses_of: what the verified program reads or keeps (struct dvm_state uses). */
+static unsigned uses_of(const struct dif_obj *ob)
+{
+    unsigned u = 0;
+    for (uint32_t k = 0; k < ob->hdr->dh_ninsns; k++) {
+        uint32_t i = ob->insns[k];
+        if (DIF_OP(i) == DIF_BUILTIN && DIF_IDX(i) == DIF_B_VTIMESTAMP)
+            u |= DVM_USES_VTIMESTAMP;
+        if (DIF_OP(i) == DIF_BUILTIN && DIF_IDX(i) == DIF_B_WALLTIMESTAMP)
+            u |= DVM_USES_WALLTIME;
+    }
+    for (uint32_t k = 0; k < ob->hdr->dh_nvars; k++)
+        if (ob->vars[k].dv_scope == DIF_SCOPE_ARRAY || ob->vars[k].dv_scope == DIF_SCOPE_SELF)
+            u |= DVM_USES_DYN;
+    return u;
+}
+
 int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct dvm_opts *o,
              void *mem, size_t memlen, char *err, size_t errlen)
 {
@@ -1304,6 +1535,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     const struct dif_obj *ob = &st->obj;
     const struct dif_hdr *h = ob->hdr;
     st->opts = *o;
+    st->uses = uses_of(ob);
+    st->epochs = o->concurrent && (st->uses & DVM_USES_DYN);
     if (o->ncpu < 1 || o->ncpu > DVM_MAXCPU || o->bufpolicy > DVM_BUF_RING)
         return err_set(err, errlen, "invalid engine options");
     /* sizes are clamped to 1 GiB so that no product below overflows a 32-bit size_t */

@@ -3,7 +3,11 @@
 // for a stack in records and aggregation keys. Entries are appended to one block and chained
 // by hash; nothing is ever removed while the program runs (a profile's distinct stacks are
 // few). Runs in the probe context: bounded (one unwind of at most DVM_STACK_MAXDEPTH frames,
-// one chain walk) and allocation-free. The locking rule is the dynamic variables' (dvm.h).
+// one chain walk) and allocation-free. Firings on several CPUs at once (d/dvm.h, CONCURRENCY):
+// an entry's space is claimed by compare-and-swap on `used`, written, then published by
+// compare-and-swap on its bucket's head, after a walk of the chain found no equal stack; a
+// failed publication walks the chain again from the new head, and finding the stack there
+// leaves the claimed space unused: one id a stack, whichever CPU interned it first.
 #include "dvm_impl.h"
 #include <d/dstacks.h>
 
@@ -19,11 +23,11 @@ struct stack_ent {
 
 static struct stack_ent *ent_at(const struct dvm_stacktab *t, uint32_t id)
 {
-    uint64_t off = ((uint64_t)id - 1u) * 8u;
-    if (!id || off + sizeof(struct stack_ent) > t->used)
+    uint64_t off = ((uint64_t)id - 1u) * 8u, used = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+    if (!id || off + sizeof(struct stack_ent) > used)
         return NULL;
     struct stack_ent *e = (struct stack_ent *)(t->mem + off);
-    if (off + sizeof(*e) + (uint64_t)e->n * 8u > t->used)
+    if (off + sizeof(*e) + (uint64_t)e->n * 8u > used)
         return NULL;
     return e;
 }
@@ -50,9 +54,35 @@ unsigned dvm_stack_depth(unsigned kind)
     return dvm_stack ? dvm_stack(kind, pcs, DVM_STACK_MAXDEPTH) : 0;
 }
 
+/* stack_find: the id of the stack (kind, pcs[n], hash h) on the chain from id, or 0. */
+static uint32_t stack_find(const struct dvm_stacktab *t, uint32_t id, uint32_t h, unsigned kind,
+                           const uint64_t *pcs, unsigned n, unsigned conc)
+{
+    while (id) {
+        const struct stack_ent *e = ent_at(t, id);
+        if (!e)
+            break;
+        if (e->hash == h && e->kind == kind && e->n == n &&
+            d_words_eq((const uint8_t *)(e + 1), (const uint8_t *)pcs, n * 8u))
+            return id;
+        id = d_load_acq(&((struct stack_ent *)(void *)e)->next, conc);
+    }
+    return 0;
+}
+
+/* stack_claim: need bytes of the table's space, or NULL when it is full. */
+static struct stack_ent *stack_claim(struct dvm_stacktab *t, uint32_t need, unsigned conc)
+{
+    for (uint32_t used; (used = d_load_acq(&t->used, conc)) <= t->size && t->size - used >= need;)
+        if (d_cas(&t->used, used, used + need, conc))
+            return (struct stack_ent *)(t->mem + used);
+    return NULL;
+}
+
 uint64_t dvm_stack_value(struct dvm_state *st, unsigned kind, unsigned nframes)
 {
     struct dvm_stacktab *t = &st->stacks;
+    unsigned conc = st->opts.concurrent;
     uint64_t pcs[DVM_STACK_MAXDEPTH];
     if (nframes > DVM_STACK_MAXDEPTH)
         nframes = DVM_STACK_MAXDEPTH;
@@ -61,31 +91,28 @@ uint64_t dvm_stack_value(struct dvm_state *st, unsigned kind, unsigned nframes)
         return 0;
     uint32_t h = d_hash_words(2166136261u ^ kind, (const uint8_t *)pcs, n * 8u);
     uint32_t *slot = &t->bucket[h % t->nbuckets];
-    for (uint32_t id = *slot; id;) {
-        struct stack_ent *e = ent_at(t, id);
-        if (!e)
-            break;
-        if (e->hash == h && e->kind == kind && e->n == n &&
-            d_words_eq((const uint8_t *)(e + 1), (const uint8_t *)pcs, n * 8u))
-            return id;
-        id = e->next;
+    struct stack_ent *e = NULL;
+    for (;;) {
+        uint32_t head = d_load_acq(slot, conc), id = stack_find(t, head, h, kind, pcs, n, conc);
+        if (id)
+            return id;  /* (a claimed entry of this walk's stays unused) */
+        if (!e) {
+            uint32_t need = (uint32_t)sizeof(struct stack_ent) + n * 8u;
+            if (!(e = stack_claim(t, need, conc))) {
+                d_fetch_add(&t->drops, 1u, conc);
+                return 0;
+            }
+            e->hash = h;
+            e->kind = (uint16_t)kind;
+            e->n = (uint16_t)n;
+            e->pad = 0;
+            d_words_copy(e + 1, pcs, n * 8u);
+        }
+        e->next = head;
+        uint32_t id_new = (uint32_t)((uint8_t *)e - t->mem) / 8u + 1u;
+        if (d_cas(slot, head, id_new, conc)) /* release: the entry is seen whole */
+            return id_new;
     }
-    uint32_t need = (uint32_t)sizeof(struct stack_ent) + n * 8u;
-    if (t->size - t->used < need) {
-        t->drops++;
-        return 0;
-    }
-    struct stack_ent *e = (struct stack_ent *)(t->mem + t->used);
-    uint32_t id = t->used / 8u + 1u;
-    e->next = *slot;
-    e->hash = h;
-    e->kind = (uint16_t)kind;
-    e->n = (uint16_t)n;
-    e->pad = 0;
-    d_words_copy(e + 1, pcs, n * 8u);
-    t->used += need;
-    *slot = id;
-    return id;
 }
 
 const uint64_t *dvm_stack_get(const struct dvm_state *st, uint64_t id, unsigned *n,

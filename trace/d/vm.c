@@ -1194,16 +1194,20 @@ __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint
 static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
 {
     struct dvm_state *st = c->st;
-    if (c->self_var == v + 1u && c->self_thr == dvm_thread_key(c->ctx) &&
-        c->self_gen == st->dyn.gen)
+    /* the generation before the lookup: a free on another CPU after it invalidates the cache
+     * even if it came before the lookup returned. Relaxed: a free counts itself before its
+     * chunk can wait for this firing (engine.c dvm_dyn_free, dyn_reclaim's barriers), so a
+     * firing that started after a chunk's wait began sees its free here */
+    uint32_t gen = __atomic_load_n(&st->dyn.gen, __ATOMIC_RELAXED);
+    if (c->self_var == v + 1u && c->self_thr == dvm_thread_key(c->ctx) && c->self_gen == gen)
         return c->self_val;
     unsigned n = dyn_key(c, v);
-    uint8_t *p = n ? dvm_dyn_lookup(st, c->key, n, create) : NULL;
+    uint8_t *p = n ? dvm_dyn_lookup(st, c->ctx->cpu, c->key, n, create) : NULL;
     if (p) {
         c->self_val = p;
         c->self_var = v + 1u;
         c->self_thr = dvm_thread_key(c->ctx);
-        c->self_gen = st->dyn.gen;
+        c->self_gen = gen;
     }
     return p;
 }
@@ -1229,7 +1233,7 @@ __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned o
          * created zeroed (as libdtrace's code faults one in); no space: a drop, and 0,
          * whose members are an invalid address */
         int mem = dv->dv_type == DIF_TYPE_MEM;
-        p = dvm_dyn_lookup(st, c->key, n, mem);
+        p = dvm_dyn_lookup(st, c->ctx->cpu, c->key, n, mem);
         if (!p && mem)
             st->stats[c->ctx->cpu].dynvardrops++;
         if (!p)
@@ -1261,10 +1265,10 @@ __attribute__((noinline)) static void var_store(struct dvm_cpu *c, unsigned op, 
         if (!n)
             return;
         if (dv->dv_type == DIF_TYPE_INT && val == 0) {
-            dvm_dyn_free(st, c->key, n);
+            dvm_dyn_free(st, c->ctx->cpu, c->key, n);
             return;
         }
-        p = dvm_dyn_lookup(st, c->key, n, 1);
+        p = dvm_dyn_lookup(st, c->ctx->cpu, c->key, n, 1);
         if (!p) {
             st->stats[c->ctx->cpu].dynvardrops++;
             return;

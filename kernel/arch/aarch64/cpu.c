@@ -133,8 +133,8 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
 
 // An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, this CPU's timer
 // (its share of a tick another CPU took, or the kernel's tick with no timer due, counted here:
-// irq_timer.c a64_tick_shared; either way its own slice charged; traced, with its events,
-// unless a D program runs), or a device
+// irq_timer.c a64_tick_shared; either way its own slice charged; traced, with its events and
+// a D program's probes), or a device
 // line a process attached as an event (kernel/irq.c irq_shared_ok: not a kernel driver's, its
 // process alive, its pulse sure to be queued), each seen from the controller's next answer
 // without acknowledging it, so that every other interrupt is acknowledged under the exclusive
@@ -149,11 +149,11 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
         if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
             return false;
     } else if (next == TICK_IRQ) {
-        // Traced too: its events need no lock (kernel/main.c kernel_tick_traced_shared). A D
-        // program keeps it exclusive; an interrupt that is (also) the profile timer's is taken
-        // exclusive (a64_tick_shared says so; irq_timer.c).
-        if ((traced && (!KLOCK_SHARED_TRACED || kdt_active)) ||
-            !kentry_choose_shared_begin(k_current, traced))
+        // Traced too: its events need no lock (kernel/main.c kernel_tick_traced_shared), nor
+        // do a D program's probes there (sched:::tick; kernel/kdt_fire.c, LOCKING); an
+        // interrupt that is (also) the profile timer's is taken exclusive (a64_tick_shared
+        // says so; irq_timer.c).
+        if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
             return false;
         if (!a64_tick_shared(&took)) {          // a timer due: the exclusive tick
             arch_kernel_exit_shared();

@@ -86,8 +86,8 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
 // the entry is to run exclusive. Checked inside: only the exclusive side sets them, and it
 // cannot run now. An untraced entry goes exclusive while tracing or a D program runs
 // (ktrace_kernel_on: it came through the untraced entry before the switch); a traced one runs
-// shared with a D program too: D's probes fire under the D lock (kdtrace.c, LOCKING), so a
-// running D program does not keep the other CPUs out of the kernel.
+// shared with a D program too: D's probes take no lock of their own (kdt_fire.c, LOCKING),
+// so a running D program does not keep the other CPUs out of the kernel.
 static inline __attribute__((always_inline)) bool shared_enter(const struct thread *t,
                                                                const bool traced)
 {

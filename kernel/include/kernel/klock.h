@@ -13,8 +13,8 @@
 //   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); the
 //   console's calls (DebugWrite, semihosting's WRITEC and WRITE0: kconsole.c's lock);
 //   TraceEvent's user-event inserts (ktrace.c ktrace_insert_user); a reschedule IPI and
-//   (traced too, unless a D program runs) a CPU's timer interrupt: its share of a tick another
-//   CPU took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
+//   (traced too, a D program running or not) a CPU's timer interrupt: its share of a tick
+//   another CPU took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
 //   ktimer_tick_shared, under the timer list's lock), each with its own thread's slice
 //   (sched_tick_shared) and then that choice (kentry_choose_shared_*); a device interrupt on a
 //   line a process attached as an event, and InterruptMask / InterruptUnmask (kernel/irq.c). A
@@ -22,9 +22,8 @@
 //   and the entry runs exclusive, queued behind the writer (the ticket lock is fair), rather
 //   than wait for a moment with no writer, which writers that follow each other never leave.
 //   CPUs in shared mode exclude one another only through the locks below.
-//   Traced, the same entries run shared (KLOCK_SHARED_TRACED), with a D program running too:
-//   its probes fire under the D lock (KLOCK_RANK_D, kernel/kdtrace.c); the tick stays
-//   exclusive while D runs.
+//   Traced, the same entries run shared (KLOCK_SHARED_TRACED), with a D program running too
+//   (its probes take no lock of their own: kernel/kdt_fire.c, LOCKING).
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
@@ -69,17 +68,15 @@
 //                    (the interrupt's pulse is queued after its release, under the channel's
 //                    lock), so its place in the numbering orders nothing; D's lock (below)
 //                    ranks after it, as after every other.
-//   KLOCK_RANK_D     the D engine's state (kernel/kdtrace.c, LOCKING): every firing of a D
-//                    probe, and the threads' vtimestamp clocks. Probes fire from hooks under
-//                    any of the locks above (a channel's, the run queue's, a line's, ...), so
-//                    it is the last rank; a leaf among them: the engine and what it calls back
-//                    (copyin's reader, stack walks, the clock) take no lock. Outside these
-//                    ranks: a hook holds it across its firings and its trace event (kdt_hold:
-//                    D's order is then the capture's), so the trace ring's own locks (a CPU's
-//                    buffer, the pool: trace_ring.c) are taken under it, never the reverse; and
-//                    it is taken under a user-event ring's lock (the drain fires
-//                    user:::event; kuring.c), never the reverse. Taken by exclusive entries'
-//                    firings too (no other CPU is in the kernel then: uncontended).
+//   KLOCK_RANK_D     a thread's vtimestamp clock (struct thread vt_lock; kernel/kdt_fire.c,
+//                    LOCKING), taken by the D provider where the clock switches (a RUNNING
+//                    event) and where a firing reads it; probes fire from hooks under any of
+//                    the locks above, so it is the last rank; a leaf. No lock guards the D
+//                    engine itself: firings on several CPUs run at once (d/dvm.h,
+//                    CONCURRENCY); the engine's own few word locks (a stripe of its
+//                    dynamic-variable hash, a speculation) are taken under any of these, with
+//                    nothing under them. Locks ranked below it go through lockstat's probe
+//                    (above); it does not (its firings would take it again).
 //   KLOCK_RANK_CON   the console (kernel/kconsole.c): every process's partial line and the
 //                    device the lines leave by, for DebugWrite and semihosting's console
 //                    writes on the shared side. A leaf: taken at the call's start with no
@@ -193,6 +190,13 @@ static inline __attribute__((always_inline)) void kspin_raw_unlock(struct kspin 
     arch_spin_unlock(&l->word);
 }
 
+// What a CPU does between two looks at a word another CPU holds, outside these locks (the
+// D engine's few: d/dvm.h, CONCURRENCY): the arch's hint (arch_klock.h).
+static inline void kspin_relax(void)
+{
+    arch_spin_relax();
+}
+
 static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)
 {
     const struct klock_probe *p = klock_probe;
@@ -221,6 +225,7 @@ static inline void klock_check_acquire(unsigned rank) { (void)rank; }
 static inline void klock_check_release(unsigned rank) { (void)rank; }
 static inline void klock_check_exclusive(const char *what) { (void)what; }
 static inline void kspin_init(struct kspin *l) { (void)l; }
+static inline void kspin_relax(void) { }
 static inline void kspin_raw_lock(struct kspin *l) { (void)l; }
 static inline bool kspin_raw_trylock(struct kspin *l) { (void)l; return true; }
 static inline void kspin_raw_unlock(struct kspin *l) { (void)l; }

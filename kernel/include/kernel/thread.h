@@ -13,6 +13,7 @@
 #include <uapi/kstate.h>
 #include <kernel/ktrace.h>
 #include <kernel/cpu.h>
+#include <kernel/klock.h>
 
 struct proc;
 struct channel;
@@ -60,9 +61,11 @@ struct thread {
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
     uint8_t  dt_unstarted;      // created while D ran, not yet run (proc:::lwp-start)
     uint32_t trace_who;         // trace_pid << 16 | trace_tid, one word (thread_set_trace_ids)
-    // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
-    // is when it last went on the CPU, 0 while it is off or not yet seen.
+    // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdt_fire.c); vt_since
+    // is when it last went on the CPU, 0 while it is off or not yet seen. Under vt_lock on
+    // several CPUs (the CPU it leaves and the one it goes on may both write them).
     uint64_t vt_cycles, vt_since;
+    struct kspin vt_lock;
     // Multiprocessor (kernel/cpu.h): the CPU it runs or last ran on, the CPUs it may run on
     // (bit per CPU; 0 = any), and a destruction asked for by another CPU while it ran here.
     uint8_t  cpu;

@@ -129,7 +129,7 @@ static int bench(const char *name, const char *src)
         puts_sh(out.err);
         return 1;
     }
-    struct dvm_opts o = { 64u << 10, 16u << 10, 16u << 10, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    struct dvm_opts o = { 64u << 10, 16u << 10, 16u << 10, DVM_BUF_SWITCH, 1, 1, 0, 0, 0 };
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0) {
         puts_sh(err);
         return 1;

@@ -22,6 +22,7 @@ static inline void arch_spin_lock(volatile uint32_t *word)
     *word = 1;
 }
 static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; }
+static inline void arch_spin_relax(void) { }
 static inline bool arch_spin_trylock(volatile uint32_t *word)
 {
     arch_spin_lock(word);

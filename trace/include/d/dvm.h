@@ -2,13 +2,32 @@
 // The D engine the kernel runs: loads a DIF object (verifying it first), fires probes, keeps
 // per-CPU principal and aggregation buffers and the dynamic-variable space, and lets a consumer
 // read them. Portable freestanding C: all memory is the caller's (one region given to
-// dvm_load); no locks: the caller runs dvm_fire() for a CPU with interrupts off on that CPU,
-// and dvm_buf_read()/dvm_agg_* for a CPU must not run concurrently with firings on it.
-// Per-CPU state (buffers, aggregations, scratch, this->) needs nothing more; globals, the
-// dynamic-variable space and speculations are shared and assume one CPU fires at a time
-// (true on the single-core boards; an SMP port needs a lock or per-CPU free lists there).
-// Nothing a script does makes these functions crash, loop or write outside that memory:
-// faults abort the clause, are recorded as error records, and fire the ERROR probe.
+// dvm_load). Nothing a script does makes these functions crash, loop or write outside that
+// memory: faults abort the clause, are recorded as error records, and fire the ERROR probe.
+//
+// CONCURRENCY. The caller runs dvm_fire() for a CPU with interrupts off on that CPU, one
+// firing at a time per CPU; firings on different CPUs may run at once when dvm_opts.concurrent
+// is set, and no firing waits for another CPU's but where DTrace's semantics need it:
+// - per CPU, touched by that CPU's firings alone: the principal buffers, the aggregation
+//   buffers, clause-locals (this->), the scratch, the caches and memos (struct dvm_cpu), the
+//   counts (struct dvm_stats);
+// - global variables: plain loads and stores, racy as DTrace's are by design (two CPUs'
+//   `x++` may lose one);
+// - dynamic variables (associative arrays, self->): chunks come from the firing CPU's free
+//   list (another CPU's when it is empty, by compare-and-swap), join a hash chain by
+//   compare-and-swap, and are found without a lock; a deletion unlinks under its stripe's lock
+//   (deleters alone take it) and puts the chunk on its CPU's dirty list. A chunk is free again
+//   only once no firing that may still hold it runs (DTrace's dirty list and sync): a CPU
+//   whose free list is empty, or that freed DVM_DYN_BATCH chunks, closes its dirty chunks into
+//   a limbo, noting each CPU's epoch (struct dvm_cpu: odd inside a firing), and takes the
+//   limbo back once every CPU that was in a firing then has left it; and dvm_dyn_clean frees
+//   all, when no firing runs;
+// - speculations: speculation() claims a buffer by compare-and-swap; a speculative record,
+//   commit() and discard() take that buffer's lock for their copy;
+// - the stack table: space claimed and entries published by compare-and-swap.
+// dvm_buf_read(), dvm_agg_*, dvm_dyn_clean and the host's reads of the state must not run
+// concurrently with firings (the kernel runs them exclusive). With concurrent clear every one of
+// these is a plain access (one CPU, a capture's replay) and a freed chunk is free at once.
 #ifndef D_DVM_H
 #define D_DVM_H
 
@@ -34,6 +53,7 @@ struct dvm_opts {
     unsigned ncpu;         /* 1..DVM_MAXCPU */
     unsigned nspec;        /* speculation buffers, 0..DVM_MAXSPEC */
     uint64_t specsize;     /* bytes each */
+    unsigned concurrent;   /* 1: firings on different CPUs may run at once (CONCURRENCY above) */
 };
 
 /* Per-firing context the kernel hook supplies. */
@@ -101,13 +121,21 @@ struct dvm_agg_table {
     uint32_t nbuckets;
 };
 
+#define DVM_DYN_STRIPES 64u
+#define DVM_DYN_BATCH 32u          /* chunks a CPU frees before it looks at its limbo again */
 struct dvm_dyn {
     uint8_t *mem;
     uint32_t chunk, nchunks, keymax, valmax;
-    uint32_t free;         /* first free chunk + 1 */
+    uint32_t free[DVM_MAXCPU];  /* each CPU's free chunks, first + 1 (not concurrent: [0] alone) */
+    uint32_t dirty[DVM_MAXCPU]; /* concurrent: the chunks each CPU freed since its limbo closed */
+    uint32_t ndirty[DVM_MAXCPU]; /* how many */
+    uint32_t limbo[DVM_MAXCPU]; /* concurrent: freed chunks waiting for the other CPUs to leave
+                                 * the firings they were in when the limbo closed */
+    uint32_t *limbo_epoch; /* concurrent: [owner * ncpu + cpu], cpu's epoch then */
     uint32_t *bucket;
     uint32_t nbuckets;
     uint32_t gen;          /* bumped by every free: invalidates cached value pointers */
+    uint32_t *stripe;      /* concurrent: deleters' locks, bucket % DVM_DYN_STRIPES */
 };
 
 /* A speculation: records of speculative clauses wait here until commit() copies them to the
@@ -115,7 +143,8 @@ struct dvm_dyn {
 struct dvm_spec {
     uint8_t *data;
     uint32_t size, off;
-    uint32_t active;       /* handed out by speculation() */
+    uint32_t active;       /* handed out by speculation() (claimed by compare-and-swap) */
+    uint32_t lock;         /* concurrent: held for a record's copy in, commit() and discard() */
 };
 
 /* A predicate of the form `operand <cmp> operand` (operands: constants, numeric built-ins,
@@ -210,13 +239,20 @@ extern dvm_nrunnable_fn dvm_nrunnable;
 #define DVM_KADDR_HIDDEN UINT64_MAX
 extern dvm_kread_fn dvm_kread;
 
+/* dvm_spin_relax: what a CPU does between two looks at a word another CPU holds (the kernel:
+ * a YIELD, which ends an emulated CPU's turn: QEMU's -icount runs them one at a time); set by
+ * the engine's host, NULL: nothing. */
+typedef void (*dvm_relax_fn)(void);
+extern dvm_relax_fn dvm_spin_relax;
+
 /* The stack table (d/dstacks.h, trace/d/stacks.c): interned stacks, chained by hash. */
 struct dvm_stacktab {
     uint8_t *mem;
-    uint32_t size, used;
+    uint32_t size, used;   /* used: claimed by compare-and-swap (dvm.h, CONCURRENCY) */
     uint32_t *bucket;      /* entry offset / 8 + 1 of the first entry; 0: none */
     uint32_t nbuckets;
-    uint64_t drops;        /* stacks recorded as empty because the table was full */
+    uint32_t drops;        /* stacks recorded as empty because the table was full */
+    uint32_t pad;
 };
 
 struct dvm_state {
@@ -224,7 +260,6 @@ struct dvm_state {
     struct dvm_opts opts;
     unsigned strsize;
     unsigned exiting;      /* exit() ran: only END fires from now on */
-    unsigned in_error;     /* ERROR clauses running: their faults do not refire ERROR */
     uint64_t bufsize_lowered; /* bufresize=auto lowered bufsize to this (0: not lowered) */
     uint64_t aggsize_lowered, specsize_lowered; /* the same for aggsize and specsize */
     uint16_t *probe_map;   /* table probe id -> object probe index + 1 */
@@ -254,7 +289,15 @@ struct dvm_state {
     /* the consumer's process id, set by the host (the kernel: the loading process's): what a
      * program compiled for a board reads for $pid (DIF_B_CONSUMER) */
     int32_t consumer_pid;
+    /* what the program's code reads or keeps (DVM_USES_*, set by dvm_load): a host need not
+     * fill a context value no clause reads (the kernel's vtimestamp clocks cost a lock per
+     * switch on several CPUs), and a program without dynamic variables marks no epoch */
+    unsigned uses;
+    unsigned epochs;       /* concurrent and DVM_USES_DYN: firings mark their CPU's epoch */
 };
+#define DVM_USES_VTIMESTAMP 1u    /* the vtimestamp built-in */
+#define DVM_USES_WALLTIME   2u    /* the walltimestamp built-in */
+#define DVM_USES_DYN        4u    /* associative arrays or self-> variables */
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in
  * err (verifier rejection, "END enablings exceed size of principal buffer", not enough
@@ -313,8 +356,15 @@ void dvm_agg_add_bucket(struct dvm_state *st, unsigned cpu, unsigned agg, uint32
                         int64_t v, int64_t n);
 /* dvm_agg_update_at: applies v to the live entry at offset off; -1 if it is not one. */
 int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off, int64_t v);
-uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
-void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
+/* dvm_dyn_lookup: the value of the dynamic variable `key`, created (zeroed, from cpu's free
+ * chunks) when absent and `create`; NULL if absent or no chunk is free. dvm_dyn_free: deletes
+ * it (cpu's firing). */
+uint8_t *dvm_dyn_lookup(struct dvm_state *st, unsigned cpu, const uint8_t *key,
+                        unsigned keylen, int create);
+void dvm_dyn_free(struct dvm_state *st, unsigned cpu, const uint8_t *key, unsigned keylen);
+/* dvm_dyn_clean: every chunk freed and not yet free again (dirty or in limbo) free (concurrent:
+ * called when no firing runs, as DTrace's cleaner after a sync). Returns how many. */
+uint32_t dvm_dyn_clean(struct dvm_state *st);
 /* dvm_dyn_memval: addr if [addr, addr+n) lies inside the value of a live element of a
  * struct-valued array (its chunk's value part, within the struct's size), else NULL. Every
  * DIF_ST* into dynamic-variable memory goes through it: a store can reach no chunk header,

@@ -37,6 +37,13 @@ static inline bool a64_kernel_lock_wanted(void)
            __atomic_load_n(&a64_kernel_ticket.owner, __ATOMIC_RELAXED);
 }
 
+// Between two looks at a word another CPU holds: a YIELD (QEMU's -icount runs the CPUs one at
+// a time and ends this one's turn there, so that the holder runs).
+static inline void arch_spin_relax(void)
+{
+    __asm__ volatile("yield" ::: "memory");
+}
+
 // One try: 0 when the lock is now ours.
 static inline __attribute__((always_inline)) uint32_t a64_spin_try(volatile uint32_t *word)
 {
