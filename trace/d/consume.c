@@ -63,22 +63,15 @@ static int64_t sized(int64_t v, char t)
  * with %d of the unsigned datum). */
 static int64_t as_traced(int64_t v, char t)
 {
-    switch (t) {
-    case 'b': case 'B': return (uint8_t)v;
-    case 'h': case 'H': return (uint16_t)v;
-    case 'i': case 'I': return (int32_t)v;
-    default: return v;
-    }
+    int bytes = d_type_bytes(t);
+    return bytes == 1 ? (uint8_t)v : bytes == 2 ? (uint16_t)v : bytes == 4 ? (int32_t)v : v;
 }
 
+/* type_width: the column an integer of type t takes in printa's and the keys' output */
 static int type_width(char t)
 {
-    switch (t) {
-    case 'b': case 'B': return 3;
-    case 'h': case 'H': return 5;
-    case 'i': case 'I': return 8;
-    default: return 16;
-    }
+    static const int width[9] = { [1] = 3, [2] = 5, [4] = 8, [8] = 16 };
+    return width[d_type_bytes(t)];
 }
 
 /* decode: record stack layout -> printf arguments; returns the count. */

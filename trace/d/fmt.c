@@ -38,22 +38,8 @@ static void emit_field(const struct dcons_out *o, const struct dfmt_spec *sp, co
 
 static uint64_t size_mask(char type)
 {
-    switch (type) {
-    case 'b': case 'B': return 0xffu;
-    case 'h': case 'H': return 0xffffu;
-    case 'i': case 'I': return 0xffffffffu;
-    default: return ~0ull;
-    }
-}
-
-static int type_size(char type)
-{
-    switch (type) {
-    case 'b': case 'B': return 1;
-    case 'h': case 'H': return 2;
-    case 'i': case 'I': return 4;
-    default: return 8;
-    }
+    int bytes = d_type_bytes(type);
+    return bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1u;
 }
 
 /* fmt_time: ns since 1970 (UTC: the board has no time zone, and the host prints the same) as
@@ -75,16 +61,12 @@ static void civil(uint64_t days, uint64_t *y, int *m, int *d)
 
 static char *put_num(char *p, uint64_t m, int width, char padc)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
+    char digits[24];
+    int n = (int)kev_put_dec(digits, m);
     for (int k = n; k < width; k++)
         *p++ = padc;
-    while (n)
-        *p++ = tmp[--n];
+    for (int k = 0; k < n; k++)
+        *p++ = digits[k];
     return p;
 }
 
@@ -432,7 +414,7 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
     if (conv == 'd' && uns)
         conv = 'u';
     if (conv == 'd' || conv == 'i') {
-        int sz = type_size(type);
+        int sz = d_type_bytes(type);
         if (sz < 8)
             v = sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : (int32_t)v;
         int neg = v < 0;
