@@ -461,6 +461,63 @@ void dfmt_str(const struct dcons_out *o, const struct dfmt_spec *sp, const char 
         pad(o, ' ', w);
 }
 
+/* spec_flags: a conversion's flags at f into sp (? the width of a 64-bit pointer, as
+ * libdtrace's); where they end. */
+static const char *spec_flags(const char *f, struct dfmt_spec *sp)
+{
+    for (;; f++) {
+        if (*f == '-') sp->minus = 1;
+        else if (*f == '+') sp->plus = 1;
+        else if (*f == ' ') sp->space = 1;
+        else if (*f == '#') sp->hash = 1;
+        else if (*f == '0') sp->zero = 1;
+        else if (*f == '@') sp->at = 1;
+        else if (*f == '?') sp->width = 16; /* libdtrace: the width of a 64-bit pointer */
+        else return f;
+    }
+}
+
+/* spec_width: a conversion's width and precision at f into sp, each at most 4096; a * takes
+ * the next argument (*arg), a negative width meaning -; where they end. */
+static const char *spec_width(const char *f, struct dfmt_spec *sp, const struct dfmt_arg *args,
+                              unsigned nargs, unsigned *arg)
+{
+    for (int part = 0; part < 2; part++) {
+        int *dst = part ? &sp->prec : &sp->width;
+        if (*f == '*') {
+            int64_t v = *arg < nargs ? args[(*arg)++].i : 0;
+            if (v < 0 && !part) {
+                sp->minus = 1;
+                v = -v;
+            }
+            *dst = v < 0 ? -1 : v > 4096 ? 4096 : (int)v;
+            f++;
+        } else if (*f >= '0' && *f <= '9') {
+            int v = 0;
+            while (*f >= '0' && *f <= '9') {
+                if (v < 4096)
+                    v = v * 10 + (*f - '0');
+                f++;
+            }
+            *dst = v > 4096 ? 4096 : v;
+        } else if (part) {
+            *dst = 0;
+        }
+        while (*f == '@') { /* libdtrace takes %@ anywhere before the conversion */
+            sp->at = 1;
+            f++;
+        }
+        if (part == 0 && *f == '.') {
+            f++;
+            continue;
+        }
+        break;
+    }
+    if (sp->prec == 0) /* libdtrace writes a precision into the format only if > 0 */
+        sp->prec = -1;
+    return f;
+}
+
 void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_arg *args,
                  unsigned nargs, dfmt_aggval aggval, void *ctx)
 {
@@ -472,51 +529,9 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
         if (f > lit)
             o->write(o->arg, lit, (size_t)(f - lit));
         lit = f;
-        f++;
         struct dfmt_spec sp = { 0, 0, 0, 0, 0, 0, 0, -1, -1 };
-        for (;; f++) {
-            if (*f == '-') sp.minus = 1;
-            else if (*f == '+') sp.plus = 1;
-            else if (*f == ' ') sp.space = 1;
-            else if (*f == '#') sp.hash = 1;
-            else if (*f == '0') sp.zero = 1;
-            else if (*f == '@') sp.at = 1;
-            else if (*f == '?') sp.width = 16; /* libdtrace: the width of a 64-bit pointer */
-            else break;
-        }
-        for (int part = 0; part < 2; part++) {
-            int *dst = part ? &sp.prec : &sp.width;
-            if (*f == '*') {
-                int64_t v = arg < nargs ? args[arg++].i : 0;
-                if (v < 0 && !part) {
-                    sp.minus = 1;
-                    v = -v;
-                }
-                *dst = v < 0 ? -1 : v > 4096 ? 4096 : (int)v;
-                f++;
-            } else if (*f >= '0' && *f <= '9') {
-                int v = 0;
-                while (*f >= '0' && *f <= '9') {
-                    if (v < 4096)
-                        v = v * 10 + (*f - '0');
-                    f++;
-                }
-                *dst = v > 4096 ? 4096 : v;
-            } else if (part) {
-                *dst = 0;
-            }
-            while (*f == '@') { /* libdtrace takes %@ anywhere before the conversion */
-                sp.at = 1;
-                f++;
-            }
-            if (part == 0 && *f == '.') {
-                f++;
-                continue;
-            }
-            break;
-        }
-        if (sp.prec == 0) /* libdtrace writes a precision into the format only if > 0 */
-            sp.prec = -1;
+        f = spec_flags(f + 1, &sp);
+        f = spec_width(f, &sp, args, nargs, &arg);
         while (*f && d_strchr("hlLjzt", *f))
             f++;
         if (!*f)
