@@ -26,7 +26,7 @@ KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/ke
 # Naming a capture's code addresses and USDT sites from the ELF files it ran, found by build id
 # (tools/include/kevhost/tool_syms.h, syms_usdt.h): the sources a tool's list names for it (link
 # with -ldw -lelf).
-SYMS_SRCS := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/syms_usdt.c \
+SYMS_SRCS := tools/common/tool_elfsym.c tools/common/tool_elf.c tools/common/tool_syms.c tools/common/syms_usdt.c \
              trace/d/dusdt_note.c tools/common/tool_opts.c
 
 pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))

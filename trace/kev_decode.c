@@ -5,6 +5,7 @@
 // problem found sets kr_err (sticky) and stops decoding.
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
+#include <trace/kev_digits.h>
 #include <trace/kev_text.h>
 
 #if defined(__has_include)
@@ -80,16 +81,8 @@ static void msg_s(struct msg *m, const char *s)
 
 static void msg_u(struct msg *m, uint64_t v)
 {
-    char tmp[24];
-    unsigned k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
     char out[24];
-    for (unsigned i = 0; i < k; i++)
-        out[i] = tmp[k - 1 - i];
-    out[k] = 0;
+    out[kev_put_dec(out, v)] = 0;
     msg_s(m, out);
 }
 
@@ -364,14 +357,55 @@ int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uin
     return -1;
 }
 
+// Whether the file ends in a trailer's END word, with room for the smallest trailer after the
+// events' start. (No trailer is reported after decoding what is there.)
+static int ends_in_trailer(const struct kev_reader *r)
+{
+    return r->kr_len >= r->kr_ev_off + 48 && rd32(r, r->kr_len - 4) == KEV_TRAILER_END;
+}
+
+// The trailer at t of format version `version`: its version, then its checksum (at the
+// file's end - 12) over its words before the last four. 0, or the error code.
+static int trailer_version_sum(struct kev_reader *r, size_t t, uint32_t version)
+{
+    size_t len = r->kr_len;
+    if (rd32(r, t + 8) != version)
+        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
+                    0, 0);
+    uint32_t sum = 0;
+    for (size_t o = t; o < len - 16; o += 4)
+        sum += rd32(r, o);
+    if (sum != rd32(r, len - 12))
+        return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
+    return 0;
+}
+
+// A checked trailer at t taken: its buffers, CPUs and flags, and each CPU's events and lost
+// counts (64-bit, low word first): CPU c's events at events_at + stride * c, its lost count
+// lost_at bytes after. The events end where the trailer starts.
+static void take_trailer(struct kev_reader *r, size_t t, uint32_t nbufs, uint32_t ncpu,
+                         uint32_t flags, size_t events_at, size_t stride, size_t lost_at)
+{
+    r->kr_have_trailer = 1;
+    r->kr_trl_nbufs = nbufs;
+    r->kr_trl_ncpu = ncpu;
+    r->kr_trl_flags = flags;
+    for (unsigned c = 0; c < ncpu; c++) {
+        size_t o = events_at + stride * c;
+        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 4) << 32 | rd32(r, o);
+        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + lost_at + 4) << 32 | rd32(r, o + lost_at);
+    }
+    r->kr_ev_end = t;
+}
+
 // The trailer sits at the very end: CONTROL slots BEGIN, INFO, per CPU EVENTS and LOST, END;
 // END's words are (checksum of every earlier trailer word, trailer bytes, "END!").
 static int parse_trailer(struct kev_reader *r)
 {
     size_t len = r->kr_len, base = r->kr_ev_off;
     r->kr_ev_end = len;
-    if (len < base + 48 || rd32(r, len - 4) != KEV_TRAILER_END)
-        return 0; // no trailer: reported after decoding what is there
+    if (!ends_in_trailer(r))
+        return 0;
     uint32_t tlen = rd32(r, len - 8);
     if (tlen < 48 || tlen > len - base || tlen % 32 != 16)
         return fail(r, KEV_ERR_TRAILER, len - 8, "trailer length ", "", tlen, " is invalid", NONUM);
@@ -381,24 +415,10 @@ static int parse_trailer(struct kev_reader *r)
         rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
         kev_trailer_len(ncpu) != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
-    if (rd32(r, t + 8) != KEV_TRAILER_VERSION)
-        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
-                    0, 0);
-    uint32_t sum = 0;
-    for (size_t o = t; o < len - 16; o += 4)
-        sum += rd32(r, o);
-    if (sum != rd32(r, len - 12))
-        return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
-    r->kr_have_trailer = 1;
-    r->kr_trl_nbufs = rd32(r, t + 20);
-    r->kr_trl_ncpu = ncpu;
-    r->kr_trl_flags = rd32(r, t + 28);
-    for (unsigned c = 0; c < ncpu; c++) {
-        size_t o = t + 32 + 32u * c; // EVENTS slot, then LOST
-        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 8) << 32 | rd32(r, o + 4);
-        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + 24) << 32 | rd32(r, o + 20);
-    }
-    r->kr_ev_end = t;
+    if (trailer_version_sum(r, t, KEV_TRAILER_VERSION))
+        return r->kr_err;
+    // per CPU an EVENTS slot, then a LOST slot: each count in the slot's words 1 and 2
+    take_trailer(r, t, rd32(r, t + 20), ncpu, rd32(r, t + 28), t + 36, 32, 16);
     return 0;
 }
 
@@ -408,8 +428,8 @@ static int parse_trailer_v101(struct kev_reader *r)
 {
     size_t len = r->kr_len, base = r->kr_ev_off;
     r->kr_ev_end = len;
-    if (len < base + 48 || rd32(r, len - 4) != KEV_TRAILER_END)
-        return 0; // no trailer: reported after decoding what is there
+    if (!ends_in_trailer(r))
+        return 0;
     uint32_t tlen = rd32(r, len - 16);
     if (tlen < 48 || tlen > len - base || (tlen - 48) % 16 != 0)
         return fail(r, KEV_ERR_TRAILER, len - 16, "trailer length ", "", tlen, " is invalid", NONUM);
@@ -419,24 +439,9 @@ static int parse_trailer_v101(struct kev_reader *r)
         rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
         48u + 16u * ncpu != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
-    if (rd32(r, t + 8) != 1u)
-        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
-                    0, 0);
-    uint32_t sum = 0;
-    for (size_t o = t; o < len - 16; o += 4)
-        sum += rd32(r, o);
-    if (sum != rd32(r, len - 12))
-        return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
-    r->kr_have_trailer = 1;
-    r->kr_trl_nbufs = rd32(r, t + 16);
-    r->kr_trl_ncpu = ncpu;
-    r->kr_trl_flags = rd32(r, t + 24);
-    for (unsigned c = 0; c < ncpu; c++) {
-        size_t o = t + 32 + 16u * c;
-        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 4) << 32 | rd32(r, o);
-        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + 12) << 32 | rd32(r, o + 8);
-    }
-    r->kr_ev_end = t;
+    if (trailer_version_sum(r, t, 1u))
+        return r->kr_err;
+    take_trailer(r, t, rd32(r, t + 16), ncpu, rd32(r, t + 24), t + 32, 16, 8);
     return 0;
 }
 
@@ -835,6 +840,101 @@ static int check_totals(struct kev_reader *r)
     return 0;
 }
 
+// The loss note between buffers (kev.h) at off, h its first slot's header: not an event of the
+// capture; its place and length are kept and the walk goes on past it. -1, or the error code.
+static int skip_loss_note(struct kev_reader *r, size_t off, uint32_t h)
+{
+    const size_t end = r->kr_ev_end;
+    const uint32_t type_mask = KEV_TYPE_MASK << KEV_TYPE_SHIFT;
+    size_t o = off;
+    unsigned n = 1;
+    while (kev_hdr_type(h) != KEV_TYPE_CE && n < KEV_MAX_COMBINE_SLOTS &&
+           end - o >= 2u * KEV_SLOT_BYTES) {
+        o += KEV_SLOT_BYTES, n++;
+        h = rd32(r, o);
+        if ((h & ~type_mask) != (rd32(r, off) & ~type_mask))
+            return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
+    }
+    if (kev_hdr_type(h) != KEV_TYPE_CE)
+        return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
+    r->kr_note_off = off;
+    r->kr_note_nslots = n;
+    r->kr_walk.kw_off = o + KEV_SLOT_BYTES;
+    return -1;
+}
+
+// A slot (header h, time t, words w0 w1) while a combine event is open: its words join the
+// event, which its end slot completes (1 with *e); -1 while more follow, else the error code.
+static int combine_slot(struct kev_reader *r, struct kev_event *e, uint32_t h, uint32_t t,
+                        uint32_t w0, uint32_t w1)
+{
+    struct kev_walk *k = &r->kr_walk;
+    const uint32_t type_mask = KEV_TYPE_MASK << KEV_TYPE_SHIFT;
+    unsigned type = kev_hdr_type(h);
+    if ((type != KEV_TYPE_CC && type != KEV_TYPE_CE) ||
+        (h & ~type_mask) != (k->kw_comb_hdr & ~type_mask) || t != k->kw_comb_t)
+        return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "unterminated combine event", 0,
+                    0, 0, 0);
+    if (k->kw_ncomb + 2 > 2u * KEV_MAX_COMBINE_SLOTS)
+        return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "combine event longer than ", "",
+                    KEV_MAX_COMBINE_SLOTS, " slots", NONUM);
+    r->kr_comb[k->kw_ncomb++] = w0;
+    r->kr_comb[k->kw_ncomb++] = w1;
+    if (type == KEV_TYPE_CC)
+        return -1;
+    uint32_t ch = k->kw_comb_hdr;
+    *e = (struct kev_event){ ch, kev_hdr_class(ch), kev_hdr_event(ch), kev_hdr_cpu(ch),
+                             k->kw_comb_t, 0, r->kr_comb, k->kw_ncomb, k->kw_ncomb / 2,
+                             k->kw_comb_off };
+    k->kw_ncomb = 0;
+    return account(r, e) ? r->kr_err : 1;
+}
+
+// A slot at off (header h, time t, words w0 w1) with no combine event open: a combine event's
+// begin (-1: its continuations follow), else a one-slot event (1 with *e); or the error code.
+static int first_slot(struct kev_reader *r, struct kev_event *e, size_t off, uint32_t h,
+                      uint32_t t, uint32_t w0, uint32_t w1)
+{
+    struct kev_walk *k = &r->kr_walk;
+    unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
+    if (type == KEV_TYPE_CC || type == KEV_TYPE_CE)
+        return fail(r, KEV_ERR_CORRUPT, off, "combine continuation without a begin slot", 0,
+                    0, 0, 0);
+    r->kr_comb[0] = w0;
+    r->kr_comb[1] = w1;
+    if (type == KEV_TYPE_CB) {
+        if (cls == KEV_C_CONTROL)
+            return fail(r, KEV_ERR_CORRUPT, off, "CONTROL events are never combined", 0, 0,
+                        0, 0);
+        k->kw_comb_hdr = h;
+        k->kw_comb_t = t;
+        k->kw_comb_off = off;
+        k->kw_ncomb = 2;
+        return -1;
+    }
+    *e = (struct kev_event){ h, cls, kev_hdr_event(h), kev_hdr_cpu(h), t, 0, r->kr_comb, 2,
+                             1, off };
+    return account(r, e) ? r->kr_err : 1;
+}
+
+// The end of the events: nothing left open (a combine event, a slot, a buffer), then, in a
+// finished file, its totals against the trailer's. 0, or the error code.
+static int walk_end(struct kev_reader *r)
+{
+    struct kev_walk *k = &r->kr_walk;
+    if (k->kw_ncomb)
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_comb_off, "file truncated inside a combine event",
+                    0, 0, 0, 0);
+    if (r->kr_ev_end != k->kw_off)
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated inside a slot", 0, 0, 0, 0);
+    if (r->kr_in_buf)
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated: buffer sequence ", "",
+                    r->kr_buf_seq, " has no BUFFER_END", NONUM);
+    if (r->kr_live) // the end of what has arrived of a file still being written
+        return 0;
+    return check_totals(r);
+}
+
 // The next event of the file in file order, with every check and every count: 1 with *e, 0
 // at the end of a sound file (its totals checked against the trailer), or the error code.
 // Position and an open combine event live in r->kr_walk, so each call resumes the last.
@@ -842,7 +942,6 @@ static int file_step(struct kev_reader *r, struct kev_event *e)
 {
     struct kev_walk *k = &r->kr_walk;
     const size_t end = r->kr_ev_end;
-    const uint32_t type_mask = KEV_TYPE_MASK << KEV_TYPE_SHIFT;
 
     while (end - k->kw_off >= KEV_SLOT_BYTES) {
         size_t off = k->kw_off;
@@ -856,80 +955,22 @@ static int file_step(struct kev_reader *r, struct kev_event *e)
         if (cls == KEV_C_EMPTY || cls >= KEV_NCLASS)
             return fail(r, KEV_ERR_CORRUPT, off, "invalid slot: class ", "", cls,
                         " is not an event class", NONUM);
+        int rc;
         if (!r->kr_in_buf && !k->kw_ncomb && type == KEV_TYPE_CB && cls == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && w0 == KEV_LOSS_NOTE_OPCODE) {
-            // The loss note between buffers (kev.h): not an event of the capture.
-            size_t o = off;
-            unsigned n = 1;
-            while (kev_hdr_type(h) != KEV_TYPE_CE && n < KEV_MAX_COMBINE_SLOTS &&
-                   end - o >= 2u * KEV_SLOT_BYTES) {
-                o += KEV_SLOT_BYTES, n++;
-                h = rd32(r, o);
-                if ((h & ~type_mask) != (rd32(r, off) & ~type_mask))
-                    return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
-            }
-            if (kev_hdr_type(h) != KEV_TYPE_CE)
-                return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
-            r->kr_note_off = off;
-            r->kr_note_nslots = n;
-            k->kw_off = o + KEV_SLOT_BYTES;
-            continue;
-        }
-        if (!r->kr_in_buf && !(cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER &&
-                               type == KEV_TYPE_S))
+            kev_hdr_event(h) == KEV_SYS_SLOG && w0 == KEV_LOSS_NOTE_OPCODE)
+            rc = skip_loss_note(r, off, h);
+        else if (!r->kr_in_buf && !(cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER &&
+                                    type == KEV_TYPE_S))
             return fail(r, KEV_ERR_CORRUPT, off, "event outside a buffer (expected CONTROL "
                         "BUFFER)", 0, 0, 0, 0);
-        if (k->kw_ncomb) {
-            if ((type != KEV_TYPE_CC && type != KEV_TYPE_CE) ||
-                (h & ~type_mask) != (k->kw_comb_hdr & ~type_mask) || t != k->kw_comb_t)
-                return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "unterminated combine event", 0,
-                            0, 0, 0);
-            if (k->kw_ncomb + 2 > 2u * KEV_MAX_COMBINE_SLOTS)
-                return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "combine event longer than ", "",
-                            KEV_MAX_COMBINE_SLOTS, " slots", NONUM);
-            r->kr_comb[k->kw_ncomb++] = w0;
-            r->kr_comb[k->kw_ncomb++] = w1;
-            if (type == KEV_TYPE_CC)
-                continue;
-            uint32_t ch = k->kw_comb_hdr;
-            *e = (struct kev_event){ ch, kev_hdr_class(ch), kev_hdr_event(ch), kev_hdr_cpu(ch),
-                                     k->kw_comb_t, 0, r->kr_comb, k->kw_ncomb, k->kw_ncomb / 2,
-                                     k->kw_comb_off };
-            k->kw_ncomb = 0;
-            return account(r, e) ? r->kr_err : 1;
-        }
-        if (type == KEV_TYPE_CC || type == KEV_TYPE_CE)
-            return fail(r, KEV_ERR_CORRUPT, off, "combine continuation without a begin slot", 0,
-                        0, 0, 0);
-        if (type == KEV_TYPE_CB) {
-            if (cls == KEV_C_CONTROL)
-                return fail(r, KEV_ERR_CORRUPT, off, "CONTROL events are never combined", 0, 0,
-                            0, 0);
-            k->kw_comb_hdr = h;
-            k->kw_comb_t = t;
-            k->kw_comb_off = off;
-            r->kr_comb[0] = w0;
-            r->kr_comb[1] = w1;
-            k->kw_ncomb = 2;
-            continue;
-        }
-        r->kr_comb[0] = w0;
-        r->kr_comb[1] = w1;
-        *e = (struct kev_event){ h, cls, kev_hdr_event(h), kev_hdr_cpu(h), t, 0, r->kr_comb, 2,
-                                 1, off };
-        return account(r, e) ? r->kr_err : 1;
+        else if (k->kw_ncomb)
+            rc = combine_slot(r, e, h, t, w0, w1);
+        else
+            rc = first_slot(r, e, off, h, t, w0, w1);
+        if (rc != -1)
+            return rc;
     }
-    if (k->kw_ncomb)
-        return fail(r, KEV_ERR_TRUNCATED, k->kw_comb_off, "file truncated inside a combine event",
-                    0, 0, 0, 0);
-    if (end != k->kw_off)
-        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated inside a slot", 0, 0, 0, 0);
-    if (r->kr_in_buf)
-        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated: buffer sequence ", "",
-                    r->kr_buf_seq, " has no BUFFER_END", NONUM);
-    if (r->kr_live) // the end of what has arrived of a file still being written
-        return 0;
-    return check_totals(r);
+    return walk_end(r);
 }
 
 // ---- time order across CPUs ------------------------------------------------------------------

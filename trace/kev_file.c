@@ -2,6 +2,7 @@
 // The .kev writer (see trace/kev_file.h and docs/kev-format.md). Freestanding, no allocation:
 // output goes into the caller's buffer; the first error sticks and later calls do nothing.
 #include <trace/kev_file.h>
+#include <trace/kev_digits.h>
 #include <trace/kev_ident.h>
 
 static size_t str_len(const char *s)
@@ -84,12 +85,7 @@ static void out_str(struct kev_out *o, const char *s)
 static void out_dec(struct kev_out *o, uint64_t v)
 {
     char tmp[24];
-    unsigned n = 0;
-    do {
-        tmp[sizeof(tmp) - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    kev_out_bytes(o, tmp + sizeof(tmp) - n, n);
+    kev_out_bytes(o, tmp, kev_put_dec(tmp, v));
 }
 
 // The first offset in h[from..end) where `what` begins, or (size_t)-1.
@@ -465,13 +461,8 @@ size_t kev_sp_end(struct kev_out *o)
 
 void kev_loss_note(struct kev_out *o, uint32_t t32, uint64_t lost)
 {
-    char msg[96], num[24];
-    unsigned n = 0, k = 0;
-    do
-        num[k++] = (char)('0' + lost % 10u);
-    while ((lost /= 10u) != 0 && k < sizeof(num));
-    while (k)
-        msg[n++] = num[--k];
+    char msg[96];
+    unsigned n = kev_put_dec(msg, lost);
     const char *tail = " events lost in this capture: see its DROPPED events";
     for (unsigned i = 0; tail[i] && n + 1 < sizeof(msg); i++)
         msg[n++] = tail[i];

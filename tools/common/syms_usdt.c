@@ -7,6 +7,7 @@
 // address for the lookups. Memory: one entry per site of the capture's programs.
 #include <kevhost/syms_usdt.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/tool_elf.h>
 #include <d/dusdt_note.h>
 #include <trace/kev_text.h>
 #include <fcntl.h>
@@ -55,20 +56,6 @@ static struct syms_usdt *add_site(void)
     return u;
 }
 
-// The section of e called name (NULL: none), its header in *sh.
-static Elf_Scn *section(Elf *e, const char *name, GElf_Shdr *sh)
-{
-    size_t shstrndx;
-    if (elf_getshdrstrndx(e, &shstrndx) != 0)
-        return NULL;
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-        const char *n;
-        if (gelf_getshdr(scn, sh) && (n = elf_strptr(e, shstrndx, sh->sh_name)) && !strcmp(n, name))
-            return scn;
-    }
-    return NULL;
-}
-
 // One program's sites (mod its module name, path its file); a file without notes has none.
 static void read_program(void *arg, const char *mod, const char *path, int given)
 {
@@ -78,9 +65,9 @@ static void read_program(void *arg, const char *mod, const char *path, int given
         return;
     Elf *e = elf_begin(fd, ELF_C_READ, NULL);
     GElf_Shdr sh, bh;
-    Elf_Scn *scn = e ? section(e, ".note.stapsdt", &sh) : NULL;
+    Elf_Scn *scn = e ? tool_elf_section(e, ".note.stapsdt", &sh) : NULL;
     Elf_Data *d = scn && sh.sh_type == SHT_NOTE ? elf_getdata(scn, NULL) : NULL;
-    uint64_t base_now = e && section(e, ".stapsdt.base", &bh) ? bh.sh_addr : 0;
+    uint64_t base_now = e && tool_elf_section(e, ".stapsdt.base", &bh) ? bh.sh_addr : 0;
     unsigned width = e && gelf_getclass(e) == ELFCLASS64 ? 8 : 4;
     struct dusdt_note nt;
     uint32_t off = 0;

@@ -5,18 +5,16 @@
 // places as NUL-terminated strings. A site's address is corrected by where .stapsdt.base
 // really is, as gdb does for a prelinked file (here always the same).
 #include <kevhost/tool_usdt.h>
+#include <kevhost/tool_elf.h>
 #include <kevhost/fbt_insn.h>
 #include <d/dpid_a64.h>
 #include <d/dpid_i386.h>
 #include <d/dpid_thumb.h>
 #include <d/dprobes.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define STAPSDT_TYPE 3u
 
@@ -356,90 +354,91 @@ int tool_usdt_load(const char *tool, const char *path)
     return tool_usdt_load_as(tool, path, mod);
 }
 
-int tool_usdt_load_as(const char *tool, const char *path, const char *module)
+// What reading a program's notes needs: the file (its tool and path for errors), its module
+// name, where its .stapsdt.base is now, its address width and whether it is i386's.
+struct note_ctx {
+    const char *tool, *path;
+    Elf *e;
+    char *mod;
+    uint64_t base_now;
+    size_t aw;
+    int i386;
+};
+
+// One stapsdt note (desc, descsz bytes) as a site of the program: 0, or -1 after saying why
+// (a note without its strings, more sites than the table holds).
+static int take_note(const struct note_ctx *c, const char *desc, size_t descsz)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+    size_t aw = c->aw;
+    uint64_t pc = 0, base = 0, sem = 0;
+    memcpy(&pc, desc, aw);      // (the host and the targets are little-endian)
+    memcpy(&base, desc + aw, aw);
+    memcpy(&sem, desc + 2 * aw, aw);
+    const char *prov = desc + 3 * aw, *end = desc + descsz;
+    const char *pname = memchr(prov, 0, (size_t)(end - prov));
+    const char *args = pname ? memchr(pname + 1, 0, (size_t)(end - pname - 1)) : NULL;
+    if (!args || !memchr(args + 1, 0, (size_t)(end - args - 1))) {
+        fprintf(stderr, "%s: %s: a stapsdt note without its strings\n", c->tool, c->path);
         return -1;
     }
-    elf_version(EV_CURRENT);
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    size_t shstrndx;
-    int found = 0, rc = 0;
-    if (!e || elf_getshdrstrndx(e, &shstrndx) != 0) {
-        fprintf(stderr, "%s: %s: not an ELF file\n", tool, path);
-        rc = -1;
-        goto out;
+    if (nsites == DPROBE_USDT_MAX) {
+        fprintf(stderr, "%s: %s: more than %u USDT sites in all\n", c->tool, c->path,
+                DPROBE_USDT_MAX);
+        return -1;
     }
-    char *mod = strdup(module);
-    if (load_functions(tool, path, e, mod) < 0) {
-        rc = -1;
-        goto out;
-    }
-    uint64_t base_now = 0;
-    int wide = gelf_getclass(e) == ELFCLASS64;
-    GElf_Ehdr eh;
-    int i386 = gelf_getehdr(e, &eh) && eh.e_machine == EM_386;
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-        GElf_Shdr sh;
-        const char *name;
-        if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
-            !strcmp(name, ".stapsdt.base"))
-            base_now = sh.sh_addr;
-    }
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-        GElf_Shdr sh;
-        const char *name;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
-            !(name = elf_strptr(e, shstrndx, sh.sh_name)) || strcmp(name, ".note.stapsdt"))
+    if (c->base_now && base)
+        pc += c->base_now - base;
+    struct dprobe_usdt *u = &sites[nsites++];
+    u->prov = strdup(prov);
+    u->name = strdup(pname + 1);
+    u->args = c->i386 ? args_i386(c->e, args + 1) : strdup(args + 1);
+    u->mod = c->mod;
+    u->func = func_of(c->e, pc);
+    u->addr = (uint32_t)pc;
+    u->sem = (uint32_t)sem;
+    return 0;
+}
+
+// The program's stapsdt notes as sites: how many, or -1 after saying why.
+static int take_notes(const struct note_ctx *c)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = tool_elf_section(c->e, ".note.stapsdt", &sh);
+    Elf_Data *d = scn && sh.sh_type == SHT_NOTE ? elf_getdata(scn, NULL) : NULL;
+    GElf_Nhdr nh;
+    size_t off = 0, noff, doff;
+    int found = 0;
+    while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+        if (nh.n_type != STAPSDT_TYPE || nh.n_namesz != 8 ||
+            memcmp((const char *)d->d_buf + noff, "stapsdt", 8) || nh.n_descsz < 3 * c->aw + 3)
             continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        GElf_Nhdr nh;
-        size_t off = 0, noff, doff;
-        while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-            const char *desc = (const char *)d->d_buf + doff;
-            size_t aw = wide ? 8 : 4;
-            if (nh.n_type != STAPSDT_TYPE || nh.n_namesz != 8 ||
-                memcmp((const char *)d->d_buf + noff, "stapsdt", 8) || nh.n_descsz < 3 * aw + 3)
-                continue;
-            uint64_t pc = 0, base = 0, sem = 0;
-            memcpy(&pc, desc, aw);      // (the host and the targets are little-endian)
-            memcpy(&base, desc + aw, aw);
-            memcpy(&sem, desc + 2 * aw, aw);
-            const char *prov = desc + 3 * aw, *end = desc + nh.n_descsz;
-            const char *pname = memchr(prov, 0, (size_t)(end - prov));
-            const char *args = pname ? memchr(pname + 1, 0, (size_t)(end - pname - 1)) : NULL;
-            if (!args || !memchr(args + 1, 0, (size_t)(end - args - 1))) {
-                fprintf(stderr, "%s: %s: a stapsdt note without its strings\n", tool, path);
-                rc = -1;
-                goto out;
-            }
-            if (nsites == DPROBE_USDT_MAX) {
-                fprintf(stderr, "%s: %s: more than %u USDT sites in all\n", tool, path,
-                        DPROBE_USDT_MAX);
-                rc = -1;
-                goto out;
-            }
-            if (base_now && base)
-                pc += base_now - base;
-            struct dprobe_usdt *u = &sites[nsites++];
-            u->prov = strdup(prov);
-            u->name = strdup(pname + 1);
-            u->args = i386 ? args_i386(e, args + 1) : strdup(args + 1);
-            u->mod = mod;
-            u->func = func_of(e, pc);
-            u->addr = (uint32_t)pc;
-            u->sem = (uint32_t)sem;
-            found++;
-        }
+        if (take_note(c, (const char *)d->d_buf + doff, nh.n_descsz) < 0)
+            return -1;
+        found++;
     }
-    dprobe_usdt_use(sites, nsites);
-    rc = found;
-out:
-    if (e)
-        elf_end(e);
-    close(fd);
+    return found;
+}
+
+int tool_usdt_load_as(const char *tool, const char *path, const char *module)
+{
+    struct note_ctx c = { .tool = tool, .path = path };
+    int fd;
+    c.e = tool_elf_open(tool, path, &fd);
+    if (!c.e)
+        return -1;
+    c.mod = strdup(module);
+    int rc = load_functions(tool, path, c.e, c.mod);
+    if (rc == 0) {
+        GElf_Shdr sh;
+        GElf_Ehdr eh;
+        c.base_now = tool_elf_section(c.e, ".stapsdt.base", &sh) ? sh.sh_addr : 0;
+        c.aw = gelf_getclass(c.e) == ELFCLASS64 ? 8 : 4;
+        c.i386 = gelf_getehdr(c.e, &eh) && eh.e_machine == EM_386;
+        rc = take_notes(&c);
+        if (rc >= 0)
+            dprobe_usdt_use(sites, nsites);
+    }
+    tool_elf_close(c.e, fd);
     return rc;
 }
 

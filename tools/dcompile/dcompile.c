@@ -231,13 +231,20 @@ static char *read_program(const char *script, const char *inline_src, int cpp, i
     return src;
 }
 
-int main(int argc, char **argv)
-{
-    struct dobj_file_hdr h;
-    dobj_defaults(&h);
-    const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL, *hz_out = NULL;
+/* What the command line asks for: the program (-s or -n), its output, the options the
+ * compile and the object take, and the script's arguments, argv[ind..argc) (argc counts what
+ * is left once --elf and --kernel are taken out). */
+struct dc_opts {
+    const char *script, *inline_src, *out, *target, *hz_out;
     char *xs[32];
-    int nx = 0, opt, zdefs = 0, cpp = 0;
+    int nx, zdefs, cpp, ind, argc;
+};
+
+/* parse_args: the options into o and h (-q); -1 to go on, else the exit status (0 after
+ * --help, 2 bad usage, said). */
+static int parse_args(int argc, char **argv, struct dc_opts *o, struct dobj_file_hdr *h)
+{
+    int opt;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help")) {
             tool_help(&cmd, stdout);
@@ -249,65 +256,111 @@ int main(int argc, char **argv)
     struct tool_args a = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
-        case 'q': h.quiet = 1; break;
-        case 'Z': zdefs = 1; break;
-        case 'C': cpp = 1; break;
+        case 'q': h->quiet = 1; break;
+        case 'Z': o->zdefs = 1; break;
+        case 'C': o->cpp = 1; break;
         case 'x':
-            if (nx == 32)
+            if (o->nx == 32)
                 return tool_usage_error(&cmd, "more than 32 -x options");
-            xs[nx++] = (char *)a.val;
+            o->xs[o->nx++] = (char *)a.val;
             break;
-        case 's': script = a.val; break;
-        case 'n': inline_src = a.val; break;
-        case 'o': out = a.val; break;
-        case 'T': target = a.val; break;
-        case TOOL_OPT_LONG + 2: hz_out = a.val; break;
+        case 's': o->script = a.val; break;
+        case 'n': o->inline_src = a.val; break;
+        case 'o': o->out = a.val; break;
+        case 'T': o->target = a.val; break;
+        case TOOL_OPT_LONG + 2: o->hz_out = a.val; break;
         default: return tool_opts_exit(opt);
         }
     }
-    if (!out)
+    if (!o->out)
         return tool_usage_error(&cmd, "-o FILE is required");
     row_probes_use("dcompile");     /* the rows' own probes, numbered as the kernel numbers them */
-    if (!!script == !!inline_src)
+    if (!!o->script == !!o->inline_src)
         return tool_usage_error(&cmd, "give one program: -s FILE or -n TEXT");
+    o->ind = a.ind;
+    o->argc = argc;
+    return -1;
+}
+
+/* script_macros: the script's macros: the operands as its arguments, $1 on ($0 the script,
+ * as dtrace(1M)'s), and -x defaultargs and argref; -x strsize is the compiler's (as the host
+ * dtrace's), set in *in. */
+static void script_macros(const struct dc_opts *o, char **argv, struct dcc_macros *macros,
+                          struct dcc_in *in)
+{
+    const char **args = calloc((size_t)(o->argc - o->ind) + 2u, sizeof(*args));
+    unsigned nargs = 0;
+    args[nargs++] = o->script ? o->script : "dcompile";
+    for (int k = o->ind; k < o->argc; k++)
+        args[nargs++] = argv[k];
+    *macros = (struct dcc_macros){ .noids = 1, .pid_at_run = 1, .argv = args, .argc = nargs };
+    for (int i = 0; i < o->nx; i++) {
+        uint64_t v;
+        if (!strncmp(o->xs[i], "strsize=", 8) && d_optval_size(o->xs[i] + 8, &v) == 0 &&
+            v >= 2 && v <= DIF_STRSIZE_MAX)
+            in->strsize = (unsigned)v;
+        macros->defaultargs |= !strcmp(o->xs[i], "defaultargs");
+        macros->argref |= !strcmp(o->xs[i], "argref");
+    }
+}
+
+/* bind_script_target: $target in the program bound to the -T program (else the one its
+ * pid$target probes name) when the program starts (d/dtarget.h): *src replaced; the exit
+ * status after saying why it cannot be, else -1. */
+static int bind_script_target(char **src, size_t len, const char *target, struct dcc_in *in,
+                              int quiet)
+{
+    if (!strstr(*src, "$target"))
+        return -1;
+    if (!target && !(target = target_program(*src, len, in, quiet)))
+        return 1;
+    char *bound = bind_target(*src, len, target, &in->len);
+    if (!bound) {
+        fprintf(stderr, "dcompile: -T %s: not a program name\n", target);
+        return 2;
+    }
+    free(*src);
+    *src = bound;
+    in->src = bound;
+    return -1;
+}
+
+/* write_object: the object file: its header, then the compiled program. 0, or 1 after saying
+ * why. */
+static int write_object(const char *out, const struct dobj_file_hdr *h, const struct dcc_out *co)
+{
+    FILE *f = fopen(out, "wb");
+    if (!f || fwrite(h, sizeof(*h), 1, f) != 1 || fwrite(co->obj, 1, co->objlen, f) != co->objlen ||
+        fclose(f) != 0) {
+        fprintf(stderr, "dcompile: cannot write %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct dobj_file_hdr h;
+    dobj_defaults(&h);
+    struct dc_opts o = { 0 };
+    int rc = parse_args(argc, argv, &o, &h);
+    if (rc >= 0)
+        return rc;
     size_t len = 0;
-    char *src = read_program(script, inline_src, cpp, zdefs, &len);
+    char *src = read_program(o.script, o.inline_src, o.cpp, o.zdefs, &len);
     if (!src)
         return 1;
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
-    /* the operands are the script's arguments, $1 on; $0 the script, as dtrace(1M)'s */
-    const char **args = calloc((size_t)(argc - a.ind) + 2u, sizeof(*args));
-    unsigned nargs = 0;
-    args[nargs++] = script ? script : "dcompile";
-    for (int k = a.ind; k < argc; k++)
-        args[nargs++] = argv[k];
-    struct dcc_macros macros = { .noids = 1, .pid_at_run = 1, .argv = args, .argc = nargs };
+    struct dcc_macros macros;
     struct dcc_in in = { .src = src, .len = len, .macros = &macros, 0 };
-    for (int i = 0; i < nx; i++) {  /* -x strsize is the compiler's (as the host dtrace's) */
-        uint64_t v;
-        if (!strncmp(xs[i], "strsize=", 8) && d_optval_size(xs[i] + 8, &v) == 0 && v >= 2 &&
-            v <= DIF_STRSIZE_MAX)
-            in.strsize = (unsigned)v;
-        macros.defaultargs |= !strcmp(xs[i], "defaultargs");
-        macros.argref |= !strcmp(xs[i], "argref");
-    }
-    if (strstr(src, "$target")) {  /* bound when the program starts (d/dtarget.h) */
-        if (!target && !(target = target_program(src, len, &in, h.quiet)))
-            return 1;
-        char *bound = bind_target(src, len, target, &in.len);
-        if (!bound) {
-            fprintf(stderr, "dcompile: -T %s: not a program name\n", target);
-            return 2;
-        }
-        free(src);
-        src = bound;
-        in.src = src;
-    }
+    script_macros(&o, argv, &macros, &in);
+    if ((rc = bind_script_target(&src, len, o.target, &in, h.quiet)) >= 0)
+        return rc;
     static struct dcc_out co;
     if (!arena || dcc_compile(&in, arena, arena_len, &co) < 0) {
         fprintf(stderr, "dtrace: failed to compile script %s: %s\n",
-                script ? script : "(inline)", co.err);
+                o.script ? o.script : "(inline)", co.err);
         return 1;
     }
     if (co.pid_skipped) /* a pid glob placed what it could: say what it left out */
@@ -315,16 +368,12 @@ int main(int argc, char **argv)
                 co.pid_skipped, co.pid_skipped == 1 ? "" : "s", co.pid_skip_func,
                 co.pid_skip_why);
     char why[128];
-    if (dobj_apply_options(&h, &co, xs, nx, why, sizeof(why)) != 0) {
+    if (dobj_apply_options(&h, &co, o.xs, o.nx, why, sizeof(why)) != 0) {
         fprintf(stderr, "dcompile: %s\n", why);
         return 1;
     }
     h.objlen = (uint32_t)co.objlen;
-    FILE *f = fopen(out, "wb");
-    if (!f || fwrite(&h, sizeof(h), 1, f) != 1 || fwrite(co.obj, 1, co.objlen, f) != co.objlen ||
-        fclose(f) != 0) {
-        fprintf(stderr, "dcompile: cannot write %s: %s\n", out, strerror(errno));
+    if (write_object(o.out, &h, &co))
         return 1;
-    }
-    return hz_out ? write_sample_hz(hz_out, &co) : 0;
+    return o.hz_out ? write_sample_hz(o.hz_out, &co) : 0;
 }

@@ -268,16 +268,27 @@ static void load_symbols(void)
     qsort(maps, nmaps, sizeof(*maps), cmp_map);
 }
 
-static int func_at(uint64_t addr)
+// The number of entries of a sorted array whose address is at or below addr (addr_of(i): entry
+// i's): the one holding addr is the last of them.
+static size_t at_or_below(size_t n, uint64_t (*addr_of)(size_t), uint64_t addr)
 {
-    size_t lo = 0, hi = nfuncs;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (funcs[mid].addr <= addr)
+        if (addr_of(mid) <= addr)
             lo = mid + 1;
         else
             hi = mid;
     }
+    return lo;
+}
+
+static uint64_t func_addr(size_t i) { return funcs[i].addr; }
+static uint64_t map_addr(size_t i) { return maps[i].addr; }
+
+static int func_at(uint64_t addr)
+{
+    size_t lo = at_or_below(nfuncs, func_addr, addr);
     if (!lo || addr - funcs[lo - 1].addr >= funcs[lo - 1].size)
         return -1;
     return (int)(lo - 1);
@@ -286,14 +297,7 @@ static int func_at(uint64_t addr)
 // Whether addr lies in data placed inside code (an ARM $d run); *end: where it ends.
 static int in_data(uint64_t addr, uint64_t *end)
 {
-    size_t lo = 0, hi = nmaps;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (maps[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = at_or_below(nmaps, map_addr, addr);
     if (!lo || !maps[lo - 1].data)
         return 0;
     *end = lo < nmaps ? maps[lo].addr : UINT64_MAX;
@@ -624,6 +628,75 @@ static void entry_check(struct func *f, const struct insn *first)
     }
 }
 
+// An exit of f at pc (a return, or a jump out of it: a tail call), its return address where
+// ra says; refused past the room for exits.
+static void add_exit(struct func *f, const struct insn *in, uint64_t pc, unsigned ra)
+{
+    if (f->nexits == sizeof(f->exit_addr) / sizeof(f->exit_addr[0])) {
+        refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, in, pc);
+        snprintf(f->insn_why, sizeof(f->insn_why), "more than %u exits", f->nexits);
+        return;
+    }
+    f->exit_ra[f->nexits] = ra;
+    f->exit_addr[f->nexits++] = pc;
+}
+
+// What instruction in at pc tells of f: a call (for the rules' trees), an indirect call or
+// jump, a branch back to its entry, an exit, or an exit that cannot be replaced (conditional:
+// in an IT block).
+static void take_insn(struct func *f, const struct insn *in, uint64_t pc, int conditional)
+{
+    int outside = in->target < f->addr || in->target >= f->addr + f->size;
+    switch (in->cls) {
+    case I_CALL:
+        add_call(f, in->target);
+        return;
+    case I_ICALL:
+        if (!f->indirect_at)
+            f->indirect_at = pc;
+        return;
+    case I_BRANCH: case I_CBRANCH:
+        if (!outside) {
+            if (in->target == f->addr)
+                refuse(f, &f->insn_entry_why, DFBT_WHY_LOOP, in, pc);
+            return;
+        }
+        add_call(f, in->target);   // a tail call
+        if (in->cls == I_CBRANCH || conditional)
+            refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, in, pc);
+        else
+            add_exit(f, in, pc, EXIT_TAIL | DFBT_RA_LR);
+        return;
+    case I_RET: case I_IJUMP:
+        if (in->cls == I_IJUMP && !f->indirect_at)
+            f->indirect_at = pc;
+        if (conditional || in->unsure)
+            refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, in, pc);
+        else
+            add_exit(f, in, pc, in->cls == I_RET ? in->ra : EXIT_TAIL | DFBT_RA_LR);
+        return;
+    default:
+        return;
+    }
+}
+
+// What f's shape refuses once its instructions are read: an entry no instruction stands at, a
+// GCC name.cold part, a function that never returns.
+static void refuse_by_shape(struct func *f, int have_first)
+{
+    if (!have_first)
+        refuse(f, &f->insn_entry_why, DFBT_WHY_NODATA, NULL, f->addr);
+    // GCC's name.cold: the rarely run part of a function, placed apart and entered by a jump
+    // (its "entry" has no caller's return address, and its returns are its function's, whose
+    // jump into it stands for them: a tail call's return)
+    if (strstr(f->name, ".cold")) {
+        refuse(f, &f->insn_entry_why, DFBT_WHY_PART, NULL, f->addr);
+        refuse(f, &f->insn_return_why, DFBT_WHY_PART, NULL, f->addr);
+    }
+    if (!f->nexits)
+        refuse(f, &f->insn_return_why, DFBT_WHY_NORETURN, NULL, f->addr);
+}
+
 // Decodes f's instructions: its calls (for the rules' trees), whether its first instruction
 // can run out of line, and its exits (or why one cannot be replaced).
 static void analyse(struct func *f, int list_insns)
@@ -662,65 +735,13 @@ static void analyse(struct func *f, int list_insns)
             first = in;
             have_first = 1;
         }
-        int outside = in.target < f->addr || in.target >= end;
-        unsigned ra = EXIT_TAIL | DFBT_RA_LR;
-        switch (in.cls) {
-        case I_IT:
+        if (in.cls == I_IT)
             it_left = in.it;
-            break;
-        case I_CALL:
-            add_call(f, in.target);
-            break;
-        case I_ICALL:
-            if (!f->indirect_at)
-                f->indirect_at = pc;
-            break;
-        case I_BRANCH: case I_CBRANCH:
-            if (!outside) {
-                if (in.target == f->addr)
-                    refuse(f, &f->insn_entry_why, DFBT_WHY_LOOP, &in, pc);
-                break;
-            }
-            add_call(f, in.target);   // a tail call
-            if (in.cls == I_CBRANCH || conditional) {
-                refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, &in, pc);
-                break;
-            }
-            goto exit;
-        case I_RET: case I_IJUMP:
-            if (in.cls == I_IJUMP && !f->indirect_at)
-                f->indirect_at = pc;
-            if (conditional || in.unsure) {
-                refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, &in, pc);
-                break;
-            }
-            if (in.cls == I_RET)
-                ra = in.ra;
-        exit:
-            if (f->nexits == sizeof(f->exit_addr) / sizeof(f->exit_addr[0])) {
-                refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, &in, pc);
-                snprintf(f->insn_why, sizeof(f->insn_why), "more than %u exits", f->nexits);
-                break;
-            }
-            f->exit_ra[f->nexits] = ra;
-            f->exit_addr[f->nexits++] = pc;
-            break;
-        default:
-            break;
-        }
+        else
+            take_insn(f, &in, pc, conditional);
         pc += in.len;
     }
-    if (!have_first)
-        refuse(f, &f->insn_entry_why, DFBT_WHY_NODATA, NULL, f->addr);
-    // GCC's name.cold: the rarely run part of a function, placed apart and entered by a jump
-    // (its "entry" has no caller's return address, and its returns are its function's, whose
-    // jump into it stands for them: a tail call's return)
-    if (strstr(f->name, ".cold")) {
-        refuse(f, &f->insn_entry_why, DFBT_WHY_PART, NULL, f->addr);
-        refuse(f, &f->insn_return_why, DFBT_WHY_PART, NULL, f->addr);
-    }
-    if (!f->nexits)
-        refuse(f, &f->insn_return_why, DFBT_WHY_NORETURN, NULL, f->addr);
+    refuse_by_shape(f, have_first);
     if (list_insns || f->insn_entry_why != DFBT_OK)
         return;
     entry_check(f, &first);
@@ -909,91 +930,116 @@ static void text_range(struct dfbt_hdr *h)
     }
 }
 
+// The table's layout in o: the header, room for the functions' records, their names (their
+// offsets in *name_off), room for the sites' records and their slots; h says where each is.
+// The number of sites.
+static size_t lay_out(struct out *o, struct dfbt_hdr *h, uint32_t **name_off)
+{
+    h->dh_magic = DFBT_MAGIC;
+    h->dh_version = DFBT_VERSION;
+    h->dh_arch = isa->arch;
+    h->dh_addr = (uint32_t)img.table_addr;
+    h->dh_nfuncs = (uint32_t)nfuncs;
+    out_put(o, h, sizeof(*h));
+    h->dh_funcs_off = (uint32_t)o->len;
+    out_put(o, NULL, nfuncs * sizeof(struct dfbt_func));
+    h->dh_strs_off = (uint32_t)o->len;
+    *name_off = xcalloc(nfuncs, sizeof(uint32_t));
+    for (size_t i = 0; i < nfuncs; i++)
+        (*name_off)[i] = (uint32_t)(out_put(o, funcs[i].name, strlen(funcs[i].name) + 1) -
+                                    h->dh_strs_off);
+    h->dh_strs_len = (uint32_t)o->len - h->dh_strs_off;
+    out_align(o, 4);
+    h->dh_desc_len = (uint32_t)o->len;
+    h->dh_sites_off = (uint32_t)o->len;
+    size_t nsites = 0;
+    for (size_t i = 0; i < nfuncs; i++)
+        nsites += funcs[i].nsites;
+    h->dh_nsites = (uint32_t)nsites;
+    out_put(o, NULL, nsites * sizeof(struct dfbt_site));
+    out_align(o, 16);
+    h->dh_slots_off = (uint32_t)o->len;
+    h->dh_slots_len = (uint32_t)(nsites * DFBT_SLOT_BYTES);
+    out_put(o, NULL, h->dh_slots_len);
+    h->dh_len = (uint32_t)o->len;
+    text_range(h);
+    return nsites;
+}
+
+// Function f's record: where it is, its name, its first site, why it cannot be probed, its
+// arguments' types and places.
+static struct dfbt_func func_record(const struct func *f, uint32_t name_off, size_t site)
+{
+    struct dfbt_func df = { 0 };
+    df.df_addr = (uint32_t)f->addr;
+    df.df_size = (uint32_t)f->size;
+    df.df_name = name_off;
+    df.df_site = (uint32_t)site;
+    df.df_nsites = (uint16_t)f->nsites;
+    df.df_entry_why = (uint8_t)f->entry_why;
+    df.df_return_why = (uint8_t)f->return_why;
+    df.df_why_func = f->callee_of >= 0 ? (uint16_t)f->callee_of : 0;
+    df.df_nargs = (uint8_t)f->nargs;
+    df.df_ret_type = (uint8_t)f->ret_type;
+    memcpy(df.df_arg_type, f->arg_type, sizeof(df.df_arg_type));
+    memset(df.df_arg_loc, DFBT_LOC_NONE, sizeof(df.df_arg_loc));
+    memset(df.df_arg_hi, DFBT_LOC_NONE, sizeof(df.df_arg_hi));
+    memcpy(df.df_arg_loc, f->arg_loc, f->nargs);
+    memcpy(df.df_arg_hi, f->arg_hi, f->nargs);
+    return df;
+}
+
+// Site s, function i's site k: its record in o, its slot's out-of-line code written at the
+// slot (dies when the instruction has none there), a --slots line; the code's length.
+static uint8_t site_record(struct out *o, const struct dfbt_hdr *h, size_t i, unsigned k,
+                           size_t s, FILE *slots)
+{
+    const struct func *f = &funcs[i];
+    struct dfbt_site ds = { 0 };
+    uint64_t slot_addr = img.table_addr + h->dh_slots_off + s * DFBT_SLOT_BYTES;
+    ds.ds_addr = (uint32_t)f->site_addr[k];
+    ds.ds_len = (uint8_t)isa->trap_len;
+    image_read(f->site_addr[k], &ds.ds_orig, isa->trap_len);
+    ds.ds_slot = (uint32_t)slot_addr;
+    ds.ds_func = (uint16_t)i;
+    ds.ds_kind = f->site_kind[k];
+    ds.ds_ra = f->site_ra[k];
+    uint8_t code[16];
+    struct insn in;
+    size_t avail = f->addr + f->size - f->site_addr[k];
+    if (avail > sizeof(code))
+        avail = sizeof(code);
+    const char *why = "";
+    int code_len = -1;
+    if (image_read(f->site_addr[k], code, avail) != 0 ||
+        isa->decode(code, avail, f->site_addr[k], &in) != 0 ||
+        (code_len = isa->slot(code, &in, f->site_addr[k], slot_addr, image_read,
+                              o->buf + h->dh_slots_off + s * DFBT_SLOT_BYTES, &why)) < 0)
+        die("%s+0x%" PRIx64 ": no out-of-line code at the table's address: %s",
+            f->name, f->site_addr[k] - f->addr, why);
+    memcpy(o->buf + h->dh_sites_off + s * sizeof(ds), &ds, sizeof(ds));
+    if (slots)
+        fprintf(slots, "%08x %08x %u %u %s\n", ds.ds_addr, ds.ds_slot, ds.ds_kind, in.len,
+                f->name);
+    return (uint8_t)code_len;
+}
+
 static void write_table(const char *path, FILE *list, FILE *slots)
 {
     struct out o = { 0 };
     struct dfbt_hdr h = { 0 };
-    h.dh_magic = DFBT_MAGIC;
-    h.dh_version = DFBT_VERSION;
-    h.dh_arch = isa->arch;
-    h.dh_addr = (uint32_t)img.table_addr;
-    h.dh_nfuncs = (uint32_t)nfuncs;
-    out_put(&o, &h, sizeof(h));
-    h.dh_funcs_off = (uint32_t)o.len;
-    out_put(&o, NULL, nfuncs * sizeof(struct dfbt_func));
-    h.dh_strs_off = (uint32_t)o.len;
-    uint32_t *name_off = xcalloc(nfuncs, sizeof(uint32_t));
-    for (size_t i = 0; i < nfuncs; i++)
-        name_off[i] = (uint32_t)(out_put(&o, funcs[i].name, strlen(funcs[i].name) + 1) -
-                                 h.dh_strs_off);
-    h.dh_strs_len = (uint32_t)o.len - h.dh_strs_off;
-    out_align(&o, 4);
-    h.dh_desc_len = (uint32_t)o.len;
-    h.dh_sites_off = (uint32_t)o.len;
-    size_t nsites = 0;
-    for (size_t i = 0; i < nfuncs; i++)
-        nsites += funcs[i].nsites;
-    h.dh_nsites = (uint32_t)nsites;
-    out_put(&o, NULL, nsites * sizeof(struct dfbt_site));
-    out_align(&o, 16);
-    h.dh_slots_off = (uint32_t)o.len;
-    h.dh_slots_len = (uint32_t)(nsites * DFBT_SLOT_BYTES);
-    out_put(&o, NULL, h.dh_slots_len);
-    h.dh_len = (uint32_t)o.len;
-    text_range(&h);
-    size_t s = 0;
+    uint32_t *name_off;
+    size_t nsites = lay_out(&o, &h, &name_off), s = 0;
     unsigned n_entry = 0, n_return = 0;
     uint8_t *slot_code = xcalloc(nsites, 1);
     for (size_t i = 0; i < nfuncs; i++) {
-        struct func *f = &funcs[i];
-        struct dfbt_func df = { 0 };
-        df.df_addr = (uint32_t)f->addr;
-        df.df_size = (uint32_t)f->size;
-        df.df_name = name_off[i];
-        df.df_site = (uint32_t)s;
-        df.df_nsites = (uint16_t)f->nsites;
-        df.df_entry_why = (uint8_t)f->entry_why;
-        df.df_return_why = (uint8_t)f->return_why;
-        df.df_why_func = f->callee_of >= 0 ? (uint16_t)f->callee_of : 0;
-        df.df_nargs = (uint8_t)f->nargs;
-        df.df_ret_type = (uint8_t)f->ret_type;
-        memcpy(df.df_arg_type, f->arg_type, sizeof(df.df_arg_type));
-        memset(df.df_arg_loc, DFBT_LOC_NONE, sizeof(df.df_arg_loc));
-        memset(df.df_arg_hi, DFBT_LOC_NONE, sizeof(df.df_arg_hi));
-        memcpy(df.df_arg_loc, f->arg_loc, f->nargs);
-        memcpy(df.df_arg_hi, f->arg_hi, f->nargs);
+        const struct func *f = &funcs[i];
+        struct dfbt_func df = func_record(f, name_off[i], s);
         memcpy(o.buf + h.dh_funcs_off + i * sizeof(df), &df, sizeof(df));
         n_entry += f->entry_why == DFBT_OK;
         n_return += f->return_why == DFBT_OK;
-        for (unsigned k = 0; k < f->nsites; k++, s++) {
-            struct dfbt_site ds = { 0 };
-            uint64_t slot_addr = img.table_addr + h.dh_slots_off + s * DFBT_SLOT_BYTES;
-            ds.ds_addr = (uint32_t)f->site_addr[k];
-            ds.ds_len = (uint8_t)isa->trap_len;
-            image_read(f->site_addr[k], &ds.ds_orig, isa->trap_len);
-            ds.ds_slot = (uint32_t)slot_addr;
-            ds.ds_func = (uint16_t)i;
-            ds.ds_kind = f->site_kind[k];
-            ds.ds_ra = f->site_ra[k];
-            uint8_t code[16];
-            struct insn in;
-            size_t avail = f->addr + f->size - f->site_addr[k];
-            if (avail > sizeof(code))
-                avail = sizeof(code);
-            const char *why = "";
-            int code_len = -1;
-            if (image_read(f->site_addr[k], code, avail) != 0 ||
-                isa->decode(code, avail, f->site_addr[k], &in) != 0 ||
-                (code_len = isa->slot(code, &in, f->site_addr[k], slot_addr, image_read,
-                                      o.buf + h.dh_slots_off + s * DFBT_SLOT_BYTES, &why)) < 0)
-                die("%s+0x%" PRIx64 ": no out-of-line code at the table's address: %s",
-                    f->name, f->site_addr[k] - f->addr, why);
-            slot_code[s] = (uint8_t)code_len;
-            memcpy(o.buf + h.dh_sites_off + s * sizeof(ds), &ds, sizeof(ds));
-            if (slots)
-                fprintf(slots, "%08x %08x %u %u %s\n", ds.ds_addr, ds.ds_slot, ds.ds_kind,
-                        in.len, f->name);
-        }
+        for (unsigned k = 0; k < f->nsites; k++, s++)
+            slot_code[s] = site_record(&o, &h, i, k, s, slots);
     }
     memcpy(o.buf, &h, sizeof(h));
     write_asm(path, o.buf, o.len, h.dh_slots_off, slot_code, nsites);

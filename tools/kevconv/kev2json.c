@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_args.h"
 #include <kevhost/conv_fault.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
@@ -418,6 +419,23 @@ static void irq_name(char *out, uint32_t irq)
     out[4 + kx_put_dec(out + 4, irq)] = 0;
 }
 
+// A slice's name on interrupt irq's track: "irq N" (what 1) or "handler" (2).
+static void irq_slice_name(char name[32], uint32_t irq, unsigned what)
+{
+    if (what == 2)
+        snprintf(name, 32, "handler");
+    else
+        irq_name(name, irq);
+}
+
+// A record's args from the interrupt event e: its line, then its fields; the record ends.
+static void irq_args(struct conv *c, uint32_t irq, const struct kev_event *e)
+{
+    o_str(&c->o, ",\"args\":{\"irq\":"), put_u64(&c->o, irq);
+    fields_arg(c, e);
+    o_str(&c->o, "}}");
+}
+
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
 // e: the event that ends it (its fields become the end's args), NULL for a derived end.
 static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
@@ -425,20 +443,37 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 {
     char name[32];
     rec_begin(c, "E", "kev.int", PID_IRQ, tid, t);
-    if (what == 2)
-        snprintf(name, sizeof(name), "handler");
-    else
-        irq_name(name, irq);
+    irq_slice_name(name, irq, what);
     name_field(c, name);
-    if (derived) {
+    if (derived)
         o_str(&c->o, ",\"args\":{\"derived\":1}}");
-    } else if (e) {
-        o_str(&c->o, ",\"args\":{\"irq\":"), put_u64(&c->o, irq);
-        fields_arg(c, e);
-        o_str(&c->o, "}}");
-    } else {
+    else if (e)
+        irq_args(c, irq, e);
+    else
         o_str(&c->o, "}");
-    }
+}
+
+// The begin of a slice on interrupt irq's track ("irq N" what 1, "handler" 2) at event e.
+static void irq_begin(struct conv *c, uint32_t irq, uint32_t tid, unsigned what,
+                      const struct kev_event *e)
+{
+    char name[32];
+    rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
+    irq_slice_name(name, irq, what);
+    name_field(c, name);
+    irq_args(c, irq, e);
+}
+
+// Derived ends at t for the slices open on irq's track (depth's bits: 1 "irq N", 2 the handler
+// inside it), the handler first; none is open after.
+static void irq_close_open(struct conv *c, uint32_t irq, uint32_t tid, uint8_t *depth,
+                           uint64_t t)
+{
+    if (*depth & 2)
+        irq_end(c, irq, tid, 2, 1, t, NULL);
+    if (*depth & 1)
+        irq_end(c, irq, tid, 1, 1, t, NULL);
+    *depth = 0;
 }
 
 // Interrupt slices: "irq N" from entry to exit, "handler" inside it (or alone when the
@@ -453,28 +488,16 @@ static void int_event(struct conv *c, const struct kev_event *e)
     c->irq_seen[cpu][irq < MAX_IRQ ? irq : MAX_IRQ] = 1;
     switch (e->ev) {
     case KEV_INT_ENTER:
-        if (depth) { // an earlier exit was lost: close what is open
-            if (*depth & 2)
-                irq_end(c, irq, tid, 2, 1, e->t64, NULL);
-            if (*depth & 1)
-                irq_end(c, irq, tid, 1, 1, e->t64, NULL);
-        }
-        rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        irq_name(name, irq);
-        name_field(c, name);
-        o_str(&c->o, ",\"args\":{\"irq\":"), put_u64(&c->o, irq);
-        fields_arg(c, e);
-        o_str(&c->o, "}}");
+        if (depth) // an earlier exit was lost: close what is open
+            irq_close_open(c, irq, tid, depth, e->t64);
+        irq_begin(c, irq, tid, 1, e);
         if (depth)
             *depth = 1;
         return;
     case KEV_INT_HANDLER_ENTER:
         if (depth && (*depth & 2)) // the handler's exit was lost
             irq_end(c, irq, tid, 2, 1, e->t64, NULL);
-        rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        o_str(&c->o, ",\"name\":\"handler\",\"args\":{\"irq\":"), put_u64(&c->o, irq);
-        fields_arg(c, e);
-        o_str(&c->o, "}}");
+        irq_begin(c, irq, tid, 2, e);
         if (depth)
             *depth |= 2;
         return;
@@ -501,9 +524,8 @@ static void int_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_int_name(e->ev);
     snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
     name_field(c, name);
-    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"irq\":"), put_u64(&c->o, irq);
-    fields_arg(c, e);
-    o_str(&c->o, "}}");
+    o_str(&c->o, ",\"s\":\"t\"");
+    irq_args(c, irq, e);
 }
 
 // A record on the track of whoever runs on e's CPU: the interrupt, else the current thread.
@@ -805,26 +827,19 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
     return 0;
 }
 
-// Names of every track, the loss after the last buffer, the totals.
-static void finish(struct conv *c)
+// What is still open when the trace ends ends with it: the faults being gathered, kernel
+// calls, interrupts, the CPUs' slices; then each CPU's loss after its last buffer.
+static void close_at_end(struct conv *c, uint64_t end)
 {
     struct cf_fault done;
     while (cf_flush(&c->faults, &done))
         fault_record(c, &done);
-    char label[80];
-    uint64_t end = c->m->last_t;
     for (unsigned i = 0; i <= KX_MAX_THREADS; i++) // slices still open end with the trace
         if (c->open_call[i])
             kcall_close(c, i < KX_MAX_THREADS ? (int)i : KX_NO_THREAD, i, end);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
-        for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
-            uint8_t *d = &c->irq_depth[cpu][irq];
-            if (*d & 2)
-                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end, NULL);
-            if (*d & 1)
-                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end, NULL);
-            *d = 0;
-        }
+        for (uint32_t irq = 0; irq < MAX_IRQ; irq++)
+            irq_close_open(c, irq, irq_tid(cpu, irq), &c->irq_depth[cpu][irq], end);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
         cpu_close(c, cpu, end);
         uint64_t lost = c->r->kr_have_trailer ? c->r->kr_trl_lost[cpu] : 0;
@@ -836,26 +851,42 @@ static void finish(struct conv *c)
                     (unsigned long long)(lost - c->lost_seen[cpu]));
         }
     }
+}
+
+// A track's name: metadata record NAME ("thread_name", "process_name") for (pid, tid).
+static void name_track(struct conv *c, const char *name, uint32_t pid, uint32_t tid,
+                       const char *text)
+{
+    o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+             name, pid, tid);
+    o_json_str(&c->o, text);
+    o_str(&c->o, "}}");
+}
+
+// The threads' tracks and their processes' names (every CPU's idle thread is the one track 0/0).
+static void name_threads(struct conv *c)
+{
+    char label[80];
     int idle_named = 0;
     for (unsigned i = 0; i < c->m->nth; i++) {
         uint32_t pid, tid;
         int idle = kx_is_idle(c->m, (int)i);
-        if (idle && idle_named++) // every CPU's idle thread is the one track 0/0
+        if (idle && idle_named++)
             continue;
         thread_ids(c, (int)i, &pid, &tid);
-        o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
-                      "\"args\":{\"name\":", pid, tid);
-        o_json_str(&c->o, idle ? kx_label_plain(c->m, (int)i, label, sizeof(label)) // all CPUs'
-                               : kx_label(c->m, (int)i, label, sizeof(label)));
-        o_str(&c->o, "}}");
+        name_track(c, "thread_name", pid, tid,
+                   idle ? kx_label_plain(c->m, (int)i, label, sizeof(label)) // all CPUs'
+                        : kx_label(c->m, (int)i, label, sizeof(label)));
         const struct kx_thread *t = &c->m->th[i];
-        if (t->comm[0] && !idle) {
-            o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
-                          "\"args\":{\"name\":", pid, tid);
-            o_json_str(&c->o, t->comm);
-            o_str(&c->o, "}}");
-        }
+        if (t->comm[0] && !idle)
+            name_track(c, "process_name", pid, tid, t->comm);
     }
+}
+
+// The Interrupts and CPUs processes, a track per CPU seen and per interrupt line seen: "irq N",
+// or with several CPUs taking interrupts "irq N on CPU c".
+static void name_cpus_and_irqs(struct conv *c)
+{
     o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                   "\"args\":{\"name\":\"Interrupts\"}}", PID_IRQ, TID_IRQ0);
     o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
@@ -882,6 +913,14 @@ static void finish(struct conv *c)
                           "\"args\":{\"name\":\"irq %u%s%s\"}}", PID_IRQ, irq_tid(cpu, irq),
                      irq, irq == MAX_IRQ ? " and above" : "", where);
         }
+}
+
+// The end of the file: what is open closed, the tracks' names, the totals.
+static void finish(struct conv *c)
+{
+    close_at_end(c, c->m->last_t);
+    name_threads(c);
+    name_cpus_and_irqs(c);
     o_printf(&c->o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"kev_events\":%llu,"
                   "\"kev_lost\":%llu,\"cycles_per_sec\":%llu}}\n",
             (unsigned long long)c->events, (unsigned long long)kev_lost_total(c->r),
@@ -890,18 +929,10 @@ static void finish(struct conv *c)
 
 int main(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    struct tool_args a = { argc, argv, 0, NULL };
-    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
-        if (id < 0)
-            return tool_opts_exit(id);
-        if (id == 'o')
-            out = a.val;
-        else if (syms_take(cmd.name, id, a.val) < 0)
-            return 2;
-    }
-    if (tool_one_file(&cmd, &a, &in))
-        return 2;
+    const char *in, *out;
+    int exit_now = conv_args(&cmd, argc, argv, &in, &out);
+    if (exit_now >= 0)
+        return exit_now;
     struct kx_file f;
     if (kx_open("kev2json", in, &f))
         return 1;

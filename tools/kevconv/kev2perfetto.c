@@ -68,6 +68,7 @@
 // trace processor's debug_annotation_parser.cc needs a name on each and takes one value).
 #include <stdlib.h>
 
+#include "conv_args.h"
 #include "kev2perfetto.h"
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_pass.h>
@@ -164,20 +165,51 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
     return c->werr || c->oom;
 }
 
+// What is open when the trace ends ends with it (faults being gathered, the CPUs' bundles,
+// kernel calls, sends never received, states, ready counts, function calls); then the trace's
+// closing packets: the loss after the last buffers (complete: the pass read the whole file),
+// the ftrace stats, the process tree, the function slices and the stack samples.
+static void close_at_end(struct conv *c, const struct kev_reader *r, unsigned ncpu, int complete)
+{
+    struct cf_fault done;
+    while (cf_flush(&c->faults, &done))
+        pf_fault_instant(c, &done);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        pf_flush_bundle(c, cpu);
+    if (complete)
+        pf_trailing_losses(c, r, ncpu);
+    for (unsigned th = 0; th <= KX_MAX_THREADS; th++) // calls still open end with the trace
+        if (c->kc_open[th])
+            pf_kcall_close(c, th < KX_MAX_THREADS ? (int)th : -1, c->m->last_t);
+    for (unsigned i = 0; i < KX_MSG_MAX; i++) // sends never received
+        pf_sent_place(c, r, i);
+    for (unsigned th = 0; th < KX_MAX_THREADS; th++) // states still held when the trace ended
+        pf_state_close(c, (int)th, c->m->last_t, STATE_TRACE_ENDED);
+    pf_ready_flush(c);
+    pf_ftrace_stats(c, 2, c->m->last_t, ncpu);
+    pf_process_tree(c);
+    kx_funcs_finish(c->funcs, &c->func_sink); // calls still open: their entries' instants
+    pf_func_slices(c);
+    kx_pf_stacks(&c->stacks, c->hz, pf_put_stack_packet, c);
+}
+
+// The converter's buffers.
+static void conv_free(struct conv *c)
+{
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        free(c->bundle[cpu].p);
+    free(c->ev.p), free(c->sub.p), free(c->pkt.p), free(c->out.p);
+    kx_stacks_free(&c->stacks);
+    kx_funcs_free(c->funcs);
+    free(c->rows);
+}
+
 int main(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    struct tool_args a = { argc, argv, 0, NULL };
-    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
-        if (id < 0)
-            return tool_opts_exit(id);
-        if (id == 'o')
-            out = a.val;
-        else if (syms_take(cmd.name, id, a.val) < 0)
-            return 2;
-    }
-    if (tool_one_file(&cmd, &a, &in))
-        return 2;
+    const char *in, *out;
+    int exit_now = conv_args(&cmd, argc, argv, &in, &out);
+    if (exit_now >= 0)
+        return exit_now;
     if (!out)
         return tool_usage_error(&cmd, "-o FILE is required");
     struct kx_file f;
@@ -208,26 +240,7 @@ int main(int argc, char **argv)
     pf_ftrace_stats(&c, 1, 0, ncpu);
     int rc = kx_pass_run("kev2perfetto", &f, &(struct kx_pass){ .m = &m, .on_event = on_event,
                                                                 .after = model_after, .user = &c });
-    struct cf_fault done;
-    while (cf_flush(&c.faults, &done))
-        pf_fault_instant(&c, &done);
-    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
-        pf_flush_bundle(&c, cpu);
-    if (!rc)
-        pf_trailing_losses(&c, f.r, ncpu);
-    for (unsigned th = 0; th <= KX_MAX_THREADS; th++) // calls still open end with the trace
-        if (c.kc_open[th])
-            pf_kcall_close(&c, th < KX_MAX_THREADS ? (int)th : -1, m.last_t);
-    for (unsigned i = 0; i < KX_MSG_MAX; i++) // sends never received
-        pf_sent_place(&c, f.r, i);
-    for (unsigned th = 0; th < KX_MAX_THREADS; th++) // states still held when the trace ended
-        pf_state_close(&c, (int)th, m.last_t, STATE_TRACE_ENDED);
-    pf_ready_flush(&c);
-    pf_ftrace_stats(&c, 2, m.last_t, ncpu);
-    pf_process_tree(&c);
-    kx_funcs_finish(c.funcs, &c.func_sink); // calls still open: their entries' instants
-    pf_func_slices(&c);
-    kx_pf_stacks(&c.stacks, c.hz, pf_put_stack_packet, &c);
+    close_at_end(&c, f.r, ncpu, !rc);
     if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
         rc = 1;
     pf_out_flush(&c);
@@ -235,12 +248,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);
         rc = 1;
     }
-    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
-        free(c.bundle[cpu].p);
-    free(c.ev.p), free(c.sub.p), free(c.pkt.p), free(c.out.p);
-    kx_stacks_free(&c.stacks);
-    kx_funcs_free(c.funcs);
-    free(c.rows);
+    conv_free(&c);
     syms_end();
     kx_close(&f);
     return rc;

@@ -169,6 +169,22 @@ static void snapshot(uint64_t t)
     ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
 }
 
+// A message from process `from` (in its MsgSend) to `to` (blocked receiving), now: sent on
+// connection coid (the kernel's style, -k: the receiver's rcvid kid, with the receive in the
+// sender's context), the sender REPLY-blocked, the receiver ready, running at t_run and back
+// from its MsgReceive.
+static void message(uint32_t coid, uint32_t kid, unsigned from, unsigned to, uint64_t t_run)
+{
+    ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kstyle ? kid : coid, to);
+    if (kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, kid, to << 16 | 1);
+    th(KEV_TH_REPLY, from), th(KEV_TH_READY, to);
+    at(t_run), th(KEV_TH_RUNNING, to);
+    if (!kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, from);
+    kc_out(KC_MsgReceive, 1);
+}
+
 // One round starting at T (see the timeline in the file comment and docs/analysis.md).
 static void round_at(uint64_t T, int first)
 {
@@ -178,23 +194,9 @@ static void round_at(uint64_t T, int first)
     kc_in(KC_SemWait, 1);
     at(T + 3), kc_out(KC_SemWait, -(int32_t)EAGAIN_);
     at(T + 5), kc_in(KC_MsgSend, 5);
-    at(T + 10), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kstyle ? 0x107 : 5, SERVER);
-    if (kstyle)
-        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 0x107, SERVER << 16 | 1);
-    th(KEV_TH_REPLY, CLIENT), th(KEV_TH_READY, SERVER);
-    at(T + 20), th(KEV_TH_RUNNING, SERVER);
-    if (!kstyle)
-        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, CLIENT);
-    kc_out(KC_MsgReceive, 1);
+    at(T + 10), message(5, 0x107, CLIENT, SERVER, T + 20);
     at(T + 70), kc_in(KC_MsgSend, 6);
-    ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kstyle ? 0x108 : 6, DRIVER);
-    if (kstyle)
-        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 0x108, DRIVER << 16 | 1);
-    th(KEV_TH_REPLY, SERVER), th(KEV_TH_READY, DRIVER);
-    at(T + 80), th(KEV_TH_RUNNING, DRIVER);
-    if (!kstyle)
-        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, SERVER);
-    kc_out(KC_MsgReceive, 1);
+    message(6, 0x108, SERVER, DRIVER, T + 80);
     at(T + 180), kc_in(KC_MsgReply, 1);
     ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kstyle ? 0x108 : 1, kstyle ? 0 : SERVER);
     th(KEV_TH_READY, SERVER), kc_out(KC_MsgReply, 0);
@@ -446,84 +448,106 @@ static void expect_basic(uint64_t R, const struct burst *b)
     }
 }
 
+// The scripts kevscen plays (usage), by their names.
+enum scenario { SC_BASIC, SC_LOSS, SC_SMP, SC_WAKE, SC_SYNC, SC_EVENTS, SC_EMUL, SC_NONE };
+static const char *const scenario_names[SC_NONE] = {
+    [SC_BASIC] = "basic", [SC_LOSS] = "loss", [SC_SMP] = "smp", [SC_WAKE] = "wake",
+    [SC_SYNC] = "sync", [SC_EVENTS] = "events", [SC_EMUL] = "emul",
+};
+
+static enum scenario scenario_of(const char *name)
+{
+    for (unsigned k = 0; name && k < SC_NONE; k++)
+        if (!strcmp(name, scenario_names[k]))
+            return (enum scenario)k;
+    return SC_NONE;
+}
+
+// The options the sync scenario takes (-s, -t).
+struct sync_opts {
+    int events, timeout;
+};
+
+// The scenario's rounds into the ring, each drained into the capture, then the clock at the
+// end; b: the loss scenario's burst.
+static void play(enum scenario sc, unsigned rounds, const struct sync_opts *so, struct burst *b)
+{
+    const uint64_t T0 = 2000;
+    for (unsigned i = 0; i < rounds; i++) {
+        uint64_t T = T0 + (uint64_t)i * P;
+        switch (sc) {
+        case SC_EVENTS: events_round(T0 + (uint64_t)i * 10000u); break; // the table's events
+        case SC_EMUL: emul_round(T0 + (uint64_t)i * 10000u); break;
+        case SC_SYNC:
+            sync_round(T0 + (uint64_t)i * 10000u, so->events);
+            if (i + 1 == rounds)
+                sync_deadlock(T0 + (uint64_t)rounds * 10000u, so->events, so->timeout);
+            break;
+        case SC_WAKE: wake_round(T); break;
+        case SC_SMP: smp_round(T); break;
+        default:
+            round_at(T, i == 0);
+            if (sc == SC_LOSS && i == rounds / 2) // during the idle time: a burst nobody drains
+                loss_burst(T + 1910, b);
+            break;
+        }
+        kcap_drain(&cap, &ring);
+    }
+    int long_rounds = sc == SC_SYNC || sc == SC_EVENTS || sc == SC_EMUL;
+    at(T0 + (uint64_t)rounds * (long_rounds ? 10000u : P) + (sc == SC_SYNC ? 3000u : 0));
+}
+
+// The scenario's truths as "expect" lines (the events scenario's are its own expect-* lines).
+static void expect(enum scenario sc, unsigned rounds, const struct sync_opts *so,
+                   const struct burst *b)
+{
+    switch (sc) {
+    case SC_EMUL: emul_expect(rounds, qemu_clock); break;
+    case SC_SYNC: sync_expect(rounds, so->events, so->timeout); break;
+    case SC_SMP: case SC_WAKE: expect_smp(rounds, sc == SC_WAKE); break;
+    case SC_EVENTS: break;
+    default: expect_basic(rounds, sc == SC_LOSS ? b : NULL); break;
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned rounds = 20;
-    int sync_events = 0, sync_timeout = 0;
-    const char *scen = NULL, *out = NULL;
+    struct sync_opts so = { 0, 0 };
     const char *words[2] = { NULL, NULL };
-    int r = parse_args(argc, argv, &rounds, &sync_events, &sync_timeout, words);
+    int r = parse_args(argc, argv, &rounds, &so.events, &so.timeout, words);
     if (r >= 0)
         return r;
-    scen = words[0], out = words[1];
-    int loss = scen && !strcmp(scen, "loss");
-    int wake = scen && !strcmp(scen, "wake");
-    int smp = scen && (!strcmp(scen, "smp") || wake);
-    int sync = scen && !strcmp(scen, "sync");
-    int events = scen && !strcmp(scen, "events");
-    int emul = scen && !strcmp(scen, "emul");
-    if (!out || (!loss && !smp && !sync && !events && !emul && strcmp(scen, "basic")) ||
-        rounds < 2) {
+    const char *scen = words[0], *out = words[1];
+    enum scenario sc = scenario_of(scen);
+    if (!out || sc == SC_NONE || rounds < 2) {
         usage(stderr);
         return 2;
     }
-    if ((smp || emul) && TRACE_MAX_CPUS < 2) {
+    if ((sc == SC_SMP || sc == SC_WAKE || sc == SC_EMUL) && TRACE_MAX_CPUS < 2) {
         fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
         return 2;
     }
-    unsigned nbufs = loss ? 2 : 8;
+    unsigned nbufs = sc == SC_LOSS ? 2 : 8;
     struct kev_slot *mem = malloc(nbufs * KEV_BUF_BYTES);
     if (!mem || trace_ring_init(&ring, mem, nbufs * KEV_BUF_BYTES, nbufs)) {
         fprintf(stderr, "kevscen: cannot set up the ring\n");
         return 1;
     }
     trace_filter_all(&ring, 1);
-    if (sync) {
+    if (sc == SC_SYNC) {
         NPROC = sync_nproc;
         pname = sync_pname, tname = sync_tname, prio = sync_prio;
     }
     trace_host_port.step = 0;
     at(1000);
     trace_ring_start(&ring);
-    if (wake || emul)
+    if (sc == SC_WAKE || sc == SC_EMUL)
         snapshot_idles = 2; // the two CPUs the scenario uses
     begin_file();
     snapshot(1000);
-    const uint64_t T0 = 2000;
     struct burst b = { 0 };
-    for (unsigned i = 0; i < rounds; i++) {
-        uint64_t T = T0 + (uint64_t)i * P;
-        if (events) { // every event of the table, once a round
-            events_round(T0 + (uint64_t)i * 10000u);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (emul) {
-            emul_round(T0 + (uint64_t)i * 10000u);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (sync) {
-            sync_round(T0 + (uint64_t)i * 10000u, sync_events);
-            if (i + 1 == rounds)
-                sync_deadlock(T0 + (uint64_t)rounds * 10000u, sync_events, sync_timeout);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        if (smp) {
-            if (wake)
-                wake_round(T);
-            else
-                smp_round(T);
-            kcap_drain(&cap, &ring);
-            continue;
-        }
-        round_at(T, i == 0);
-        if (loss && i == rounds / 2) // during the idle time: a burst nobody drains
-            loss_burst(T + 1910, &b);
-        kcap_drain(&cap, &ring);
-    }
-    at(T0 + (uint64_t)rounds * (sync || events || emul ? 10000u : P) + (sync ? 3000u : 0));
+    play(sc, rounds, &so, &b);
     kcap_finish(&cap, &ring);
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
@@ -531,14 +555,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("generated %llu events\n", (unsigned long long)emitted);
-    if (emul)
-        emul_expect(rounds, qemu_clock);
-    else if (sync)
-        sync_expect(rounds, sync_events, sync_timeout);
-    else if (smp)
-        expect_smp(rounds, wake);
-    else if (!events)
-        expect_basic(rounds, loss ? &b : NULL);
+    expect(sc, rounds, &so, &b);
     kcap_free(&cap);
     free(mem);
     return 0;

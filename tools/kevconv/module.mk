@@ -21,8 +21,8 @@ KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c $(AN)/kx_usdt.c
 KC_CTF := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC)/ctf_exec.c $(AN_STATS)
 KC_CTF_SRCS := $(KC)/kev2ctf_dir.c $(KC_CTF) $(KC_SYMS) $(KC_DECODE)
-KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
-KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
+KC_JSON_SRCS := $(KC)/kev2json.c $(KC)/conv_args.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
+KC_PF := $(KC)/kev2perfetto.c $(KC)/conv_args.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
          $(KC)/kev2perfetto_slices.c $(KC)/kev2perfetto_funcs.c $(KC)/kev2perfetto_instants.c \
          $(KC)/kev2perfetto_counters.c $(KC)/kev2perfetto_system.c
 KC_PF_SRCS := $(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/conv_fault.c $(KC_STACKS) \
@@ -138,14 +138,12 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC_CTF_SRCS)))
-$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
-                                          $(AN)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2json,$(KC_JSON_SRCS)))
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC_PF_SRCS)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/common/kev_capture.c \
-                                      trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
+$(eval $(call KC_SAN_template,kevscen,$(KC_SCEN_SRCS)))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js \
                                               $(KC)/report_contents.js $(KC)/report_tasks.js \

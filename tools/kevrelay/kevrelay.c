@@ -529,47 +529,53 @@ static int relay(unsigned wait_s)
     }
 }
 
-int main(int argc, char **argv)
+// The command line: QEMU's socket, the buffer's size, the wait for a reader, the summary, the
+// reader's address.
+struct relay_opts {
+    const char *qsock, *to;
+    size_t cap;
+    unsigned wait_s;
+    int summary;
+};
+
+// Reads argv into o; -1 to go on, else the exit status (0 after --help, 2 bad usage, said).
+static int parse_args(int argc, char **argv, struct relay_opts *o)
 {
-    const char *qsock = NULL;
-    size_t cap = 4u << 20;
-    unsigned wait_s = 10;
-    int summary = 0, opt;
+    int opt;
     struct tool_args ta = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
         char *end;
         switch (opt) {
-        case 'q': qsock = ta.val; break;
+        case 'q': o->qsock = ta.val; break;
         case 'b':
-            cap = (size_t)strtoull(ta.val, &end, 0);
-            if (*end || cap < 4u * KS_XOFF_ROOM || cap > (1u << 30))
+            o->cap = (size_t)strtoull(ta.val, &end, 0);
+            if (*end || o->cap < 4u * KS_XOFF_ROOM || o->cap > (1u << 30))
                 return tool_usage_error(&cmd, "bad -b %s: 131072 to 1073741824 bytes", ta.val);
             break;
         case 'w':
-            wait_s = (unsigned)strtoul(ta.val, &end, 10);
+            o->wait_s = (unsigned)strtoul(ta.val, &end, 10);
             if (*end)
                 return tool_usage_error(&cmd, "bad -w %s: seconds", ta.val);
             break;
-        case 's': summary = rl.verbose = 1; break;
+        case 's': o->summary = rl.verbose = 1; break;
         default: return tool_opts_exit(opt);
         }
     }
-    if (!qsock)
+    if (!o->qsock)
         return tool_usage_error(&cmd, "-q SOCKET is required");
     if (ta.ind + 1 != argc)
         return tool_usage_error(&cmd, "one reader: tcp:PORT, fifo:PATH or -");
-    const char *to = argv[ta.ind];
-    signal(SIGPIPE, SIG_IGN);
-    rl.r.cap = cap;
-    rl.r.b = malloc(cap);
-    rl.high = cap - 2u * KS_XOFF_ROOM;
-    rl.low = rl.high / 2u;
-    if (!rl.r.b)
-        return 1;
-    if (strncmp(to, "tcp:", 4) == 0) {
-        if ((rl.reader_listen = listen_tcp(to + 4)) < 0)
-            return 1;
-    } else if (strncmp(to, "fifo:", 5) == 0 && to[5]) {
+    o->to = argv[ta.ind];
+    return -1;
+}
+
+// The reader's side as `to` names it: a TCP port listened on, a named pipe (made when missing),
+// or standard output. -1 when ready, else the exit status after saying why.
+static int open_reader(const char *to)
+{
+    if (strncmp(to, "tcp:", 4) == 0)
+        return (rl.reader_listen = listen_tcp(to + 4)) < 0 ? 1 : -1;
+    if (strncmp(to, "fifo:", 5) == 0 && to[5]) {
         rl.fifo = to + 5;
         struct stat st;
         if (stat(rl.fifo, &st) < 0 && mkfifo(rl.fifo, 0600) < 0) {
@@ -580,27 +586,30 @@ int main(int argc, char **argv)
             say("%s exists and is not a named pipe", rl.fifo);
             return 1;
         }
-    } else if (strcmp(to, "-") == 0) {
+        return -1;
+    }
+    if (strcmp(to, "-") == 0) {
         rl.to_stdout = 1;
         rl.reader = 1;
         nonblock(1);
-    } else {
-        return tool_usage_error(&cmd, "%s: give tcp:PORT, fifo:PATH or -", to);
+        return -1;
     }
-    if ((rl.qemu_listen = listen_unix(qsock)) < 0)
-        return 1;
-    int rc = relay(wait_s);
-    unlink(qsock);
+    return tool_usage_error(&cmd, "%s: give tcp:PORT, fifo:PATH or -", to);
+}
+
+// What the run lost or left undelivered, said; with -s the readers' and the bytes' counts.
+static void say_outcome(const struct relay_opts *o)
+{
     if (rl.r.fill && !rl.stuck)
         say("%zu bytes of the stream were never read (no reader within %u s of QEMU's end)",
-            rl.r.fill, wait_s);
+            rl.r.fill, o->wait_s);
     if (rl.left_mid)
         say("%llu reader(s) went away before the stream's end: no reader took it whole",
             (unsigned long long)rl.left_mid);
     if (rl.dropped)
         say("%llu bytes dropped: the buffer was full and the board did not stop",
             (unsigned long long)rl.dropped);
-    if (summary) {
+    if (o->summary) {
         say("readers: %llu served, %llu refused, %llu given the header again; %llu bytes lost "
             "with readers that went away", (unsigned long long)rl.readers,
             (unsigned long long)rl.refused, (unsigned long long)rl.late,
@@ -609,6 +618,28 @@ int main(int argc, char **argv)
             (unsigned long long)rl.in, (unsigned long long)rl.out,
             (unsigned long long)rl.xoffs);
     }
+}
+
+int main(int argc, char **argv)
+{
+    struct relay_opts o = { .cap = 4u << 20, .wait_s = 10 };
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    signal(SIGPIPE, SIG_IGN);
+    rl.r.cap = o.cap;
+    rl.r.b = malloc(o.cap);
+    rl.high = o.cap - 2u * KS_XOFF_ROOM;
+    rl.low = rl.high / 2u;
+    if (!rl.r.b)
+        return 1;
+    if ((rc = open_reader(o.to)) >= 0)
+        return rc;
+    if ((rl.qemu_listen = listen_unix(o.qsock)) < 0)
+        return 1;
+    rc = relay(o.wait_s);
+    unlink(o.qsock);
+    say_outcome(&o);
     if (rl.reader >= 0 && !rl.to_stdout)
         close(rl.reader);
     return rc || rl.dropped || rl.r.fill || rl.left_mid || rl.lost_left ? 1 : 0;

@@ -158,6 +158,123 @@ static void json_double(double v)
         fputs(".0", stdout);
 }
 
+// The CSV header line, or the table's header row (a cell like the others, sized with them).
+static void print_names(sqlite3_stmt *st, int ncols, const struct ksq_opts *o, struct table *t)
+{
+    if (o->header && ncols && o->format == KSQ_CSV) {
+        for (int i = 0; i < ncols; i++) {
+            fputs(i ? "," : "", stdout);
+            csv_field(stdout, sqlite3_column_name(st, i));
+        }
+        putchar('\n');
+    }
+    if (ncols && o->format == KSQ_TABLE && o->header)
+        for (int i = 0; i < ncols; i++)
+            table_add(t, sqlite3_column_name(st, i));
+}
+
+// JSON's opening: the columns' names and types (have_row: the first row is stepped to, for
+// an expression's type), then the rows array's bracket.
+static void print_json_columns(sqlite3_stmt *st, int ncols, int have_row)
+{
+    fputs("{\"columns\":[", stdout);
+    for (int i = 0; i < ncols; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+        json_str(stdout, sqlite3_column_name(st, i), 0);
+        fputs(",\"type\":", stdout);
+        json_str(stdout, col_type(st, i, have_row), 0);
+        putchar('}');
+    }
+    fputs("],\"rows\":[", stdout);
+}
+
+// The current row: a CSV line, a JSON array (numbers as numbers), or the table's cells, kept
+// until the end (-1 when they cannot be: out of memory).
+static int print_row(sqlite3_stmt *st, int ncols, const struct ksq_opts *o, struct table *t,
+                     int first)
+{
+    if (o->format == KSQ_JSON)
+        fputs(first ? "\n[" : ",\n[", stdout);
+    for (int i = 0; i < ncols; i++) {
+        int ty = sqlite3_column_type(st, i);
+        const char *s = (const char *)sqlite3_column_text(st, i);
+        if (o->format == KSQ_CSV) {
+            fputs(i ? "," : "", stdout);
+            if (s)
+                csv_field(stdout, s);
+        } else if (o->format == KSQ_JSON) {
+            fputs(i ? "," : "", stdout);
+            if (ty == SQLITE_NULL)
+                fputs("null", stdout);
+            else if (ty == SQLITE_INTEGER)
+                printf("%lld", (long long)sqlite3_column_int64(st, i));
+            else if (ty == SQLITE_FLOAT)
+                json_double(sqlite3_column_double(st, i));
+            else
+                json_str(stdout, s ? s : "", 0);
+        } else {
+            if (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT)
+                t->numeric[i] = 1;
+            if (table_add(t, s ? s : "NULL"))
+                return -1;
+        }
+    }
+    if (o->format == KSQ_CSV)
+        putchar('\n');
+    else if (o->format == KSQ_JSON)
+        putchar(']');
+    return 0;
+}
+
+// The table's cells in columns as wide as their widest cell, numbers to the right (not the
+// header's names); frees the cells.
+static void print_table(struct table *t, const struct ksq_opts *o)
+{
+    int ncols = t->ncols;
+    for (size_t k = 0; k < t->n; k++) {
+        int col = (int)(k % (size_t)ncols);
+        int w = t->width[col];
+        int right = t->numeric[col] && !(o->header && k < (size_t)ncols);
+        printf("%s%*s%s", col ? "  " : "", right ? w : -w, t->cell[k],
+               col == ncols - 1 ? "\n" : "");
+        free(t->cell[k]);
+    }
+}
+
+// One prepared statement's rows in o's format: their count, or -1 on an error (said).
+static long print_statement(sqlite3 *db, sqlite3_stmt *st, const struct ksq_opts *o,
+                            const char *tool)
+{
+    int ncols = sqlite3_column_count(st), failed = 0;
+    struct table t = { 0 };
+    t.ncols = ncols;
+    t.width = calloc((size_t)ncols + 1, sizeof(int));
+    t.numeric = calloc((size_t)ncols + 1, sizeof(int));
+    print_names(st, ncols, o, &t);
+    int rc = sqlite3_step(st); // the first row: the JSON header's types may need it
+    if (ncols && o->format == KSQ_JSON)
+        print_json_columns(st, ncols, rc == SQLITE_ROW);
+    long here = 0;
+    for (; rc == SQLITE_ROW; rc = sqlite3_step(st)) {
+        if (print_row(st, ncols, o, &t, here == 0)) {
+            fprintf(stderr, "%s: out of memory\n", tool);
+            failed = 1;
+            break;
+        }
+        here++;
+    }
+    if (o->format == KSQ_JSON && ncols)
+        fputs("]}\n", stdout);
+    if (o->format == KSQ_TABLE)
+        print_table(&t, o);
+    free(t.cell), free(t.width), free(t.numeric);
+    if (rc != SQLITE_DONE && !failed) {
+        fprintf(stderr, "%s: %s\n", tool, sqlite3_errmsg(db));
+        failed = 1;
+    }
+    return failed ? -1 : here;
+}
+
 long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const char *tool)
 {
     sqlite3_stmt *st;
@@ -171,88 +288,9 @@ long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const cha
         }
         if (!st)
             continue; // blanks or a comment
-        int ncols = sqlite3_column_count(st);
-        struct table t = { 0 };
-        t.ncols = ncols;
-        t.width = calloc((size_t)ncols + 1, sizeof(int));
-        t.numeric = calloc((size_t)ncols + 1, sizeof(int));
-        if (o->header && ncols && o->format == KSQ_CSV) {
-            for (int i = 0; i < ncols; i++) {
-                fputs(i ? "," : "", stdout);
-                csv_field(stdout, sqlite3_column_name(st, i));
-            }
-            putchar('\n');
-        }
-        if (ncols && o->format == KSQ_TABLE && o->header)
-            for (int i = 0; i < ncols; i++)
-                table_add(&t, sqlite3_column_name(st, i));
-        int rc = sqlite3_step(st); // the first row: the JSON header's types may need it
-        if (ncols && o->format == KSQ_JSON) {
-            fputs("{\"columns\":[", stdout);
-            for (int i = 0; i < ncols; i++) {
-                fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-                json_str(stdout, sqlite3_column_name(st, i), 0);
-                fputs(",\"type\":", stdout);
-                json_str(stdout, col_type(st, i, rc == SQLITE_ROW), 0);
-                putchar('}');
-            }
-            fputs("],\"rows\":[", stdout);
-        }
-        long here = 0;
-        for (; rc == SQLITE_ROW; rc = sqlite3_step(st)) {
-            if (o->format == KSQ_JSON)
-                fputs(here ? ",\n[" : "\n[", stdout);
-            for (int i = 0; i < ncols; i++) {
-                int ty = sqlite3_column_type(st, i);
-                const char *s = (const char *)sqlite3_column_text(st, i);
-                if (o->format == KSQ_CSV) {
-                    fputs(i ? "," : "", stdout);
-                    if (s)
-                        csv_field(stdout, s);
-                } else if (o->format == KSQ_JSON) {
-                    fputs(i ? "," : "", stdout);
-                    if (ty == SQLITE_NULL)
-                        fputs("null", stdout);
-                    else if (ty == SQLITE_INTEGER)
-                        printf("%lld", (long long)sqlite3_column_int64(st, i));
-                    else if (ty == SQLITE_FLOAT)
-                        json_double(sqlite3_column_double(st, i));
-                    else
-                        json_str(stdout, s ? s : "", 0);
-                } else {
-                    if (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT)
-                        t.numeric[i] = 1;
-                    if (table_add(&t, s ? s : "NULL")) {
-                        fprintf(stderr, "%s: out of memory\n", tool);
-                        failed = 1;
-                        break;
-                    }
-                }
-            }
-            if (o->format == KSQ_CSV)
-                putchar('\n');
-            else if (o->format == KSQ_JSON)
-                putchar(']');
-            here++;
-        }
-        if (o->format == KSQ_JSON && ncols)
-            fputs("]}\n", stdout);
-        if (o->format == KSQ_TABLE) {
-            for (size_t k = 0; k < t.n; k++) {
-                int col = (int)(k % (size_t)ncols);
-                int w = t.width[col];
-                int right = t.numeric[col] && !(o->header && k < (size_t)ncols);
-                printf("%s%*s%s", col ? "  " : "", right ? w : -w, t.cell[k],
-                       col == ncols - 1 ? "\n" : "");
-                free(t.cell[k]);
-            }
-        }
-        free(t.cell), free(t.width), free(t.numeric);
-        rows += here;
-        if (rc != SQLITE_DONE && !failed) {
-            fprintf(stderr, "%s: %s\n", tool, sqlite3_errmsg(db));
-            failed = 1;
-        }
+        long here = print_statement(db, st, o, tool);
+        failed = here < 0;
+        rows += failed ? 0 : here;
         sqlite3_finalize(st);
     }
     fflush(stdout);

@@ -293,6 +293,118 @@ static int make_table(struct coll *c, const char *p, const char *end, uint32_t n
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+// What taking one record from the pipe gives: applied, not whole in the buffer yet (it waits
+// for more bytes), or a record that breaks the protocol or cannot be stored.
+enum rec { REC_TAKEN = 0, REC_PARTIAL = 1, REC_BAD = -1 };
+
+// 'M': trace idx's board, build and boot date.
+static enum rec take_meta(struct coll *c, uint32_t idx, const char **p, const char *end)
+{
+    const char *s[3];
+    uint32_t n[3];
+    for (int i = 0; i < 3; i++)
+        if (get_str(p, end, &s[i], &n[i]))
+            return REC_PARTIAL;
+    for (int i = 0; i < 3; i++)
+        c->meta[3 * idx + (uint32_t)i] = strndup(s[i], n[i]);
+    return REC_TAKEN;
+}
+
+// 'H': trace idx's columns; the first trace's make the table, the others' must agree in number.
+static enum rec take_header(struct coll *c, uint32_t idx, const char **p, const char *end)
+{
+    uint32_t ncols;
+    if (get(p, end, &ncols, 4))
+        return REC_PARTIAL;
+    const char *q = *p;
+    for (uint32_t i = 0; i < ncols; i++) {
+        const char *s;
+        uint32_t n;
+        if (get_str(&q, end, &s, &n))
+            return REC_PARTIAL;
+    }
+    if (!c->ins && make_table(c, *p, end, ncols))
+        return REC_BAD;
+    if ((int)ncols != c->ncols) {
+        fprintf(stderr, "kevsql: %s: the query gave %u columns, %d for the traces "
+                "before\n", c->paths[idx], ncols, c->ncols);
+        return REC_BAD;
+    }
+    *p = q;
+    return REC_TAKEN;
+}
+
+// One value of a row (its type byte, then its bytes) bound to the insert's column col.
+static enum rec bind_value(struct coll *c, int col, const char **p, const char *end)
+{
+    char ty;
+    if (get(p, end, &ty, 1))
+        return REC_PARTIAL;
+    if (ty == SQLITE_INTEGER) {
+        int64_t v = 0;
+        int partial = get(p, end, &v, 8);
+        sqlite3_bind_int64(c->ins, col, v);
+        return partial ? REC_PARTIAL : REC_TAKEN;
+    }
+    if (ty == SQLITE_FLOAT) {
+        double v = 0;
+        int partial = get(p, end, &v, 8);
+        sqlite3_bind_double(c->ins, col, v);
+        return partial ? REC_PARTIAL : REC_TAKEN;
+    }
+    if (ty == SQLITE_NULL) {
+        sqlite3_bind_null(c->ins, col);
+        return REC_TAKEN;
+    }
+    const char *s;
+    uint32_t n;
+    if (get_str(p, end, &s, &n))
+        return REC_PARTIAL;
+    if (ty == SQLITE_BLOB)
+        sqlite3_bind_blob(c->ins, col, s, (int)n, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_text(c->ins, col, s, (int)n, SQLITE_TRANSIENT);
+    return REC_TAKEN;
+}
+
+// 'R': a row of trace idx, inserted after its index, its place in the order and its trace's
+// path and metadata.
+static enum rec take_row(struct coll *c, uint32_t idx, const char **p, const char *end)
+{
+    if (!c->ins)
+        return REC_BAD;
+    sqlite3_reset(c->ins);
+    sqlite3_bind_int64(c->ins, 1, idx);
+    sqlite3_bind_int64(c->ins, 2, c->seq++);
+    sqlite3_bind_text(c->ins, 3, c->paths[idx], -1, SQLITE_STATIC);
+    for (int i = 0; i < 3; i++) {
+        const char *m = c->meta[3 * idx + (uint32_t)i];
+        if (m && *m)
+            sqlite3_bind_text(c->ins, 4 + i, m, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(c->ins, 4 + i);
+    }
+    for (int i = 0; i < c->ncols; i++)
+        if (bind_value(c, 7 + i, p, end) == REC_PARTIAL)
+            return REC_PARTIAL;
+    if (sqlite3_step(c->ins) != SQLITE_DONE)
+        return REC_BAD;
+    c->rows++;
+    return REC_TAKEN;
+}
+
+// 'E': trace idx's error, said on stderr and counted.
+static enum rec take_error(struct coll *c, uint32_t idx, const char **p, const char *end)
+{
+    const char *s;
+    uint32_t n;
+    if (get_str(p, end, &s, &n))
+        return REC_PARTIAL;
+    fprintf(stderr, "kevsql: %s: %.*s\n", c->paths[idx], (int)n, s);
+    c->errors++;
+    return REC_TAKEN;
+}
+
 // Records complete in in->buf are applied; what is left is the start of the next one. The
 // length of a record is known only by reading it: a record that does not parse whole yet waits.
 static int consume(struct coll *c, struct in *in)
@@ -303,92 +415,19 @@ static int consume(struct coll *c, struct in *in)
         uint32_t idx;
         if (get(&p, end, &kind, 1) || get(&p, end, &idx, 4))
             break;
-        int ok = 1;
-        if (kind == 'M') {
-            const char *s[3];
-            uint32_t n[3];
-            for (int i = 0; i < 3 && ok; i++)
-                ok = !get_str(&p, end, &s[i], &n[i]);
-            if (!ok)
-                break;
-            for (int i = 0; i < 3; i++)
-                c->meta[3 * idx + (uint32_t)i] = strndup(s[i], n[i]);
-        } else if (kind == 'H') {
-            uint32_t ncols;
-            if (get(&p, end, &ncols, 4))
-                break;
-            const char *q = p;
-            for (uint32_t i = 0; i < ncols && ok; i++) {
-                const char *s;
-                uint32_t n;
-                ok = !get_str(&q, end, &s, &n);
-            }
-            if (!ok)
-                break;
-            if (!c->ins && make_table(c, p, end, ncols))
-                return -1;
-            if ((int)ncols != c->ncols) {
-                fprintf(stderr, "kevsql: %s: the query gave %u columns, %d for the traces "
-                        "before\n", c->paths[idx], ncols, c->ncols);
-                return -1;
-            }
-            p = q;
-        } else if (kind == 'R') {
-            if (!c->ins)
-                return -1;
-            sqlite3_reset(c->ins);
-            sqlite3_bind_int64(c->ins, 1, idx);
-            sqlite3_bind_int64(c->ins, 2, c->seq++);
-            sqlite3_bind_text(c->ins, 3, c->paths[idx], -1, SQLITE_STATIC);
-            for (int i = 0; i < 3; i++) {
-                const char *m = c->meta[3 * idx + (uint32_t)i];
-                if (m && *m)
-                    sqlite3_bind_text(c->ins, 4 + i, m, -1, SQLITE_STATIC);
-                else
-                    sqlite3_bind_null(c->ins, 4 + i);
-            }
-            for (int i = 0; i < c->ncols && ok; i++) {
-                char ty;
-                int col = 7 + i;
-                if (get(&p, end, &ty, 1)) {
-                    ok = 0;
-                } else if (ty == SQLITE_INTEGER) {
-                    int64_t v = 0;
-                    ok = !get(&p, end, &v, 8);
-                    sqlite3_bind_int64(c->ins, col, v);
-                } else if (ty == SQLITE_FLOAT) {
-                    double v = 0;
-                    ok = !get(&p, end, &v, 8);
-                    sqlite3_bind_double(c->ins, col, v);
-                } else if (ty == SQLITE_NULL) {
-                    sqlite3_bind_null(c->ins, col);
-                } else {
-                    const char *s;
-                    uint32_t n;
-                    ok = !get_str(&p, end, &s, &n);
-                    if (ok && ty == SQLITE_BLOB)
-                        sqlite3_bind_blob(c->ins, col, s, (int)n, SQLITE_TRANSIENT);
-                    else if (ok)
-                        sqlite3_bind_text(c->ins, col, s, (int)n, SQLITE_TRANSIENT);
-                }
-            }
-            if (!ok)
-                break;
-            if (sqlite3_step(c->ins) != SQLITE_DONE)
-                return -1;
-            c->rows++;
-        } else if (kind == 'E') {
-            const char *s;
-            uint32_t n;
-            if (get_str(&p, end, &s, &n))
-                break;
-            fprintf(stderr, "kevsql: %s: %.*s\n", c->paths[idx], (int)n, s);
-            c->errors++;
-        } else if (kind == 'D') {
-            // the trace is done (nothing to do: the rows are in)
-        } else {
-            return -1;
+        enum rec r;
+        switch (kind) {
+        case 'M': r = take_meta(c, idx, &p, end); break;
+        case 'H': r = take_header(c, idx, &p, end); break;
+        case 'R': r = take_row(c, idx, &p, end); break;
+        case 'E': r = take_error(c, idx, &p, end); break;
+        case 'D': r = REC_TAKEN; break;    // the trace is done (nothing to do: the rows are in)
+        default: r = REC_BAD; break;
         }
+        if (r == REC_BAD)
+            return -1;
+        if (r == REC_PARTIAL)
+            break;
     }
     size_t used = (size_t)(done - in->buf); // the next record's start stays
     memmove(in->buf, done, in->len - used);

@@ -142,14 +142,25 @@ static void fn_kev_timing(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_int(ctx, (int)c->timing.n);
 }
 
+// The connection of a function fn's call when it has a trace open; else NULL, the call's
+// result the error that says so.
+static struct ks_conn *conn_with_trace(sqlite3_context *ctx, const char *fn)
+{
+    struct ks_conn *c = sqlite3_user_data(ctx);
+    if (c->t)
+        return c;
+    char *m = sqlite3_mprintf("%s: no trace (kev_open first)", fn);
+    sqlite3_result_error(ctx, m ? m : fn, -1);
+    sqlite3_free(m);
+    return NULL;
+}
+
 static void fn_kev_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    struct ks_conn *c = sqlite3_user_data(ctx);
-    if (!c->t) {
-        sqlite3_result_error(ctx, "kev_ns: no trace (kev_open first)", -1);
+    struct ks_conn *c = conn_with_trace(ctx, "kev_ns");
+    if (!c)
         return;
-    }
     sqlite3_result_int64(ctx, ks_ns(c->t, (uint64_t)sqlite3_value_int64(argv[0])));
 }
 
@@ -184,14 +195,10 @@ static struct ks_conn **conn_link(sqlite3 *db)
 
 static struct ks_trace *summarised(sqlite3_context *ctx, const char *fn)
 {
-    struct ks_conn *c = sqlite3_user_data(ctx);
+    struct ks_conn *c = conn_with_trace(ctx, fn);
     char *err = NULL;
-    if (!c->t) {
-        char *m = sqlite3_mprintf("%s: no trace (kev_open first)", fn);
-        sqlite3_result_error(ctx, m ? m : fn, -1);
-        sqlite3_free(m);
+    if (!c)
         return NULL;
-    }
     if (ks_trace_summary(c->t, &err)) {
         sqlite3_result_error(ctx, err ? err : "kev: the trace's first pass failed", -1);
         sqlite3_free(err);
@@ -319,11 +326,9 @@ static struct ks_argcache *argcache_make(sqlite3 *db, unsigned id, char **err)
 static void fn_extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    struct ks_conn *c = sqlite3_user_data(ctx);
-    if (!c->t) {
-        sqlite3_result_error(ctx, "EXTRACT_ARG: no trace (kev_open first)", -1);
+    struct ks_conn *c = conn_with_trace(ctx, "EXTRACT_ARG");
+    if (!c)
         return;
-    }
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
         sqlite3_result_null(ctx);
         return;

@@ -11,7 +11,7 @@ $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c tools/common/kev_capture.c trac
     HOST_CFLAGS += -Itest/unit
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
-TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c tools/common/tool_file.c tools/common/tool_map.c \
+TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c $(TP)/text_line.c tools/common/tool_file.c tools/common/tool_map.c \
            $(SYMS_SRCS) $(KEV_DECODE_SRCS)
 $(H)/traceprinter: $(call kevhost_objs,$(TP_SRCS))
 	@echo "  LINK    $@"

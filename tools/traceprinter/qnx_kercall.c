@@ -9,29 +9,11 @@
 // a big-endian file that is the word byte-swapped. A 4-byte chunk holding an unprintable byte
 // shows as "", and the text stops at the first NUL. An exit whose first word is -1 is a failure: " ret_val:-1, errno:N".
 #include "qnx_kercall.h"
+#include "text_line.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-struct out {
-    char *p;
-    size_t n, cap;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-    if (o->n + 1 >= o->cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(o->p + o->n, o->cap - o->n, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        o->n = (size_t)k < o->cap - o->n ? o->n + (size_t)k : o->cap - 1;
-}
 
 static int is_exit(const struct kev_event *e)
 {
@@ -85,23 +67,23 @@ static void chunk(uint32_t w, char out[5])
     out[k] = 0;
 }
 
-static void pointer(struct out *o, uint32_t v)
+static void pointer(struct text_line *o, uint32_t v)
 {
     if (v)
-        put(o, "0x%x", v);
+        text_add(o, "0x%x", v);
     else
-        put(o, "(nil)");
+        text_add(o, "(nil)");
 }
 
 int qnx_kercall_args(const struct kev_event *e, int big, char *buf, size_t cap)
 {
-    struct out o = { buf, 0, cap };
+    struct text_line o = { buf, 0, cap };
     const char *name = NULL, *s = spec_of(e, &name);
     buf[0] = 0;
     if (!s)
         return -1;
     if (is_exit(e) && e->nw >= 2 && e->w[0] == 0xffffffffu) {
-        put(&o, " ret_val:-1, errno:%d", (int)e->w[1]);
+        text_add(&o, " ret_val:-1, errno:%d", (int)e->w[1]);
         return 0;
     }
     if (s[0] == '@')
@@ -126,11 +108,11 @@ int qnx_kercall_args(const struct kev_event *e, int big, char *buf, size_t cap)
         uint32_t w = e->w[c], raw = big ? swap32(w) : w;
         char ch[5];
         if (fast) {
-            put(&o, " %.*s:", lablen, label);
+            text_add(&o, " %.*s:", lablen, label);
             switch (type) {
-            case 'S': chunk(raw, ch); put(&o, "\"%s\" (0x%08x)", ch, raw); break;
-            case 'D': put(&o, "%d", (int32_t)w); break;
-            case 'H': put(&o, "0x%08x", w); break;
+            case 'S': chunk(raw, ch); text_add(&o, "\"%s\" (0x%08x)", ch, raw); break;
+            case 'D': text_add(&o, "%d", (int32_t)w); break;
+            case 'H': text_add(&o, "0x%08x", w); break;
             case 'P': pointer(&o, w); break;
             default: continue; // 's' is never marked fast
             }
@@ -139,11 +121,11 @@ int qnx_kercall_args(const struct kev_event *e, int big, char *buf, size_t cap)
         }
         if (type != 's') {
             if (sl || hl) {
-                put(&o, "\"%s\" (0x%s)", str, hex);
+                text_add(&o, "\"%s\" (0x%s)", str, hex);
                 sl = hl = 0;
                 str[0] = hex[0] = 0;
             }
-            put(&o, " %.*s:", lablen, label);
+            text_add(&o, " %.*s:", lablen, label);
         }
         switch (type) {
         case 'S':
@@ -158,14 +140,14 @@ int qnx_kercall_args(const struct kev_event *e, int big, char *buf, size_t cap)
             if (hl + 12 < sizeof(hex))
                 hl += (size_t)snprintf(hex + hl, sizeof(hex) - hl, type == 'S' ? "%08x" : " 0x%08x", raw);
             break;
-        case 'D': put(&o, "%d", (int32_t)w); break;
-        case 'H': put(&o, "0x%08x", w); break;
+        case 'D': text_add(&o, "%d", (int32_t)w); break;
+        case 'H': text_add(&o, "0x%08x", w); break;
         case 'P': pointer(&o, w); break;
         default: break;
         }
         c++;
     }
     if (sl || hl)
-        put(&o, "\"%s\" (0x%s)", str, hex);
+        text_add(&o, "\"%s\" (0x%s)", str, hex);
     return 0;
 }

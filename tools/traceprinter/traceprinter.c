@@ -6,7 +6,6 @@
 // decoded, 1 on a damaged or unreadable file (after printing what could be decoded), 2 on
 // bad usage.
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx.h>
 #include "qnx_kercall.h"
+#include "text_line.h"
 #include <trace/kev_events.h>
 
 #define DEFAULT_FORMAT "t:%T CPU:%C %k %a"
@@ -132,24 +132,6 @@ static void who(const struct kev_reader *r, uint32_t pid, uint32_t tid, char *bu
 
 // ---- arguments --------------------------------------------------------------------------------
 
-struct line {
-    char *p;
-    size_t n, cap;
-};
-
-static void add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct line *l, const char *fmt, ...)
-{
-    if (l->n >= l->cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(l->p + l->n, l->cap - l->n, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        l->n = (size_t)k < l->cap - l->n ? l->n + (size_t)k : l->cap - 1;
-}
-
 static int printable_string(const struct kev_reader *r, const struct kev_event *e,
                             unsigned first, char *buf, size_t n)
 {
@@ -177,19 +159,19 @@ static void qnx_user_string(const struct kev_reader *r, const struct kev_event *
     buf[k] = 0;
 }
 
-static void raw_words(struct line *l, const struct kev_event *e, unsigned from, int one_line)
+static void raw_words(struct text_line *l, const struct kev_event *e, unsigned from, int one_line)
 {
     for (unsigned i = from; i < e->nw; i++) {
         if (!one_line && i > from && (i - from) % WRAP_WORDS == 0)
-            add(l, "\n%*s", 24, "");
-        add(l, "%s0x%08x", i > from ? " " : "", e->w[i]);
+            text_add(l, "\n%*s", 24, "");
+        text_add(l, "%s0x%08x", i > from ? " " : "", e->w[i]);
     }
 }
 
 // An event QNX prints no format for, by the event table (trace/kev_events.h): "name:value"
 // per field, hex for addresses, ids and threads, names of enums in parentheses, strings
 // quoted; the raw words when no row describes the event.
-static void table_fields(const struct kev_reader *r, const struct kev_event *e, struct line *l,
+static void table_fields(const struct kev_reader *r, const struct kev_event *e, struct text_line *l,
                          int one_line)
 {
     static struct kev_fields fs;
@@ -200,23 +182,23 @@ static void table_fields(const struct kev_reader *r, const struct kev_event *e, 
     }
     for (unsigned i = 0; i < fs.n; i++) {
         const struct kev_field *f = &fs.f[i];
-        add(l, "%s%s:", i ? " " : "", f->name);
+        text_add(l, "%s%s:", i ? " " : "", f->name);
         if (f->kind == KEV_K_STRING) {
             char safe[512];
             kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
-            add(l, "\"%s\"", safe);
+            text_add(l, "\"%s\"", safe);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
             for (unsigned k = 0; k < f->n; k++)
-                add(l, "%s0x%llx", k ? " " : "", (unsigned long long)f->arr[k]);
+                text_add(l, "%s0x%llx", k ? " " : "", (unsigned long long)f->arr[k]);
         } else if (f->kind == KEV_K_HEX || f->kind == KEV_K_ADDR || f->kind == KEV_K_WHO) {
-            add(l, f->v >> 32 ? "0x%llx" : "0x%08llx", (unsigned long long)f->v);
+            text_add(l, f->v >> 32 ? "0x%llx" : "0x%08llx", (unsigned long long)f->v);
         } else if (f->kind == KEV_K_S32) {
-            add(l, "%lld", (long long)(int64_t)f->v);
+            text_add(l, "%lld", (long long)(int64_t)f->v);
         } else {
             const char *nm = kev_field_text(f);
-            add(l, "%llu", (unsigned long long)f->v);
+            text_add(l, "%llu", (unsigned long long)f->v);
             if (nm)
-                add(l, " (%s)", nm);
+                text_add(l, " (%s)", nm);
         }
     }
 }
@@ -224,7 +206,7 @@ static void table_fields(const struct kev_reader *r, const struct kev_event *e, 
 // Our ownership and priority events (docs/trace-events.md; QNX has none, its printer skips
 // them), from the event table's fields: SYNC_WAIT object:X owner:pid/tid, PRIO_CHANGE pid/tid
 // new <- old (cause). 1 if done.
-static int sync_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+static int sync_event(const struct kev_reader *r, const struct kev_event *e, struct text_line *l)
 {
     static struct kev_fields fs;
     char tmp[80];
@@ -236,11 +218,11 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
         if (!kev_field_num(kev_field_get(&fs, "object"), &object) || !kev_field_num(kev_field_get(&fs, "owner"), &who_v))
             return 0;
         who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));
-        add(l, "object:0x%x owner:", (unsigned)object);
+        text_add(l, "object:0x%x owner:", (unsigned)object);
         if (who_v)
-            add(l, "%u/%u%s", kev_who_pid(who_v), kev_who_tid(who_v), tmp);
+            text_add(l, "%u/%u%s", kev_who_pid(who_v), kev_who_tid(who_v), tmp);
         else
-            add(l, "none");
+            text_add(l, "none");
         return 1;
     }
     if (!kev_field_num(kev_field_get(&fs, "who"), &who_v) || !kev_field_num(kev_field_get(&fs, "new_prio"), &prio) ||
@@ -248,7 +230,7 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
         return 0;
     const char *cn = kev_prio_cause_name((unsigned)cause);
     who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));
-    add(l, "pid:%u tid:%u priority:%u old:%u cause:%s%s", kev_who_pid(who_v), kev_who_tid(who_v),
+    text_add(l, "pid:%u tid:%u priority:%u old:%u cause:%s%s", kev_who_pid(who_v), kev_who_tid(who_v),
         (unsigned)prio, (unsigned)old, cn ? cn : "?", tmp);
     return 1;
 }
@@ -256,7 +238,7 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
 // A USDT firing (ours; docs/usdt.md): its probe named from its program's note, the arguments
 // as the program passed them (signed where the note says so). 1 if done; 0 for a site no file
 // names (its fields then, as the table names them).
-static int usdt_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+static int usdt_event(const struct kev_reader *r, const struct kev_event *e, struct text_line *l)
 {
     static struct kev_fields fs;
     struct syms_usdt_firing f;
@@ -267,14 +249,14 @@ static int usdt_event(const struct kev_reader *r, const struct kev_event *e, str
     if (syms_usdt_firing(&fs, &f) != 0 || !f.p)
         return 0;
     syms_usdt_text(&f, text, sizeof(text));
-    add(l, "%s", text);
+    text_add(l, "%s", text);
     return 1;
 }
 
 // Our stack, fault and image events (docs/trace-events.md "Stacks and faults", "Images and
 // build ids"; QNX's printer skips them): the shared decoder's line, with the thread's name.
 // 1 if done.
-static int stack_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+static int stack_event(const struct kev_reader *r, const struct kev_event *e, struct text_line *l)
 {
     char text[1200], tmp[80];
     struct kev_stack s;
@@ -282,7 +264,7 @@ static int stack_event(const struct kev_reader *r, const struct kev_event *e, st
     struct kev_image im;
     if (e->ev == KEV_SYS_IMAGE && kev_image_decode(r, e, &im) == 0) {
         kev_image_text(&im, text, sizeof(text));
-        add(l, "%s", text);
+        text_add(l, "%s", text);
         return 1;
     }
     if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &s) == 0) {
@@ -294,7 +276,7 @@ static int stack_event(const struct kev_reader *r, const struct kev_event *e, st
     } else {
         return 0;   // not ours, or malformed: the raw words
     }
-    add(l, "%s%s", text, tmp);
+    text_add(l, "%s%s", text, tmp);
     return 1;
 }
 
@@ -316,145 +298,180 @@ static uint32_t qnx_word(const struct kev_event *e, unsigned k)
     return k < e->nw ? e->w[k] : 0u;
 }
 
-static void arguments(const struct kev_reader *r, const struct kev_event *e, int one_line,
-                      struct line *l)
+// CONTROL: QNX's words for the clock, buffer and loss events.
+static void control_args(const struct kev_event *e, int one_line, struct text_line *l)
+{
+    if (e->ev == KEV_CTL_TIME) // (its 64-bit cycles in QNX's two halves)
+        text_add(l, "msb:0x%08x lsb(offset):0x%08x", (uint32_t)(fv(e, "cycles") >> 32),
+                 (uint32_t)fv(e, "cycles"));
+    else if (e->ev == KEV_CTL_BUFFER) // QNX's own wording
+        text_add(l, "sequence = %u, num_events = %u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
+    else if (e->ev == KEV_CTL_BUFFER_END)
+        text_add(l, "seq:%u events:%u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
+    else if (e->ev == KEV_CTL_DROPPED)
+        text_add(l, "lost:%u total:%u", (unsigned)fv(e, "lost"), (unsigned)fv(e, "lost_total"));
+    else
+        raw_words(l, e, 0, one_line);
+}
+
+// INT: "0x00000008 (8) IP:..." (%k printed "INT_ENTR:"); QNX's words: ENTR [irq, IP], EXIT
+// [irq, inkernel], HANDLER_ENTR [pid, irq, IP, area], HANDLER_EXIT [irq, sigevent...].
+static void interrupt_args(const struct kev_event *e, int one_line, struct text_line *l)
+{
+    text_add(l, "0x%08x (%d) ", kev_int_irq(e), (int)kev_int_irq(e));
+    if (e->ev == KEV_INT_ENTER)
+        text_add(l, "IP:0x%08x", qnx_word(e, 1));
+    else if (e->ev == KEV_INT_EXIT)
+        text_add(l, "inkernel:0x%08x", qnx_word(e, 1));
+    else if (e->ev == KEV_INT_HANDLER_ENTER)
+        text_add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)kev_int_handler_pid(e),
+                 (uint32_t)fv(e, "handler"), (uint32_t)fv(e, "area"));
+    else if (e->ev == KEV_INT_HANDLER_EXIT)
+        text_add(l, "SIGEVENT:INTR EVENT");
+    else
+        raw_words(l, e, 0, one_line);
+}
+
+// KER_CALL/KER_EXIT: QNX's layout of the call (qnx_kercall.c), our errno name after it; a call
+// QNX has no layout for: its return and errno, then the raw words.
+static void kcall_args(const struct kev_reader *r, const struct kev_event *e, int one_line,
+                       struct text_line *l)
+{
+    char name[1024];
+    enum kev_kcall_part part = kev_kcall_part(e);
+    if ((part == KEV_KCALL_ENTRY || part == KEV_KCALL_EXIT) &&
+        qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
+        int32_t ret;
+        uint32_t err;
+        text_add(l, "%s", name[0] == ' ' ? name + 1 : name);
+        if (kev_kcall_exit(e, &ret, &err) && err) // ours, after QNX's fields
+            text_add(l, " (%s)", kev_errno_name(err) ? kev_errno_name(err) : "errno");
+        return;
+    }
+    if (part == KEV_KCALL_EXIT) {
+        int32_t ret;
+        uint32_t err;
+        kev_kcall_exit(e, &ret, &err);
+        text_add(l, "ret:%d", ret);
+        if (err)
+            text_add(l, " errno:%u (%s)", err, kev_errno_name(err) ? kev_errno_name(err) : "?");
+        if (e->nw > 2)
+            text_add(l, " "), raw_words(l, e, 2, one_line);
+    } else {
+        raw_words(l, e, 0, one_line);
+    }
+}
+
+// THREAD and PROCESS: thread state, create, destroy [pid, tid, prio, policy]; a thread's name;
+// a process's [ppid, pid, name].
+static void proc_thread_args(const struct kev_reader *r, const struct kev_event *e,
+                             struct text_line *l)
 {
     char name[1024], tmp[64];
-    switch (e->cls) {
-    case KEV_C_CONTROL:
-        if (e->ev == KEV_CTL_TIME) // (its 64-bit cycles in QNX's two halves)
-            add(l, "msb:0x%08x lsb(offset):0x%08x", (uint32_t)(fv(e, "cycles") >> 32),
-                (uint32_t)fv(e, "cycles"));
-        else if (e->ev == KEV_CTL_BUFFER) // QNX's own wording
-            add(l, "sequence = %u, num_events = %u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
-        else if (e->ev == KEV_CTL_BUFFER_END)
-            add(l, "seq:%u events:%u", (unsigned)fv(e, "seq"), (unsigned)fv(e, "nevents"));
-        else if (e->ev == KEV_CTL_DROPPED)
-            add(l, "lost:%u total:%u", (unsigned)fv(e, "lost"), (unsigned)fv(e, "lost_total"));
-        else
-            raw_words(l, e, 0, one_line);
-        return;
-    case KEV_C_INT: // "0x00000008 (8) IP:..." (%k printed "INT_ENTR:"); QNX's words: ENTR [irq, IP], EXIT [irq, inkernel],
-                    // HANDLER_ENTR [pid, irq, IP, area], HANDLER_EXIT [irq, sigevent...]
-        add(l, "0x%08x (%d) ", kev_int_irq(e), (int)kev_int_irq(e));
-        if (e->ev == KEV_INT_ENTER)
-            add(l, "IP:0x%08x", qnx_word(e, 1));
-        else if (e->ev == KEV_INT_EXIT)
-            add(l, "inkernel:0x%08x", qnx_word(e, 1));
-        else if (e->ev == KEV_INT_HANDLER_ENTER)
-            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)kev_int_handler_pid(e),
-                (uint32_t)fv(e, "handler"), (uint32_t)fv(e, "area"));
-        else if (e->ev == KEV_INT_HANDLER_EXIT)
-            add(l, "SIGEVENT:INTR EVENT");
-        else
-            raw_words(l, e, 0, one_line);
-        return;
-    case KEV_C_KER_CALL: {
-        enum kev_kcall_part part = kev_kcall_part(e);
-        if ((part == KEV_KCALL_ENTRY || part == KEV_KCALL_EXIT) &&
-            qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
-            int32_t ret;
-            uint32_t err;
-            add(l, "%s", name[0] == ' ' ? name + 1 : name);
-            if (kev_kcall_exit(e, &ret, &err) && err) // ours, after QNX's fields
-                add(l, " (%s)", kev_errno_name(err) ? kev_errno_name(err) : "errno");
-            return;
-        }
-        if (part == KEV_KCALL_EXIT) {
-            int32_t ret;
-            uint32_t err;
-            kev_kcall_exit(e, &ret, &err);
-            add(l, "ret:%d", ret);
-            if (err)
-                add(l, " errno:%u (%s)", err, kev_errno_name(err) ? kev_errno_name(err) : "?");
-            if (e->nw > 2)
-                add(l, " "), raw_words(l, e, 2, one_line);
-        } else {
-            raw_words(l, e, 0, one_line);
-        }
-        return;
-    }
-    case KEV_C_PR_TH: {
-        uint32_t pid = (uint32_t)fv(e, "pid"), tid = (uint32_t)fv(e, "tid");
-        if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
-            uint64_t prio, policy;
-            who(r, pid, tid, tmp, sizeof(tmp));
-            add(l, "pid:%d tid:%d", (int)pid, (int)tid);
-            if (kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "prio"), &prio) &&
-                kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "policy"), &policy))
-                add(l, " priority:%d policy:%d", (int)prio, (int)policy);
-            add(l, "%s", tmp);
-        } else if (e->ev == KEV_PR_THREAD_NAME) {
+    uint32_t pid = (uint32_t)fv(e, "pid"), tid = (uint32_t)fv(e, "tid");
+    if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
+        uint64_t prio, policy;
+        who(r, pid, tid, tmp, sizeof(tmp));
+        text_add(l, "pid:%d tid:%d", (int)pid, (int)tid);
+        if (kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "prio"), &prio) &&
+            kev_field_read(e, kev_field_desc_get(e->cls, e->ev, "policy"), &policy))
+            text_add(l, " priority:%d policy:%d", (int)prio, (int)policy);
+        text_add(l, "%s", tmp);
+    } else if (e->ev == KEV_PR_THREAD_NAME) {
+        kev_event_name(r, e, 2, name, sizeof(name));
+        text_add(l, "pid:%u tid:%u name:%s", pid, tid, name);
+    } else { // [ppid, pid, name]
+        text_add(l, "ppid:%u pid:%u", (unsigned)fv(e, "ppid"), pid);
+        if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) {
             kev_event_name(r, e, 2, name, sizeof(name));
-            add(l, "pid:%u tid:%u name:%s", pid, tid, name);
-        } else { // [ppid, pid, name]
-            add(l, "ppid:%u pid:%u", (unsigned)fv(e, "ppid"), pid);
-            if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) {
-                kev_event_name(r, e, 2, name, sizeof(name));
-                add(l, " name:%s", name);
-            }
+            text_add(l, " name:%s", name);
         }
+    }
+}
+
+// COMM: QNX's two words, each the table's field (the process name is ours).
+static void comm_args(const struct kev_reader *r, const struct kev_event *e, struct text_line *l)
+{
+    static const char *const field[KEV_COMM_NEVENTS][2] = {
+        [KEV_COMM_SND_MESSAGE] = { "rcvid", "pid" }, [KEV_COMM_SND_PULSE] = { "coid", NULL },
+        [KEV_COMM_REC_MESSAGE] = { "rcvid", "who" }, [KEV_COMM_REC_PULSE] = { NULL, "who" },
+        [KEV_COMM_SND_PULSE_EXE] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_DIS] = { "scoid", "pid" },
+        [KEV_COMM_SND_PULSE_DEA] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_UN] = { "scoid", "pid" },
+        [KEV_COMM_SIGNAL] = { "signo", "code" }, [KEV_COMM_REPLY_MESSAGE] = { "rcvid", "status" },
+        [KEV_COMM_MSG_ERROR] = { "rcvid", "errno" },
+    };
+    char tmp[64];
+    uint32_t v[2];
+    for (unsigned k = 0; k < 2; k++) { // (a pulse's channel and code: one word to QNX)
+        const char *f = e->ev < KEV_COMM_NEVENTS ? field[e->ev][k] : NULL;
+        const struct kev_field_desc *fd = f ? kev_field_desc_get(e->cls, e->ev, f) : NULL;
+        v[k] = fd ? (uint32_t)fv(e, f) : qnx_word(e, k);
+    }
+    uint32_t v0 = v[0], v1 = v[1];
+    who(r, v1, 0, tmp, sizeof(tmp));
+    if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_REC_MESSAGE)
+        text_add(l, "rcvid:0x%08x pid:%d%s", v0, (int)v1, tmp);
+    else if (e->ev == KEV_COMM_REPLY_MESSAGE || e->ev == KEV_COMM_MSG_ERROR)
+        text_add(l, "tid:%d pid:%d%s", (int)v0, (int)v1, tmp);
+    else if (e->ev == KEV_COMM_SIGNAL)
+        text_add(l, "si_signo:%d si_code:%d", (int)v0, (int)v1);
+    else
+        text_add(l, "scoid:0x%08x pid:%d%s", v0, (int)v1, tmp);
+}
+
+// USREVENT: "USREVENT:EVENT:7, d0:0x... d1:0x..." (a one-slot event's data words), else the
+// string QNX prints.
+static void user_args(const struct kev_reader *r, const struct kev_event *e, int one_line,
+                      struct text_line *l)
+{
+    char name[1024];
+    if (e->nslots == 1) {
+        l->n -= l->n && l->p[l->n - 1] == ' ';
+        text_add(l, ", d0:0x%08x d1:0x%08x", kx_user_word(e, 0), kx_user_word(e, 1));
         return;
     }
-    case KEV_C_COMM: { // QNX's two words, each the table's field (the process name is ours)
-        static const char *const field[KEV_COMM_NEVENTS][2] = {
-            [KEV_COMM_SND_MESSAGE] = { "rcvid", "pid" }, [KEV_COMM_SND_PULSE] = { "coid", NULL },
-            [KEV_COMM_REC_MESSAGE] = { "rcvid", "who" }, [KEV_COMM_REC_PULSE] = { NULL, "who" },
-            [KEV_COMM_SND_PULSE_EXE] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_DIS] = { "scoid", "pid" },
-            [KEV_COMM_SND_PULSE_DEA] = { "scoid", "pid" }, [KEV_COMM_SND_PULSE_UN] = { "scoid", "pid" },
-            [KEV_COMM_SIGNAL] = { "signo", "code" }, [KEV_COMM_REPLY_MESSAGE] = { "rcvid", "status" },
-            [KEV_COMM_MSG_ERROR] = { "rcvid", "errno" },
-        };
-        uint32_t v[2];
-        for (unsigned k = 0; k < 2; k++) { // (a pulse's channel and code: one word to QNX)
-            const char *f = e->ev < KEV_COMM_NEVENTS ? field[e->ev][k] : NULL;
-            const struct kev_field_desc *fd = f ? kev_field_desc_get(e->cls, e->ev, f) : NULL;
-            v[k] = fd ? (uint32_t)fv(e, f) : qnx_word(e, k);
-        }
-        uint32_t v0 = v[0], v1 = v[1];
-        who(r, v1, 0, tmp, sizeof(tmp));
-        if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_REC_MESSAGE)
-            add(l, "rcvid:0x%08x pid:%d%s", v0, (int)v1, tmp);
-        else if (e->ev == KEV_COMM_REPLY_MESSAGE || e->ev == KEV_COMM_MSG_ERROR)
-            add(l, "tid:%d pid:%d%s", (int)v0, (int)v1, tmp);
-        else if (e->ev == KEV_COMM_SIGNAL)
-            add(l, "si_signo:%d si_code:%d", (int)v0, (int)v1);
-        else
-            add(l, "scoid:0x%08x pid:%d%s", v0, (int)v1, tmp);
+    // QNX prints any longer user event as a string: its bytes up to the first NUL (the
+    // last byte taken as NUL), or "" when one of them is unprintable. A binary buffer
+    // (INSERTCUSEREVENT) thus prints STR:"" there; we append its words.
+    qnx_user_string(r, e, name, sizeof(name));
+    text_add(l, "STR:\"%s\"", name);
+    if (!printable_string(r, e, 0, name, sizeof(name))) {
+        text_add(l, " (words: ");
+        raw_words(l, e, 0, one_line);
+        text_add(l, ")");
+    }
+}
+
+// SYSTEM: our own events (ownership and priority, stacks and faults, USDT, the kernel's panic),
+// else the table's fields.
+static void system_args(const struct kev_reader *r, const struct kev_event *e, int one_line,
+                        struct text_line *l)
+{
+    char name[1024];
+    struct kev_panic p;
+    if (sync_event(r, e, l) || stack_event(r, e, l) || usdt_event(r, e, l))
+        return;
+    if (kev_panic_decode(r, e, &p)) {   // ours: the kernel's last words
+        kev_panic_format(&p, name, sizeof(name));
+        text_add(l, "%s", name);
         return;
     }
-    case KEV_C_USER:
-        if (e->nslots == 1) { // QNX: "USREVENT:EVENT:7, d0:0x... d1:0x..." (its data words)
-            l->n -= l->n && l->p[l->n - 1] == ' ';
-            add(l, ", d0:0x%08x d1:0x%08x", kx_user_word(e, 0), kx_user_word(e, 1));
-            return;
-        }
-        // QNX prints any longer user event as a string: its bytes up to the first NUL (the
-        // last byte taken as NUL), or "" when one of them is unprintable. A binary buffer
-        // (INSERTCUSEREVENT) thus prints STR:"" there; we append its words.
-        qnx_user_string(r, e, name, sizeof(name));
-        add(l, "STR:\"%s\"", name);
-        if (!printable_string(r, e, 0, name, sizeof(name))) {
-            add(l, " (words: ");
-            raw_words(l, e, 0, one_line);
-            add(l, ")");
-        }
-        return;
-    case KEV_C_SYSTEM: {
-        struct kev_panic p;
-        if (sync_event(r, e, l) || stack_event(r, e, l) || usdt_event(r, e, l))
-            return;
-        if (kev_panic_decode(r, e, &p)) {   // ours: the kernel's last words
-            kev_panic_format(&p, name, sizeof(name));
-            add(l, "%s", name);
-            return;
-        }
-        table_fields(r, e, l, one_line);
-        return;
-    }
-    default:
-        table_fields(r, e, l, one_line);
-        return;
+    table_fields(r, e, l, one_line);
+}
+
+// The %a column: the event's arguments as its class prints them.
+static void arguments(const struct kev_reader *r, const struct kev_event *e, int one_line,
+                      struct text_line *l)
+{
+    switch (e->cls) {
+    case KEV_C_CONTROL: control_args(e, one_line, l); return;
+    case KEV_C_INT: interrupt_args(e, one_line, l); return;
+    case KEV_C_KER_CALL: kcall_args(r, e, one_line, l); return;
+    case KEV_C_PR_TH: proc_thread_args(r, e, l); return;
+    case KEV_C_COMM: comm_args(r, e, l); return;
+    case KEV_C_USER: user_args(r, e, one_line, l); return;
+    case KEV_C_SYSTEM: system_args(r, e, one_line, l); return;
+    default: table_fields(r, e, l, one_line); return;
     }
 }
 
@@ -468,43 +485,43 @@ struct printer {
 static int print_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct printer *pr = user;
-    struct line l = { pr->out, 0, sizeof(pr->out) };
+    struct text_line l = { pr->out, 0, sizeof(pr->out) };
     char label[64];
     for (const char *f = pr->o->fmt; *f; f++) {
         if (*f != '%') {
-            add(&l, "%c", *f);
+            text_add(&l, "%c", *f);
             continue;
         }
         switch (*++f) {
-        case 'c': add(&l, "%llu", (unsigned long long)e->t64); break;
-        case 'T': add(&l, "0x%08x", e->t32); break;
+        case 'c': text_add(&l, "%llu", (unsigned long long)e->t64); break;
+        case 'T': text_add(&l, "0x%08x", e->t32); break;
         case 't':
             if (r->kr_cycles_per_sec)
-                add(&l, "%.3f", (double)e->t64 * 1e6 / (double)r->kr_cycles_per_sec);
+                text_add(&l, "%.3f", (double)e->t64 * 1e6 / (double)r->kr_cycles_per_sec);
             else
-                add(&l, "?");
+                text_add(&l, "?");
             break;
-        case 'C': add(&l, "%02u", e->cpu); break;
-        case 'e': add(&l, "%u", e->ev); break;
-        case 'Z': add(&l, "%-8s", class_label(e)); break;
+        case 'C': text_add(&l, "%02u", e->cpu); break;
+        case 'e': text_add(&l, "%u", e->ev); break;
+        case 'Z': text_add(&l, "%-8s", class_label(e)); break;
         case 'z':
             event_label(e, label, sizeof(label));
-            add(&l, "%-16s", label);
+            text_add(&l, "%-16s", label);
             break;
         case 'k': // QNX: "KER_CALL:MSG_SENDV/11", "THREAD  :THRUNNING", "INT_ENTR:0x00000008 (8)"
             event_label(e, label, sizeof(label));
             if (e->cls == KEV_C_INT) { // the interrupt number follows with no space (%a)
-                add(&l, "%s:", label);
+                text_add(&l, "%s:", label);
                 if (f[1] == ' ' && f[2] == '%' && f[3] == 'a')
                     f++;
             } else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_BUFFER) {
-                add(&l, "CONTROL: BUFFER"); // QNX prints this one event so
+                text_add(&l, "CONTROL: BUFFER"); // QNX prints this one event so
             } else {
-                add(&l, "%-8s:%-16s", class_label(e), label);
+                text_add(&l, "%-8s:%-16s", class_label(e), label);
             }
             break;
         case 'a': arguments(r, e, pr->o->one_line, &l); break;
-        case '%': add(&l, "%%"); break;
+        case '%': text_add(&l, "%%"); break;
         default: break; // rejected when parsing options
         }
     }

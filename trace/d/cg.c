@@ -104,7 +104,8 @@ static void *place(struct dcc *cc, size_t *off, const void *src, size_t n)
     return base + o;
 }
 
-void dcc_codegen(struct dcc *cc)
+/* cg_new: the generator's state and tables, in the compiler's arena. */
+static struct cg *cg_new(struct dcc *cc)
 {
     struct cg *g = dcc_alloc(cc, sizeof(*g));
     g->cc = cc;
@@ -117,6 +118,15 @@ void dcc_codegen(struct dcc *cc)
     g->ecbs = dcc_alloc(cc, CAP_ECBS_FIRST * sizeof(struct dif_ecb));
     g->capecbs = CAP_ECBS_FIRST;
     g->strlen = 1; /* offset 0 is "" */
+    return g;
+}
+
+/* gen_program: the translation unit's code: declarations and inlines in program order, the
+ * translators, the clauses; then the identifiers a #pragma named and nothing defined, and a
+ * program with no clause, refused. */
+static void gen_program(struct cg *g)
+{
+    struct dcc *cc = g->cc;
     if (!cc->clauses && !cc->inlines && !cc->xlators)
         dcc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
     struct dname *in = cc->inlines; /* declarations and inlines in program order */
@@ -141,9 +151,13 @@ void dcc_codegen(struct dcc *cc)
     }
     if (g->necbs == 0)
         dcc_error(cc, cc->line, "D_SYNTAX", "program contains no probe clauses");
+}
 
-    /* symbols and aggregations become tables; then lay the object out */
-    struct dif_var *vars = dcc_alloc(cc, (g->nsyms + 1) * sizeof(*vars));
+/* var_table: the object's variables, from the symbols: name, scope, the VM's type and size,
+ * keys; a memory variable's size in words (an array's) or bytes. */
+static struct dif_var *var_table(struct cg *g)
+{
+    struct dif_var *vars = dcc_alloc(g->cc, (g->nsyms + 1) * sizeof(*vars));
     for (unsigned k = 0; k < g->nsyms; k++) {
         struct sym *s = &g->syms[k];
         vars[k].dv_name = cg_intern_str(g, s->name);
@@ -162,7 +176,13 @@ void dcc_codegen(struct dcc *cc)
         } else if (s->mem)
             vars[k].dv_keys = (uint32_t)dcc_type_size(g->cc, s->type) * (s->isarr ? s->nelem : 1);
     }
-    struct dif_agg *aggs = dcc_alloc(cc, (g->naggs + 1) * sizeof(*aggs));
+    return vars;
+}
+
+/* agg_table: the object's aggregations: name, function, keys, parameters. */
+static struct dif_agg *agg_table(struct cg *g)
+{
+    struct dif_agg *aggs = dcc_alloc(g->cc, (g->naggs + 1) * sizeof(*aggs));
     for (unsigned k = 0; k < g->naggs; k++) {
         aggs[k].dg_name = cg_intern_str(g, g->aggs[k].name);
         aggs[k].dg_func = (uint16_t)g->aggs[k].func;
@@ -170,6 +190,14 @@ void dcc_codegen(struct dcc *cc)
         aggs[k].dg_keys = cg_intern_str(g, g->aggs[k].keys);
         memcpy(aggs[k].dg_param, g->aggs[k].param, sizeof(aggs[k].dg_param));
     }
+    return aggs;
+}
+
+/* lay_out: the object in cc->out: its header, then each table 8-byte aligned (the header
+ * says where and how many). */
+static void lay_out(struct cg *g, const struct dif_var *vars, const struct dif_agg *aggs)
+{
+    struct dcc *cc = g->cc;
     size_t total = sizeof(struct dif_hdr) + 8 * 10 + g->nints * 8 + g->strlen +
                    g->ninsns * 4 + g->nsyms * sizeof(*vars) + g->nacts * sizeof(struct dif_act) +
                    g->nclauses * sizeof(struct dif_clause) +
@@ -200,6 +228,16 @@ void dcc_codegen(struct dcc *cc)
     memcpy(base, &h, sizeof(h));
     cc->out->objlen = h.dh_size;
     cc->out->nprobes = g->nprobes;
+}
+
+void dcc_codegen(struct dcc *cc)
+{
+    struct cg *g = cg_new(cc);
+    gen_program(g);
+    /* symbols and aggregations become tables; then lay the object out */
+    struct dif_var *vars = var_table(g);
+    struct dif_agg *aggs = agg_table(g);
+    lay_out(g, vars, aggs);
 }
 
 int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct dcc_out *out)

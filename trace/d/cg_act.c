@@ -321,6 +321,118 @@ static struct dif_act *act_consumer(struct cg *g, struct dnode *st)
 }
 
 /* statement: compiles one statement of a clause into one action. */
+/* act_exit: exit(status), an integer. */
+static struct dif_act *act_exit(struct cg *g, struct dnode *st)
+{
+    proto_len(g, st, 1, 1);
+    cg_push_rec(g, st->b);
+    if (g->rec[0] == 's')
+        dcc_error(g->cc, st->line, "D_PROTO_ARG", "exit( ) argument #1 must be an integer");
+    return cg_act_new(g, DIF_ACT_EXIT, st->line);
+}
+
+/* act_agg: clear(@), denormalize(@), trunc(@[, n]) and normalize(@, n): the aggregation's id
+ * the action's argument, trunc's and normalize's value in the record. */
+static struct dif_act *act_agg(struct cg *g, struct dnode *st)
+{
+    const char *fn = st->s;
+    unsigned id = cg_aggact_check(g, st);
+    int kind;
+    if (!strcmp(fn, "clear") || !strcmp(fn, "denormalize")) {
+        kind = fn[0] == 'c' ? DIF_ACT_CLEAR : DIF_ACT_DENORMALIZE;
+    } else {
+        if (st->b->next)
+            cg_push_rec(g, st->b->next);
+        kind = fn[0] == 't' ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE;
+    }
+    struct dif_act *a = cg_act_new(g, kind, st->line);
+    a->da_arg = id;
+    return a;
+}
+
+/* act_speculation: speculate(id), commit(id), discard(id); *ret the register holding the id
+ * (speculate's checked for room by the engine, which gives it back). */
+static struct dif_act *act_speculation(struct cg *g, struct dnode *st, unsigned *ret)
+{
+    const char *fn = st->s;
+    struct dtype t;
+    proto_len(g, st, 1, 1);
+    *ret = cg_expr(g, st->b, &t);
+    if (t.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #1 must be a speculation "
+                  "id", fn);
+    if (fn[0] == 's') { /* the engine's room check (DIF_S_SPECROOM) gives the id back */
+        cg_emit(g, DIF_INSTR(DIF_PUSHT, *ret, DIF_TYPE_INT, 0));
+        cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_SPECROOM, *ret));
+    }
+    return cg_act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
+                                                                      : DIF_ACT_DISCARD, st->line);
+}
+
+/* act_raise: raise(sig): the consumer signals the firing process, as DTrace's raise( )
+ * signals the current one; the record holds the signal and that process's id. */
+static struct dif_act *act_raise(struct cg *g, struct dnode *st)
+{
+    cg_proto_other(g, st);     /* libdtrace's prototype checks and words */
+    cg_push_rec(g, st->b);
+    struct dnode *who = dcc_alloc(g->cc, sizeof(*who));
+    memset(who, 0, sizeof(*who));
+    who->kind = N_IDENT;
+    who->s = "pid";
+    who->line = st->line;
+    cg_push_rec(g, who);
+    g->rec[0] = g->rec[1] = 'l';   /* both read as 64-bit integers */
+    return cg_act_new(g, DIF_ACT_RAISE, st->line);
+}
+
+/* act_stack: stack( ), ustack( ), jstack( ): the stack's id in the record, printed by the
+ * consumer; which stack the action's argument. */
+static struct dif_act *act_stack(struct cg *g, struct dnode *st)
+{
+    stack_check(g, st);
+    cg_push_rec(g, st); /* the stack's id, printed by the consumer */
+    struct dif_act *a = cg_act_new(g, DIF_ACT_STACK, st->line);
+    a->da_arg = st->s[0] == 's' ? 0 : st->s[0] == 'u' ? 1 : 2;
+    return a;
+}
+
+/* act_call: the action a call statement names, its code emitted (*ret the register its
+ * program returns); an action this subset lacks is refused. */
+static struct dif_act *act_call(struct cg *g, struct dnode *st, struct dif_prog *p,
+                                uint32_t *recsize, unsigned *ret)
+{
+    const char *fn = st->s;
+    if (!strcmp(fn, "trace")) {
+        proto_len(g, st, 1, 1);
+        cg_push_rec(g, st->b);
+        return cg_act_new(g, DIF_ACT_TRACE, st->line);
+    }
+    if (!strcmp(fn, "printf"))
+        return act_printf(g, st);
+    if (!strcmp(fn, "printa"))
+        return act_printa(g, st, p, recsize);
+    if (!strcmp(fn, "exit"))
+        return act_exit(g, st);
+    if (!strcmp(fn, "clear") || !strcmp(fn, "denormalize") || !strcmp(fn, "trunc") ||
+        !strcmp(fn, "normalize"))
+        return act_agg(g, st);
+    if (!strcmp(fn, "tracemem"))
+        return act_tracemem(g, st);
+    if (!strcmp(fn, "speculate") || !strcmp(fn, "commit") || !strcmp(fn, "discard"))
+        return act_speculation(g, st, ret);
+    if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen"))
+        return act_consumer(g, st);
+    if (!strcmp(fn, "system"))
+        return act_system(g, st);
+    if (!strcmp(fn, "raise"))
+        return act_raise(g, st);
+    if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
+        return act_stack(g, st);
+    cg_proto_other(g, st);
+    dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
+    return NULL;
+}
+
 void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
 {
     g->line = st->line;
@@ -339,76 +451,9 @@ void cg_statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         finish_rec(g, a, recsize);
         return;
     }
-    const char *fn = st->s;
     struct dif_prog p = cg_prog_begin(g);
-    struct dif_act *a;
     unsigned ret = 0;
-    if (!strcmp(fn, "trace")) {
-        proto_len(g, st, 1, 1);
-        cg_push_rec(g, st->b);
-        a = cg_act_new(g, DIF_ACT_TRACE, st->line);
-    } else if (!strcmp(fn, "printf")) {
-        a = act_printf(g, st);
-    } else if (!strcmp(fn, "printa")) {
-        a = act_printa(g, st, &p, recsize);
-    } else if (!strcmp(fn, "exit")) {
-        proto_len(g, st, 1, 1);
-        cg_push_rec(g, st->b);
-        if (g->rec[0] == 's')
-            dcc_error(g->cc, st->line, "D_PROTO_ARG", "exit( ) argument #1 must be an integer");
-        a = cg_act_new(g, DIF_ACT_EXIT, st->line);
-    } else if (!strcmp(fn, "clear") || !strcmp(fn, "denormalize")) {
-        unsigned id = cg_aggact_check(g, st);
-        a = cg_act_new(g, fn[0] == 'c' ? DIF_ACT_CLEAR : DIF_ACT_DENORMALIZE, st->line);
-        a->da_arg = id;
-    } else if (!strcmp(fn, "trunc") || !strcmp(fn, "normalize")) {
-        int tr = fn[0] == 't';
-        unsigned id = cg_aggact_check(g, st);
-        if (st->b->next)
-            cg_push_rec(g, st->b->next);
-        a = cg_act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
-        a->da_arg = id;
-    } else if (!strcmp(fn, "tracemem")) {
-        a = act_tracemem(g, st);
-    } else if (!strcmp(fn, "speculate") || !strcmp(fn, "commit") || !strcmp(fn, "discard")) {
-        struct dtype t;
-        proto_len(g, st, 1, 1);
-        ret = cg_expr(g, st->b, &t);
-        if (t.kind != DIF_TYPE_INT)
-            dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #1 must be a speculation "
-                      "id", fn);
-        if (fn[0] == 's') { /* the engine's room check (DIF_S_SPECROOM) gives the id back */
-            cg_emit(g, DIF_INSTR(DIF_PUSHT, ret, DIF_TYPE_INT, 0));
-            cg_emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_SPECROOM, ret));
-        }
-        a = cg_act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
-                                                                       : DIF_ACT_DISCARD, st->line);
-    } else if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen")) {
-        a = act_consumer(g, st);
-    } else if (!strcmp(fn, "system")) {
-        a = act_system(g, st);
-    } else if (!strcmp(fn, "raise")) {
-        /* raise(sig): the consumer signals the firing process, as DTrace's raise( ) signals
-         * the current one; the record holds the signal and that process's id */
-        cg_proto_other(g, st);     /* libdtrace's prototype checks and words */
-        cg_push_rec(g, st->b);
-        struct dnode *who = dcc_alloc(g->cc, sizeof(*who));
-        memset(who, 0, sizeof(*who));
-        who->kind = N_IDENT;
-        who->s = "pid";
-        who->line = st->line;
-        cg_push_rec(g, who);
-        g->rec[0] = g->rec[1] = 'l';   /* both read as 64-bit integers */
-        a = cg_act_new(g, DIF_ACT_RAISE, st->line);
-    } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
-        stack_check(g, st);
-        cg_push_rec(g, st); /* the stack's id, printed by the consumer */
-        a = cg_act_new(g, DIF_ACT_STACK, st->line);
-        a->da_arg = fn[0] == 's' ? 0 : fn[0] == 'u' ? 1 : 2;
-    } else {
-        cg_proto_other(g, st);
-        dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
-    }
+    struct dif_act *a = act_call(g, st, &p, recsize, &ret);
     a->da_prog = cg_prog_end(g, p, ret);
     finish_rec(g, a, recsize);
 }

@@ -134,9 +134,16 @@ static void param_match(struct cg *g, const struct aggsym *s, int func, const in
                           (int)s->param[k], (int)p[k]);
 }
 
-void cg_aggregation(struct cg *g, struct dnode *st)
+/* Prototypes: count( ); sum..stddev(@); quantize(@, ...); lquantize(@, int32_t, int32_t,
+ * ...); llquantize(@, int32_t x 4, ...), by function id. The varargs are checked apart. */
+static const uint8_t agg_minargs[] = { 0, 1, 1, 1, 1, 1, 1, 3, 5 };
+static const uint8_t agg_maxargs[] = { 0, 1, 1, 1, 1, 1, 255, 255, 255 };
+
+/* agg_func: the aggregating function a statement @x[...] = f(...) assigns (its id), its
+ * arguments' count within the prototype's. */
+static int agg_func(struct cg *g, const struct dnode *st)
 {
-    struct dnode *lhs = st->a, *rhs = st->b;
+    const struct dnode *rhs = st->b;
     int line = st->line;
     if (st->op != T_ASSIGN || !rhs || rhs->kind != N_CALL)
         dcc_error(g->cc, line, "D_AGG_FUNC", "aggregations may only be assigned an "
@@ -151,34 +158,17 @@ void cg_aggregation(struct cg *g, struct dnode *st)
     if (func < 0)
         dcc_error(g->cc, line, "D_AGG_FUNC", "%s( ) is not an aggregating function", rhs->s);
     unsigned nargs = cg_count_list(rhs->b);
-    /* prototypes: count( ); sum..stddev(@); quantize(@, ...); lquantize(@, int32_t, int32_t,
-     * ...); llquantize(@, int32_t x 4, ...). The varargs are checked below. */
-    static const uint8_t minargs[] = { 0, 1, 1, 1, 1, 1, 1, 3, 5 };
-    static const uint8_t maxargs[] = { 0, 1, 1, 1, 1, 1, 255, 255, 255 };
-    if (nargs < minargs[func] || nargs > maxargs[func])
+    if (nargs < agg_minargs[func] || nargs > agg_maxargs[func])
         dcc_error(g->cc, line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d "
-                  "expected", rhs->s, (int)nargs, nargs == 1 ? "" : "s", (int)minargs[func]);
+                  "expected", rhs->s, (int)nargs, nargs == 1 ? "" : "s", (int)agg_minargs[func]);
+    return func;
+}
 
-    struct dif_prog p = cg_prog_begin(g);
-    for (struct dnode *k = lhs->b; k; k = k->next) {
-        if (k->kind == N_AGG || (k->kind != N_CALL && cg_type_of(g, k).kind == DT_NONE))
-            dcc_error(g->cc, k->line, "D_KEY_TYPE", "@%s[ ] key #%u has no value of a key "
-                      "type", lhs->s, cg_count_list(lhs->b) - cg_count_list(k) + 1);
-        cg_push_rec(g, k);
-    }
-    unsigned k = 2;
-    for (struct dnode *a = rhs->b ? rhs->b->next : NULL; a && k <= minargs[func]; a = a->next, k++)
-        if (cg_type_of(g, a).kind != DIF_TYPE_INT)
-            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%u is incompatible with "
-                      "prototype:\n\tprototype: int32_t", rhs->s, k);
-    unsigned rv = 0;
-    struct dtype t = T_INT64;
-    if (nargs)
-        rv = cg_expr(g, rhs->b, &t);
-    if (nargs && t.kind != DIF_TYPE_INT)
-        dcc_error(g->cc, line, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
-                  rhs->s);
-    int64_t param[DIF_AGGPARAMS] = { 0, 0, 1, 0 };
+/* agg_increment: a quantization's optional increment (after its value and parameters), its
+ * parameters checked into param; NULL when there is none. */
+static struct dnode *agg_increment(struct cg *g, const struct dnode *rhs, int func,
+                                   int64_t *param, int line)
+{
     struct dnode *incr = NULL;
     unsigned argmax = 0;
     if (func == DIF_AGG_LQUANTIZE) {
@@ -199,35 +189,76 @@ void cg_aggregation(struct cg *g, struct dnode *st)
                       "be of scalar type", rhs->s, argmax);
         if (incr->next)
             dcc_error(g->cc, incr->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u args "
-                      "passed, at most %u expected", rhs->s, nargs, argmax);
-        cg_push_rec(g, incr); /* after the keys; the engine pops it (DIF_ACT_AGGINCR) */
-        g->rec[--g->nrec] = 0;
+                      "passed, at most %u expected", rhs->s, cg_count_list(rhs->b), argmax);
     }
-    struct dif_act *a = cg_act_new(g, incr ? DIF_ACT_AGGINCR : DIF_ACT_AGG, line);
-    a->da_prog = cg_prog_end(g, p, rv);
+    return incr;
+}
+
+/* agg_declare: aggregation @name's id: declared at its first use (its function, keys in
+ * g->rec and parameters), else its use held to that declaration. */
+static unsigned agg_declare(struct cg *g, const char *name, int func, const int64_t *param,
+                            int line)
+{
     unsigned id;
     for (id = 0; id < g->naggs; id++)
-        if (strcmp(g->aggs[id].name, lhs->s) == 0)
+        if (strcmp(g->aggs[id].name, name) == 0)
             break;
     if (id == g->naggs) {
         if (g->naggs == DIF_MAXAGGS)
             dcc_error(g->cc, line, "D_DIF_SIZE", "too many aggregations");
         struct aggsym *s = &g->aggs[g->naggs++];
-        s->name = lhs->s;
+        s->name = name;
         s->func = func;
         s->line = line;
         memcpy(s->keys, g->rec, sizeof(s->keys));
-        memcpy(s->param, param, sizeof(param));
-    } else {
-        struct aggsym *s = &g->aggs[id];
-        if (s->func != func)
-            dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation redefined: @%s", lhs->s);
-        param_match(g, s, func, param, line);
-        if (strcmp(s->keys, g->rec) != 0)
-            dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation key signature differs from its "
-                      "first use: @%s", lhs->s);
+        memcpy(s->param, param, sizeof(s->param));
+        return id;
     }
-    a->da_arg = id;
+    struct aggsym *s = &g->aggs[id];
+    if (s->func != func)
+        dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation redefined: @%s", name);
+    param_match(g, s, func, param, line);
+    if (strcmp(s->keys, g->rec) != 0)
+        dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation key signature differs from its "
+                  "first use: @%s", name);
+    return id;
+}
+
+void cg_aggregation(struct cg *g, struct dnode *st)
+{
+    struct dnode *lhs = st->a, *rhs = st->b;
+    int line = st->line;
+    int func = agg_func(g, st);
+    unsigned nargs = cg_count_list(rhs->b);
+    struct dif_prog p = cg_prog_begin(g);
+    for (struct dnode *k = lhs->b; k; k = k->next) {
+        if (k->kind == N_AGG || (k->kind != N_CALL && cg_type_of(g, k).kind == DT_NONE))
+            dcc_error(g->cc, k->line, "D_KEY_TYPE", "@%s[ ] key #%u has no value of a key "
+                      "type", lhs->s, cg_count_list(lhs->b) - cg_count_list(k) + 1);
+        cg_push_rec(g, k);
+    }
+    unsigned k = 2;
+    for (struct dnode *a = rhs->b ? rhs->b->next : NULL; a && k <= agg_minargs[func];
+         a = a->next, k++)
+        if (cg_type_of(g, a).kind != DIF_TYPE_INT)
+            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%u is incompatible with "
+                      "prototype:\n\tprototype: int32_t", rhs->s, k);
+    unsigned rv = 0;
+    struct dtype t = T_INT64;
+    if (nargs)
+        rv = cg_expr(g, rhs->b, &t);
+    if (nargs && t.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, line, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
+                  rhs->s);
+    int64_t param[DIF_AGGPARAMS] = { 0, 0, 1, 0 };
+    struct dnode *incr = agg_increment(g, rhs, func, param, line);
+    if (incr) {
+        cg_push_rec(g, incr); /* after the keys; the engine pops it (DIF_ACT_AGGINCR) */
+        g->rec[--g->nrec] = 0;
+    }
+    struct dif_act *a = cg_act_new(g, incr ? DIF_ACT_AGGINCR : DIF_ACT_AGG, line);
+    a->da_prog = cg_prog_end(g, p, rv);
+    a->da_arg = agg_declare(g, lhs->s, func, param, line);
     a->da_types = cg_intern_str(g, g->rec);
     a->da_size = dif_types_size(g->rec, g->cc->strsize);
     a->da_offset = 0; /* keys go to the aggregation buffer, not the principal record */

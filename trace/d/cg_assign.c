@@ -37,12 +37,11 @@ void cg_agg_mdim(struct cg *g, const struct dnode *n)
                   "multi-dimensional array", n->a->s);
 }
 
-unsigned cg_assignment(struct cg *g, struct dnode *n, struct dtype *t)
+/* assign_checks: what libdtrace refuses of n's left operand before its value is compiled: a
+ * variable op= reads that was never assigned, an aggregation, a void call's value under op=;
+ * the left operand's symbol (NULL: it names none). */
+static struct sym *assign_checks(struct cg *g, struct dnode *n)
 {
-    cg_agg_mdim(g, n->a);
-    cg_fix_index(g, n->a);
-    if (n->b->kind == N_XLATE)
-        return cg_xlate_assign(g, n, t);
     struct dnode *l = n->a;
     if (n->op != T_ASSIGN && (l->kind == N_IDENT || l->kind == N_SELF || l->kind == N_THIS ||
                               l->kind == N_INDEX) &&
@@ -70,6 +69,46 @@ unsigned cg_assignment(struct cg *g, struct dnode *n, struct dtype *t)
     if (n->op != T_ASSIGN && cg_is_void_call(n->b))
         dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
                   dcc_tokname(n->op));
+    return ls;
+}
+
+/* compound_value: x op= e's value, x op e (e's register r given back first): both integers;
+ * a variable x not yet defined is defined by reading it (that code dropped). */
+static unsigned compound_value(struct cg *g, struct dnode *n, unsigned r, struct dtype *t)
+{
+    static const uint8_t map[] = { [T_ADD_EQ - T_ASSIGN] = T_PLUS, [T_SUB_EQ - T_ASSIGN] = T_MINUS,
+        [T_MUL_EQ - T_ASSIGN] = T_STAR, [T_DIV_EQ - T_ASSIGN] = T_SLASH,
+        [T_MOD_EQ - T_ASSIGN] = T_PERCENT, [T_SHL_EQ - T_ASSIGN] = T_SHL,
+        [T_SHR_EQ - T_ASSIGN] = T_SHR, [T_AND_EQ - T_ASSIGN] = T_AMP,
+        [T_XOR_EQ - T_ASSIGN] = T_CARET, [T_OR_EQ - T_ASSIGN] = T_BAR };
+    struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
+                         .a = n->a, .b = n->b };
+    cg_reg_free(g, r);
+    struct dtype lt = T_INT32;
+    if (!cg_is_obj(g, n->a) && (n->a->kind != N_IDENT || !cg_builtin_find(n->a->s))) {
+        struct dtype def = T_INT32;
+        unsigned save = g->ninsns;
+        uint16_t regs = g->regs;
+        cg_reg_free(g, cg_load_var(g, n->a, &lt, &def)); /* defines it; code discarded */
+        g->ninsns = save;
+        g->regs = regs;
+    } else {
+        lt = cg_type_of(g, n->a);
+    }
+    if (t->kind != DIF_TYPE_INT || lt.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
+                  : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
+                  "operator %s: operands have incompatible types", dcc_tokname(n->op));
+    return cg_binop(g, &tmp, t);
+}
+
+unsigned cg_assignment(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    cg_agg_mdim(g, n->a);
+    cg_fix_index(g, n->a);
+    if (n->b->kind == N_XLATE)
+        return cg_xlate_assign(g, n, t);
+    struct sym *ls = assign_checks(g, n);
     unsigned r = cg_expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
@@ -85,32 +124,8 @@ unsigned cg_assignment(struct cg *g, struct dnode *n, struct dtype *t)
     }
     if (t->kind == DT_SOU) /* r holds its address */
         return cg_sou_assign(g, n, r, *t);
-    if (n->op != T_ASSIGN) {
-        static const uint8_t map[] = { [T_ADD_EQ - T_ASSIGN] = T_PLUS, [T_SUB_EQ - T_ASSIGN] = T_MINUS,
-            [T_MUL_EQ - T_ASSIGN] = T_STAR, [T_DIV_EQ - T_ASSIGN] = T_SLASH,
-            [T_MOD_EQ - T_ASSIGN] = T_PERCENT, [T_SHL_EQ - T_ASSIGN] = T_SHL,
-            [T_SHR_EQ - T_ASSIGN] = T_SHR, [T_AND_EQ - T_ASSIGN] = T_AMP,
-            [T_XOR_EQ - T_ASSIGN] = T_CARET, [T_OR_EQ - T_ASSIGN] = T_BAR };
-        struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
-                             .a = n->a, .b = n->b };
-        cg_reg_free(g, r);
-        struct dtype lt = T_INT32;
-        if (!cg_is_obj(g, n->a) && (n->a->kind != N_IDENT || !cg_builtin_find(n->a->s))) {
-            struct dtype def = T_INT32;
-            unsigned save = g->ninsns;
-            uint16_t regs = g->regs;
-            cg_reg_free(g, cg_load_var(g, n->a, &lt, &def)); /* defines it; code discarded */
-            g->ninsns = save;
-            g->regs = regs;
-        } else {
-            lt = cg_type_of(g, n->a);
-        }
-        if (t->kind != DIF_TYPE_INT || lt.kind != DIF_TYPE_INT)
-            dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
-                      : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
-                      "operator %s: operands have incompatible types", dcc_tokname(n->op));
-        r = cg_binop(g, &tmp, t);
-    }
+    if (n->op != T_ASSIGN)
+        r = compound_value(g, n, r, t);
     if (cg_is_obj(g, n->a)) {
         struct obj o;
         unsigned ra = cg_addr_of(g, n->a, &o);

@@ -79,27 +79,78 @@ static void clause_pred(struct cg *g, struct dclause *c, struct dif_clause *dc)
     }
 }
 
+/* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so that
+ * the first statement breaking one is the one reported, with libdtrace's tag: what a clause's
+ * statements so far hold (speculate( ), commit( ), a data-recording action), and which of
+ * them an action of a kind may not follow, in libdtrace's order of checks. */
+enum { SEEN_SPEC = 1, SEEN_COMMIT = 2, SEEN_DATAREC = 4 };
+static const struct order_rule {
+    int kind;
+    unsigned after;
+    const char *tag, *msg;
+} order_rules[] = {
+    { DIF_ACT_COMMIT, SEEN_COMMIT, "D_COMM_COMM", "commit( ) may not follow commit( )" },
+    { DIF_ACT_COMMIT, SEEN_DATAREC, "D_COMM_DREC",
+      "commit( ) may not follow data-recording action(s)" },
+    { DIF_ACT_SPECULATE, SEEN_SPEC, "D_SPEC_SPEC", "speculate( ) may not follow speculate( )" },
+    { DIF_ACT_SPECULATE, SEEN_COMMIT, "D_SPEC_COMM", "speculate( ) may not follow commit( )" },
+    { DIF_ACT_SPECULATE, SEEN_DATAREC, "D_SPEC_DREC",
+      "speculate( ) may not follow data-recording action(s)" },
+    { DIF_ACT_AGG, SEEN_COMMIT, "D_AGG_COMM", "aggregating actions may not follow commit( )" },
+    { DIF_ACT_AGG, SEEN_SPEC, "D_AGG_SPEC", "aggregating actions may not follow speculate( )" },
+    { DIF_ACT_EXIT, SEEN_SPEC, "D_EXIT_SPEC", "exit( ) may not follow speculate( )" },
+};
+
+/* destructive_check: a destructive action (s a call of one) after speculate( ) or commit( ) */
+static void destructive_check(struct cg *g, const struct dnode *s, unsigned seen)
+{
+    static const char *const destructive[] = { "stop", "raise", "panic", "chill",
+        "breakpoint", "copyout", "copyoutstr", "system" };
+    int destr = 0;
+    for (size_t k = 0; s->kind == N_CALL && k < sizeof(destructive) / sizeof(destructive[0]); k++)
+        destr |= !strcmp(s->s, destructive[k]);
+    if (destr && (seen & SEEN_SPEC))
+        dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "destructive actions may not follow "
+                  "speculate( )");
+    if (destr && (seen & SEEN_COMMIT))
+        dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                  "follow commit( )");
+}
+
+/* order_check: statement s, an action of kind, against the statements before it (*seen),
+ * which it joins. An expression statement other than an assignment counts as data-recording,
+ * as it does there; assignments and discard( ) record nothing (libdtrace gives them type
+ * void), and what follows speculate( ) is the speculation's, not the clause's. */
+static void order_check(struct cg *g, const struct dnode *s, int kind, unsigned *seen)
+{
+    for (size_t k = 0; k < sizeof(order_rules) / sizeof(order_rules[0]); k++)
+        if (order_rules[k].kind == kind && (*seen & order_rules[k].after))
+            dcc_error(cc_of(g), s->line, order_rules[k].tag, "%s", order_rules[k].msg);
+    if (kind == DIF_ACT_COMMIT) {
+        *seen |= SEEN_COMMIT;
+    } else if (kind == DIF_ACT_SPECULATE) {
+        *seen |= SEEN_SPEC;
+    } else if (kind == DIF_ACT_AGG) {
+        *seen |= SEEN_DATAREC;
+    } else if (!(kind == DIF_ACT_DISCARD ||
+                 (kind == DIF_ACT_EXPR && (s->kind == N_ASSIGN || s->kind == N_PREINC ||
+                                           s->kind == N_PREDEC || s->kind == N_POSTINC ||
+                                           s->kind == N_POSTDEC)))) {
+        if (*seen & SEEN_COMMIT)
+            dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                      "follow commit( )");
+        if (!(*seen & SEEN_SPEC))
+            *seen |= SEEN_DATAREC;
+    }
+}
+
 static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
 {
     dc->dc_act = g->nacts;
-    /* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so
-     * that the first statement breaking one is the one reported, with libdtrace's tag. An
-     * expression statement other than an assignment counts as data-recording, as it does
-     * there. */
-    static const char *const destructive[] = { "stop", "raise", "panic", "chill",
-        "breakpoint", "copyout", "copyoutstr", "system" };
-    int print = 0, spec = 0, commit = 0, datarec = 0;
+    unsigned seen = 0;
+    int print = 0;
     for (struct dnode *s = c->stmts; s; s = s->next) {
-        int destr = 0;
-        for (size_t k = 0; s->kind == N_CALL && k < sizeof(destructive) / sizeof(destructive[0]);
-             k++)
-            destr |= !strcmp(s->s, destructive[k]);
-        if (destr && spec)
-            dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "destructive actions may not follow "
-                      "speculate( )");
-        if (destr && commit)
-            dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
-                      "follow commit( )");
+        destructive_check(g, s, seen);
         cg_statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
         if (kind == DIF_ACT_AGGINCR)
@@ -108,50 +159,9 @@ static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
          * no data (DTrace sizes its record 0), so its firings print no line */
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG && kind != DIF_ACT_DISCARD &&
                  kind != DIF_ACT_COMMIT;
-        if (kind == DIF_ACT_COMMIT) {
-            if (commit)
-                dcc_error(cc_of(g), s->line, "D_COMM_COMM", "commit( ) may not follow "
-                          "commit( )");
-            if (datarec)
-                dcc_error(cc_of(g), s->line, "D_COMM_DREC", "commit( ) may not follow "
-                          "data-recording action(s)");
-            commit = 1;
-        } else if (kind == DIF_ACT_SPECULATE) {
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "speculate( ) may not follow "
-                          "speculate( )");
-            if (commit)
-                dcc_error(cc_of(g), s->line, "D_SPEC_COMM", "speculate( ) may not follow "
-                          "commit( )");
-            if (datarec)
-                dcc_error(cc_of(g), s->line, "D_SPEC_DREC", "speculate( ) may not follow "
-                          "data-recording action(s)");
-            spec = 1;
-        } else if (kind == DIF_ACT_AGG) {
-            if (commit)
-                dcc_error(cc_of(g), s->line, "D_AGG_COMM", "aggregating actions may not "
-                          "follow commit( )");
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_AGG_SPEC", "aggregating actions may not "
-                          "follow speculate( )");
-            datarec = 1;
-        } else {
-            if (spec && kind == DIF_ACT_EXIT)
-                dcc_error(cc_of(g), s->line, "D_EXIT_SPEC", "exit( ) may not follow "
-                          "speculate( )");
-            if (kind == DIF_ACT_DISCARD ||
-                (kind == DIF_ACT_EXPR && (s->kind == N_ASSIGN || s->kind == N_PREINC ||
-                                          s->kind == N_PREDEC || s->kind == N_POSTINC ||
-                                          s->kind == N_POSTDEC)))
-                continue; /* assignments record nothing: libdtrace gives them type void */
-            if (commit)
-                dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
-                          "follow commit( )");
-            if (!spec)
-                datarec = 1;
-        }
+        order_check(g, s, kind, &seen);
     }
-    if (spec)
+    if (seen & SEEN_SPEC)
         dc->dc_flags |= DIF_CLF_SPEC;
     if (g->keep_scratch)
         dc->dc_flags |= DIF_CLF_SCRATCH;

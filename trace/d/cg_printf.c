@@ -32,42 +32,122 @@ static const char *printf_sized_name(char t)
     }
 }
 
+/* A format's check under way: where its conversions' errors go (the statement's line, its
+ * function's name), the mode (0 printf, 1 printa's values, 2 printa's keys), the record's
+ * argument the next conversion takes, and the conversion's number. */
+struct pfcheck {
+    struct cg *g;
+    int line, aggmode;
+    const char *fn;
+    unsigned arg, conv;
+};
+
+/* skip_width: past a conversion's flags (*at: the @ of printa's value), width and precision;
+ * a * takes an integer argument of the record. */
+static const char *skip_width(struct pfcheck *c, const char *f, int *at)
+{
+    struct cg *g = c->g;
+    *at = 0;
+    while (*f && d_strchr("-+ #0@?", *f))
+        *at |= *f++ == '@';
+    for (int part = 0; part < 2; part++) {
+        if (*f == '*') {
+            if (!c->aggmode && c->arg >= g->nrec)
+                dcc_error(g->cc, c->line, "D_PRINTF_DYN_PROTO", "%s( ) prototype mismatch: "
+                          "conversion #%d (%%*) is missing a corresponding \"*\" argument",
+                          c->fn, (int)c->conv);
+            if (!c->aggmode && g->rec[c->arg] == 's')
+                dcc_error(g->cc, c->line, "D_PRINTF_DYN_TYPE", "%s( ) * must be an integer "
+                          "argument", c->fn);
+            c->arg++;
+            f++;
+        } else {
+            while (*f >= '0' && *f <= '9')
+                f++;
+        }
+        while (*f == '@') /* "%8@d": libdtrace takes the @ anywhere before the conversion */
+            *at = 1, f++;
+        if (part == 0 && *f == '.')
+            f++;
+        else
+            break;
+    }
+    return f;
+}
+
+/* check_value: printf's conversion f (its size prefix len, nlen bytes) against the record's
+ * argument it prints: a stack, a value at all, a size prefix's type, a string, a time. */
+static void check_value(struct pfcheck *c, const char *f, const char *len, unsigned nlen)
+{
+    struct cg *g = c->g;
+    unsigned arg = c->arg;
+    int conv = (int)c->conv, line = c->line;
+    const char *fn = c->fn;
+    if ((g->rec[arg] == 'k') != (*f == 'k'))
+        dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                  "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, conv,
+                  *f, *f == 'k' ? "a stack" : "not a stack");
+    if (arg >= g->nrec)
+        dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
+                  "#%d (%%%c) is missing a corresponding value argument", fn, conv, *f);
+    char want = printf_sized_type(len, nlen, *f);
+    if (want && (*f == 'x' || *f == 'X')) /* either sign: compare the sizes */
+        want = g->rec[arg] == (want | 0x20) || g->rec[arg] == (want & ~0x20) ? 0 : want;
+    if (want && g->rec[arg] != want)
+        dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                  "with conversion #%d prototype (%%%.*s%c: %s)", fn, (int)arg + 2,
+                  conv, (int)nlen, len, *f, printf_sized_name(want));
+    if ((g->rec[arg] == 's') != (*f == 's') ||
+        ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
+        dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                  "with conversion #%d prototype (%%%c%s)", fn, (int)arg + 2, conv, *f,
+                  *f == 'Y' || *f == 'T' ? ": a 64-bit integer" : "");
+}
+
+/* check_conversion: conversion f (after its width, its size prefix len, nlen bytes) against
+ * the record: a known conversion, a float for a float, then by the mode printa's keys or
+ * printf's values; the argument it takes counted. */
+static void check_conversion(struct pfcheck *c, const char *f, const char *len, unsigned nlen)
+{
+    struct cg *g = c->g;
+    /* libdtrace rejects a malformed or unknown conversion as a syntax error */
+    if (!*f || !d_strchr("cdiouxXspYTkaAeEfFgG", *f))
+        dcc_error(g->cc, c->line, "D_SYNTAX", "%s( ) format conversion #%d is not "
+                  "supported", c->fn, (int)c->conv);
+    if (c->aggmode != 1 && c->arg < g->nrec &&
+        (g->rec[c->arg] == 'f' || g->rec[c->arg] == 'd') != (d_strchr("eEfFgG", *f) != NULL))
+        dcc_error(g->cc, c->line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                  "with conversion #%d prototype (%%%c: %s)", c->fn, (int)c->arg + 2,
+                  (int)c->conv, *f, d_strchr("eEfFgG", *f) ? "a float or double" : "not a float");
+    if (c->aggmode == 1)
+        return; /* printa: keys are checked once the aggregation is known (mode 2) */
+    if (c->aggmode == 2) { /* printa's keys in g->rec: stacks and strings told apart (a %s
+                            * of func( )'s key would print nothing: libdtrace refuses it) */
+        if (c->arg < g->nrec && ((g->rec[c->arg] == 'k') != (*f == 'k') ||
+                                 (g->rec[c->arg] == 's') != (*f == 's')))
+            dcc_error(g->cc, c->line, "D_PRINTF_ARG_TYPE", "%s( ) key #%d is incompatible "
+                      "with conversion #%d prototype (%%%c)", c->fn, (int)c->arg + 1,
+                      (int)c->conv, *f);
+        c->arg++;
+        return;
+    }
+    check_value(c, f, len, nlen);
+    c->arg++;
+}
+
 /* cg_printf_check: validates fmt against the argument types recorded in g->rec. */
 void cg_printf_check(struct cg *g, const char *fmt, int line, const char *fn, int aggmode)
 {
-    unsigned arg = 0, conv = 0;
+    struct pfcheck c = { g, line, aggmode, fn, 0, 0 };
     for (const char *f = fmt; *f; f++) {
         if (*f != '%')
             continue;
         f++;
         if (*f == '%')
             continue;
-        conv++;
-        int at = 0;
-        while (*f && d_strchr("-+ #0@?", *f))
-            at |= *f++ == '@';
-        for (int part = 0; part < 2; part++) {
-            if (*f == '*') {
-                if (!aggmode && arg >= g->nrec)
-                    dcc_error(g->cc, line, "D_PRINTF_DYN_PROTO", "%s( ) prototype mismatch: "
-                              "conversion #%d (%%*) is missing a corresponding \"*\" argument",
-                              fn, (int)conv);
-                if (!aggmode && g->rec[arg] == 's')
-                    dcc_error(g->cc, line, "D_PRINTF_DYN_TYPE", "%s( ) * must be an integer "
-                              "argument", fn);
-                arg++;
-                f++;
-            } else {
-                while (*f >= '0' && *f <= '9')
-                    f++;
-            }
-            while (*f == '@') /* "%8@d": libdtrace takes the @ anywhere before the conversion */
-                at = 1, f++;
-            if (part == 0 && *f == '.')
-                f++;
-            else
-                break;
-        }
+        c.conv++;
+        int at;
+        f = skip_width(&c, f, &at);
         const char *len = f;
         while (*f && d_strchr("hlLjzt", *f))
             f++;
@@ -79,50 +159,11 @@ void cg_printf_check(struct cg *g, const char *fmt, int line, const char *fn, in
                 f--;
             continue;
         }
-        /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXspYTkaAeEfFgG", *f))
-            dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
-                      "supported", fn, (int)conv);
-        if (aggmode != 1 && arg < g->nrec &&
-            (g->rec[arg] == 'f' || g->rec[arg] == 'd') != (d_strchr("eEfFgG", *f) != NULL))
-            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
-                      *f, d_strchr("eEfFgG", *f) ? "a float or double" : "not a float");
-        if (aggmode == 1)
-            continue; /* printa: keys are checked once the aggregation is known (mode 2) */
-        if (aggmode == 2) { /* printa's keys in g->rec: stacks and strings told apart (a %s
-                             * of func( )'s key would print nothing: libdtrace refuses it) */
-            if (arg < g->nrec && ((g->rec[arg] == 'k') != (*f == 'k') ||
-                                  (g->rec[arg] == 's') != (*f == 's')))
-                dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) key #%d is incompatible "
-                          "with conversion #%d prototype (%%%c)", fn, (int)arg + 1, (int)conv, *f);
-            arg++;
-            continue;
-        }
-        if ((g->rec[arg] == 'k') != (*f == 'k'))
-            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
-                      *f, *f == 'k' ? "a stack" : "not a stack");
-        if (arg >= g->nrec)
-            dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
-                      "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
-        char want = printf_sized_type(len, nlen, *f);
-        if (want && (*f == 'x' || *f == 'X')) /* either sign: compare the sizes */
-            want = g->rec[arg] == (want | 0x20) || g->rec[arg] == (want & ~0x20) ? 0 : want;
-        if (want && g->rec[arg] != want)
-            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%.*s%c: %s)", fn, (int)arg + 2,
-                      (int)conv, (int)nlen, len, *f, printf_sized_name(want));
-        if ((g->rec[arg] == 's') != (*f == 's') ||
-            ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
-            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%c%s)", fn, (int)arg + 2, (int)conv, *f,
-                      *f == 'Y' || *f == 'T' ? ": a 64-bit integer" : "");
-        arg++;
+        check_conversion(&c, f, len, nlen);
     }
     if (aggmode == 2)
         return;
-    if (!aggmode && arg < g->nrec)
+    if (!aggmode && c.arg < g->nrec)
         dcc_error(g->cc, line, "D_PRINTF_ARG_EXTRA", "%s( ) prototype mismatch: only %d "
-                  "arguments required by this format string", fn, (int)arg);
+                  "arguments required by this format string", fn, (int)c.arg);
 }

@@ -63,22 +63,15 @@ static int64_t sized(int64_t v, char t)
  * with %d of the unsigned datum). */
 static int64_t as_traced(int64_t v, char t)
 {
-    switch (t) {
-    case 'b': case 'B': return (uint8_t)v;
-    case 'h': case 'H': return (uint16_t)v;
-    case 'i': case 'I': return (int32_t)v;
-    default: return v;
-    }
+    int bytes = d_type_bytes(t);
+    return bytes == 1 ? (uint8_t)v : bytes == 2 ? (uint16_t)v : bytes == 4 ? (int32_t)v : v;
 }
 
+/* type_width: the column an integer of type t takes in printa's and the keys' output */
 static int type_width(char t)
 {
-    switch (t) {
-    case 'b': case 'B': return 3;
-    case 'h': case 'H': return 5;
-    case 'i': case 'I': return 8;
-    default: return 16;
-    }
+    static const int width[9] = { [1] = 3, [2] = 5, [4] = 8, [8] = 16 };
+    return width[d_type_bytes(t)];
 }
 
 /* decode: record stack layout -> printf arguments; returns the count. */
@@ -1142,6 +1135,100 @@ static void host_action(struct dcons *c, uint32_t epid, const struct dif_act *a,
     }
 }
 
+/* record_head: the line's start for a record of probe p on cpu, unless quiet: the flow line
+ * (-x flowindent), else "CPU ID FUNCTION:NAME" (the header above the first). */
+static void record_head(struct dcons *c, unsigned cpu, const struct dif_probe *p)
+{
+    const struct dif_obj *o = c->obj;
+    if (c->quiet)
+        return;
+    if (c->flowindent) {
+        dcons_flow_line(c, cpu, o, p);
+        return;
+    }
+    if (!c->header_done) {
+        struct dfmt_arg a[3] = { { 's', 0, "CPU" }, { 's', 0, "ID" }, { 's', 0, "FUNCTION:NAME" } };
+        dfmt_printf(&c->out, "%3s %6s %32s\n", a, 3, NULL, NULL);
+        c->header_done = 1;
+    }
+    char fn[160];
+    d_strlcpy(fn, dif_str(o, p->dp_func), sizeof(fn));
+    d_strlcat(fn, ":", sizeof(fn));
+    d_strlcat(fn, dif_str(o, p->dp_name), sizeof(fn));
+    struct dfmt_arg a[3] = { { 'l', cpu, 0 }, { 'l', p->dp_id, 0 }, { 's', 0, fn } };
+    dfmt_printf(&c->out, "%3d %6d %32s ", a, 3, NULL, NULL);
+}
+
+/* printa_action: printa( ) of clause cl's action k, with the aggregations of the joined
+ * actions after it (printa( ) of several); a joined action itself prints nothing. */
+static void printa_action(struct dcons *c, const struct dif_clause *cl, uint32_t k)
+{
+    const struct dif_obj *o = c->obj;
+    const struct dif_act *a = &o->acts[cl->dc_act + k];
+    unsigned aggs[DIF_PRINTA_MAX], na = 0;
+    if (a->da_arg2 == DIF_PRINTA_JOINED)
+        return;
+    aggs[na++] = a->da_arg;
+    for (uint32_t j = k + 1; j < cl->dc_nacts && na < DIF_PRINTA_MAX; j++) {
+        const struct dif_act *b = &o->acts[cl->dc_act + j];
+        if (b->da_kind != DIF_ACT_PRINTA || b->da_arg2 != DIF_PRINTA_JOINED)
+            break;
+        aggs[na++] = b->da_arg;
+    }
+    dcons_print_aggs(c, aggs, na, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
+}
+
+/* record_action: what clause cl's action k does with its part of the record at data, args
+ * (n of them) its values decoded; epid the record's enabling. */
+static void record_action(struct dcons *c, uint32_t epid, const struct dif_clause *cl,
+                          uint32_t k, const uint8_t *data, struct dfmt_arg *args, unsigned n)
+{
+    const struct dif_obj *o = c->obj;
+    const struct dif_act *a = &o->acts[cl->dc_act + k];
+    switch (a->da_kind) {
+    case DIF_ACT_TRACE:
+        if (n == 1)
+            print_value(c, &args[0]);
+        break;
+    case DIF_ACT_PRINTF:
+        dfmt_printf(&c->out, dif_str(o, a->da_arg), args, n, NULL, NULL);
+        break;
+    case DIF_ACT_TRACEMEM:
+        print_mem(c, data + a->da_offset, a->da_arg);
+        break;
+    case DIF_ACT_PRINTA:
+        printa_action(c, cl, k);
+        break;
+    case DIF_ACT_EXIT:
+        if (n == 1) {
+            c->exit_status = (int)args[0].i;
+            c->exited = 1;
+        }
+        break;
+    case DIF_ACT_CLEAR:
+        dvm_agg_clear(c->st, a->da_arg);
+        break;
+    case DIF_ACT_TRUNC:
+        agg_trunc(c, a->da_arg, n == 1, n == 1 ? args[0].i : 0);
+        break;
+    case DIF_ACT_NORMALIZE:
+        if (n == 1 && args[0].i > 0)
+            c->norm[a->da_arg] = args[0].i;
+        break;
+    case DIF_ACT_DENORMALIZE:
+        c->norm[a->da_arg] = 1;
+        break;
+    case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c) */
+        dcons_stack_print(&c->out, n ? (uint64_t)args[0].i : 0);
+        break;
+    case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM: case DIF_ACT_RAISE:
+        host_action(c, epid, a, args, n);
+        break;
+    default:
+        break;
+    }
+}
+
 void dcons_record(void *arg, const struct dvm_rechdr *h)
 {
     struct dcons *c = arg;
@@ -1155,25 +1242,10 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         return;
     const struct dif_ecb *e = &o->ecbs[h->rh_epid - 1];
     const struct dif_clause *cl = &o->clauses[e->de_clause];
-    const struct dif_probe *p = &o->probes[e->de_probe];
     const uint8_t *data = (const uint8_t *)(h + 1);
     if (h->rh_size < sizeof(*h) + cl->dc_recsize)
         return;
-    if (!c->quiet && c->flowindent) {
-        dcons_flow_line(c, h->rh_cpu, o, p);
-    } else if (!c->quiet) {
-        if (!c->header_done) {
-            struct dfmt_arg a[3] = { { 's', 0, "CPU" }, { 's', 0, "ID" }, { 's', 0, "FUNCTION:NAME" } };
-            dfmt_printf(&c->out, "%3s %6s %32s\n", a, 3, NULL, NULL);
-            c->header_done = 1;
-        }
-        char fn[160];
-        d_strlcpy(fn, dif_str(o, p->dp_func), sizeof(fn));
-        d_strlcat(fn, ":", sizeof(fn));
-        d_strlcat(fn, dif_str(o, p->dp_name), sizeof(fn));
-        struct dfmt_arg a[3] = { { 'l', h->rh_cpu, 0 }, { 'l', p->dp_id, 0 }, { 's', 0, fn } };
-        dfmt_printf(&c->out, "%3d %6d %32s ", a, 3, NULL, NULL);
-    }
+    record_head(c, h->rh_cpu, &o->probes[e->de_probe]);
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {
         const struct dif_act *a = &o->acts[cl->dc_act + k];
         struct dfmt_arg args[DIF_RECMAX];
@@ -1181,60 +1253,7 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         unsigned n = a->da_kind == DIF_ACT_TRACEMEM
                          ? 0 : decode(c, dif_str(o, a->da_types), data + a->da_offset, args,
                                       DIF_RECMAX);
-        switch (a->da_kind) {
-        case DIF_ACT_TRACE:
-            if (n == 1)
-                print_value(c, &args[0]);
-            break;
-        case DIF_ACT_PRINTF:
-            dfmt_printf(&c->out, dif_str(o, a->da_arg), args, n, NULL, NULL);
-            break;
-        case DIF_ACT_TRACEMEM:
-            print_mem(c, data + a->da_offset, a->da_arg);
-            break;
-        case DIF_ACT_PRINTA: {
-            /* printa( ) of several aggregations: the later ones follow as joined actions */
-            unsigned aggs[DIF_PRINTA_MAX], na = 0;
-            if (a->da_arg2 == DIF_PRINTA_JOINED)
-                break;
-            aggs[na++] = a->da_arg;
-            for (uint32_t j = k + 1; j < cl->dc_nacts && na < DIF_PRINTA_MAX; j++) {
-                const struct dif_act *b = &o->acts[cl->dc_act + j];
-                if (b->da_kind != DIF_ACT_PRINTA || b->da_arg2 != DIF_PRINTA_JOINED)
-                    break;
-                aggs[na++] = b->da_arg;
-            }
-            dcons_print_aggs(c, aggs, na, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
-            break;
-        }
-        case DIF_ACT_EXIT:
-            if (n == 1) {
-                c->exit_status = (int)args[0].i;
-                c->exited = 1;
-            }
-            break;
-        case DIF_ACT_CLEAR:
-            dvm_agg_clear(c->st, a->da_arg);
-            break;
-        case DIF_ACT_TRUNC:
-            agg_trunc(c, a->da_arg, n == 1, n == 1 ? args[0].i : 0);
-            break;
-        case DIF_ACT_NORMALIZE:
-            if (n == 1 && args[0].i > 0)
-                c->norm[a->da_arg] = args[0].i;
-            break;
-        case DIF_ACT_DENORMALIZE:
-            c->norm[a->da_arg] = 1;
-            break;
-        case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c) */
-            dcons_stack_print(&c->out, n ? (uint64_t)args[0].i : 0);
-            break;
-        case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM: case DIF_ACT_RAISE:
-            host_action(c, h->rh_epid, a, args, n);
-            break;
-        default:
-            break;
-        }
+        record_action(c, h->rh_epid, cl, k, data, args, n);
     }
     /* a dump ends its own line */
     if (!c->quiet && !(cl->dc_nacts && o->acts[cl->dc_act + cl->dc_nacts - 1].da_kind ==
@@ -1261,6 +1280,20 @@ static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
     outf_int(&c->err, n == 1 ? " on CPU %u\n" : "s on CPU %u\n", cpu);
 }
 
+/* report_total: a count of drops of all CPUs that grew since *seen, said as libdtrace says it
+ * ("one" for 1, else "many", with the number; then tail) under its tag; *seen the count now. */
+static void report_total(struct dcons *c, uint64_t now, uint64_t *seen, const char *tag,
+                         const char *one, const char *many, const char *tail)
+{
+    if (now <= *seen)
+        return;
+    droptag(c, tag);
+    outf_int(&c->err, now - *seen == 1 ? one : many, (int64_t)(now - *seen));
+    if (tail)
+        dfmt_puts(&c->err, tail);
+    *seen = now;
+}
+
 void dcons_drops(struct dcons *c)
 {
     uint64_t dyn = 0, spec = 0, failed = 0, dbl = 0;
@@ -1279,35 +1312,14 @@ void dcons_drops(struct dcons *c)
         failed += s->specfailed;
         dbl += c->st->dblerrors[cpu];
     }
-    if (dyn > c->seen_dyndrops) {
-        droptag(c, "DTRACEDROP_DYNAMIC");
-        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "%u dynamic variable drop\n"
-                                                   : "%u dynamic variable drops\n",
-                 (int64_t)(dyn - c->seen_dyndrops));
-        c->seen_dyndrops = dyn;
-    }
-    if (spec > c->seen_specdrops) {
-        droptag(c, "DTRACEDROP_SPEC");
-        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "%u speculative drop\n"
-                                                        : "%u speculative drops\n",
-                 (int64_t)(spec - c->seen_specdrops));
-        c->seen_specdrops = spec;
-    }
-    if (failed > c->seen_specfailed) {
-        droptag(c, "DTRACEDROP_SPECUNAVAIL");
-        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation"
-                                                            : "%u failed speculations",
-                 (int64_t)(failed - c->seen_specfailed));
-        dfmt_puts(&c->err, " (no speculative buffer available)\n");
-        c->seen_specfailed = failed;
-    }
-    if (dbl > c->seen_dblerrors) {
-        droptag(c, "DTRACEDROP_DBLERROR");
-        outf_int(&c->err, dbl - c->seen_dblerrors == 1 ? "%u error" : "%u errors",
-                 (int64_t)(dbl - c->seen_dblerrors));
-        dfmt_puts(&c->err, " in ERROR probe enabling\n");
-        c->seen_dblerrors = dbl;
-    }
+    report_total(c, dyn, &c->seen_dyndrops, "DTRACEDROP_DYNAMIC", "%u dynamic variable drop\n",
+                 "%u dynamic variable drops\n", NULL);
+    report_total(c, spec, &c->seen_specdrops, "DTRACEDROP_SPEC", "%u speculative drop\n",
+                 "%u speculative drops\n", NULL);
+    report_total(c, failed, &c->seen_specfailed, "DTRACEDROP_SPECUNAVAIL", "%u failed speculation",
+                 "%u failed speculations", " (no speculative buffer available)\n");
+    report_total(c, dbl, &c->seen_dblerrors, "DTRACEDROP_DBLERROR", "%u error", "%u errors",
+                 " in ERROR probe enabling\n");
 }
 
 /* dcons_final: the unprinted aggregations, after one blank line, one after the other with no

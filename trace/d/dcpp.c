@@ -28,18 +28,9 @@ static size_t word(const char *s, size_t n, size_t *i)
 
 static int fail(struct dcpp *p, const char *msg, const char *arg)
 {
-    char num[12];
-    int n = 0, v = p->line;
-    char tmp[12];
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v && n < 11);
-    for (int k = 0; k < n; k++)
-        num[k] = tmp[n - 1 - k];
-    num[n] = 0;
+    char num[24];
     d_strlcpy(p->err, "line ", sizeof(p->err));
-    d_strlcat(p->err, num, sizeof(p->err));
+    d_strlcat(p->err, d_utoa(num, (uint64_t)p->line), sizeof(p->err));
     d_strlcat(p->err, ": ", sizeof(p->err));
     d_strlcat(p->err, msg, sizeof(p->err));
     if (arg)

@@ -727,6 +727,81 @@ static uint64_t member_dims(struct dcc *cc, int mline, int *isarr)
     return nelem;
 }
 
+/* member_bits: a bit-field's width (the expression width): a positive constant no wider than
+ * its integer type; *skip for C's `int : 0` (no more packing, which this layout never does),
+ * which adds no member. */
+static unsigned member_bits(struct dcc *cc, struct dnode *width, const char *name,
+                            struct dtype mt, int isarr, int mline, int *skip)
+{
+    const char *idname = name ? name : "(anon)";
+    int64_t v;
+    int isconst = dcc_fold_ok(width, &v);
+    if (!name && isconst && v == 0) {
+        *skip = 1;
+        return 0;
+    }
+    if (!isconst || v <= 0)
+        dcc_error(cc, mline, "D_DECL_BFCONST", "positive integral constant "
+                  "expression expected as bit-field size");
+    if (mt.kind != DIF_TYPE_INT || mt.ptr || isarr)
+        dcc_error(cc, mline, "D_DECL_BFTYPE", "invalid type for bit-field: %s", idname);
+    if (v > 8 * mt.size)
+        dcc_error(cc, mline, "D_DECL_BFSIZE", "bit-field too big for type: %s", idname);
+    return (unsigned)v;
+}
+
+/* sou_member: one declarator of a member declaration of s (its type base), the member added
+ * (an unnamed struct or union inside: its members, C11's); *mline the line of the member named
+ * last. 1 when another declarator follows (after a comma), 0 at the declaration's end. */
+static int sou_member(struct dcc *cc, struct dsou *s, struct dtype base, int *mline)
+{
+    struct dtype mt = stars(cc, base);
+    const char *name = NULL;
+    if (cc->tok == T_IDENT) {
+        name = cc->tokstr;
+        *mline = cc->tokline;
+        next(cc);
+    }
+    if (cc->tok == T_LPAR) /* a function: it has no size */
+        dcc_error(cc, *mline, "D_DECL_VOIDOBJ", "cannot have void member: %s",
+                  name ? name : "(anon)");
+    int isarr = 0;
+    uint64_t nelem = member_dims(cc, *mline, &isarr);
+    int hasbits = cc->tok == T_COLON;
+    struct dnode *width = NULL;
+    if (hasbits) {
+        next(cc);
+        width = dcc_cond(cc);
+    }
+    if (!name && !hasbits && mt.kind == DT_SOU && !mt.ptr && !isarr &&
+        !dcc_sou(cc, mt)->tag && dcc_sou(cc, mt)->complete) {
+        anon_member(cc, s, mt, *mline); /* struct { int a; } inside: C11's members */
+        dcc_expect(cc, T_SEMI);
+        return 0;
+    }
+    if (!name && !hasbits)
+        dcc_error(cc, *mline, "D_DECL_MNAME", "member declaration requires a name");
+    const char *idname = name ? name : "(anon)";
+    if (!mt.ptr && mt.kind == DT_SOU &&
+        (dcc_sou(cc, mt) == s || !dcc_sou(cc, mt)->complete ||
+         !dcc_type_size(cc, mt)))
+        dcc_error(cc, *mline, "D_DECL_INCOMPLETE", "incomplete struct/union/enum %s %s: "
+                  "%s", dcc_sou_kind(dcc_sou(cc, mt)),
+                  dcc_sou(cc, mt)->tag ? dcc_sou(cc, mt)->tag : "(anon)", idname);
+    int skip = 0;
+    unsigned bits = hasbits ? member_bits(cc, width, name, mt, isarr, *mline, &skip) : 0;
+    if (!skip) {
+        dcc_member_add(cc, s, name, mt, (uint32_t)nelem, bits, *mline);
+        s->last->isarr = (uint8_t)isarr;
+    }
+    if (cc->tok == T_COMMA) {
+        next(cc);
+        return 1;
+    }
+    dcc_expect(cc, T_SEMI);
+    return 0;
+}
+
 static struct dtype parse_sou(struct dcc *cc)
 {
     int is_union = cc->tokstr[0] == 'u', line = cc->tokline;
@@ -748,71 +823,8 @@ static struct dtype parse_sou(struct dcc *cc)
         if (!dcc_type_start(cc))
             dcc_syntax(cc);
         struct dtype base = member_base(cc);
-        for (;;) {
-            struct dtype mt = stars(cc, base);
-            const char *name = NULL;
-            if (cc->tok == T_IDENT) {
-                name = cc->tokstr;
-                mline = cc->tokline;
-                next(cc);
-            }
-            if (cc->tok == T_LPAR) /* a function: it has no size */
-                dcc_error(cc, mline, "D_DECL_VOIDOBJ", "cannot have void member: %s",
-                          name ? name : "(anon)");
-            int isarr = 0;
-            uint64_t nelem = member_dims(cc, mline, &isarr);
-            int hasbits = cc->tok == T_COLON;
-            struct dnode *width = NULL;
-            if (hasbits) {
-                next(cc);
-                width = dcc_cond(cc);
-            }
-            if (!name && !hasbits && mt.kind == DT_SOU && !mt.ptr && !isarr &&
-                !dcc_sou(cc, mt)->tag && dcc_sou(cc, mt)->complete) {
-                anon_member(cc, s, mt, mline); /* struct { int a; } inside: C11's members */
-                dcc_expect(cc, T_SEMI);
-                break;
-            }
-            if (!name && !hasbits)
-                dcc_error(cc, mline, "D_DECL_MNAME", "member declaration requires a name");
-            const char *idname = name ? name : "(anon)";
-            if (!mt.ptr && mt.kind == DT_SOU &&
-                (dcc_sou(cc, mt) == s || !dcc_sou(cc, mt)->complete ||
-                 !dcc_type_size(cc, mt)))
-                dcc_error(cc, mline, "D_DECL_INCOMPLETE", "incomplete struct/union/enum %s %s: "
-                          "%s", dcc_sou_kind(dcc_sou(cc, mt)),
-                          dcc_sou(cc, mt)->tag ? dcc_sou(cc, mt)->tag : "(anon)", idname);
-            unsigned bits = 0;
-            int skip = 0;
-            if (hasbits) {
-                int64_t v;
-                int isconst = dcc_fold_ok(width, &v);
-                if (!name && isconst && v == 0) {
-                    skip = 1; /* `int : 0`: no more packing, which this layout never does */
-                } else {
-                    if (!isconst || v <= 0)
-                        dcc_error(cc, mline, "D_DECL_BFCONST", "positive integral constant "
-                                  "expression expected as bit-field size");
-                    if (mt.kind != DIF_TYPE_INT || mt.ptr || isarr)
-                        dcc_error(cc, mline, "D_DECL_BFTYPE", "invalid type for bit-field: %s",
-                                  idname);
-                    if (v > 8 * mt.size)
-                        dcc_error(cc, mline, "D_DECL_BFSIZE", "bit-field too big for type: %s",
-                                  idname);
-                    bits = (unsigned)v;
-                }
-            }
-            if (!skip) {
-                dcc_member_add(cc, s, name, mt, (uint32_t)nelem, bits, mline);
-                s->last->isarr = (uint8_t)isarr;
-            }
-            if (cc->tok == T_COMMA) {
-                next(cc);
-                continue;
-            }
-            dcc_expect(cc, T_SEMI);
-            break;
-        }
+        while (sou_member(cc, s, base, &mline))
+            ;
     }
     next(cc);
     s->complete = 1;

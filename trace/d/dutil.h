@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <trace/kev_digits.h>
+
 #define d_strlen  strlen
 #define d_strcmp  strcmp
 #define d_strchr  strchr
@@ -71,18 +73,22 @@ static inline void d_strlcat(char *dst, const char *src, size_t size)
         d_strlcpy(dst + n, src, size - n);
 }
 
+/* d_type_bytes: the size of a record's integer by its type letter (b h i, in upper case
+ * unsigned; any other, a 64-bit one, 8). */
+static inline int d_type_bytes(char t)
+{
+    switch (t) {
+    case 'b': case 'B': return 1;
+    case 'h': case 'H': return 2;
+    case 'i': case 'I': return 4;
+    default: return 8;
+    }
+}
+
 /* d_utoa: decimal digits of v into buf (at least 21 bytes); returns buf. */
 static inline char *d_utoa(char *buf, uint64_t v)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (int i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    buf[n] = 0;
+    buf[kev_put_dec(buf, v)] = 0;
     return buf;
 }
 

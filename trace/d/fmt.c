@@ -38,22 +38,8 @@ static void emit_field(const struct dcons_out *o, const struct dfmt_spec *sp, co
 
 static uint64_t size_mask(char type)
 {
-    switch (type) {
-    case 'b': case 'B': return 0xffu;
-    case 'h': case 'H': return 0xffffu;
-    case 'i': case 'I': return 0xffffffffu;
-    default: return ~0ull;
-    }
-}
-
-static int type_size(char type)
-{
-    switch (type) {
-    case 'b': case 'B': return 1;
-    case 'h': case 'H': return 2;
-    case 'i': case 'I': return 4;
-    default: return 8;
-    }
+    int bytes = d_type_bytes(type);
+    return bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1u;
 }
 
 /* fmt_time: ns since 1970 (UTC: the board has no time zone, and the host prints the same) as
@@ -75,16 +61,12 @@ static void civil(uint64_t days, uint64_t *y, int *m, int *d)
 
 static char *put_num(char *p, uint64_t m, int width, char padc)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
+    char digits[24];
+    int n = (int)kev_put_dec(digits, m);
     for (int k = n; k < width; k++)
         *p++ = padc;
-    while (n)
-        *p++ = tmp[--n];
+    for (int k = 0; k < n; k++)
+        *p++ = digits[k];
     return p;
 }
 
@@ -432,7 +414,7 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
     if (conv == 'd' && uns)
         conv = 'u';
     if (conv == 'd' || conv == 'i') {
-        int sz = type_size(type);
+        int sz = d_type_bytes(type);
         if (sz < 8)
             v = sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : (int32_t)v;
         int neg = v < 0;
@@ -479,6 +461,63 @@ void dfmt_str(const struct dcons_out *o, const struct dfmt_spec *sp, const char 
         pad(o, ' ', w);
 }
 
+/* spec_flags: a conversion's flags at f into sp (? the width of a 64-bit pointer, as
+ * libdtrace's); where they end. */
+static const char *spec_flags(const char *f, struct dfmt_spec *sp)
+{
+    for (;; f++) {
+        if (*f == '-') sp->minus = 1;
+        else if (*f == '+') sp->plus = 1;
+        else if (*f == ' ') sp->space = 1;
+        else if (*f == '#') sp->hash = 1;
+        else if (*f == '0') sp->zero = 1;
+        else if (*f == '@') sp->at = 1;
+        else if (*f == '?') sp->width = 16; /* libdtrace: the width of a 64-bit pointer */
+        else return f;
+    }
+}
+
+/* spec_width: a conversion's width and precision at f into sp, each at most 4096; a * takes
+ * the next argument (*arg), a negative width meaning -; where they end. */
+static const char *spec_width(const char *f, struct dfmt_spec *sp, const struct dfmt_arg *args,
+                              unsigned nargs, unsigned *arg)
+{
+    for (int part = 0; part < 2; part++) {
+        int *dst = part ? &sp->prec : &sp->width;
+        if (*f == '*') {
+            int64_t v = *arg < nargs ? args[(*arg)++].i : 0;
+            if (v < 0 && !part) {
+                sp->minus = 1;
+                v = -v;
+            }
+            *dst = v < 0 ? -1 : v > 4096 ? 4096 : (int)v;
+            f++;
+        } else if (*f >= '0' && *f <= '9') {
+            int v = 0;
+            while (*f >= '0' && *f <= '9') {
+                if (v < 4096)
+                    v = v * 10 + (*f - '0');
+                f++;
+            }
+            *dst = v > 4096 ? 4096 : v;
+        } else if (part) {
+            *dst = 0;
+        }
+        while (*f == '@') { /* libdtrace takes %@ anywhere before the conversion */
+            sp->at = 1;
+            f++;
+        }
+        if (part == 0 && *f == '.') {
+            f++;
+            continue;
+        }
+        break;
+    }
+    if (sp->prec == 0) /* libdtrace writes a precision into the format only if > 0 */
+        sp->prec = -1;
+    return f;
+}
+
 void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_arg *args,
                  unsigned nargs, dfmt_aggval aggval, void *ctx)
 {
@@ -490,51 +529,9 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
         if (f > lit)
             o->write(o->arg, lit, (size_t)(f - lit));
         lit = f;
-        f++;
         struct dfmt_spec sp = { 0, 0, 0, 0, 0, 0, 0, -1, -1 };
-        for (;; f++) {
-            if (*f == '-') sp.minus = 1;
-            else if (*f == '+') sp.plus = 1;
-            else if (*f == ' ') sp.space = 1;
-            else if (*f == '#') sp.hash = 1;
-            else if (*f == '0') sp.zero = 1;
-            else if (*f == '@') sp.at = 1;
-            else if (*f == '?') sp.width = 16; /* libdtrace: the width of a 64-bit pointer */
-            else break;
-        }
-        for (int part = 0; part < 2; part++) {
-            int *dst = part ? &sp.prec : &sp.width;
-            if (*f == '*') {
-                int64_t v = arg < nargs ? args[arg++].i : 0;
-                if (v < 0 && !part) {
-                    sp.minus = 1;
-                    v = -v;
-                }
-                *dst = v < 0 ? -1 : v > 4096 ? 4096 : (int)v;
-                f++;
-            } else if (*f >= '0' && *f <= '9') {
-                int v = 0;
-                while (*f >= '0' && *f <= '9') {
-                    if (v < 4096)
-                        v = v * 10 + (*f - '0');
-                    f++;
-                }
-                *dst = v > 4096 ? 4096 : v;
-            } else if (part) {
-                *dst = 0;
-            }
-            while (*f == '@') { /* libdtrace takes %@ anywhere before the conversion */
-                sp.at = 1;
-                f++;
-            }
-            if (part == 0 && *f == '.') {
-                f++;
-                continue;
-            }
-            break;
-        }
-        if (sp.prec == 0) /* libdtrace writes a precision into the format only if > 0 */
-            sp.prec = -1;
+        f = spec_flags(f + 1, &sp);
+        f = spec_width(f, &sp, args, nargs, &arg);
         while (*f && d_strchr("hlLjzt", *f))
             f++;
         if (!*f)

@@ -633,79 +633,9 @@ const char *dcc_pdesc_expand(struct dcc *cc, const char *desc)
     return out;
 }
 
-void dcc_lex_next(struct dcc *cc)
+/* operator: the longest operator or punctuator at the text (ops: longest first) */
+static void operator(struct dcc *cc, char c)
 {
-    skip(cc);
-    cc->tokline = cc->line;
-    if (cc->p >= cc->end) {
-        cc->tok = T_EOF;
-        return;
-    }
-    char c = *cc->p;
-    if (is_alpha(c) || c == '`') { /* (dt_lex.l: a name may hold backquotes: `sym, mod`sym) */
-        const char *s = cc->p;
-        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p) || *cc->p == '`'))
-            cc->p++;
-        cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
-        cc->tok = T_IDENT;
-        return;
-    }
-    if (is_digit(c)) {
-        number(cc);
-        return;
-    }
-    if (c == '$') {
-        macro(cc);
-        return;
-    }
-    if (c == '"') {
-        const char *p = cc->p + 1;
-        char *buf = dcc_alloc(cc, (size_t)(cc->end - p) + 1);
-        size_t n = 0;
-        while (p < cc->end && *p != '"') {
-            if (*p == '\n')
-                dcc_error(cc, cc->line, "D_STR_NL", "newline encountered in string literal");
-            if (*p == '\\') {
-                p++;
-                buf[n++] = (char)escape(cc, &p);
-            } else {
-                buf[n++] = *p++;
-            }
-        }
-        if (p >= cc->end)
-            dcc_error(cc, cc->line, "D_SYNTAX", "end-of-file encountered in string literal");
-        buf[n] = 0;
-        cc->p = p + 1;
-        cc->tokstr = buf;
-        cc->tokval = (int64_t)n;
-        cc->tok = T_STR;
-        return;
-    }
-    if (c == '\'') { /* a character constant: up to 8 characters, the first most significant */
-        const char *p = cc->p + 1;
-        uint64_t v = 0;
-        unsigned n = 0;
-        if (p < cc->end && *p == '\'')
-            dcc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
-        while (p < cc->end && *p != '\'' && *p != '\n') {
-            int ch = *p == '\\' ? (p++, escape(cc, &p)) : (unsigned char)*p++;
-            v = v << 8 | (uint64_t)ch;
-            n++;
-        }
-        if (p >= cc->end || *p != '\'')
-            dcc_error(cc, cc->line, "D_CHR_NL", "newline encountered in character constant");
-        if (n > 8)
-            dcc_error(cc, cc->line, "D_CHR_OFLOW", "character constant is too long");
-        cc->p = p + 1;
-        cc->tok = T_INT;
-        /* an int, as in C (sizeof 4); one character keeps char's sign, more are packed as
-         * libdtrace does, a long when the value does not fit an int */
-        cc->tokval = n == 1 ? (int8_t)v : (int64_t)v;
-        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
-        if (n > 1 && v > INT32_MAX)
-            cc->toktype.size = 8;
-        return;
-    }
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
         size_t n = strlen(ops[k].s);
         if ((size_t)(cc->end - cc->p) >= n && memcmp(cc->p, ops[k].s, n) == 0) {
@@ -715,6 +645,91 @@ void dcc_lex_next(struct dcc *cc)
         }
     }
     dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%c\"", c);
+}
+
+/* name: an identifier (dt_lex.l: a name may hold backquotes: `sym, mod`sym) */
+static void name(struct dcc *cc)
+{
+    const char *s = cc->p;
+    while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p) || *cc->p == '`'))
+        cc->p++;
+    cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
+    cc->tok = T_IDENT;
+}
+
+/* string: a string literal, its escapes taken, its length in tokval */
+static void string(struct dcc *cc)
+{
+    const char *p = cc->p + 1;
+    char *buf = dcc_alloc(cc, (size_t)(cc->end - p) + 1);
+    size_t n = 0;
+    while (p < cc->end && *p != '"') {
+        if (*p == '\n')
+            dcc_error(cc, cc->line, "D_STR_NL", "newline encountered in string literal");
+        if (*p == '\\') {
+            p++;
+            buf[n++] = (char)escape(cc, &p);
+        } else {
+            buf[n++] = *p++;
+        }
+    }
+    if (p >= cc->end)
+        dcc_error(cc, cc->line, "D_SYNTAX", "end-of-file encountered in string literal");
+    buf[n] = 0;
+    cc->p = p + 1;
+    cc->tokstr = buf;
+    cc->tokval = (int64_t)n;
+    cc->tok = T_STR;
+}
+
+/* character: a character constant: up to 8 characters, the first most significant */
+static void character(struct dcc *cc)
+{
+    const char *p = cc->p + 1;
+    uint64_t v = 0;
+    unsigned n = 0;
+    if (p < cc->end && *p == '\'')
+        dcc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
+    while (p < cc->end && *p != '\'' && *p != '\n') {
+        int ch = *p == '\\' ? (p++, escape(cc, &p)) : (unsigned char)*p++;
+        v = v << 8 | (uint64_t)ch;
+        n++;
+    }
+    if (p >= cc->end || *p != '\'')
+        dcc_error(cc, cc->line, "D_CHR_NL", "newline encountered in character constant");
+    if (n > 8)
+        dcc_error(cc, cc->line, "D_CHR_OFLOW", "character constant is too long");
+    cc->p = p + 1;
+    cc->tok = T_INT;
+    /* an int, as in C (sizeof 4); one character keeps char's sign, more are packed as
+     * libdtrace does, a long when the value does not fit an int */
+    cc->tokval = n == 1 ? (int8_t)v : (int64_t)v;
+    cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+    if (n > 1 && v > INT32_MAX)
+        cc->toktype.size = 8;
+}
+
+void dcc_lex_next(struct dcc *cc)
+{
+    skip(cc);
+    cc->tokline = cc->line;
+    if (cc->p >= cc->end) {
+        cc->tok = T_EOF;
+        return;
+    }
+    char c = *cc->p;
+    if (is_alpha(c) || c == '`')
+        name(cc);
+    else if (is_digit(c))
+        number(cc);
+    else if (c == '$')
+        macro(cc);
+    else if (c == '"')
+        string(cc);
+    else if (c == '\'')
+        character(cc);
+    else
+        operator(cc, c);
 }
 
 /* dcc_lex_pdesc: lexes one probe description (cc->tokstr), or sets another token if the input

@@ -230,86 +230,109 @@ static struct dnode *named_value(struct dcc *cc, int line)
     return NULL;
 }
 
+/* literal: an integer constant (its value and type) or a string (its text, its length in
+ * ival), from the token. */
+static struct dnode *literal(struct dcc *cc, int line)
+{
+    struct dnode *n = node(cc, cc->tok == T_INT ? N_INT : N_STR, line);
+    n->ival = cc->tokval;
+    if (cc->tok == T_INT)
+        n->type = cc->toktype;
+    else
+        n->s = cc->tokstr;
+    next(cc);
+    return n;
+}
+
+/* aggregation: @name, @ alone, or either with its keys [k, ...] */
+static struct dnode *aggregation(struct dcc *cc, int line)
+{
+    next(cc);
+    struct dnode *n = node(cc, N_AGG, line);
+    n->s = "";
+    if (cc->tok == T_IDENT) {
+        n->s = cc->tokstr;
+        next(cc);
+    }
+    if (cc->tok == T_LBRACK) {
+        next(cc);
+        n->b = arglist(cc, T_RBRACK);
+        if (!n->b)
+            dcc_syntax(cc);
+    }
+    return n;
+}
+
+/* xlate_expr: xlate < type > ( expr ) */
+static struct dnode *xlate_expr(struct dcc *cc, int line)
+{
+    struct dnode *n = node(cc, N_XLATE, line);
+    next(cc);
+    dcc_expect(cc, T_LT);
+    n->type = dcc_parse_type(cc);
+    dcc_expect(cc, T_GT);
+    dcc_expect(cc, T_LPAR);
+    n->a = expr(cc);
+    dcc_expect(cc, T_RPAR);
+    return n;
+}
+
+/* identifier: what a name starts: self->x and this->x, sizeof, xlate, offsetof, a name the
+ * parser resolves, a call f(...), an associative array's element a[...], or a variable. */
+static struct dnode *identifier(struct dcc *cc, int line)
+{
+    struct dnode *n;
+    if (!strcmp(cc->tokstr, "self") || !strcmp(cc->tokstr, "this")) {
+        n = node(cc, cc->tokstr[0] == 's' ? N_SELF : N_THIS, line);
+        next(cc);
+        dcc_expect(cc, T_ARROW);
+        if (cc->tok != T_IDENT)
+            dcc_syntax(cc);
+        n->s = cc->tokstr;
+        next(cc);
+        return n;
+    }
+    if (!strcmp(cc->tokstr, "sizeof"))
+        return sizeof_expr(cc, line);
+    if (!strcmp(cc->tokstr, "xlate"))
+        return xlate_expr(cc, line);
+    if (!strcmp(cc->tokstr, "offsetof"))
+        return offsetof_expr(cc, line);
+    if ((n = named_value(cc, line)) != NULL)
+        return n;
+    n = node(cc, N_IDENT, line);
+    n->s = cc->tokstr;
+    next(cc);
+    if (cc->tok == T_LPAR) {
+        next(cc);
+        n->kind = N_CALL;
+        n->b = arglist(cc, T_RPAR);
+    } else if (cc->tok == T_LBRACK) {
+        next(cc);
+        n->kind = N_INDEX;
+        n->b = arglist(cc, T_RBRACK);
+        if (!n->b)
+            dcc_syntax(cc);
+    }
+    return n;
+}
+
 static struct dnode *primary(struct dcc *cc)
 {
     int line = cc->tokline;
     struct dnode *n;
     switch (cc->tok) {
-    case T_INT:
-        n = node(cc, N_INT, line);
-        n->ival = cc->tokval;
-        n->type = cc->toktype;
-        next(cc);
-        return n;
-    case T_STR:
-        n = node(cc, N_STR, line);
-        n->s = cc->tokstr;
-        n->ival = cc->tokval;
-        next(cc);
-        return n;
+    case T_INT: case T_STR:
+        return literal(cc, line);
     case T_LPAR:
         next(cc);
         n = expr(cc);
         dcc_expect(cc, T_RPAR);
         return n;
     case T_AT:
-        next(cc);
-        n = node(cc, N_AGG, line);
-        n->s = "";
-        if (cc->tok == T_IDENT) {
-            n->s = cc->tokstr;
-            next(cc);
-        }
-        if (cc->tok == T_LBRACK) {
-            next(cc);
-            n->b = arglist(cc, T_RBRACK);
-            if (!n->b)
-                dcc_syntax(cc);
-        }
-        return n;
+        return aggregation(cc, line);
     case T_IDENT:
-        if (!strcmp(cc->tokstr, "self") || !strcmp(cc->tokstr, "this")) {
-            n = node(cc, cc->tokstr[0] == 's' ? N_SELF : N_THIS, line);
-            next(cc);
-            dcc_expect(cc, T_ARROW);
-            if (cc->tok != T_IDENT)
-                dcc_syntax(cc);
-            n->s = cc->tokstr;
-            next(cc);
-            return n;
-        }
-        if (!strcmp(cc->tokstr, "sizeof"))
-            return sizeof_expr(cc, line);
-        if (!strcmp(cc->tokstr, "xlate")) {
-            n = node(cc, N_XLATE, line);
-            next(cc);
-            dcc_expect(cc, T_LT);
-            n->type = dcc_parse_type(cc);
-            dcc_expect(cc, T_GT);
-            dcc_expect(cc, T_LPAR);
-            n->a = expr(cc);
-            dcc_expect(cc, T_RPAR);
-            return n;
-        }
-        if (!strcmp(cc->tokstr, "offsetof"))
-            return offsetof_expr(cc, line);
-        if ((n = named_value(cc, line)) != NULL)
-            return n;
-        n = node(cc, N_IDENT, line);
-        n->s = cc->tokstr;
-        next(cc);
-        if (cc->tok == T_LPAR) {
-            next(cc);
-            n->kind = N_CALL;
-            n->b = arglist(cc, T_RPAR);
-        } else if (cc->tok == T_LBRACK) {
-            next(cc);
-            n->kind = N_INDEX;
-            n->b = arglist(cc, T_RBRACK);
-            if (!n->b)
-                dcc_syntax(cc);
-        }
-        return n;
+        return identifier(cc, line);
     default:
         dcc_syntax(cc);
     }

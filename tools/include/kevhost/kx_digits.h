@@ -7,17 +7,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <trace/kev_digits.h>
 
 static inline size_t kx_put_dec(char *out, uint64_t v)
 {
-    char d[20];
-    size_t n = 0, k = 0;
-    do
-        d[n++] = (char)('0' + v % 10u);
-    while (v /= 10u);
-    while (n)
-        out[k++] = d[--n];
-    return k;
+    return kev_put_dec(out, v);
 }
 
 static inline size_t kx_put_hex(char *out, uint64_t v)

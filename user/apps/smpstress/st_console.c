@@ -17,6 +17,7 @@
 #include "st_console.h"
 #include "st_msg.h"
 #include <kern.h>
+#include <trace/kev_digits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,18 +33,6 @@ struct con_worker {
 static struct con_worker cworkers[CON_MAXCPU];
 static volatile uint32_t con_ready, con_go;
 
-static unsigned put_u32(char *b, uint32_t v)
-{
-    char t[10];
-    unsigned n = 0, k = 0;
-    do
-        t[n++] = (char)('0' + v % 10u);
-    while (v /= 10u);
-    while (n)
-        b[k++] = t[--n];
-    return k;
-}
-
 static int con_worker_main(void *arg)
 {
     struct con_worker *w = arg;
@@ -56,10 +45,10 @@ static int con_worker_main(void *arg)
         unsigned n = 0;
         memcpy(line, "st_con cpu=", 11);
         n = 11;
-        n += put_u32(line + n, w->cpu);
+        n += kev_put_dec(line + n, w->cpu);
         memcpy(line + n, " line=", 6);
         n += 6;
-        n += put_u32(line + n, i);
+        n += kev_put_dec(line + n, i);
         line[n++] = ' ';
         memcpy(line + n, CON_PAYLOAD, sizeof(CON_PAYLOAD) - 1);
         n += sizeof(CON_PAYLOAD) - 1;
