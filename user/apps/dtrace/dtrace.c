@@ -113,6 +113,9 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 // back half full or more, and a drop since the last read (a buffer that filled) sets it back
 // to READ_WAIT_MIN and the ceiling to half the wait that let the buffer fill: a stream is read
 // before it fills whenever the board can keep up, and bursts lower the ceiling until they fit.
+// Under fbt the reads' own kernel calls fire the probes (a kernel function's entry each), and
+// a consumer printing what it read every few ms fed its own output back (x86-pc's heavy
+// program did not end in 400 s): with fbt sites placed, it reads at switchrate only.
 // A program whose principal buffer stays empty for a whole switchrate period (aggregations
 // only, or a quiet probe) is read at switchrate, as DTrace reads: under fbt on every kernel
 // function a consumer waking every 20 ms to find nothing took most of a slow board's time.
@@ -746,6 +749,8 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     // (dtrace(1M) would also stop on ^C; a board has none to send).
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
     struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period, 0 };
+    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
+        pace.wait = pace.ceiling = period;
     uint64_t dropped = drops_now(st);
     for (;;) {
         if (child > 0) {
