@@ -8,6 +8,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_tick.h>
 #include <kernel/kview.h>
+#include <arch_cache.h>
 
 // A tick's mark and its exit's test, into the thread it interrupted (the caller): as
 // tick_traced and ktrace_exit_end run them.
@@ -62,6 +63,8 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
     case KTRACE_BENCH_CLEAN:        // (the ring's pool: allocated by the caller)
         if (!ktrace.tr_mem)
             return -ECANCELED;
+        if (!ARCH_DCACHE)
+            return 1;
         BENCH_LOOP(n, trace_port_publish(ktrace.tr_mem, KEV_BUF_BYTES));
         return 0;
     case KTRACE_BENCH_STALL:

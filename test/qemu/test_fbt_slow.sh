@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# fbt:::entry on every kernel function under a slow clock (-icount shift=6,sleep=off: an
-# instruction is 64 ns, each 1 ms tick's traced path most of a tick): the board's dtrace says
+# fbt:::entry on every kernel function under a slow clock (-icount shift=5,sleep=off: an
+# instruction is 32 ns, each 1 ms tick's traced path more than half of a tick; at 64 ns the
+# tick's ~20 probed functions took a whole period and worker made almost no progress): the
+# board's dtrace says
 # before the workload starts how many sites it placed, what a firing costs and how much slower
 # the run will be (docs/fbt.md, "Errors"), and the run makes progress to its end. Two boots of
 # the dtrace image running worker (which counts the primes below 200000):
@@ -29,7 +31,7 @@ T='kercall:::entry /execname == "worker" && !s/ { s = timestamp; }
 proc:::exit /execname == "worker"/ { printf("WORK %d\n", (timestamp - s) / 1000000); }'
 boot() { # boot OUT D-PROGRAM
     QEMU_ARGS="dtrace -c worker -n '$2'" QEMU_TIMEOUT=${QEMU_TIMEOUT:-400} \
-        "$here/scripts/qemu-run.sh" "$img" -icount shift=6,sleep=off > "$tmp/$1" 2>&1
+        "$here/scripts/qemu-run.sh" "$img" -icount shift=5,sleep=off > "$tmp/$1" 2>&1
 }
 boot plain "$T"
 rc1=$?

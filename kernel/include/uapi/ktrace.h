@@ -194,7 +194,8 @@ struct kuser_ring {
 // The traced tick's look at a probe's flush request word, nothing asked (ktrace_probe_tick).
 #define KTRACE_BENCH_PROBE_TICK 8
 // One buffer's 16 KB made visible to a probe that reads around the data cache, as a quiet ring
-// does before it marks the buffer FULL (trace_port_publish: nothing without a cache).
+// does before it marks the buffer FULL (trace_port_publish: nothing without a cache, where
+// the call returns 1 and runs no loop: there is no cost to time).
 #define KTRACE_BENCH_CLEAN    9
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.

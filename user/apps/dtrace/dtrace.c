@@ -107,15 +107,18 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 // next_wait: the time to the next read, in ns. DTrace reads every switchrate (1hz by default)
 // into buffers of 4m; this dtrace's are 8k at most (fit_bufsize), which a stream of a few
 // thousand records a second (the Toolkit's dapptrace, the Guide's sched/pritime.d at their
-// default sizes) fills in a fraction of that. So the reads begin READ_WAIT_MIN apart; the wait
-// doubles while reads come back empty, up to a ceiling (READ_WAIT_MAX, or switchrate's period
-// when that is shorter: 8k every 20 ms is 400 KB of records a second), halves while they come
-// back half full or more, and a drop since the last read (a buffer that filled) sets it back
+// default sizes) fills in a fraction of that. So the reads begin READ_WAIT_MIN apart; while
+// they bring records the wait stays under a ceiling (READ_WAIT_MAX, or switchrate's period
+// when that is shorter: 8k every 20 ms is 400 KB of records a second) and halves while they
+// come back half full or more; a drop since the last read (a buffer that filled) sets it back
 // to READ_WAIT_MIN and the ceiling to half the wait that let the buffer fill: a stream is read
 // before it fills whenever the board can keep up, and bursts lower the ceiling until they fit.
-// A program whose principal buffer stays empty for a whole switchrate period (aggregations
-// only, or a quiet probe) is read at switchrate, as DTrace reads: under fbt on every kernel
-// function a consumer waking every 20 ms to find nothing took most of a slow board's time.
+// Reads that come back empty double the wait up to switchrate's period: a program of
+// aggregations only, or a quiet probe, is read as DTrace reads it (a consumer waking every
+// 20 ms to find nothing was a runnable thread at many load samples: `avenrun read 3.45
+// threads for loadgen's 3). With fbt sites placed the reads come at switchrate only: each
+// read's kernel path fires the probes, and printing what it read every few ms fed itself
+// (x86-pc's heavy program did not end in 400 s).
 // What still overflows is counted as drops, as ever, and said with the buffer's advice at the
 // end (drop_advice). The records are consumed in the same order whenever they are read;
 // dtrace -i consumes where these reads were (docs/d-consumer.md), so both ways print the same.
@@ -123,12 +126,11 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 #define READ_WAIT_MAX 20000000u         // 20 ms
 struct read_pace {
     uint64_t wait, ceiling;             // ns
-    uint64_t period, idle;              // switchrate's period; the time the reads found nothing
+    uint64_t period;                    // switchrate's
 };
 
 static void next_wait(struct read_pace *r, uint32_t most, uint32_t bufsize, int dropped)
 {
-    r->idle = most == 0 && !dropped ? r->idle + r->wait : 0;
     if (dropped) {
         r->ceiling = r->wait / 2u;
         r->wait = READ_WAIT_MIN;
@@ -139,7 +141,7 @@ static void next_wait(struct read_pace *r, uint32_t most, uint32_t bufsize, int 
     }
     if (r->ceiling < READ_WAIT_MIN)
         r->ceiling = READ_WAIT_MIN;
-    uint64_t most_wait = r->idle >= r->period ? r->period : r->ceiling;
+    uint64_t most_wait = most == 0 && !dropped ? r->period : r->ceiling;
     r->wait = r->wait < READ_WAIT_MIN ? READ_WAIT_MIN : r->wait > most_wait ? most_wait : r->wait;
 }
 
@@ -745,7 +747,9 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     // With a workload, tracing ends when it does; without one, when the program calls exit()
     // (dtrace(1M) would also stop on ^C; a board has none to send).
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period, 0 };
+    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
+    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
+        pace.wait = pace.ceiling = period;
     uint64_t dropped = drops_now(st);
     for (;;) {
         if (child > 0) {
