@@ -2,9 +2,9 @@
 // KTRACE_BENCH (uapi/ktrace.h): loops of one hook each, which kbench times (BENCH
 // trace_disabled_hook_insns, trace_simple_event_insns, trace_combine_event_insns; make bench),
 // so that what a hook costs is measured on the kernel's own code: a disabled class hook, a
-// simple event, a combine event, the decisions' hooks (REMAIN_CPU, SURRENDER, SIGNAL_SEND),
-// the traced tick's look at a probe's flush request, a buffer's cache clean for a probe, and a
-// stall of the kernel for the tests.
+// simple event, a combine event, the decisions' hooks (REMAIN_CPU, SURRENDER, SIGNAL_SEND,
+// STEAL), the traced tick's look at a probe's flush request, a buffer's cache clean for a
+// probe, and a stall of the kernel for the tests.
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_tick.h>
 #include <kernel/kview.h>
@@ -17,6 +17,14 @@ static inline void remain_hook(struct cpu *c, struct thread *cur)
     ktrace_tick_mark();
     if ((uintptr_t)cur != c->trace_ran)
         (void)ktrace_tick_kept(c, cur);
+}
+
+// A steal's hook, as sched.c's steal_taken runs it for the thread it took: the queue's CPU
+// noted for dequeue, then STEAL (a running thread's rq_cpu is read by nothing but that).
+static inline void steal_hook(struct thread *t, unsigned from)
+{
+    thread_set_rq_cpu(t, from);
+    ktrace_steal(t, from);
 }
 
 // One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
@@ -66,6 +74,9 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
         if (!ARCH_DCACHE)
             return 1;
         BENCH_LOOP(n, trace_port_publish(ktrace.tr_mem, KEV_BUF_BYTES));
+        return 0;
+    case KTRACE_BENCH_STEAL:
+        BENCH_LOOP(n, steal_hook(cur, c->id));
         return 0;
     case KTRACE_BENCH_STALL:
         return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);

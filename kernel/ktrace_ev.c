@@ -37,6 +37,16 @@ void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
     kev_emit_surrender(kdt_active, ktrace_who(cur), cur->prio, cpu);
 }
 
+// STEAL [who, prio | from << 8] into the ring alone: no probe fires at it (the RUNNING event
+// that follows fires dequeue, live from the thread's rq_cpu, which sched.c set to `from`, and
+// over a capture from this event: kevreplay.c).
+void ktrace_steal_ev(const struct thread *t, unsigned from)
+{
+    uint32_t w[2];
+    kev_pack_steal(w, ktrace_who(t), t->prio, from);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_STEAL, w[0], w[1]);
+}
+
 // The switch's end with D (ktrace_switched): the ONCPU event and, at its stamp, on-cpu in the
 // context of the thread coming on, then at its first run a spawned process's proc:::start,
 // exec and exec-success and a new thread's lwp-start (kev_emit_oncpu). Out of line, so that
@@ -142,7 +152,9 @@ bool ktrace_in_snapshot;
 
 // enqueue's and dequeue's arg3, the CPU whose run queue t is put on or taken from (its args[2],
 // a cpuinfo_t): one CPU's own; on several, the queue sched.c put it on (R4), which a capture
-// does not hold (dtrace -i gives -1 there: kevreplay.c runq_cpu).
+// does not hold (dtrace -i gives enqueue -1 there: kevreplay.c runq_cpu), and for a RUNNING
+// thread the queue its choice took it from: the choosing CPU's, or the one a thread taken to
+// run from another CPU's queue left (sched.c steal_taken), which STEAL records for dtrace -i.
 static inline uint64_t runq_cpu(const struct thread *t)
 {
     return thread_rq_cpu(t);

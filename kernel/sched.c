@@ -406,9 +406,13 @@ static void kick(unsigned i)
 // run moves to self's queue (at its head: it was waiting) when it beats both self's own queue
 // and `floor` (what self's running thread keeps the CPU at; -1 none). Each queue whose look
 // promises one is taken in turn; a thread moved here and then beaten by another queue's stays
-// on this one (it may run here, and others may pull it again).
-static __attribute__((noinline)) void pull(struct cpu *c, int floor, const bool shared)
+// on this one (it may run here, and others may pull it again). Returns the last thread moved
+// (the one the choice then takes, at the head of the queue's top: choose checks it), *from
+// the CPU whose queue it left; NULL when none moved.
+static __attribute__((noinline)) struct thread *pull(struct cpu *c, int floor, const bool shared,
+                                                     unsigned *from)
 {
+    struct thread *moved = NULL;
     const unsigned self = c->id;
     uint32_t over = rq_overloaded() & ~(1u << self);
     int local = peek_top(self);
@@ -428,10 +432,30 @@ static __attribute__((noinline)) void pull(struct cpu *c, int floor, const bool 
             dequeue(t);
             enqueue_on(self, t, true);
             floor = t->prio;
+            moved = t;
+            *from = o;
         }
         if (shared)
             other_unlock(c, o);
     }
+    return moved;
+}
+
+// STEAL. A thread that a traced choice takes to run from another CPU's queue (pull moved it to
+// this CPU's queue in the same choice): D's sched:::dequeue names the queue it was taken from,
+// as Solaris's does for a thread an idle CPU steals (args[2], the cpuinfo_t of that queue's
+// CPU), not this CPU's, where it stayed only for the choice. Its rq_cpu, which a RUNNING thread
+// on no queue no longer needs (R1 holds it for READY threads; enqueue_on writes it again), is
+// set to that CPU for the RUNNING event's dequeue (ktrace_ev.c runq_cpu), and the STEAL event
+// records the move for dtrace -i, on this CPU before that RUNNING (ktrace_steal: only while
+// SYSTEM is traced). Any other choice takes its thread from this CPU's own queue (top_ready),
+// and its rq_cpu is this CPU. A thread pulled here and beaten in the same choice stays on this
+// queue, a READY thread of it: its later dequeue names this CPU, or its next steal's source.
+// Only on the traced path (D fires nowhere else), out of line: a steal is rare.
+static __attribute__((noinline, cold)) void steal_taken(struct thread *t, unsigned from)
+{
+    thread_set_rq_cpu(t, from);
+    ktrace_steal(t, from);
 }
 
 // A choice's end on CPU c (after its store of current, its queue's lock let go): R3's and R4's
@@ -726,14 +750,15 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
                                                                    const bool smp)
 {
     struct cpu *c = this_cpu();
-    struct thread *cur = c->current;
+    struct thread *cur = c->current, *stolen = NULL;
     bool skipped = false;
     const unsigned self = KSMP ? c->id : 0;
+    unsigned from = self;
     if (KSMP && shared)
         own_lock(c);
     if (KSMP && smp && __builtin_expect(others_overloaded(self), 0))
-        pull(c, cur && cur->state == THS_RUNNING ?
-                (int)cur->prio - (c->yield_pending ? 1 : 0) : -1, shared);
+        stolen = pull(c, cur && cur->state == THS_RUNNING ?
+                         (int)cur->prio - (c->yield_pending ? 1 : 0) : -1, shared, &from);
     struct thread *next = top_ready(self, &skipped, smp);
     int top = next ? (int)next->prio : -1;
     bool yield = c->yield_pending;
@@ -759,6 +784,8 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     dequeue(next);
     next->state = THS_RUNNING;
     next->cpu = (uint8_t)self;
+    if (KSMP && traced && smp && __builtin_expect(next == stolen, 0))
+        steal_taken(next, from);        // (STEAL: before its RUNNING, traced_choice_end's)
     if (traced && !KSMP)
         ktrace_state_traced(next);      // (the Cortex-M's shape: each event in place is the
     if (next != cur)                    // cheaper there, measured)

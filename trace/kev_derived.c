@@ -82,6 +82,11 @@ unsigned kev_derived_change(struct kev_dfire *out, const struct kev_dchange *c)
     return b->probe ? thread(out, n, b->probe, c, b->call ? c->obj : 0u) : n;
 }
 
+unsigned kev_derived_dequeue_cpu(unsigned cpu, uint32_t from)
+{
+    return from == KEV_DSTEAL_NONE ? cpu : from;
+}
+
 unsigned kev_derived_offcpu(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio,
                             uint64_t off_state)
 {

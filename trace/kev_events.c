@@ -282,8 +282,8 @@ static const struct kev_dprobe d_dprog[] = {
       "span)", NULL, 1 },
     D_END,
 };
-// The decisions (trace/kev.h KEV_SYS_REMAIN_CPU, SURRENDER, SIGNAL_SEND): their layouts beside
-// their rows, as no other code packs them.
+// The decisions (trace/kev.h KEV_SYS_REMAIN_CPU, SURRENDER, SIGNAL_SEND, STEAL): their layouts
+// beside their rows, as no other code packs them (STEAL's site through its generated packer).
 #define KEV_F_REMAIN_CPU(F, x) \
     F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the thread the tick's choice kept") \
     F(x, prio, PRIO, WORD, 1, 0, 8, 0, NULL, "its priority")
@@ -294,9 +294,14 @@ static const struct kev_dprobe d_dprog[] = {
 #define KEV_F_SIGNAL_SEND(F, x) \
     F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the killed process's first thread") \
     F(x, sig, U32, WORD, 1, 0, 8, 0, NULL, "the signal (KSIG_KILL)")
+#define KEV_F_STEAL(F, x) \
+    F(x, who, WHO, WORD, 0, 0, 0, 0, NULL, "the thread taken to run") \
+    F(x, prio, PRIO, WORD, 1, 0, 8, 0, NULL, "its priority") \
+    F(x, from, U32, WORD, 1, 8, 8, 0, NULL, "the CPU whose run queue it was taken from")
 FIELDS(f_remain_cpu, KEV_F_REMAIN_CPU);
 FIELDS(f_surrender, KEV_F_SURRENDER);
 FIELDS(f_signal_send, KEV_F_SIGNAL_SEND);
+FIELDS(f_steal, KEV_F_STEAL);
 static const struct kev_dprobe d_remain_cpu[] = {
     { "sched:::remain-cpu", "who who.pid prio", NULL, 0 },
     D_END,
@@ -307,6 +312,11 @@ static const struct kev_dprobe d_surrender[] = {
 };
 static const struct kev_dprobe d_signal_send[] = {
     { "proc:::signal-send", "who who.pid sig", NULL, 0 },
+    D_END,
+};
+static const struct kev_dprobe d_steal[] = {
+    { "sched:::dequeue", "args[2] (arg3) from, at the thread's RUNNING that follows on this CPU",
+      NULL, 1 },
     D_END,
 };
 static const struct kev_dprobe d_dtimer[] = {
@@ -455,6 +465,9 @@ const struct kev_event_desc kev_event_table[] = {
     ROWD(EMIT, SYSTEM, KEV_SYS_SIGNAL_SEND, KEV_SYS_SIGNAL_SEND, "SIGNAL_SEND",
         "a process is killed (ProcKill), in the killer's context", f_signal_send, 2, 2, NULL,
         "proc:::signal-send", d_signal_send),
+    ROWD(LATER, SYSTEM, KEV_SYS_STEAL, KEV_SYS_STEAL, "STEAL",
+        "this CPU's choice takes a thread to run from another CPU's run queue", f_steal, 2, 2,
+        NULL, "sched:::dequeue's args[2] (from), at the thread's RUNNING that follows", d_steal),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -464,6 +464,15 @@ SCRIPT_TESTS += qemu-decisions/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/t
 ifneq ($(filter decidetest,$(IMAGES)),)
 TEST_DEPS    += $(B)/decidetest.elf $(H)/dcompile $(H)/dtrace
 endif
+# Threads taken from another CPU's run queue (STEAL, sched:::dequeue's args[2], the Guide's
+# whosteal.d): steal's own count of its threads' runs elsewhere than the CPU they were queued
+# on (the thread table's CPU at each wake-up; nothing preempts them), per thread, as truth, live
+# and over the same boot's capture equal byte for byte, the capture's STEAL events counted from
+# traceprinter's lines (test_steal.sh; one boot of 3 s).
+SCRIPT_TESTS += qemu-steal/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_steal.sh|build/qemu-virt-a53|$(H)
+ifneq ($(filter stealtest,$(IMAGES)),)
+TEST_DEPS    += $(B)/stealtest.elf $(H)/dcompile $(H)/dtrace $(H)/traceprinter
+endif
 # Solaris's interrupt devices in D (struct dev_info, `devnamesp: d/ddevinfo.h), the Guide's
 # sdt/intr.d idiom, live and over the same boot's capture: irqrate's own count of its device's
 # interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).

@@ -300,6 +300,43 @@ static void each_rule_gives_its_firings(void **state)
     }
 }
 
+// ---- a stolen thread's queue -----------------------------------------------------------------
+
+// docs/d-probes.md's dequeue: args[2] the CPU whose run queue the thread leaves, the chooser's
+// own, or for a thread a CPU took from another CPU's queue that CPU (Solaris's steal); over a
+// capture the STEAL event just before the RUNNING says which. Each case: the CPU the thread
+// runs on, the STEAL's source (KEV_DSTEAL_NONE: none), dequeue's arg3 the map wants.
+static void a_stolen_threads_dequeue_names_its_queue(void **state)
+{
+    (void)state;
+    static const struct { unsigned cpu; uint32_t from; uint64_t want; } cases[] = {
+        { 0, KEV_DSTEAL_NONE, 0 }, { 3, KEV_DSTEAL_NONE, 3 },   // its own queue
+        { 1, 0, 0 }, { 0, 2, 2 }, { 3, 1, 1 },                  // taken from another's
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const struct kev_dchange c = { KEV_TH_READY, KEV_TH_RUNNING, 0x60002, 6, 30, 0,
+                                       kev_derived_dequeue_cpu(cases[k].cpu, cases[k].from) };
+        struct kev_dfire f[KEV_DFIRE_MAX];
+        assert_int_equal(kev_derived_change(f, &c), 2);
+        assert_int_equal(f[0].id, probe_named("dequeue"));
+        if (f[0].a[3] != cases[k].want)
+            fail_msg("on CPU %u, stolen from %u: dequeue's arg3 %llu, want %llu", cases[k].cpu,
+                     cases[k].from, (unsigned long long)f[0].a[3],
+                     (unsigned long long)cases[k].want);
+    }
+    // The STEAL row says so: SYSTEM, a later event's probe (dequeue at the RUNNING), the
+    // fields the rule takes.
+    const struct kev_event_desc *row = kev_event_describe(KEV_C_SYSTEM, KEV_SYS_STEAL);
+    assert_non_null(row);
+    assert_string_equal(row->name, "STEAL");
+    assert_int_equal(row->dsite, KEV_D_LATER);
+    assert_non_null(strstr(row->probes, "sched:::dequeue"));
+    unsigned named = 0;
+    for (unsigned i = 0; i < row->nfields; i++)
+        named += !strcmp(row->fields[i].name, "who") || !strcmp(row->fields[i].name, "from");
+    assert_int_equal(named, 2);
+}
+
 // ---- the rules against the event table ----------------------------------------------------------
 
 // Every probe a rule fires at a thread state is one the state's row lists in its D column
@@ -335,6 +372,7 @@ int main(void)
         cmocka_unit_test(every_transition_follows_the_map),
         cmocka_unit_test(the_blocked_states_are_the_specification),
         cmocka_unit_test(each_rule_gives_its_firings),
+        cmocka_unit_test(a_stolen_threads_dequeue_names_its_queue),
         cmocka_unit_test(the_rows_name_the_rules_probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,12 @@ void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
 {
     (void)cur; (void)cpu;
 }
+// The STEAL events sched.c records: how many, the last one's thread and source CPU.
+static struct { unsigned n; const struct thread *t; unsigned from; } steals;
+void ktrace_steal_ev(const struct thread *t, unsigned from)
+{
+    steals.n++, steals.t = t, steals.from = from;
+}
 int test_spins_held;
 // The state events sched.c records (TRACE ORDER): whose, in what state, with how many
 // spinlocks held at that moment.
@@ -214,6 +220,37 @@ static void test_equal_thread_pulled_at_slice_end(void **state)
     assert_int_equal(a->state, THS_READY);
 }
 
+// A traced choice that takes a thread from another CPU's queue (docs/d-probes.md, dequeue):
+// the thread's rq_cpu, which the RUNNING event's dequeue reads, names the queue it left, not
+// the choosing CPU's, and one STEAL event says so; a choice from the CPU's own queue records
+// none and leaves rq_cpu that CPU's. The truth: the queue the test put the thread on.
+static void test_steal_names_source_queue(void **state)
+{
+    (void)state;
+    ktrace_cls_on[KEV_C_SYSTEM] = 1;
+    memset(&steals, 0, sizeof steals);
+    k_cpus[0].current = NULL;                       // CPU 0 in the kernel, about to choose
+    struct thread *b = rr_thread(2, 20, 0);         // queued on CPU 0's queue
+    k_cpus[0].current = k_cpus[0].idle;
+    sched_remove(k_cpus[0].idle);
+    k_cpus[0].idle->state = THS_RUNNING;
+    assert_int_equal(b->rq_cpu, 0);
+    on_cpu(1);
+    assert_ptr_equal(sched_choose_traced(), b);     // CPU 1, idle, pulls it
+    assert_int_equal(b->cpu, 1);
+    assert_int_equal(b->rq_cpu, 0);
+    assert_int_equal(steals.n, 1);
+    assert_ptr_equal(steals.t, b);
+    assert_int_equal(steals.from, 0);
+    struct thread *c = rr_thread(3, 30, 1u << 1);   // CPU 1's own, more urgent
+    assert_int_equal(c->rq_cpu, 1);
+    assert_ptr_equal(sched_choose_traced(), c);
+    assert_int_equal(c->rq_cpu, 1);
+    assert_int_equal(steals.n, 1);
+    on_cpu(0);
+    ktrace_cls_on[KEV_C_SYSTEM] = 0;
+}
+
 // The shared side's form (sched_tick_shared, then the shared choice): the same decision,
 // under CPU 1's queue lock, which the choice lets go.
 static void test_shared_tick(void **state)
@@ -292,6 +329,7 @@ int main(void)
         cmocka_unit_test_setup(test_equal_thread_ready_takes_over, setup),
         cmocka_unit_test_setup(test_equal_thread_elsewhere_stays, setup),
         cmocka_unit_test_setup(test_equal_thread_pulled_at_slice_end, setup),
+        cmocka_unit_test_setup(test_steal_names_source_queue, setup),
         cmocka_unit_test_setup(test_shared_tick, setup),
         cmocka_unit_test_setup(test_ready_recorded_under_other_queue_lock, setup),
         cmocka_unit_test(test_rt_blocked_thread_not_run_twice),

@@ -39,6 +39,8 @@ __attribute__((constructor)) static void kx_fields_init(void)
     f->fexit_offset = get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "offset");
     f->fexit_value = get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
     f->oncpu_who = get(KEV_C_SYSTEM, KEV_SYS_ONCPU, "who");
+    f->steal_who = get(KEV_C_SYSTEM, KEV_SYS_STEAL, "who");
+    f->steal_from = get(KEV_C_SYSTEM, KEV_SYS_STEAL, "from");
     f->dprog_what = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "what");
     f->dprog_timers = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "timers");
     f->dprog_who = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "who");

@@ -90,6 +90,7 @@ struct replay {
     uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
     uint64_t now_cycles;              /* the event's time, in cycles since boot */
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
+    struct { int on; uint32_t who, from; } steal[DVM_MAXCPU]; /* a STEAL awaiting its RUNNING */
     int in_snapshot;
     int firing;                       /* this event's CPU fires probes (-x cpu) */
     struct rstack_census stacks;      /* the capture's STACK samples, FAULTs, ONCPU events */
@@ -752,6 +753,16 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             (uint8_t)kev_field(e, f->prio_new);
         return;
     }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_STEAL && e->nw >= 2) {
+        /* this CPU's choice took the thread from another CPU's queue: its RUNNING, next on
+         * this CPU, fires dequeue with that queue's CPU (runq_cpu) */
+        if (cpu < DVM_MAXCPU) {
+            p->steal[cpu].on = 1;
+            p->steal[cpu].who = kev_field(e, f->steal_who);
+            p->steal[cpu].from = kev_field(e, f->steal_from);
+        }
+        return;
+    }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
         t->owner = kev_field(e, f->sync_owner);
@@ -800,6 +811,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         state_fire(p, r, t, prev, cpu);
     else if (st == KEV_TH_RUNNING)
         p->cur[cpu] = who;
+    if (st == KEV_TH_RUNNING && cpu < DVM_MAXCPU)
+        p->steal[cpu].on = 0;   /* (a STEAL is its choice's: the next RUNNING here takes it) */
     t->left = (uint8_t)st;
     if (st == KEV_TH_RUNNING)
         t->cpu = (uint8_t)cpu;
@@ -829,12 +842,22 @@ static void spawned(struct replay *p, struct kev_reader *r, const struct rthread
     fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
 }
 
-/* runq_cpu: enqueue's and dequeue's arg3, the CPU whose run queue: with one CPU its own; with
- * several, not in the capture (a READY event is the waker CPU's, and a thread may be taken from
- * another CPU's queue than the one that runs it): -1, Solaris's "no CPU's queue". */
-static uint64_t runq_cpu(const struct replay *p)
+/* runq_cpu: enqueue's and dequeue's arg3 for t's change on cpu, the CPU whose run queue: with
+ * one CPU its own. With several, enqueue's is not in the capture (a READY event is the waker
+ * CPU's, and the queue is the kernel's placement): -1, Solaris's "no CPU's queue". Dequeue's,
+ * into RUNNING, is the rule's (kev_derived_dequeue_cpu): the STEAL just before it on cpu, else
+ * cpu's own queue; -1 over a capture that shows no SYSTEM event (ONCPU, a decision, a STEAL),
+ * where a steal would not have been recorded. */
+static uint64_t runq_cpu(const struct replay *p, const struct rthread *t, unsigned cpu)
 {
-    return p->ncpus > 1 ? (uint64_t)-1 : 0;
+    if (p->ncpus <= 1)
+        return 0;
+    const struct rstack_census *c = &p->stacks;
+    if (t->state != KEV_TH_RUNNING || cpu >= DVM_MAXCPU ||
+        !(c->oncpu || c->steal || c->remain || c->surrender || c->sigsend))
+        return (uint64_t)-1;
+    const int stolen = p->steal[cpu].on && p->steal[cpu].who == t->who;
+    return kev_derived_dequeue_cpu(cpu, stolen ? p->steal[cpu].from : KEV_DSTEAL_NONE);
 }
 
 /* oncpu_start: at a thread's first run, after its on-cpu, the rule the board's kev_emit_oncpu
@@ -904,7 +927,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
     const struct kev_dblock *b = kev_derived_block(t->state);
     int known;
     const struct kev_dchange c = { prev, t->state, t->who, kev_who_pid(t->who), t->prio,
-                                   block_obj(t, b, &known), runq_cpu(p) };
+                                   block_obj(t, b, &known), runq_cpu(p, t, cpu) };
     struct kev_dfire f[KEV_DFIRE_MAX];
     unsigned n = kev_derived_change(f, &c);
     for (unsigned k = 0; k < n; k++) {

@@ -90,6 +90,8 @@ void rstacks_count(struct rstack_census *c, const struct kev_event *e)
         c->surrender++;
     } else if (e->ev == KEV_SYS_SIGNAL_SEND) {
         c->sigsend++;
+    } else if (e->ev == KEV_SYS_STEAL) {
+        c->steal++;
     } else if (e->ev == KEV_SYS_STACK) {
         if (kev_stack_decode(e->w, e->nw, &s) != 0)
             c->bad++;
@@ -128,6 +130,7 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_REMAIN_CPU, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SURRENDER, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SIGNAL_SEND, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STEAL, count);
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }

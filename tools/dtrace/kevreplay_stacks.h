@@ -25,6 +25,7 @@ struct rstack_census {
     unsigned dtimer;    /* DTIMER events: where the board's program's timers fired */
     unsigned remain, surrender, sigsend; /* REMAIN_CPU, SURRENDER, SIGNAL_SEND events: their
                                           * probes fire at them (none: a capture without) */
+    unsigned steal;     /* STEAL events: a dequeue's queue over a capture of several CPUs */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);

@@ -204,10 +204,12 @@ void kprof_tick(bool kernel_tick_is);
 // (ring or D), and their probes (ktrace_ev.c): SIGNAL_SEND, proc:::signal-send, in the
 // killer's context when a process's thread `victim` (its process pid) is killed with
 // KSIG_KILL; SURRENDER, sched:::surrender, when this CPU interrupts CPU `cpu`, running `cur`,
-// for a more urgent thread (sched.c).
+// for a more urgent thread (sched.c); STEAL, when this CPU's choice takes thread t to run from
+// CPU `from`'s queue (sched.c steal_taken), before t's RUNNING, whose dequeue names `from`.
 void kdt_fire_spawn_failed(const char *name, int err);
 void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid);
 void ktrace_surrender_ev(const struct thread *cur, unsigned cpu);
+void ktrace_steal_ev(const struct thread *t, unsigned from);
 static inline void ktrace_signal_send(const struct thread *victim, uint32_t pid)
 {
     if (KTRACE_ON(KEV_C_SYSTEM))
@@ -217,6 +219,11 @@ static inline void ktrace_surrender(const struct thread *cur, unsigned cpu)
 {
     if (KTRACE_ON(KEV_C_SYSTEM) && cur)
         ktrace_surrender_ev(cur, cpu);
+}
+static inline void ktrace_steal(const struct thread *t, unsigned from)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_steal_ev(t, from);
 }
 
 // The probe block (kernel/ktrace_probe.c, trace/kev_probe.h) and the traced tick's test of it:

@@ -187,7 +187,8 @@ struct kuser_ring {
 #define KTRACE_BENCH_STALL_MAX 16u
 // The decisions' hooks as their sites run them (SYSTEM on: the event; off: the hook alone):
 // a tick's mark and its exit's test into the same thread (REMAIN_CPU), a CPU's interrupt of
-// CPU 0 (SURRENDER), a kill of the caller (SIGNAL_SEND).
+// CPU 0 (SURRENDER), a kill of the caller (SIGNAL_SEND), a choice's taking of the caller from
+// its own CPU's queue as from another's (STEAL: the hook a steal runs, its queue's CPU noted).
 #define KTRACE_BENCH_REMAIN   5
 #define KTRACE_BENCH_SURRENDER 6
 #define KTRACE_BENCH_SIGNAL   7
@@ -197,6 +198,8 @@ struct kuser_ring {
 // does before it marks the buffer FULL (trace_port_publish: nothing without a cache, where
 // the call returns 1 and runs no loop: there is no cost to time).
 #define KTRACE_BENCH_CLEAN    9
+// A steal's hook as the steal site runs it (the queue's CPU noted, then STEAL).
+#define KTRACE_BENCH_STEAL    10
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u

@@ -34,6 +34,7 @@ struct kx_fields {
     const struct kev_field_desc *th_prio;     // a thread state's priority (wide; every state's row)
     const struct kev_field_desc *fexit_offset, *fexit_value;                  // FUNC_EXIT
     const struct kev_field_desc *oncpu_who;                                   // ONCPU
+    const struct kev_field_desc *steal_who, *steal_from;                      // STEAL
     const struct kev_field_desc *dropped_lost;                                // DROPPED
     const struct kev_field_desc *func_fn[2], *func_site[2]; // FUNC_ENTER [0], FUNC_EXIT [1]
     const struct kev_field_desc *tname_tid;                                   // PROCTHREAD_NAME

@@ -272,10 +272,13 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // whose choice keeps the running thread [who, prio] (at the tick's exit, sched:::remain-cpu);
 // one CPU interrupts another for a more urgent thread [who, prio | cpu << 8] (who the thread
 // running there, sched:::surrender); a process is killed [who, sig] (who its first thread, in
-// the killer's context, proc:::signal-send). Numbered apart from the others' run.
+// the killer's context, proc:::signal-send); a CPU's choice takes a thread to run from
+// another CPU's run queue [who, prio | from << 8] (before its RUNNING, whose sched:::dequeue
+// names `from`). Numbered apart from the others' run.
 #define KEV_SYS_REMAIN_CPU  0x230u
 #define KEV_SYS_SURRENDER   0x231u
 #define KEV_SYS_SIGNAL_SEND 0x232u
+#define KEV_SYS_STEAL       0x233u
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
 #define KEV_IMAGE_WORDS     3u     // the words before the id

@@ -71,6 +71,15 @@ struct kev_dchange {
 // state with a rule: sleep and its block probe; any other: none. All in the site's context.
 unsigned kev_derived_change(struct kev_dfire *out, const struct kev_dchange *c);
 
+// The run queue a capture gives dequeue (the change's rq_cpu into RUNNING) for a thread chosen
+// to run on CPU cpu: `from` when a STEAL event of it came just before its RUNNING on cpu (the
+// choice took it from CPU from's queue; KEV_DSTEAL_NONE: none came), else cpu's own: a CPU's
+// choice takes its thread from its own queue, one on another CPU's queue moved there first in
+// the same choice, which STEAL records (kernel/sched.c steal_taken). The kernel knows the
+// queue itself (the thread's rq_cpu); dtrace -i asks this.
+#define KEV_DSTEAL_NONE 0xffffffffu
+unsigned kev_derived_dequeue_cpu(unsigned cpu, uint32_t from);
+
 // The switch's off-cpu (KEV_DSTEP_SWITCH), in the context of the thread going off: arg0-arg2
 // the thread coming on, arg3 the state the one going off is left in, as its last event said.
 unsigned kev_derived_offcpu(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio,

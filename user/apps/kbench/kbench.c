@@ -221,8 +221,8 @@ static uint64_t hook_cost(uint32_t kind)
     return median(v);
 }
 
-// The decisions' hooks (REMAIN_CPU at a tick that keeps its thread, SURRENDER, SIGNAL_SEND),
-// with SYSTEM as the caller set it: "off" or "on".
+// The decisions' hooks (REMAIN_CPU at a tick that keeps its thread, SURRENDER, SIGNAL_SEND,
+// STEAL), with SYSTEM as the caller set it: "off" or "on".
 static void decision_costs(const char *state)
 {
     printf("BENCH remain_cpu_tick_%s_insns %s insns\n", state,
@@ -231,6 +231,8 @@ static void decision_costs(const char *state)
            u64txt(hook_cost(KTRACE_BENCH_SURRENDER)).s);
     printf("BENCH signal_send_%s_insns %s insns\n", state,
            u64txt(hook_cost(KTRACE_BENCH_SIGNAL)).s);
+    printf("BENCH steal_%s_insns %s insns\n", state,
+           u64txt(hook_cost(KTRACE_BENCH_STEAL)).s);
 }
 
 // One flush (KTRACE_FLUSHBUFFER, the tracelogger's every -x flush interval) that closes a
