@@ -95,7 +95,6 @@
 //      bottom of the slot (user/module.mk), and what lies below is not the process's.
 #include <kernel/arch.h>
 #include <kernel/arch_upcall.h>
-#include <kernel/thread.h>
 #include <a64.h>
 #include <board_config.h>
 

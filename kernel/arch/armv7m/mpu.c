@@ -21,7 +21,6 @@
 // kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
 #include <kernel/arch.h>
 #include <kernel/arch_upcall.h>
-#include <kernel/thread.h>
 #include <armv7m_regs.h>
 #include <board_config.h>
 

@@ -19,7 +19,6 @@
 // process's.
 #include <kernel/arch.h>
 #include <kernel/arch_upcall.h>
-#include <kernel/thread.h>
 #include <x86.h>
 #include <board_config.h>
 

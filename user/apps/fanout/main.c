@@ -32,7 +32,8 @@
 #define MAX_LISTED  24u
 #define STACK       1536
 
-static uint8_t stacks[NWORKERS][STACK] __attribute__((aligned(16)));
+// Each stack with its guard below it (kern.h KSTACK): a row a thread, each aligned to the guard.
+static uint8_t stacks[NWORKERS][KSTACK_SIZE(STACK)] __attribute__((aligned(KSTACK_GUARD)));
 static int chids[NWORKERS], done_sem, total_mtx;
 static unsigned ncpus = 1;
 static uint64_t total;                   // under total_mtx
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     for (unsigned w = 0; w < NWORKERS; w++) {
         chids[w] = ChannelCreate(0);
         coids[w] = ConnectAttach(0, chids[w]);
-        tids[w] = ThreadCreate(worker, (void *)(uintptr_t)w, stacks[w], STACK, 0, 0);
+        tids[w] = ThreadCreate(worker, (void *)(uintptr_t)w, stacks[w], sizeof(stacks[w]), 0, 0);
     }
     uint64_t hz = ClockCyclesPerSec(), period = hz * PERIOD_US / 1000000u;
     uint64_t deadline = hz * DEADLINE_US / 1000000u;

@@ -6,6 +6,8 @@
 # nothing preempts a worker in its run: each dequeue from another CPU's queue is then one the
 # worker sees at its wake-up (main.c).
 PRIO := 210
+# six thread stacks of two 4 KB pages each where the guard is a page
+RAM  := $(call paged_guard,,0x20000)
 
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk): the test's image, steal under
 # dtrace and appinit, captured by the tracelogger.

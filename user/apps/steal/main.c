@@ -25,7 +25,8 @@
 #define STACK 1024
 #define HOME 0u             // the producer's CPU: where every woken worker is queued
 
-static uint8_t stacks[WORKERS][STACK] __attribute__((aligned(16)));
+// Each stack with its guard below it (kern.h KSTACK): a row a thread, each aligned to the guard.
+static uint8_t stacks[WORKERS][KSTACK_SIZE(STACK)] __attribute__((aligned(KSTACK_GUARD)));
 static int go, finished;
 static volatile int done;
 static unsigned runs[WORKERS], taken[WORKERS], moved[WORKERS];
@@ -86,7 +87,8 @@ int main(void)
     finished = SemCreate(0);
     int tid[WORKERS];
     for (unsigned k = 0; k < WORKERS; k++)
-        tid[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], STACK, 0, SCHED_POLICY_FIFO);
+        tid[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], sizeof(stacks[k]), 0,
+                              SCHED_POLICY_FIFO);
     for (unsigned k = 0; k < WORKERS; k++)
         SemWait(finished);
     for (unsigned r = 0; r < ROUNDS; r++) {
