@@ -21,7 +21,7 @@
 # passed (scripts/run-tests.sh counts it as skipped).
 # On this shared 2-core machine every host-clock boot measured was that late (26-93 % of the
 # samples), and its profile checks passed or were skipped as each boot went.
-#   test/stacks/test_idle_share.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+#   test/stacks/test_idle_share.sh BUILD_DIR HOST_DIR [host|icount]    (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +33,14 @@ tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 storage=semihost; uart_board "$board" && storage=uart
-echo "1..9"
+# A third argument, host, boots on the host's clock alone (the part test/alone.list keeps from
+# other tests' load); icount the two instruction-counted modes, which no load moves.
+case ${3:-all} in
+    host)   modes="none" ;;
+    icount) modes="1 exact" ;;
+    *)      modes="none 1 exact" ;;
+esac
+echo "1..$((3 * $(echo $modes | wc -w)))"
 D='user:::event /arg0 == 230/ { on = 1; }
 user:::event /arg0 == 231/ { on = 0; }
 profile-997 /on/ { @[cpu, execname] = count(); }'
@@ -72,7 +79,7 @@ judge() {
         return 1
     fi
 }
-for mode in none 1 exact; do
+for mode in $modes; do
     # On the host's clock QEMU runs the board late when the host does not run QEMU, and a
     # thread's time it sleeps through is sampled as whichever thread the late interrupt finds
     # (a busy thread's spin ends by the clock that jumped, and the CPU is idle when it comes).

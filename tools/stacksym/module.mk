@@ -94,7 +94,10 @@ HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 # is its running time in its own window by traceprinter's events, in all three clock modes,
 # live and over the capture; on one CPU, four (qemu-virt-a53) and x86's APIC timer.
 IDLESHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
-SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H))
-SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
+# Its host-clock boot runs alone (test/alone.list), its instruction-counted ones beside others.
+SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H)|host)
+SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare-icount/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H)|icount)
+SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H)|host)
+SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare-icount/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H)|icount)
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(H)/traceprinter \
                 $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))
