@@ -5,8 +5,8 @@
 // ROUNDS round trips answered by MsgReply, then ROUNDS answered by MsgError; the kernel's count
 // of exclusive entries (SysInfo KSYSINFO_KENTRIES_EXCLUSIVE) is read around each run. Every
 // exclusive entry of the reply run is the ticks' and the CPUs' own (no call of it is
-// exclusive), so the error run may have at most ROUNDS / 8 more: an exclusive MsgError would
-// add ROUNDS. Each error round trip also checks what the client got: MsgSend fails with the
+// exclusive), so the error run may have at most ROUNDS / 8 more (an eighth of the reply run's
+// where that run took more than ROUNDS, as under fbt): an exclusive MsgError would add ROUNDS. Each error round trip also checks what the client got: MsgSend fails with the
 // server's own number, and the reply run's answers are its own.
 #include "st_error.h"
 #include "st_msg.h"
@@ -73,10 +73,14 @@ bool error_test(uint32_t ncpu, unsigned testno, void *stack, size_t stack_size,
     ConnectDetach(coid);
     ChannelDestroy(err_chid);
     ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-    bool ok = joined && !err_bad && (!virtual_time || errors <= replies + ROUNDS / 8u);
+    // The runs' own exclusive entries (the ticks') vary with their length: under fbt on every
+    // function a run of 400 took 515 and the next 569. The margin is an eighth of the reply
+    // run's count, or of ROUNDS when that is more: an exclusive MsgError adds ROUNDS.
+    uint32_t more = replies > ROUNDS ? replies / 8u : ROUNDS / 8u;
+    bool ok = joined && !err_bad && (!virtual_time || errors <= replies + more);
     printf("%s %u - MsgError on the shared side: %u round trips on CPU 1 took %lu exclusive "
-           "entries answered by MsgReply, %lu by MsgError (at most %u more allowed); %lu "
+           "entries answered by MsgReply, %lu by MsgError (at most %lu more allowed); %lu "
            "answers wrong\n", ok ? "ok" : "not ok", testno, ROUNDS, (unsigned long)replies,
-           (unsigned long)errors, ROUNDS / 8u, (unsigned long)err_bad);
+           (unsigned long)errors, (unsigned long)more, (unsigned long)err_bad);
     return ok;
 }
