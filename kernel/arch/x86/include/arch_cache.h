@@ -6,11 +6,6 @@
 #ifndef ARCH_CACHE_H
 #define ARCH_CACHE_H
 
-#include <stddef.h>
-
-#define ARCH_DCACHE 0
-
-static inline void arch_dcache_publish(const void *p, size_t n) { (void)p, (void)n; }
-static inline void arch_dcache_fetch(const void *p, size_t n) { (void)p, (void)n; }
+#include <kernel/arch_cache_coherent.h>
 
 #endif
