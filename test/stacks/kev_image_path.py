@@ -7,14 +7,20 @@
 # payload two words a slot from CB to CE, strings as bytes in memory order (as stored). The
 # new path must fit the event's slots (it is NUL-padded); the event keeps its size.
 #   kev_image_path.py IN.kev OUT.kev NEWPATH       (prints the path it replaced)
+import re
 import struct
 import sys
 
 src, dst, new = sys.argv[1], sys.argv[2], sys.argv[3].encode()
 d = bytearray(open(src, "rb").read())
 fmt = ">4I" if b"TRACE_BIG_ENDIAN::" in d[:4096] else "<4I"
-start = d.find(b"TRACE_HEADER_END::")
-for off in range(start, len(d) - 16):
+# The events start after the header and the system page (SYSPAGE_LEN bytes), a slot each 16
+# bytes: only a slot boundary is a header. (The system page holds the boot time in seconds,
+# which one second in 32,768 reads as an IMAGE header when scanned byte by byte.)
+end = d.find(b"TRACE_HEADER_END::")
+page = re.search(rb"TRACE_SYSPAGE_LEN::(\d+)", d[:end])
+start = end + len(b"TRACE_HEADER_END::") + (int(page.group(1)) if page else 0)
+for off in range(start, len(d) - 15, 16):
     h, _, pid, info = struct.unpack_from(fmt, d, off)
     # a CB slot of SYSTEM (class 5) event 0x208 for pid 0 whose id length is sane
     if h >> 30 != 1 or (h >> 10) & 0x1F != 5 or h & 0x3FF != 0x208 or pid != 0 or info & 0xFF > 32:
