@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Board glue for the MPS2 AN385: bring-up order and the cycle counter's rate. Semihosting,
-// the command line and the halt are boards/common/semihost_exit_armv7m.c.
+// the command line and the halt are boards/common/board_semihost.c.
 #include <kernel/board.h>
 #include <board_config.h>
 #include <armv7m_regs.h>

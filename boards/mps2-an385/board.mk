@@ -2,7 +2,7 @@
 # ARM MPS2 with the AN385 FPGA image: a Cortex-M3 at 25 MHz. QEMU models it as `mps2-an385`.
 ARCH        := armv7m
 ARCH_CFLAGS := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
-BOARD_SRCS  := boards/common/board_data.c boards/common/semihost_exit_armv7m.c \
+BOARD_SRCS  := boards/common/board_data.c boards/common/board_semihost.c \
                boards/mps2-an385/board.c boards/mps2-an385/uart_cmsdk.c \
                boards/mps2-an385/timer_cmsdk.c
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Board glue for the Netduino Plus 2 (STM32F405RG): bring-up order, where the vector table
 // is, and the cycle counter's rate. Semihosting, the command line and the halt are
-// boards/common/semihost_exit_armv7m.c.
+// boards/common/board_semihost.c.
 //
 // Clocks: the chip comes out of reset on its 16 MHz internal oscillator (HSI) with every bus
 // undivided, and this board leaves it so: SysTick, TIM2 and the UARTs all run at 16 MHz, and

@@ -14,7 +14,7 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-at
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
                -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
-BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c kernel/arch/aarch64/gicv2.c \
+BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c boards/common/board_semihost.c kernel/arch/aarch64/gicv2.c \
                boards/common/uart_pl011.c
 
 # Up to 4 Cortex-A53s (QEMU's -smp; qemu.sh): CPUs 1-3 are started through PSCI

@@ -18,7 +18,7 @@ SEMIHOSTING ?= 1
 ifeq ($(SEMIHOSTING),0)
 ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
 endif
-BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c \
+BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c boards/common/board_semihost.c \
                boards/raspi3b/bcm2836_intc.c boards/common/uart_pl011.c
 
 # Memory plan (see board_config.h for the picture): user program slots, page-aligned.

@@ -30,6 +30,7 @@
 // Prints "cpus N loops L ticks T hz F" over semihosting and exits. Built and run by
 // cntvct_smp.sh.
 #include <stdint.h>
+#include "a64_bare.h"
 
 #ifndef LOOPS
 #define LOOPS 4000000u
@@ -41,52 +42,12 @@
 #ifndef ACTIVE
 #define ACTIVE MAX_CPUS
 #endif
-#define PSCI_CPU_ON        0xc4000003u
-#define PSCI_AFFINITY_INFO 0xc4000004u
-
-void _start(void);
 
 // Shared between the CPUs with plain volatile accesses and barriers: the MMU is off, so all
 // data is Device memory, where exclusives are not to be relied on.
 static volatile uint32_t started, go, done;
 static volatile uint64_t t_begin[MAX_CPUS], t_end[MAX_CPUS], sink[MAX_CPUS];
 volatile uint64_t tick_count[MAX_CPUS];     // written by irq_tick (below)
-
-static inline uint64_t cntvct(void)
-{
-    uint64_t v;
-    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
-    return v;
-}
-
-static int64_t psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
-{
-    register uint64_t x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2,
-                      x3 __asm__("x3") = a3;
-    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) :: "memory");
-    return (int64_t)x0;
-}
-
-static uint64_t semihost(uint64_t op, const void *arg)
-{
-    register uint64_t x0 __asm__("x0") = op;
-    register const void *x1 __asm__("x1") = arg;
-    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-    return x0;
-}
-
-static void put(const char *s) { semihost(4, s); }    // SYS_WRITE0
-
-static void put_u64(uint64_t v)
-{
-    char b[24];
-    int i = 23;
-    b[i] = 0;
-    do
-        b[--i] = (char)('0' + v % 10u);
-    while (v /= 10u);
-    put(b + i);
-}
 
 #ifdef TICK
 #define GICD 0x08000000ul
@@ -125,7 +86,7 @@ static void tick_start(unsigned cpu) { (void)cpu; }
 static void run(unsigned cpu)
 {
     uint64_t acc = cpu;
-    t_begin[cpu] = cntvct();
+    t_begin[cpu] = read_vct();
     for (uint32_t i = 0; i < LOOPS; i++) {
 #ifdef READ_CNTVCT
         uint64_t v;
@@ -140,7 +101,7 @@ static void run(unsigned cpu)
         __asm__ volatile("add %0, %0, %1\n\teor %0, %0, %1, lsl #3" : "+r"(acc) : "r"((uint64_t)i));
 #endif
     }
-    t_end[cpu] = cntvct();
+    t_end[cpu] = read_vct();
     sink[cpu] = acc;
 }
 
@@ -186,25 +147,8 @@ void bare_main(uint64_t mpidr)
     put(" hz "); put_u64(hz);
     put(" timer_irqs "); put_u64(tick_count[0] + tick_count[1]);
     put("\n");
-    static const uint64_t exit_block[2] = { 0x20026, 0 };   // ADP_Stopped_ApplicationExit, 0
-    semihost(0x18, exit_block);
+    bare_exit();
 }
-
-// Each CPU's entry (QEMU's ELF entry for CPU 0, PSCI CPU_ON's for CPU 1): a stack of its
-// own below the image's stack top, then C.
-__asm__(".section .text.start, \"ax\"\n"
-        ".global _start\n"
-        "_start:\n"
-        "  mrs x0, mpidr_el1\n"
-        "  and x1, x0, #0xff\n"
-        "  ldr x2, =__stack_top\n"
-        "  sub x2, x2, x1, lsl #12\n"
-        "  mov sp, x2\n"
-        "  bl bare_main\n"
-        "1: wfi\n"
-        "  b 1b\n"
-        ".ltorg\n"
-        ".previous\n");
 
 // The vector table of -DTICK and -DSVC: the IRQ from the current level (offset 0x280)
 // acknowledges the interrupt at the GIC's CPU interface, re-arms the virtual timer a

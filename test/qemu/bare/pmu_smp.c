@@ -9,23 +9,14 @@
 // and after. CPU 0 prints, over semihosting, "cpu C loops L inst I cycles Y vct V" per CPU and
 // exits. Built and run by pmu_smp.sh.
 #include <stdint.h>
+#include "a64_bare.h"
 
 #define LOOPS      2000000u
 #define MAX_CPUS   2
-#define PSCI_CPU_ON 0xc4000003u
-
-void _start(void);
 
 // Shared between the CPUs with plain volatile accesses and barriers (the MMU is off).
 static volatile uint32_t started, go, done;
 static volatile uint64_t d_inst[MAX_CPUS], d_cyc[MAX_CPUS], d_vct[MAX_CPUS];
-
-static inline uint64_t read_vct(void)
-{
-    uint64_t v;
-    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
-    return v;
-}
 
 static inline uint64_t read_inst(void)
 {
@@ -39,35 +30,6 @@ static inline uint64_t read_cyc(void)
     uint64_t v;
     __asm__ volatile("isb; mrs %0, pmccntr_el0" : "=r"(v) :: "memory");
     return v;
-}
-
-static int64_t psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
-{
-    register uint64_t x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2,
-                      x3 __asm__("x3") = a3;
-    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) :: "memory");
-    return (int64_t)x0;
-}
-
-static uint64_t semihost(uint64_t op, const void *arg)
-{
-    register uint64_t x0 __asm__("x0") = op;
-    register const void *x1 __asm__("x1") = arg;
-    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-    return x0;
-}
-
-static void put(const char *s) { semihost(4, s); }    // SYS_WRITE0
-
-static void put_u64(uint64_t v)
-{
-    char b[24];
-    int i = 23;
-    b[i] = 0;
-    do
-        b[--i] = (char)('0' + v % 10u);
-    while (v /= 10u);
-    put(b + i);
 }
 
 // This CPU's PMU: event counter 0 on INST_RETIRED, the cycle counter, both counting at every
@@ -132,22 +94,5 @@ void bare_main(uint64_t mpidr)
         put(" vct "); put_u64(d_vct[c]);
         put("\n");
     }
-    static const uint64_t exit_block[2] = { 0x20026, 0 };   // ADP_Stopped_ApplicationExit, 0
-    semihost(0x18, exit_block);
+    bare_exit();
 }
-
-// Each CPU's entry (QEMU's ELF entry for CPU 0, PSCI CPU_ON's for CPU 1): a stack of its
-// own below the image's stack top, then C.
-__asm__(".section .text.start, \"ax\"\n"
-        ".global _start\n"
-        "_start:\n"
-        "  mrs x0, mpidr_el1\n"
-        "  and x1, x0, #0xff\n"
-        "  ldr x2, =__stack_top\n"
-        "  sub x2, x2, x1, lsl #12\n"
-        "  mov sp, x2\n"
-        "  bl bare_main\n"
-        "1: wfi\n"
-        "  b 1b\n"
-        ".ltorg\n"
-        ".previous\n");

@@ -4,6 +4,7 @@
 PRIO  := 100
 # KAPP_F_TRACE: the user-event ring attack is checked on a capture.
 FLAGS := KAPP_F_IO|KAPP_F_PRIV|KAPP_F_TRACE
+EXTRA := user/lib/tap.c
 
 IMAGES       += hostile
 hostile_APPS := kt_hostile kt_attack kt_hoarder kt_hoarder2 kt_hoarder3

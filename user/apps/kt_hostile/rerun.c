@@ -72,25 +72,25 @@ static void attack_fpu_control(void)
     int pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL);
     ThreadSleep(1000000u);                  // it set its state and sleeps
     unsigned seen = fpu_seen(false);
-    check(seen == 0, "another process's FP control/status words, pending exception, MMX and "
+    tap_check(seen == 0, "another process's FP control/status words, pending exception, MMX and "
           "vector registers did not reach us (%#x)", seen);
     int w = ProcWait(pid, &st);
-    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+    tap_check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: the attacker got its own FP state back (status %#x)", ATK_FPU_CONTROL, st);
     // killed while it owns the FPU (it spins touching it), then a new thread of ours
     pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL | 1u << 8);
     ThreadSleep(2000000u);
     int k = ProcKill(pid);
     w = ProcWait(pid, &st);
-    check(k == 0 && w == pid && KW_SIGNALED(st) && KW_TERMSIG(st) == KSIG_KILL,
+    tap_check(k == 0 && w == pid && KW_SIGNALED(st) && KW_TERMSIG(st) == KSIG_KILL,
           "attack %u: killed while it held the FPU (status %#x)", ATK_FPU_CONTROL, st);
     fresh_seen = ~0u;
     int tid = ThreadCreate(fresh_thread, NULL, fresh_stack, sizeof(fresh_stack), 100, 0);
     ThreadJoin(tid, NULL);
-    check(tid > 0 && fresh_seen == 0, "a thread created after the kill starts from the clean "
+    tap_check(tid > 0 && fresh_seen == 0, "a thread created after the kill starts from the clean "
           "FP state (%#x)", fresh_seen);
     seen = fpu_seen(false);
-    check(seen == 0, "and ours is still ours (%#x)", seen);
+    tap_check(seen == 0, "and ours is still ours (%#x)", seen);
     // its unmasked exceptions taken: x86 ends it (#MF, #XM), AArch64 does not trap them
 #if defined(__i386__)
     run_attack(ATK_FPU_CONTROL, 3, 10, KSIG_ILL, "an unmasked x87 exception raised");
@@ -99,7 +99,7 @@ static void attack_fpu_control(void)
     printf("# attack %u: %s\n", ATK_FPU_CONTROL, "an unmasked SSE exception raised");
     int sp = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL | 4u << 8), sst = -1;
     int sw = sp > 0 ? ProcWait(sp, &sst) : -1;
-    check(sw == sp && ((KW_SIGNALED(sst) && KW_TERMSIG(sst) == KSIG_ILL) ||
+    tap_check(sw == sp && ((KW_SIGNALED(sst) && KW_TERMSIG(sst) == KSIG_ILL) ||
                        (KW_EXITED(sst) && KW_EXITSTATUS(sst) == 0)),
           "attack %u: an unmasked SSE exception ends the process, or is only flagged where "
           "the CPU does not raise #XM (status %#x)", ATK_FPU_CONTROL, sst);
@@ -111,7 +111,7 @@ static void attack_fpu_control(void)
     for (unsigned i = 0; i < 2; i++) {
         int pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL | (i ? 2u : 0u) << 8);
         int w = pid > 0 ? ProcWait(pid, &st) : -1;
-        check(w == pid && KW_SIGNALED(st) && (KW_TERMSIG(st) == KSIG_ILL ||
+        tap_check(w == pid && KW_SIGNALED(st) && (KW_TERMSIG(st) == KSIG_ILL ||
               KW_TERMSIG(st) == KSIG_BUS || KW_TERMSIG(st) == KSIG_SEGV),
               "attack %u: %s ends the process (the FPU stays off; status %#x)",
               ATK_FPU_CONTROL, what[i], st);
@@ -148,15 +148,15 @@ static void attack_uring_stuck(void)
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
     f.pid = (uint32_t)pid;
     capture_end(&q, stuck_scan, &f);
-    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+    tap_check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: the drain stopped at the hole each time (capture %d %d, status %#x)",
           ATK_URING_STUCK, a, s, st);
     const unsigned total = URING_STUCK_PER_ROUND * URING_STUCK_ROUNDS;
-    check(f.delivered + f.rejected == total && q.rejected == f.rejected,
+    tap_check(f.delivered + f.rejected == total && q.rejected == f.rejected,
           "none of a process's ring records vanishes uncounted when it unregisters or ends "
           "(%u of %u delivered, %lu rejected for its pid, %lu in all)", f.delivered, total,
           (unsigned long)f.rejected, (unsigned long)q.rejected);
-    check(q.dropped == 0 && q.generated == q.recorded,
+    tap_check(q.dropped == 0 && q.generated == q.recorded,
           "and none is counted lost (recorded %lu, lost %lu, generated %lu)",
           (unsigned long)q.recorded, (unsigned long)q.dropped, (unsigned long)q.generated);
 }
@@ -179,7 +179,7 @@ static void attack_pulse_chan_fill(void)
         n++;
         mine += p.code == 8;
     }
-    check(r == 0 && mine == 1, "after unprivileged processes filled a privileged process's "
+    tap_check(r == 0 && mine == 1, "after unprivileged processes filled a privileged process's "
           "channel and ended, it still queues its own pulse there (%d, errno %d; %d queued)",
           r, e, n);
     ConnectDetach(coq);
@@ -224,10 +224,10 @@ static void attack_stack_kernel_sp(void)
     TraceEvent(KTRACE_STACKSAMPLE, 0, 0, 0);
     f.pid = (uint32_t)pid;
     capture_end(&q, stack_scan, &f);
-    check(a >= 0 && hz == 1000 && s == 0 && w == pid && KW_SIGNALED(st),
+    tap_check(a >= 0 && hz == 1000 && s == 0 && w == pid && KW_SIGNALED(st),
           "attack %u: sampled, then ended (capture %d %d %d, status %#x)", ATK_STACK_KERNEL_SP,
           a, hz, s, st);
-    check(f.stacks > 0 && f.deeper == 0, "no stack walk of a process reads the kernel's memory "
+    tap_check(f.stacks > 0 && f.deeper == 0, "no stack walk of a process reads the kernel's memory "
           "(%u of its %u STACK events deeper than the pc; %u FAULT)", f.deeper, f.stacks, f.faults);
 }
 
@@ -294,9 +294,9 @@ static void attack_uring_race(void)
     printf("# attack %u: %s\n", ATK_URING_RACE, "threads on several CPUs fill one ring");
     int st = race_run(false, &q, &ok);
     const unsigned total = URING_RACE_THREADS * URING_RACE_EVENTS;
-    check(ok && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+    tap_check(ok && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: every insert was taken (status %#x)", ATK_URING_RACE, st);
-    check(race.got == total && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
+    tap_check(race.got == total && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
               q.rejected == 0 && q.generated == q.recorded,
           "threads of a process filling its ring on several CPUs: every event arrives once, none "
           "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", race.got,
@@ -306,10 +306,10 @@ static void attack_uring_race(void)
     // counted (a record reserved and not committed: rejected); nothing lost
     printf("# attack %u: %s\n", ATK_URING_RACE, "killed while its threads fill its ring");
     st = race_run(true, &q, &ok);
-    check(ok && KW_SIGNALED(st) && race.got > 0, "attack %u: killed while it inserted (status "
+    tap_check(ok && KW_SIGNALED(st) && race.got > 0, "attack %u: killed while it inserted (status "
           "%#x, %u events)", ATK_URING_RACE, st, race.got);
     unsigned missing = race_missing(&race);
-    check(missing <= q.rejected && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
+    tap_check(missing <= q.rejected && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
               q.rejected <= URING_RACE_THREADS,
           "its threads' events up to the kill arrive, each once, or are counted (%u missing, "
           "%u twice, %u strays; lost %lu, rejected %lu)", missing, race.dups, race.strays,
@@ -324,7 +324,7 @@ static void attack_foreign_calls(void)
     run_attack(ATK_FOREIGN_CALLS, (uint32_t)child, 10, 0, "wait for another's child; kernel "
                "and code addresses as the pointers of calls");
     int w = child > 0 ? ProcWait(child, &st) : -1;
-    check(child > 0 && w == child && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+    tap_check(child > 0 && w == child && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "our child was still ours to wait for (%d %d, status %#x)", child, w, st);
 }
 
@@ -354,10 +354,10 @@ static void attack_uring_start(void)
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
     f.pid = (uint32_t)pid;
     capture_end(&q, start_scan, &f);
-    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+    tap_check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: starting a capture left a process's ring untouched (capture %d %d, "
           "status %#x)", ATK_URING_START, a, s, st);
-    check(f.old == 0 && f.bad == 0 && q.rejected == 0 && q.dropped == 0,
+    tap_check(f.old == 0 && f.bad == 0 && q.rejected == 0 && q.dropped == 0,
           "records stamped before the capture are not its events: none delivered, rejected or "
           "lost (%u, %u URING_BAD, rejected %lu, lost %lu)", f.old, f.bad, (unsigned long)q.rejected,
           (unsigned long)q.dropped);

@@ -5,8 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// A TAP line (main.c).
-void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <tap.h>     // tap_check: a TAP line
 // Runs attack `mode` in its own kt_attack at `prio`, checks its end and the victim (main.c).
 int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what);
 // The rerun's attacks, after the suite's own.

@@ -9,9 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-void tap_check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int tap_failures(void);
+#include <tap.h>
 
 #define CHECK(cond, ...) tap_check((cond), __VA_ARGS__)
 // Expects a -1/errno result with the given errno.

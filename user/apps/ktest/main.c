@@ -1,27 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ktest runner: runs every group, then exits with the failure count (0 = all passed).
 #include "ktest.h"
-#include <stdarg.h>
-
-static int tap_n, tap_failed;
-
-void tap_check(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    tap_n++;
-    if (!ok)
-        tap_failed++;
-    printf("%s %d - ", ok ? "ok" : "not ok", tap_n);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-}
-
-int tap_failures(void)
-{
-    return tap_failed;
-}
 
 uint64_t now_ms(void)
 {
@@ -103,6 +82,5 @@ int main(void)
     test_trace();
     test_qnx_trace();
     test_smp();
-    printf("# ktest: %d checks, %d failed\n", tap_n, tap_failed);
-    return tap_failed > 100 ? 100 : tap_failed;
+    return tap_done("ktest");
 }
