@@ -8,7 +8,8 @@ TRACE_HOST_SRCS     := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c t
 # Host unit tests (cmocka, ASan + UBSan). trace_ring.c reads the host port from test/unit.
 HOST_TESTS += $(HT)/test_trace_ring
 $(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/trace_ring.c \
-                                              trace/kev_events.c trace/kev_kercall.c)
+                                              trace/kev_events.c trace/kev_kercall.c \
+                                              trace/kev_ring_walk.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
@@ -95,6 +96,7 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 # (tools/common/kev_probe.c) in threads at once, every policy, under ThreadSanitizer.
 HOST_TESTS += $(HT)/test_probe_threads
 PROBE_THR_SRCS := test/unit/test_probe_threads.c trace/trace_ring.c tools/common/kev_probe.c \
+                  trace/kev_ring_walk.c \
                   trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c
 $(HT)/test_probe_threads: $(PROBE_THR_SRCS) test/unit/trace_port_threads/trace_port.h \
                           trace/include/trace/trace_ring.h trace/include/trace/kev_probe.h \

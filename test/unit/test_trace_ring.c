@@ -416,6 +416,60 @@ static void test_table_lies_refused_and_counted(void **st)
     assert_int_equal(ev + lost, 5000);
 }
 
+// The readers outside the target (kevdump, kevprobe) walk the ring's table through the ring map
+// (trace/kev_ring_map.h) and kev_ring_walk. The truth: the ring's own struct trace_buf, as the
+// compiler lays it out, after a ring wrapped its buffers many times; and, for sequence numbers
+// past 2^32, the order they were given out in.
+static void test_ring_walk_orders_the_table_by_sequence(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(4, TRACE_POLICY_RING), 0);
+    trace_host_port.step = 3;
+    emit_n(9000);                       // about nine buffers: every one reused
+    const struct kev_ring_map m = {
+        .nbufs = ring.tr_nbufs, .ptr_bytes = sizeof(void *),
+        .buf_stride = sizeof(struct trace_buf), .off_seq = offsetof(struct trace_buf, tb_seq),
+        .off_state = offsetof(struct trace_buf, tb_state),
+        .off_cpu = offsetof(struct trace_buf, tb_cpu),
+        .off_nslots = offsetof(struct trace_buf, tb_nslots),
+    };
+    const uint8_t *table = (const uint8_t *)ring.tr_buf;
+    unsigned order[NBUF_MAX], n = kev_ring_walk(&m, table, 0, order), in_use = 0;
+    for (unsigned i = 0; i < ring.tr_nbufs; i++) {
+        const uint8_t *e = kev_ring_entry(&m, table, i);
+        assert_int_equal(kev_ring_state(&m, e), ring.tr_buf[i].tb_state);
+        assert_int_equal(kev_ring_seq(&m, e), ring.tr_buf[i].tb_seq);
+        assert_int_equal(kev_ring_nslots(&m, e), ring.tr_buf[i].tb_nslots);
+        in_use += ring.tr_buf[i].tb_state != TRACE_BUF_FREE;
+    }
+    assert_int_equal(n, in_use);
+    assert_true(n >= 2);
+    for (unsigned k = 1; k < n; k++)
+        assert_true(ring.tr_buf[order[k - 1]].tb_seq < ring.tr_buf[order[k]].tb_seq);
+    // From the newest, the older ones come after it, oldest first.
+    uint32_t newest = ring.tr_buf[order[n - 1]].tb_seq;
+    unsigned again[NBUF_MAX];
+    assert_int_equal(kev_ring_walk(&m, table, newest, again), n);
+    assert_int_equal(again[0], order[n - 1]);
+    for (unsigned k = 1; k < n; k++)
+        assert_int_equal(again[k], order[k - 1]);
+    // Sequences given out across 2^32, in a table that does not hold them in order; a FREE
+    // buffer's stale number is no buffer.
+    static const uint32_t seqs[4] = { 1u, 0xfffffffeu, 0u, 0xffffffffu };
+    for (unsigned i = 0; i < 4; i++) {
+        ring.tr_buf[i].tb_seq = seqs[i];
+        ring.tr_buf[i].tb_state = TRACE_BUF_FULL;
+    }
+    assert_int_equal(kev_ring_walk(&m, table, 0xfffffffeu, again), 4);
+    assert_int_equal(again[0], 1);
+    assert_int_equal(again[1], 3);
+    assert_int_equal(again[2], 2);
+    assert_int_equal(again[3], 0);
+    ring.tr_buf[3].tb_state = TRACE_BUF_FREE;
+    assert_int_equal(kev_ring_walk(&m, table, 0xfffffffeu, again), 3);
+    assert_int_equal(again[1], 2);
+}
+
 // A quiet ring (a probe reads it, around the data cache on a Cortex-A) cleans what it gives the
 // probe: when it turns quiet, what a capture already running wrote; a closed buffer's slots
 // before its table entry says FULL, then the entry; the CPUs' loss counts at a flush. The
@@ -827,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_wide_mode_settings),
         cmocka_unit_test(test_random_accounting_all_policies),
+        cmocka_unit_test(test_ring_walk_orders_the_table_by_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

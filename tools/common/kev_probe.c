@@ -12,6 +12,7 @@
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
 #include <trace/kev_file.h>
+#include <trace/kev_ring_map.h>
 #include <trace/kev_stream.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -47,9 +48,10 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
                  (unsigned long long)at);
         return why;
     }
-    if (b->pb_nbufs == 0 || b->pb_nbufs > 64 || b->pb_buf_bytes != KEV_BUF_BYTES ||
-        b->pb_ncpus == 0 || b->pb_ncpus > KEV_MAX_CPUS || b->pb_buf_stride < 14 ||
-        b->pb_buf_stride > 64 || b->pb_cpu_stride < 16 || b->pb_cpu_stride > 512 ||
+    if (b->pb_nbufs == 0 || b->pb_nbufs > KEV_PROBE_MAX_BUFS ||
+        b->pb_buf_bytes != KEV_BUF_BYTES || b->pb_ncpus == 0 || b->pb_ncpus > KEV_MAX_CPUS ||
+        b->pb_buf_stride < 14 || b->pb_buf_stride > 64 || b->pb_cpu_stride < 16 ||
+        b->pb_cpu_stride > 512 ||
         b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
         b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
         b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
@@ -388,13 +390,14 @@ static int begin_capture(struct kev_probe *p)
 static int end_capture(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
+    const struct kev_ring_map m = kev_ring_map_probe(b);
     struct kev_cpu_totals tot[KEV_MAX_CPUS];
     uint64_t lost = 0;
     for (unsigned c = 0; c < b->pb_ncpus; c++) {
         uint64_t d, o;
-        uint64_t base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
-        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
-            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+        uint64_t base = b->pb_cpus + (uint64_t)c * m.cpu_stride;
+        if (mem_read(p, base + m.off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + m.off_overwritten, &o, 8) < 0)
             return mem_fail(p);
         tot[c].events = p->p_cpu_events[c];
         tot[c].lost = d + o + p->p_damaged_events[c];
@@ -428,30 +431,16 @@ static int end_capture(struct kev_probe *p)
     return 1;
 }
 
-static uint32_t tab32(const struct kev_probe *p, unsigned i, unsigned off)
-{
-    uint32_t v;
-    memcpy(&v, p->p_table + (size_t)i * p->p_blk.pb_buf_stride + off, 4);
-    return v;
-}
-
-static unsigned tab8(const struct kev_probe *p, unsigned i, unsigned off)
-{
-    return p->p_table[(size_t)i * p->p_blk.pb_buf_stride + off];
-}
-
 // Buffer idx's entry in the table, read again now: its sequence, state and slot count.
 static int entry(struct kev_probe *p, unsigned idx, uint32_t *seq, unsigned *st, unsigned *n)
 {
-    const struct kev_probe_block *b = &p->p_blk;
+    const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint8_t e[64];
-    uint16_t n16;
-    if (mem_read(p, b->pb_bufs + (uint64_t)idx * b->pb_buf_stride, e, b->pb_buf_stride) < 0)
+    if (mem_read(p, p->p_blk.pb_bufs + (uint64_t)idx * m.buf_stride, e, m.buf_stride) < 0)
         return mem_fail(p);
-    memcpy(seq, e + b->pb_off_seq, 4);
-    memcpy(&n16, e + b->pb_off_nslots, 2);
-    *st = e[b->pb_off_state];
-    *n = n16;
+    *seq = kev_ring_seq(&m, e);
+    *st = kev_ring_state(&m, e);
+    *n = kev_ring_nslots(&m, e);
     return 0;
 }
 
@@ -492,7 +481,8 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
     unsigned st, n, n2;
     if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
         return -1;
-    if (st != 2 || s2 != seq) {  // reused before the claim was seen: not ours any more
+    // reused before the claim was seen: not ours any more
+    if (st != TRACE_BUF_FULL || s2 != seq) {
         p->p_counts.torn++;
         return 0;
     }
@@ -502,7 +492,8 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
                  (size_t)n * sizeof(struct kev_slot)) < 0 ||
         entry(p, idx, &s2, &st, &n2) < 0)
         return -1;
-    if (st != 2 || s2 != seq || n2 != n) {     // (only where the kernel did not see a claim)
+    // (only where the kernel did not see a claim)
+    if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {
         p->p_counts.torn++;
         return 0;
     }
@@ -530,73 +521,71 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
     return ack(p, idx, seq + 1u) < 0 ? -1 : 1;
 }
 
-// The buffers in sequence order from p_next: 1 when every sequence number given out has been
-// written (or counted overwritten or damaged), 0 when the next is still filling, -1 on a
-// refusal. The next sequence the kernel names is believed no lower than the table's newest.
+// The table just read, checked: every state one the kernel writes, every buffer in use of a
+// CPU the block counts; and, stopped, the kernel gives out no sequence: one in the table past
+// its next (*given) is a lie (counted), and the table's buffers are read all the same.
+// (Running, newer buffers begin while the table is read.) 0, or -1 with p_err.
+static int table_check(struct kev_probe *p, const struct kev_ring_map *m, uint32_t *given)
+{
+    for (unsigned i = 0; i < m->nbufs; i++) {
+        const uint8_t *e = kev_ring_entry(m, p->p_table, i);
+        unsigned st = kev_ring_state(m, e);
+        if (st >= TRACE_BUF_NSTATES)
+            return perr(p, "buffer %u's state is %u, which the kernel never writes (%u free, %u "
+                        "filling, %u full, %u the logger's): the ring is damaged or not this "
+                        "block's", i, st, TRACE_BUF_FREE, TRACE_BUF_FILLING, TRACE_BUF_FULL,
+                        TRACE_BUF_LOGGER);
+        if (st != TRACE_BUF_FREE && kev_ring_buf_cpu(m, e) >= p->p_blk.pb_ncpus)
+            return perr(p, "buffer %u's CPU is %u of %u: the ring is damaged", i,
+                        kev_ring_buf_cpu(m, e), p->p_blk.pb_ncpus);
+        uint32_t q = kev_ring_seq(m, e);
+        if (p->p_blk.pb_state == KEV_PROBE_STOPPED && st != TRACE_BUF_FREE &&
+            (int32_t)(q + 1u - *given) > 0 && (int32_t)(q - p->p_next) >= 0) {
+            p->p_counts.seq_lies++;
+            *given = q + 1u;
+        }
+    }
+    if ((int32_t)(*given - p->p_next) > (1 << 24))
+        return perr(p, "the ring's next sequence number is %u, %u past the last one read: "
+                    "damaged, or not this block's ring", *given, *given - p->p_next);
+    return 0;
+}
+
+// The buffers in sequence order from p_next (kev_ring_walk): 1 when every sequence number
+// given out has been written (or counted overwritten or damaged), 0 when the next is still
+// filling, -1 on a refusal. The next sequence the kernel names is believed no lower than the
+// table's newest.
 static int take_buffers(struct kev_probe *p)
 {
-    const struct kev_probe_block *b = &p->p_blk;
+    const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint32_t given;
-    unsigned torn = 0;
+    unsigned torn = 0, order[KEV_PROBE_MAX_BUFS];
 again:
     // The next sequence first: every one below it has its entry in the table read after (the
     // kernel stores a buffer's sequence before the next, trace_ring.c), or was reused.
-    if (mem_read(p, b->pb_next_seq, &given, 4) < 0 ||
-        mem_read(p, b->pb_bufs, p->p_table, (size_t)b->pb_nbufs * b->pb_buf_stride) < 0)
+    if (mem_read(p, p->p_blk.pb_next_seq, &given, 4) < 0 ||
+        mem_read(p, p->p_blk.pb_bufs, p->p_table, (size_t)m.nbufs * m.buf_stride) < 0)
         return mem_fail(p);
-    for (unsigned i = 0; i < b->pb_nbufs; i++) {
-        unsigned st = tab8(p, i, b->pb_off_state);
-        if (st > 3)
-            return perr(p, "buffer %u's state is %u, which the kernel never writes (0 free, 1 "
-                        "filling, 2 full, 3 the logger's): the ring is damaged or not this "
-                        "block's", i, st);
-        if (st != 0 && tab8(p, i, b->pb_off_cpu) >= b->pb_ncpus)
-            return perr(p, "buffer %u's CPU is %u of %u: the ring is damaged", i,
-                        tab8(p, i, b->pb_off_cpu), b->pb_ncpus);
-        uint32_t q = tab32(p, i, b->pb_off_seq);
-        // Stopped, the kernel gives out no sequence: one in the table past its next is a lie
-        // (said), and the table's buffers are read all the same. (Running, newer buffers
-        // begin while the table is read.)
-        if (b->pb_state == KEV_PROBE_STOPPED && st != 0 && (int32_t)(q + 1u - given) > 0 &&
-            (int32_t)(q - p->p_next) >= 0) {
-            p->p_counts.seq_lies++;
-            given = q + 1u;
-        }
-    }
-    if ((int32_t)(given - p->p_next) > (1 << 24))
-        return perr(p, "the ring's next sequence number is %u, %u past the last one read: "
-                    "damaged, or not this block's ring", given, given - p->p_next);
-    while ((int32_t)(given - p->p_next) > 0) {
-        int found = -1;
-        for (unsigned i = 0; i < b->pb_nbufs && found < 0; i++)
-            if (tab8(p, i, b->pb_off_state) != 0 && tab32(p, i, b->pb_off_seq) == p->p_next)
-                found = (int)i;
-        if (found < 0) {
+    if (table_check(p, &m, &given) < 0)
+        return -1;
+    unsigned n = kev_ring_walk(&m, p->p_table, p->p_next, order);
+    for (unsigned k = 0; k < n && (int32_t)(given - p->p_next) > 0; k++) {
+        const uint8_t *e = kev_ring_entry(&m, p->p_table, order[k]);
+        uint32_t q = kev_ring_seq(&m, e);
+        if ((int32_t)(q - p->p_next) < 0)
+            continue;           // behind the reader: one written already (the walk's last)
+        if (q != p->p_next) {
             // Not in the table: reused by the kernel (ring or overwrite policy) before it was
             // read. The oldest newer one is next; those between were reused.
-            int newer = 0;
-            uint32_t oldest = 0;
-            for (unsigned i = 0; i < b->pb_nbufs; i++) {
-                uint32_t q = tab32(p, i, b->pb_off_seq);
-                if (tab8(p, i, b->pb_off_state) != 0 && (int32_t)(q - p->p_next) > 0 &&
-                    (!newer || (int32_t)(q - oldest) < 0)) {
-                    oldest = q;
-                    newer = 1;
-                }
-            }
-            if (!newer) {
-                if (b->pb_state != KEV_PROBE_STOPPED)
-                    return 0;   // (the kernel may be between a buffer's number and its entry)
-                oldest = given; // stopped: what the table does not hold is lost, counted
-            }
-            p->p_counts.overwritten += oldest - p->p_next;
-            p->p_next = oldest;
-            continue;
+            p->p_counts.overwritten += q - p->p_next;
+            p->p_next = q;
+            if ((int32_t)(given - p->p_next) <= 0)
+                break;
         }
-        unsigned st = tab8(p, (unsigned)found, b->pb_off_state);
-        if (st == 1 || st == 3)     // filling; or the logger's (keep: it saves them at the end)
+        unsigned st = kev_ring_state(&m, e);
+        if (st != TRACE_BUF_FULL)   // filling; or the logger's (keep: it saves them at the end)
             return 0;
-        int r = take_buffer(p, (unsigned)found);
+        int r = take_buffer(p, order[k]);
         if (r < 0)
             return -1;
         if (r == 0) {
@@ -604,6 +593,12 @@ again:
                 return 0;   // (the next round tries again)
             goto again;
         }
+    }
+    if ((int32_t)(given - p->p_next) > 0) {
+        if (p->p_blk.pb_state != KEV_PROBE_STOPPED)
+            return 0;   // (the kernel may be between a buffer's number and its entry)
+        p->p_counts.overwritten += given - p->p_next;   // stopped: what the table does not
+        p->p_next = given;                              // hold is lost, counted
     }
     return 1;
 }

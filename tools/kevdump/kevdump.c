@@ -5,7 +5,9 @@
 // with the kernel's own loss counts (dropped, overwritten). Run the system with the ring as a
 // flight recorder (tracelogger -r: it wraps without the logger until the end) and after a
 // hang or a kernel fault the last buffers are there. The ring is found through the kernel's
-// map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan.
+// map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan, and its
+// buffers are read through the one ring map and walker every such reader shares
+// (trace/kev_ring_map.h).
 #include <kevhost/gdb_remote.h>
 #include "gdb_target.h"
 #include <errno.h>
@@ -17,9 +19,11 @@
 #include <trace/kev.h>
 #include <trace/kev_file.h>
 #include <trace/kev_flight.h>
+#include <trace/kev_ring_map.h>
 #include <kevhost/tool_opts.h>
 
 #define MAX_CPUS 64u
+#define MAX_BUFS 1024u
 
 static const struct tool_opt opts[] = {
     { 'g', 'g', NULL, "HOST:PORT",
@@ -43,21 +47,6 @@ static const struct tool_cmd cmd = {
     opts, "Exit status: 0 written, 1 error, 2 usage.\n",
 };
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static uint64_t ptr_at(const uint8_t *p, uint32_t bytes)
-{
-    return bytes == 8 ? le64(p) : le32(p);
-}
-
 // The map, field by field in the order of trace/kev_flight.h (the host's struct holds the
 // values; its layout is not the target's).
 static int parse_map(const uint8_t *b, struct kev_flight *m)
@@ -66,11 +55,11 @@ static int parse_map(const uint8_t *b, struct kev_flight *m)
         return -1;
     uint32_t *f = &m->version;
     for (size_t i = 0; i < KEV_FLIGHT_U32S; i++)
-        f[i] = le32(b + 8 + 4 * i);
+        f[i] = kev_ring_le(b + 8 + 4 * i, 4);
     if (m->version != KEV_FLIGHT_VERSION || (m->ptr_bytes != 4 && m->ptr_bytes != 8))
         return -1;
-    m->ring = (uintptr_t)ptr_at(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
-    m->ncpus_addr = (uintptr_t)ptr_at(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
+    m->ring = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
+    m->ncpus_addr = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
     return 0;
 }
 
@@ -92,12 +81,6 @@ struct dumped {
     uint32_t idx, seq, nslots, cpu;
     int open;           // the CPU's current buffer: no BUFFER_END yet
 };
-
-static int by_seq(const void *a, const void *b)
-{
-    const struct dumped *x = a, *y = b;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
 
 // Events in slots (control slots and the continuation slots of combined events excluded).
 static uint64_t count_events(const struct kev_slot *s, unsigned n)
@@ -144,6 +127,7 @@ static unsigned scan_open(const struct kev_slot *s, unsigned cpu)
 // and which of them hold events (pick_buffers), with what was lost.
 struct dump {
     struct kev_flight m;
+    struct kev_ring_map map;    // its buffers' table and CPUs, once nbufs is known
     uint8_t *ring;              // the ring's control structure, as read
     struct kev_slot *slots;     // its nbufs buffers, as read
     uint64_t mem;               // their address on the target
@@ -162,7 +146,7 @@ static int read_ring(struct gdbr *g, unsigned long long map_addr, struct dump *x
     if (gdbr_read(g, map_addr, mb, sizeof(mb)) < 0)
         return -1;
     if (parse_map(mb, m) < 0 || (m->ptr_bytes != 4 && m->ptr_bytes != 8) || !m->max_cpus ||
-        m->max_cpus > MAX_CPUS || !m->max_bufs || m->max_bufs > 1024) {
+        m->max_cpus > MAX_CPUS || !m->max_bufs || m->max_bufs > MAX_BUFS) {
         fprintf(stderr, "kevdump: no valid flight-recorder map at 0x%llx (another kernel, or "
                 "another version of it?)\n", map_addr);
         return -2;
@@ -174,72 +158,95 @@ static int read_ring(struct gdbr *g, unsigned long long map_addr, struct dump *x
     if (!x->ring || gdbr_read(g, m->ring, x->ring, rsize) < 0 ||
         gdbr_read(g, m->ncpus_addr, ncb, 4) < 0)
         return -1;
-    x->mem = ptr_at(x->ring + m->off_mem, m->ptr_bytes);
-    x->nbufs = le32(x->ring + m->off_nbufs);
-    x->ncpus = le32(ncb);
+    x->mem = kev_ring_ptr(x->ring + m->off_mem, m->ptr_bytes);
+    x->nbufs = kev_ring_le(x->ring + m->off_nbufs, 4);
+    x->ncpus = kev_ring_le(ncb, 4);
     if (x->ncpus == 0 || x->ncpus > m->max_cpus)
         x->ncpus = 1;
     if (!x->mem || !x->nbufs || x->nbufs > m->max_bufs) {
         fprintf(stderr, "kevdump: the kernel has no trace buffers allocated (no capture ran)\n");
         return -2;
     }
+    x->map = kev_ring_map_flight(m, x->nbufs);
     x->slots = malloc((size_t)x->nbufs * KEV_BUF_BYTES);
     if (!x->slots || gdbr_read(g, x->mem, x->slots, (size_t)x->nbufs * KEV_BUF_BYTES) < 0)
         return -1;
     return 0;
 }
 
-// pick_buffers: which buffers hold events: closed ones (FULL, or taken by the logger) with
-// their slot count, and each CPU's open one up to its write pointer; sorted by sequence.
-static void pick_buffers(struct dump *x)
-{
-    const struct kev_flight *m = &x->m;
+// Each CPU's words: its open buffer, its write pointer (busy: holding the busy mark, the CPU's
+// own struct trace_cpu address, trace_ring.h) and its loss counts.
+struct cpu_words {
     int32_t cur[MAX_CPUS];
     uint64_t wp[MAX_CPUS];
     int busy[MAX_CPUS];
-    x->d = calloc(x->nbufs, sizeof(*x->d));
+};
+
+static void read_cpus(struct dump *x, struct cpu_words *cw)
+{
+    const struct kev_ring_map *m = &x->map;
     for (unsigned c = 0; c < x->ncpus; c++) {
-        const uint8_t *cp = x->ring + m->off_cpu + (size_t)c * m->cpu_stride;
-        cur[c] = (int32_t)le32(cp + m->off_cur);
-        wp[c] = ptr_at(cp + m->off_wp, m->ptr_bytes);
-        // the busy mark: the CPU's own struct trace_cpu address (trace_ring.h)
-        busy[c] = wp[c] == (uint64_t)m->ring + m->off_cpu + (uint64_t)c * m->cpu_stride;
-        x->lost_cpu[c] = le64(cp + m->off_dropped) + le64(cp + m->off_overwritten);
+        const uint8_t *cp = x->ring + x->m.off_cpu + (size_t)c * m->cpu_stride;
+        cw->cur[c] = (int32_t)kev_ring_le(cp + m->off_cur, 4);
+        cw->wp[c] = kev_ring_ptr(cp + m->off_wp, m->ptr_bytes);
+        cw->busy[c] = cw->wp[c] == x->m.ring + x->m.off_cpu + (uint64_t)c * m->cpu_stride;
+        x->lost_cpu[c] = kev_ring_le64(cp + m->off_dropped) +
+                         kev_ring_le64(cp + m->off_overwritten);
         x->lost += x->lost_cpu[c];
     }
-    for (unsigned i = 0; i < x->nbufs; i++) {
-        const uint8_t *bp = x->ring + m->off_buf + (size_t)i * m->buf_stride;
-        unsigned state = bp[m->off_state];
-        struct dumped b = { i, le32(bp + m->off_seq), 0, 0, 0 };
-        const struct kev_slot *s = x->slots + (size_t)i * KEV_BUF_SLOTS;
-        if (state == 2 || state == 3) {             // FULL, LOGGER
-            b.nslots = (uint32_t)(bp[m->off_nslots] | bp[m->off_nslots + 1] << 8);
-        } else if (state == 1) {                    // FILLING: whose, and how far
-            unsigned c = kev_hdr_cpu(s[0].header);
-            if (c < x->ncpus && cur[c] == (int32_t)i && busy[c] &&
-                kev_hdr_class(s[0].header) == KEV_C_CONTROL &&
-                kev_hdr_event(s[0].header) == KEV_CTL_BUFFER) {
-                // Halted inside an event write: where the events end is not known for sure,
-                // so the buffer is left out, said, and its events counted lost (the trailer).
-                unsigned k = scan_open(s, c);
-                uint64_t e = count_events(s, k);
-                fprintf(stderr, "kevdump: CPU %u was halted inside an event write (its write "
-                        "pointer holds the busy mark): its open buffer (buffer %u, seq %u, "
-                        "about %u slots, %llu events) is left out and its events counted "
-                        "lost; the event being written is in no buffer\n", c, i, b.seq, k,
-                        (unsigned long long)e);
-                x->lost_cpu[c] += e;
-                x->lost += e;
-                x->skipped += e;
-                continue;
-            }
-            for (unsigned c = 0; c < x->ncpus; c++)
-                if (cur[c] == (int32_t)i && !busy[c] &&
-                    wp[c] >= x->mem + (uint64_t)i * KEV_BUF_BYTES)
-                    b.nslots = (uint32_t)((wp[c] - x->mem - (uint64_t)i * KEV_BUF_BYTES) /
-                                          KEV_SLOT_BYTES);
-            b.open = 1;
-        }
+}
+
+// How far FILLING buffer b->idx (slots s) holds events: to its CPU's write pointer. 0 when that
+// CPU was halted inside an event write: where the events end is not known for sure, so the
+// buffer is left out, said, and its events counted lost (the trailer).
+static int open_extent(struct dump *x, const struct cpu_words *cw, const struct kev_slot *s,
+                       struct dumped *b)
+{
+    unsigned i = b->idx, c = kev_hdr_cpu(s[0].header);
+    if (c < x->ncpus && cw->cur[c] == (int32_t)i && cw->busy[c] &&
+        kev_hdr_class(s[0].header) == KEV_C_CONTROL &&
+        kev_hdr_event(s[0].header) == KEV_CTL_BUFFER) {
+        unsigned k = scan_open(s, c);
+        uint64_t e = count_events(s, k);
+        fprintf(stderr, "kevdump: CPU %u was halted inside an event write (its write "
+                "pointer holds the busy mark): its open buffer (buffer %u, seq %u, "
+                "about %u slots, %llu events) is left out and its events counted "
+                "lost; the event being written is in no buffer\n", c, i, b->seq, k,
+                (unsigned long long)e);
+        x->lost_cpu[c] += e;
+        x->lost += e;
+        x->skipped += e;
+        return 0;
+    }
+    for (c = 0; c < x->ncpus; c++)
+        if (cw->cur[c] == (int32_t)i && !cw->busy[c] &&
+            cw->wp[c] >= x->mem + (uint64_t)i * KEV_BUF_BYTES)
+            b->nslots = (uint32_t)((cw->wp[c] - x->mem - (uint64_t)i * KEV_BUF_BYTES) /
+                                   KEV_SLOT_BYTES);
+    b->open = 1;
+    return 1;
+}
+
+// pick_buffers: which buffers hold events, in sequence order (kev_ring_walk from 0: the
+// sequences as numbers, as the kernel gives them out from boot): closed ones (FULL, or taken
+// by the logger) with their slot count, and each CPU's open one up to its write pointer.
+static void pick_buffers(struct dump *x)
+{
+    const struct kev_ring_map *m = &x->map;
+    const uint8_t *table = x->ring + x->m.off_buf;
+    static struct cpu_words cw;
+    unsigned order[MAX_BUFS];
+    read_cpus(x, &cw);
+    x->d = calloc(x->nbufs, sizeof(*x->d));
+    unsigned n = kev_ring_walk(m, table, 0, order);
+    for (unsigned k = 0; k < n; k++) {
+        const uint8_t *e = kev_ring_entry(m, table, order[k]);
+        struct dumped b = { order[k], kev_ring_seq(m, e), 0, 0, 0 };
+        const struct kev_slot *s = x->slots + (size_t)b.idx * KEV_BUF_SLOTS;
+        if (kev_ring_state(m, e) != TRACE_BUF_FILLING)     // FULL, LOGGER
+            b.nslots = kev_ring_nslots(m, e);
+        else if (!open_extent(x, &cw, s, &b))
+            continue;
         if (b.nslots > KEV_BUF_SLOTS - (b.open ? 1u : 0u) || b.nslots < 1 ||
             kev_hdr_class(s[0].header) != KEV_C_CONTROL ||
             kev_hdr_event(s[0].header) != KEV_CTL_BUFFER)
@@ -247,7 +254,6 @@ static void pick_buffers(struct dump *x)
         b.cpu = kev_hdr_cpu(s[0].header);
         x->d[x->nd++] = b;
     }
-    qsort(x->d, x->nd, sizeof(*x->d), by_seq);
 }
 
 // write_head: the file's header and a system page with what a halted ring tells: the CPUs

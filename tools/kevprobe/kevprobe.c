@@ -381,64 +381,103 @@ static void summary(const struct kev_probe *p, const struct target *t, int quiet
                 (unsigned long long)c->torn, (unsigned long long)c->flushes, hb);
 }
 
-int main(int argc, char **argv)
+// What the command line asks for.
+struct probe_args {
+    const char *out_name, *elf, *target;
+    uint64_t pid, flush_ms, poll_ms, wait_s, round_ms;
+    struct kev_probe_where w;
+    int quiet, stream, halting;
+};
+
+// One option o with its value v into a (or one of tool_opts_next's exits): -1 to go on, else
+// the exit status.
+static int take_opt(struct probe_args *a, int o, const char *v)
 {
-    const char *out_name = NULL, *elf = NULL;
-    uint64_t pid = 0, flush_ms = 100, poll_ms = 20, wait_s = 10, round_ms = 10000;
-    struct kev_probe_where w = { 0 };
-    int quiet = 0, stream = 0, halting = 0, opt;
-    struct tool_args a = { argc, argv, 0, NULL };
-    while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
-        switch (opt) {
-        case 'o': out_name = a.val; break;
-        case 'e': elf = a.val; break;
-        case 'a':
-            if (number(a.val, &w.at) || !w.at)
-                return tool_usage_error(&cmd, "-a wants an address, not '%s'", a.val);
-            break;
-        case 's':
-        case 'k':
-            if (range(a.val, opt == 's' ? &w.scan : &w.kram, opt == 's' ? &w.scan_len :
-                      &w.kram_len) < 0)
-                return tool_usage_error(&cmd, "-%c wants ADDR:LEN, not '%s'", opt, a.val);
-            break;
-        case 'd':
-            if (number(a.val, &round_ms) || !round_ms || round_ms > UINT_MAX)
-                return tool_usage_error(&cmd, "-d wants MS (at least 1)");
-            break;
-        case 'F': if (number(a.val, &flush_ms)) return tool_usage_error(&cmd, "-F wants MS"); break;
-        case 'i':
-            if (number(a.val, &poll_ms) || !poll_ms)
-                return tool_usage_error(&cmd, "-i wants MS (at least 1)");
-            break;
-        case 'w': if (number(a.val, &wait_s)) return tool_usage_error(&cmd, "-w wants SEC"); break;
-        case 't': stream = 1; break;
-        case 'H': halting = 1; break;
-        case 'p':
-            if (number(a.val, &pid) || !pid)
-                return tool_usage_error(&cmd, "-p wants a process id");
-            break;
-        case 'q': quiet = 1; break;
-        default: return tool_opts_exit(opt);
-        }
+    switch (o) {
+    case 'o': a->out_name = v; break;
+    case 'e': a->elf = v; break;
+    case 'a':
+        if (number(v, &a->w.at) || !a->w.at)
+            return tool_usage_error(&cmd, "-a wants an address, not '%s'", v);
+        break;
+    case 's':
+    case 'k':
+        if (range(v, o == 's' ? &a->w.scan : &a->w.kram,
+                  o == 's' ? &a->w.scan_len : &a->w.kram_len) < 0)
+            return tool_usage_error(&cmd, "-%c wants ADDR:LEN, not '%s'", o, v);
+        break;
+    case 'd':
+        if (number(v, &a->round_ms) || !a->round_ms || a->round_ms > UINT_MAX)
+            return tool_usage_error(&cmd, "-d wants MS (at least 1)");
+        break;
+    case 'F': if (number(v, &a->flush_ms)) return tool_usage_error(&cmd, "-F wants MS"); break;
+    case 'i':
+        if (number(v, &a->poll_ms) || !a->poll_ms)
+            return tool_usage_error(&cmd, "-i wants MS (at least 1)");
+        break;
+    case 'w': if (number(v, &a->wait_s)) return tool_usage_error(&cmd, "-w wants SEC"); break;
+    case 't': a->stream = 1; break;
+    case 'H': a->halting = 1; break;
+    case 'p':
+        if (number(v, &a->pid) || !a->pid)
+            return tool_usage_error(&cmd, "-p wants a process id");
+        break;
+    case 'q': a->quiet = 1; break;
+    default: return tool_opts_exit(o);
     }
-    if (a.ind != argc - 1)
+    return -1;
+}
+
+// The options and the one TARGET into a, checked together: -1 to go on, else the exit status.
+static int parse_args(int argc, char **argv, struct probe_args *a)
+{
+    struct tool_args ta = { argc, argv, 0, NULL };
+    int opt, bad;
+    while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END)
+        if ((bad = take_opt(a, opt, ta.val)) >= 0)
+            return bad;
+    if (ta.ind != argc - 1)
         return tool_usage_error(&cmd, "one TARGET: file:PATH@BASE or a GDB server's HOST:PORT");
-    if (!!w.at + !!w.scan_len > 1 || (!elf && !w.at && !w.scan_len))
+    if (!!a->w.at + !!a->w.scan_len > 1 || (!a->elf && !a->w.at && !a->w.scan_len))
         return tool_usage_error(&cmd, "say where the block is: -e, -a or -s");
-    if (w.scan_len && !elf && !w.kram_len)
+    if (a->w.scan_len && !a->elf && !a->w.kram_len)
         return tool_usage_error(&cmd, "-s scans the kernel's RAM alone: say where it is (-k "
                                 "ADDR:LEN, the board's map, or -e IMAGE)");
-    if (elf && image(elf, &w) < 0)
+    if (a->elf && image(a->elf, &a->w) < 0)
         return 1;
-    char *hp = argv[a.ind], *colon = strrchr(hp, ':');
+    char *hp = argv[ta.ind], *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1])
         return tool_usage_error(&cmd, "file:PATH@BASE or HOST:PORT, not '%s'", hp);
-    if (halting && strncmp(hp, "file:", 5) == 0)
+    if (a->halting && strncmp(hp, "file:", 5) == 0)
         return tool_usage_error(&cmd, "-H is for a GDB server (a shared file never halts)");
+    a->target = hp;
+    return -1;
+}
+
+// Why the capture r (follow's) ended short, said.
+static void say_end(int r, const struct target *t, const struct kev_probe *p)
+{
+    if (r == -3)
+        fprintf(stderr, "kevprobe: %s: the capture not read to its end (%llu buffers read), "
+                "the target let run%s\n", strsignal(stop_signal),
+                (unsigned long long)p->p_counts.buffers,
+                t->halt ? " (c sent, no halt after it)" : "");
+    if (r == -1 && (!t->ended || p->p_err[0]))
+        fprintf(stderr, "kevprobe: %s\n", t->ended && t->is_gdb ? t->gdb.err : p->p_err);
+    if (t->ended && r < 0)
+        fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "
+                "read)\n", (unsigned long long)p->p_counts.buffers);
+}
+
+int main(int argc, char **argv)
+{
+    struct probe_args a = { .flush_ms = 100, .poll_ms = 20, .wait_s = 10, .round_ms = 10000 };
+    int bad = parse_args(argc, argv, &a);
+    if (bad >= 0)
+        return bad;
     FILE *out = stdout;
-    if (out_name && strcmp(out_name, "-") != 0 && !(out = fopen(out_name, "wb"))) {
-        perror(out_name);
+    if (a.out_name && strcmp(a.out_name, "-") != 0 && !(out = fopen(a.out_name, "wb"))) {
+        perror(a.out_name);
         return 1;
     }
 
@@ -448,12 +487,12 @@ int main(int argc, char **argv)
     uint64_t t0;
     catch_stop_signals();
     gdbr_cancel_on(&stop_signal);
-    t.halt = halting;
-    t.pid = (long)pid;
-    t.round_ms = (unsigned)round_ms;
-    if (open_target(&t, hp, wait_s, &m) < 0)
+    t.halt = a.halting;
+    t.pid = (long)a.pid;
+    t.round_ms = (unsigned)a.round_ms;
+    if (open_target(&t, a.target, a.wait_s, &m) < 0)
         return 1;
-    if (attach(&t, &m, &p, &w, wait_s, &t0) != 0) {
+    if (attach(&t, &m, &p, &a.w, a.wait_s, &t0) != 0) {
         close_target(&t);
         if (stop_signal)
             fprintf(stderr, "kevprobe: %s before the capture was found: the target let run%s\n",
@@ -461,25 +500,17 @@ int main(int argc, char **argv)
         return 1;
     }
     p.p_out = out;
-    p.p_stream = stream;
-    p.p_flush_ms = (uint32_t)flush_ms;
+    p.p_stream = a.stream;
+    p.p_flush_ms = (uint32_t)a.flush_ms;
     p.p_last_flush_ns = now_ns();
-    int r = follow(&t, &p, poll_ms, wait_s, t0);
-    if (r == -3)
-        fprintf(stderr, "kevprobe: %s: the capture not read to its end (%llu buffers read), "
-                "the target let run%s\n", strsignal(stop_signal),
-                (unsigned long long)p.p_counts.buffers, t.halt ? " (c sent, no halt after it)" : "");
-    if (r == -1 && (!t.ended || p.p_err[0]))
-        fprintf(stderr, "kevprobe: %s\n", t.ended && t.is_gdb ? t.gdb.err : p.p_err);
-    if (t.ended && r < 0)
-        fprintf(stderr, "kevprobe: the target ended before the capture did (%llu buffers "
-                "read)\n", (unsigned long long)p.p_counts.buffers);
+    int r = follow(&t, &p, a.poll_ms, a.wait_s, t0);
+    say_end(r, &t, &p);
     close_target(&t);
     if (out != stdout && fclose(out) != 0) {
-        perror(out_name);
+        perror(a.out_name);
         r = -1;
     }
-    summary(&p, &t, quiet);
+    summary(&p, &t, a.quiet);
     kev_probe_free(&p);
     return r == 1 ? 0 : 1;
 }

@@ -28,6 +28,9 @@ struct kev_mem {
     void *ctx;
 };
 
+// The most buffers a block may describe (the kernel's TRACE_MAX_BUFS is below it).
+#define KEV_PROBE_MAX_BUFS 64u
+
 // ---- the block's checks (no target needed: test/unit/test_kev_probe.c) ----
 // Why the block b, read at address `at`, cannot be used (a sentence), or NULL when it can.
 const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at);

@@ -91,6 +91,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <trace/kev.h>
+#include <trace/kev_ring_map.h>
 
 struct trace_ring;
 #include <trace_port.h>
@@ -136,13 +137,8 @@ enum trace_policy {
     TRACE_POLICY_FILL = 3,      // one pass over the buffers, tracing stops when all are full
 };
 
-// Buffer life cycle: FREE -> FILLING -> FULL -> LOGGER -> (release) FREE.
-enum trace_bufstate {
-    TRACE_BUF_FREE = 0,
-    TRACE_BUF_FILLING = 1,
-    TRACE_BUF_FULL = 2,
-    TRACE_BUF_LOGGER = 3,
-};
+// Buffer life cycle (enum trace_bufstate, FREE -> FILLING -> FULL -> LOGGER -> FREE): in
+// trace/kev_ring_map.h, beside the map through which a reader outside the target reads it.
 
 // Dynamic filter: return non-zero to log the event. Called with interrupts disabled.
 typedef int (*trace_dyn_filter_fn)(void *arg, unsigned cls, unsigned ev, const uint32_t *words,
