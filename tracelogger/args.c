@@ -189,9 +189,59 @@ static bool opts_conflict(const struct tl_opts *o)
     return false;
 }
 
-int tl_parse_args(int argc, char **argv, struct tl_opts *o)
+// One option, c, with its value optarg (NULL when it takes none; a: the word, for the error)
+// into o: 0, 1 for -h (the caller says the usage), -1 when it is bad (said on stdout).
+static int take_opt(struct tl_opts *o, char c, const char *optarg, const char *a)
 {
     int cls;
+    switch (c) {
+    case 'n': return number(optarg, &o->iterations, "-n");
+    case 's': return number(optarg, &o->seconds, "-s");
+    case 'c': o->iterations = 0; return 0;
+    case 'p':
+        if (number(optarg, &o->stack_hz, "-p") || o->stack_hz < 1 || o->stack_hz > 5000) {
+            printf("tracelogger: -p takes 1 to 5000 samples a second\n");
+            return -1;
+        }
+        return 0;
+    case 'r': o->ring = true; return 0;
+    case 'w': o->wide = true; return 0;
+    case 'k':
+        if (number(optarg, &o->kbufs, "-k") || o->kbufs == 0 || o->kbufs > 64) {
+            printf("tracelogger: -k takes 1 to 64 buffers\n");
+            return -1;
+        }
+        return 0;
+    case 'f': o->file = optarg; return 0;
+    case 'F': {
+        unsigned n;
+        if (number(optarg, &n, "-F") || (cls = class_of_qnx((int)n)) < 0) {
+            printf("tracelogger: -F takes a class from 1 to 7\n");
+            return -1;
+        }
+        o->classes_off |= 1u << cls;
+        return 0;
+    }
+    case 'd':
+        if (strcmp(optarg, "1") != 0) {
+            printf("tracelogger: only -d1 (passive mode) exists\n");
+            return -1;
+        }
+        o->passive = true;
+        return 0;
+    case 'A': return parse_attr(o, optarg) ? -1 : 0;
+    case 'u': o->uart = true; return 0;
+    case 'v': o->verbose = true; return 0;
+    case 'x': return parse_x(o, optarg) ? -1 : 0;
+    case 'h': return 1;
+    default:
+        printf("tracelogger: unknown option '%s'\n", a);
+        return -1;
+    }
+}
+
+int tl_parse_args(int argc, char **argv, struct tl_opts *o)
+{
     memset(o, 0, sizeof(*o));
     o->iterations = 32;
     o->kbufs = BOARD_TRACE_BUFS;
@@ -222,53 +272,13 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
             printf("tracelogger: unknown option '%s'\n", a);
             goto bad;
         }
-        switch (c) {
-        case 'n': if (number(optarg, &o->iterations, "-n")) goto bad; break;
-        case 's': if (number(optarg, &o->seconds, "-s")) goto bad; break;
-        case 'c': o->iterations = 0; break;
-        case 'p':
-            if (number(optarg, &o->stack_hz, "-p") || o->stack_hz < 1 || o->stack_hz > 5000) {
-                printf("tracelogger: -p takes 1 to 5000 samples a second\n");
-                goto bad;
-            }
-            break;
-        case 'r': o->ring = true; break;
-        case 'w': o->wide = true; break;
-        case 'k':
-            if (number(optarg, &o->kbufs, "-k") || o->kbufs == 0 || o->kbufs > 64) {
-                printf("tracelogger: -k takes 1 to 64 buffers\n");
-                goto bad;
-            }
-            break;
-        case 'f': o->file = optarg; break;
-        case 'F': {
-            unsigned n;
-            if (number(optarg, &n, "-F") || (cls = class_of_qnx((int)n)) < 0) {
-                printf("tracelogger: -F takes a class from 1 to 7\n");
-                goto bad;
-            }
-            o->classes_off |= 1u << cls;
-            break;
+        int took = take_opt(o, c, optarg, a);
+        if (took > 0) {
+            usage();
+            return 1;
         }
-        case 'd':
-            if (strcmp(optarg, "1") != 0) {
-                printf("tracelogger: only -d1 (passive mode) exists\n");
-                goto bad;
-            }
-            o->passive = true;
-            break;
-        case 'A':
-            if (parse_attr(o, optarg))
-                goto bad;
-            break;
-        case 'u': o->uart = true; break;
-        case 'v': o->verbose = true; break;
-        case 'x': if (parse_x(o, optarg)) goto bad; break;
-        case 'h': usage(); return 1;
-        default:
-            printf("tracelogger: unknown option '%s'\n", a);
+        if (took < 0)
             goto bad;
-        }
     }
     if (opts_conflict(o))
         goto bad;

@@ -873,6 +873,33 @@ int kx_stats_damaged(const struct kx_stats *s)
     return s->r->kr_err != 0;
 }
 
+// A SYSTEM event: a function's entry or return (fbt, pid), a priority change, a timer's
+// pulse sent or dropped, a program's image, a snapshot's entry.
+static void system_event(struct kx_stats *s, const struct kev_event *e)
+{
+    unsigned cpu = e->cpu;
+    if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
+        if (!s->funcs)
+            s->funcs = kx_funcs_new();
+        int fth = kx_cpu_thread(&s->m, cpu); // mid-switch (fbt in the choice): ONCPU's
+        if (s->funcs)
+            kx_funcs_event(s->funcs, e, fth, fth >= 0 ? s->m.th[fth].pid : 0, &s->sink);
+        return;
+    }
+    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
+        prio_change(s, e);
+    if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
+        kx_msgs_timer(&s->q, cpu, kev_field(e, kx_fields()->timer_pid));
+    if (e->ev == KEV_SYS_TIMER_LOST) // the kernel dropped the pulse just sent
+        kx_msgs_pulse_lost(&s->q, cpu);
+    if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
+        if (!s->funcs)
+            s->funcs = kx_funcs_new();
+        kx_funcs_image(s->funcs, s->r, e);
+    }
+    snapshot_entry(s, e);
+}
+
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
 {
     unsigned cpu = e->cpu;
@@ -914,28 +941,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             comm_event(s, e);
         break;
     case KEV_C_USER: user_event(s, e); break;
-    case KEV_C_SYSTEM:
-        if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
-            if (!s->funcs)
-                s->funcs = kx_funcs_new();
-            int fth = kx_cpu_thread(&s->m, cpu); // mid-switch (fbt in the choice): ONCPU's
-            if (s->funcs)
-                kx_funcs_event(s->funcs, e, fth, fth >= 0 ? s->m.th[fth].pid : 0, &s->sink);
-        } else {
-            if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
-                prio_change(s, e);
-            if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
-                kx_msgs_timer(&s->q, cpu, kev_field(e, kx_fields()->timer_pid));
-            if (e->ev == KEV_SYS_TIMER_LOST) // the kernel dropped the pulse just sent
-                kx_msgs_pulse_lost(&s->q, cpu);
-            if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
-                if (!s->funcs)
-                    s->funcs = kx_funcs_new();
-                kx_funcs_image(s->funcs, s->r, e);
-            }
-            snapshot_entry(s, e);
-        }
-        break;
+    case KEV_C_SYSTEM: system_event(s, e); break;
     default: break;
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT)) {

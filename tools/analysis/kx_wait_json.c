@@ -87,15 +87,11 @@ void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, 
     fputc(']', f);
 }
 
-void kx_wait_json(const struct kx_stats *s, FILE *f)
+// "inversions": each priority inversion with its waiter, owner and every middle thread.
+static void inversions_json(const struct kx_stats *s, FILE *f)
 {
     const struct kw *k = s->kw;
-    if (!k) {
-        fputs(",\n\"waits\":null", f);
-        return;
-    }
-    fprintf(f, ",\n\"waits\":{\"sync_events\":%s,\"prio_events\":%s,\"inversions\":[",
-            kw_has_sync_events(k) ? "true" : "false", kw_has_prio_events(k) ? "true" : "false");
+    fputs(",\"inversions\":[", f);
     for (unsigned i = 0; i < k->ninv; i++) {
         const struct kw_inv *v = &k->inv[i];
         fputs(i ? ",\n{" : "\n{", f);
@@ -120,7 +116,13 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
                 (unsigned long long)v->others, (unsigned long long)thr,
                 v->lost >= thr ? "true" : "false");
     }
-    fputs("],\"deadlocks\":[", f);   // the wait chains' cycles (kx_chain.h)
+    fputc(']', f);
+}
+
+// "deadlocks": the wait chains' cycles (kx_chain.h), each thread with what it waits on.
+static void deadlocks_json(const struct kx_stats *s, FILE *f)
+{
+    fputs(",\"deadlocks\":[", f);
     const struct kx_chains *c = s->chains;
     for (unsigned i = 0; c && i < c->ndl; i++) {
         const struct kx_deadlock *d = &c->dl[i];
@@ -138,10 +140,17 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
         }
         fputs("]}", f);
     }
+    fputc(']', f);
+}
+
+// The thresholds, then "groups": the waits that cost something, by waiter, object and owner.
+static void groups_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kw *k = s->kw;
     struct kw_group *g;
     uint64_t under;
     size_t ng = kx_wait_groups(s, &g, &under);
-    fprintf(f, "],\"threshold_ns\":%lld,\"default_threshold_ns\":%u,\"under_threshold\":%llu,"
+    fprintf(f, ",\"threshold_ns\":%lld,\"default_threshold_ns\":%u,\"under_threshold\":%llu,"
             "\"waits_not_kept\":%llu,\"groups\":[",
             s->wait_min_set ? (long long)s->wait_min_ns : -1LL,
             KX_WAIT_MIN_NS, (unsigned long long)under, (unsigned long long)k->done_lost);
@@ -160,9 +169,15 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
                 (unsigned long long)kw_period(k, x->waiter));
     }
     free(g);
-    // Every thread whose priority inheritance changed its priority: "count" its boosts (the
-    // one rule, kx_prio_is_boost), the rest of its PRIO_CHANGE events by kind.
-    fputs("],\"boosts\":[", f);
+    fputc(']', f);
+}
+
+// "boosts": every thread whose priority inheritance changed its priority: "count" its boosts
+// (the one rule, kx_prio_is_boost), the rest of its PRIO_CHANGE events by kind.
+static void boosts_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kw *k = s->kw;
+    fputs(",\"boosts\":[", f);
     int first = 1;
     for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++) {
         const uint64_t *n = k->th[i].prio_n;
@@ -177,8 +192,15 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
         fputs("}}", f);
         first = 0;
     }
-    // Waits still open at the end: a truncated trace's blocked threads, drawn to its end.
-    fprintf(f, "],\"end\":%llu,\"blocked_at_end\":[", (unsigned long long)k->t_last);
+    fputc(']', f);
+}
+
+// "end" and "blocked_at_end": the waits still open at the end, a truncated trace's blocked
+// threads, drawn to its end.
+static void blocked_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kw *k = s->kw;
+    fprintf(f, ",\"end\":%llu,\"blocked_at_end\":[", (unsigned long long)k->t_last);
     for (unsigned i = 0; i < k->nopen; i++) {
         const struct kw_wait *w = &k->wait[k->open[i]];
         fputs(i ? ",{" : "{", f);
@@ -187,5 +209,22 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
         fputc(',', f), thread(f, s, "owner", w->owner, w->owner_prio);
         fprintf(f, ",\"since\":%llu}", (unsigned long long)w->t0);
     }
-    fputs("]}", f);
+    fputc(']', f);
+}
+
+void kx_wait_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kw *k = s->kw;
+    if (!k) {
+        fputs(",\n\"waits\":null", f);
+        return;
+    }
+    fprintf(f, ",\n\"waits\":{\"sync_events\":%s,\"prio_events\":%s",
+            kw_has_sync_events(k) ? "true" : "false", kw_has_prio_events(k) ? "true" : "false");
+    inversions_json(s, f);
+    deadlocks_json(s, f);
+    groups_json(s, f);
+    boosts_json(s, f);
+    blocked_json(s, f);
+    fputc('}', f);
 }

@@ -222,6 +222,73 @@ static int option_runtime(struct options *o, const char *name, const char *val)
     return -1;
 }
 
+/* option_size: a size option (bufsize, aggsize, dynvarsize, specsize, strsize: "4m"): -1 when
+ * name is none, 0 when set, 1 when its value is bad */
+static int option_size(struct options *o, const char *name, const char *val)
+{
+    uint64_t v;
+    if (strcmp(name, "bufsize") && strcmp(name, "aggsize") && strcmp(name, "dynvarsize") &&
+        strcmp(name, "specsize") && strcmp(name, "strsize"))
+        return -1;
+    if (!val || !parse_size(val, &v))
+        return 1;
+    if (!strcmp(name, "bufsize")) o->bufsize = v;
+    else if (!strcmp(name, "aggsize")) o->aggsize = v;
+    else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
+    else if (!strcmp(name, "specsize")) o->specsize = v;
+    else if (!strcmp(name, "strsize")) {
+        if (v < 2 || v > DIF_STRSIZE_MAX)
+            return 1;
+        o->strsize = v;
+    }
+    return 0;
+}
+
+/* option_choice: an option whose value is one of a few words (bufpolicy, bufresize,
+ * encoding): -1 when name is none, 0 when set, 1 when its value is none of them */
+static int option_choice(struct options *o, const char *name, const char *val)
+{
+    if (!strcmp(name, "encoding")) { /* as dt_opt_encoding: ascii or utf8, nothing else */
+        if (!val || (strcmp(val, "ascii") && strcmp(val, "utf8")))
+            return 1;
+        o->encoding = strcmp(val, "utf8") ? DCONS_ENC_ASCII : DCONS_ENC_UTF8;
+        return 0;
+    }
+    if (!strcmp(name, "bufpolicy")) {
+        if (val && !strcmp(val, "switch")) o->bufpolicy = DVM_BUF_SWITCH;
+        else if (val && !strcmp(val, "fill")) o->bufpolicy = DVM_BUF_FILL;
+        else if (val && !strcmp(val, "ring")) o->bufpolicy = DVM_BUF_RING;
+        else return 1;
+        return 0;
+    }
+    if (!strcmp(name, "bufresize")) {
+        if (val && !strcmp(val, "auto")) o->bufresize_manual = 0;
+        else if (val && !strcmp(val, "manual")) o->bufresize_manual = 1;
+        else return 1;
+        return 0;
+    }
+    return -1;
+}
+
+/* option_rate: a rate option (switchrate, aggrate, statusrate, cleanrate: parse_rate): -1 when
+ * name is none, 0 when set (cleanrate changes nothing this engine does), 1 when malformed */
+static int option_rate(struct options *o, const char *name, const char *val)
+{
+    uint64_t v;
+    if (strcmp(name, "switchrate") && strcmp(name, "aggrate") && strcmp(name, "statusrate") &&
+        strcmp(name, "cleanrate"))
+        return -1;
+    if (!val || !(v = parse_rate(val)))
+        return 1;
+    if (!strcmp(name, "switchrate"))
+        o->switchrate_ns = v;
+    if (!strcmp(name, "aggrate"))
+        o->aggrate_ns = v;
+    if (!strcmp(name, "statusrate"))
+        o->statusrate_ns = v;
+    return 0;
+}
+
 /* option_apply: applies name[=value]; returns NULL, or why it cannot. */
 static const char *option_apply(struct options *o, const char *name, const char *val)
 {
@@ -230,6 +297,12 @@ static const char *option_apply(struct options *o, const char *name, const char 
     if (option_flag(o, name))
         return NULL;
     int rt = option_runtime(o, name, val);
+    if (rt < 0)
+        rt = option_size(o, name, val);
+    if (rt < 0)
+        rt = option_choice(o, name, val);
+    if (rt < 0)
+        rt = option_rate(o, name, val);
     if (rt >= 0)
         return rt ? why : NULL;
     if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
@@ -243,28 +316,6 @@ static const char *option_apply(struct options *o, const char *name, const char 
         if (!val || !parse_runtime(val, &v) || v > DVM_MAXSPEC)
             goto bad;
         o->nspec = v;
-        return NULL;
-    }
-    if (!strcmp(name, "bufsize") || !strcmp(name, "aggsize") || !strcmp(name, "dynvarsize") ||
-        !strcmp(name, "specsize") || !strcmp(name, "strsize")) {
-        if (val && parse_size(val, &v)) {
-            if (!strcmp(name, "bufsize")) o->bufsize = v;
-            else if (!strcmp(name, "aggsize")) o->aggsize = v;
-            else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
-            else if (!strcmp(name, "specsize")) o->specsize = v;
-            else if (!strcmp(name, "strsize")) {
-                if (v < 2 || v > DIF_STRSIZE_MAX)
-                    goto bad;
-                o->strsize = v;
-            }
-            return NULL;
-        }
-        goto bad;
-    }
-    if (!strcmp(name, "encoding")) { /* as dt_opt_encoding: ascii or utf8, nothing else */
-        if (!val || (strcmp(val, "ascii") && strcmp(val, "utf8")))
-            goto bad;
-        o->encoding = strcmp(val, "utf8") ? DCONS_ENC_ASCII : DCONS_ENC_UTF8;
         return NULL;
     }
     if (!strcmp(name, "aggsortkeypos")) {
@@ -284,31 +335,6 @@ static const char *option_apply(struct options *o, const char *name, const char 
         if (!val || !parse_runtime(val, &v) || v >= DVM_MAXCPU)
             goto bad;
         o->cpu_only = (unsigned)v + 1u;
-        return NULL;
-    }
-    if (!strcmp(name, "bufpolicy")) {
-        if (val && !strcmp(val, "switch")) o->bufpolicy = DVM_BUF_SWITCH;
-        else if (val && !strcmp(val, "fill")) o->bufpolicy = DVM_BUF_FILL;
-        else if (val && !strcmp(val, "ring")) o->bufpolicy = DVM_BUF_RING;
-        else goto bad;
-        return NULL;
-    }
-    if (!strcmp(name, "bufresize")) {
-        if (val && !strcmp(val, "auto")) o->bufresize_manual = 0;
-        else if (val && !strcmp(val, "manual")) o->bufresize_manual = 1;
-        else goto bad;
-        return NULL;
-    }
-    if (!strcmp(name, "switchrate") || !strcmp(name, "aggrate") || !strcmp(name, "statusrate") ||
-        !strcmp(name, "cleanrate")) {
-        if (!val || !(v = parse_rate(val)))
-            goto bad;
-        if (!strcmp(name, "switchrate"))
-            o->switchrate_ns = v;
-        if (!strcmp(name, "aggrate"))
-            o->aggrate_ns = v;
-        if (!strcmp(name, "statusrate"))
-            o->statusrate_ns = v;
         return NULL;
     }
     why = "Invalid option name";

@@ -711,23 +711,23 @@ static void on_kcall(struct replay *p, const struct kev_event *e, struct rthread
     t->blocked_at = 0;
 }
 
-/* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board:
- * args[0] (a who), arg1 its pid, arg2 its priority. */
-static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+/* on_system: a SYSTEM event's part of on_thread: the fbt, pid and USDT probes its FUNC_* and
+ * USDT events fire, and what the snapshot, ONCPU, PRIO_CHANGE, STEAL and SYNC_WAIT events
+ * tell of the threads (their own probes fire from the table, table_fire). */
+static void on_system(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
-    if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
+    if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
         if (!pid_fire(p, e))
             fbt_fire(p, e);
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
+    if (e->ev == KEV_SYS_USDT) {
         usdt_fire(p, r, e);
         return;
     }
     const struct kx_fields *f = kx_fields();
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
+    if (e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
         kev_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
         uint32_t c = kev_field(e, f->snap_cpu), who = kev_field(e, f->snap_who);
         if (c < DVM_MAXCPU) {
@@ -738,22 +738,22 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         }
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
+    if (e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
         p->in_snapshot = kev_field(e, f->snap_what) == 0;
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
+    if (e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
         /* the kernel returned into its who on this CPU: the switch ends (its THRUNNING began
          * it; on-cpu fired from the table, oncpu_before) */
         oncpu_start(p, r, rthread(p, kev_field(e, f->oncpu_who)));
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
         rthread(p, kev_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
             (uint8_t)kev_field(e, f->prio_new);
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_STEAL && e->nw >= 2) {
+    if (e->ev == KEV_SYS_STEAL && e->nw >= 2) {
         /* this CPU's choice took the thread from another CPU's queue: its RUNNING, next on
          * this CPU, fires dequeue with that queue's CPU (runq_cpu) */
         if (cpu < DVM_MAXCPU) {
@@ -763,47 +763,44 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         }
         return;
     }
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
+    if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
         t->owner = kev_field(e, f->sync_owner);
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
+    }
+}
+
+/* thread_life: a thread's CREATE or DESTROY: its process's count of threads, and (outside the
+ * snapshot) sched:::create or the thread's exit probes. */
+static void thread_life(struct replay *p, const struct kev_event *e, uint32_t pid,
+                        struct rthread *t)
+{
+    uint32_t who = t->who;
+    struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
+    if (q && q->spawning && kev_who_tid(who) == 1)
+        q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
+    else if (q)
+        q->nlwp++;          /* (the kernel counts it before its CREATE) */
+    if (p->in_snapshot)
+        return;
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    if (e->ev == KEV_TH_DESTROY) {
+        fire_rules(p, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
+        if (p->firing)
+            rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
         return;
     }
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && p->cur[cpu]) {
-        struct kev_dfire f[KEV_DFIRE_MAX];      /* the tick's, in the thread it interrupts */
-        fire_rules(p, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
-                                          kev_who_pid(p->cur[cpu]), p->ctx.prio));
-        return;
-    }
-    if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
-        on_kcall(p, e, rthread(p, p->cur[cpu]));
-        return;
-    }
-    if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
-                                               e->ev != KEV_TH_DESTROY))
-        return;
-    uint32_t pid = kx_th_pid(e), who = kev_who_of(pid, kx_th_tid(e));
-    struct rthread *t = rthread(p, who);
-    if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
-        struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
-        if (q && q->spawning && kev_who_tid(who) == 1)
-            q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
-        else if (q)
-            q->nlwp++;          /* (the kernel counts it before its CREATE) */
-        if (p->in_snapshot)
-            return;
-        struct kev_dfire f[KEV_DFIRE_MAX];
-        if (e->ev == KEV_TH_DESTROY) {
-            fire_rules(p, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
-            if (p->firing)
-                rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
-            return;
-        }
-        fire_rules(p, f, kev_derived_thcreate(f, who, pid, t->prio));
-        t->unstarted = 1;
-        return;
-    }
-    unsigned prev = t->state, st = e->ev;
+    fire_rules(p, f, kev_derived_thcreate(f, who, pid, t->prio));
+    t->unstarted = 1;
+}
+
+/* thread_state: a thread's new state st on cpu: the probes the change fires (outside the
+ * snapshot), where it runs, its process's count of threads when it dies. */
+static void thread_state(struct replay *p, struct kev_reader *r, uint32_t pid,
+                         struct rthread *t, unsigned st, unsigned cpu)
+{
+    uint32_t who = t->who;
+    unsigned prev = t->state;
     t->state = (uint8_t)st;
     t->left = (uint8_t)(prev == 0xff ? st : prev);
     p->last_state[cpu] = who;
@@ -819,6 +816,37 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     struct rproc *q = pid && st == KEV_TH_DEAD ? rproc(p, pid, 0) : NULL;
     if (q)
         q->nlwp--;              /* (the kernel counts it out after its lwp-exit) */
+}
+
+/* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
+ * as kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board:
+ * args[0] (a who), arg1 its pid, arg2 its priority. */
+static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                      unsigned cpu)
+{
+    if (e->cls == KEV_C_SYSTEM) {
+        on_system(p, r, e, cpu);
+        return;
+    }
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && p->cur[cpu]) {
+        struct kev_dfire f[KEV_DFIRE_MAX];      /* the tick's, in the thread it interrupts */
+        fire_rules(p, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
+                                          kev_who_pid(p->cur[cpu]), p->ctx.prio));
+        return;
+    }
+    if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
+        on_kcall(p, e, rthread(p, p->cur[cpu]));
+        return;
+    }
+    if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
+                                               e->ev != KEV_TH_DESTROY))
+        return;
+    uint32_t pid = kx_th_pid(e);
+    struct rthread *t = rthread(p, kev_who_of(pid, kx_th_tid(e)));
+    if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY)
+        thread_life(p, e, pid, t);
+    else
+        thread_state(p, r, pid, t, e->ev, cpu);
 }
 
 /* spawned: a spawned process's first thread t runs for the first time: a spawn is Solaris's

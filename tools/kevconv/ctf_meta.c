@@ -252,18 +252,18 @@ static void event(FILE *f, unsigned id, const char *name, const char *fields)
     event_ctx(f, id, name, NULL, fields);
 }
 
-void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
-                        const struct ctf_env *env)
+// The trace block: CTF's version, the trace's uuid u, the packet header.
+static void trace_decl(FILE *f, const char *u)
 {
-    char u[40];
-    snprintf(u, sizeof(u),
-             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8],
-             uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]);
     fputs(header, f);
     fprintf(f, "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
                "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
                "\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n", u);
+}
+
+// The env block: LTTng's kernel tracer as Trace Compass expects it, and the target's names.
+static void env_decl(FILE *f, const struct ctf_env *env)
+{
     fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lttng-modules\";\n"
                "\ttracer_major = 2;\n\ttracer_minor = 12;\n\ttracer_patchlevel = 0;\n"
                "\tconverter = \"kev2ctf\";\n"
@@ -274,20 +274,33 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     fputs("\tkernel_version = ", f), str(f, env->version), fputs(";\n", f);
     fputs("\tmachine = ", f), str(f, env->machine), fputs(";\n", f);
     fputs("\tboard = ", f), str(f, env->board), fputs(";\n};\n\n", f);
+}
+
+// The clock block (the target's cycle counter) and the timestamp type mapped to it.
+static void clock_decl(FILE *f, const char *u, const struct ctf_clock *clk)
+{
     fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
                "\tdescription = \"target cycle counter\";\n\tfreq = %llu;\n\tprecision = 1;\n"
                "\toffset_s = %lld;\n\toffset = 0;\n\tabsolute = FALSE;\n};\n\n",
             u, (unsigned long long)clk->freq, (long long)clk->offset_s);
     fputs("typealias integer { size = 64; align = 8; signed = false;"
           " map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", f);
-    enums(f);
+}
+
+// The one stream: each event's header, each packet's context.
+static void stream_decl(FILE *f)
+{
     fputs("stream {\n\tid = 0;\n\tevent.header := struct {\n\t\tuint32_t id;\n"
           "\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
           "\tpacket.context := struct {\n\t\tuint64_clock_monotonic_t timestamp_begin;\n"
           "\t\tuint64_clock_monotonic_t timestamp_end;\n\t\tuint64_t content_size;\n"
           "\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n"
           "\t\tuint64_t events_discarded;\n\t\tuint32_t cpu_id;\n\t};\n};\n\n", f);
+}
 
+// The scheduler's events and the statedump's, as LTTng's kernel tracer names them.
+static void sched_events(FILE *f)
+{
     // its context: of the run it ends, what prev's CPU executed (cycles of the clock): an
     // emulator that ran the CPUs in turn counts other CPUs' turns in the run (kx_stats.h), so
     // the sum of a thread's prev_exec_cycles is its executed CPU time, kevstat's "executed"
@@ -318,6 +331,11 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tint32_t ppid;\n\t\tint32_t vppid;\n\t\tchar_t name[16];\n\t\tint32_t type;\n"
           "\t\tint32_t mode;\n\t\tint32_t submode;\n\t\tint32_t status;\n\t\tint32_t cpu;\n"
           "\t\tkev_state_t kev_state;\n");
+}
+
+// Interrupts, then our own kev_* events (threads, processes, timers, user events, SYSTEM).
+static void kev_events(FILE *f)
+{
     event(f, CTF_ID_IRQ_HANDLER_ENTRY, "irq_handler_entry",
           "\t\tint32_t irq;\n\t\tstring name;\n");
     event(f, CTF_ID_IRQ_HANDLER_EXIT, "irq_handler_exit", "\t\tint32_t irq;\n\t\tint32_t ret;\n");
@@ -364,6 +382,11 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     event(f, CTF_ID_KEV_UNKNOWN, "kev_unknown",
           "\t\tuint8_t kev_class;\n\t\tuint16_t kev_event;\n\t\tuint32_t _words_length;\n"
           "\t\tuint32_t words[_words_length];\n");
+}
+
+// The COMM class's events, named kev_comm_<event> from the event table.
+static void comm_events(FILE *f)
+{
     for (unsigned ev = 0; ev < KEV_COMM_NEVENTS; ev++) {
         char name[48] = "kev_comm_";
         const char *s = kev_comm_name(ev);
@@ -379,6 +402,11 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
             field_decl(f, d->fields[k].name, d->fields[k].kind);
         fputs("\t\tint32_t tid;\n\t};\n};\n\n", f);
     }
+}
+
+// A syscall_entry_<name>/syscall_exit_<name> pair per kernel call.
+static void kcall_events(FILE *f)
+{
     for (unsigned c = 0; c < KEV_KC_MAX; c++) {
         char kc[24];
         if (kev_kcall_name(c))
@@ -390,6 +418,25 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     // the API's name where QNX gives two calls one number (kev_kcall_api_name), the fields its
     // number's
     kcall_decl(f, "CondBroadcast", 83, CTF_ID_SYSCALL_ENTRY_BROADCAST, CTF_ID_SYSCALL_EXIT_BROADCAST);
+}
+
+void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
+                        const struct ctf_env *env)
+{
+    char u[40];
+    snprintf(u, sizeof(u),
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8],
+             uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]);
+    trace_decl(f, u);
+    env_decl(f, env);
+    clock_decl(f, u, clk);
+    enums(f);
+    stream_decl(f);
+    sched_events(f);
+    kev_events(f);
+    comm_events(f);
+    kcall_events(f);
     for (unsigned i = 0; i < kev_event_rows(); i++)
         if (!kev_event_row(i)->kcall)
             table_event(f, i, kev_event_row(i));

@@ -762,6 +762,52 @@ static void control_event(struct conv *c, const struct kev_event *e)
     }
 }
 
+// A timer's expiry: the table's timer_id and pid (ctf_meta.c's order).
+static void timer_event(struct stream *s, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    uint64_t id = 0, pid = 0;
+    kev_fields_decode(s->r, e, &fs);
+    kev_field_num(kev_field_get(&fs, "timer_id"), &id);
+    kev_field_num(kev_field_get(&fs, "pid"), &pid);
+    ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
+    put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
+}
+
+// A COMM event of the table: the row's fields by name (ctf_meta.c declares the same), then
+// the tid of the thread that ran.
+static void comm_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, e->ev);
+    int cur = kx_cpu_thread(c->m, e->cpu);
+    kev_fields_decode(s->r, e, &fs);
+    ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 4);
+    for (unsigned k = 0; d && k < d->nfields; k++)
+        put_field(s, kev_field_get(&fs, d->fields[k].name), d->fields[k].kind);
+    reserve(s, 4);
+    put32(s, (uint32_t)kx_ltid(c->m, cur));
+}
+
+// A user event: its code, its text ("NAME: value" for a registered code, trace/kev_userreg.h),
+// its words.
+static void user_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    char text[256];
+    int cur = kx_cpu_thread(c->m, e->cpu);
+    uint32_t pid = cur >= 0 ? c->m->th[cur].pid : 0;
+    kx_user_text(c->m->r, &c->ureg, pid, e, 1, text, sizeof(text));
+    if (!kev_userreg_find(&c->ureg, pid, e->ev)) { // as before: its text or nothing
+        kx_user_string(c->m->r, e, text, sizeof(text));
+        if (strchr(text, '?'))
+            text[0] = 0;
+    }
+    ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
+    put16(s, (uint16_t)e->ev);
+    put_str(s, text);
+    words_seq(s, e->w, e->nw);
+}
+
 // An event into its stream, with the model's state before it (kx_pass.h: the model takes it
 // after).
 static int on_event(void *user, const struct kev_reader *r, const struct kev_event *e,
@@ -779,7 +825,6 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
         open_packet(c, e->cpu, e->t64);
     if (c->werr)
         return 1;
-    char text[256];
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY) {
@@ -802,13 +847,7 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
             ev_header(s, kev_field(e, kx_fields()->snap_what) == 0 ? CTF_ID_STATEDUMP_START
                                                                   : CTF_ID_STATEDUMP_END, e->t64, 0);
         } else if (e->ev == KEV_SYS_TIMER) {
-            static struct kev_fields fs;  // the table's timer_id and pid (ctf_meta.c's order)
-            uint64_t id = 0, pid = 0;
-            kev_fields_decode(s->r, e, &fs);
-            kev_field_num(kev_field_get(&fs, "timer_id"), &id);
-            kev_field_num(kev_field_get(&fs, "pid"), &pid);
-            ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
-            put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
+            timer_event(s, e);
         } else if (e->ev == KEV_SYS_USDT) {
             usdt_event(c, s, e);
         } else if (!system_event(c, s, e)) {
@@ -816,36 +855,12 @@ static int on_event(void *user, const struct kev_reader *r, const struct kev_eve
         }
         break;
     case KEV_C_COMM:
-        if (e->ev < KEV_COMM_NEVENTS) {
-            // the row's fields by name (ctf_meta.c declares the same), then the thread's tid
-            static struct kev_fields fs;
-            const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, e->ev);
-            int cur = kx_cpu_thread(c->m, e->cpu);
-            kev_fields_decode(s->r, e, &fs);
-            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 4);
-            for (unsigned k = 0; d && k < d->nfields; k++)
-                put_field(s, kev_field_get(&fs, d->fields[k].name), d->fields[k].kind);
-            reserve(s, 4);
-            put32(s, (uint32_t)kx_ltid(c->m, cur));
-        } else {
+        if (e->ev < KEV_COMM_NEVENTS)
+            comm_event(c, s, e);
+        else
             unknown_event(s, e);
-        }
         break;
-    case KEV_C_USER: { // text: "NAME: value" for a registered code (trace/kev_userreg.h)
-        int cur = kx_cpu_thread(c->m, e->cpu);
-        uint32_t pid = cur >= 0 ? c->m->th[cur].pid : 0;
-        kx_user_text(c->m->r, &c->ureg, pid, e, 1, text, sizeof(text));
-        if (!kev_userreg_find(&c->ureg, pid, e->ev)) { // as before: its text or nothing
-            kx_user_string(c->m->r, e, text, sizeof(text));
-            if (strchr(text, '?'))
-                text[0] = 0;
-        }
-        ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
-        put16(s, (uint16_t)e->ev);
-        put_str(s, text);
-        words_seq(s, e->w, e->nw);
-        break;
-    }
+    case KEV_C_USER: user_event(c, s, e); break;
     default: unknown_event(s, e); break;
     }
     c->events++;

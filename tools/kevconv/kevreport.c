@@ -335,40 +335,72 @@ static void close_buf(struct buf *b)
     free(b->p);
 }
 
-int main(int argc, char **argv)
+// What the command line asks for.
+struct args {
+    const char *in, *out;
+    unsigned long long max_seg, max_ev;
+    uint64_t wait_min;
+    int wait_min_set;
+    struct kx_timing_set timing;
+};
+
+// The options into g: -1 to go on, else the exit status (help, bad usage).
+static int parse_args(int argc, char **argv, struct args *g)
 {
-    const char *in = NULL, *out = NULL;
-    unsigned long long max_seg = 200000, max_ev = 50000;
-    uint64_t wait_min = 0;
-    int wait_min_set = 0;
-    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         char *end;
         if (id < 0)
             return tool_opts_exit(id);
         if (id == 'o') {
-            out = a.val;
+            g->out = a.val;
         } else if (id == OPT_MAX_SEGMENTS) {
-            max_seg = strtoull(a.val, &end, 0);
-            if (*end || !max_seg)
+            g->max_seg = strtoull(a.val, &end, 0);
+            if (*end || !g->max_seg)
                 return tool_usage_error(&cmd, "bad --max-segments %s", a.val);
         } else if (id == OPT_MAX_EVENTS) {
-            max_ev = strtoull(a.val, &end, 0);
+            g->max_ev = strtoull(a.val, &end, 0);
             if (*end)
                 return tool_usage_error(&cmd, "bad --max-events %s", a.val);
         } else if (id == OPT_WAIT_MIN) {
-            if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
+            if (kx_wait_min_arg(cmd.name, a.val, &g->wait_min))
                 return 2;
-            wait_min_set = 1;
-        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            g->wait_min_set = 1;
+        } else if (kx_timing_take(&g->timing, cmd.name, id, a.val) < 0) {
             return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
     }
-    if (tool_one_file(&cmd, &a, &in))
+    if (tool_one_file(&cmd, &a, &g->in))
         return 2;
+    return -1;
+}
+
+// The page into the file out: 0, or 1 when it cannot be written (said on standard error).
+static int write_report(const char *out, struct rep *p, const char *in)
+{
+    FILE *o = fopen(out, "w");
+    if (!o) {
+        perror(out);
+        return 1;
+    }
+    write_page(o, p, in);
+    if (ferror(o) | fclose(o)) {
+        fprintf(stderr, "kevreport: %s: write error\n", out);
+        return 1;
+    }
+    printf("kevreport: wrote %s\n", out);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct args g = { .max_seg = 200000, .max_ev = 50000, .timing = { .n = 0 } };
+    int rc = parse_args(argc, argv, &g);
+    if (rc >= 0)
+        return rc;
+    const char *in = g.in, *out = g.out;
     char outbuf[4096];
     if (!out) {
         size_t n = strlen(in);
@@ -383,8 +415,8 @@ int main(int argc, char **argv)
     static struct kx_msgs q;
     p.s = calloc(1, sizeof(*p.s));
     p.q = &q;
-    p.max_seg = max_seg;
-    p.max_ev = max_ev;
+    p.max_seg = g.max_seg;
+    p.max_ev = g.max_ev;
     if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow) || open_buf(&p.user) ||
         open_buf(&p.ev) || open_buf(&p.wt)) {
         fprintf(stderr, "kevreport: out of memory\n");
@@ -392,30 +424,19 @@ int main(int argc, char **argv)
     }
     kx_stats_init(p.s, f.r);
     p.s->json_more = kx_usdt_json_member; // (the page's stats.usdt)
-    p.s->wait_min_ns = wait_min;
-    p.s->wait_min_set = wait_min_set;
+    p.s->wait_min_ns = g.wait_min;
+    p.s->wait_min_set = g.wait_min_set;
     if (p.s->tasks)
-        kx_tasks_rules(p.s->tasks, &timing);
+        kx_tasks_rules(p.s->tasks, &g.timing);
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
     syms_trace("kevreport", f.data, f.len);
     struct kx_pass pass = { .on_event = on_event, .user = &p };
     kx_stats_model(&pass, p.s);
-    int rc = kx_pass_run("kevreport", &f, &pass);
+    rc = kx_pass_run("kevreport", &f, &pass);
     kx_stats_finish(p.s);
-    FILE *o = fopen(out, "w");
-    if (!o) {
-        perror(out);
+    if (write_report(out, &p, in))
         rc = 1;
-    } else {
-        write_page(o, &p, in);
-        if (ferror(o) | fclose(o)) {
-            fprintf(stderr, "kevreport: %s: write error\n", out);
-            rc = 1;
-        } else {
-            printf("kevreport: wrote %s\n", out);
-        }
-    }
     close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
     close_buf(&p.ev), close_buf(&p.wt);
     if (kx_stacks_said("kevreport", &p.stacks, p.oom))

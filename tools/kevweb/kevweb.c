@@ -248,6 +248,65 @@ static void say_counts(const struct web_server *w)
             (unsigned long long)st.timed_out);
 }
 
+// The page's assets, every one from kevweb itself (web_assets.c).
+static void serve_assets(struct web_server *w)
+{
+    web_server_route(w, "/", "text/html; charset=utf-8", kevweb_html, strlen(kevweb_html));
+    web_server_route(w, "/live.js", "text/javascript; charset=utf-8", kevweb_js, strlen(kevweb_js));
+    // the viewer's modules, the report's too (tools/viewer): served before live.js
+    web_server_route(w, "/kv_dom.js", "text/javascript; charset=utf-8", kevweb_kv_dom_js,
+                     strlen(kevweb_kv_dom_js));
+    web_server_route(w, "/kv_states.js", "text/javascript; charset=utf-8", kevweb_kv_states_js,
+                     strlen(kevweb_kv_states_js));
+    web_server_route(w, "/kv_timeline.js", "text/javascript; charset=utf-8", kevweb_kv_timeline_js,
+                     strlen(kevweb_kv_timeline_js));
+    web_server_route(w, "/live.css", "text/css; charset=utf-8", kevweb_css, strlen(kevweb_css));
+    web_server_route(w, "/report.css", "text/css; charset=utf-8", kevweb_report_css,
+                     strlen(kevweb_report_css));
+    web_server_route(w, "/favicon.ico", "image/x-icon", "", 0);
+}
+
+// The input: what has come, at most 4 MiB a turn (pages are served meanwhile); 1 when the
+// trace has ended (its trailer, the input's end, or SIGUSR1 and nothing left to read).
+static int read_input(struct kev_input *in, struct kev_live *l)
+{
+    static uint8_t buf[1u << 16];
+    int ended = 0;
+    for (unsigned k = 0; !ended && k < 64; k++) {
+        long got = kev_input_read(in, buf, sizeof(buf), 0);
+        if (got > 0)
+            kev_live_feed(l, buf, (size_t)got);
+        if (got < 0 || (got == 0 && input_over))
+            kev_live_finish(l);
+        ended = got < 0 || (got == 0 && input_over) || kev_live_done(l);
+        if (got <= 0)
+            break;
+    }
+    return ended;
+}
+
+// The trace has ended: the page told, the copy of it closed (out: NULL after), and kevreport
+// started over the finished file (the copy, or the input when it is a .kev file).
+static void trace_ended(struct web_feed *f, struct kev_live_file *out, struct report *rep,
+                        const struct args *g, const struct kev_input *in, const char *self)
+{
+    web_feed_input_end(f);
+    if (kev_live_file_close(out) < 0)
+        fprintf(stderr, "kevweb: the copy of the trace is incomplete\n");
+    report_start(rep, g, g->out ? g->out : in->regular && kev_file(in->name) ? in->name : NULL,
+                 f, self);
+}
+
+// kevweb stopped: a kevreport still running is ended, its page file removed.
+static void report_stop(struct report *r)
+{
+    if (r->pid) {
+        kill(r->pid, SIGTERM);
+        waitpid(r->pid, NULL, 0);
+        unlink(r->out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct args g = { .port = 8344, .addr = "127.0.0.1", .interval_ms = 200,
@@ -271,19 +330,7 @@ int main(int argc, char **argv)
     struct web_server *w = web_server_new(g.addr, g.port, g.queue, "/events", web_feed_snapshot, f);
     if (!w)
         return 1;
-    web_server_route(w, "/", "text/html; charset=utf-8", kevweb_html, strlen(kevweb_html));
-    web_server_route(w, "/live.js", "text/javascript; charset=utf-8", kevweb_js, strlen(kevweb_js));
-    // the viewer's modules, the report's too (tools/viewer): served before live.js
-    web_server_route(w, "/kv_dom.js", "text/javascript; charset=utf-8", kevweb_kv_dom_js,
-                     strlen(kevweb_kv_dom_js));
-    web_server_route(w, "/kv_states.js", "text/javascript; charset=utf-8", kevweb_kv_states_js,
-                     strlen(kevweb_kv_states_js));
-    web_server_route(w, "/kv_timeline.js", "text/javascript; charset=utf-8", kevweb_kv_timeline_js,
-                     strlen(kevweb_kv_timeline_js));
-    web_server_route(w, "/live.css", "text/css; charset=utf-8", kevweb_css, strlen(kevweb_css));
-    web_server_route(w, "/report.css", "text/css; charset=utf-8", kevweb_report_css,
-                     strlen(kevweb_report_css));
-    web_server_route(w, "/favicon.ico", "image/x-icon", "", 0);
+    serve_assets(w);
     struct kev_live_consumer fc = web_feed_consumer(f), file;
     struct kev_live_file *out = g.out ? kev_live_file_open("kevweb", g.out, &file) : NULL;
     if (g.out && !out)
@@ -300,7 +347,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "kevweb: the live view is at http://%s:%u/\n",
             strncmp(g.addr, "127.", 4) ? g.addr : "localhost", web_server_port(w));
 
-    static uint8_t buf[1u << 16];
     static struct pollfd p[WEB_MAX_CLIENTS + 1];
     struct report rep = { 0 };
     int ended = 0, reported = 0;
@@ -310,25 +356,12 @@ int main(int argc, char **argv)
         poll(p, n, ended ? 100 : 10);
         uint64_t now = now_ms();
         web_server_service(w, p, n, now);
-        // the input: what has come, at most 4 MiB a turn (pages are served meanwhile)
-        for (unsigned k = 0; !ended && k < 64; k++) {
-            long got = kev_input_read(&in, buf, sizeof(buf), 0);
-            if (got > 0)
-                kev_live_feed(l, buf, (size_t)got);
-            if (got < 0 || (got == 0 && input_over))
-                kev_live_finish(l);
-            ended = got < 0 || (got == 0 && input_over) || kev_live_done(l);
-            if (got <= 0)
-                break;
-        }
+        if (!ended)
+            ended = read_input(&in, l);
         if (ended && !reported) {
             reported = 1;
-            web_feed_input_end(f);
-            if (kev_live_file_close(out) < 0)
-                fprintf(stderr, "kevweb: the copy of the trace is incomplete\n");
+            trace_ended(f, out, &rep, &g, &in, argv[0]);
             out = NULL;
-            report_start(&rep, &g, g.out ? g.out : in.regular && kev_file(in.name) ? in.name : NULL,
-                         f, argv[0]);
         }
         report_poll(&rep, w, f);
         if (now - last >= g.interval_ms || (ended && web_feed_ended(f))) {
@@ -341,11 +374,7 @@ int main(int argc, char **argv)
         }
     }
     say_counts(w);
-    if (rep.pid) {
-        kill(rep.pid, SIGTERM);
-        waitpid(rep.pid, NULL, 0);
-        unlink(rep.out);
-    }
+    report_stop(&rep);
     kev_live_file_close(out);
     web_server_free(w);
     web_feed_free(f);

@@ -467,12 +467,63 @@ static unsigned sizeof_value(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* var_value: a variable's value (self->x, this->x, a[k]), or what looks like one: kernel
+ * memory (`avenrun[0]), the probe's args[k], an object (an array element). */
+static unsigned var_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    int64_t argk;
+    if (n->kind == N_INDEX && n->s && strchr(n->s, '`')) /* `avenrun[0]: kernel memory */
+        return cg_kernel_element(g, n, t);
+    if (cg_is_probe_args(g, n, &argk))
+        return cg_probe_args(g, n, argk, t);
+    if (cg_is_obj(g, n))
+        return cg_obj_rvalue(g, n, t);
+    return cg_load_var(g, n, t, NULL);
+}
+
+/* member_value: a member's value (a.b, p->b): of args[k], a translated struct, the kernel's
+ * utsname, devnames and dev_info, curpsinfo, curlwpsinfo and curcpu, curthread, or any
+ * object. */
+static unsigned member_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    int64_t argk;
+    if (cg_is_probe_args(g, n->a, &argk))
+        return cg_probe_args(g, n, argk, t);
+    if (n->a->kind == N_XLATE)
+        return cg_xlate_member(g, n, t);
+    if (n->op == T_DOT && cg_is_uname(n->a, n->s)) /* `utsname.sysname... */
+        return cg_uname(g, n->a, n->s, t);
+    if (cg_is_devnames(n)) /* `devnamesp[major].dn_name: a driver's name */
+        return cg_devname(g, n, t);
+    if (cg_is_devinfo_member(g, n)) /* ((struct dev_info *)line)->devi_major... */
+        return cg_devinfo_member(g, n, t);
+    if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
+        && !cg_sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
+        return cg_procinfo_member(g, n, t);
+    if (cg_is_curthread(g, n))
+        return cg_curthread(g, n, t);
+    return cg_obj_rvalue(g, n, t);
+}
+
+/* stringof_value: stringof(x), of a string or a scalar. */
+static unsigned stringof_value(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    if (cg_is_void_call(n->a))
+        dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "cannot apply stringof to a value of "
+                  "type void");
+    unsigned r = cg_expr(g, n->a, t);
+    if (t->kind != DIF_TYPE_STR && t->kind != DIF_TYPE_INT)
+        dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "stringof( ) operand must be of "
+                  "scalar type");
+    *t = T_STRING; /* the VM checks the string's address and bounds when it is used */
+    return r;
+}
+
 /* expr_: code for any other node (expr). Not inlined into expr: its frame is large (its
  * cases' locals), and a chain of operators recurses through expr, binop, unop and ternary
  * alone. */
 __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
-    int64_t argk;
     unsigned r;
     struct dtype t2;
     g->line = n->line;
@@ -490,30 +541,9 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
     case N_IDENT:
         return ident_value(g, n, t);
     case N_SELF: case N_THIS: case N_INDEX:
-        if (n->kind == N_INDEX && n->s && strchr(n->s, '`')) /* `avenrun[0]: kernel memory */
-            return cg_kernel_element(g, n, t);
-        if (cg_is_probe_args(g, n, &argk))
-            return cg_probe_args(g, n, argk, t);
-        if (cg_is_obj(g, n))
-            return cg_obj_rvalue(g, n, t);
-        return cg_load_var(g, n, t, NULL);
+        return var_value(g, n, t);
     case N_MEMBER:
-        if (cg_is_probe_args(g, n->a, &argk))
-            return cg_probe_args(g, n, argk, t);
-        if (n->a->kind == N_XLATE)
-            return cg_xlate_member(g, n, t);
-        if (n->op == T_DOT && cg_is_uname(n->a, n->s)) /* `utsname.sysname... */
-            return cg_uname(g, n->a, n->s, t);
-        if (cg_is_devnames(n)) /* `devnamesp[major].dn_name: a driver's name */
-            return cg_devname(g, n, t);
-        if (cg_is_devinfo_member(g, n)) /* ((struct dev_info *)line)->devi_major... */
-            return cg_devinfo_member(g, n, t);
-        if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
-            && !cg_sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
-            return cg_procinfo_member(g, n, t);
-        if (cg_is_curthread(g, n))
-            return cg_curthread(g, n, t);
-        return cg_obj_rvalue(g, n, t);
+        return member_value(g, n, t);
     case N_DEREF: case N_SUBSCR:
         cg_agg_mdim(g, n);
         return cg_obj_rvalue(g, n, t);
@@ -525,15 +555,7 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
     case N_ADDROF:
         return addrof_value(g, n, t);
     case N_STRINGOF:
-        if (cg_is_void_call(n->a))
-            dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "cannot apply stringof to a value of "
-                      "type void");
-        r = cg_expr(g, n->a, t);
-        if (t->kind != DIF_TYPE_STR && t->kind != DIF_TYPE_INT)
-            dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "stringof( ) operand must be of "
-                      "scalar type");
-        *t = T_STRING; /* the VM checks the string's address and bounds when it is used */
-        return r;
+        return stringof_value(g, n, t);
     case N_AGG:
         if (!n->b && !cg_is_aggsym(g, n->s))
             dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown "

@@ -711,44 +711,52 @@ __attribute__((noinline)) static void exit_ran(struct dvm_state *st, struct dvm_
     st->exiting = 1;
 }
 
-/* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
- * a failing fast predicate never pays for this function's frame. */
-__attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
-                                              uint32_t e)
+/* ecb_enabled: whether ECB e's clause runs in this firing (its fast predicate, if any,
+ * already held): as DTrace's kernel, once exit() has run (draining), the firing's later
+ * clauses run only for END and ERROR (BEGIN's too stop: tracing is no longer warming up);
+ * then its predicate, whose fault is reported. Sets the CPU's epid and empties its scratch. */
+static inline __attribute__((always_inline)) int ecb_enabled(struct dvm_state *st,
+                                                             struct dvm_cpu *c, uint32_t e)
 {
     const struct dif_obj *o = &st->obj;
     uint32_t ci = o->ecbs[e].de_clause;
     const struct dif_clause *cl = &o->clauses[ci];
-    unsigned cpu = c->ctx->cpu;
     uint64_t v;
-    /* as DTrace's kernel: once exit() has run (draining), the firing's later clauses run
-     * only for END and ERROR (BEGIN's too stop: tracing is no longer warming up) */
     if (st->exiting) {
         uint32_t id = o->probes[c->probe].dp_id;
         if (id != DPROBE_END && id != DPROBE_ERROR)
-            return;
+            return 0;
     }
     c->epid = e + 1;
     c->scratch_used = 0;
     if (!st->fastpred[ci].fp_ok && cl->dc_pred.dp_len) {
         if (dvm_run(c, &cl->dc_pred, &v) != DVM_F_NONE) {
             fault(st, c, 0, c->fault_pc);
-            return;
+            return 0;
         }
-        if (!v)
-            return;
+        return v != 0;
     }
+    return 1;
+}
+
+/* rec_open: ECB e's record of n bytes (clause cl) into *recp, its header written and the rest
+ * zeroed: the CPU's speculation record when spec, none (NULL) for a clause that records
+ * nothing, else reserved in the principal buffer: -1 when that is full (a drop, counted). */
+static inline __attribute__((always_inline)) int rec_open(struct dvm_state *st,
+                                                          struct dvm_cpu *c,
+                                                          const struct dif_clause *cl,
+                                                          uint32_t e, uint32_t n, int spec,
+                                                          uint8_t **recp)
+{
+    unsigned cpu = c->ctx->cpu;
     uint8_t *rec = NULL;
-    uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
-    uint64_t specid = 0;
-    int spec = (cl->dc_flags & DIF_CLF_SPEC) != 0 && n <= st->specrec_size;
     if (spec) {
         rec = c->specrec;
     } else if (!(cl->dc_flags & DIF_CLF_NOREC)) {
-        rec = buf_reserve(st, cpu, n, o->probes[c->probe].dp_id == DPROBE_END);
+        rec = buf_reserve(st, cpu, n, st->obj.probes[c->probe].dp_id == DPROBE_END);
         if (!rec) {
             st->stats[cpu].drops++;
-            return;
+            return -1;
         }
     }
     if (rec) { /* records are 8-byte aligned: plain stores, no library calls */
@@ -757,7 +765,96 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
              w < end; w++)
             *w = 0;
     }
-    int exiting = 0;
+    *recp = rec;
+    return 0;
+}
+
+/* act_fault_pc: an action failed after its program ran: the fault is at the program's last
+ * instruction. */
+static inline void act_fault_pc(struct dvm_cpu *c, const struct dif_act *a)
+{
+    c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+}
+
+/* rec_act: a recording action a (trace, printf, exit, stack ...) into the clause's record rec
+ * of n bytes (spec: the CPU's speculation record) on CPU cpu; *exiting set by exit( ). 0 done, -1 on a
+ * fault, 1 when the clause is dropped: as DTrace's kernel, only the first exit() is recorded;
+ * a clause calling it again drops its whole record (END may); the draining itself stands. */
+static inline __attribute__((always_inline)) int rec_act(struct dvm_state *st,
+                                                         struct dvm_cpu *c,
+                                                         const struct dif_act *a, uint8_t *rec,
+                                                         uint32_t n, int spec, unsigned cpu,
+                                                         int *exiting)
+{
+    if (a->da_kind == DIF_ACT_STACK && !a->da_size)
+        return 0; /* jstack( ): no frames, no record */
+    if (a->da_kind == DIF_ACT_EXIT && (st->exiting || *exiting) &&
+        st->obj.probes[c->probe].dp_id != DPROBE_END) {
+        if (rec && !spec)
+            buf_cancel(st, cpu, rec, n);
+        exit_ran(st, c, NULL, 0);
+        return 1;
+    }
+    if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
+        act_fault_pc(c, a);
+        if (!rec)
+            c->fault = DVM_F_ILLOP;
+        return -1;
+    }
+    *exiting |= a->da_kind == DIF_ACT_EXIT;
+    return 0;
+}
+
+/* agg_act: the aggregation update of action a (the object's action ai) of ECB e with value
+ * v, on CPU cpu: through the memo when the keys are its last update's, else by its key,
+ * then the memo and the ECB's constant-aggregation slot kept. -1 on a fault. */
+static inline __attribute__((always_inline)) int agg_act(struct dvm_state *st,
+                                                         struct dvm_cpu *c,
+                                                         const struct dif_act *a, uint32_t ai,
+                                                         uint32_t e, unsigned cpu, uint64_t v)
+{
+    struct dvm_aggmemo *m = &c->memo[ai];
+    int memo = memoizable(c, a);
+    if (memo && m->am_off && memo_same(c, m) &&
+        dvm_agg_update_at(st, cpu, a->da_arg, m->am_off - 1, (int64_t)v) == 0)
+        return 0;
+    int sig = agg_key(c, a);
+    if (sig < 0) {
+        act_fault_pc(c, a);
+        return -1;
+    }
+    int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, (int64_t)v);
+    if (off >= 0 && st->ecb_link[e + 1].constagg == ai + 1) {
+        c->constagg[e + 1].off = (uint32_t)off + 1u;
+        c->constagg[e + 1].val = (int64_t)v;
+    }
+    m->am_off = 0;
+    if (memo && off >= 0) {
+        for (unsigned j = 0; j < c->nrec; j++)
+            m->am_val[j] = c->rec[j];
+        m->am_off = (uint32_t)off + 1u;
+    }
+    return 0;
+}
+
+/* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
+ * a failing fast predicate never pays for this function's frame. */
+__attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
+                                              uint32_t e)
+{
+    const struct dif_obj *o = &st->obj;
+    const struct dif_clause *cl = &o->clauses[o->ecbs[e].de_clause];
+    unsigned cpu = c->ctx->cpu;
+    uint64_t v;
+    if (!ecb_enabled(st, c, e))
+        return;
+    uint8_t *rec;
+    uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+    uint64_t specid = 0;
+    int spec = (cl->dc_flags & DIF_CLF_SPEC) != 0 && n <= st->specrec_size;
+    if (rec_open(st, c, cl, e, n, spec, &rec) != 0)
+        return;
+    int exiting = 0, rc;
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {
         const struct dif_act *a = &o->acts[cl->dc_act + k];
         c->nrec = 0;
@@ -771,53 +868,19 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
         case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM: case DIF_ACT_STACK: case DIF_ACT_RAISE:
-            if (a->da_kind == DIF_ACT_STACK && !a->da_size)
-                break; /* jstack( ): no frames, no record */
-            if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
-                o->probes[c->probe].dp_id != DPROBE_END) {
-                /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
-                 * again drops its whole record (END may); the draining itself stands */
-                if (rec && !spec)
-                    buf_cancel(st, cpu, rec, n);
-                exit_ran(st, c, NULL, 0);
+            rc = rec_act(st, c, a, rec, n, spec, cpu, &exiting);
+            if (rc > 0)
                 return;
-            }
-            if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
-                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
-                if (!rec)
-                    c->fault = DVM_F_ILLOP;
+            if (rc < 0)
                 goto failed;
-            }
-            exiting |= a->da_kind == DIF_ACT_EXIT;
             break;
-        case DIF_ACT_AGG: {
-            struct dvm_aggmemo *m = &c->memo[cl->dc_act + k];
-            int memo = memoizable(c, a);
-            if (memo && m->am_off && memo_same(c, m) &&
-                dvm_agg_update_at(st, cpu, a->da_arg, m->am_off - 1, (int64_t)v) == 0)
-                break;
-            int sig = agg_key(c, a);
-            if (sig < 0) {
-                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+        case DIF_ACT_AGG:
+            if (agg_act(st, c, a, cl->dc_act + k, e, cpu, v) != 0)
                 goto failed;
-            }
-            int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig,
-                                     (int64_t)v);
-            if (off >= 0 && st->ecb_link[e + 1].constagg == cl->dc_act + k + 1) {
-                c->constagg[e + 1].off = (uint32_t)off + 1u;
-                c->constagg[e + 1].val = (int64_t)v;
-            }
-            m->am_off = 0;
-            if (memo && off >= 0) {
-                for (unsigned j = 0; j < c->nrec; j++)
-                    m->am_val[j] = c->rec[j];
-                m->am_off = (uint32_t)off + 1u;
-            }
             break;
-        }
         case DIF_ACT_AGGINCR:
             if (agg_incr(st, c, a, cpu, (int64_t)v) != 0) {
-                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                act_fault_pc(c, a);
                 goto failed;
             }
             break;
@@ -825,7 +888,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             if (!rec || c->nrec != 1 ||
                 dvm_copy_mem(c, rec + sizeof(struct dvm_rechdr) + a->da_offset, c->rec[0],
                              a->da_arg) != 0) {
-                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                act_fault_pc(c, a);
                 if (!c->fault)
                     c->fault = DVM_F_ILLOP;
                 goto failed;
