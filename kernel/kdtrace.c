@@ -363,8 +363,11 @@ static int kvar_allowed(const struct proc *p, const char **why)
 
 // The probes of the loaded program placed, in the order they go on: fbt's sites first, then
 // the programs' USDT sites, then their pid probes; all or none. The fbt sites placed, or the
-// refusal with its reason in *why.
-static int probes_enable(struct proc *p, char *fbtmsg, size_t n, const char **why)
+// refusal with its reason in *why. Not inlined: kfbt_enable and kpid_enable return into a
+// frame of its own, where gdb's oracle of the fbt and pid tests (test/qemu/fbt_gdb.py) opens
+// its window with a FinishBreakpoint, which does not stop on a return into an inlined caller.
+static __attribute__((noinline)) int probes_enable(struct proc *p, char *fbtmsg, size_t n,
+                                                   const char **why)
 {
     int e = fbt_allowed(p, fbtmsg, n, why);
     if (e == 0)
