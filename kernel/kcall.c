@@ -275,6 +275,46 @@ int kcall_debug_write(struct thread *t, uint32_t buf, uint32_t len)
     return (int)len;
 }
 
+// The message calls: in the traced dispatcher their traced copies (kernel/ipc.h), which record
+// the message events; inline, so each dispatcher keeps one call.
+static inline __attribute__((always_inline)) int msg_send(struct thread *t, const uint32_t *a,
+                                                          const bool traced)
+{
+    return traced ? ipc_send_traced(t, (int)a[0], a[1], a[2], a[3], a[4])
+                  : ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
+}
+
+static inline __attribute__((always_inline)) int msg_receive(struct thread *t,
+                                                             const uint32_t *a,
+                                                             const bool traced)
+{
+    return traced ? ipc_receive_traced(t, (int)a[0], a[1], a[2], a[3])
+                  : ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
+}
+
+static inline __attribute__((always_inline)) int msg_reply(struct thread *t, const uint32_t *a,
+                                                           const bool traced)
+{
+    return traced ? ipc_reply_traced(t, (int)a[0], (int32_t)a[1], a[2], a[3])
+                  : ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
+}
+
+static inline __attribute__((always_inline)) int msg_error(struct thread *t, const uint32_t *a,
+                                                           const bool traced)
+{
+    return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
+                  : ipc_error(t, (int)a[0], (int32_t)a[1]);
+}
+
+// DTrace's commands (kernel/kdtrace.c); its probes switch the trace hooks on and off, so the
+// hooks are resynced after each.
+static int dtrace_call(struct thread *t, const uint32_t *a)
+{
+    int r = kdt_call(t, a[0], a[1], a[2], a[3]);
+    ktrace_resync();
+    return r;
+}
+
 // Inline in both dispatchers (the traced one is a copy, so the untraced path keeps its
 // shape and pays nothing for it); the traced one calls the message calls' traced copies.
 static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, uint32_t n,
@@ -286,9 +326,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     switch (n) {
     case KC_Null:            return 0;
     case KC_ThreadCreate:    return do_thread_create(t, a[0], a[1], a[2], a[3], a[4], a[5]);
-    case KC_ThreadExit:
-        thread_destroy(t, (int32_t)a[0]);
-        return 0;
+    case KC_ThreadExit:      thread_destroy(t, (int32_t)a[0]); return 0;
     case KC_ThreadJoin:      return do_thread_join(t, (int)a[0], a[1]);
     case KC_ThreadYield:     sched_yield_current(); return 0;
     case KC_ThreadSetPrio:   return do_set_prio(t, (int)a[0], (int)a[1], (int)a[2]);
@@ -301,18 +339,10 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ConnectAttach:   return ipc_connect_attach(p, (int)a[0], (int)a[1]);
     case KC_ConnectDetach:   return ipc_connect_detach(p, (int)a[0]);
     case KC_NameCtl:         return kname_ctl(t, a[0], a[1], a[2]);
-    case KC_MsgSend:
-        return traced ? ipc_send_traced(t, (int)a[0], a[1], a[2], a[3], a[4])
-                      : ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
-    case KC_MsgReceive:
-        return traced ? ipc_receive_traced(t, (int)a[0], a[1], a[2], a[3])
-                      : ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
-    case KC_MsgReply:
-        return traced ? ipc_reply_traced(t, (int)a[0], (int32_t)a[1], a[2], a[3])
-                      : ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
-    case KC_MsgError:
-        return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
-                      : ipc_error(t, (int)a[0], (int32_t)a[1]);
+    case KC_MsgSend:         return msg_send(t, a, traced);
+    case KC_MsgReceive:      return msg_receive(t, a, traced);
+    case KC_MsgReply:        return msg_reply(t, a, traced);
+    case KC_MsgError:        return msg_error(t, a, traced);
     case KC_MsgSendPulse: // (its priority capped at the sender's ceiling there)
         return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     case KC_TimerTimeout:    return kcall_timer_timeout(t, kcall_ns_arg(a[0], a[1]));
@@ -340,9 +370,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_SemPost:         return sem_post(t, (int)a[0]);
     case KC_SemDestroy:      return sem_destroy(p, (int)a[0]);
     case KC_ProcSpawn:       return do_spawn(t, a[0], (int)a[1], a[2]);
-    case KC_ProcExit:
-        proc_exit(p, (int32_t)((a[0] & 0xff) << 8));
-        return 0;
+    case KC_ProcExit:        proc_exit(p, (int32_t)((a[0] & 0xff) << 8)); return 0;
     case KC_ProcWait:        return proc_wait(t, (int)a[0], a[1]);
     case KC_ProcKill:        return proc_kill(p, (int)a[0]);
     case KC_ProcSelf:        return p->pid;
@@ -352,11 +380,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_TraceEvent:      return ktrace_call(t, a[0], a[1], a[2], a[3]);
     case KC_ProcInfo:        return do_proc_info(t, a[0], a[1]);
     case KC_ThreadInfo:      return do_thread_info(t, a[0], a[1]);
-    case KC_DTrace: {
-        int r = kdt_call(t, a[0], a[1], a[2], a[3]);
-        ktrace_resync();        // D probes switch the trace hooks on and off
-        return r;
-    }
+    case KC_DTrace:          return dtrace_call(t, a);
     default:                 return -ENOSYS;
     }
 }

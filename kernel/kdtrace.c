@@ -127,6 +127,131 @@ static void spin_relax(void)
     kspin_relax();
 }
 
+// The options of KDT_LOAD checked before any memory is taken: 0, or the refusal (its reason in
+// the consumer's buffer).
+static int options_check(struct proc *p, const struct kdt_load *l)
+{
+    char err[128];
+
+    if (!l->objlen || l->objlen > KDT_OBJ_LIMIT) {
+        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: this kernel loads 1 to "
+                  "%u (BOARD_KDT_OBJ_MAX in the board's board.mk raises it)",
+                  (unsigned)l->objlen, (unsigned)KDT_OBJ_LIMIT);
+        return refuse(p, l, -EINVAL, err);
+    }
+    if (!proc_can_read(p, l->obj, l->objlen))
+        return refuse(p, l, -EFAULT, "the compiled program is not in the caller's memory");
+    if (l->bufpolicy > DVM_BUF_RING)
+        return refuse(p, l, -EINVAL, "bufpolicy: not switch, fill or ring");
+    if (l->nspec > DVM_MAXSPEC)
+        return refuse(p, l, -EINVAL, "nspec: more speculations than the engine keeps "
+                      "(DVM_MAXSPEC)");
+    if (l->bufsize > (1u << 20) || l->aggsize > (1u << 20) || l->dynvarsize > (1u << 20) ||
+        l->specsize > (1u << 20))
+        return refuse(p, l, -EINVAL, "bufsize, aggsize, dynvarsize and specsize are at most "
+                      "1m each");
+    if (l->cpu_only && l->cpu_only - 1u >= k_ncpus) {
+        char msg[32] = "cpu option: no CPU ";
+        size_t at = sizeof("cpu option: no CPU ") - 1u;
+        unsigned c = l->cpu_only - 1u;
+        if (c >= 10u)
+            msg[at++] = (char)('0' + c / 10u % 10u);
+        msg[at++] = (char)('0' + c % 10u);
+        msg[at] = '\0';
+        return refuse(p, l, -EINVAL, msg);
+    }
+    return 0;
+}
+
+// The bytes the block asks for: the engine's state, the object, the buffers, the tables, what
+// the options add up to (with bufresize=auto the engine lowers bufsize to fit a smaller block).
+// Principal buffers, aggregations and speculations are per CPU, as in DTrace.
+static uint32_t block_need(const struct kdt_load *l, unsigned ncpu)
+{
+    // The engine's own tables beside the fixed 16 KB (trace/d/engine.c's dvm_load) grow with
+    // the program: a chain link per enabling and a cached aggregation entry per enabling and
+    // CPU (4,500 enablings on four AArch64 CPUs are 430 KB), eight strings of scratch per CPU,
+    // and the stack table of stack( ) and ustack( ). Read from the object's header, not yet
+    // verified, so each bounded: enablings by what the object's size can hold (8 bytes each),
+    // strsize by DIF_STRSIZE_MAX.
+    struct dif_hdr oh = { 0 };
+    if (l->objlen >= sizeof(oh))
+        kmemcpy(&oh, (const void *)(uintptr_t)l->obj, sizeof(oh));
+    uint32_t necbs = oh.dh_necbs, strsize = (oh.dh_strsize + 7u) & ~7u;
+    if (necbs > l->objlen / sizeof(struct dif_ecb))
+        necbs = l->objlen / sizeof(struct dif_ecb);
+    if (strsize > DIF_STRSIZE_MAX)
+        strsize = DIF_STRSIZE_MAX;
+    return align8(sizeof(struct dvm_state)) + align8(l->objlen) +
+           ncpu * ((l->bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l->bufsize + l->aggsize +
+                   l->nspec * l->specsize + 8u * strsize) + l->dynvarsize + 16384u +
+           (necbs + 1u) * (uint32_t)(sizeof(struct dvm_ecb_link) +
+                                     ncpu * sizeof(struct dvm_constagg)) +
+           DVM_STACKTAB_SIZE + DVM_STACKTAB_SIZE / 32u;
+}
+
+// The block made (block, block_len): need bytes, or with bufresize=auto the largest half of
+// them down to 16 KB the allocator has. 0, or the refusal.
+static int block_make(struct proc *p, const struct kdt_load *l, uint32_t need)
+{
+    char err[128];
+    uint32_t size = 0, align = 0;
+
+    if (klockstat_d_start() < 0)  // lockstat's per-thread words, before the block takes all
+        return refuse(p, l, -ENOMEM, "no memory for the D provider's per-thread words");
+    for (uint32_t want = need; want >= 16384u; want /= 2) {
+        arch_map_layout(want, &size, &align);
+        block = kview_alloc(size, align);
+        if (block || l->bufresize_manual)
+            break;
+    }
+    if (!block) {
+        klockstat_d_stop();
+        ksnprintf(err, sizeof(err), "no memory for the program's block (%u bytes%s): lower "
+                  "bufsize, aggsize, dynvarsize, nspec or specsize", (unsigned)need,
+                  l->bufresize_manual ? ", bufresize=manual" : "");
+        return refuse(p, l, -ENOMEM, err);
+    }
+    block_len = size;
+    return 0;
+}
+
+// The kernel's reads and services the engine calls through its hooks (d/dvm.h), for the
+// program of consumer p.
+static void engine_hooks_set(struct proc *p)
+{
+    kdt_dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
+    kdt_dst->consumer_pid = p->pid;     // $pid in a program compiled for the board
+    dvm_uread = kdt_uread;
+    dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
+    dvm_kread = kdt_kread;      // `name: a privileged consumer's
+    dvm_nrunnable = kdt_nrunnable; // curthread->t_cpu->cpu_disp->disp_nrunnable
+    dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
+    dvm_spin_relax = spin_relax; // the engine's few word locks (d/dvm.h, CONCURRENCY)
+}
+
+// The loaded program's tick-N / profile-N probes into kdt_timers, all of them or the program is
+// refused (a timer left out would never fire, and nothing would say so): 0, or -ENOSPC.
+static int timers_take(char *err, size_t n)
+{
+    kdt_ntimers = 0;
+    for (uint32_t i = 0; i < kdt_dst->obj.hdr->dh_nprobes; i++) {
+        const struct dif_probe *pr = &kdt_dst->obj.probes[i];
+        if (!pr->dp_flags)      // not a timer's (a USDT site's dp_period is its address)
+            continue;
+        if (kdt_ntimers == KDT_MAX_TIMERS) {
+            ksnprintf(err, n, "more than %u tick-N and profile-N probes (this "
+                      "kernel runs %u at most)", KDT_MAX_TIMERS, KDT_MAX_TIMERS);
+            return -ENOSPC;
+        }
+        kdt_timers[kdt_ntimers].id = pr->dp_id;
+        kdt_timers[kdt_ntimers].flags = pr->dp_flags;
+        kdt_timers[kdt_ntimers].period_ns = pr->dp_period;
+        kdt_ntimers++;
+    }
+    return 0;
+}
+
 static int load(struct proc *p, uint32_t uargs)
 {
     struct kdt_load l;
@@ -137,75 +262,12 @@ static int load(struct proc *p, uint32_t uargs)
     kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
     if (block)
         return refuse(p, &l, -EEXIST, "a D program is already loaded (one at a time)");
-    if (!l.objlen || l.objlen > KDT_OBJ_LIMIT) {
-        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: this kernel loads 1 to "
-                  "%u (BOARD_KDT_OBJ_MAX in the board's board.mk raises it)",
-                  (unsigned)l.objlen, (unsigned)KDT_OBJ_LIMIT);
-        return refuse(p, &l, -EINVAL, err);
-    }
-    if (!proc_can_read(p, l.obj, l.objlen))
-        return refuse(p, &l, -EFAULT, "the compiled program is not in the caller's memory");
-    if (l.bufpolicy > DVM_BUF_RING)
-        return refuse(p, &l, -EINVAL, "bufpolicy: not switch, fill or ring");
-    if (l.nspec > DVM_MAXSPEC)
-        return refuse(p, &l, -EINVAL, "nspec: more speculations than the engine keeps "
-                      "(DVM_MAXSPEC)");
-    if (l.bufsize > (1u << 20) || l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) ||
-        l.specsize > (1u << 20))
-        return refuse(p, &l, -EINVAL, "bufsize, aggsize, dynvarsize and specsize are at most "
-                      "1m each");
-    if (l.cpu_only && l.cpu_only - 1u >= k_ncpus) {
-        char msg[32] = "cpu option: no CPU ";
-        size_t at = sizeof("cpu option: no CPU ") - 1u;
-        unsigned c = l.cpu_only - 1u;
-        if (c >= 10u)
-            msg[at++] = (char)('0' + c / 10u % 10u);
-        msg[at++] = (char)('0' + c % 10u);
-        msg[at] = '\0';
-        return refuse(p, &l, -EINVAL, msg);
-    }
-
-    // The block: the engine's state, the object, the buffers, the tables. Asking for what the
-    // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
-    // Principal buffers, aggregations and speculations are per CPU, as in DTrace.
+    int e = options_check(p, &l);
+    if (e < 0)
+        return e;
     unsigned ncpu = k_ncpus < DVM_MAXCPU ? k_ncpus : DVM_MAXCPU;
-    // The engine's own tables beside the fixed 16 KB (trace/d/engine.c's dvm_load) grow with
-    // the program: a chain link per enabling and a cached aggregation entry per enabling and
-    // CPU (4,500 enablings on four AArch64 CPUs are 430 KB), eight strings of scratch per CPU,
-    // and the stack table of stack( ) and ustack( ). Read from the object's header, not yet
-    // verified, so each bounded: enablings by what the object's size can hold (8 bytes each),
-    // strsize by DIF_STRSIZE_MAX.
-    struct dif_hdr oh = { 0 };
-    if (l.objlen >= sizeof(oh))
-        kmemcpy(&oh, (const void *)(uintptr_t)l.obj, sizeof(oh));
-    uint32_t necbs = oh.dh_necbs, strsize = (oh.dh_strsize + 7u) & ~7u;
-    if (necbs > l.objlen / sizeof(struct dif_ecb))
-        necbs = l.objlen / sizeof(struct dif_ecb);
-    if (strsize > DIF_STRSIZE_MAX)
-        strsize = DIF_STRSIZE_MAX;
-    uint32_t need = align8(sizeof(struct dvm_state)) + align8(l.objlen) +
-                    ncpu * ((l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
-                            l.nspec * l.specsize + 8u * strsize) + l.dynvarsize + 16384u +
-                    (necbs + 1u) * (uint32_t)(sizeof(struct dvm_ecb_link) +
-                                              ncpu * sizeof(struct dvm_constagg)) +
-                    DVM_STACKTAB_SIZE + DVM_STACKTAB_SIZE / 32u;
-    uint32_t size = 0, align = 0;
-    if (klockstat_d_start() < 0)  // lockstat's per-thread words, before the block takes all
-        return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");
-    for (uint32_t want = need; want >= 16384u; want /= 2) {
-        arch_map_layout(want, &size, &align);
-        block = kview_alloc(size, align);
-        if (block || l.bufresize_manual)
-            break;
-    }
-    if (!block) {
-        klockstat_d_stop();
-        ksnprintf(err, sizeof(err), "no memory for the program's block (%u bytes%s): lower "
-                  "bufsize, aggsize, dynvarsize, nspec or specsize", (unsigned)need,
-                  l.bufresize_manual ? ", bufresize=manual" : "");
-        return refuse(p, &l, -ENOMEM, err);
-    }
-    block_len = size;
+    if ((e = block_make(p, &l, block_need(&l, ncpu))) < 0)
+        return e;
     kmemset(block, 0, sizeof(struct dvm_state));
     kdt_dst = (struct dvm_state *)block;
     uint8_t *objcopy = (uint8_t *)block + align8(sizeof(struct dvm_state));
@@ -223,32 +285,11 @@ static int load(struct proc *p, uint32_t uargs)
         block_drop();
         return -EINVAL;
     }
-    kdt_dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
-    kdt_dst->consumer_pid = p->pid;     // $pid in a program compiled for the board
-    dvm_uread = kdt_uread;
-    dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
-    dvm_kread = kdt_kread;      // `name: a privileged consumer's
-    dvm_nrunnable = kdt_nrunnable; // curthread->t_cpu->cpu_disp->disp_nrunnable
-    dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
-    dvm_spin_relax = spin_relax; // the engine's few word locks (d/dvm.h, CONCURRENCY)
-    // Its tick-N / profile-N probes, all of them or the program is refused (a timer left out
-    // would never fire, and nothing would say so).
-    kdt_ntimers = 0;
-    for (uint32_t i = 0; i < kdt_dst->obj.hdr->dh_nprobes; i++) {
-        const struct dif_probe *pr = &kdt_dst->obj.probes[i];
-        if (!pr->dp_flags)      // not a timer's (a USDT site's dp_period is its address)
-            continue;
-        if (kdt_ntimers == KDT_MAX_TIMERS) {
-            ksnprintf(err, sizeof(err), "more than %u tick-N and profile-N probes (this "
-                      "kernel runs %u at most)", KDT_MAX_TIMERS, KDT_MAX_TIMERS);
-            copy_err(p, &l, err);
-            block_drop();
-            return -ENOSPC;
-        }
-        kdt_timers[kdt_ntimers].id = pr->dp_id;
-        kdt_timers[kdt_ntimers].flags = pr->dp_flags;
-        kdt_timers[kdt_ntimers].period_ns = pr->dp_period;
-        kdt_ntimers++;
+    engine_hooks_set(p);
+    if ((e = timers_take(err, sizeof(err))) < 0) {
+        copy_err(p, &l, err);
+        block_drop();
+        return e;
     }
     kdt_cpu_only = l.cpu_only;
     kdt_consumer = p;
@@ -320,6 +361,105 @@ static int kvar_allowed(const struct proc *p, const char **why)
     return 0;
 }
 
+// The probes of the loaded program placed, in the order they go on: fbt's sites first, then
+// the programs' USDT sites, then their pid probes; all or none. The fbt sites placed, or the
+// refusal with its reason in *why. Not inlined: kfbt_enable and kpid_enable return into a
+// frame of its own, where gdb's oracle of the fbt and pid tests (test/qemu/fbt_gdb.py) opens
+// its window with a FinishBreakpoint, which does not stop on a return into an inlined caller.
+static __attribute__((noinline)) int probes_enable(struct proc *p, char *fbtmsg, size_t n,
+                                                   const char **why)
+{
+    int e = fbt_allowed(p, fbtmsg, n, why);
+    if (e == 0)
+        e = kvar_allowed(p, why);
+    if (e == 0)
+        e = kfbt_enable(kdt_dst, why);
+    int u = e < 0 ? 0 : kusdt_enable(kdt_dst, kdt_consumer, why);
+    if (u == 0 && e >= 0 && (u = kpid_enable(kdt_dst, kdt_consumer, why)) < 0)
+        kusdt_disable();
+    if (u < 0) {
+        kfbt_disable();
+        e = u;
+    }
+    return e;
+}
+
+// Each timer's first time on every CPU: tick-N a period from the go at now; profile-N at its
+// period's next multiple since boot, the times dtrace -i holds a capture's samples to
+// (trace/period_due.h).
+static void timers_start(uint64_t now)
+{
+    for (unsigned i = 0; i < kdt_ntimers; i++) {
+        uint64_t first = kdt_timers[i].flags & DIF_PRF_PROFILE
+                             ? period_first_due(kdt_timers[i].period_ns, now)
+                             : now + kdt_timers[i].period_ns;
+        for (unsigned c = 0; c < KMAX_CPUS; c++)
+            kdt_timers[i].next_ns[c] = first;
+    }
+}
+
+// KDT_GO: the probes placed (the reason in the consumer's buffer (a, b) when they cannot be),
+// the timers started, BEGIN fired. The fbt sites placed, or the refusal.
+static int go(struct proc *p, uint32_t a, uint32_t b)
+{
+    if (kdt_active)
+        return -EBUSY;
+    kdt_wall_base_read(kview_ns(board_cycles()));
+    const char *why = "";
+    char fbtmsg[112];
+    int placed = probes_enable(p, fbtmsg, sizeof(fbtmsg), &why);
+    if (placed < 0) {
+        if (b && proc_can_write(p, a, b))
+            kstrlcpy((char *)(uintptr_t)a, why, b);
+        return placed;
+    }
+    kdt_hold();
+    uint64_t mark = kdt_span_mark(KEV_DPROG_GO);
+    kdt_go_clocks(k_current);   // vtimestamp's clocks, D's view of the CPUs
+    timers_start(kview_ns(mark));
+    kdt_active = true;
+    kdt_release();
+    kdt_spin_probes(true);
+    if (!kdt_fire_begin(mark))  // BEGIN's clauses ran exit()
+        kdt_active = false;
+    kprof_update();     // the profile timers armed for the probes' first times
+    return placed;
+}
+
+// KDT_STOP: END runs once, even after exit() switched the probes off; the fbt probes come off
+// first, as DTrace disables its probes before END.
+static int stop(void)
+{
+    kfbt_disable();
+    kusdt_disable();
+    kpid_disable();
+    bool was = kdt_active;
+    kdt_active = true;
+    kdt_hold();
+    kdt_span_mark(KEV_DPROG_STOP);
+    if (was || kdt_dst->exiting)
+        kdt_fire(DPROBE_END, 0, 0, 0, 0);   // at the mark's time (the hold's site)
+    kdt_release();
+    kdt_active = false;
+    kdt_spin_probes(false);
+    kprof_update();
+    kstack_report(kdt_dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
+    return 0;
+}
+
+// KDT_AGGREMOVE: the keys must be inside the engine's own block (the consumer passes back what
+// it read from its mapping), all of them: as many bytes as the longest key of the aggregation,
+// which is what the lookup compares (else it would read past the block).
+static int agg_remove(uint32_t agg, uint32_t keys)
+{
+    uint32_t base = (uint32_t)(uintptr_t)block;
+    if (agg >= kdt_dst->obj.hdr->dh_naggs || keys < base || keys - base >= block_len ||
+        dvm_agg_keylen_max(kdt_dst, agg) > block_len - (keys - base))
+        return -EINVAL;
+    dvm_agg_remove(kdt_dst, agg, (const uint8_t *)(uintptr_t)keys, block_len - (keys - base));
+    return 0;
+}
+
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -336,73 +476,10 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
     if (p != kdt_consumer)
         return -EPERM;
     switch (cmd) {
-    case KDT_GO: {
-        int placed;
-        if (kdt_active)
-            return -EBUSY;
-        kdt_wall_base_read(kview_ns(board_cycles()));
-        // the fbt probes first (their sites placed before the others go on), with the
-        // reason in the consumer's buffer (a, b) when it cannot
-        const char *why = "";
-        char fbtmsg[112];
-        int e = fbt_allowed(p, fbtmsg, sizeof(fbtmsg), &why);
-        if (e == 0)
-            e = kvar_allowed(p, &why);
-        if (e == 0)
-            e = kfbt_enable(kdt_dst, &why);
-        int u = e < 0 ? 0 : kusdt_enable(kdt_dst, kdt_consumer, &why);   // then the programs' USDT sites
-        if (u == 0 && e >= 0 && (u = kpid_enable(kdt_dst, kdt_consumer, &why)) < 0)
-            kusdt_disable();                           // and their pid probes
-        if (u < 0) {
-            kfbt_disable();
-            e = u;
-        }
-        if (e < 0) {
-            if (b && proc_can_write(p, a, b))
-                kstrlcpy((char *)(uintptr_t)a, why, b);
-            return e;
-        }
-        kdt_hold();
-        uint64_t go = kdt_span_mark(KEV_DPROG_GO);
-        kdt_go_clocks(k_current);   // vtimestamp's clocks, D's view of the CPUs
-        // tick-N a period from the go; profile-N at its period's next multiple since boot, the
-        // times dtrace -i holds a capture's samples to (trace/period_due.h)
-        uint64_t now = kview_ns(go);
-        for (unsigned i = 0; i < kdt_ntimers; i++) {
-            uint64_t first = kdt_timers[i].flags & DIF_PRF_PROFILE
-                                 ? period_first_due(kdt_timers[i].period_ns, now)
-                                 : now + kdt_timers[i].period_ns;
-            for (unsigned c = 0; c < KMAX_CPUS; c++)
-                kdt_timers[i].next_ns[c] = first;
-        }
-        kdt_active = true;
-        kdt_release();
-        placed = e;   // the fbt sites placed: KDT_GO's result
-        kdt_spin_probes(true);
-        if (!kdt_fire_begin(go))    // BEGIN's clauses ran exit()
-            kdt_active = false;
-        kprof_update();     // the profile timers armed for the probes' first times
-        return placed;
-    }
-    case KDT_STOP: {
-        // END runs once, even after exit() switched the probes off; the fbt probes come off
-        // first, as DTrace disables its probes before END.
-        kfbt_disable();
-        kusdt_disable();
-        kpid_disable();
-        bool was = kdt_active;
-        kdt_active = true;
-        kdt_hold();
-        kdt_span_mark(KEV_DPROG_STOP);
-        if (was || kdt_dst->exiting)
-            kdt_fire(DPROBE_END, 0, 0, 0, 0);   // at the mark's time (the hold's site)
-        kdt_release();
-        kdt_active = false;
-        kdt_spin_probes(false);
-        kprof_update();
-        kstack_report(kdt_dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
-        return 0;
-    }
+    case KDT_GO:
+        return go(p, a, b);
+    case KDT_STOP:
+        return stop();
     case KDT_READ:
         // exclusive: no firing runs, so every dynamic variable deleted since is free again
         // (the engine reuses them sooner itself once the firings that may hold them ended)
@@ -419,16 +496,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         dvm_agg_clear(kdt_dst, a);
         return 0;
     case KDT_AGGREMOVE:
-        // The keys must be inside the engine's own block (the consumer passes back what it
-        // read from its mapping), all of them: as many bytes as the longest key of the
-        // aggregation, which is what the lookup compares (else it would read past the block).
-        if (a >= kdt_dst->obj.hdr->dh_naggs || b < (uint32_t)(uintptr_t)block ||
-            b - (uint32_t)(uintptr_t)block >= block_len ||
-            dvm_agg_keylen_max(kdt_dst, a) > block_len - (b - (uint32_t)(uintptr_t)block))
-            return -EINVAL;
-        dvm_agg_remove(kdt_dst, a, (const uint8_t *)(uintptr_t)b,
-                       block_len - (b - (uint32_t)(uintptr_t)block));
-        return 0;
+        return agg_remove(a, b);
     default:
         return -EINVAL;
     }

@@ -120,93 +120,130 @@ static void sort_sites(void)
     }
 }
 
+// A pid probe as its clauses name it, for its refusal's message.
+struct pid_name {
+    const char *prov, *mod, *fn, *pn;
+};
+
+// The reason KDT_GO refused a pid probe, kept for the consumer (*why) until the next KDT_GO.
+static char refusal[112];
+
+// refusal written for the probe named n: "provider:module:function:name: " and fmt's text. e.
+static int refuse(const struct pid_name *n, int e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int refuse(const struct pid_name *n, int e, const char *fmt, ...)
+{
+    int at = ksnprintf(refusal, sizeof(refusal), "%s:%s:%s:%s: ", n->prov, n->mod, n->fn, n->pn);
+    if (at < 0 || (size_t)at >= sizeof(refusal))
+        return e;
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(refusal + at, sizeof(refusal) - (size_t)at, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+// The program *hp that the probe names, when the process it asks for (want; or $target, bound
+// at its trap) is alive and runs it and the consumer may probe it: 0, or the refusal.
+static int probe_target(const struct pid_name *n, uint32_t want, const struct proc *consumer,
+                        const struct kapp_header **hp)
+{
+    const struct kapp_header *h = proc_find_app(n->mod);
+    const struct proc *p = want == DPROBE_PID_TARGET ? NULL : proc_by_pid((int)want);
+    if (!h)
+        return refuse(n, -ENOENT, "no program named %s", n->mod);
+    if (want != DPROBE_PID_TARGET && (!p || p->state != PROC_ALIVE || p->exiting))
+        return refuse(n, -ESRCH, "failed to grab process %u: no such process", (unsigned)want);
+    if (p && p->app != h)
+        return refuse(n, -ESRCH, "process %u does not run %s", (unsigned)want, n->mod);
+    if (!(consumer->app->flags & KAPP_F_PRIV) && consumer->app != h) {
+        // who may: a privileged consumer, or one that runs the probed program (p runs h
+        // here; pid$target binds to h's first process at its trap, so h decides it too)
+        if (p)
+            return refuse(n, -EPERM, "failed to grab process %u: permission denied",
+                          (unsigned)want);
+        return refuse(n, -EPERM, "failed to grab a process of %s: permission denied", n->mod);
+    }
+    *hp = h;
+    return 0;
+}
+
+// The instruction site s displaces at addr, in h's text: taken from a site placed there
+// already, else decoded; one the kernel can run out of line (a return's, one it can run as
+// the function's return at func). 0, or the refusal.
+static int site_insn(struct site *s, const struct pid_name *n, const struct kapp_header *h,
+                     uint32_t addr, bool ret, uint32_t func)
+{
+    unsigned ulen;
+    const struct site *other = placed_at(addr);
+    bool unrunnable = false;
+    if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, 4) ||   // (decoded: 4)
+        (ret && (func > addr || !in_text(h, func, ARCH_PID_LEN))))
+        return refuse(n, -EINVAL, "%p is not in the text of %s", (void *)(uintptr_t)addr, n->mod);
+    if (other) {
+        s->insn = other->insn;
+        s->len = other->len;
+        unrunnable = ret && !arch_pid_is_return(s->insn, s->len);
+    } else if (insn_at(addr) == (pid_insn_t)ARCH_USDT_TRAP ||
+               !arch_pid_decode(addr, &s->insn, &ulen) ||
+               !in_text(h, addr, ulen) || (ret && !arch_pid_is_return(s->insn, ulen))) {
+        unrunnable = true;
+    } else if ((other = overlapped(addr, ulen)) != NULL) {
+        return refuse(n, -EINVAL, "%p is inside the instruction probed at %p",
+                      (void *)(uintptr_t)addr, (void *)(uintptr_t)other->addr);
+    } else {
+        s->len = (uint8_t)ulen;
+    }
+    if (unrunnable && ret)
+        return refuse(n, -ENOTSUP, "%s cannot be probed: %p is not a return the kernel can run",
+                      n->fn, (void *)(uintptr_t)addr);
+    if (unrunnable)
+        return refuse(n, -ENOTSUP, "%s cannot be probed: its first instruction cannot be run "
+                      "out of line", n->fn);
+    return 0;
+}
+
+// The next site, sites[nsites], made for the program's probe k: 0, or the refusal.
+static int site_add(const struct dvm_state *st, uint32_t k, const struct proc *consumer)
+{
+    const struct dif_probe *pr = &st->obj.probes[k];
+    bool ret = (pr->dp_id - DPROBE_PID_BASE) & 1u;
+    const struct pid_name n = {
+        dif_str(&st->obj, pr->dp_prov), dif_str(&st->obj, pr->dp_mod),
+        dif_str(&st->obj, pr->dp_func), ret ? "return" : "entry",
+    };
+    uint32_t addr = (uint32_t)pr->dp_period, want = (uint32_t)(pr->dp_period >> 32);
+    const struct kapp_header *h = NULL;
+    if (nsites == KPID_MAX_SITES)
+        return refuse(&n, -ENOSPC, "more than %u pid probes enabled at once", KPID_MAX_SITES);
+    struct site *s = &sites[nsites];
+    int e = probe_target(&n, want, consumer, &h);
+    if (e == 0)
+        e = site_insn(s, &n, h, addr, ret, pr->dp_pad);
+    if (e < 0)
+        return e;
+    s->addr = addr;
+    s->func = ret ? pr->dp_pad : 0;
+    s->pidx = (uint16_t)k;
+    s->pid = want == DPROBE_PID_TARGET ? 0 : (int32_t)want;
+    s->app = h;
+    s->alias = alias_of_placed(s);
+    nsites++;
+    return 0;
+}
+
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
-    static char msg[112];
-    pid_insn_t utrap = (pid_insn_t)ARCH_USDT_TRAP;
-    unsigned ulen;
     nsites = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
-        const struct dif_probe *pr = &st->obj.probes[k];
-        if (!DPROBE_IS_PID(pr->dp_id))
+        if (!DPROBE_IS_PID(st->obj.probes[k].dp_id))
             continue;
-        const char *prov = dif_str(&st->obj, pr->dp_prov), *fn = dif_str(&st->obj, pr->dp_func);
-        const char *mod = dif_str(&st->obj, pr->dp_mod);
-        bool ret = (pr->dp_id - DPROBE_PID_BASE) & 1u;
-        const char *pn = ret ? "return" : "entry";
-        const struct kapp_header *h = proc_find_app(mod);
-        uint32_t addr = (uint32_t)pr->dp_period, want = (uint32_t)(pr->dp_period >> 32);
-        const struct proc *p = want == DPROBE_PID_TARGET ? NULL : proc_by_pid((int)want);
-        struct site *s = &sites[nsites];
-        const struct site *other = placed_at(addr);
-        int e = 0;
-        if (nsites == KPID_MAX_SITES) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: more than %u pid probes enabled at once",
-                      prov, mod, fn, pn, KPID_MAX_SITES);
-            e = -ENOSPC;
-        } else if (!h) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: no program named %s", prov, mod, fn, pn,
-                      mod);
-            e = -ENOENT;
-        } else if (want != DPROBE_PID_TARGET && (!p || p->state != PROC_ALIVE || p->exiting)) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: no such "
-                      "process", prov, mod, fn, pn, (unsigned)want);
-            e = -ESRCH;
-        } else if (p && p->app != h) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: process %u does not run %s", prov, mod,
-                      fn, pn, (unsigned)want, mod);
-            e = -ESRCH;
-        } else if (!(consumer->app->flags & KAPP_F_PRIV) && consumer->app != h) {
-            // who may: a privileged consumer, or one that runs the probed program (p runs h
-            // here; pid$target binds to h's first process at its trap, so h decides it too)
-            if (p)
-                ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: "
-                          "permission denied", prov, mod, fn, pn, (unsigned)want);
-            else
-                ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab a process of %s: "
-                          "permission denied", prov, mod, fn, pn, mod);
-            e = -EPERM;
-        } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, 4) ||   // (decoded: 4)
-                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, ARCH_PID_LEN)))) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
-                      fn, pn, (void *)(uintptr_t)addr, mod);
-            e = -EINVAL;
-        } else if (other) {
-            s->insn = other->insn;
-            s->len = other->len;
-            e = ret && !arch_pid_is_return(s->insn, s->len);    // (refused below)
-        } else if (insn_at(addr) == utrap || !arch_pid_decode(addr, &s->insn, &ulen) ||
-                   !in_text(h, addr, ulen) || (ret && !arch_pid_is_return(s->insn, ulen))) {
-            e = 1;
-        } else if ((other = overlapped(addr, ulen)) != NULL) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is inside the instruction probed at "
-                      "%p", prov, mod, fn, pn, (void *)(uintptr_t)addr,
-                      (void *)(uintptr_t)other->addr);
-            e = -EINVAL;
-        } else {
-            s->len = (uint8_t)ulen;
-        }
-        if (e > 0 && ret) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: %p is not a return "
-                      "the kernel can run", prov, mod, fn, pn, fn, (void *)(uintptr_t)addr);
-            e = -ENOTSUP;
-        } else if (e > 0) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: its first "
-                      "instruction cannot be run out of line", prov, mod, fn, pn, fn);
-            e = -ENOTSUP;
-        }
+        int e = site_add(st, k, consumer);
         if (e < 0) {
             kpid_disable();
-            *why = msg;
+            *why = refusal;
             return e;
         }
-        s->addr = addr;
-        s->func = ret ? pr->dp_pad : 0;
-        s->pidx = (uint16_t)k;
-        s->pid = want == DPROBE_PID_TARGET ? 0 : (int32_t)want;
-        s->app = h;
-        s->alias = alias_of_placed(s);
-        nsites++;
     }
     sort_sites();
     if (nsites)

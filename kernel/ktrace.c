@@ -289,6 +289,46 @@ static int start_capture(struct thread *t, bool state)
     return 0;
 }
 
+// TraceEvent(_NTO_TRACE_STOP): the ring stops; a probe's capture wakes the logger that sleeps
+// until it ends.
+static void stop_capture(struct trace_ring *r)
+{
+    trace_ring_stop(r);
+    forget_open_calls();
+    if (r->tr_quiet)
+        ktrace_notes_wake();
+}
+
+// The commands that choose what the ring records and how: the classes and events taken (by
+// process and thread too) and each one's fast or wide mode. -EINVAL for any other command.
+static int filter_command(struct trace_ring *r, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    switch (cmd) {
+    case KTRACE_ADDALLCLASSES:      trace_filter_all(r, 1); return 0;
+    case KTRACE_DELALLCLASSES:      trace_filter_all(r, 0); return 0;
+    case KTRACE_ADDCLASS:           return filter_result(trace_filter_class(r, a, 1));
+    case KTRACE_DELCLASS:           return filter_result(trace_filter_class(r, a, 0));
+    case KTRACE_ADDEVENT:           return filter_result(trace_filter_event(r, a, b, 1));
+    case KTRACE_DELEVENT:           return filter_result(trace_filter_event(r, a, b, 0));
+    case KTRACE_SETALLCLASSESFAST:  trace_mode_all(r, 0); return 0;
+    case KTRACE_SETALLCLASSESWIDE:  trace_mode_all(r, 1); return 0;
+    case KTRACE_SETCLASSFAST:       return filter_result(trace_mode_class(r, a, 0));
+    case KTRACE_SETCLASSWIDE:       return filter_result(trace_mode_class(r, a, 1));
+    case KTRACE_SETEVENTFAST:       return filter_result(trace_mode_event(r, a, b, 0));
+    case KTRACE_SETEVENTWIDE:       return filter_result(trace_mode_event(r, a, b, 1));
+    case KTRACE_SETCLASSPID:        return b ? filter_result(trace_filter_class_pid(r, a, b)) : -EINVAL;
+    case KTRACE_SETCLASSTID:        return b ? filter_result(trace_filter_class_tid(r, a, b)) : -EINVAL;
+    case KTRACE_CLRCLASSPID:        return filter_result(trace_filter_class_pid(r, a, 0));
+    case KTRACE_CLRCLASSTID:        return filter_result(trace_filter_class_tid(r, a, 0));
+    case KTRACE_SETEVENTPID:        return c ? filter_result(trace_filter_event_pid(r, a, b, c)) : -EINVAL;
+    case KTRACE_SETEVENTTID:        return c ? filter_result(trace_filter_event_tid(r, a, b, c)) : -EINVAL;
+    case KTRACE_CLREVENTPID:        return filter_result(trace_filter_event_pid(r, a, b, 0));
+    case KTRACE_CLREVENTTID:        return filter_result(trace_filter_event_tid(r, a, b, 0));
+    default:
+        return -EINVAL;
+    }
+}
+
 static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -340,35 +380,12 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_STARTNOSTATE:
         return start_capture(t, cmd == KTRACE_START);
     case KTRACE_STOP:
-        trace_ring_stop(r);
-        forget_open_calls();
-        if (r->tr_quiet)
-            ktrace_notes_wake();    // a probe's capture: the logger sleeps until this
+        stop_capture(r);
         return 0;
     case KTRACE_FLUSHBUFFER:
         return filter_result(trace_ring_flush(r, NULL));
     case KTRACE_QUERYEVENTS:
         return query(p, a);
-    case KTRACE_ADDALLCLASSES:      trace_filter_all(r, 1); return 0;
-    case KTRACE_DELALLCLASSES:      trace_filter_all(r, 0); return 0;
-    case KTRACE_ADDCLASS:           return filter_result(trace_filter_class(r, a, 1));
-    case KTRACE_DELCLASS:           return filter_result(trace_filter_class(r, a, 0));
-    case KTRACE_ADDEVENT:           return filter_result(trace_filter_event(r, a, b, 1));
-    case KTRACE_DELEVENT:           return filter_result(trace_filter_event(r, a, b, 0));
-    case KTRACE_SETALLCLASSESFAST:  trace_mode_all(r, 0); return 0;
-    case KTRACE_SETALLCLASSESWIDE:  trace_mode_all(r, 1); return 0;
-    case KTRACE_SETCLASSFAST:       return filter_result(trace_mode_class(r, a, 0));
-    case KTRACE_SETCLASSWIDE:       return filter_result(trace_mode_class(r, a, 1));
-    case KTRACE_SETEVENTFAST:       return filter_result(trace_mode_event(r, a, b, 0));
-    case KTRACE_SETEVENTWIDE:       return filter_result(trace_mode_event(r, a, b, 1));
-    case KTRACE_SETCLASSPID:        return b ? filter_result(trace_filter_class_pid(r, a, b)) : -EINVAL;
-    case KTRACE_SETCLASSTID:        return b ? filter_result(trace_filter_class_tid(r, a, b)) : -EINVAL;
-    case KTRACE_CLRCLASSPID:        return filter_result(trace_filter_class_pid(r, a, 0));
-    case KTRACE_CLRCLASSTID:        return filter_result(trace_filter_class_tid(r, a, 0));
-    case KTRACE_SETEVENTPID:        return c ? filter_result(trace_filter_event_pid(r, a, b, c)) : -EINVAL;
-    case KTRACE_SETEVENTTID:        return c ? filter_result(trace_filter_event_tid(r, a, b, c)) : -EINVAL;
-    case KTRACE_CLREVENTPID:        return filter_result(trace_filter_event_pid(r, a, b, 0));
-    case KTRACE_CLREVENTTID:        return filter_result(trace_filter_event_tid(r, a, b, 0));
     case KTRACE_SETRINGMODE:        return filter_result(trace_ring_set_policy(r, TRACE_POLICY_RING));
     case KTRACE_SETLINEARMODE:      return filter_result(trace_ring_set_policy(r, TRACE_POLICY_SWITCH));
     case KTRACE_SETPOLICY:          return filter_result(trace_ring_set_policy(r, a));
@@ -384,6 +401,6 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     case KTRACE_RELEASEBUFFER:
         return p == ring_owner ? filter_result(trace_ring_release(r, a)) : -EPERM;
     default:
-        return -EINVAL;
+        return filter_command(r, cmd, a, b, c);
     }
 }

@@ -240,6 +240,79 @@ static int32_t sh_remove(struct proc *p, uint32_t param, bool host)
     return arch_semihost(SH_REMOVE, (uint32_t)(uintptr_t)kblk);
 }
 
+// SYS_WRITE0: console text, a string ending in the caller's memory; it continues the process's
+// line (kconsole.c).
+static int32_t sh_write0(struct proc *p, uint32_t param)
+{
+    uint32_t n = 0;
+    while (proc_can_read(p, param + n, 1) && *(const volatile char *)(uintptr_t)(param + n))
+        n++;
+    if (!proc_can_read(p, param + n, 1))
+        return -1;
+    console_write(p, param, n);
+    return 0;
+}
+
+// SYS_CLOSE: a handle the process owns (the console's stays open).
+static int32_t sh_close(struct proc *p, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, 1)))
+        return -1;
+    if (b[0] == SH_CONSOLE_HANDLE)
+        return 0;
+    if (!handle_owned(p, b[0]))
+        return -1;
+    handle_set(p, b[0], false);
+    if (!host)
+        return bootfile_close(p, b[0]);
+    return arch_semihost(SH_CLOSE, param);
+}
+
+// SYS_ISTTY, SYS_SEEK and SYS_FLEN (op) on a handle: the console is the one terminal and has
+// no position or length.
+static int32_t sh_handle_op(struct proc *p, uint32_t op, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, op == SH_SEEK ? 2 : 1)))
+        return -1;
+    if (b[0] == SH_CONSOLE_HANDLE)
+        return op == SH_ISTTY ? 1 : -1;
+    if (!handle_owned(p, b[0]))
+        return -1;
+    if (!host)
+        return op == SH_SEEK ? bootfile_seek(p, b[0], b[1])
+             : op == SH_FLEN ? bootfile_flen(p, b[0]) : 0;
+    return arch_semihost(op, param);
+}
+
+// SYS_GET_CMDLINE: the host's command line, or without a host the boot loader's.
+static int32_t sh_cmdline(struct proc *p, uint32_t param, bool host)
+{
+    const volatile uint32_t *b;
+    if (!(b = block(p, param, 2)))
+        return -1;
+    uint32_t buf = b[0], size = b[1];
+    if (!proc_can_write(p, buf, size) || !proc_can_write(p, param, 8))
+        return -1;
+    if (!host)
+        return boot_cmdline((volatile uint32_t *)(uintptr_t)param, buf, size);
+    return arch_semihost(SH_GET_CMDLINE, param);
+}
+
+// SYS_ERRNO: the proxy's own refusal, once; else the host's errno. Without a host every file
+// operation failed for want of one: say so (ENOSYS), so that a program can tell "no host files
+// here" from a host's refusal.
+static int32_t sh_errno(struct proc *p, bool host)
+{
+    if (p->shost_errno) {
+        int32_t e = p->shost_errno;
+        p->shost_errno = 0;
+        return e;
+    }
+    return host ? arch_semihost(SH_ERRNO, 0) : ENOSYS;
+}
+
 int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 {
     const volatile uint32_t *b;
@@ -250,69 +323,29 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (!proc_can_read(p, param, 1))
             return -1;
         return con_putc(p, *(const volatile char *)(uintptr_t)param);
-    case SH_WRITE0: {       // console text: continues the process's line (kconsole.c)
-        uint32_t n = 0;
-        while (proc_can_read(p, param + n, 1) && *(const volatile char *)(uintptr_t)(param + n))
-            n++;
-        if (!proc_can_read(p, param + n, 1))
-            return -1;
-        console_write(p, param, n);
-        return 0;
-    }
+    case SH_WRITE0:
+        return sh_write0(p, param);
     case SH_OPEN:
         return sh_open(p, param, host);
     case SH_CLOSE:
-        if (!(b = block(p, param, 1)))
-            return -1;
-        if (b[0] == SH_CONSOLE_HANDLE)
-            return 0;
-        if (!handle_owned(p, b[0]))
-            return -1;
-        handle_set(p, b[0], false);
-        if (!host)
-            return bootfile_close(p, b[0]);
-        return arch_semihost(op, param);
+        return sh_close(p, param, host);
     case SH_WRITE:
     case SH_READ:
         return sh_read_write(p, op, param, host);
     case SH_ISTTY:
     case SH_SEEK:
     case SH_FLEN:
-        if (!(b = block(p, param, op == SH_SEEK ? 2 : 1)))
-            return -1;
-        if (b[0] == SH_CONSOLE_HANDLE)
-            return op == SH_ISTTY ? 1 : -1;
-        if (!handle_owned(p, b[0]))
-            return -1;
-        if (!host)
-            return op == SH_SEEK ? bootfile_seek(p, b[0], b[1])
-                 : op == SH_FLEN ? bootfile_flen(p, b[0]) : 0;
-        return arch_semihost(op, param);
+        return sh_handle_op(p, op, param, host);
     case SH_REMOVE:
         return sh_remove(p, param, host);
-    case SH_GET_CMDLINE: {
-        if (!(b = block(p, param, 2)))
-            return -1;
-        uint32_t buf = b[0], size = b[1];
-        if (!proc_can_write(p, buf, size) || !proc_can_write(p, param, 8))
-            return -1;
-        if (!host)
-            return boot_cmdline((volatile uint32_t *)(uintptr_t)param, buf, size);
-        return arch_semihost(op, param);
-    }
+    case SH_GET_CMDLINE:
+        return sh_cmdline(p, param, host);
     case SH_ELAPSED:
         if (!proc_can_write(p, param, 8))
             return -1;
         return host ? arch_semihost(op, param) : -1;
     case SH_ERRNO:
-        // Without a host every file operation failed for want of one: say so (ENOSYS), so
-        // that a program can tell "no host files here" from a host's refusal.
-        if (p->shost_errno) { // the proxy's own refusal, once
-            int32_t e = p->shost_errno;
-            p->shost_errno = 0;
-            return e;
-        }
-        return host ? arch_semihost(op, 0) : ENOSYS;
+        return sh_errno(p, host);
     case SH_CLOCK:
     case SH_TIME:
     case SH_TICKFREQ:

@@ -118,27 +118,24 @@ static int class_op(unsigned cmd, int qcls, uint32_t x)
     return each(event_cmd(cmd), qcls, 0, 1, x);
 }
 
-int qnx_TraceEvent(int code, ...)
+// The arguments of QNX's call code from ap into a, as many as the code says it takes; those of
+// the calls with a pointer argument (read as one) into a and *ptr.
+static void args_read(int code, va_list ap, uint32_t a[4], const void **ptr)
 {
-    va_list ap;
-    uint32_t a[4] = { 0, 0, 0, 0 };
-    const void *ptr = NULL;
     unsigned nargs = _TRACE_GET_COUNT((unsigned)code);
-    int rc;
 
-    va_start(ap, code);
-    switch (code) { // the calls with a pointer argument read it as one
+    switch (code) {
     case _NTO_TRACE_ALLOCBUFFER:
         a[0] = va_arg(ap, unsigned);
-        ptr = va_arg(ap, void **);
+        *ptr = va_arg(ap, void **);
         break;
     case _NTO_TRACE_INSERTUSRSTREVENT:
         a[0] = va_arg(ap, unsigned);
-        ptr = va_arg(ap, const char *);
+        *ptr = va_arg(ap, const char *);
         break;
     case _NTO_TRACE_INSERTCUSEREVENT:
         a[0] = va_arg(ap, unsigned);
-        ptr = va_arg(ap, const unsigned *);
+        *ptr = va_arg(ap, const unsigned *);
         a[1] = va_arg(ap, unsigned);
         break;
     default:
@@ -146,8 +143,12 @@ int qnx_TraceEvent(int code, ...)
             a[i - 1] = va_arg(ap, unsigned);
         break;
     }
-    va_end(ap);
+}
 
+// QNX's commands that choose the classes and events recorded, their fast or wide mode and
+// their process and thread filters, with their arguments a; ENOTSUP for any other code.
+static int filter_call(int code, const uint32_t *a)
+{
     switch (code) {
     case _NTO_TRACE_ADDALLCLASSES:     return TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
     case _NTO_TRACE_DELALLCLASSES:     return TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
@@ -155,24 +156,6 @@ int qnx_TraceEvent(int code, ...)
     case _NTO_TRACE_DELCLASS:          return class_op(KTRACE_DELCLASS, (int)a[0], 0);
     case _NTO_TRACE_ADDEVENT:          return each(KTRACE_ADDEVENT, (int)a[0], a[1], 0, 0);
     case _NTO_TRACE_DELEVENT:          return each(KTRACE_DELEVENT, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_START:             return TraceEvent(KTRACE_START, 0, 0, 0);
-    case _NTO_TRACE_STARTNOSTATE:      return TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    case _NTO_TRACE_STOP:              return TraceEvent(KTRACE_STOP, 0, 0, 0);
-    case _NTO_TRACE_ALLOCBUFFER:
-        // The ring is mapped read-only into the caller; its buffers are taken one by one
-        // with KTRACE_TAKEBUFFER (uapi/ktrace.h), so no address is handed out here.
-        rc = TraceEvent(KTRACE_ALLOCBUFFER, a[0], 0, 0);
-        if (rc >= 0 && ptr)
-            *(void **)(uintptr_t)ptr = NULL;
-        return rc < 0 ? -1 : 0;
-    case _NTO_TRACE_DEALLOCBUFFER:     return TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
-    case _NTO_TRACE_FLUSHBUFFER:       return TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
-    case _NTO_TRACE_QUERYEVENTS: {     // QNX: the number of events recorded
-        struct ktrace_query q;
-        if (TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) < 0)
-            return -1;
-        return (int)(q.recorded & 0x7fffffffu);
-    }
     case _NTO_TRACE_SETALLCLASSESFAST: return TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
     case _NTO_TRACE_SETALLCLASSESWIDE: return TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0);
     case _NTO_TRACE_SETCLASSFAST:      return class_op(KTRACE_SETCLASSFAST, (int)a[0], 0);
@@ -193,6 +176,40 @@ int qnx_TraceEvent(int code, ...)
         return each(KTRACE_SETEVENTTID, (int)a[0], a[1], 0, a[3]);
     case _NTO_TRACE_CLREVENTPID:       return each(KTRACE_CLREVENTPID, (int)a[0], a[1], 0, 0);
     case _NTO_TRACE_CLREVENTTID:       return each(KTRACE_CLREVENTTID, (int)a[0], a[1], 0, 0);
+    default:                           return unsupported();
+    }
+}
+
+int qnx_TraceEvent(int code, ...)
+{
+    va_list ap;
+    uint32_t a[4] = { 0, 0, 0, 0 };
+    const void *ptr = NULL;
+    int rc;
+
+    va_start(ap, code);
+    args_read(code, ap, a, &ptr);
+    va_end(ap);
+
+    switch (code) {
+    case _NTO_TRACE_START:             return TraceEvent(KTRACE_START, 0, 0, 0);
+    case _NTO_TRACE_STARTNOSTATE:      return TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    case _NTO_TRACE_STOP:              return TraceEvent(KTRACE_STOP, 0, 0, 0);
+    case _NTO_TRACE_ALLOCBUFFER:
+        // The ring is mapped read-only into the caller; its buffers are taken one by one
+        // with KTRACE_TAKEBUFFER (uapi/ktrace.h), so no address is handed out here.
+        rc = TraceEvent(KTRACE_ALLOCBUFFER, a[0], 0, 0);
+        if (rc >= 0 && ptr)
+            *(void **)(uintptr_t)ptr = NULL;
+        return rc < 0 ? -1 : 0;
+    case _NTO_TRACE_DEALLOCBUFFER:     return TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    case _NTO_TRACE_FLUSHBUFFER:       return TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+    case _NTO_TRACE_QUERYEVENTS: {     // QNX: the number of events recorded
+        struct ktrace_query q;
+        if (TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) < 0)
+            return -1;
+        return (int)(q.recorded & 0x7fffffffu);
+    }
     case _NTO_TRACE_INSERTSUSEREVENT:  return TraceEvent(KTRACE_INSERTSUSEREVENT, a[0], a[1], a[2]);
     case _NTO_TRACE_INSERTCUSEREVENT:
         return TraceEvent(KTRACE_INSERTCUSEREVENT, a[0], (uint32_t)(uintptr_t)ptr, a[1]);
@@ -206,6 +223,6 @@ int qnx_TraceEvent(int code, ...)
         return TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_SWITCH, 0, 0);
     case _NTO_TRACE_QUERYVERSION:      return TraceEvent(KTRACE_QUERYVERSION, 0, 0, 0);
     case _NTO_TRACE_QUERYSUPPORT:      return _NTO_TRACE_SUPPINSTR;
-    default:                           return unsupported();
+    default:                           return filter_call(code, a);
     }
 }

@@ -247,91 +247,134 @@ static uint32_t acquire(int irq_chid, int id, int to_filter, uint64_t end, uint3
     return n;
 }
 
-int main(void)
+// The run's channels, connections and threads, as parts_make makes them.
+struct parts {
+    int irq_chid, to_filter, id;
+    int tids[4];                // filter, logger, supervisor, hog
+};
+
+// The channels, the threads (filter 30, logger 10, supervisor 35, hog 20), the lock and the
+// semaphore they share, and the device's interrupt attached: 0, or -1 when one failed.
+static int parts_make(struct parts *s)
 {
-    cps = ClockCyclesPerSec();
     filter_chid = ChannelCreate(0);
     logger_chid = ChannelCreate(0);
     hog_chid = ChannelCreate(0);
     to_hog = ConnectAttach(0, hog_chid);
     spin_calibrate();
-    int irq_chid = ChannelCreate(0);
-    int to_filter = ConnectAttach(0, filter_chid);
+    s->irq_chid = ChannelCreate(0);
+    s->to_filter = ConnectAttach(0, filter_chid);
     to_logger = ConnectAttach(0, logger_chid);
-    int self = ConnectAttach(0, irq_chid);
+    int self = ConnectAttach(0, s->irq_chid);
     stats_mx = MutexCreate();
     report_sem = SemCreate(1);
-    int tf = ThreadCreate(filter, NULL, filter_stack, sizeof(filter_stack), 30, 0);
-    int tl = ThreadCreate(logger, NULL, logger_stack, sizeof(logger_stack), 10, 0);
-    int ts = ThreadCreate(supervisor, NULL, super_stack, sizeof(super_stack), 35, 0);
-    int th = ThreadCreate(hog, NULL, hog_stack, sizeof(hog_stack), 20, 0);
-    int id = InterruptAttachEvent(DEVTIMER_IRQ, self, CODE_IRQ);
-    if (filter_chid < 0 || logger_chid < 0 || hog_chid < 0 || to_hog < 0 || irq_chid < 0 || to_filter < 0 || to_logger < 0 ||
-        self < 0 || stats_mx < 0 || report_sem < 0 || tf < 0 || tl < 0 || ts < 0 || th < 0 ||
-        id < 0) {
-        printf("acq: set-up failed\n");
-        return 1;
-    }
+    int tf = s->tids[0] = ThreadCreate(filter, NULL, filter_stack, sizeof(filter_stack), 30, 0);
+    int tl = s->tids[1] = ThreadCreate(logger, NULL, logger_stack, sizeof(logger_stack), 10, 0);
+    int ts = s->tids[2] = ThreadCreate(supervisor, NULL, super_stack, sizeof(super_stack), 35, 0);
+    int th = s->tids[3] = ThreadCreate(hog, NULL, hog_stack, sizeof(hog_stack), 20, 0);
+    s->id = InterruptAttachEvent(DEVTIMER_IRQ, self, CODE_IRQ);
+    if (filter_chid < 0 || logger_chid < 0 || hog_chid < 0 || to_hog < 0 || s->irq_chid < 0 ||
+        s->to_filter < 0 || to_logger < 0 || self < 0 || stats_mx < 0 || report_sem < 0 ||
+        tf < 0 || tl < 0 || ts < 0 || th < 0 || s->id < 0)
+        return -1;
     ThreadName(tf, "filter");
     ThreadName(tl, "logger");
     ThreadName(ts, "supervisor");
     ThreadName(th, "hog");
+    return 0;
+}
 
-    // On several CPUs, how much of the run's kernel work ran alone (the other CPUs waiting) and
-    // how much beside them: the kernel's own counts (SysInfo), read around the acquisition.
-    uint32_t ncpu = 1, excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
-    SysInfo(KSYSINFO_NCPUS, &ncpu);
+// What a run measured: the device's rate (0: unknown), the samples, the run's length, the
+// waits of 100 ms without one, and the CPUs with the kernel's count of the entries that ran
+// exclusive and the calls that ran shared meanwhile.
+struct run {
+    uint32_t hz, n, ms, late, ncpu, excl, shared;
+};
+
+// The acquisition for RUN_MS, between the trace's START and STOP events; its figures into r.
+// On several CPUs, how much of the run's kernel work ran alone (the other CPUs waiting) and
+// how much beside them: the kernel's own counts (SysInfo), read around the acquisition.
+static void acquire_run(const struct parts *s, struct run *r)
+{
+    uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    r->ncpu = 1;
+    SysInfo(KSYSINFO_NCPUS, &r->ncpu);
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl[0]);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared[0]);
     uint64_t t0 = ClockCycles();
     uint64_t end = t0 + cps * RUN_MS / 1000u;
-    uint32_t hz = devtimer_start_hz(RATE_HZ);
-    TraceEvent(KTRACE_INSERTSUSEREVENT, EV_START, hz, DEVTIMER_IRQ);
-    uint32_t late = 0, n = acquire(irq_chid, id, to_filter, end, &late);
+    r->hz = devtimer_start_hz(RATE_HZ);
+    TraceEvent(KTRACE_INSERTSUSEREVENT, EV_START, r->hz, DEVTIMER_IRQ);
+    r->late = 0;
+    r->n = acquire(s->irq_chid, s->id, s->to_filter, end, &r->late);
     devtimer_stop();
-    TraceEvent(KTRACE_INSERTSUSEREVENT, EV_STOP, n, 0);
-    uint32_t ms = us_since(t0) / 1000u;
+    TraceEvent(KTRACE_INSERTSUSEREVENT, EV_STOP, r->n, 0);
+    r->ms = us_since(t0) / 1000u;
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl[1]);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared[1]);
-    InterruptDetach(id);
+    r->excl = excl[1] - excl[0];
+    r->shared = shared[1] - shared[0];
+    InterruptDetach(s->id);
+}
 
+// The threads told to stop and joined: 0 when each ended with status 0.
+static int parts_stop(const struct parts *s)
+{
     stopping = 1;
     struct sample stop = { 0, 0 };
-    MsgSend(to_filter, &stop, sizeof(stop), NULL, 0);
+    MsgSend(s->to_filter, &stop, sizeof(stop), NULL, 0);
     send_stop(to_logger);
     send_stop(to_hog);
     int st[4] = { 1, 1, 1, 1 };
-    ThreadJoin(tf, &st[0]);
-    ThreadJoin(tl, &st[1]);
-    ThreadJoin(ts, &st[2]);
-    ThreadJoin(th, &st[3]);
+    for (int i = 0; i < 4; i++)
+        ThreadJoin(s->tids[i], &st[i]);
+    return st[0] == 0 && st[1] == 0 && st[2] == 0 && st[3] == 0 ? 0 : -1;
+}
 
-    // The samples against the programmed rate: what the device should have given in `ms`.
-    uint32_t want = hz * ms / 1000u;
-    if (hz)
+// The run's figures: the samples against the programmed rate (what the device should have
+// given in the run's ms), each thread's work, the inversion's waits and, on several CPUs,
+// the kernel's exclusive and shared work.
+static void report(const struct run *r)
+{
+    uint32_t want = r->hz * r->ms / 1000u;
+    if (r->hz)
         printf("acq: %lu samples in %lu ms, device programmed at %lu Hz (%lu expected)\n",
-               (unsigned long)n, (unsigned long)ms, (unsigned long)hz, (unsigned long)want);
+               (unsigned long)r->n, (unsigned long)r->ms, (unsigned long)r->hz,
+               (unsigned long)want);
     else
         printf("acq: %lu samples in %lu ms, the device's rate unknown on this board "
-               "(docs/interrupts.md)\n", (unsigned long)n, (unsigned long)ms);
+               "(docs/interrupts.md)\n", (unsigned long)r->n, (unsigned long)r->ms);
     printf("acq: filter: %lu samples, logger: %lu reports, supervisor: %lu audits\n",
            (unsigned long)stats.n, (unsigned long)reports, (unsigned long)audits);
     printf("acq: inversion: the supervisor (35) waited %lu times on the semaphore the logger "
            "(10) held while the hog (20) ran, longest %lu us\n",
            (unsigned long)inv_waits, (unsigned long)inv_max_us);
-    if (ncpu > 1)
+    if (r->ncpu > 1)
         printf("acq: on %lu CPUs, in the %lu ms: %lu kernel entries ran exclusive (the other "
-               "CPUs kept out), %lu kernel calls shared (docs/smp.md)\n", (unsigned long)ncpu,
-               (unsigned long)ms, (unsigned long)(excl[1] - excl[0]),
-               (unsigned long)(shared[1] - shared[0]));
+               "CPUs kept out), %lu kernel calls shared (docs/smp.md)\n",
+               (unsigned long)r->ncpu, (unsigned long)r->ms, (unsigned long)r->excl,
+               (unsigned long)r->shared);
     // Missed samples are reported, not failed on: without -icount, QEMU's clock runs on while
     // the host is busy (semihosting writes of the capture), and the device's periods pass
     // unseen (x86-pc's RTC model also merges a late period now and then). The test runs it
     // under -icount, where every period counts.
-    if (hz && n + 2 < want)
-        printf("acq: %lu samples fewer than the rate gives\n", (unsigned long)(want - n));
-    int ok = st[0] == 0 && st[1] == 0 && st[2] == 0 && st[3] == 0 && stats.n == n && !late &&
-             n > 0;
+    if (r->hz && r->n + 2 < want)
+        printf("acq: %lu samples fewer than the rate gives\n", (unsigned long)(want - r->n));
+}
+
+int main(void)
+{
+    struct parts s;
+    struct run r;
+    cps = ClockCyclesPerSec();
+    if (parts_make(&s) < 0) {
+        printf("acq: set-up failed\n");
+        return 1;
+    }
+    acquire_run(&s, &r);
+    int joined = parts_stop(&s);
+    report(&r);
+    int ok = joined == 0 && stats.n == r.n && !r.late && r.n > 0;
     printf("acq: done, %s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }

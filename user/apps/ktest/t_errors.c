@@ -11,11 +11,10 @@ static uint32_t test_semihost(uint32_t op, uint32_t param)
     return (uint32_t)KCALL2(KC_Semihost, op, param);
 }
 
-void test_errors(void)
+// Pointers outside the caller's memory (the kernel's RAM, flash, past its RAM) and sizes that
+// do not fit: EFAULT, or EINVAL where the value itself is wrong.
+static void bad_pointers(int chid, int coid)
 {
-    printf("# bad arguments\n");
-    int chid = ChannelCreate(0);
-    int coid = ConnectAttach(0, chid);
     char buf[32];
 
     CHECK_ERR(MsgSend(coid, KERNEL_RAM, 16, NULL, 0), EFAULT);
@@ -39,6 +38,13 @@ void test_errors(void)
     CHECK_ERR(DebugWrite((const char *)KERNEL_RAM, 8), EFAULT);
     CHECK_ERR(SysInfo(KSYSINFO_TICK_NS, (uint32_t *)FLASH_ADDR), EFAULT);
     CHECK_ERR(SysInfo(999, (uint32_t *)buf), EINVAL);
+}
+
+// Ids of nothing (ESRCH, EBADF), values out of range (EINVAL), a join of oneself (EDEADLK) and
+// a call number the kernel has not (ENOSYS).
+static void bad_ids_and_values(int chid, int coid)
+{
+    char buf[32];
 
     CHECK_ERR(ConnectAttach(999, chid), ESRCH);
     CHECK_ERR(ConnectAttach(0, 999), ESRCH);
@@ -68,8 +74,12 @@ void test_errors(void)
     CHECK_ERR(TimerCreate(coid, -1, 0), EINVAL);
     CHECK_ERR(InterruptDetach(0), EINVAL);
     CHECK_ERR(kresult(KCALL0(200)), ENOSYS);
+}
 
-    // The semihosting proxy refuses requests that point outside the caller.
+// The semihosting proxy refuses requests that point outside the caller.
+static void bad_semihosting(void)
+{
+    char buf[32];
     uint32_t blk[3] = { 1, BOARD_KERNEL_RAM_ADDR, 16 };
     CHECK(test_semihost(0x05, (uint32_t)(uintptr_t)blk) == (uint32_t)-1,
           "semihosting write from kernel memory is refused");
@@ -81,9 +91,13 @@ void test_errors(void)
           "semihosting write to a handle the process did not open is refused");
     CHECK(test_semihost(0x12, (uint32_t)(uintptr_t)buf) == (uint32_t)-1,
           "semihosting SYS_SYSTEM is refused");
+}
 
-    // Files on the host through the checked proxy, with the C library's stdio.
-    // A board with no host behind the kernel (x86-pc: no semihosting) has no files: skip.
+// Files on the host through the checked proxy, with the C library's stdio: one written and
+// read back. A board with no host behind the kernel (x86-pc: no semihosting) has no files:
+// skip.
+static void host_file(void)
+{
     errno = 0;
     FILE *f = fopen("build/ktest-semihost.txt", "w");
     if (!f && errno == ENOSYS)
@@ -102,6 +116,17 @@ void test_errors(void)
         CHECK(strcmp(line, "written by ktest\n") == 0, "read the host file back ('%s')", line);
         remove("build/ktest-semihost.txt");
     }
+}
+
+void test_errors(void)
+{
+    printf("# bad arguments\n");
+    int chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, chid);
+    bad_pointers(chid, coid);
+    bad_ids_and_values(chid, coid);
+    bad_semihosting();
+    host_file();
     ConnectDetach(coid);
     ChannelDestroy(chid);
 }

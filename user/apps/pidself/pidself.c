@@ -80,6 +80,61 @@ static struct u64txt global(const struct dvm_state *st, const char *name)
     return none;
 }
 
+// The object h loaded and started as dtrace does: KDT_GO's result (a refusal said with the
+// kernel's reason and its errno), or -2 when the kernel did not load it (said too).
+static int program_start(const struct dobj_file_hdr *h)
+{
+    static char why[128];
+    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
+    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
+        printf("pidself: could not enable tracing: %s\n", why[0] ? why : "load failed");
+        return -2;
+    }
+    why[0] = 0;
+    int go = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
+    int e = errno;
+    if (go < 0 && e == EPERM)   // dtrace's words: the kernel's reason, and its errno
+        printf("pidself: could not enable tracing: %s (EPERM)\n", why);
+    else if (go < 0)
+        printf("pidself: could not enable tracing: %s (errno %d)\n", why, e);
+    return go;
+}
+
+// The stopped object's counts beside the program's own (calls, acc), then every D global
+// integer and the errors the engine counted.
+static void counts_print(unsigned acc)
+{
+    const struct dvm_state *st = (const struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
+    printf("pidself: pid %d called pidself_step %u times (acc %u); D: entries %s, "
+           "returns %s\n", ProcSelf(), calls, acc, global(st, "entries").s,
+           global(st, "returns").s);
+    printf("pidself: D: marks %s\n", global(st, "marks").s);
+    uint64_t errs = 0;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nvars; k++) {
+        const struct dif_var *v = &st->obj.vars[k];
+        if (v->dv_scope == DIF_SCOPE_GLOBAL && v->dv_type == DIF_TYPE_INT && v->dv_size <= 8)
+            printf("pidself: D %s = %s\n", dif_str(&st->obj, v->dv_name),
+                   global(st, dif_str(&st->obj, v->dv_name)).s);
+    }
+    for (unsigned c = 0; c < st->opts.ncpu; c++)
+        errs += st->stats[c].errors;
+    printf("pidself: D errors %s\n", u64txt(errs).s);
+}
+
+// What this unprivileged consumer may see: the kernel's fbt table (every kernel function's
+// address: privileged consumers only), and its own secret.
+static void privilege_print(void)
+{
+    static uint8_t table[64];
+    int tl = dt(KDT_FBT_TABLE, (uint32_t)(uintptr_t)table, sizeof(table), 0);
+    if (tl < 0)
+        printf("pidself: fbt table: %s\n", errno == EPERM ? "refused (EPERM)" : "errno");
+    else
+        printf("pidself: fbt table: %d bytes\n", tl);
+    printf("pidself: own secret %08lx%08lx\n", (unsigned long)(uint32_t)(pidself_secret >> 32),
+           (unsigned long)(uint32_t)pidself_secret);
+}
+
 int main(void)
 {
     static char buf[512];
@@ -98,19 +153,9 @@ int main(void)
         printf("pidself: cannot start %s: errno %d\n", argv[3], errno);
         return 2;
     }
-    static char why[128];
-    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
-    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
-        printf("pidself: could not enable tracing: %s\n", why[0] ? why : "load failed");
+    int go = program_start(h);
+    if (go == -2)
         return 1;
-    }
-    why[0] = 0;
-    int go = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
-    int e = errno;
-    if (go < 0 && e == EPERM)   // dtrace's words: the kernel's reason, and its errno
-        printf("pidself: could not enable tracing: %s (EPERM)\n", why);
-    else if (go < 0)
-        printf("pidself: could not enable tracing: %s (errno %d)\n", why, e);
     unsigned acc = 0;
     for (unsigned i = 0; go >= 0 && i < n; i++) {
         acc = pidself_step(i, acc);
@@ -123,34 +168,9 @@ int main(void)
         ProcWait(peer, &status);
     if (go >= 0) {
         dt(KDT_STOP, 0, 0, 0);
-        const struct dvm_state *st = (const struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
-        printf("pidself: pid %d called pidself_step %u times (acc %u); D: entries %s, "
-               "returns %s\n", ProcSelf(), calls, acc, global(st, "entries").s,
-               global(st, "returns").s);
-        printf("pidself: D: marks %s\n", global(st, "marks").s);
+        counts_print(acc);
     }
-    if (go >= 0) {     // every D global integer, and the errors the engine counted
-        const struct dvm_state *st = (const struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
-        uint64_t errs = 0;
-        for (uint32_t k = 0; k < st->obj.hdr->dh_nvars; k++) {
-            const struct dif_var *v = &st->obj.vars[k];
-            if (v->dv_scope == DIF_SCOPE_GLOBAL && v->dv_type == DIF_TYPE_INT && v->dv_size <= 8)
-                printf("pidself: D %s = %s\n", dif_str(&st->obj, v->dv_name),
-                       global(st, dif_str(&st->obj, v->dv_name)).s);
-        }
-        for (unsigned c = 0; c < st->opts.ncpu; c++)
-            errs += st->stats[c].errors;
-        printf("pidself: D errors %s\n", u64txt(errs).s);
-    }
-    // the kernel's fbt table (every kernel function's address): privileged consumers only
-    static uint8_t table[64];
-    int tl = dt(KDT_FBT_TABLE, (uint32_t)(uintptr_t)table, sizeof(table), 0);
-    if (tl < 0)
-        printf("pidself: fbt table: %s\n", errno == EPERM ? "refused (EPERM)" : "errno");
-    else
-        printf("pidself: fbt table: %d bytes\n", tl);
-    printf("pidself: own secret %08lx%08lx\n", (unsigned long)(uint32_t)(pidself_secret >> 32),
-           (unsigned long)(uint32_t)pidself_secret);
+    privilege_print();
     dt(KDT_UNLOAD, 0, 0, 0);
     bait_report("pidself", "after");
     if (argc == 6 && peer > 0)

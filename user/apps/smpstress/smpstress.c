@@ -317,53 +317,33 @@ static int kill_tests(uint32_t threads0)
     return !ok2 + !ok3 + !ok4;
 }
 
-int main(void)
+// The tests a command line may run alone ("smpstress pulse wake"), a bit each.
+enum only {
+    ONLY_PULSE = 1u << 0, ONLY_WAKE = 1u << 1, ONLY_ERROR = 1u << 2, ONLY_TIMED = 1u << 3,
+    ONLY_IDLE = 1u << 4, ONLY_PI = 1u << 5, ONLY_IRQ = 1u << 6, ONLY_LOCAL = 1u << 7,
+    ONLY_CONSOLE = 1u << 8, ONLY_XWAKE = 1u << 9,
+};
+
+// The arguments: the tests to run alone into *only (0: all), virtual time (icount) into
+// *virtual_time, and the settings of the tests. 0, or 2 after saying which is unknown.
+static int args_read(int argc, char **argv, unsigned *only, bool *virtual_time)
 {
-    SysInfo(KSYSINFO_NCPUS, &ncpu);
-    if (ncpu > MAXCPU)
-        ncpu = MAXCPU;
-    if (ncpu < 2) {
-        printf("1..0 # SKIP one CPU\n");
-        return 0;
-    }
-    // (the whole boot's line: under dtrace and appinit, test_states_cpus.sh's holds theirs too)
-    static char buf[320];
-    char *argv[24];
-    int argc = kargs("smpstress", buf, sizeof(buf), argv, 24);
-    if (argc < 0) {
-        printf("not ok - smpstress: the command line does not fit its %u bytes\n",
-               (unsigned)sizeof(buf));
-        return 2;
-    }
-    bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
-         only_timed = false, only_idle = false, only_pi = false, only_irq = false,
-         only_local = false, only_console = false, only_xwake = false;
+    static const struct { const char *name; unsigned bit; } tests[] = {
+        { "pulse", ONLY_PULSE }, { "wake", ONLY_WAKE }, { "error", ONLY_ERROR },
+        { "timed", ONLY_TIMED }, { "idle", ONLY_IDLE }, { "pi", ONLY_PI }, { "irq", ONLY_IRQ },
+        { "local", ONLY_LOCAL }, { "console", ONLY_CONSOLE }, { "xwake", ONLY_XWAKE },
+    };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "icount"))
-            virtual_time = true;
-        else if (!strcmp(a, "pulse"))
-            only_pulse = true;
-        else if (!strcmp(a, "wake"))
-            only_wake = true;
-        else if (!strcmp(a, "error"))
-            only_error = true;
-        else if (!strcmp(a, "timed"))
-            only_timed = true;
-        else if (!strcmp(a, "idle"))
-            only_idle = true;
-        else if (!strcmp(a, "pi"))
-            only_pi = true;
-        else if (!strcmp(a, "irq"))
-            only_irq = true;
-        else if (!strcmp(a, "local"))
-            only_local = true;
-        else if (!strcmp(a, "console"))
-            only_console = true;
-        else if (!strcmp(a, "xwake"))
-            only_xwake = true;
+        unsigned t = 0;
+        while (t < sizeof(tests) / sizeof(tests[0]) && strcmp(a, tests[t].name))
+            t++;
+        if (t < sizeof(tests) / sizeof(tests[0]))
+            *only |= tests[t].bit;
+        else if (!strcmp(a, "icount"))
+            *virtual_time = true;
         else if (!strcmp(a, "wake-sleepers"))
-            only_wake = true, wake_no_pulses = 1;
+            *only |= ONLY_WAKE, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
             wake_hold_on_stall = 1;
         else if (!strncmp(a, "seed=", 5))
@@ -377,21 +357,28 @@ int main(void)
             return 2;
         }
     }
-    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_pi ||
-        only_irq || only_local || only_console || only_xwake) {
-        int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
-        f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
-        f += only_error ? !error_test(ncpu, 11, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
-        f += only_timed ? !timed_test(ncpu, 12, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
-        f += only_idle ? !idle_test(ncpu, 13, virtual_time) : 0;
-        f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], sizeof(stacks[0])) : 0;
-        f += only_irq ? !irq_test(18, virtual_time) : 0;
-        f += only_local ? !local_test(ncpu, 19, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
-        f += only_console ? !console_test(ncpu, 20, stacks[0], sizeof(stacks[0]), virtual_time) : 0;
-        f += only_xwake ? !xwake_test(ncpu, 21, stacks[0], sizeof(stacks[0])) : 0;
-        printf("smpstress: done\n");
-        return f;
-    }
+    return 0;
+}
+
+// The tests the command line named, alone: the number that failed.
+static int only_run(unsigned only, bool vt)
+{
+    int f = only & ONLY_PULSE ? !pulse_test(ncpu, 9, vt) : 0;
+    f += only & ONLY_WAKE ? !wake_test(ncpu, 10, vt) : 0;
+    f += only & ONLY_ERROR ? !error_test(ncpu, 11, stacks[0], sizeof(stacks[0]), vt) : 0;
+    f += only & ONLY_TIMED ? !timed_test(ncpu, 12, stacks[0], sizeof(stacks[0]), vt) : 0;
+    f += only & ONLY_IDLE ? !idle_test(ncpu, 13, vt) : 0;
+    f += only & ONLY_PI ? st_pi_tests(ncpu, &stacks[0][0], sizeof(stacks[0])) : 0;
+    f += only & ONLY_IRQ ? !irq_test(18, vt) : 0;
+    f += only & ONLY_LOCAL ? !local_test(ncpu, 19, stacks[0], sizeof(stacks[0]), vt) : 0;
+    f += only & ONLY_CONSOLE ? !console_test(ncpu, 20, stacks[0], sizeof(stacks[0]), vt) : 0;
+    f += only & ONLY_XWAKE ? !xwake_test(ncpu, 21, stacks[0], sizeof(stacks[0])) : 0;
+    return f;
+}
+
+// Every test, 1 to 20 in their order: the number that failed.
+static int all_run(bool virtual_time)
+{
     printf("1..20\n");
     uint32_t threads0 = live_threads();
     int fails = !check_churn();
@@ -410,6 +397,32 @@ int main(void)
     // (test 1's, long joined; the same)
     fails += !local_test(ncpu, 19, stacks[0], sizeof(stacks[0]), virtual_time);
     fails += !console_test(ncpu, 20, stacks[0], sizeof(stacks[0]), virtual_time);
+    return fails;
+}
+
+int main(void)
+{
+    SysInfo(KSYSINFO_NCPUS, &ncpu);
+    if (ncpu > MAXCPU)
+        ncpu = MAXCPU;
+    if (ncpu < 2) {
+        printf("1..0 # SKIP one CPU\n");
+        return 0;
+    }
+    // (the whole boot's line: under dtrace and appinit, test_states_cpus.sh's holds theirs too)
+    static char buf[320];
+    char *argv[24];
+    int argc = kargs("smpstress", buf, sizeof(buf), argv, 24);
+    if (argc < 0) {
+        printf("not ok - smpstress: the command line does not fit its %u bytes\n",
+               (unsigned)sizeof(buf));
+        return 2;
+    }
+    unsigned only = 0;
+    bool virtual_time = false;
+    if (args_read(argc, argv, &only, &virtual_time) != 0)
+        return 2;
+    int fails = only ? only_run(only, virtual_time) : all_run(virtual_time);
     printf("smpstress: done\n");
     return fails;
 }

@@ -213,103 +213,136 @@ static uint32_t start_threads(int *tids, uint32_t *wanted)
     return created;
 }
 
+// What one run of the test saw, for its report.
+struct wake_run {
+    uint64_t t0, t1, hz, tick;          // the counter at the start and the end, its rate; the tick
+    uint32_t ticks, late;               // the kernel's ticks in the run, the periods late ones counted
+    uint32_t created, wanted, joined, short_count;
+    int stalled;                        // the slot that made no progress, or -1
+    struct sleep_stats sleepers, senders, all;
+    struct ipi_result ipi;
+};
+
+// The threads watched until they finish (a sleeper or sender that made no progress for stall
+// cycles ends the run: r->stalled); then the receiver's end, queued after every sender's last
+// pulse (one priority: FIFO), sent again while the bound refuses it; the threads joined, and
+// part c run alone (every other CPU idle).
+static void threads_finish(struct wake_run *r, const int *tids, uint64_t stall)
+{
+    r->stalled = watch((1u << (NTHREADS - 1)) - 1u, stall);
+    if (r->stalled >= 0 && wake_hold_on_stall) {
+        printf("# wake: stalled slot %d; holding for a debugger\n", r->stalled);
+        for (;;)
+            wake_spin++;
+    }
+    if (r->stalled < 0) {
+        while (KCALL4(KC_MsgSendPulse, wcoid, WAKE_PULSE_PRIO, WAKE_DONE, 0) == -EAGAIN)
+            ThreadSleep(r->tick);
+        beat[NTHREADS - 1] = board_cntvct();
+        r->stalled = watch(1u << (NTHREADS - 1), stall);
+    }
+    r->joined = 0;
+    if (r->stalled < 0)         // (a stalled thread cannot be joined: the run ends with it)
+        for (uint32_t s = 0; s < NTHREADS; s++)
+            r->joined += tids[s] > 0 && ThreadJoin(tids[s], NULL) == 0;
+    ConnectDetach(wcoid);
+    if (r->stalled < 0) {
+        ChannelDestroy(wchid);
+        ipi_pingpong(wncpu, &r->ipi);   // c: alone, every other CPU idle
+    }
+}
+
+// The threads' sleeps summed: the sleepers', the senders' (with the receiver's), both; and the
+// senders whose pulses did not all arrive.
+static void stats_sum(struct wake_run *r)
+{
+    r->short_count = 0;
+    for (uint32_t c = 0; c < wncpu; c++) {
+        sleep_stats_add(&r->sleepers, &wstats[c]);
+        if (c > 0) {
+            sleep_stats_add(&r->senders, &wstats[WMAXCPU + c]);
+            r->short_count += wgot[c] != npulses;
+        }
+    }
+    sleep_stats_add(&r->senders, &wstats[NTHREADS - 1]);   // (the receiver's with the senders')
+    r->all = r->sleepers;
+    sleep_stats_add(&r->all, &r->senders);
+}
+
+// The run's figures as comments: the sleeps, the pulses across CPUs, the tick against the
+// counter (docs/timers.md: the kernel's ticks in the test and the periods the counter had, and
+// the periods late ticks counted beyond their own), and what stalled or fell short.
+static void figures_print(const struct wake_run *r, bool virtual_time)
+{
+    uint32_t ms = (uint32_t)((r->t1 - r->t0) * 1000u / r->hz);
+    printf("# wake: %lu ms; sleepers on %lu CPUs: %lu sleeps, worst %lu us past the time asked; "
+           "pulse senders and receiver: %lu sleeps, worst %lu us; bound %lu us (%s)\n",
+           (unsigned long)ms, (unsigned long)wncpu, (unsigned long)r->sleepers.n,
+           (unsigned long)us_of(r->sleepers.worst), (unsigned long)r->senders.n,
+           (unsigned long)us_of(r->senders.worst), (unsigned long)us_of(sleep_bound_cycles()),
+           virtual_time ? "checked: -icount" : "not checked: the host's clock");
+    printf("# wake: %lu pulses between CPU 0 and CPU %lu, each woken in at most %lu us (bound "
+           "%lu us, %s), %lu over it, %lu not the pulse sent\n", (unsigned long)r->ipi.legs,
+           (unsigned long)(wncpu - 1), (unsigned long)us_of(r->ipi.worst),
+           (unsigned long)us_of(r->ipi.bound), virtual_time ? "checked" : "not checked",
+           (unsigned long)r->ipi.late, (unsigned long)r->ipi.bad);
+    printf("# wake: the tick: %lu ticks in %lu periods of the counter; %lu periods counted by "
+           "late ticks\n", (unsigned long)r->ticks,
+           (unsigned long)((r->t1 - r->t0) * 1000000000u / r->hz / r->tick),
+           (unsigned long)r->late);
+    if (r->stalled >= 0)
+        dump_threads();
+    if (r->stalled >= 0)
+        printf("# wake: the %s of slot %d made no progress for %lu ticks: never woken\n",
+               role(r->stalled), r->stalled,
+               (unsigned long)((virtual_time ? STALL_TICKS_VIRTUAL : STALL_TICKS_HOST)));
+    if (r->short_count)
+        printf("# wake: pulses received from CPUs 1..3: %lu %lu %lu of %lu; errors %d %d %d\n",
+               (unsigned long)wgot[1], (unsigned long)wgot[2], (unsigned long)wgot[3],
+               (unsigned long)npulses, werr[1], werr[2], werr[3]);
+}
+
 bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
 {
+    struct wake_run r = { 0 };
     wncpu = ncpu > WMAXCPU ? WMAXCPU : ncpu;
     rounds = virtual_time ? WAKE_ROUNDS : WAKE_ROUNDS / HOST_DIVISOR;
     npulses = virtual_time ? WAKE_PULSES : WAKE_PULSES / HOST_DIVISOR;
     sleep_clock_init();
-    uint64_t hz = sleep_cycles_per_sec(), tick = sleep_tick_ns();
-    uint64_t stall = (virtual_time ? STALL_TICKS_VIRTUAL : STALL_TICKS_HOST) * tick * hz /
+    r.hz = sleep_cycles_per_sec();
+    r.tick = sleep_tick_ns();
+    uint64_t stall = (virtual_time ? STALL_TICKS_VIRTUAL : STALL_TICKS_HOST) * r.tick * r.hz /
                      1000000000u;
     wchid = ChannelCreate(0);
     wcoid = ConnectAttach(0, wchid);
     int tids[NTHREADS];
-    uint32_t created = 0, wanted = 0;
-    uint32_t ticks0 = 0, late0 = 0;
+    uint32_t ticks0 = 0, late0 = 0, ticks1 = 0, late1 = 0;
     SysInfo(KSYSINFO_TICKS, &ticks0);
     SysInfo(KSYSINFO_TICKS_LATE, &late0);
-    uint64_t t0 = board_cntvct();
+    r.t0 = board_cntvct();
     for (uint32_t s = 0; s < NTHREADS; s++)
-        beat[s] = t0;
-    created = start_threads(tids, &wanted);
-    // The sleepers and senders; then the receiver's end, queued after every sender's last
-    // pulse (one priority: FIFO), sent again while the bound refuses it.
-    int stalled = watch((1u << (NTHREADS - 1)) - 1u, stall);
-    if (stalled >= 0 && wake_hold_on_stall) {
-        printf("# wake: stalled slot %d; holding for a debugger\n", stalled);
-        for (;;)
-            wake_spin++;
-    }
-    if (stalled < 0) {
-        while (KCALL4(KC_MsgSendPulse, wcoid, WAKE_PULSE_PRIO, WAKE_DONE, 0) == -EAGAIN)
-            ThreadSleep(tick);
-        beat[NTHREADS - 1] = board_cntvct();
-        stalled = watch(1u << (NTHREADS - 1), stall);
-    }
-    uint32_t joined = 0;
-    if (stalled < 0)            // (a stalled thread cannot be joined: the run ends with it)
-        for (uint32_t s = 0; s < NTHREADS; s++)
-            joined += tids[s] > 0 && ThreadJoin(tids[s], NULL) == 0;
-    ConnectDetach(wcoid);
-    struct ipi_result ipi = { 0 };
-    if (stalled < 0) {
-        ChannelDestroy(wchid);
-        ipi_pingpong(wncpu, &ipi);      // c: alone, every other CPU idle
-    }
-
-    struct sleep_stats sleepers = { 0 }, senders = { 0 };
-    uint32_t short_count = 0;
-    for (uint32_t c = 0; c < wncpu; c++) {
-        sleep_stats_add(&sleepers, &wstats[c]);
-        if (c > 0) {
-            sleep_stats_add(&senders, &wstats[WMAXCPU + c]);
-            short_count += wgot[c] != npulses;
-        }
-    }
-    sleep_stats_add(&senders, &wstats[NTHREADS - 1]);   // (the receiver's with the senders')
-    struct sleep_stats all = sleepers;
-    sleep_stats_add(&all, &senders);
-    uint64_t t1 = board_cntvct();
-    uint32_t ms = (uint32_t)((t1 - t0) * 1000u / hz), ticks1 = 0, late1 = 0;
+        beat[s] = r.t0;
+    r.created = start_threads(tids, &r.wanted);
+    threads_finish(&r, tids, stall);
+    stats_sum(&r);
+    r.t1 = board_cntvct();
     SysInfo(KSYSINFO_TICKS, &ticks1);
     SysInfo(KSYSINFO_TICKS_LATE, &late1);
-    printf("# wake: %lu ms; sleepers on %lu CPUs: %lu sleeps, worst %lu us past the time asked; "
-           "pulse senders and receiver: %lu sleeps, worst %lu us; bound %lu us (%s)\n",
-           (unsigned long)ms, (unsigned long)wncpu, (unsigned long)sleepers.n,
-           (unsigned long)us_of(sleepers.worst), (unsigned long)senders.n,
-           (unsigned long)us_of(senders.worst), (unsigned long)us_of(sleep_bound_cycles()),
-           virtual_time ? "checked: -icount" : "not checked: the host's clock");
-    printf("# wake: %lu pulses between CPU 0 and CPU %lu, each woken in at most %lu us (bound "
-           "%lu us, %s), %lu over it, %lu not the pulse sent\n", (unsigned long)ipi.legs,
-           (unsigned long)(wncpu - 1), (unsigned long)us_of(ipi.worst),
-           (unsigned long)us_of(ipi.bound), virtual_time ? "checked" : "not checked",
-           (unsigned long)ipi.late, (unsigned long)ipi.bad);
-    // The tick against the counter (docs/timers.md): the kernel's ticks in the test and the
-    // periods the counter had, and the periods late ticks counted beyond their own.
-    printf("# wake: the tick: %lu ticks in %lu periods of the counter; %lu periods counted by "
-           "late ticks\n", (unsigned long)(ticks1 - ticks0),
-           (unsigned long)((t1 - t0) * 1000000000u / hz / tick), (unsigned long)(late1 - late0));
-    if (stalled >= 0)
-        dump_threads();
-    if (stalled >= 0)
-        printf("# wake: the %s of slot %d made no progress for %lu ticks: never woken\n",
-               role(stalled), stalled,
-               (unsigned long)((virtual_time ? STALL_TICKS_VIRTUAL : STALL_TICKS_HOST)));
-    if (short_count)
-        printf("# wake: pulses received from CPUs 1..3: %lu %lu %lu of %lu; errors %d %d %d\n",
-               (unsigned long)wgot[1], (unsigned long)wgot[2], (unsigned long)wgot[3],
-               (unsigned long)npulses, werr[1], werr[2], werr[3]);
-    bool ok = stalled < 0 && created == wanted && joined == wanted && !all.early &&
-              (!virtual_time || !all.late) && ipi.legs == (stalled < 0 ? 200u : 0u) && !ipi.bad &&
-              (!virtual_time || !ipi.late) && !wbad && !wnotpulse && !short_count;
+    r.ticks = ticks1 - ticks0;
+    r.late = late1 - late0;
+    figures_print(&r, virtual_time);
+    const struct sleep_stats *all = &r.all;
+    bool ok = r.stalled < 0 && r.created == r.wanted && r.joined == r.wanted && !all->early &&
+              (!virtual_time || !all->late) && r.ipi.legs == (r.stalled < 0 ? 200u : 0u) &&
+              !r.ipi.bad && (!virtual_time || !r.ipi.late) && !wbad && !wnotpulse &&
+              !r.short_count;
     printf("%s %u - sleeps on each of %lu CPUs and pulse senders sleeping on every refusal: "
            "%lu of %lu sleeps ended early, %lu past the bound, %lu threads stalled; %lu pulses "
            "each, %lu short, %lu bad, %lu not pulses; %lu of %lu wake-ups across CPUs slower "
            "than an IPI's bound\n", ok ? "ok" : "not ok", testno,
-           (unsigned long)wncpu, (unsigned long)all.early, (unsigned long)all.n,
-           (unsigned long)all.late, (unsigned long)(stalled >= 0), (unsigned long)npulses,
-           (unsigned long)short_count, (unsigned long)wbad, (unsigned long)wnotpulse,
-           (unsigned long)ipi.late, (unsigned long)ipi.legs);
+           (unsigned long)wncpu, (unsigned long)all->early, (unsigned long)all->n,
+           (unsigned long)all->late, (unsigned long)(r.stalled >= 0), (unsigned long)npulses,
+           (unsigned long)r.short_count, (unsigned long)wbad, (unsigned long)wnotpulse,
+           (unsigned long)r.ipi.late, (unsigned long)r.ipi.legs);
     return ok;
 }

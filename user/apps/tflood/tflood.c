@@ -106,18 +106,13 @@ static int start_logger(const char *cmd, int *st)
     return logger;
 }
 
-int main(void)
+// The flood's options from cmd into the flooders' settings; the number of flooders.
+static uint32_t options_read(const char *cmd)
 {
-    static char cmd[256];
-    uintptr_t blk[2] = { (uintptr_t)cmd, sizeof(cmd) - 1 };   // words of the pointer size (semihosting)
-    if (sys_semihost(0x15, (uintptr_t)blk) == 0)
-        cmd[blk[1]] = '\0';
-    uint32_t n = arg_value(cmd, "flood=", 20000);
-    bool bench = arg_value(cmd, "bench=", 0) != 0;
     uint32_t threads = arg_value(cmd, "threads=", 1);
     if (threads < 1 || threads > MAX_FLOODERS)
         threads = 1;
-    flood_n = n;
+    flood_n = arg_value(cmd, "flood=", 20000);
     flood_pin = arg_value(cmd, "pin=", ~0u);
     flood_migrate = arg_value(cmd, "migrate=", 0);
     flood_pace = arg_value(cmd, "pace=", 0);
@@ -125,49 +120,63 @@ int main(void)
     SysInfo(KSYSINFO_NCPUS, &ncpus);
     if (!ncpus)
         ncpus = 1;
+    return threads;
+}
 
-    int st = 0, logger = start_logger(cmd, &st);
-    if (logger < 0)
-        return -logger;
-    uint32_t excl0 = 0, shared0 = 0;    // kernel entries taken exclusive / calls run shared
+// What a flood measured: its events (n from each of its flooders; n is 0 when there is no
+// rate to report), its cycles, and the kernel entries taken exclusive and the calls run
+// shared meanwhile (kernel/klock.h).
+struct flood_figures {
+    uint64_t cycles;
+    uint32_t n, threads, excl, shared;
+};
+
+// The flood: from f->threads flooders at once, or with -A respawn=T from T threads one after
+// another (tf_respawn.c); its figures into f.
+static void flood_all(const char *cmd, struct flood_figures *f)
+{
+    uint32_t excl0 = 0, shared0 = 0;
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl0);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared0);
     uint64_t t0 = ClockCycles();
     uint32_t respawn = arg_value(cmd, "respawn=", 0);
     int tids[MAX_FLOODERS];
     if (respawn) {
-        tf_respawn(respawn, n, arg_value(cmd, "spawners=", 1), arg_value(cmd, "idle=", 0) != 0);
-        threads = 1;
-        n = 0;      // no rate to report
+        tf_respawn(respawn, f->n, arg_value(cmd, "spawners=", 1), arg_value(cmd, "idle=", 0) != 0);
+        f->threads = 1;
+        f->n = 0;      // no rate to report
     } else {
-        for (uint32_t k = 1; k < threads; k++)
+        for (uint32_t k = 1; k < f->threads; k++)
             tids[k] = ThreadCreate(flooder, (void *)(uintptr_t)k, flood_stacks[k],
                                    sizeof(flood_stacks[k]), 0, 0);
         flood(0);
-        for (uint32_t k = 1; k < threads; k++)
+        for (uint32_t k = 1; k < f->threads; k++)
             if (tids[k] > 0)
                 ThreadJoin(tids[k], NULL);
     }
-    uint64_t cycles = ClockCycles() - t0;
+    f->cycles = ClockCycles() - t0;
     uint32_t excl1 = excl0, shared1 = shared0;
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl1);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared1);
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    struct ktrace_query q;
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    printf("tflood: generated %s recorded %s dropped %s overwritten %s\n",
-           u64txt(q.generated).s, u64txt(q.recorded).s,
-           u64txt(q.dropped).s, u64txt(q.overwritten).s);
-    ProcWait(logger, &st);
-    // The flood's figures, for the BENCH lines below: events per second of all flooders
-    // together, and instructions per event. Under -icount shift=0 one instruction is one
-    // nanosecond: the whole path (the inserting call, the event, the logger's share). The
-    // counter's rate need not divide 10^9 (TIM2 on netduinoplus2: 166666667 Hz), so whole
-    // seconds and the remainder are converted apart, without overflow.
-    uint64_t hz = ClockCyclesPerSec(), total = (uint64_t)n * threads;
+    f->excl = excl1 - excl0;
+    f->shared = shared1 - shared0;
+}
+
+// The flood's BENCH lines: -A smpbench=1's and -A bench=1's (this one when the logger lost
+// nothing, q).
+static void bench_print(const char *cmd, const struct flood_figures *f,
+                        const struct ktrace_query *q)
+{
+    // Events per second of all flooders together, and instructions per event. Under -icount
+    // shift=0 one instruction is one nanosecond: the whole path (the inserting call, the
+    // event, the logger's share). The counter's rate need not divide 10^9 (TIM2 on
+    // netduinoplus2: 166666667 Hz), so whole seconds and the remainder are converted apart,
+    // without overflow.
+    uint64_t cycles = f->cycles, hz = ClockCyclesPerSec(), total = (uint64_t)f->n * f->threads;
     uint64_t rate = cycles ? total * hz / cycles : 0;
     uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
     uint64_t insns = total ? (ns + total / 2) / total : 0;
+    unsigned long threads = f->threads;
     // -A smpbench=1 (scripts/bench-smp.sh, ring mode: loss is the point): what one user
     // event costs, in instructions summed over the CPUs (under -icount the virtual CPUs run in
     // turn and time counts every CPU's instructions), with `threads` flooders at once; and
@@ -176,23 +185,46 @@ int main(void)
     // with CPUs as far as the host has cores for them.
     if (arg_value(cmd, "smpbench=", 0) && cycles) {
         const char *sfx = kstamp ? "_kstamp" : "";
-        printf("BENCH smp_user_event_insns%s_%lucpu %s insns\n", sfx, (unsigned long)threads,
-               u64txt(insns).s);
-        printf("BENCH smp_user_events_per_s%s_%lucpu %s events/s\n", sfx,
-               (unsigned long)threads, u64txt(rate).s);
+        printf("BENCH smp_user_event_insns%s_%lucpu %s insns\n", sfx, threads, u64txt(insns).s);
+        printf("BENCH smp_user_events_per_s%s_%lucpu %s events/s\n", sfx, threads,
+               u64txt(rate).s);
         // how the flood's kernel entries ran (kernel/klock.h): exclusive entries serialise
         // the CPUs, shared calls (a full ring's drain) do not; per 100 000 events, all CPUs
         printf("BENCH smp_user_exclusive_entries_per_100k_events%s_%lucpu %s entries\n", sfx,
-               (unsigned long)threads, u64txt((uint64_t)(excl1 - excl0) * 100000u / total).s);
+               threads, u64txt((uint64_t)f->excl * 100000u / total).s);
         printf("BENCH smp_user_shared_calls_per_100k_events%s_%lucpu %s calls\n", sfx,
-               (unsigned long)threads, u64txt((uint64_t)(shared1 - shared0) * 100000u / total).s);
+               threads, u64txt((uint64_t)f->shared * 100000u / total).s);
     }
-    if (bench && q.dropped + q.overwritten == 0 && cycles) {
+    if (arg_value(cmd, "bench=", 0) != 0 && q->dropped + q->overwritten == 0 && cycles) {
         printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);
         printf("BENCH logger_lossless_mb_per_s %s.%02lu MB/s\n",
                u64txt(rate * 16 / 1000000).s,
                (unsigned long)(rate * 16 / 10000 % 100));
         printf("BENCH logger_insns_per_event %s insns\n", u64txt(insns).s);
     }
+}
+
+int main(void)
+{
+    static char cmd[256];
+    uintptr_t blk[2] = { (uintptr_t)cmd, sizeof(cmd) - 1 };   // words of the pointer size (semihosting)
+    if (sys_semihost(0x15, (uintptr_t)blk) == 0)
+        cmd[blk[1]] = '\0';
+    struct flood_figures f = { 0 };
+    f.threads = options_read(cmd);
+    f.n = flood_n;
+
+    int st = 0, logger = start_logger(cmd, &st);
+    if (logger < 0)
+        return -logger;
+    flood_all(cmd, &f);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    struct ktrace_query q;
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    printf("tflood: generated %s recorded %s dropped %s overwritten %s\n",
+           u64txt(q.generated).s, u64txt(q.recorded).s,
+           u64txt(q.dropped).s, u64txt(q.overwritten).s);
+    ProcWait(logger, &st);
+    bench_print(cmd, &f, &q);
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
