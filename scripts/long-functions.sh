@@ -6,14 +6,14 @@
 # generated; generated sources are written under build/ and not tracked. A function's length is
 # its last line minus its first plus one, as universal-ctags sees them (Debian's
 # universal-ctags package; scripts/setup.sh --test installs it).
-#   scripts/long-functions.sh                 list those over 100 lines
+#   scripts/long-functions.sh                 list those over 80 lines
 #   scripts/long-functions.sh --limit N       over N lines instead
 #   scripts/long-functions.sh --max M         also exit 1 when more than M are listed
 # It reads the git work tree it is run in. docs/ARCHITECTURE.md ("Function length") says the
 # rule; test/tools/test_long_functions.sh holds the tree to it.
 set -eu
 
-limit=100 max=
+limit=80 max=
 while [ $# -gt 0 ]; do
     case "$1" in
     --limit) limit=${2:?--limit needs a number}; shift 2 ;;
