@@ -198,6 +198,15 @@ int main(void)
         return 1;
     }
     dvm_stack = fake_stack;
+    // No dynamic variable here holds a string: a chunk's value is 8 bytes, not a string's slot
+    // (as DTrace sizes its chunks by the program's variables); and each CPU closes a limbo
+    // every eighth of its share of the chunks, so that dirty lists and limbos stay a quarter
+    CHECK(st.dyn.valmax == 8u, "a chunk's value is %u bytes with no string variable (8)\n",
+          st.dyn.valmax);
+    unsigned eighth = st.dyn.nchunks / (8u * NCPU);
+    CHECK(st.dyn.batch == (eighth > 32u ? 32u : eighth),
+          "a CPU closes its limbo every %u frees of %u chunks on %u CPUs\n", st.dyn.batch,
+          st.dyn.nchunks, NCPU);
     unsigned live_room = st.dyn.nchunks;
     CHECK(live_room >= NCPU * (LIVE + 1u) && live_room <= 10u * NCPU * (LIVE + 1u),
           "dynvarsize gives %u chunks for %u live and %u deletions: reuse is needed\n", live_room,

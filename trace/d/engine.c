@@ -147,7 +147,7 @@ static void dyn_drop(struct dvm_state *st, unsigned cpu, uint32_t k)
     }
     e->dirty = d->dirty[cpu];
     d->dirty[cpu] = k;
-    if (++d->ndirty[cpu] >= DVM_DYN_BATCH) /* so that a limbo's wait starts early */
+    if (++d->ndirty[cpu] >= d->batch) /* so that a limbo's wait starts early */
         dyn_reclaim(st, cpu);
 }
 
@@ -1298,6 +1298,7 @@ struct dvm_layout {
     uint32_t gsz, tsz;          /* the globals' and this-> variables' blocks */
     uint32_t keymax;            /* the largest key of a dynamic variable or aggregation */
     uint32_t memval;            /* the largest struct value of an associative array */
+    uint32_t dynstr;            /* a dynamic variable (array or self->) holds a string */
 };
 
 /* load_probes: the probe map (probe id to index), each probe's chain of enablings in program
@@ -1357,7 +1358,10 @@ static void layout_vars(struct dvm_state *st, struct dvm_layout *l)
         } else if (v->dv_scope == DIF_SCOPE_THIS) {
             st->var_off[k] = l->tsz;
             l->tsz += sz;
+        } else if (v->dv_scope == DIF_SCOPE_SELF) {
+            l->dynstr |= v->dv_type == DIF_TYPE_STR;
         } else if (v->dv_scope == DIF_SCOPE_ARRAY) {
+            l->dynstr |= v->dv_type == DIF_TYPE_STR;
             uint32_t ks = 8u + dif_types_size(dif_str(ob, v->dv_keys), st->strsize);
             if (ks > l->keymax)
                 l->keymax = ks;
@@ -1432,7 +1436,10 @@ static const char *load_vars(struct dvm_state *st, struct d_arena *a, const stru
     }
     struct dvm_dyn *d = &st->dyn;
     d->keymax = (l->keymax + 7u) & ~7u;
-    d->valmax = l->ssz > 8u ? l->ssz : 8u;
+    /* a chunk's value: a string's slot only when a dynamic variable holds strings (as DTrace
+     * sizes its chunks by the program's variables): 8-byte values alone leave thread-locals
+     * 40-byte chunks, not 300 */
+    d->valmax = l->dynstr && l->ssz > 8u ? l->ssz : 8u;
     if (l->memval > d->valmax) /* a struct value fills its chunk's value part (vm.c's store) */
         d->valmax = l->memval;
     d->chunk = (uint32_t)sizeof(struct dent) + d->keymax + d->valmax;
@@ -1453,6 +1460,8 @@ static const char *load_vars(struct dvm_state *st, struct d_arena *a, const stru
     /* the free chunks: one list, or, with concurrent firings, one per CPU in equal shares, as
      * DTrace splits its dynamic-variable space (a CPU whose list is empty takes another's) */
     unsigned nl = st->opts.concurrent ? st->opts.ncpu : 1u;
+    d->batch = d->nchunks / (8u * nl);
+    d->batch = d->batch < 1u ? 1u : d->batch > DVM_DYN_BATCH ? DVM_DYN_BATCH : d->batch;
     for (unsigned l = 0; l < nl; l++) {
         uint32_t lo = (uint32_t)((uint64_t)d->nchunks * l / nl);
         uint32_t hi = (uint32_t)((uint64_t)d->nchunks * (l + 1u) / nl);

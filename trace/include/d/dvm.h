@@ -18,7 +18,7 @@
 //   compare-and-swap, and are found without a lock; a deletion unlinks under its stripe's lock
 //   (deleters alone take it) and puts the chunk on its CPU's dirty list. A chunk is free again
 //   only once no firing that may still hold it runs (DTrace's dirty list and sync): a CPU
-//   whose free list is empty, or that freed DVM_DYN_BATCH chunks, closes its dirty chunks into
+//   whose free list is empty, or that freed its batch of chunks, closes its dirty chunks into
 //   a limbo, noting each CPU's epoch (struct dvm_cpu: odd inside a firing), and takes the
 //   limbo back once every CPU that was in a firing then has left it; and dvm_dyn_clean frees
 //   all, when no firing runs;
@@ -122,13 +122,17 @@ struct dvm_agg_table {
 };
 
 #define DVM_DYN_STRIPES 64u
-#define DVM_DYN_BATCH 32u          /* chunks a CPU frees before it looks at its limbo again */
+#define DVM_DYN_BATCH 32u          /* at most, the chunks a CPU frees before it looks at its
+                                    * limbo again (struct dvm_dyn's batch) */
 struct dvm_dyn {
     uint8_t *mem;
     uint32_t chunk, nchunks, keymax, valmax;
     uint32_t free[DVM_MAXCPU];  /* each CPU's free chunks, first + 1 (not concurrent: [0] alone) */
     uint32_t dirty[DVM_MAXCPU]; /* concurrent: the chunks each CPU freed since its limbo closed */
     uint32_t ndirty[DVM_MAXCPU]; /* how many */
+    uint32_t batch;        /* concurrent: ndirty that closes a limbo: an eighth of a CPU's
+                            * share of the chunks (at most DVM_DYN_BATCH), so that while no
+                            * limbo waits the dirty lists and limbos hold a quarter at most */
     uint32_t limbo[DVM_MAXCPU]; /* concurrent: freed chunks waiting for the other CPUs to leave
                                  * the firings they were in when the limbo closed */
     uint32_t *limbo_epoch; /* concurrent: [owner * ncpu + cpu], cpu's epoch then */
