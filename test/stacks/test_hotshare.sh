@@ -28,7 +28,9 @@
 #  sampler's cost where a sample lands in it (its handling, unsampled: about 1 point), and the
 #  tick's exit where one lands there (with SYSTEM traced and D live its REMAIN_CPU event, 1 a
 #  tick: 414 samples in hot_spin with it, 441 without, 1.8 % of the 1496). Hence 4 points and
-#  12 % (the host's clock: 5 and 12, its samples a little late). A sampler on the
+#  12 % (the host's clock: 5 points, and 12 % plus the share of its samples taken late, each
+#  of which may fall past the window it was due in: 395 of 449 with 64 of 1518 late was seen
+#  in a full run). A sampler on the
 #  1 kHz tick misses by the whole share (every tick at one phase of the 2 kHz period).
 #  - profile-5000 over a capture without samples fires as often in the program's span as it
 #    did live on the board (one grid: its period's multiples since boot), and dtrace -i says its
@@ -183,8 +185,11 @@ if [ -z "$verdict" ]; then
     n=$((n + 1)); echo "ok $n - # SKIP host clock: dtrace -i and kevstat over such a capture"
 else
     judge $verdict
-    points "$share" "$want" 5 && within "${hot:-0}" "$expect" 12
-    ok $? "host clock, live: hot_spin in ${hot:-?} of CPU ${cpu:-?}'s ${tot:-?} samples ($share %), the program's $want % (5 points); against hot time x 997 = $expect (12 %) ($nlate of $nsamp late)"
+    # the count's bound: exact mode's 12 %, plus the share of samples taken late (over 100 us
+    # after their time on the grid: each may land past the hot window it was due in)
+    pct=$(awk -v l="$nlate" -v s="$nsamp" 'BEGIN { printf "%.1f", 12 + 100 * l / s }')
+    points "$share" "$want" 5 && within "${hot:-0}" "$expect" "$pct"
+    ok $? "host clock, live: hot_spin in ${hot:-?} of CPU ${cpu:-?}'s ${tot:-?} samples ($share %), the program's $want % (5 points); against hot time x 997 = $expect (12 % + the $nlate of $nsamp late: $pct %)"
     over $verdict "$D"
     "$H/kevstat" --folded "${elfs[@]}" "$tmp/$verdict.kev" > "$tmp/h.folded" 2> /dev/null
     fh=$(awk '$1 ~ /;hot_spin$/ { s += $NF } END { print s + 0 }' "$tmp/h.folded")
