@@ -186,10 +186,11 @@ if [ -z "$verdict" ]; then
     n=$((n + 1)); echo "ok $n - # SKIP host clock: dtrace -i and kevstat over such a capture"
 else
     judge $verdict
-    # exact mode's bounds, plus the share of samples taken late (over 100 us after their time
-    # on the grid: each may land past the hot window it was due in)
+    # exact mode's bounds, plus the samples taken late (over 100 us after their time on the
+    # grid: each may land past the hot window it was due in): their share of the count, and of
+    # the share's points the program's share of them
     pct=$(awk -v l="$nlate" -v s="$nsamp" 'BEGIN { printf "%.1f", 18 + 100 * l / s }')
-    pts=$(awk -v l="$nlate" -v s="$nsamp" 'BEGIN { printf "%.1f", 6 + 100 * l / s }')
+    pts=$(awk -v l="$nlate" -v s="$nsamp" -v w="$want" 'BEGIN { printf "%.1f", 6 + w * l / s }')
     points "$share" "$want" "$pts" && within "${hot:-0}" "$expect" "$pct"
     ok $? "host clock, live: hot_spin in ${hot:-?} of CPU ${cpu:-?}'s ${tot:-?} samples ($share %), the program's $want % ($pts points); against hot time x 997 = $expect ($pct %: 18 and 6 + the $nlate of $nsamp late)"
     over $verdict "$D"
