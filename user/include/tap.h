@@ -7,7 +7,6 @@
 #include <stdbool.h>
 
 void tap_check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int tap_failures(void);
 // Prints "# SUITE: N checks, M failed" and returns M, at most 100 (an exit status).
 int tap_done(const char *suite);
 

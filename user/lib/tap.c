@@ -20,11 +20,6 @@ void tap_check(bool ok, const char *fmt, ...)
     printf("\n");
 }
 
-int tap_failures(void)
-{
-    return tap_failed;
-}
-
 int tap_done(const char *suite)
 {
     printf("# %s: %d checks, %d failed\n", suite, tap_n, tap_failed);
