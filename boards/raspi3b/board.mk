@@ -5,12 +5,7 @@
 # (board_config.h). One core: the Pi's firmware parks the others on a spin table, not PSCI.
 # docs/boards.md: the SD card, config.txt, the UART pins, getting the trace off the board.
 ARCH        := aarch64
-CROSS       := aarch64-linux-gnu-
-# The same code generation as qemu-virt-a53 (see its board.mk).
-ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-atomics -fno-pie -fno-pic \
-               -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
-               -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
-               -Wl,-z,max-page-size=4096
+include boards/common/aarch64.mk
 # SEMIHOSTING=0: a build for the real board without a debug probe (docs/boards.md): program
 # output to the console UART, the trace out on the mini UART (tracelogger -u), no semihosting
 # exit. It shares build/raspi3b/: rebuild from clean.
@@ -28,12 +23,9 @@ APP_RAM_BASE   := 0x00800000
 APP_RAM_SLOT   := 0x00010000
 APP_MAX_SLOTS  := 16
 
-# Device windows granted to programs (base size): the device timer is the generic timer's EL1
-# physical timer (a system register block: the window stands for it, as on qemu-virt-a53);
-# the trace stream goes out on the mini UART (QEMU's second -serial; GPIO 14/15 on the board
+# The trace stream UART granted to programs (base size; the device timer's window:
+# boards/common/aarch64.mk) is the mini UART (QEMU's second -serial; GPIO 14/15 on the board
 # when config.txt gives the PL011 to them: docs/boards.md).
-BOARD_DEVTIMER_WINDOW   := 0x1000 0x1000
 BOARD_TRACE_UART_WINDOW := 0x3f215000 0x1000
 
-PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
 BOARD_NO_NEWLIB := 1

@@ -1,12 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Programs and images on raspi3b (included by user/module.mk after its defaults).
-# picolibc for AArch64 is found through its specs file's path (board.mk).
-LIBC_SPECS := --specs=$(PICOLIBC_SPECS)
-ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
-              -Wl,--gc-sections -DPICOLIBC_DOUBLE_PRINTF_SCANF
-# Programs keep addresses in 32-bit kernel-call arguments and trace words (user memory lies
-# below 4 GB): the casts that say so are not errors here.
-LIBC_SPECS += -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
+# picolibc and its flags: boards/common/aarch64_user.mk.
+include boards/common/aarch64_user.mk
 
 # The target's dtrace compiles D on the board in a 352 KB arena: a 512 KB RAM slot above the
 # other programs' (slots 0-15: 0x00800000-0x00900000).
