@@ -4,10 +4,6 @@
 # itself (main.c; docs/waits.md; test/qemu/test_auditor.sh).
 # PRIO: main directs the others (auditor 10, server 20, consumer 30, client 35 then 5).
 PRIO  := 40
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The image of test/qemu/test_auditor.sh: the program under appinit, captured by the
 # tracelogger.

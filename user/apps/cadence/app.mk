@@ -5,10 +5,6 @@
 # PRIO: main starts the others (clock 220, worker 210: above the tracelogger), then waits for
 # them from below (200).
 PRIO  := 230
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The image of test/qemu/test_tasks.sh: cadence and relay under appinit, captured by the
 # tracelogger (one boot: the task instances and the wait chain).

@@ -4,9 +4,6 @@
 # (test/qemu/test_decisions.sh). KAPP_F_PRIV: it kills its own children.
 PRIO  := 10
 FLAGS := KAPP_F_PRIV
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The test's image: decide under dtrace and appinit, captured by the tracelogger.
 IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,decidetest)

@@ -2,7 +2,3 @@
 # decidevic: the process decide kills (user/apps/decide): it blocks on its own channel until
 # then.
 PRIO  := 10
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=

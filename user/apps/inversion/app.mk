@@ -3,10 +3,6 @@
 # analysis tools (main.c; docs/waits.md; test/qemu/test_sync_apps.sh).
 # PRIO: main directs the others (low 10, mid 20, mid2 25, high 30) from above them.
 PRIO  := 40
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The image of test/qemu/test_sync_apps.sh: both analysis programs under appinit, captured by
 # the tracelogger (one capture with the inversions, the inheritance and the deadlock).

@@ -3,7 +3,3 @@
 # got, the truth D's errno at kercall:::return is held to, live and over the capture
 # (test/qemu/test_dtrace_errno.sh; docs/d-probes.md).
 PRIO  := 30
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=

@@ -3,10 +3,6 @@
 # test/qemu/test_pi_cpus.sh). PRIO: main (40) directs low (10), mid (20) and high (30).
 
 PRIO  := 40
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # Its image: under appinit, captured by the tracelogger; only on boards with several CPUs.
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)

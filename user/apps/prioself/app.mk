@@ -5,10 +5,6 @@
 # takes is above the tracelogger's (200), so nothing but an interrupt comes between its clock
 # reads.
 PRIO  := 250
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The test's image: prioself under appinit, captured by the tracelogger.
 IMAGES          += priotest

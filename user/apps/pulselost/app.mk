@@ -2,10 +2,6 @@
 # pulselost: a timer whose pulses nobody receives for a while, so that a known number of them
 # is lost (main.c), the truth of the trace's TIMER_LOST events (test/qemu/test_pulse_lost.sh).
 PRIO  := 100
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 
 # The test's image: pulselost under appinit, captured by the tracelogger.
 IMAGES          += pulselosttest

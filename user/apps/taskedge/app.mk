@@ -6,10 +6,6 @@
 # PRIO: main makes the others (lossy, exiter, server 210, client 205: above the tracelogger),
 # then waits for them from below (200).
 PRIO  := 230
-FLAGS := 0
-MMIO  :=
-STACK :=
-RAM   :=
 ARGS  :=
 EXTRA := user/apps/cadence/busy.c   # the calibrated busy loop it shares with cadence
 
