@@ -23,6 +23,8 @@
 #include <kern.h>
 #include <stdio.h>
 
+#include <busy.h>
+
 #define ROUNDS       24u
 #define PERIOD_NS    5000000u   // the consumer's sleep between two uses of the mutex
 #define AUDIT_GAP_NS 1000000u   // the auditor's sleep between two holds
@@ -39,17 +41,6 @@ static KSTACK(stk_consumer, 1024);
 static KSTACK(stk_server, 1024);
 static KSTACK(stk_client, 1024);
 
-static int on_cpu0(void)
-{
-    return ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-}
-
-static void spin(uint32_t n)
-{
-    for (volatile uint32_t i = 0; i < n; i++)
-        ;
-}
-
 static uint64_t us(uint64_t cycles)
 {
     return cycles * 1000000u / cps;
@@ -58,13 +49,13 @@ static uint64_t us(uint64_t cycles)
 static int auditor(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     for (unsigned i = 0; i < ROUNDS; i++) {
         if (MutexLock(books))
             return 1;
         held = 1;
-        spin(HOLD_SPIN);
+        busy_spin(HOLD_SPIN);
         held = 0;
         if (MutexUnlock(books))
             return 1;
@@ -76,7 +67,7 @@ static int auditor(void *arg)
 static int consumer(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     for (unsigned i = 0; i < ROUNDS; i++) {
         ThreadSleep(PERIOD_NS);
@@ -102,7 +93,7 @@ static int consumer(void *arg)
 static int server(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     for (;;) {
         union {
@@ -125,7 +116,7 @@ static int client(void *arg)
 {
     (void)arg;
     int coid = ConnectAttach(0, chid);
-    if (on_cpu0() || coid < 0)
+    if (busy_on_cpu0() || coid < 0)
         return 1;
     uint32_t m = 1;
     for (unsigned i = 0; i < UP_SENDS; i++)
@@ -146,7 +137,7 @@ int main(void)
     cps = ClockCyclesPerSec();
     books = MutexCreate();
     chid = ChannelCreate(0);
-    if (on_cpu0() || books < 0 || chid < 0) {
+    if (busy_on_cpu0() || books < 0 || chid < 0) {
         printf("auditor: set-up failed\n");
         return 1;
     }

@@ -24,7 +24,7 @@
 #include <kern.h>
 #include <stdio.h>
 
-#include "busy.h"
+#include <busy.h>
 
 #define PERIOD_US 2000u
 #define JOBS      40u

@@ -3,6 +3,7 @@
 # analysis tools (main.c; docs/waits.md; test/qemu/test_sync_apps.sh).
 # PRIO: main directs the others (low 10, mid 20, mid2 25, high 30) from above them.
 PRIO  := 40
+EXTRA := user/lib/busy.c   # the spin loop and CPU 0 binding (busy.h)
 
 # The image of test/qemu/test_sync_apps.sh: both analysis programs under appinit, captured by
 # the tracelogger (one capture with the inversions, the inheritance and the deadlock).

@@ -35,6 +35,8 @@
 #include <stdio.h>
 #include <sys/trace.h>
 
+#include <busy.h>
+
 #define LOW_SPIN  4000000u // low's work while holding the object (loop iterations)
 #define MID_SPIN  4000000u // mid's work (loop iterations)
 #define MID2_SPIN  800000u // each of mid2's two runs, before and after mid's
@@ -47,25 +49,13 @@ static KSTACK(stk_mid, 1024);
 static KSTACK(stk_mid2, 1024);
 static KSTACK(stk_high, 1024);
 
-// Keeps the caller on CPU 0 from now on (on a one-CPU board the mask is all of them: a no-op).
-static int on_cpu0(void)
-{
-    return ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-}
-
-static void spin(uint32_t n)
-{
-    for (volatile uint32_t i = 0; i < n; i++)
-        ;
-}
-
 static int low(void *arg)
 {
     (void)arg;
-    if (on_cpu0() || (use_mutex ? MutexLock(mtx) : SemWait(sem)))
+    if (busy_on_cpu0() || (use_mutex ? MutexLock(mtx) : SemWait(sem)))
         return 1;
     low_holds = 1;
-    spin(LOW_SPIN);
+    busy_spin(LOW_SPIN);
     low_release = ClockCycles();
     return use_mutex ? MutexUnlock(mtx) != 0 : SemPost(sem) != 0;
 }
@@ -75,10 +65,10 @@ static int low(void *arg)
 static int mid(void *arg)
 {
     (void)arg;
-    if (on_cpu0() || SemWait(turn_mid))
+    if (busy_on_cpu0() || SemWait(turn_mid))
         return 1;
     mid_t0 = ClockCycles();
-    spin(MID_SPIN);
+    busy_spin(MID_SPIN);
     mid_t1 = ClockCycles();
     return SemPost(turn_mid2) != 0;
 }
@@ -88,16 +78,16 @@ static int mid(void *arg)
 static int mid2(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     uint64_t t0 = ClockCycles();
-    spin(MID2_SPIN);
+    busy_spin(MID2_SPIN);
     int bad = SemPost(turn_mid);        // mid, below mid2, waits for the CPU
     uint64_t t1 = ClockCycles();
     if (bad || SemWait(turn_mid2))      // blocks: mid runs
         return 1;
     uint64_t t2 = ClockCycles();
-    spin(MID2_SPIN);
+    busy_spin(MID2_SPIN);
     mid2_run = t1 - t0 + ClockCycles() - t2;
     return 0;
 }
@@ -105,7 +95,7 @@ static int mid2(void *arg)
 static int high(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     high_t0 = ClockCycles();
     int r = use_mutex ? MutexLock(mtx) : SemWait(sem);
@@ -152,7 +142,7 @@ int main(void)
     mtx = MutexCreate();
     turn_mid = SemCreate(0);
     turn_mid2 = SemCreate(0);
-    if (sem < 0 || mtx < 0 || turn_mid < 0 || turn_mid2 < 0 || on_cpu0()) {
+    if (sem < 0 || mtx < 0 || turn_mid < 0 || turn_mid2 < 0 || busy_on_cpu0()) {
         printf("inversion: set-up failed\n");
         return 1;
     }

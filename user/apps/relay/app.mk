@@ -4,4 +4,4 @@
 # docs/waits.md; test/qemu/test_tasks.sh, image tasktest in user/apps/cadence/app.mk).
 # PRIO: main is the holder (8), below the server (12) and the client (15).
 PRIO  := 8
-EXTRA := user/apps/cadence/busy.c   # the calibrated busy loop it shares with cadence
+EXTRA := user/lib/busy.c   # the calibrated busy loop and CPU 0 binding (busy.h)

@@ -22,7 +22,7 @@
 #include <kern.h>
 #include <stdio.h>
 
-#include "../cadence/busy.h"
+#include <busy.h>
 
 #define ROUNDS   6u
 #define ROUND_US 10000u

@@ -7,7 +7,7 @@
 # then waits for them from below (200).
 PRIO  := 230
 ARGS  :=
-EXTRA := user/apps/cadence/busy.c   # the calibrated busy loop it shares with cadence
+EXTRA := user/lib/busy.c   # the calibrated busy loop and CPU 0 binding (busy.h)
 
 # The image of test/qemu/test_taskedge.sh: taskedge under appinit, captured by the tracelogger.
 IMAGES          += edgetest

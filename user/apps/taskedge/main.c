@@ -36,7 +36,7 @@
 #include <kern.h>
 #include <stdio.h>
 
-#include "../cadence/busy.h"
+#include <busy.h>
 
 #define PERIOD_US   1000u
 #define WORK_US     150u

@@ -2,7 +2,7 @@
 // The calibrated busy loop and CPU binding of busy.h.
 #include <kern.h>
 
-#include "busy.h"
+#include <busy.h>
 
 int busy_on_cpu0(void)
 {
