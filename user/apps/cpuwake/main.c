@@ -7,6 +7,7 @@
 // A mover thread alternates between CPUs 1 and 2, MOVES times, and counts the times the
 // kernel's thread table (ThreadInfo) shows it on another CPU than before: its moves. It prints
 // what it did: "cpuwake: N broadcasts, N signals, N items, N condvar waits, N moves by thread T".
+#include <cpus.h>
 #include <kern.h>
 #include <stdio.h>
 #include <uapi/kapi.h>
@@ -20,15 +21,10 @@ static KSTACK(stacks[3], STACK);
 static int mtx, cv, items, done;
 static unsigned consumed[2], waits[2], ncpus = 1, moved;
 
-static void bind(unsigned cpu)
-{
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (cpu % ncpus)));
-}
-
 static int consumer(void *arg)
 {
     unsigned k = (unsigned)(uintptr_t)arg;
-    bind(ncpus - 1u - k);
+    cpus_bind(ncpus - 1u - k);
     MutexLock(mtx);
     for (;;) {
         while (!items && !done) {
@@ -62,7 +58,7 @@ static int mover(void *arg)
     (void)arg;
     int was = my_cpu();
     for (unsigned i = 0; i < MOVES; i++) {
-        bind(1u + (i & 1u));
+        cpus_bind(1u + (i & 1u));
         for (volatile unsigned spin = 0; spin < 2000u; spin++)
             ;
         int now = my_cpu();
@@ -74,10 +70,8 @@ static int mover(void *arg)
 
 int main(void)
 {
-    SysInfo(KSYSINFO_NCPUS, &ncpus);
-    if (!ncpus)
-        ncpus = 1;
-    bind(0);
+    ncpus = cpus_count();
+    cpus_bind(0);
     mtx = MutexCreate();
     cv = CondCreate();
     int tid[3];

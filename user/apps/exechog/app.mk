@@ -3,6 +3,7 @@
 # the other CPUs (test/qemu/test_exechog.sh; docs/smp.md) (user/module.mk reads this file:
 # docs/applications.md).
 PRIO := 30
+EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 IMAGES        += exechogtest

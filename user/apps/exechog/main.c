@@ -6,6 +6,7 @@
 // execution, a longer one a turn of another CPU (or an interrupt of its own). Workers bound to
 // the other CPUs but CPU 0 alternate BURST-count bursts of work and sleeps. It prints
 // "exechog: hog executed N of M counts (K steps over GAP)".
+#include <cpus.h>
 #include <kern.h>
 #include <stdio.h>
 #include <uapi/kapi.h>
@@ -19,14 +20,9 @@ static KSTACK(stacks[4], STACK);
 static volatile int stop;
 static unsigned ncpus = 1;
 
-static void bind(unsigned cpu)
-{
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (cpu % ncpus)));
-}
-
 static int worker(void *arg)
 {
-    bind((unsigned)(uintptr_t)arg);
+    cpus_bind((unsigned)(uintptr_t)arg);
     while (!stop) {
         uint64_t t0 = ClockCycles();
         while (ClockCycles() - t0 < BURST)
@@ -38,13 +34,11 @@ static int worker(void *arg)
 
 int main(void)
 {
-    SysInfo(KSYSINFO_NCPUS, &ncpus);
-    if (!ncpus)
-        ncpus = 1;
+    ncpus = cpus_count();
     int tid[4], nw = 0;
     for (unsigned c = 1; c + 1 < ncpus && nw < 4; c++, nw++)
         tid[nw] = ThreadCreate(worker, (void *)(uintptr_t)c, stacks[nw], sizeof(stacks[0]), 0, 0);
-    bind(ncpus - 1u);
+    cpus_bind(ncpus - 1u);
     ThreadSleep(1000000);                 // (runs on its CPU from here)
     uint64_t own = 0, gaps = 0, start = ClockCycles(), prev = start;
     while (own < HOG_COUNTS) {

@@ -4,6 +4,7 @@
 # every CPU against its misses without; docs/smp.md) (user/module.mk reads this file:
 # docs/applications.md).
 PRIO  := 30
+EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk) that run dtrace: the images of
 # make run APPS=fanout (appinit, fanout, the tracelogger) and of make dtrace APPS=fanout (the

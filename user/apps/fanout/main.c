@@ -16,6 +16,7 @@
 // U, exclusive entries E" (W and A over the batches that are not heavy; L periods whose pulse
 // never came; E the kernel entries every CPU was kept out of meanwhile, SysInfo's count) and
 // exits 0, or 1 when a worker's units or the total disagree with what was handed out.
+#include <cpus.h>
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,11 +40,6 @@ static unsigned ncpus = 1;
 static uint64_t total;                   // under total_mtx
 static uint32_t units_done[NWORKERS];    // each worker's own
 
-static void bind(unsigned cpu)
-{
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (cpu % ncpus)));
-}
-
 // One unit: the computation (a value that depends on every turn), added to the shared total.
 static void unit(uint32_t seed)
 {
@@ -60,7 +56,7 @@ static void unit(uint32_t seed)
 static int worker(void *arg)
 {
     unsigned w = (unsigned)(uintptr_t)arg;
-    bind(1u + w);
+    cpus_bind(1u + w);
     for (;;) {
         struct kpulse p;
         if (MsgReceive(chids[w], &p, sizeof(p), NULL) != 0)
@@ -102,12 +98,10 @@ static uint64_t expected_total(unsigned batches)
 int main(int argc, char **argv)
 {
     unsigned batches = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 400u;
-    SysInfo(KSYSINFO_NCPUS, &ncpus);
-    if (!ncpus)
-        ncpus = 1;
+    ncpus = cpus_count();
     if (ncpus < 1u + NWORKERS || !batches)
         printf("fanout: %u CPUs: the workers share CPUs\n", ncpus);
-    bind(0);
+    cpus_bind(0);
     done_sem = SemCreate(0);
     total_mtx = MutexCreate();
     int coids[NWORKERS], tids[NWORKERS];

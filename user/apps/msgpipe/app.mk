@@ -3,6 +3,7 @@
 # a second, for the live page's tests over a finished capture of several CPUs
 # (test/qemu/test_kevweb_whole.sh) (user/module.mk reads this file: docs/applications.md).
 PRIO := 20
+EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 IMAGES        += msgpipetest

@@ -6,6 +6,7 @@
 // So every round is two messages, one CPU to another and on to a third. At the end the source
 // stops each worker and the sink with a message of its own. It prints
 // "msgpipe: N messages over M counts".
+#include <cpus.h>
 #include <kern.h>
 #include <stdio.h>
 #include <uapi/kapi.h>
@@ -18,16 +19,11 @@ static KSTACK(stacks[WORKERS + 1], STACK);
 static unsigned ncpus = 1, sent_on[WORKERS];
 static int chid_work, chid_sink;
 
-static void bind(unsigned cpu)
-{
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (cpu % ncpus)));
-}
-
 // The sink: takes each message and replies, until a 0.
 static int sink(void *arg)
 {
     (void)arg;
-    bind(ncpus - 1u);
+    cpus_bind(ncpus - 1u);
     for (;;) {
         uint32_t m = 0;
         int rcvid = MsgReceive(chid_sink, &m, sizeof(m), NULL);
@@ -43,7 +39,7 @@ static int sink(void *arg)
 static int worker(void *arg)
 {
     unsigned k = (unsigned)(uintptr_t)arg;
-    bind(1u + k % (ncpus > 1 ? ncpus - 1u : 1u));
+    cpus_bind(1u + k % (ncpus > 1 ? ncpus - 1u : 1u));
     int coid = ConnectAttach(ProcSelf(), chid_sink);
     for (;;) {
         uint32_t m = 0;
@@ -60,10 +56,8 @@ static int worker(void *arg)
 
 int main(void)
 {
-    SysInfo(KSYSINFO_NCPUS, &ncpus);
-    if (!ncpus)
-        ncpus = 1;
-    bind(0);
+    ncpus = cpus_count();
+    cpus_bind(0);
     chid_work = ChannelCreate(0);
     chid_sink = ChannelCreate(0);
     int tid[WORKERS + 1], coid = ConnectAttach(ProcSelf(), chid_work);
