@@ -83,16 +83,16 @@ int _close(int fd)
     return sh(SH_CLOSE, blk) == 0 ? 0 : (errno = EIO, -1);
 }
 
-int _write(int fd, const void *buf, size_t len);
-int _write(int fd, const void *buf, size_t len)
+// A write or read of len bytes at buf (SH_WRITE, SH_READ): the bytes moved, or -1 (errno).
+static int sh_transfer(uint32_t op, int fd, uintptr_t buf, size_t len)
 {
     int h = handle(fd);
     if (h < 0) {
         errno = EBADF;
         return -1;
     }
-    uint32_t blk[3] = { (uint32_t)h, (uint32_t)(uintptr_t)buf, (uint32_t)len };
-    int32_t left = sh(SH_WRITE, blk);       // bytes not written
+    uint32_t blk[3] = { (uint32_t)h, (uint32_t)buf, (uint32_t)len };
+    int32_t left = sh(op, blk);             // bytes not moved
     if (left < 0 || (size_t)left > len) {
         errno = EIO;
         return -1;
@@ -100,21 +100,16 @@ int _write(int fd, const void *buf, size_t len)
     return (int)(len - (size_t)left);
 }
 
+int _write(int fd, const void *buf, size_t len);
+int _write(int fd, const void *buf, size_t len)
+{
+    return sh_transfer(SH_WRITE, fd, (uintptr_t)buf, len);
+}
+
 int _read(int fd, void *buf, size_t len);
 int _read(int fd, void *buf, size_t len)
 {
-    int h = handle(fd);
-    if (h < 0) {
-        errno = EBADF;
-        return -1;
-    }
-    uint32_t blk[3] = { (uint32_t)h, (uint32_t)(uintptr_t)buf, (uint32_t)len };
-    int32_t left = sh(SH_READ, blk);        // bytes not read
-    if (left < 0 || (size_t)left > len) {
-        errno = EIO;
-        return -1;
-    }
-    return (int)(len - (size_t)left);
+    return sh_transfer(SH_READ, fd, (uintptr_t)buf, len);
 }
 
 int _lseek(int fd, int off, int whence);
