@@ -55,6 +55,12 @@ int ThreadCtl(int cmd, void *data);
 // After ProcSpawn("tracelogger") of a passive (-d1) logger: all classes on, tracing started,
 // waiting (up to 1 s) for the logger to be ready when it runs on another CPU. 0 or -1 (errno).
 int TraceStartWithLogger(void);
+// A program that records itself: a passive tracelogger spawned at prio and tracing started
+// with it (TraceStartWithLogger). The logger's pid, or -1 after a line "<name>: ..." saying
+// what failed. TraceStopLogger(logger) stops tracing, waits for the logger to save the trace
+// and returns its exit status (4 when it did not exit).
+int TraceSpawnLogger(const char *name, int prio);
+int TraceStopLogger(int logger);
 int ThreadName(int tid, const char *name);
 int ThreadSelf(void);
 

@@ -6,7 +6,6 @@
 // that moment. The host stamps the console line as it comes and the first kevtop frame that
 // shows the thread running after it: the difference is the event's way to the screen.
 #include <kern.h>
-#include <errno.h>
 #include <stdio.h>
 
 #define MARKS       8u
@@ -16,15 +15,9 @@
 
 int main(void)
 {
-    int logger = ProcSpawn("tracelogger", LOGGER_PRIO, 0);
-    if (logger < 0) {
-        printf("livemark: no tracelogger\n");
+    int logger = TraceSpawnLogger("livemark", LOGGER_PRIO);
+    if (logger < 0)
         return 1;
-    }
-    if (TraceStartWithLogger() < 0) {
-        printf("livemark: cannot start tracing: errno %d\n", errno);
-        return 1;
-    }
     for (unsigned i = 1; i <= MARKS; i++) {
         ThreadSleep((uint64_t)MARK_GAP_MS * 1000000u);
         printf("livemark: mark %u\n", i);
@@ -33,9 +26,7 @@ int main(void)
             ;
     }
     ThreadSleep(500u * 1000000u);   // the last mark's frame closes before the trace ends
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    int st;
-    ProcWait(logger, &st);
+    int status = TraceStopLogger(logger);
     printf("livemark: %u marks, done\n", MARKS);
-    return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
+    return status;
 }

@@ -12,7 +12,6 @@
 // period. Below it, the logger gets the idle time (the application uses ~0.3 % of the CPU
 // here) and the ring (BOARD_TRACE_BUFS buffers) holds what it has not sent yet.
 #include <kern.h>
-#include <errno.h>
 #include <stdio.h>
 
 #define PERIOD_US   1000u
@@ -21,15 +20,9 @@
 
 int main(void)
 {
-    int logger = ProcSpawn("tracelogger", LOGGER_PRIO, 0);
-    if (logger < 0) {
-        printf("period: no tracelogger\n");
+    int logger = TraceSpawnLogger("period", LOGGER_PRIO);
+    if (logger < 0)
         return 1;
-    }
-    if (TraceStartWithLogger() < 0) {
-        printf("period: cannot start tracing: errno %d\n", errno);
-        return 1;
-    }
     int chid = ChannelCreate(0);
     int timer = TimerCreate(ConnectAttach(0, chid), 1, 0);
     TimerSettime(timer, PERIOD_US, PERIOD_US);
@@ -56,8 +49,5 @@ int main(void)
            "shortest %lu us\n",
            PERIODS, PERIOD_US, (unsigned long)(max / 1000u), (unsigned long)(sum / PERIODS / 1000u),
            late, 2u * PERIOD_US, (unsigned long)(min / 1000u));
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    int st;
-    ProcWait(logger, &st);
-    return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
+    return TraceStopLogger(logger);
 }
