@@ -29,6 +29,7 @@
 //       ticks' (one a tick period of the run) must stay under ROUNDS / 8, where a CondWait or a
 //       waking CondSignal going exclusive adds about 2 a round.
 #include "st_pi.h"
+#include "st_run.h"
 #include "st_msg.h"
 #include <kern.h>
 #include <errno.h>
@@ -537,11 +538,5 @@ int st_pi_tests(uint32_t ncpu, uint8_t *stacks, uint32_t stack_size)
     }
     bool (*const tests[])(void) = { test_pingpong, test_inversion, test_chains,
                                     test_producer_consumer };
-    int fails = 0;
-    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        uint64_t t0 = ClockTime();
-        fails += !tests[i]();
-        printf("# test %u took %lu ms\n", 14u + i, (unsigned long)((ClockTime() - t0) / 1000000u));
-    }
-    return fails;
+    return st_run_timed(tests, sizeof(tests) / sizeof(tests[0]), 14u);
 }

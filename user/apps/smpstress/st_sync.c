@@ -16,6 +16,7 @@
 //      without end is killed mid-wait KILLS_SYNC times: each kill is reported by ProcWait as
 //      KSIG_KILL (smpstress's test 4 then checks that no thread is left behind).
 #include "st_sync.h"
+#include "st_run.h"
 #include "st_kill.h"
 #include <kern.h>
 #include <errno.h>
@@ -255,11 +256,5 @@ int st_sync_tests(uint32_t ncpu)
 {
     ss_ncpu = ncpu > SS_MAXCPU ? SS_MAXCPU : ncpu;
     bool (*const tests[])(void) = { test_own_objects, test_one_mutex, test_one_sem, test_kills };
-    int fails = 0;
-    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        uint64_t t0 = ClockTime();
-        fails += !tests[i]();
-        printf("# test %u took %lu ms\n", 5u + i, (unsigned long)((ClockTime() - t0) / 1000000u));
-    }
-    return fails;
+    return st_run_timed(tests, sizeof(tests) / sizeof(tests[0]), 5u);
 }
