@@ -35,6 +35,9 @@ APP_DEFAULT_PRIO := 10
 # each thread's stack is then two pages or more (kern.h KSTACK), and a program with many
 # threads needs a larger slot.
 paged_guard = $(if $(filter 4096,$(KSTACK_GUARD)),$(2),$(1))
+# smp_only IMAGES: an app.mk's IMAGES for a board with several CPUs (BOARD_MAX_CPUS in its
+# board.mk), none on a board with one: `IMAGES += $(call smp_only,<image>)`.
+smp_only = $(if $(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),$(1))
 APP_MKS  := $(sort $(wildcard user/apps/*/app.mk)) tracelogger/app.mk
 ALL_APPS ?=
 IMAGES   ?=

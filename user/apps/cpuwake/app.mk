@@ -7,7 +7,5 @@ EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk): appinit starts it under a
 # capture (as make run APPS=cpuwake).
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES        += cpuwaketest
-endif
+IMAGES        += $(call smp_only,cpuwaketest)
 cpuwaketest_APPS := appinit cpuwake tracelogger

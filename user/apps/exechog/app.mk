@@ -5,7 +5,5 @@
 PRIO := 30
 EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES        += exechogtest
-endif
+IMAGES        += $(call smp_only,exechogtest)
 exechogtest_APPS := appinit exechog tracelogger

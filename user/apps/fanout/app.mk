@@ -9,8 +9,6 @@ EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk) that run dtrace: the images of
 # make run APPS=fanout (appinit, fanout, the tracelogger) and of make dtrace APPS=fanout (the
 # board's dtrace starting appinit).
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,fanoutrun fanoutd)
-endif
+IMAGES          += $(call smp_only,$(if $(filter dtrace,$(BOARD_NO_IMAGES)),,fanoutrun fanoutd))
 fanoutrun_APPS := appinit fanout tracelogger
 fanoutd_APPS   := dtrace appinit fanout tracelogger

@@ -5,7 +5,5 @@
 PRIO := 20
 EXTRA := user/lib/cpus.c   # the CPU count and the binding that wraps (cpus.h)
 
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES        += msgpipetest
-endif
+IMAGES        += $(call smp_only,msgpipetest)
 msgpipetest_APPS := appinit msgpipe tracelogger

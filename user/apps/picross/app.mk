@@ -5,7 +5,5 @@
 PRIO  := 40
 
 # Its image: under appinit, captured by the tracelogger; only on boards with several CPUs.
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES        += picross
-endif
+IMAGES        += $(call smp_only,picross)
 picross_APPS  := appinit picross tracelogger

@@ -11,15 +11,11 @@ RAM   := $(call paged_guard,0x20000,0x80000)
 # stacks' room.
 URING := 64
 
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES        += smpstress
-endif
+IMAGES        += $(call smp_only,smpstress)
 smpstress_APPS := smpstress st_peer st_drv
 
 # The same under dtrace, traced, for its cross-CPU wake-ups live and over their capture
 # (test/qemu/test_states_cpus.sh): dtrace -c appinit, which starts the tracelogger and then
 # smpstress with the part the command line names (as make dtrace APPS=smpstress).
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,smpstressd)
-endif
+IMAGES          += $(call smp_only,$(if $(filter dtrace,$(BOARD_NO_IMAGES)),,smpstressd))
 smpstressd_APPS := dtrace appinit smpstress st_peer st_drv tracelogger

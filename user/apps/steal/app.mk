@@ -11,7 +11,5 @@ RAM  := $(call paged_guard,,0x20000)
 
 # Only on boards with several CPUs (BOARD_MAX_CPUS in board.mk): the test's image, steal under
 # dtrace and appinit, captured by the tracelogger.
-ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
-IMAGES         += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,stealtest)
-endif
+IMAGES         += $(call smp_only,$(if $(filter dtrace,$(BOARD_NO_IMAGES)),,stealtest))
 stealtest_APPS := dtrace appinit steal tracelogger

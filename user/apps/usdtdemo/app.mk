@@ -7,5 +7,5 @@ usdt_APPS  := dtrace appinit usdtdemo tracelogger
 # On a board with several CPUs, pidsmp: appinit starts usdtdemo (a thread calling step_plain
 # on each CPU, "usdtdemo smp") and then dtrace, whose pid probes are placed and taken off
 # while those threads run (test/qemu/test_pid_smp.sh).
-IMAGES     += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,$(if $(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),pidsmp))
+IMAGES     += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,$(call smp_only,pidsmp))
 pidsmp_APPS := appinit usdtdemo dtrace
