@@ -153,15 +153,20 @@ static void send_stop(int coid)
         ThreadSleep(1000000ull);
 }
 
+// The logger's and the hog's wait for work: the next pulse on chid, 0 once it is CODE_STOP (or
+// the receive failed: the thread ends either way).
+static int next_work(int chid)
+{
+    struct kpulse p;
+    return MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code != CODE_STOP;
+}
+
 // The logger: a line per report, formatted while holding `report` (the low-priority holder).
 static int logger(void *arg)
 {
     (void)arg;
     on_cpu0();
-    for (;;) {
-        struct kpulse p;
-        if (MsgReceive(logger_chid, &p, sizeof(p), NULL) != 0 || p.code == CODE_STOP)
-            return 0;
+    while (next_work(logger_chid)) {
         SemWait(report_sem);
         // The hog (at the pulse's 20) preempts us while we hold `stats` too: the filter's next
         // sample then blocks on the mutex, we inherit its 30, copy and unlock (the inversion a
@@ -176,6 +181,7 @@ static int logger(void *arg)
         reports++;
         SemPost(report_sem);
     }
+    return 0;
 }
 
 // The supervisor: audits the statistics every AUDIT_MS under `report`, timing its wait.
@@ -209,12 +215,9 @@ static int hog(void *arg)
 {
     (void)arg;
     on_cpu0();
-    for (;;) {
-        struct kpulse p;
-        if (MsgReceive(hog_chid, &p, sizeof(p), NULL) != 0 || p.code == CODE_STOP)
-            return 0;
+    while (next_work(hog_chid))
         spin_us(HOG_BURST_US);
-    }
+    return 0;
 }
 
 // A stand-in for the converter: a triangle wave with a little noise from the clock.
