@@ -90,6 +90,17 @@ static int worker(void *arg)
     return 0;
 }
 
+// A phase's start: once its `threads` threads are ready (each spinning until `go`), the counter,
+// read just before they are let go.
+static uint64_t phase_start(uint32_t threads)
+{
+    while (ready_n < threads)
+        ThreadSleep(1000000);
+    uint64_t t0 = ClockCycles();
+    go = 1;
+    return t0;
+}
+
 // One phase: every CPU's worker makes CALLS null calls at once; cycles from the start to the
 // last worker's end. The main thread waits on CPU 0's worker's CPU, blocked in ThreadJoin.
 static uint64_t phase(uint32_t n, uint32_t kind)
@@ -100,10 +111,7 @@ static uint64_t phase(uint32_t n, uint32_t kind)
     go = 0;
     for (uint32_t k = 0; k < n; k++)
         tids[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], sizeof(stacks[0]), 50, 0);
-    while (ready_n < n)
-        ThreadSleep(1000000);
-    uint64_t t0 = ClockCycles(), last = t0;
-    go = 1;
+    uint64_t t0 = phase_start(n), last = t0;
     for (uint32_t k = 0; k < n; k++) {
         ThreadJoin(tids[k], NULL);
         if (end_cycles[k] > last)
@@ -289,10 +297,7 @@ uint64_t pairs_phase_of(uint32_t n, int (*server)(void *), int server_prio,
         cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k],
                              sizeof(stacks[0]), client_prio, 0);
     }
-    while (ready_n < n)
-        ThreadSleep(1000000);
-    uint64_t t0 = ClockCycles(), last = t0;
-    go = 1;
+    uint64_t t0 = phase_start(n), last = t0;
     for (uint32_t k = 0; k < n; k++) {
         ThreadJoin(cl[k], NULL);
         ThreadJoin(sv[k], NULL);
@@ -351,10 +356,7 @@ static uint64_t sync_phase(uint32_t n)
                                         side ? stacks[MAXW - 1 - k] : stacks[k],
                                         sizeof(stacks[0]), 60, 0);
     }
-    while (ready_n < 2 * n)
-        ThreadSleep(1000000);
-    uint64_t t0 = ClockCycles(), last = t0;
-    go = 1;
+    uint64_t t0 = phase_start(2 * n), last = t0;
     for (uint32_t k = 0; k < n; k++) {
         ThreadJoin(tid[k][0], NULL);
         ThreadJoin(tid[k][1], NULL);
