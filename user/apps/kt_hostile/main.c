@@ -51,6 +51,20 @@ static int my_prio(void)
     return -1;
 }
 
+int drain_pulses(int chid, uint64_t timeout_ns, int code, int value, int *matched)
+{
+    struct kpulse p;
+    int n = 0;
+    *matched = 0;
+    for (;;) {
+        TimerTimeout(timeout_ns);
+        if (MsgReceive(chid, &p, sizeof(p), NULL) != 0)
+            return n;
+        n++;
+        *matched += p.code == code && (value == -1 || p.value == value);
+    }
+}
+
 // Runs attack `mode` in its own process at priority `prio` and checks its end: exit status 0
 // (the attacker saw every refusal it expected), or killed by signal `sig` when sig != 0.
 int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what)
@@ -115,16 +129,7 @@ static void attack_pulse_flood(void)
     int id = InterruptAttachEvent(HOSTILE_IRQ, coid, 9);
     run_attack(ATK_PULSE_FLOOD, (uint32_t)srv_chid, 10, 0, "pulse flood on a channel it does not own");
     InterruptTrigger(HOSTILE_IRQ);
-    struct kpulse p;
-    int n = 0, irq_seen = 0;
-    for (;;) {
-        TimerTimeout(2000000u);
-        if (MsgReceive(srv_chid, &p, sizeof(p), NULL) != 0)
-            break;
-        n++;
-        if (p.code == 9 && p.value == HOSTILE_IRQ)
-            irq_seen++;
-    }
+    int irq_seen = 0, n = drain_pulses(srv_chid, 2000000u, 9, HOSTILE_IRQ, &irq_seen);
     tap_check(irq_seen == 1, "the interrupt's pulse was delivered after the flood (%d pulses queued)",
           n);
     tap_check(n <= HOSTILE_PULSES_PER_PROC + 1, "one sender queued at most %d pulses (%d)",

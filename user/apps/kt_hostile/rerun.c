@@ -170,15 +170,7 @@ static void attack_pulse_chan_fill(void)
     int coq = ConnectAttach(0, chq);
     errno = 0;
     int r = MsgSendPulse(coq, 10, 8, 0), e = errno;
-    struct kpulse p;
-    int n = 0, mine = 0;
-    for (;;) {
-        TimerTimeout(1000000u);
-        if (MsgReceive(chq, &p, sizeof(p), NULL) != 0)
-            break;
-        n++;
-        mine += p.code == 8;
-    }
+    int mine = 0, n = drain_pulses(chq, 1000000u, 8, -1, &mine);
     tap_check(r == 0 && mine == 1, "after unprivileged processes filled a privileged process's "
           "channel and ended, it still queues its own pulse there (%d, errno %d; %d queued)",
           r, e, n);
