@@ -15,6 +15,7 @@
 // test/qemu/test_console_cpus.sh: every DebugWrite line of every CPU exactly once, whole,
 // with its process's prefix, and main's printf lines.
 #include "st_console.h"
+#include "st_gang.h"
 #include "st_msg.h"
 #include <kern.h>
 #include <trace/kev_digits.h>
@@ -25,27 +26,24 @@
 #define CON_PAYLOAD "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ"
 
 struct con_worker {
-    int tid;
-    uint32_t cpu, bad;
+    struct st_gang_thread g;    // (first: st_gang.h)
+    uint32_t bad;
     volatile uint32_t done;
 };
 
 static struct con_worker cworkers[CON_MAXCPU];
-static volatile uint32_t con_ready, con_go;
+static struct st_gang con_gang;
 
 static int con_worker_main(void *arg)
 {
     struct con_worker *w = arg;
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << w->cpu));
-    __atomic_add_fetch(&con_ready, 1u, __ATOMIC_SEQ_CST);
-    while (!con_go)
-        ;                       // (spins on its own CPU: the writes start together)
+    st_gang_wait(&con_gang, &w->g);
     char line[96];
     for (uint32_t i = 0; i < CON_LINES; i++) {
         unsigned n = 0;
         memcpy(line, "st_con cpu=", 11);
         n = 11;
-        n += kev_put_dec(line + n, w->cpu);
+        n += kev_put_dec(line + n, w->g.cpu);
         memcpy(line + n, " line=", 6);
         n += 6;
         n += kev_put_dec(line + n, i);
@@ -63,21 +61,10 @@ bool console_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_s
                   bool virtual_time)
 {
     uint32_t n = ncpu > CON_MAXCPU ? CON_MAXCPU : ncpu;
-    con_ready = con_go = 0;
-    uint32_t started = 0;
-    for (uint32_t c = 1; c < n; c++) {
-        struct con_worker *w = &cworkers[c];
-        *w = (struct con_worker){ .cpu = c };
-        w->tid = ThreadCreate(con_worker_main, w, (uint8_t *)stacks + (c - 1) * stack_size,
-                              stack_size, 50, 0);
-        started += w->tid > 0;
-    }
-    while (con_ready < started)
-        ThreadSleep(100000);
-    uint32_t t0 = 0, t1 = 0;
-    SysInfo(KSYSINFO_TICKS, &t0);
-    uint32_t e0 = exclusive_entries();
-    con_go = 1;
+    uint32_t started = st_gang_start(&con_gang, n, con_worker_main, cworkers, sizeof(cworkers[0]),
+                                     stacks, stack_size);
+    uint32_t t0 = 0, t1 = 0, e0 = 0;
+    st_gang_go(&con_gang, &t0, &e0);
     for (uint32_t c = 1; c < n; c++)
         while (!cworkers[c].done)
             ThreadSleep(200000);
@@ -86,7 +73,7 @@ bool console_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_s
     uint32_t bad = 0, finished = 0;
     for (uint32_t c = 1; c < n; c++) {
         struct con_worker *w = &cworkers[c];
-        finished += w->tid > 0 && ThreadJoin(w->tid, NULL) == 0;
+        finished += w->g.tid > 0 && ThreadJoin(w->g.tid, NULL) == 0;
         bad += w->bad;
     }
     uint32_t ticks = t1 - t0, entries = e1 - e0;

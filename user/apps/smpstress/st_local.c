@@ -15,6 +15,7 @@
 // and end take: with the calls exclusive it would grow by seven a round on every CPU, with the
 // sleeps alone exclusive by one a sleep, with the inserts alone by one a round: each path's
 // own shared side is what the count checks.
+#include "st_gang.h"
 #include "st_local.h"
 #include "st_msg.h"
 #include <kern.h>
@@ -28,14 +29,13 @@
 #define LOCAL_EVENT_CODE 419u     // the user event each round inserts (a = CPU, b = round)
 
 struct local_worker {
-    volatile int tid;           // what ThreadCreate returned (written before `go`)
-    uint32_t cpu;
+    struct st_gang_thread g;    // (first: st_gang.h)
     uint32_t bad_self, bad_proc, bad_cycles, bad_time, bad_sleep, bad_insert;
     volatile uint32_t done;
 };
 
 static struct local_worker workers[LOCAL_MAXCPU];
-static volatile uint32_t local_ready, local_go;
+static struct st_gang local_gang;
 static int local_pid;
 static uint32_t local_hz;
 
@@ -47,12 +47,9 @@ static uint64_t cntvct_ns(uint64_t c)
 static int local_worker_main(void *arg)
 {
     struct local_worker *w = arg;
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << w->cpu));
-    __atomic_add_fetch(&local_ready, 1u, __ATOMIC_SEQ_CST);
-    while (!local_go)
-        ;                       // (spins on its own CPU: the rounds start together)
+    st_gang_wait(&local_gang, &w->g);
     for (uint32_t i = 0; i < LOCAL_ROUNDS; i++) {
-        w->bad_self += ThreadSelf() != w->tid;
+        w->bad_self += ThreadSelf() != w->g.tid;
         w->bad_proc += ProcSelf() != local_pid;
         uint64_t c0 = board_cntvct();
         uint64_t cyc = ClockCycles();
@@ -66,7 +63,7 @@ static int local_worker_main(void *arg)
         KCALL0(KC_Null);
         // the kernel's insert itself (TraceEvent puts a 2-word event in the process's ring
         // when it can; the kernel's call is what C, string and QNX inserts make)
-        w->bad_insert += KCALL4(KC_TraceEvent, KTRACE_INSERTSUSEREVENT, LOCAL_EVENT_CODE, w->cpu,
+        w->bad_insert += KCALL4(KC_TraceEvent, KTRACE_INSERTSUSEREVENT, LOCAL_EVENT_CODE, w->g.cpu,
                                 i) != 0;
         if (i % LOCAL_SLEEP_EVERY == 0) {
             uint64_t s0 = cntvct_ns(board_cntvct());
@@ -84,21 +81,10 @@ bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_siz
     uint32_t n = ncpu > LOCAL_MAXCPU ? LOCAL_MAXCPU : ncpu;
     local_pid = ProcSelf();
     local_hz = ClockCyclesPerSec();
-    local_ready = local_go = 0;
-    uint32_t started = 0;
-    for (uint32_t c = 1; c < n; c++) {
-        struct local_worker *w = &workers[c];
-        *w = (struct local_worker){ .cpu = c };
-        w->tid = ThreadCreate(local_worker_main, w, (uint8_t *)stacks + (c - 1) * stack_size,
-                              stack_size, 50, 0);
-        started += w->tid > 0;
-    }
-    while (local_ready < started)
-        ThreadSleep(100000);
-    uint32_t t0 = 0, t1 = 0;
-    SysInfo(KSYSINFO_TICKS, &t0);
-    uint32_t e0 = exclusive_entries();
-    local_go = 1;
+    uint32_t started = st_gang_start(&local_gang, n, local_worker_main, workers,
+                                     sizeof(workers[0]), stacks, stack_size);
+    uint32_t t0 = 0, t1 = 0, e0 = 0;
+    st_gang_go(&local_gang, &t0, &e0);
     uint32_t bad = 0, finished = 0, sleeps = 0;
     for (uint32_t c = 1; c < n; c++) {
         while (!workers[c].done) {
@@ -110,7 +96,7 @@ bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_siz
     SysInfo(KSYSINFO_TICKS, &t1);
     for (uint32_t c = 1; c < n; c++) {
         struct local_worker *w = &workers[c];
-        finished += w->tid > 0 && ThreadJoin(w->tid, NULL) == 0;
+        finished += w->g.tid > 0 && ThreadJoin(w->g.tid, NULL) == 0;
         uint32_t wbad = w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep +
                         w->bad_insert;
         bad += wbad;
