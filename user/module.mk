@@ -107,6 +107,10 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
+# The board's make files a program's header and link depend on: its board.mk and user.mk, and
+# the boards/common/ fragments they include.
+BOARD_MKS := boards/$(BOARD)/board.mk $(wildcard boards/$(BOARD)/user.mk) \
+             $(filter boards/common/%.mk,$(MAKEFILE_LIST))
 # A picolibc program's linker script: picolibc's with the GNU build id kept
 # (ldscripts/app-picolibc.ld), on ARM with the unwind tables too (app-exidx.ld: the
 # architecture's arch.mk sets APP_PICOLIBC_LD, a board's user.mk may set it per program).
@@ -197,7 +201,7 @@ $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %
 	$$(Q)$$(CC) $$(filter-out $$($(1)_UCFLAGS_OUT),$$(UCFLAGS)) -I$$($(1)_DIR) -c $$< -o $$@
 
 $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DIR)/app.mk) \
-                         boards/$(BOARD)/board.mk $$(wildcard boards/$(BOARD)/user.mk)
+                         $(BOARD_MKS)
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC) $$(UCFLAGS) -DAPP_NAME='"$(1)"' -DAPP_FLAGS='($$(or $$($(1)_FLAGS),0))' \
 	    -DAPP_PRIO=$$(or $$($(1)_PRIO),$(APP_DEFAULT_PRIO)) \
@@ -232,8 +236,7 @@ define APP_link
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(1)_$(2)_STACKSZ = $$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT))
 $(1)_$(2)_STACKTOP = $$(call hexsum,$$($(1)_$(2)_RAM) + $$($(1)_$(2)_STACKSZ))
-$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
-                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk) \
+$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) $(BOARD_MKS) $$(wildcard $$($(2)_DIR)/app.mk) \
                    $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
