@@ -5,6 +5,7 @@
 // to th.since, in the state th.state.
 #include <kevhost/kx_task.h>
 #include <kevhost/kx_ids.h>
+#include <kevhost/tool_grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,14 +114,9 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
         k->lost++;
         return;
     }
-    if (k->ninst == k->inst_cap) {
-        size_t cap = k->inst_cap ? 2 * k->inst_cap : 256;
-        struct kx_inst *n = realloc(k->inst, cap * sizeof(*n));
-        if (!n) {
-            k->lost++;
-            return;
-        }
-        k->inst = n, k->inst_cap = cap;
+    if (tool_grow(&k->inst, &k->inst_cap, k->ninst + 1, sizeof(*k->inst), 256)) {
+        k->lost++;
+        return;
     }
     struct kx_inst *i = &k->inst[k->ninst++];
     memset(i, 0, sizeof(*i));
