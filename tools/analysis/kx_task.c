@@ -414,20 +414,18 @@ const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th)
     return k && valid(th) && k->th[th].task ? &k->task[k->th[th].task - 1] : NULL;
 }
 
-// The instances are in id order (released in order; forgetting keeps the order).
+static int by_id(const void *key, const void *elt)
+{
+    uint64_t id = *(const uint64_t *)key, at = ((const struct kx_inst *)elt)->id;
+    return id < at ? -1 : id > at;
+}
+
+// The instances are in id order, each id once (released in order; forgetting keeps the order).
 const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id)
 {
-    if (!k || !id)
+    if (!k || !id || !k->ninst)
         return NULL;
-    size_t lo = 0, hi = k->ninst;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k->inst[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < k->ninst && k->inst[lo].id == id ? &k->inst[lo] : NULL;
+    return bsearch(&id, k->inst, k->ninst, sizeof(*k->inst), by_id);
 }
 
 void kx_tasks_forget(struct kx_tasks *k)
