@@ -19,23 +19,24 @@
 set -u
 . "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1 max=${2:-4} status=0
+# flood_insns N ARGS TAG: tflood's figures with N writers on N CPUs, exact mode, its options
+# ARGS after the flood's own (the figures named ..._TAGNcpu); a run without them: its last
+# lines to standard error, status 1.
+flood_insns() {
+    local out
+    out=$(QEMU_SMP=$1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
+          QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$1 -A smpbench=1$2" \
+          con_run_text "$b/tflood.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep -E "^BENCH smp_user_(event_insns|exclusive_entries_per_100k_events|shared_calls_per_100k_events)_$3$1cpu "; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    fi
+}
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
-    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
-          QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$n -A smpbench=1" \
-          con_run_text "$b/tflood.elf" 2>&1)
-    if ! printf '%s\n' "$out" | grep -E "^BENCH smp_user_(event_insns|exclusive_entries_per_100k_events|shared_calls_per_100k_events)_${n}cpu "; then
-        printf '%s\n' "$out" | tail -5 >&2
-        status=1
-    fi
+    flood_insns "$n" "" ""
     # the same with the kernel stamping the events at the drain (tflood -A kstamp=1)
-    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
-          QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$n -A smpbench=1 -A kstamp=1" \
-          con_run_text "$b/tflood.elf" 2>&1)
-    if ! printf '%s\n' "$out" | grep -E "^BENCH smp_user_(event_insns|exclusive_entries_per_100k_events|shared_calls_per_100k_events)_kstamp_${n}cpu "; then
-        printf '%s\n' "$out" | tail -5 >&2
-        status=1
-    fi
+    flood_insns "$n" " -A kstamp=1" kstamp_
 done
 # Events per second of 1, 2, 4 writers together, on the host's clock (QEMU_ICOUNT=none: the
 # virtual CPUs run at once, a host thread each), only as many CPUs as the host has cores (more

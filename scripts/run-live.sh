@@ -99,6 +99,18 @@ stop() {
     rm -f "$fifo"
     [ -n "$sockdir" ] && rm -rf "$sockdir"
 }
+# announced PID LOG SCRIPT: what the server PID, just started, says in LOG (the sed SCRIPT
+# prints it: its port, its address), waited for up to 2 s while it runs; nothing when it ended
+# or said nothing by then.
+announced() {
+    local said=
+    for _ in $(seq 40); do
+        said=$(sed -n "$3" "$2")
+        [ -n "$said" ] || ! kill -0 "$1" 2>/dev/null && break
+        sleep 0.05
+    done
+    printf '%s' "$said"
+}
 wpid=
 trap 'stop; [ -n "$wpid" ] && kill "$wpid"; exit 130' INT TERM
 # The LTTng live server, following the file kevtop writes (created empty first, so that it
@@ -109,12 +121,8 @@ if [ -n "$klive" ]; then
     for p in ${LIVE_PORT:-5344 0}; do
         "$klive" -f -w 5 -p "$p" "$trace" 2>"$out/kevlive.log" &
         kpid=$!
-        port=
-        for _ in $(seq 40); do
-            port=$(sed -n 's/^kevlive: serving LTTng live viewers on 127.0.0.1 port \([0-9]*\)$/\1/p' "$out/kevlive.log")
-            [ -n "$port" ] || ! kill -0 "$kpid" 2>/dev/null && break
-            sleep 0.05
-        done
+        port=$(announced "$kpid" "$out/kevlive.log" \
+               's/^kevlive: serving LTTng live viewers on 127.0.0.1 port \([0-9]*\)$/\1/p')
         [ -n "$port" ] && break
         kpid=
     done
@@ -128,12 +136,7 @@ if [ -n "$kweb" ]; then
     [ -n "$klive" ] || : >"$trace"
     "$kweb" -p "${LIVE_WEB_PORT:-8344}" "$trace" 2>"$out/kevweb.log" &
     wpid=$!
-    url=
-    for _ in $(seq 40); do
-        url=$(sed -n 's|^kevweb: the live view is at \(http://.*\)$|\1|p' "$out/kevweb.log")
-        [ -n "$url" ] || ! kill -0 "$wpid" 2>/dev/null && break
-        sleep 0.05
-    done
+    url=$(announced "$wpid" "$out/kevweb.log" 's|^kevweb: the live view is at \(http://.*\)$|\1|p')
     if [ -n "$url" ]; then
         echo "live: the web view is at $url"
     else

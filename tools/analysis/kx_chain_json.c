@@ -53,11 +53,9 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
 void kx_chain_json(const struct kx_stats *s, FILE *f)
 {
     const struct kx_chains *c = s->chains;
-    if (!c) {
-        fputs(",\n\"chains\":null", f);
+    if (!kx_json_member(f, "chains", c != NULL))
         return;
-    }
-    fputs(",\n\"chains\":{\"waiters\":[", f);
+    fputs("{\"waiters\":[", f);
     int first = 1;
     for (unsigned i = 0; i < s->m.nth; i++) {
         const struct kx_cwaiter *x = c->waiter[i];

@@ -277,6 +277,14 @@ static void users(const struct kx_stats *s, FILE *f)
     fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);
 }
 
+int kx_json_member(FILE *f, const char *key, int present)
+{
+    fprintf(f, ",\n\"%s\":", key);
+    if (!present)
+        fputs("null", f);
+    return present;
+}
+
 void kx_stats_json(const struct kx_stats *s, FILE *f)
 {
     const struct kev_reader *r = s->r;

@@ -5,6 +5,7 @@
 // to th.since, in the state th.state.
 #include <kevhost/kx_task.h>
 #include <kevhost/kx_ids.h>
+#include <kevhost/tool_grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,14 +114,9 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
         k->lost++;
         return;
     }
-    if (k->ninst == k->inst_cap) {
-        size_t cap = k->inst_cap ? 2 * k->inst_cap : 256;
-        struct kx_inst *n = realloc(k->inst, cap * sizeof(*n));
-        if (!n) {
-            k->lost++;
-            return;
-        }
-        k->inst = n, k->inst_cap = cap;
+    if (tool_grow(&k->inst, &k->inst_cap, k->ninst + 1, sizeof(*k->inst), 256)) {
+        k->lost++;
+        return;
     }
     struct kx_inst *i = &k->inst[k->ninst++];
     memset(i, 0, sizeof(*i));
@@ -418,20 +414,18 @@ const struct kx_task *kx_tasks_of(const struct kx_tasks *k, int th)
     return k && valid(th) && k->th[th].task ? &k->task[k->th[th].task - 1] : NULL;
 }
 
-// The instances are in id order (released in order; forgetting keeps the order).
+static int by_id(const void *key, const void *elt)
+{
+    uint64_t id = *(const uint64_t *)key, at = ((const struct kx_inst *)elt)->id;
+    return id < at ? -1 : id > at;
+}
+
+// The instances are in id order, each id once (released in order; forgetting keeps the order).
 const struct kx_inst *kx_tasks_inst(const struct kx_tasks *k, uint64_t id)
 {
-    if (!k || !id)
+    if (!k || !id || !k->ninst)
         return NULL;
-    size_t lo = 0, hi = k->ninst;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k->inst[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < k->ninst && k->inst[lo].id == id ? &k->inst[lo] : NULL;
+    return bsearch(&id, k->inst, k->ninst, sizeof(*k->inst), by_id);
 }
 
 void kx_tasks_forget(struct kx_tasks *k)

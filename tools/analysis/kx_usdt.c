@@ -5,6 +5,7 @@
 // are kept signed or unsigned as the note says.
 #include <kevhost/kx_usdt.h>
 #include <kevhost/syms_usdt.h>
+#include <kevhost/tool_grow.h>
 #include <stdlib.h>
 #include <string.h>
 #include <kevhost/json_out.h>
@@ -19,7 +20,8 @@ struct probe {
 };
 
 static struct probe *probes;
-static unsigned nprobes, cap;
+static unsigned nprobes;
+static size_t cap;
 
 // The probe of firing f, added when new; NULL out of memory.
 static struct probe *probe_of(const struct syms_usdt_firing *f)
@@ -30,13 +32,8 @@ static struct probe *probe_of(const struct syms_usdt_firing *f)
                  : !p->name.probe[0] && p->site == f->site)
             return p;
     }
-    if (nprobes == cap) {
-        unsigned c = cap ? 2 * cap : 16;
-        struct probe *t = realloc(probes, c * sizeof(*t));
-        if (!t)
-            return NULL;
-        probes = t, cap = c;
-    }
+    if (tool_grow(&probes, &cap, nprobes + 1, sizeof(*probes), 16))
+        return NULL;
     struct probe *p = &probes[nprobes++];
     memset(p, 0, sizeof(*p));
     if (f->p)

@@ -6,6 +6,7 @@
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
 #include <kevhost/kx_wait.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/tool_grow.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -310,14 +311,9 @@ static void add_inversion(struct kw *k, const struct kw_wait *w)
 // Keeps the ended wait w for the grouping (kx_wait_groups.c).
 static void keep_done(struct kw *k, const struct kw_wait *w, uint64_t t1)
 {
-    if (k->ndone == k->done_cap) {
-        size_t cap = k->done_cap ? 2 * k->done_cap : 256;
-        struct kw_done *d = realloc(k->done, cap * sizeof(*d));
-        if (!d) {
-            k->done_lost++;
-            return;
-        }
-        k->done = d, k->done_cap = cap;
+    if (tool_grow(&k->done, &k->done_cap, k->ndone + 1, sizeof(*k->done), 256)) {
+        k->done_lost++;
+        return;
     }
     k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->prio, w->owner_prio,
                                             w->state, w->t0, t1 };

@@ -215,11 +215,9 @@ static void blocked_json(const struct kx_stats *s, FILE *f)
 void kx_wait_json(const struct kx_stats *s, FILE *f)
 {
     const struct kw *k = s->kw;
-    if (!k) {
-        fputs(",\n\"waits\":null", f);
+    if (!kx_json_member(f, "waits", k != NULL))
         return;
-    }
-    fprintf(f, ",\n\"waits\":{\"sync_events\":%s,\"prio_events\":%s",
+    fprintf(f, "{\"sync_events\":%s,\"prio_events\":%s",
             kw_has_sync_events(k) ? "true" : "false", kw_has_prio_events(k) ? "true" : "false");
     inversions_json(s, f);
     deadlocks_json(s, f);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Host capture and synthetic workload (see kev_capture.h).
 #include <kevhost/kev_capture.h>
+#include <kevhost/tool_grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +10,11 @@
 
 static void reserve(struct kcap *c, size_t n)
 {
-    if (c->cap - c->len >= n)
-        return;
-    size_t cap = c->cap ? c->cap : 1u << 16;
-    while (cap - c->len < n)
-        cap *= 2;
-    uint8_t *d = realloc(c->data, cap);
-    if (!d) {
-        fprintf(stderr, "kev_capture: out of memory (%zu bytes)\n", cap);
+    size_t failed = tool_grow(&c->data, &c->cap, c->len + n, 1, 1u << 16);
+    if (failed) {
+        fprintf(stderr, "kev_capture: out of memory (%zu bytes)\n", failed);
         exit(2);
     }
-    c->data = d;
-    c->cap = cap;
 }
 
 static const char *const procs[] = { "procnto", "init", "server", "client", "logger" };

@@ -8,6 +8,7 @@
 #include <kevhost/syms_usdt.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/tool_elf.h>
+#include <kevhost/tool_grow.h>
 #include <d/dusdt_note.h>
 #include <trace/kev_text.h>
 #include <fcntl.h>
@@ -18,7 +19,8 @@
 #include <unistd.h>
 
 static struct syms_usdt *sites;
-static unsigned nsites, capsites;
+static unsigned nsites;
+static size_t capsites;
 static unsigned read_serial;        // the lookup's serial the table was read for (0: none yet)
 
 // Each argument's size from the note's places ("-4@r0 4@[sp, #8]"): SIZE@ starts each,
@@ -44,13 +46,8 @@ static unsigned arg_sizes(const char *s, int8_t *size)
 
 static struct syms_usdt *add_site(void)
 {
-    if (nsites == capsites) {
-        unsigned cap = capsites ? 2 * capsites : 32;
-        struct syms_usdt *t = realloc(sites, cap * sizeof(*t));
-        if (!t)
-            return NULL;
-        sites = t, capsites = cap;
-    }
+    if (tool_grow(&sites, &capsites, nsites + 1, sizeof(*sites), 32))
+        return NULL;
     struct syms_usdt *u = &sites[nsites++];
     memset(u, 0, sizeof(*u));
     return u;

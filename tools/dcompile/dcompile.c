@@ -19,6 +19,7 @@
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <d/optval.h>
+#include <kevhost/dif_target.h>
 #include <kevhost/tool_file.h>
 #include <kevhost/tool_fbt.h>
 #include <kevhost/tool_usdt.h>
@@ -149,18 +150,9 @@ static char *target_program(const char *src, size_t len, const struct dcc_in *gi
     char err[256];
     if (text && arena && dcc_compile(&in, arena, arena_len, &co) == 0 &&
         dif_verify(co.obj, co.objlen, &o, err, sizeof(err)) == 0) {
-        for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++) {
-            const struct dif_probe *p = &o.probes[k];
-            if (!DPROBE_IS_PID(p->dp_id) || (uint32_t)(p->dp_period >> 32) != DPROBE_PID_TARGET)
-                continue;
-            const char *m = dif_str(&o, p->dp_mod);
-            unsigned seen = 0;
-            for (uint32_t j = 0; j < k && !seen; j++)   /* named by an earlier probe? */
-                seen = DPROBE_IS_PID(o.probes[j].dp_id) &&
-                       (uint32_t)(o.probes[j].dp_period >> 32) == DPROBE_PID_TARGET &&
-                       !strcmp(dif_str(&o, o.probes[j].dp_mod), m);
-            if (seen)
-                continue;
+        uint32_t k = 0;
+        const char *m;
+        while ((m = dif_target_next(&o, DPROBE_PID_TARGET, &k))) {
             size_t l = strlen(names);
             snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", m);
             if (!nmods++)

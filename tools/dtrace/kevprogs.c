@@ -8,6 +8,7 @@
 #include "kevtarget.h"
 #include <kevhost/tool_syms.h>
 #include <kevhost/tool_usdt.h>
+#include <kevhost/dif_target.h>
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <stdio.h>
@@ -69,17 +70,10 @@ int kevprogs_target(const char *capture, const void *obj, size_t len, uint32_t p
     unsigned nmods = 0;
     if (dif_verify(obj, len, &o, err, sizeof(err)) != 0)
         return 0;       // (the compile proper says what is wrong)
-    for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++) {
-        const struct dif_probe *p = &o.probes[k];
-        if (!DPROBE_IS_PID(p->dp_id) || (uint32_t)(p->dp_period >> 32) != placeholder)
-            continue;
-        const char *m = dif_str(&o, p->dp_mod);
-        unsigned j = 0;
-        while (j < nmods && strcmp(mods[j], m))
-            j++;
-        if (j == nmods && nmods < sizeof(mods) / sizeof(mods[0]))
-            mods[nmods++] = m;
-    }
+    uint32_t k = 0;
+    const char *m;
+    while (nmods < sizeof(mods) / sizeof(mods[0]) && (m = dif_target_next(&o, placeholder, &k)))
+        mods[nmods++] = m;
     if (!nmods) {
         int n = kev_capture_procs(capture, NULL, 0, target, list, sizeof(list));
         if (n >= 0)

@@ -119,18 +119,7 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     if (kev_open(&r, data, len) != 0)
         return -1;
     kev_set_user(&r, c);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STACK, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FAULT, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_ONCPU, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_USDT, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DPROG, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_DTIMER, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_REMAIN_CPU, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SURRENDER, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_SIGNAL_SEND, count);
-    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STEAL, count);
+    kev_on_class(&r, KEV_C_SYSTEM, count);  /* rstacks_count picks its events, as live */
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }

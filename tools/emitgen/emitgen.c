@@ -64,14 +64,20 @@ struct probe {
     unsigned nparams;
 };
 
+// name_add: name at the end of the list names (n of them, at most MAXARGS) unless it is there.
+static void name_add(char names[][MAXTOK], unsigned *n, const char *name)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (!strcmp(names[i], name))
+            return;
+    if (*n < MAXARGS)
+        snprintf(names[(*n)++], MAXTOK, "%s", name);
+}
+
 // param_add: name as a parameter of p's maker (once).
 static void param_add(struct probe *p, const char *name)
 {
-    for (unsigned i = 0; i < p->nparams; i++)
-        if (!strcmp(p->params[i], name))
-            return;
-    if (p->nparams < MAXARGS)
-        snprintf(p->params[p->nparams++], MAXTOK, "%s", name);
+    name_add(p->params, &p->nparams, name);
 }
 
 // split: "prov:mod:func:name" into its parts; 0 for a list or a pattern (not one probe).
@@ -176,11 +182,7 @@ struct site {
 
 static void site_add(struct site *sv, const char *name)
 {
-    for (unsigned i = 0; i < sv->n; i++)
-        if (!strcmp(sv->names[i], name))
-            return;
-    if (sv->n < MAXARGS)
-        snprintf(sv->names[sv->n++], MAXTOK, "%s", name);
+    name_add(sv->names, &sv->n, name);
 }
 
 // arg: one token of a D column as C, and the maker's parameter it names; 0 for a token that

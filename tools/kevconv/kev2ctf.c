@@ -27,6 +27,7 @@
 #include <kevhost/tool_syms.h>
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
+#include <kevhost/tool_grow.h>
 
 // ---- stream packets ----------------------------------------------------------------------------
 
@@ -65,18 +66,10 @@ struct conv {
 
 static void reserve(struct stream *s, size_t n)
 {
-    if (s->cap - s->len >= n)
-        return;
-    size_t cap = s->cap ? s->cap : 1u << 16;
-    while (cap - s->len < n)
-        cap *= 2;
-    uint8_t *b = realloc(s->buf, cap);
-    if (!b) {
+    if (tool_grow(&s->buf, &s->cap, s->len + n, 1, 1u << 16)) {
         fprintf(stderr, "kev2ctf: out of memory\n");
         exit(1);
     }
-    s->buf = b;
-    s->cap = cap;
 }
 
 // (CTF's byte order here is little-endian, declared in the metadata: a little-endian host

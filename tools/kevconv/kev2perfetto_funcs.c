@@ -7,6 +7,7 @@
 
 #include "kev2perfetto.h"
 #include <kevhost/tool_syms.h>
+#include <kevhost/tool_grow.h>
 
 // A CPU's track of kernel function slices, described before its first slice.
 static uint64_t cpu_track(struct conv *c, unsigned cpu)
@@ -33,14 +34,9 @@ void pf_func_keep(void *user, const struct kx_func_row *r)
     struct conv *c = user;
     if (r->t1)
         c->exit_paired = 1;
-    if (c->nrows == c->caprows) {
-        size_t cap = c->caprows ? 2 * c->caprows : 1024;
-        struct kx_func_row *t = realloc(c->rows, cap * sizeof(*t));
-        if (!t) {
-            c->oom = 1;
-            return;
-        }
-        c->rows = t, c->caprows = cap;
+    if (tool_grow(&c->rows, &c->caprows, c->nrows + 1, sizeof(*c->rows), 1024)) {
+        c->oom = 1;
+        return;
     }
     c->rows[c->nrows++] = *r;
 }

@@ -656,18 +656,29 @@ static void do_accept(struct lv_server *v)
     say(v, c, "connected");
 }
 
+// What a send or recv on a viewer's nonblocking socket came to, k its result: 1 go on (k bytes
+// moved, added to *done, or a signal came first), 0 the socket would block, -1 the viewer went
+// away (or its socket failed).
+static int moved(ssize_t k, size_t *done)
+{
+    if (k < 0 && errno == EINTR)
+        return 1;
+    if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return 0;
+    if (k <= 0)
+        return -1;
+    *done += (size_t)k;
+    return 1;
+}
+
 // Send what the reply still holds: 0, or -1 when the viewer went away.
 static int flush_out(struct client *c)
 {
     while (c->out_pos < c->out_len) {
-        ssize_t k = send(c->fd, c->out + c->out_pos, c->out_len - c->out_pos, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
-        if (k <= 0)
-            return -1;
-        c->out_pos += (size_t)k;
+        int go = moved(send(c->fd, c->out + c->out_pos, c->out_len - c->out_pos, MSG_NOSIGNAL),
+                       &c->out_pos);
+        if (go <= 0)
+            return go;
     }
     return 0;
 }
@@ -690,14 +701,9 @@ static int read_command(struct lv_server *v, struct client *c)
         }
         if (c->in_len == want)
             return 1;
-        ssize_t k = recv(c->fd, c->in + c->in_len, want - c->in_len, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
-        if (k <= 0)
-            return -1;
-        c->in_len += (size_t)k;
+        int go = moved(recv(c->fd, c->in + c->in_len, want - c->in_len, 0), &c->in_len);
+        if (go <= 0)
+            return go;
     }
 }
 

@@ -432,6 +432,14 @@ const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *
 extern const struct ks_table *const ks_tables[];
 extern const unsigned ks_ntables;
 
+// A virtual table's connection, as both modules (kev, kev_tables) make it: its columns declared
+// (sql: "CREATE TABLE x(...)", NULL when building it ran out of memory), then its state of
+// `size` bytes from SQLite's allocator, zeroed (it begins with the sqlite3_vtab). The state, or
+// NULL with *rc the error.
+void *ks_vtab_new(sqlite3 *db, const char *sql, size_t size, int *rc);
+// A cursor's state of `size` bytes from SQLite's allocator, zeroed; NULL when out of memory.
+void *ks_zalloc(size_t size);
+
 // Queue a record for the cursor of walk w (copied).
 void ks_push(struct ks_walk *w, const struct ks_rec *rec);
 // The cursor's sink user (for KS_SRC_MODEL sinks): the walk.

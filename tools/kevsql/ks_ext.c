@@ -398,15 +398,13 @@ static int kt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err)
 {
     (void)argc, (void)argv, (void)err;
-    int rc = sqlite3_declare_vtab(db, aux ? "CREATE TABLE x(table_name TEXT, name TEXT, "
-                                            "type TEXT, perfetto INTEGER)"
-                                          : "CREATE TABLE x(name TEXT, columns TEXT, doc TEXT)");
-    if (rc != SQLITE_OK)
-        return rc;
-    struct kt_vtab *v = sqlite3_malloc(sizeof(*v));
+    int rc;
+    struct kt_vtab *v = ks_vtab_new(db, aux ? "CREATE TABLE x(table_name TEXT, name TEXT, "
+                                              "type TEXT, perfetto INTEGER)"
+                                            : "CREATE TABLE x(name TEXT, columns TEXT, doc TEXT)",
+                                    sizeof(*v), &rc);
     if (!v)
-        return SQLITE_NOMEM;
-    memset(v, 0, sizeof(*v));
+        return rc;
     v->columns = aux != NULL;
     *out = &v->base;
     return SQLITE_OK;
@@ -421,10 +419,9 @@ static int kt_best(sqlite3_vtab *v, sqlite3_index_info *info)
 static int kt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 {
     (void)v;
-    struct kt_cursor *c = sqlite3_malloc(sizeof(*c));
+    struct kt_cursor *c = ks_zalloc(sizeof(*c));
     if (!c)
         return SQLITE_NOMEM;
-    memset(c, 0, sizeof(*c));
     *out = &c->base;
     return SQLITE_OK;
 }

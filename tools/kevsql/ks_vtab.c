@@ -98,6 +98,25 @@ struct ks_walk *ks_walk_of(void *user)
     return user;
 }
 
+void *ks_zalloc(size_t size)
+{
+    void *p = sqlite3_malloc64(size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *ks_vtab_new(sqlite3 *db, const char *sql, size_t size, int *rc)
+{
+    *rc = sql ? sqlite3_declare_vtab(db, sql) : SQLITE_NOMEM;
+    if (*rc != SQLITE_OK)
+        return NULL;
+    void *v = ks_zalloc(size);
+    if (!v)
+        *rc = SQLITE_NOMEM;
+    return v;
+}
+
 void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycles, int known)
 {
     if (known)
@@ -208,14 +227,11 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                             tab->param_col && (int)i == tab->param_col ? " HIDDEN" : "");
     sqlite3_str_appendall(s, ")");
     char *sql = sqlite3_str_finish(s);
-    int rc = sql ? sqlite3_declare_vtab(db, sql) : SQLITE_NOMEM;
+    int rc;
+    struct ks_vt *vt = ks_vtab_new(db, sql, sizeof(*vt), &rc);
     sqlite3_free(sql);
-    if (rc != SQLITE_OK)
-        return rc;
-    struct ks_vt *vt = sqlite3_malloc(sizeof(*vt));
     if (!vt)
-        return SQLITE_NOMEM;
-    memset(vt, 0, sizeof(*vt));
+        return rc;
     vt->tab = tab;
     vt->t = t;
     vt->db = db;
@@ -296,10 +312,9 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 
 static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 {
-    struct ks_cursor *c = sqlite3_malloc(sizeof(*c));
+    struct ks_cursor *c = ks_zalloc(sizeof(*c));
     if (!c)
         return SQLITE_NOMEM;
-    memset(c, 0, sizeof(*c));
     c->vt = (struct ks_vt *)v;
     *out = &c->base;
     return SQLITE_OK;

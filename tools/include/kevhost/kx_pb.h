@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kevhost/tool_grow.h>
 
 struct pb {
     uint8_t *p;
@@ -15,18 +16,10 @@ struct pb {
 
 static inline void pb_reserve(struct pb *b, size_t n)
 {
-    if (b->cap - b->len >= n)
-        return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < n)
-        cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) {
+    if (tool_grow(&b->p, &b->cap, b->len + n, 1, 4096)) {
         fprintf(stderr, "kev2perfetto: out of memory\n");
         exit(1);
     }
-    b->p = p;
-    b->cap = cap;
 }
 
 // v as a varint at out (room for 10 bytes): the bytes written.

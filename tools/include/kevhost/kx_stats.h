@@ -279,6 +279,9 @@ uint64_t kx_wait_threshold(const struct kx_stats *s, int th);
 // --wait-min's value: "250us", "1.5ms", "2s", "800ns" (a bare number: microseconds) into *ns;
 // -1 with the reason on stderr, prefixed with the tool's name, when not understood.
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);
+// A member of the JSON object that an analysis gives, after a comma: its key, then null when the
+// analysis did not run (present 0). Returns present: the caller then writes the member's value.
+int kx_json_member(FILE *f, const char *key, int present);
 // The "waits" member of the JSON object (kx_wait_json.c), after a comma.
 void kx_wait_json(const struct kx_stats *s, FILE *f);
 // ,"parts":[...]: thread th's time in [t0, t1) split by state (kw_split): each part's "state"
