@@ -471,6 +471,98 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
     return 0;
 }
 
+#ifdef DTRACE_CC_ARENA
+// script_read: the script file read into script_text and, under -C, preprocessed into
+// cpp_text; its text and *len, or NULL after saying why.
+static char *script_read(const char *script, size_t *len)
+{
+    FILE *f = fopen(script, "rb");
+    if (!f) {
+        fprintf(stderr, "dtrace: failed to open script %s\n", script);
+        return NULL;
+    }
+    *len = fread(script_text, 1, sizeof(script_text), f);
+    char c;
+    int more = fread(&c, 1, 1, f) == 1;
+    fclose(f);
+    if (more) {
+        fprintf(stderr, "dtrace: script %s is larger than %u bytes\n", script,
+                (unsigned)sizeof(script_text));
+        return NULL;
+    }
+    if (!use_cpp)
+        return script_text;
+    if (dcpp_run(&cpp, script_text, *len, cpp_text, sizeof(cpp_text)) != 0) {
+        fprintf(stderr, "dtrace: failed to preprocess script %s: %s\n", script, cpp.err);
+        return NULL;
+    }
+    *len = cpp.outlen;
+    return cpp_text;
+}
+
+// zdefs_append: under -Z or -x zdefs the text followed by the pragma, which the compiler reads
+// after the text, in the buffer not holding it; the text as it was without them; NULL when too
+// long, after saying so.
+static const char *zdefs_append(const char *text, size_t *len, char **xs, int nx)
+{
+    static const char zpragma[] = "\n#pragma D option zdefs\n";
+    int zdefs = 0;
+    for (int i = 0; i < nx; i++)
+        zdefs |= !strcmp(xs[i], "zdefs");
+    if (!zdefs)
+        return text;
+    char *into = text == script_text ? cpp_text : script_text;
+    if (*len + sizeof(zpragma) > sizeof(cpp_text)) {
+        fprintf(stderr, "dtrace: the program is too long\n");
+        return NULL;
+    }
+    memmove(into, text, *len);
+    memcpy(into + *len, zpragma, sizeof(zpragma));
+    *len += sizeof(zpragma) - 1;
+    return into;
+}
+
+// target_bind: the text with $target bound to the program named by -T, when the program
+// starts (d/dtarget.h), in the buffer not holding it; NULL after saying why it cannot be.
+static const char *target_bind(const char *text, size_t *len, const char *target,
+                               const char *script)
+{
+    char *bound = text == cpp_text ? script_text : cpp_text;
+    *len = d_target_text(text, *len, target, bound, sizeof(cpp_text));
+    if (!*len) {
+        fprintf(stderr, "dtrace: $target of %s: the program is too long or %s is no "
+                "program name\n", script ? script : "-n", target);
+        return NULL;
+    }
+    return bound;
+}
+
+// object_place: the compiled object co in PROG_MEM after its header, with the program's
+// pragmas and then the command line's options applied. The header is made apart (the options
+// it reads are in the arena), then the object moves down to follow it at the arena's start
+// (memmove: the two may overlap). 0, or -1 after saying why.
+static int object_place(const struct dcc_out *co, char **xs, int nx, int quiet,
+                        struct dobj_file_hdr **hp)
+{
+    static struct dobj_file_hdr hdr;
+    dobj_defaults(&hdr);
+    char why[128];
+    if (dobj_apply_options(&hdr, co, xs, nx, why, sizeof(why)) != 0) {
+        fprintf(stderr, "dtrace: %s\n", why);
+        return -1;
+    }
+    if (quiet)
+        hdr.quiet = 1;
+    hdr.objlen = (uint32_t)co->objlen;
+    struct dobj_file_hdr *h = (struct dobj_file_hdr *)PROG_MEM;
+    memmove(h + 1, co->obj, co->objlen);  // within the compiler's part: it produced it there
+    *h = hdr;
+    matched = co->nprobes;
+    *hp = h;
+    return 0;
+}
+#endif
+
 // compile: the D source from -s or -n, compiled here into PROG_MEM as a header and object like
 // dcompile's, with the program's pragmas and then the command line's options applied.
 static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
@@ -478,58 +570,14 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
 {
 #ifdef DTRACE_CC_ARENA
     size_t len;
-    if (script) {
-        FILE *f = fopen(script, "rb");
-        if (!f) {
-            fprintf(stderr, "dtrace: failed to open script %s\n", script);
-            return -1;
-        }
-        len = fread(script_text, 1, sizeof(script_text), f);
-        char c;
-        int more = fread(&c, 1, 1, f) == 1;
-        fclose(f);
-        if (more) {
-            fprintf(stderr, "dtrace: script %s is larger than %u bytes\n", script,
-                    (unsigned)sizeof(script_text));
-            return -1;
-        }
-        text = script_text;
-        if (use_cpp) {
-            if (dcpp_run(&cpp, script_text, len, cpp_text, sizeof(cpp_text)) != 0) {
-                fprintf(stderr, "dtrace: failed to preprocess script %s: %s\n", script, cpp.err);
-                return -1;
-            }
-            text = cpp_text;
-            len = cpp.outlen;
-        }
-    } else {
+    if (!script)
         len = strlen(text);
-    }
-    int zdefs = 0;  // -Z, -x zdefs: the compiler reads them as the pragma, after the text
-    for (int i = 0; i < nx; i++)
-        zdefs |= !strcmp(xs[i], "zdefs");
-    static const char zpragma[] = "\n#pragma D option zdefs\n";
-    if (zdefs) {
-        char *into = text == script_text ? cpp_text : script_text;
-        if (len + sizeof(zpragma) > sizeof(cpp_text)) {
-            fprintf(stderr, "dtrace: the program is too long\n");
-            return -1;
-        }
-        memmove(into, text, len);
-        memcpy(into + len, zpragma, sizeof(zpragma));
-        len += sizeof(zpragma) - 1;
-        text = into;
-    }
-    if (target && strstr(text, "$target")) { // bound when the program starts: d/dtarget.h
-        char *bound = text == cpp_text ? script_text : cpp_text; // the buffer not holding text
-        len = d_target_text(text, len, target, bound, sizeof(cpp_text));
-        if (!len) {
-            fprintf(stderr, "dtrace: $target of %s: the program is too long or %s is no "
-                    "program name\n", script ? script : "-n", target);
-            return -1;
-        }
-        text = bound;
-    }
+    else if (!(text = script_read(script, &len)))
+        return -1;
+    if (!(text = zdefs_append(text, &len, xs, nx)))
+        return -1;
+    if (target && strstr(text, "$target") && !(text = target_bind(text, &len, target, script)))
+        return -1;
     static struct dcc_out co;
     struct dcc_in in = { text, len, 0, 0, args, DTRACE_CC_STACK };
     if (dcc_compile(&in, cc_arena, cc_arena_len, &co) != 0) {
@@ -539,24 +587,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
             fprintf(stderr, "dtrace: invalid probe specifier %s: %s\n", text, co.err);
         return -1;
     }
-    // The header is made apart (the options it reads are in the arena), then the object
-    // moves down to follow it at the arena's start (memmove: the two may overlap).
-    static struct dobj_file_hdr hdr;
-    dobj_defaults(&hdr);
-    char why[128];
-    if (dobj_apply_options(&hdr, &co, xs, nx, why, sizeof(why)) != 0) {
-        fprintf(stderr, "dtrace: %s\n", why);
-        return -1;
-    }
-    if (quiet)
-        hdr.quiet = 1;
-    hdr.objlen = (uint32_t)co.objlen;
-    struct dobj_file_hdr *h = (struct dobj_file_hdr *)PROG_MEM;
-    memmove(h + 1, co.obj, co.objlen);  // within the compiler's part: it produced it there
-    *h = hdr;
-    matched = co.nprobes;
-    *hp = h;
-    return 0;
+    return object_place(&co, xs, nx, quiet, hp);
 #else
     (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)target; (void)args;
     (void)hp;
@@ -694,24 +725,101 @@ static int parse_args(int argc, char **argv, struct cli *c)
     return -1;
 }
 
+// program_load: the program h checked (destructive actions need -w, as libdtrace refuses
+// them), its bufsize fitted and loaded into the kernel, which says in why (n bytes) what it
+// refused; the kernel's state for it, or NULL after saying why.
+static struct dvm_state *program_load(struct dobj_file_hdr *h, char *why, size_t n)
+{
+    if (!h->destructive && destructive_actions(h)) {
+        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
+        return NULL;
+    }
+    if (fit_bufsize(h) != 0)
+        return NULL;
+    struct kdt_load l = kdt_load_of(h, why, n);
+    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        return NULL;
+    }
+    return (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
+}
+
+// probes_go: the loaded program's probes on (KDT_GO, the kernel's reason in why when it
+// cannot), with the time the fbt provider took to place its sites and, when they are costly,
+// what they cost (probe_cost). The fbt sites placed, or -1 after saying why.
+static int probes_go(const struct dobj_file_hdr *h, const struct dvm_state *st, char *why,
+                     size_t n)
+{
+    why[0] = 0;
+    uint64_t unprobed = 0;   // the cost loop's time before the probes go on
+    uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
+    uint64_t go_at = ClockCycles();
+    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, n, 0);
+    if (placed < 0) {
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        return -1;
+    }
+    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
+        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
+                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
+    if (placed > 0 && spins)
+        probe_cost(st, placed, spins, unprobed);
+    return placed;
+}
+
+// read_until_end: the records read as they come until the program calls exit(), the workload
+// (child, when there is one) ends or a buffer fills; dtrace(1M) would also stop on ^C, which a
+// board has none to send. The workload's pid while it runs (-1 once it ended, its status in
+// *status).
+static int read_until_end(struct dcons *cons, const struct dvm_state *st,
+                          const struct dobj_file_hdr *h, const struct cli *c, int placed,
+                          int child, int *status)
+{
+    const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
+    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
+    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
+        pace.wait = pace.ceiling = period;
+    uint64_t dropped = drops_now(st);
+    for (;;) {
+        if (child > 0) {
+            TimerTimeout(pace.wait);
+            if (ProcWait(child, status) == child)
+                child = -1;
+        } else {
+            ThreadSleep(pace.wait);
+        }
+        uint32_t most = read_records(cons, st->opts.ncpu);
+        if (st->exiting || (c->workload && child < 0) || any_filled(st))
+            return child;
+        uint64_t d = drops_now(st);
+        next_wait(&pace, most, (uint32_t)st->buf[0].size, d != dropped);
+        dropped = d;
+    }
+}
+
+// workload_end: the workload (-c) waited for when it still runs (child), and said how it ended
+// when a signal killed it or its status was not 0.
+static void workload_end(const struct cli *c, int child, int workload_pid, int status)
+{
+    if (child > 0)
+        ProcWait(child, &status);
+    if (workload_pid > 0 && KW_SIGNALED(status))
+        fprintf(stderr, "dtrace: pid %d (%s) killed by signal %d\n", workload_pid, c->workload,
+                KW_TERMSIG(status));
+    else if (workload_pid > 0 && KW_EXITSTATUS(status))
+        fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, c->workload,
+                KW_EXITSTATUS(status));
+}
+
 // trace_program: the program h loaded into the kernel and run: its probes on, the workload
 // (-c) started, its records read every switchrate until it exits, the workload ends or a
 // buffer fills; then the last records and the workload's end. Returns dtrace's exit status.
 static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *outf)
 {
-    if (!h->destructive && destructive_actions(h)) { // as libdtrace refuses them
-        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
-        return 1;
-    }
-    if (fit_bufsize(h) != 0)
-        return 1;
     static char why[128];
-    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
-    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+    struct dvm_state *st = program_load(h, why, sizeof(why));
+    if (!st)
         return 1;
-    }
-    struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
     static struct dcons cons;
     console_init(&cons, st, h, outf);
     if (outf == stdout)
@@ -724,48 +832,17 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
-    why[0] = 0;
-    uint64_t unprobed = 0;   // the cost loop's time before the probes go on
-    uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
-    uint64_t go_at = ClockCycles();
-    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
+    int placed = probes_go(h, st, why, sizeof(why));
     if (placed < 0) {
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
         if (logger > 0)
             capture_stop(logger);
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
-    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
-        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
-                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
-    if (placed > 0 && spins)
-        probe_cost(st, placed, spins, unprobed);
     if (c->workload && (child = ProcSpawn(c->workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", c->workload, errno);
     const int workload_pid = child;
-    // With a workload, tracing ends when it does; without one, when the program calls exit()
-    // (dtrace(1M) would also stop on ^C; a board has none to send).
-    const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
-    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
-        pace.wait = pace.ceiling = period;
-    uint64_t dropped = drops_now(st);
-    for (;;) {
-        if (child > 0) {
-            TimerTimeout(pace.wait);
-            if (ProcWait(child, &status) == child)
-                child = -1;
-        } else {
-            ThreadSleep(pace.wait);
-        }
-        uint32_t most = read_records(&cons, st->opts.ncpu);
-        if (st->exiting || (c->workload && child < 0) || any_filled(st))
-            break;
-        uint64_t d = drops_now(st);
-        next_wait(&pace, most, (uint32_t)st->buf[0].size, d != dropped);
-        dropped = d;
-    }
+    child = read_until_end(&cons, st, h, c, placed, child, &status);
     dt(KDT_STOP, 0, 0, 0);
     int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
     read_records(&cons, st->opts.ncpu);
@@ -775,14 +852,7 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));
-    if (child > 0)
-        ProcWait(child, &status);
-    if (workload_pid > 0 && KW_SIGNALED(status))
-        fprintf(stderr, "dtrace: pid %d (%s) killed by signal %d\n", workload_pid, c->workload,
-                KW_TERMSIG(status));
-    else if (workload_pid > 0 && KW_EXITSTATUS(status))
-        fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, c->workload,
-                KW_EXITSTATUS(status));
+    workload_end(c, child, workload_pid, status);
     dt(KDT_UNLOAD, 0, 0, 0);
     if (logger_failed)
         return 1;
