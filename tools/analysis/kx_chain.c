@@ -3,6 +3,7 @@
 // one its state, message and object give (link_of); every open wait's `cur` is the chain that
 // held since its seg_t0. A step ends the stretches whose chain changed, at the step's time.
 #include <kevhost/kx_chain.h>
+#include <kevhost/tool_grow.h>
 #include <kevhost/kx_rows.h>
 
 #include <stddef.h>
@@ -236,13 +237,8 @@ static struct kx_cpair *pair(struct kx_chains *c, int waiter, int root)
     for (size_t i = 0; i < c->npair; i++)
         if (c->pair[i].waiter == waiter && c->pair[i].root == root)
             return &c->pair[i];
-    if (c->npair == c->pair_cap) {
-        size_t cap = c->pair_cap ? 2 * c->pair_cap : 64;
-        struct kx_cpair *p = realloc(c->pair, cap * sizeof(*p));
-        if (!p)
-            return NULL;
-        c->pair = p, c->pair_cap = cap;
-    }
+    if (tool_grow(&c->pair, &c->pair_cap, c->npair + 1, sizeof(*c->pair), 64))
+        return NULL;
     c->pair[c->npair] = (struct kx_cpair){ waiter, root, 0, 0, 0 };
     return &c->pair[c->npair++];
 }

@@ -5,6 +5,7 @@
 // here so that kevstat and the report say the same. The gaps and stalls are kept whole for
 // kx_emul_inside, which the task instances ask after the pass.
 #include <kevhost/kx_emul.h>
+#include <kevhost/tool_grow.h>
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 
@@ -57,15 +58,10 @@ void kx_emul_free(struct kx_emul *x)
 // Room for element n of the list *p (*cap elements of `size`); 0, or -1 (and x->oom) when none.
 static int grow(struct kx_emul *x, void **p, size_t *cap, size_t n, size_t size)
 {
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *q = realloc(*p, c * size);
-    if (!q) {
+    if (tool_grow(p, cap, n + 1, size, 256)) {
         x->oom = 1;
         return -1;
     }
-    *p = q, *cap = c;
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // A capture's stack samples (kx_stacks.h): distinct stacks in a hash table by their process,
 // kind and pcs; samples in time order as the decoder delivers them.
 #include <kevhost/kx_stacks.h>
+#include <kevhost/tool_grow.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +48,6 @@ static int same(const struct kx_stack *a, const char *comm, const struct kev_sta
            !memcmp(a->s.pcs, s->pcs, s->depth * sizeof(s->pcs[0]));
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 int kx_stacks_event(struct kx_stacks *k, struct kx_model *m, const struct kev_event *e)
 {
@@ -86,7 +75,7 @@ int kx_stacks_event(struct kx_stacks *k, struct kx_model *m, const struct kev_ev
     while (i >= 0 && !same(&k->stacks[i], comm, &s))
         i = k->stacks[i].next;
     if (i < 0) {
-        if (grow((void **)&k->stacks, &k->capstacks, k->nstacks, sizeof(*k->stacks)))
+        if (tool_grow(&k->stacks, &k->capstacks, k->nstacks + 1, sizeof(*k->stacks), 256))
             return -1;
         i = (int)k->nstacks++;
         struct kx_stack *st = &k->stacks[i];
@@ -97,7 +86,7 @@ int kx_stacks_event(struct kx_stacks *k, struct kx_model *m, const struct kev_ev
         k->hash[h] = i + 1;
     }
     k->stacks[i].count++;
-    if (grow((void **)&k->samples, &k->capsamples, k->nsamples, sizeof(*k->samples)))
+    if (tool_grow(&k->samples, &k->capsamples, k->nsamples + 1, sizeof(*k->samples), 256))
         return -1;
     k->samples[k->nsamples++] = (struct kx_sample){ e->t64, e->cpu, s.pid, s.tid, kx_lpid(m, idx),
                                                     kx_ltid(m, idx), (unsigned)i };

@@ -67,13 +67,8 @@ static int task_of(struct kx_tasks *k, int th)
     struct kx_task_th *x = &k->th[th];
     if (x->task)
         return x->task - 1;
-    if (k->ntask == k->task_cap) {
-        unsigned cap = k->task_cap ? 2 * k->task_cap : 16;
-        struct kx_task *t = realloc(k->task, cap * sizeof(*t));
-        if (!t)
-            return -1;
-        k->task = t, k->task_cap = cap;
-    }
+    if (tool_grow(&k->task, &k->task_cap, k->ntask + 1, sizeof(*k->task), 16))
+        return -1;
     struct kx_task *t = &k->task[k->ntask];
     memset(t, 0, sizeof(*t));
     t->th = th;

@@ -30,6 +30,7 @@
 // ST_DONE).
 #define _GNU_SOURCE // memmem
 #include <kevhost/kev_live.h>
+#include <kevhost/tool_grow.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -276,14 +277,8 @@ static int hold(struct kev_live *l, const struct kev_event *e)
     struct cpu_queue *q = &l->q[e->cpu];
     if (q->head && q->head == q->n) // empty: start again at the front
         q->head = q->n = 0;
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 1024;
-        struct held *v = realloc(q->v, cap * sizeof(*v));
-        if (!v)
-            return -1;
-        q->v = v;
-        q->cap = cap;
-    }
+    if (tool_grow(&q->v, &q->cap, q->n + 1, sizeof(*q->v), 1024))
+        return -1;
     struct held *h = &q->v[q->n];
     h->e = *e;
     h->unit = l->unit_no + 1;

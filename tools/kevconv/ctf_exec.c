@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <kevhost/kx_pass.h>
+#include <kevhost/tool_grow.h>
 #include <kevhost/kx_stats.h>
 
 struct run {
@@ -56,13 +57,8 @@ static void on_state(void *user, const struct kx_state_row *r)
         memmove(g->v, g->v + g->n - x->keep, x->keep * sizeof(*g->v));
         g->n = x->keep;
     }
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 16;
-        struct run *v = realloc(g->v, cap * sizeof(*v));
-        if (!v)
-            return;
-        g->v = v, g->cap = cap;
-    }
+    if (tool_grow(&g->v, &g->cap, g->n + 1, sizeof(*g->v), 16))
+        return;
     g->v[g->n++] = (struct run){ r->t1, r->exec };
 }
 

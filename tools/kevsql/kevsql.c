@@ -23,6 +23,7 @@
 
 #include "kevsql.h"
 #include <kevhost/json_out.h>
+#include <kevhost/tool_grow.h>
 #include <kevhost/tool_opts.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_task.h>
@@ -109,13 +110,8 @@ struct table {
 
 static int table_add(struct table *t, const char *s)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        char **c = realloc(t->cell, cap * sizeof(*c));
-        if (!c)
-            return -1;
-        t->cell = c, t->cap = cap;
-    }
+    if (tool_grow(&t->cell, &t->cap, t->n + 1, sizeof(*t->cell), 256))
+        return -1;
     int col = (int)(t->n % (size_t)t->ncols);
     t->cell[t->n] = strdup(s);
     if (!t->cell[t->n])

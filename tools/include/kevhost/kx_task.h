@@ -144,7 +144,8 @@ int kx_timing_parse(const char *tool, const char *opt, const char *arg, struct k
 struct kx_tasks {
     struct kx_task_th th[KX_MAX_THREADS];
     struct kx_task *task;     // grown
-    unsigned ntask, task_cap;
+    unsigned ntask;
+    size_t task_cap;
     struct kx_inst *inst;     // every instance, in the order released (grown)
     size_t ninst, inst_cap;
     uint64_t lost;            // instances not kept (out of memory): counted, said

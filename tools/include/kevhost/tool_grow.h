@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The host tools' one growth rule for their arrays and byte buffers: a first size, then
+// The host tools' growth rule for their arrays and byte buffers: a first size, then
 // doubled until what is asked for fits. Inline here, so that every source list that holds a
 // user (the tools', the unit tests', the fuzzers') needs nothing more. What a user does when
 // memory runs out stays its own: a table counts what it could not keep, a buffer exits.
