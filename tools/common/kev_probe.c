@@ -5,9 +5,10 @@
 // target running (trace/kev_probe.h, "Hand-over").
 // A round: the block read and checked, the buffers' table read, each buffer in sequence order,
 // once it is FULL, claimed (its acknowledgement word ~(seq + 1)), checked still FULL and that
-// sequence, copied, checked (its slots, its count), written, and acknowledged (seq + 1); with the
-// logger keeping the buffers, copied and kept only when its sequence and state did not move
-// meanwhile. A buffer that moved is read again (counted: torn); a sequence number the kernel
+// sequence, copied, given back (seq + 1), and kept unless the kernel reused it meanwhile counting
+// its events lost (the entry read once more, trace/kev_probe.h), then checked (its slots, its
+// count) and written; with the logger keeping the buffers, copied and kept only when its
+// sequence and state did not move meanwhile. A buffer that moved is read again (counted: torn); a sequence number the kernel
 // reused before it was read is counted as overwritten; a buffer that is not what the table says
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
@@ -54,6 +55,7 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
         b->pb_cpu_stride > 512 ||
         b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
         b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
+        b->pb_off_lost + 4u > b->pb_buf_stride ||
         b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
         b->pb_head_len == 0 || b->pb_head_len > 65536 || b->pb_page_len > 65536 ||
         (b->pb_flags & ~KEV_PROBE_F_KEEP))
@@ -472,31 +474,12 @@ static const char *copy_refused(const struct kev_probe *p, unsigned n, uint32_t 
     return NULL;
 }
 
-// Takes buffer idx (FULL, sequence p_next): 1 written (or skipped as damaged: counted, said),
-// 0 it moved while it was read (torn: the caller reads the table again), -1 an error.
-static int take_buffer(struct kev_probe *p, unsigned idx)
+// Buffer idx's copy in p_slots (n slots, sequence p_next), whole: written to the file (or
+// skipped as damaged: counted, said). 0, or -1 on an error.
+static int keep_copy(struct kev_probe *p, unsigned idx, unsigned n)
 {
     const struct kev_probe_block *b = &p->p_blk;
-    uint32_t seq = p->p_next, s2;
-    unsigned st, n, n2;
-    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
-        return -1;
-    // reused before the claim was seen: not ours any more
-    if (st != TRACE_BUF_FULL || s2 != seq) {
-        p->p_counts.torn++;
-        return 0;
-    }
-    if (n < 3 || n > KEV_BUF_SLOTS)
-        n = 3;      // (a count the kernel never writes: the copy is refused below)
-    if (mem_read(p, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
-                 (size_t)n * sizeof(struct kev_slot)) < 0 ||
-        entry(p, idx, &s2, &st, &n2) < 0)
-        return -1;
-    // (only where the kernel did not see a claim)
-    if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {
-        p->p_counts.torn++;
-        return 0;
-    }
+    uint32_t seq = p->p_next;
     const char *why = copy_refused(p, n, seq);
     if (why) {
         p->p_counts.damaged++;     // its events (at most its slots but three) are lost
@@ -518,7 +501,76 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
         p->p_counts.buffers++;
     }
     p->p_next++;
-    return ack(p, idx, seq + 1u) < 0 ? -1 : 1;
+    return 0;
+}
+
+// The verdict on buffer idx's copy, given back (done) after it was copied (trace/kev_probe.h,
+// "Hand-over"): its entry read again, a few times while a pick is deciding on it. 1 kept
+// (written), 1 dropped (the kernel reused it counting its events lost: counted overwritten
+// here too), 0 still undecided (p_pending: the next round asks again), -1 an error.
+static int settle(struct kev_probe *p, unsigned idx, unsigned n)
+{
+    const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
+    uint32_t seq = p->p_next, s2, lost;
+    unsigned st, n2;
+    for (unsigned k = 0;; k++) {
+        uint8_t e[64];
+        if (mem_read(p, p->p_blk.pb_bufs + (uint64_t)idx * m.buf_stride, e, m.buf_stride) < 0)
+            return mem_fail(p);
+        s2 = kev_ring_seq(&m, e);
+        st = kev_ring_state(&m, e);
+        n2 = kev_ring_nslots(&m, e);
+        lost = kev_ring_lost(&m, e);
+        if (s2 != seq || st != TRACE_BUF_FILLING)
+            break;
+        if (k == 8) {       // (a pick takes a few instructions; a halted target, longer)
+            p->p_pending = 1;
+            p->p_pend_idx = idx;
+            p->p_pend_n = n;
+            return 0;
+        }
+    }
+    p->p_pending = 0;
+    if (s2 == seq && (st != TRACE_BUF_FULL || n2 != n))
+        return perr(p, "buffer %u of sequence %u went from FULL to state %u with %u slots "
+                    "while the host held it: the kernel never does that", idx, seq, st, n2);
+    if (s2 != seq && lost == seq + 1u) {
+        p->p_counts.overwritten++;  // refused while copied: counted lost by the kernel
+        p->p_next++;
+        return 1;
+    }
+    return keep_copy(p, idx, n) < 0 ? -1 : 1;
+}
+
+// Takes buffer idx (FULL, sequence p_next): 1 written (or skipped as damaged, or counted lost),
+// 0 it moved while it was read (torn: the caller reads the table again) or its verdict waits
+// (p_pending), -1 an error.
+static int take_buffer(struct kev_probe *p, unsigned idx)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    uint32_t seq = p->p_next, s2;
+    unsigned st, n, n2;
+    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
+        return -1;
+    // reused before the claim was seen: not ours any more
+    if (st != TRACE_BUF_FULL || s2 != seq) {
+        p->p_counts.torn++;
+        return 0;
+    }
+    if (n < 3 || n > KEV_BUF_SLOTS)
+        n = 3;      // (a count the kernel never writes: the copy is refused below)
+    if (mem_read(p, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
+                 (size_t)n * sizeof(struct kev_slot)) < 0)
+        return mem_fail(p);
+    if (!(b->pb_flags & KEV_PROBE_F_KEEP))      // given back first, then the verdict read
+        return ack(p, idx, seq + 1u) < 0 ? -1 : settle(p, idx, n);
+    if (entry(p, idx, &s2, &st, &n2) < 0)
+        return -1;
+    if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {     // (the logger keeps it: none)
+        p->p_counts.torn++;
+        return 0;
+    }
+    return keep_copy(p, idx, n) < 0 ? -1 : 1;
 }
 
 // The table just read, checked: every state one the kernel writes, every buffer in use of a
@@ -560,6 +612,11 @@ static int take_buffers(struct kev_probe *p)
     const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint32_t given;
     unsigned torn = 0, order[KEV_PROBE_MAX_BUFS];
+    if (p->p_pending) {     // a verdict the last round could not read yet
+        int r = settle(p, p->p_pend_idx, p->p_pend_n);
+        if (r <= 0)
+            return r;
+    }
 again:
     // The next sequence first: every one below it has its entry in the table read after (the
     // kernel stores a buffer's sequence before the next, trace_ring.c), or was reused.

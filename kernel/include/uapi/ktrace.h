@@ -200,6 +200,10 @@ struct kuser_ring {
 #define KTRACE_BENCH_CLEAN    9
 // A steal's hook as the steal site runs it (the queue's CPU noted, then STEAL).
 #define KTRACE_BENCH_STEAL    10
+// A simple event while every FULL buffer is claimed by a host reader (each host word the claim
+// of the buffer's sequence, trace/kev_probe.h): the ring's words for the loop's length only.
+// With no buffer free, each event is a dropped one: the cost of a drop when the host holds all.
+#define KTRACE_BENCH_CLAIMED  11
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u

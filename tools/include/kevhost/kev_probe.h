@@ -80,6 +80,10 @@ struct kev_probe {
                                 // found no magic: the caller may wait and try again
     uint8_t *p_table;           // the buffers' table, read each poll
     struct kev_slot *p_slots;   // one buffer
+    // A copy given back (done) while a pick of the kernel was deciding on its buffer (the
+    // entry FILLING, its sequence p_next): kept in p_slots until the entry says the verdict.
+    int p_pending;
+    unsigned p_pend_idx, p_pend_n;
     struct kev_probe_counts p_counts;
     // The framed stream (p_stream: trace/kev_stream.h) instead of the bare file: the file's
     // bytes in DATA frames, a HEARTBEAT at each flush the kernel served once every buffer

@@ -267,6 +267,21 @@ static uint64_t flush_cost(void)
 // 2 on netduinoplus2). The ring policy wraps, so the count does not change the figures.
 #define KB_BUFS (BOARD_TRACE_BUFS < 8 ? BOARD_TRACE_BUFS : 8)
 
+// A dropped event: the switch policy, every buffer FULL and nobody taking them (no logger
+// here), then the same with every buffer claimed by a host reader (KTRACE_BENCH_CLAIMED). What
+// a drop costs must not grow with what the ring holds.
+static void drop_costs(void)
+{
+    TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_SWITCH, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (uint32_t i = 0; i < KB_BUFS * KEV_BUF_SLOTS / KTRACE_BENCH_MAX + 2u; i++)
+        trace_bench(KTRACE_BENCH_SIMPLE, KTRACE_BENCH_MAX);     // every buffer filled
+    printf("BENCH trace_drop_full_insns %s insns\n", u64txt(hook_cost(KTRACE_BENCH_SIMPLE)).s);
+    printf("BENCH trace_drop_claimed_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_CLAIMED)).s);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+}
+
 static void trace_costs(void)
 {
     if (TraceEvent(KTRACE_ALLOCBUFFER, KB_BUFS, 0, 0) != KB_BUFS) {
@@ -311,6 +326,7 @@ static void trace_costs(void)
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
     printf("BENCH trace_flush_insns %s insns\n", u64txt(flush_cost()).s);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
+    drop_costs();
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
     printf("kbench: %s events generated while measuring\n", u64txt(q.generated).s);
