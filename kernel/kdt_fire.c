@@ -58,6 +58,8 @@
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
+uint32_t kdt_hooks;
+bool kdt_lockstat;
 struct dvm_state *kdt_dst;          // at the start of the block, mapped into the consumer
 struct proc *kdt_consumer;
 
@@ -84,6 +86,13 @@ uint32_t kdt_cpu_only;
 // (interrupts off): no lock, no other CPU waited for.
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
 static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
+// What the program's firings cost this CPU since KDT_GO (KDT_COST): their count, and the
+// cycles from each outermost site's opening (its time, moved up to its event's stamp) to its
+// close: the D work a site adds to its hook.
+static struct {
+    uint64_t firings, cycles;
+} TRACE_PER_CPU_LINE cost[KMAX_CPUS];
+static uint64_t cost_since;             // KDT_GO's time (cycles)
 static inline bool in_shared(void) { return smp_in_shared(); }
 static inline void site_enter(void)
 {
@@ -93,7 +102,26 @@ static inline void site_enter(void)
 }
 static inline void site_leave(void)
 {
-    d_held[cpu_id()]--;
+    unsigned c = cpu_id();
+    if (--d_held[c] == 0)
+        cost[c].cycles += board_cycles() - site_at[c];
+}
+
+void kdt_cost_reset(void)
+{
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        cost[c].firings = cost[c].cycles = 0;
+    cost_since = board_cycles();
+}
+
+void kdt_cost_read(struct kdt_cost *out)
+{
+    out->firings = out->site_cycles = 0;
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+        out->firings += cost[c].firings;
+        out->site_cycles += cost[c].cycles;
+    }
+    out->run_cycles = (board_cycles() - cost_since) * (KSMP ? k_ncpus : 1u);
 }
 
 // The open site's time (cycles): one reading of the clock a site.
@@ -402,6 +430,7 @@ bool kdt_fire_begin(uint64_t cycles)
         return true;
     struct dvm_ctx ctx;
     fill_ctx_of(&ctx, k_current, cycles);
+    cost[cpu_id()].firings++;
     dvm_fire_begin(kdt_dst, &ctx);
     return !kdt_dst->exiting;
 }
@@ -429,6 +458,7 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
     ctx.errno_ = err;
     if (execname)
         ctx.execname = execname;
+    cost[cpu_id()].firings++;
     dvm_fire(kdt_dst, &ctx, id, args);
     if (kdt_dst->exiting)
         exited();
@@ -520,6 +550,7 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     struct dvm_ctx ctx;
     site_enter();
     fill_ctx_of(&ctx, k_current, site_cycles());
+    cost[cpu_id()].firings++;
     dvm_fire_probe(kdt_dst, &ctx, pidx, args);
     if (kdt_dst->exiting)
         exited();

@@ -279,7 +279,7 @@ static int start_capture(struct thread *t, bool state)
     ktrace_probe_started();
     kuring_new_capture();
     trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
-    ktrace_ran_set_all(true, kdt_active);
+    ktrace_ran_set_all(true, (kdt_hooks_now() & DPROBE_H_EXIT) != 0);
     ktrace_sync();
     ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
     if (state)

@@ -596,14 +596,35 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
     emit_event(r, cls, ev, &p);
 }
 
+// The inline paths' event of class cls on a dry CPU (trace_ring.h, DRY), counted dropped in
+// about what writing it would have cost: 1 when it was; 0 for everything else (a buffer, a
+// pick due, the class off or filtered: the general path decides). Interrupts off for its few
+// loads and stores. The dry state and tc_dropped are this CPU's alone: no other CPU writes
+// them (a reader of the counts on another CPU may read one drop behind).
+static int dry_drop(struct trace_ring *r, unsigned cls)
+{
+    unsigned long fl = trace_port_irq_save();
+    struct trace_cpu *c = trace_cpu_here(r);
+    uint32_t plain = TRACE_LOAD(r->tr_active) & ~TRACE_LOAD(r->tr_slow);
+    int dropped = c->tc_buf < 0 && c->tc_dry && ((plain >> cls) & 1u) && !dry_due(r, c);
+    if (dropped)
+        c->tc_dropped++;
+    trace_port_irq_restore(fl);
+    return dropped;
+}
+
 void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
 {
+    if (dry_drop(r, cls_ev >> 16))
+        return;
     trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
 }
 
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                            unsigned nwords)
 {
+    if (cls < KEV_NCLASS && dry_drop(r, cls))
+        return;
     if (nwords > 2u * KEV_MAX_COMBINE_SLOTS)
         nwords = 2u * KEV_MAX_COMBINE_SLOTS;
     struct payload p = { w, nwords, 0, 0u, 0u };

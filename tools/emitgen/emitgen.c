@@ -44,7 +44,7 @@ static void fail(const struct kev_event_desc *row, const char *what, const char 
 struct fixed {
     const char *sym, *prov, *name;
 };
-#define EMITGEN_FIXED(id, prov, name) { "DPROBE_" #id, prov, name },
+#define EMITGEN_FIXED(id, prov, name, hooks) { "DPROBE_" #id, prov, name },
 static const struct fixed fixed_ids[] = { DPROBE_FIXED_LIST(EMITGEN_FIXED) };
 
 // The computed families (d/dprobes.h): a provider whose function names the site's value

@@ -56,6 +56,11 @@ void kdt_settle(void);
 // the hold began, or the hook's event's stamp once kdt_site_set gave it (ts32: the slot's low
 // cycle word), so that each probe's timestamp is its event's (docs/d-probes.md "Time").
 void kdt_hold(void);
+// What the firings cost since KDT_GO (uapi/kdtrace.h KDT_COST): kdt_cost_reset at the go, then
+// kdt_cost_read (exclusive: no firing under way).
+struct kdt_cost;
+void kdt_cost_reset(void);
+void kdt_cost_read(struct kdt_cost *out);
 // Whether probe id fires now (a program runs and enables it, on this CPU under -x cpu).
 bool kdt_wanted(uint32_t id);
 void kdt_release(void);

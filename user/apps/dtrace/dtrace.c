@@ -156,6 +156,38 @@ static void drop_advice(const struct dvm_state *st)
                     "strsize, or fewer or shorter records, drop less\n", (unsigned)st->strsize);
 }
 
+// The board's time this consumer's reading rounds took, from each wake to its next wait: its
+// CPU time, or more when something preempted it in a round (it reads below the programs).
+static uint64_t busy_cycles;
+
+// A share of `of` in hundredths of a percent, and a cycle count in microseconds.
+static unsigned long share_bp(uint64_t part, uint64_t of)
+{
+    return of ? (unsigned long)(part * 10000u / of) : 0;
+}
+
+static unsigned long cycles_us(uint64_t c)
+{
+    return (unsigned long)(c * 1000000u / ClockCyclesPerSec());
+}
+
+// cost_report: what watching cost the board, from the kernel's count (KDT_COST: the firings,
+// the time in the probes' sites, the CPUs' time since the probes went on) and this consumer's
+// rounds, each as a share of that time (docs/dtrace-target.md, "What watching costs").
+static void cost_report(void)
+{
+    struct kdt_cost k;
+    if (dt(KDT_COST, (uint32_t)(uintptr_t)&k, 0, 0) < 0)
+        return;
+    unsigned long site = share_bp(k.site_cycles, k.run_cycles);
+    unsigned long busy = share_bp(busy_cycles, k.run_cycles);
+    fprintf(stderr, "dtrace: what the probes cost the board: %s firings, %lu us in their sites "
+                    "(%lu.%02lu %% of its CPU time since they went on); this consumer's reads "
+                    "%lu us (%lu.%02lu %%, at most: preemptions included)\n",
+            u64txt(k.firings).s, cycles_us(k.site_cycles), site / 100u, site % 100u,
+            cycles_us(busy_cycles), busy / 100u, busy % 100u);
+}
+
 // drops_now: the principal buffers' drops so far, over the CPUs (the engine's counts, which
 // the consumer's mapping of its state reads)
 static uint64_t drops_now(const struct dvm_state *st)
@@ -788,7 +820,9 @@ static int read_until_end(struct dcons *cons, const struct dvm_state *st,
         } else {
             ThreadSleep(pace.wait);
         }
+        uint64_t woke = ClockCycles();
         uint32_t most = read_records(cons, st->opts.ncpu);
+        busy_cycles += ClockCycles() - woke;
         if (st->exiting || (c->workload && child < 0) || any_filled(st))
             return child;
         uint64_t d = drops_now(st);
@@ -839,16 +873,22 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
+    // Below the programs while the probes run (the compile and the load ran at its own): the
+    // workload starts at its own priority and the consumer reads when they leave it the CPU.
+    ThreadSetPrio(0, h->prio ? h->prio : DOBJ_CONSUMER_PRIO, SCHED_POLICY_RR);
     if (c->workload && (child = ProcSpawn(c->workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", c->workload, errno);
     const int workload_pid = child;
     child = read_until_end(&cons, st, h, c, placed, child, &status);
     dt(KDT_STOP, 0, 0, 0);
     int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
+    uint64_t woke = ClockCycles();
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
+    busy_cycles += ClockCycles() - woke;
     if (drops_now(st))
         drop_advice(st);
+    cost_report();
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));

@@ -126,6 +126,35 @@ static uint64_t bench_roundtrip(int coid, uint32_t n)
 
 static int peer_coid;
 
+// n turns of a loop of two instructions (a subtract and a branch), whatever the compiler: the
+// span a timer's interrupts are measured against.
+static void spin_turns(uint32_t n)
+{
+#if defined(__i386__)
+    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#elif defined(__aarch64__)
+    __asm__ volatile("1: subs %w0, %w0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#else
+    __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+#endif
+}
+
+// The kernel's tick interrupt, whole (entry, the tick's work, exit), as this thread sees it: a
+// span of the loop above less its own instructions, over the ticks that came in it. The span
+// is long (TICK_SPAN_TURNS: some 40 ticks) so that the two clock reads around it count little.
+#define TICK_SPAN_TURNS 20000000u
+static uint64_t bench_tick(void)
+{
+    uint32_t k0 = 0, k1 = 0;
+    SysInfo(KSYSINFO_TICKS, &k0);
+    uint64_t t0 = ClockCycles();
+    spin_turns(TICK_SPAN_TURNS);
+    uint64_t c = ClockCycles() - t0;
+    SysInfo(KSYSINFO_TICKS, &k1);
+    uint64_t all = per_op(c, 1), loop = 2ull * TICK_SPAN_TURNS;
+    return k1 != k0 && all > loop ? (all - loop) / (k1 - k0) : 0;
+}
+
 // Events generated so far (KTRACE_QUERYEVENTS); 0 when tracing is not set up.
 static uint64_t events_now(void)
 {
@@ -166,6 +195,9 @@ static void kernel_benches(const char *suffix, int count)
     if (count)
         print_events("msg_roundtrip", events_now() - e0, (uint64_t)RUNS * n);
     printf("BENCH msg_roundtrip_insns%s %s insns\n", suffix, u64txt(median(v)).s);
+    for (int r = 0; r < RUNS; r++)
+        v[r] = bench_tick();
+    printf("BENCH tick_interrupt_insns%s %s insns\n", suffix, u64txt(median(v)).s);
 }
 
 // One 2-word user event (KTRACE_INSERTSUSEREVENT) from kt_peer, a process without
