@@ -523,11 +523,21 @@ static void task_by(const struct ks_row *r, sqlite3_context *ctx)
 {
     sqlite3_result_text(ctx, kx_rel_how_name(kx_task_released_by(r->p)), -1, SQLITE_STATIC);
 }
+static void task_period_from(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const char *f = kx_task_period_from(r->p);
+    if (f)
+        sqlite3_result_text(ctx, f, -1, SQLITE_STATIC);
+    else
+        sqlite3_result_null(ctx);
+}
 static const struct ks_rcol task_cols[] = {
     { RC_UTID("utid", th) }, { RC_FN("kind", "TEXT", task_kind) },
     { RC_FN("released_by", "TEXT", task_by) }, { RC_INT("instances", n) },
     { RC_INT("ended", ended) }, { RC_INT("open", unfinished) }, { RC_INT("exits", exits) },
     { RC_SPAN("period", period), NUL(ZERO) }, { RC_INT("period_given", period_given) },
+    { RC_FN("period_from", "TEXT", task_period_from) },
+    { RC_SPAN("timer_interval", interval), NUL(ZERO) },
     { RC_SPAN("deadline", deadline), NUL(ZERO) }, { RC_INT("deadline_given", deadline_given) },
     { RC_INT("misses", misses) }, { RC_INT("emulator_misses", emul_misses) },
     { RC_INT("missed_periods", missed_periods) },
@@ -535,7 +545,7 @@ static const struct ks_rcol task_cols[] = {
 #undef ROW
 static const struct ks_table t_task = {
     .name = "task",
-    .doc = "tasks (kevstat -s tasks's line): periodic or sporadic, period and deadline (NULL: "
+    .doc = "tasks (kevstat -s tasks's line): periodic (a timer's pulses release it) or event-driven, period and deadline (NULL: "
     "none), the jobs that missed it, the periods whose pulse the kernel dropped, the exit paths",
     .src = KS_SRC_SUMMARY,
     KS_COLS(task_cols),

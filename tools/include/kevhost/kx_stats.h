@@ -146,6 +146,7 @@ struct kx_stats {
     // each message record's slices for its flows (by its index in q.m): the sender's at the
     // send, the receiver's at the receive
     struct kx_slice_ref msg_out[KX_MSG_MAX], msg_in[KX_MSG_MAX];
+    unsigned msg_timer[KX_MSG_MAX];   // a timer's pulse: its timer (kx_tasks_timer), by index
     const struct kev_reader *r;
     struct kx_sink sink;              // who wants the records (kx_stats_sink)
     unsigned skip;                    // KX_SKIP_*
@@ -290,6 +291,14 @@ void kx_wait_json(const struct kx_stats *s, FILE *f);
 void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1);
 // The "tasks" member of the JSON object (kx_task_json.c), after a comma.
 void kx_task_json(const struct kx_stats *s, FILE *f);
+// Events the capture lost in windows (kx_gap) that overlap [t0, t1] on any CPU: a count the
+// analyses made over that time may miss what they held (it is "at least" that count).
+uint64_t kx_stats_lost_in(const struct kx_stats *s, uint64_t t0, uint64_t t1);
+// The tasks' headline every reader says (kevstat -s tasks, the report's Tasks section, kevweb
+// over a finished file; kx_task_json.c): the tasks, the deadline misses of those that have a
+// deadline (periodic, or given one) named with their counts ("at least" where the capture lost
+// events in the task's time), and the tasks judged by no deadline named too. Into b (n bytes).
+void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n);
 // The "chains" member of the JSON object (kx_chain_json.c), after a comma.
 void kx_chain_json(const struct kx_stats *s, FILE *f);
 
