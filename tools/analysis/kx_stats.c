@@ -428,7 +428,8 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     unsigned cpu = e->cpu;
     if (s->chains) // `by`: the thread in whose kernel call the state came (it woke idx ...)
         kx_chains_state(s->chains, idx, e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD : e->ev,
-                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu]);
+                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu],
+                        s->m.in_snapshot ? 0 : s->m.irq[cpu]);
     if (e->ev == KEV_TH_RUNNING) {
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)

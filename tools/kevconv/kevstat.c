@@ -649,8 +649,10 @@ static void print_text(const struct kx_stats *s, const struct kev_reader *r, uns
         printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                "events, not lost)\n", (unsigned long long)kev_rejected_total(r));
     if (kev_timer_lost_total(r))  // the program's pulses, not the trace's events
-        printf("%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
-               "not trace events)\n", (unsigned long long)kev_timer_lost_total(r));
+        printf("%s%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
+               "not trace events%s)\n", kev_lost_total(r) ? "at least " : "",
+               (unsigned long long)kev_timer_lost_total(r),
+               kev_lost_total(r) ? "; the events lost may hide more" : "");
     if (s->emul)
         kx_emul_print(s->emul, stdout);
     if (panic_cpu >= 0) {

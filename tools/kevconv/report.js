@@ -67,7 +67,8 @@
     tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events",
     // a process's bad user-event ring records: its doing, shown apart from losses
     tr.rejected ? ", " + tr.rejected + " records of processes' user-event rings rejected (not lost)" : "",
-    tr.timer_pulses_lost ? ", " + tr.timer_pulses_lost + " timer pulses lost (TIMER_LOST events: the program's, not the trace's)" : ""]));
+    tr.timer_pulses_lost ? ", " + (tr.lost ? "at least " : "") + tr.timer_pulses_lost + " timer pulses lost (TIMER_LOST events: the program's, not the trace's" +
+      (tr.lost ? "; lost events may hide more" : "") + ")" : ""]));
   // one time base on the whole page, kevstat's: time since boot
   document.body.appendChild(el("p", { "class": "note", id: "time-base", text: "Every time on this page counts from boot, as kevstat's do; the trace's first event came " +
     fmtTime(tr.first) + " after boot, its last " + fmtTime(tr.last) + "." }));
