@@ -247,48 +247,22 @@ static void prio_change(struct kx_stats *s, const struct kev_event *e)
     s->th[idx].prio_now = (int)kev_field(e, f->prio_new);
 }
 
-// Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
 int kx_exec_in_turns(const struct kx_stats *s)
 {
-    return s->emul && s->emul->turns_on;
-}
-
-// The executed share (kx_stats.h): exec_f brought to t, then thread idx's run closed or
-// opened by its change to st.
-static uint64_t exec_charge(struct kx_stats *s, int idx, unsigned st, uint64_t t)
-{
-    uint64_t run = 0;
-    struct kx_th_stats *ts = &s->th[idx];
-    if (t > s->exec_last) {
-        s->exec_f += (double)(t - s->exec_last) / (double)(s->exec_busy ? s->exec_busy : 1u);
-        s->exec_last = t;
-    }
-    int idle = kx_is_idle(&s->m, idx);
-    if (ts->state == KEV_TH_RUNNING && st != KEV_TH_RUNNING) {
-        run = (uint64_t)(s->exec_f - ts->exec_f0 + 0.5);
-        ts->exec_t += run;
-        s->exec_busy -= !idle && s->exec_busy;
-    } else if (ts->state != KEV_TH_RUNNING && st == KEV_TH_RUNNING) {
-        ts->exec_f0 = s->exec_f;
-        s->exec_busy += !idle;
-    }
-    return kx_exec_in_turns(s) || t < ts->since ? run : t - ts->since;
+    (void)s;
+    return 0;       // no estimate (kx_stats.h)
 }
 
 uint64_t kx_exec_time(const struct kx_stats *s, int idx)
 {
-    const struct kx_th_stats *ts = &s->th[idx];
-    if (!kx_exec_in_turns(s))
-        return ts->state_t[KEV_TH_RUNNING];
-    // (a run still open at the end: its share so far)
-    uint64_t open = ts->state == KEV_TH_RUNNING ? (uint64_t)(s->exec_f - ts->exec_f0 + 0.5) : 0;
-    return ts->exec_t + open;
+    return s->th[idx].state_t[KEV_TH_RUNNING];
 }
 
+// Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
 static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
 {
     struct kx_th_stats *ts = &s->th[idx];
-    uint64_t run = exec_charge(s, idx, st, t);
+    uint64_t run = t > ts->since ? t - ts->since : 0;
     if (ts->state < KEV_TH_NSTATES && t >= ts->since) {
         uint64_t d = t - ts->since;
         ts->state_t[ts->state] += d;

@@ -143,12 +143,9 @@ static void print_cpu(const struct kx_stats *s)
     uint64_t span = s->t_last - s->t_first;
     printf("== CPU time (trace span %.3f ms) ==\n", us(s, span) / 1000);
     unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
-    int turns = kx_exec_in_turns(s);
-    if (turns)
-        printf("  (the CPUs ran in turn: of a thread's time running, \"executed\" is its CPU's\n"
-               "  turns, each CPU with work taking an equal turn; the rest was other CPUs')\n");
-    printf("  %-32s %12s %7s %8s%s%s\n", "thread", "us", "%", "runs",
-           ncpu > 1 ? "  migrations" : "", turns ? "  executed us" : "");
+    // (RUNNING time alone: no estimate of other CPUs' turns out of it, kx_stats.h)
+    printf("  %-32s %12s %7s %8s%s\n", "thread", "us", "%", "runs",
+           ncpu > 1 ? "  migrations" : "");
     for (unsigned i = 0; i < s->m.nth; i++) {
         uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
         if (!t && !s->th[i].runs)
@@ -158,8 +155,6 @@ static void print_cpu(const struct kx_stats *s)
                (unsigned long long)s->th[i].runs);
         if (ncpu > 1)       // switched in on another CPU than the time before
             printf(" %11llu", (unsigned long long)s->th[i].migrations);
-        if (turns && !kx_is_idle(&s->m, (int)i)) // (an idle CPU waits, executing nothing)
-            printf(" %12.3f", us(s, kx_exec_time(s, (int)i)));
         printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
