@@ -707,6 +707,22 @@ static void test_stalled_cpu_in_instances(void **state)
     free(s);
 }
 
+// TASK's timer (id 3, its own) expires at t and releases its job, which works `work` and waits
+// again; `dropped`: the capture lost events until then (a DROPPED at that time, in the job).
+static void loop_job(struct kx_stats *s, uint64_t t, uint64_t work, uint64_t dropped)
+{
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_TIMER, t, 3, TASK, 0, 0, 2));
+    pulse_send(s, t, 0x300);
+    pulse_recv(s, t, 0x300, TASK);
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, t + 1, 0x100, 0, 0, 0, 2));
+    th(s, KEV_TH_READY, t + 1, TASK);
+    th(s, KEV_TH_RUNNING, t + 2, TASK);
+    if (dropped)
+        kx_stats_event(s, mk(KEV_C_CONTROL, KEV_CTL_DROPPED, dropped, 40, 0, 0, 0, 1));
+    th(s, KEV_TH_RECEIVE, t + work, TASK);
+}
+
 // A driver woken by its device's interrupt pulses every 20 (irq 5), working 30 in each job, and
 // a loop released by its own timer every 2000 with one job of 2500: the driver is event-driven
 // (no period from its 20-cycle gaps, no deadline, no miss) and named so in the headline; the
@@ -727,17 +743,8 @@ static void test_irq_released_task_is_event_driven(void **state)
         th(s, KEV_TH_RUNNING, t + 2, SRV);
         th(s, KEV_TH_RECEIVE, t + 32, SRV);   // 30 of work: past the next interrupt's time
     }
-    for (unsigned k = 0; k < 5; k++) {
-        uint64_t t = 3000 + (uint64_t)k * P;
-        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2));
-        kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_TIMER, t, 3, TASK, 0, 0, 2));
-        pulse_send(s, t, 0x300);
-        pulse_recv(s, t, 0x300, TASK);
-        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, t + 1, 0x100, 0, 0, 0, 2));
-        th(s, KEV_TH_READY, t + 1, TASK);
-        th(s, KEV_TH_RUNNING, t + 2, TASK);
-        th(s, KEV_TH_RECEIVE, t + (k == 2 ? 2500 : 400), TASK);
-    }
+    for (unsigned k = 0; k < 5; k++)
+        loop_job(s, 3000 + (uint64_t)k * P, k == 2 ? 2500 : 400, 0);
     kx_stats_finish(s);
     const struct kx_task *d = task(s, SRV), *l = task(s, TASK);
     assert_string_equal(kx_task_kind(d), "event-driven");
@@ -770,19 +777,8 @@ static void test_lost_events_not_judged(void **state)
     (void)state;
     struct kx_stats *s = new_stats();
     th(s, KEV_TH_RECEIVE, 500, TASK);
-    for (unsigned k = 0; k < 5; k++) {
-        uint64_t t = 1000 + (uint64_t)k * P;
-        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, t, 0x100, 0, 0, 0, 2));
-        kx_stats_event(s, mk(KEV_C_SYSTEM, KEV_SYS_TIMER, t, 3, TASK, 0, 0, 2));
-        pulse_send(s, t, 0x300);
-        pulse_recv(s, t, 0x300, TASK);
-        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, t + 1, 0x100, 0, 0, 0, 2));
-        th(s, KEV_TH_READY, t + 1, TASK);
-        th(s, KEV_TH_RUNNING, t + 2, TASK);
-        if (k == 3)
-            kx_stats_event(s, mk(KEV_C_CONTROL, KEV_CTL_DROPPED, 7200, 40, 0, 0, 0, 1));
-        th(s, KEV_TH_RECEIVE, t + (k == 1 || k == 3 ? 2500 : 400), TASK);
-    }
+    for (unsigned k = 0; k < 5; k++)
+        loop_job(s, 1000 + (uint64_t)k * P, k == 1 || k == 3 ? 2500 : 400, k == 3 ? 7200 : 0);
     kx_stats_finish(s);
     const struct kx_task *l = task(s, TASK);
     assert_int_equal(l->misses, 1);
