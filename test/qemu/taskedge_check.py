@@ -130,7 +130,8 @@ if len(r) == p["e_jobs"] + 1:
     d0 = ns(p["exiter"][0][0]) - r[0][0]
     check(r[-1][4] == 1 and r[-1][2] is None and all(x[4] == 0 and x[2] == 0 for x in r[:-1]),
           "kevsql: the last instance is the exit path (exit_path 1, not judged), the %d before it jobs, judged" % p["e_jobs"])
-    last = r[-2][1] - r[-2][0] - ns(p["exiter"][-1][1] - p["exiter"][-1][0]) - d0
+    lj = p["exiter"][p["e_jobs"] - 1]
+    last = r[-2][1] - r[-2][0] - ns(lj[1] - lj[0]) - d0
     check(0 <= last <= 20000 and r[-1][0] == r[-2][1],
           "kevsql: the last job, judged, ends where its exit path begins, %.3f us after the program's end of it "
           "(its clock read to the call that leaves the loop)" % (last / 1e3))
