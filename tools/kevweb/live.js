@@ -288,7 +288,7 @@
     var notJudged = (ts.by || []).filter(function (b) { return b[2] === 2; }).map(function (b) { return name(b[0]); });
     var named = (lateBy.length ? ": " + lateBy.join(", ") : "") +
       (notJudged.length ? "; not judged (event-driven, no deadline given: kevweb --deadline TASK=TIME): " + notJudged.join(", ") : "");
-    $("task-sum").textContent = ts.whole ? (ts.headline || ts.instances + " instances judged, " + ts.late + " late" + named) +
+    $("task-sum").textContent = ts.whole ? ts.instances + " instances judged, " + ts.late + " late: " + (ts.headline || named) +
       " (a finished file, read whole: kevstat's verdicts over it, against each task's given deadline or period, else a" +
       " periodic task's timer's interval; an instance still open past its deadline at the end is late; the emulator's misses are marked)" :
       ts.instances + " instances ended, " + ts.late + " late" + named +
