@@ -49,9 +49,9 @@ static void spin_us(uint64_t from, uint32_t us, uint64_t hz)
 
 int main(int argc, char **argv)
 {
-    static char cmd[256];       // its part of the boot command line, when one names it: first
-    static char *kargv[40];     // (every word of the line is split before its part is found)
-    int kargc = kargs("deadline", cmd, sizeof(cmd), kargv, 40);
+    static char cmd[1024];      // its part of the boot command line, when one names it: first
+    static char *kargv[64];     // (every word of the line is split before its part is found)
+    int kargc = kargs("deadline", cmd, sizeof(cmd), kargv, 64);
     if (kargc < 0) {
         printf("deadline: the boot command line does not fit its buffer\n");
         return 2;
