@@ -13,6 +13,10 @@ APP_RAM_BASE   := 0x20040000
 APP_RAM_SLOT   := 0x00008000
 APP_MAX_SLOTS  := 28
 
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 8 KB, for 4 KB of locals
+# and printf of a double (388 bytes of stack) with room to spare (user/apps/fplocals measures both).
+BOARD_APP_STACK := 0x2000
+
 # How QEMU boots an image: boards/mps2-an385/qemu.sh (used by scripts/qemu-run.sh).
 
 # Device windows granted to programs (base size): the device timer (the demo's driver and
