@@ -19,6 +19,7 @@
 # through build/host/kevrelay, which never lets a reader that stops stall QEMU (it sends the
 # board XOFF; the tracelogger drops and counts whole buffers). QEMU_STREAM_OPTS: kevrelay's
 # options (-b BYTES its buffer, -w SEC the wait for a reader after QEMU's end, -s a summary).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1; shift
 board=${BOARD:-mps2-an385}
