@@ -44,6 +44,11 @@ TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev
 ifeq ($(BOARD),mps2-an385)
 SCRIPT_TESTS += qemu/stream-cost|120|test/qemu/test_stream_cost.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(H)/kevrelay $(H)/kevcapture $(H)/traceprinter $(H)/kevstat
+# A device program: user/apps/uartnode owns UART 2 by interrupts on both its lines, its peer a
+# script on the TCP socket QEMU_EXTRA gives the UART; its bytes each way the peer's, a refused
+# line's console line the board's lines (docs/boards.md, "Devices for programs"; 5 s).
+SCRIPT_TESTS += qemu/uart-node|90|test/qemu/test_uart_node.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/uartnodes.elf $(H)/traceprinter
 endif
 # make live's probe path (kevprobe through QEMU's gdbstub), exact mode: deadline's missed periods
 # and lost pulses the same as without live, the kernel's counts in the live file, the board's
