@@ -44,12 +44,13 @@ typedef int (*thread_fn)(void *arg);
 //   first multiple of KSTACK_GUARD in it (a page under an MMU, an MPU region's 128 bytes on the
 //   Cortex-M boards), which the thread may not touch: an overflow faults there, and the kernel
 //   says "stack overflow" (docs/hostile.md, "Stack guards"). KSTACK puts the stack in the
-//   section .bss.kstack, which the library knows by its bounds; n bytes lie above the guard:
+//   section .bss.kstack, which the library knows by its bounds (so a KSTACK is static or at
+//   file scope: a local takes no section); n bytes lie above the guard:
 //       static KSTACK(stack, 1024);             ThreadCreate(fn, arg, stack, sizeof(stack), ...)
 //       static KSTACK(stacks[4], 1024);         ... stacks[k], sizeof(stacks[k]) ...
 // - no stack (NULL, stack_size 0 for THREAD_STACK_DEFAULT bytes, or the size wanted): the
-//   library allocates one from the heap with a guard below it, freed when ThreadJoin reaps the
-//   thread (a detached thread's, by the next ThreadCreate or ThreadJoin after its end).
+//   library allocates one from the heap with a guard below it, freed by the first ThreadJoin or
+//   ThreadCreate with no stack after its thread has ended (EAGAIN when the heap has no room).
 #define THREAD_STACK_MIN 64u
 #define THREAD_STACK_DEFAULT 4096u
 #define KSTACK_SIZE(n) (KSTACK_GUARD + ((n) + KSTACK_GUARD - 1u) / KSTACK_GUARD * KSTACK_GUARD)
