@@ -75,8 +75,9 @@ static inline uint32_t devtimer_start_hz(uint32_t hz)
 
 // The UART free for a program (docs/boards.md, "Devices for programs"): CMSDK APB UART 2, its
 // window BOARD_USER_UART_WINDOW (board.mk), receive on line 4, transmit on line 5 (each a
-// level while its condition holds: a byte in, room to send, with its enable in CTRL; cleared
-// by writing its bit to INTCLEAR). In QEMU the third -serial (QEMU_EXTRA, docs/boards.md).
+// level once its event came: a byte in, a byte sent, with its enable in CTRL; cleared by writing
+// its bit to INTCLEAR, before the bytes are read: one that comes after raises it again). In
+// QEMU the third -serial (QEMU_EXTRA, docs/boards.md).
 #define USER_UART_RX_IRQ 4
 #define USER_UART_TX_IRQ 5
 #define USER_UART_REG(off) (*(volatile uint32_t *)(0x40006000u + (off)))

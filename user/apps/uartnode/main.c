@@ -94,6 +94,9 @@ static int driver(void *arg)
         if (p.code != CODE_RX)
             continue;
         drv.rx_pulses++;
+        // Cleared before the bytes are read: a byte that comes after the last read raises the
+        // line again (cleared after, it would sit unread with no interrupt to say so).
+        USER_UART_REG(USER_UART_INTSTATUS) = 2u;            // INTCLEAR: RX
         while (USER_UART_REG(USER_UART_STATE) & 2u) {       // RX full
             char c = (char)USER_UART_REG(USER_UART_DATA);
             drv.bytes_in++;
@@ -110,7 +113,6 @@ static int driver(void *arg)
             last = strcmp(txq, "BYE\n") == 0;
             tx_next();          // the rest, a byte per transmit pulse
         }
-        USER_UART_REG(USER_UART_INTSTATUS) = 2u;            // INTCLEAR: RX
         InterruptUnmask(USER_UART_RX_IRQ, rx);
     }
     USER_UART_REG(USER_UART_CTRL) = 0;
