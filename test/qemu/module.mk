@@ -44,6 +44,11 @@ TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev
 ifeq ($(BOARD),mps2-an385)
 SCRIPT_TESTS += qemu/stream-cost|120|test/qemu/test_stream_cost.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(H)/kevrelay $(H)/kevcapture $(H)/traceprinter $(H)/kevstat
+# A device program: user/apps/uartnode owns UART 2 by interrupts on both its lines, its peer a
+# script on the TCP socket QEMU_EXTRA gives the UART; its bytes each way the peer's, a refused
+# line's console line the board's lines (docs/boards.md, "Devices for programs"; 5 s).
+SCRIPT_TESTS += qemu/uart-node|90|test/qemu/test_uart_node.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/uartnodes.elf $(H)/traceprinter
 endif
 # make live's probe path (kevprobe through QEMU's gdbstub), exact mode: deadline's missed periods
 # and lost pulses the same as without live, the kernel's counts in the live file, the board's
@@ -254,11 +259,13 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/te
 # The printf family and the C99 headers a program includes on every board against the host's
 # (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
-# Stack guards (docs/hostile.md): unbounded recursion in a program's main thread and in one of
-# its threads faults at the guard, its data untouched (user/apps/stackover; one boot each, a
-# few seconds).
+# Stacks (docs/hostile.md, docs/applications.md): unbounded recursion in a program's main thread,
+# in a thread on a KSTACK stack and in one on an allocated stack is said as a stack overflow, its
+# data untouched (user/apps/stackover); threads on plain 4 KB arrays, and 4 KB of locals in main
+# with printf of doubles on the defaults (user/apps/qnxthreads, fplocals). Two boots each, a few
+# seconds.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-stack-guard/$(b)|120|BOARD=$(b)|test/qemu/test_stack_guard.sh|build/$(b)|$(H))
-TEST_DEPS    += $(B)/stackguard.elf $(H)/traceprinter $(H)/kevcapture
+TEST_DEPS    += $(B)/stackguard.elf $(B)/stackplain.elf $(H)/traceprinter $(H)/kevcapture
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))
 # How images place their programs, and the messages when they do not fit (host only).

@@ -100,6 +100,7 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
 }
 uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 uint32_t arch_thread_pc(const struct thread *t) { (void)t; return 0; }  // no saved pc on the host
+uint32_t arch_thread_sp(const struct thread *t) { (void)t; return 0; }
 uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 void arch_set_result(struct thread *t, uint32_t r0) { t->ctx.r0 = r0; }
 uint32_t arch_call_result(const struct thread *t, unsigned i) { return arch_kc_result(&t->ctx, i); }
