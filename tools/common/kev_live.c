@@ -10,6 +10,11 @@
 // starts one (framed input: the tracelogger starts every unit on a frame of its own) or to the
 // next byte that could (raw input). Which of these the bytes are, and what follows, is one
 // table of states and inputs (live_table, drawn above take()): a reader follows a stream there.
+// Compact frames. A KEY frame's codes go into the dictionary (trace/kev_wire.h); a SLOTS frame
+// is expanded into its slots, written in the file's byte order, and taken as a DATA frame's
+// payload of those bytes would be (the same bytes, the same units). One that does not expand
+// (a code no KEY gave: a KEY lost, or a reader that joined after the whole KEY; a sum that
+// does not agree) is a hole as a missing frame is: said, counted, its buffer lost.
 // Frames. The stream decoder (kev_stream.h) gives each good frame; the sequence numbers are
 // followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
 // order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
@@ -37,6 +42,7 @@
 #include <string.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
+#include <trace/kev_wire.h>
 #include <zlib.h>
 
 #define LIVE_MAX_HEAD (1u << 20)                    // a header and system page, at most
@@ -101,6 +107,11 @@ struct kev_live {
     uint64_t st_bytes;             // DATA bytes of the stream taken since its start
     int st_lost;                   // ... and frames were lost since (the count is not the board's)
     int early_end;                 // an END frame came before the trailer
+    // the compact encoding
+    struct kw_decoder kw;
+    struct kev_slot kw_slots[KEV_BUF_SLOTS + 1u];
+    uint8_t kw_bytes[(KEV_BUF_SLOTS + 1u) * KEV_SLOT_BYTES];
+    int kw_unknown_said;           // frames that use codes no KEY gave: said once a stretch
     // the bytes not yet consumed
     uint8_t *in;
     size_t pos, len, cap;
@@ -874,7 +885,8 @@ static void stream_end(struct kev_live *l)
     }
     l->end_handled = 1;
     l->early_end = 0;
-    int agree = l->seg && l->ks.end_len == (uint32_t)l->seg_bytes && l->ks.end_crc == l->seg_crc;
+    int agree = l->seg && l->ks.end_len == (uint32_t)l->seg_bytes &&
+                ((l->ks.end_flags & KS_END_LEN_ONLY) || l->ks.end_crc == l->seg_crc);
     l->seg_whole = agree;
     if (l->seg && !agree && !l->seg_lost) // (a loss already said is the cause)
         fault(l, KEV_LIVE_DAMAGED, "the stream's END announced %lu bytes (CRC %08lx), the file "
@@ -950,6 +962,72 @@ static int frame_seq(struct kev_live *l, int new_stream)
     return 1;
 }
 
+// The expanded slots of a SLOTS frame as the file's bytes (its byte order, the header's).
+static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned n)
+{
+    uint8_t *o = l->kw_bytes;
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
+        for (unsigned k = 0; k < 4; k++, o += 4) {
+            uint32_t v = w[k];
+            if (l->big)
+                o[0] = (uint8_t)(v >> 24), o[1] = (uint8_t)(v >> 16), o[2] = (uint8_t)(v >> 8),
+                o[3] = (uint8_t)v;
+            else
+                o[0] = (uint8_t)v, o[1] = (uint8_t)(v >> 8), o[2] = (uint8_t)(v >> 16),
+                o[3] = (uint8_t)(v >> 24);
+        }
+    }
+    return (size_t)(o - l->kw_bytes);
+}
+
+// A SLOTS frame that does not expand: a hole where its bytes would be, said.
+static void wire_lost(struct kev_live *l, const uint8_t *p, size_t n, enum kw_error e)
+{
+    char lost[96] = "";
+    l->n.frames_lost++;
+    l->st_lost = 1;
+    hole(l, lost, sizeof(lost));
+    if (e == KW_UNKNOWN) {
+        if (l->kw_unknown_said)
+            return;
+        l->kw_unknown_said = 1;
+    }
+    fault(l, e == KW_UNKNOWN ? KEV_LIVE_CUT : KEV_LIVE_DAMAGED, "the SLOTS frame at byte %llu "
+          "of the input (CPU %u, %zu bytes) does not expand: %s%s%s",
+          (unsigned long long)l->ks.offset, n ? p[0] : 0u, n, kw_error_text(e),
+          e == KW_UNKNOWN ? "; so are the frames after it until the next KEY" : "", lost);
+}
+
+// A KEY or SLOTS frame (the compact encoding).
+static void on_wire(void *arg, unsigned type, const uint8_t *p, size_t n)
+{
+    struct kev_live *l = arg;
+    if (l->ks.ended && !l->end_handled)
+        stream_end(l);
+    if (!frame_seq(l, 0))
+        return;
+    if (type == KS_KEY) {
+        enum kw_error e = kw_take_key(&l->kw, p, n);
+        if (e == KW_OK)
+            l->kw_unknown_said = 0;
+        else
+            fault(l, KEV_LIVE_DAMAGED, "the KEY frame at byte %llu of the input: %s (its codes "
+                  "are taken as it gives them)", (unsigned long long)l->ks.offset,
+                  kw_error_text(e));
+        return;
+    }
+    struct kw_frame f;
+    enum kw_error e = kw_expand(&l->kw, p, n, &f, l->kw_slots, KEV_BUF_SLOTS + 1u);
+    if (e != KW_OK) {
+        wire_lost(l, p, n, e);
+        return;
+    }
+    size_t k = slots_bytes(l, l->kw_slots, f.nslots);
+    l->st_bytes += k;
+    take(l, l->kw_bytes, k, 1);
+}
+
 static void on_frame(void *arg, const uint8_t *p, size_t n)
 {
     struct kev_live *l = arg;
@@ -958,7 +1036,9 @@ static void on_frame(void *arg, const uint8_t *p, size_t n)
         stream_end(l);
     if (!frame_seq(l, new_stream))
         return;
-    if (new_stream) { // a new tracelogger's stream: its own byte count from here
+    if (new_stream) { // a new tracelogger's stream: its own byte count from here, its own codes
+        kw_decoder_init(&l->kw);
+        l->kw_unknown_said = 0;
         l->st_bytes = 0;
         l->st_lost = 0;
         l->ks.ended = 0;
@@ -1107,6 +1187,7 @@ struct kev_live *kev_live_new(const char *name)
     l->ks.on_data = on_frame;
     l->ks.on_heartbeat = on_heartbeat;
     l->ks.on_loss = on_loss;
+    l->ks.on_wire = on_wire;
     l->ks.on_problem = on_problem;
     l->ks.arg = l;
     return l;
