@@ -65,7 +65,7 @@ SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
 FUZZ_BINS += $(FZ)/fuzz_kev_live
 $(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c \
                      trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
-                     trace/kev_events.c trace/kev_kercall.c $(H)/kevgen test/tools/kev_stream.py
+                     trace/kev_events.c trace/kev_kercall.c $(H)/kevgen $(H)/kevwire test/tools/kev_stream.py
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_live
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lz
@@ -73,7 +73,8 @@ $(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev
 	    $(H)/kevgen -b -n 300 -o $$d/b.kev >/dev/null && \
 	    python3 test/tools/kev_stream.py $$d/t.kev $$d/t.stream --fault loss:3 >/dev/null && \
 	    python3 test/tools/kev_stream.py $$d/t.kev $$d/beat.stream --beat 1000000 >/dev/null && \
-	    for f in t.kev b.kev t.stream beat.stream; do (printf '\003'; cat $$d/$$f) >$$d/s-$$f; \
+	    $(H)/kevwire -o $$d/wire.stream $$d/t.kev >/dev/null && \
+	    for f in t.kev b.kev t.stream beat.stream wire.stream; do (printf '\003'; cat $$d/$$f) >$$d/s-$$f; \
 	        rm $$d/$$f; done
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
 TEST_DEPS_HOST += $(FZ)/fuzz_kev_live

@@ -173,7 +173,7 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
     } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
         stream_fact(d, type, f + KS_HDR_BYTES, len);
-    } else if (type == KS_KEY || type == KS_SLOTS) {
+    } else if (type == KS_KEY || type == KS_SLOTS || type == KS_REF) {
         d->wire_frames++;
         if (d->on_wire)
             d->on_wire(d->arg, type, f + KS_HDR_BYTES, len);

@@ -52,6 +52,7 @@
 
 static bool uart, rtt;
 static bool compact;        // kernel buffers in the compact encoding (wire.c)
+static bool wire_ref;       // ... each followed by its bytes in REF frames (-x wire=check)
 static bool compact_sent;   // ... and one was: the END frame carries no file CRC
 static unsigned key_due;    // buffers before the next whole KEY
 static bool host_stopped;   // the last flow control byte was XOFF
@@ -215,15 +216,18 @@ static int send_compact(const uint8_t *p, size_t n)
         if (send_frame(KS_SLOTS, buf, len) < 0)
             lost = -1;
     }
+    for (size_t off = 0; wire_ref && off < n; off += KS_MAX_PAYLOAD)
+        send_frame(KS_REF, p + off, n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD);
     return lost;
 }
 
-int stream_open(bool on_uart, bool on_rtt, bool timing, bool wire_compact)
+int stream_open(bool on_uart, bool on_rtt, bool timing, int wire)
 {
     uart = on_uart;
     rtt = on_rtt;
     timed = timing;
-    compact = wire_compact && (uart || rtt) && wire_open() == 0;
+    compact = wire != TL_WIRE_RAW && (uart || rtt) && wire_open() == 0;
+    wire_ref = compact && wire == TL_WIRE_CHECK;
     op_full = ks_crc32_x8n(KS_MAX_PAYLOAD);
     if (!uart)
         return 0;

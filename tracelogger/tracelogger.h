@@ -25,7 +25,7 @@ struct tl_opts {
     unsigned seconds;       // -s: capture duration, 0 = none
     unsigned kbufs;         // -k: kernel buffers
     bool ring, wide, passive, uart, verbose;
-    bool wire_raw;          // -x wire=raw: kernel buffers as their bytes, not compact
+    int wire;               // -x wire=: TL_WIRE_COMPACT (0), _RAW, _CHECK
     int rtt;                // -x rtt=: 0 off, 1 block, 2 skip (tracelogger/rtt.c)
     int policy;             // -x bufpolicy=...
     unsigned delay_ms;      // -x delay=: pretend storage is slow (tests)
@@ -74,8 +74,12 @@ const char *out_where(const struct tl_opts *o);
 
 // The live stream (stream.c): frames on the trace UART and/or the RTT up-channel.
 // Opens the sinks (0). timing: count the cycles spent at each sink (stream_sink_cycles; two
-// clock reads a frame); compact: kernel buffers in the compact wire encoding (wire.c).
-int stream_open(bool on_uart, bool on_rtt, bool timing, bool compact);
+// clock reads a frame); wire: kernel buffers in the compact wire encoding (wire.c), as their
+// bytes (TL_WIRE_RAW), or both, the bytes in REF frames (TL_WIRE_CHECK).
+#define TL_WIRE_COMPACT 0
+#define TL_WIRE_RAW 1
+#define TL_WIRE_CHECK 2
+int stream_open(bool on_uart, bool on_rtt, bool timing, int wire);
 // The send priority: each buffer's stream (its CRC, the UART's bytes, the RTT copy) is sent at
 // prio (0: the logger's own), through a pulse of that priority to the logger's own channel
 // (chid, coid: main.c's), and the logger returns to own (its priority) after it. The UART's

@@ -16,17 +16,19 @@
 #       ("loss CPU REASON EVENTS BUFFERS TOTAL FIRST_SEQ T_FIRST T_LAST OFFSET") in stream
 #       order, then "frames N data BYTES heartbeats H loss_events L bad_crc B gaps G junk J
 #       end OK|MISSING|BAD" (data: the file's bytes, a SLOTS frame's slots 16 bytes each)
-#   stream_frames.py file RAW OUT
+#   stream_frames.py file RAW OUT [REF]
 #       the file the stream carries, rebuilt into OUT: DATA frames' bytes, and the slots of
 #       the KEY and SLOTS frames (the compact encoding) expanded as trace/kev_wire.h says, by
-#       this reading of it alone; exit 1 when a frame does not expand or one is missing
+#       this reading of it alone; exit 1 when a frame does not expand or one is missing. REF:
+#       the file of the DATA frames and the board's own copy of each buffer (REF frames,
+#       tracelogger -x wire=check), to compare OUT with
 import socket
 import struct
 import sys
 import time
 import zlib
 
-DATA, END, HEARTBEAT, LOSS, KEY, SLOTS = 1, 2, 3, 4, 5, 6
+DATA, END, HEARTBEAT, LOSS, KEY, SLOTS, REF = 1, 2, 3, 4, 5, 6, 7
 KW_CODES, KW_DEFINE, KW_RAW = 240, 0xf0, 0xf1
 
 
@@ -138,7 +140,7 @@ def read(port, out, pause_after, pause, every=None, until=None):
                 next_pause = time.monotonic() + every
 
 
-def parse(raw, out=None):
+def parse(raw, out=None, ref=None):
     b = open(raw, 'rb').read()
     codes, ok = {}, True
     i = frames = data = heartbeats = loss_events = bad = gaps = junk = 0
@@ -168,6 +170,11 @@ def parse(raw, out=None):
             data += ln
             if out:
                 out.write(p)
+            if ref:
+                ref.write(p)
+        elif typ == REF:
+            if ref:
+                ref.write(p)
         elif typ == KEY:
             key(p, codes)
         elif typ == SLOTS:
@@ -204,8 +211,8 @@ if __name__ == '__main__':
         read(int(a[1]), a[2], pa, ps, ev, un)
     elif len(a) == 2 and a[0] == 'parse':
         parse(a[1])
-    elif len(a) == 3 and a[0] == 'file':
-        with open(a[2], 'wb') as o:
-            sys.exit(0 if parse(a[1], o) else 1)
+    elif len(a) in (3, 4) and a[0] == 'file':
+        with open(a[2], 'wb') as o, open(a[3] if len(a) == 4 else '/dev/null', 'wb') as r:
+            sys.exit(0 if parse(a[1], o, r if len(a) == 4 else None) else 1)
     else:
         sys.exit(__doc__ if __doc__ else 'usage: stream_frames.py read PORT OUT | parse RAW')

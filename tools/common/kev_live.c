@@ -112,6 +112,18 @@ struct kev_live {
     struct kev_slot kw_slots[KEV_BUF_SLOTS + 1u];
     uint8_t kw_bytes[(KEV_BUF_SLOTS + 1u) * KEV_SLOT_BYTES];
     int kw_unknown_said;           // frames that use codes no KEY gave: said once a stretch
+    // the buffer being gathered from SLOTS frames: its CPU, sequence, the next slot expected,
+    // its events so far; and, once frames of it were lost, where in the unit the DROPPED slot
+    // marking their place lies (patched with the count when its BUFFER_END comes)
+    struct {
+        int active, dropped;
+        unsigned cpu;
+        uint32_t seq;
+        unsigned next;
+        uint32_t events;
+        size_t drop_at;
+    } kwb;
+    uint64_t kw_cpu_lost[KEV_MAX_CPUS];   // events the wire lost on each CPU (DROPPED's total)
     // the bytes not yet consumed
     uint8_t *in;
     size_t pos, len, cap;
@@ -749,9 +761,44 @@ static void act_head_bad(struct kev_live *l, const struct live_seen *s)
     l->skip_said = 1;
 }
 
+static void wr32(const struct kev_live *l, uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[l->big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+// A trailer after compact frames lost inside buffers that were kept (their events counted per
+// CPU, kw_cpu_lost): those events move from the CPU's written to its lost, and the trailer's
+// check follows, so the file decodes with its losses counted where the trailer counts them.
+static void trailer_wire_loss(struct kev_live *l, uint8_t *p, size_t n)
+{
+    uint32_t sum = 0;
+    for (size_t off = 0; off + KEV_SLOT_BYTES <= n; off += KEV_SLOT_BYTES) {
+        uint8_t *q = p + off;
+        uint32_t h = rd32(l, q);
+        unsigned ev = kev_hdr_event(h), cpu = kev_hdr_cpu(h);
+        if (kev_hdr_class(h) != KEV_C_CONTROL)
+            return;
+        if (ev == KEV_CTL_TRL_END) {
+            wr32(l, q + 4, sum);
+            return;
+        }
+        if (ev == KEV_CTL_TRL_EVENTS || ev == KEV_CTL_TRL_LOST) {
+            uint64_t v = rd32(l, q + 4) | (uint64_t)rd32(l, q + 8) << 32, d = l->kw_cpu_lost[cpu];
+            v = ev == KEV_CTL_TRL_LOST ? v + d : v > d ? v - d : 0;
+            wr32(l, q + 4, (uint32_t)v);
+            wr32(l, q + 8, (uint32_t)(v >> 32));
+        }
+        for (int k = 0; k < 16; k += 4)
+            sum += rd32(l, q + k);
+    }
+}
+
 // UNIT, TRAILER: the whole unit at pos (a trailer ends the segment).
 static void act_unit(struct kev_live *l, const struct live_seen *s)
 {
+    if (s->kind == KEV_LIVE_TRAILER && l->n.wire_lost_events)
+        trailer_wire_loss(l, l->in + l->pos, s->len);
     unit_done(l, l->in + l->pos, s->len, s->kind);
     consume(l, s->len);
 }
@@ -908,7 +955,16 @@ static void stream_end(struct kev_live *l)
 // the last frame, or one behind). The damage and garbage since the last good frame are said
 // here, once: a jump in the sequence or a damaged frame is a hole, and the unit being gathered
 // is lost with it (a frame that starts a header starts a new stream: no hole).
+static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge);
+
 static int frame_seq(struct kev_live *l, int new_stream)
+{
+    return frame_seq_bridged(l, new_stream, 0);
+}
+
+// The same, for a SLOTS frame that continues the buffer being gathered (bridge): frames lost
+// before it cost that buffer's slots between, not the buffer (on_wire marks their place).
+static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge)
 {
     const uint8_t *f = l->ks.frame;
     size_t n = KS_HDR_BYTES + ((size_t)f[6] | (size_t)f[7] << 8);
@@ -936,7 +992,10 @@ static int frame_seq(struct kev_live *l, int new_stream)
         if (l->fr_damaged)
             snprintf(damaged, sizeof(damaged), "; %llu frame(s) damaged (CRC mismatch)",
                      (unsigned long long)l->fr_damaged);
-        if (!new_stream)
+        if (bridge)
+            snprintf(lost, sizeof(lost), "; buffer %lu of CPU %u kept, a DROPPED event where "
+                     "their slots were", (unsigned long)l->kwb.seq, l->kwb.cpu);
+        else if (!new_stream)
             hole(l, lost, sizeof(lost));
         fault(l, KEV_LIVE_CUT, "the stream lost data before byte %llu of the input; %lu "
               "frame(s) missing%s%s", (unsigned long long)l->ks.offset, (unsigned long)gap,
@@ -981,13 +1040,63 @@ static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned
     return (size_t)(o - l->kw_bytes);
 }
 
+// A SLOTS frame p[0..n) that continues the buffer being gathered past slots that did not come
+// (frames lost or refused between): 1, and the buffer is kept with their place marked.
+static int continues(const struct kev_live *l, const uint8_t *p, size_t n)
+{
+    return n >= KW_HDR_BYTES && !(p[1] & KW_F_FIRST) && l->kwb.active && p[0] == l->kwb.cpu &&
+           ((uint32_t)p[2] | (uint32_t)p[3] << 8) == (l->kwb.seq & 0xffffu) &&
+           ((unsigned)p[4] | (unsigned)p[5] << 8) > l->kwb.next && l->st == ST_UNITS &&
+           l->pos < l->len;
+}
+
+// The place of slots lost in the buffer being gathered: a DROPPED slot at time t (the last lost
+// slot's), its count patched in when the buffer's BUFFER_END comes (count_dropped). One per
+// buffer: later gaps add to it.
+static void mark_dropped(struct kev_live *l, uint32_t t)
+{
+    if (l->kwb.dropped)
+        return;
+    struct kev_slot d = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_DROPPED, l->kwb.cpu),
+                          { t, 0, 0 } };
+    l->kwb.dropped = 1;
+    l->kwb.drop_at = l->len - l->pos;
+    size_t k = slots_bytes(l, &d, 1);
+    take(l, l->kw_bytes, k, 1);
+}
+
+// The buffer's BUFFER_END e has come: the events lost are the board's count less those that
+// arrived; the DROPPED slot says them (and the CPU's running total of the wire's losses), and
+// BUFFER_END counts what the buffer now holds, as a buffer the kernel wrote after a loss does.
+static void count_dropped(struct kev_live *l, struct kev_slot *e)
+{
+    uint32_t lost = e->data[2] > l->kwb.events ? e->data[2] - l->kwb.events : 0;
+    unsigned cpu = l->kwb.cpu % KEV_MAX_CPUS;
+    l->kw_cpu_lost[cpu] += lost;
+    e->data[2] = l->kwb.events;
+    struct kev_slot d = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_DROPPED, l->kwb.cpu),
+                          { 0, lost, (uint32_t)l->kw_cpu_lost[cpu] } };
+    uint8_t *at = l->in + l->pos + l->kwb.drop_at;
+    uint8_t w[KEV_SLOT_BYTES];
+    size_t k = slots_bytes(l, &d, 1);
+    memcpy(w, l->kw_bytes, k);
+    memcpy(at + 8, w + 8, 8);       // (its words 2 and 3: the time stays)
+    l->n.wire_lost_events += lost;
+}
+
 // A SLOTS frame that does not expand: a hole where its bytes would be, said.
 static void wire_lost(struct kev_live *l, const uint8_t *p, size_t n, enum kw_error e)
 {
     char lost[96] = "";
     l->n.frames_lost++;
     l->st_lost = 1;
-    hole(l, lost, sizeof(lost));
+    if (n >= 2 && !(p[1] & KW_F_FIRST) && l->kwb.active && l->st == ST_UNITS)
+        snprintf(lost, sizeof(lost), "; buffer %lu of CPU %u kept, a DROPPED event where its "
+                 "slots were", (unsigned long)l->kwb.seq, l->kwb.cpu);
+    else
+        hole(l, lost, sizeof(lost));
+    if (n >= 2 && (p[1] & KW_F_FIRST) && l->st != ST_NONE && l->st != ST_DONE)
+        l->n.buffers_lost++;    // (its buffer's first frame: the rest of it starts no unit)
     if (e == KW_UNKNOWN) {
         if (l->kw_unknown_said)
             return;
@@ -999,19 +1108,20 @@ static void wire_lost(struct kev_live *l, const uint8_t *p, size_t n, enum kw_er
           e == KW_UNKNOWN ? "; so are the frames after it until the next KEY" : "", lost);
 }
 
-// A KEY or SLOTS frame (the compact encoding).
+// A KEY or SLOTS frame (the compact encoding), or a REF frame (passed by).
 static void on_wire(void *arg, unsigned type, const uint8_t *p, size_t n)
 {
     struct kev_live *l = arg;
     if (l->ks.ended && !l->end_handled)
         stream_end(l);
-    if (!frame_seq(l, 0))
+    int bridge = type == KS_SLOTS && continues(l, p, n);
+    if (!frame_seq_bridged(l, 0, bridge) || type == KS_REF)   // (a REF frame: no file bytes)
         return;
     if (type == KS_KEY) {
         enum kw_error e = kw_take_key(&l->kw, p, n);
-        if (e == KW_OK)
-            l->kw_unknown_said = 0;
-        else
+        if (e == KW_OK && n >= 2 && p[0] == 0 && p[1] == 0)
+            l->kw_unknown_said = 0;     // (a whole KEY: what fails after it is new)
+        else if (e != KW_OK)
             fault(l, KEV_LIVE_DAMAGED, "the KEY frame at byte %llu of the input: %s (its codes "
                   "are taken as it gives them)", (unsigned long long)l->ks.offset,
                   kw_error_text(e));
@@ -1022,6 +1132,37 @@ static void on_wire(void *arg, unsigned type, const uint8_t *p, size_t n)
     if (e != KW_OK) {
         wire_lost(l, p, n, e);
         return;
+    }
+    uint32_t events = 0;
+    for (unsigned i = 0; i < f.nslots; i++) {
+        uint32_t h = l->kw_slots[i].header;
+        events += kev_hdr_class(h) != KEV_C_CONTROL && kev_hdr_type(h) <= KEV_TYPE_CB;
+    }
+    if ((f.flags & KW_F_FIRST) && l->kwb.active && l->st == ST_UNITS && l->pos < l->len) {
+        char lost[96] = "";     // (the buffer before never got its end: its last frames lost)
+        hole(l, lost, sizeof(lost));
+        fault(l, KEV_LIVE_CUT, "a buffer's first SLOTS frame at byte %llu of the input came "
+              "before the end of the buffer being gathered%s", (unsigned long long)l->ks.offset,
+              lost);
+    }
+    if (f.flags & KW_F_FIRST) {
+        l->kwb.active = 1;
+        l->kwb.dropped = 0;
+        l->kwb.cpu = f.cpu;
+        l->kwb.seq = f.nslots ? l->kw_slots[0].data[1] : 0;
+        l->kwb.next = 0;
+        l->kwb.events = 0;
+    } else if (continues(l, p, n)) {
+        mark_dropped(l, f.t0);
+    } else if (!l->kwb.active || f.first != l->kwb.next) {
+        l->kwb.active = 0;      // (a stray frame: the table skips what starts no unit)
+    }
+    l->kwb.next = f.first + f.nslots;
+    l->kwb.events += events;
+    if ((f.flags & KW_F_LAST) && l->kwb.active && f.nslots) {
+        if (l->kwb.dropped)
+            count_dropped(l, &l->kw_slots[f.nslots - 1u]);
+        l->kwb.active = 0;
     }
     size_t k = slots_bytes(l, l->kw_slots, f.nslots);
     l->st_bytes += k;

@@ -29,7 +29,10 @@
 // the very bytes the DATA frames would have carried; the file is the same. A stream that sends
 // them ends with an END frame whose flags byte has KS_END_LEN_ONLY: its CRC field is 0, as the
 // board computes no CRC of bytes it never sends (each SLOTS frame checks its own expansion
-// with a sum, and every frame's CRC covers the bytes sent).
+// with a sum, and every frame's CRC covers the bytes sent). With -x wire=check the logger also
+// sends each such buffer's own bytes after its SLOTS frames, in REF frames: never file bytes
+// (a reader passes them by), the board's copy a test compares the expansion with where the
+// board has no other (x86-pc: no host files).
 //
 // Flow control, host to board, on a transport with a way back (a UART's receive line): the
 // byte KS_XOFF asks the board to stop sending, KS_XON to go on (a serial port's software flow
@@ -55,7 +58,8 @@
 #define KS_LOSS   4u
 #define KS_KEY    5u
 #define KS_SLOTS  6u
-#define KS_TYPE_MAX KS_SLOTS
+#define KS_REF    7u
+#define KS_TYPE_MAX KS_REF
 #define KS_END_LEN_ONLY 1u  // END's flags (the frame header's byte 3): no file CRC
 #define KS_XON    0x11u   // host to board: send again
 #define KS_XOFF   0x13u   // host to board: stop sending (drop and count)
@@ -144,7 +148,7 @@ struct ks_decoder {
     void (*on_data)(void *arg, const uint8_t *p, size_t n);
     void (*on_heartbeat)(void *arg, const struct ks_heartbeat *h);    // may be NULL
     void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
-    // KEY and SLOTS frames (the compact encoding), their payloads; NULL: counted, not used
+    // KEY, SLOTS and REF frames (the compact encoding), their payloads; NULL: counted, not used
     void (*on_wire)(void *arg, unsigned type, const uint8_t *p, size_t n);
     uint64_t wire_frames;   // KEY and SLOTS frames seen
     void (*on_problem)(void *arg, enum ks_problem what, uint64_t offset, uint32_t detail);
