@@ -15,7 +15,8 @@
 #       one line per HEARTBEAT ("heartbeat TIME OFFSET INTERVAL_MS BUFFERS") and LOSS
 #       ("loss CPU REASON EVENTS BUFFERS TOTAL FIRST_SEQ T_FIRST T_LAST OFFSET") in stream
 #       order, then "frames N data BYTES heartbeats H loss_events L bad_crc B gaps G junk J
-#       end OK|MISSING|BAD" (data: the file's bytes, a SLOTS frame's slots 16 bytes each)
+#       end OK|MISSING|BAD slots S" (data: the file's bytes, a SLOTS frame's slots 16 bytes
+#       each; S: the SLOTS frames)
 #   stream_frames.py file RAW OUT [REF]
 #       the file the stream carries, rebuilt into OUT: DATA frames' bytes, and the slots of
 #       the KEY and SLOTS frames (the compact encoding) expanded as trace/kev_wire.h says, by
@@ -142,7 +143,7 @@ def read(port, out, pause_after, pause, every=None, until=None):
 
 def parse(raw, out=None, ref=None):
     b = open(raw, 'rb').read()
-    codes, ok = {}, True
+    codes, ok, slots = {}, True, 0
     i = frames = data = heartbeats = loss_events = bad = gaps = junk = 0
     nseq, end = None, 'MISSING'
     while i + 12 <= len(b):
@@ -179,6 +180,7 @@ def parse(raw, out=None, ref=None):
             key(p, codes)
         elif typ == SLOTS:
             data += 16 * struct.unpack_from('<H', p, 6)[0]
+            slots += 1
             if out:
                 try:
                     out.write(expand(p, codes))
@@ -196,8 +198,8 @@ def parse(raw, out=None, ref=None):
             length, _ = struct.unpack_from('<II', p)
             end = 'OK' if length == data & 0xffffffff else 'BAD'
         i += 12 + ln
-    print('frames %d data %d heartbeats %d loss_events %d bad_crc %d gaps %d junk %d end %s'
-          % (frames, data, heartbeats, loss_events, bad, gaps, junk + len(b) - i, end))
+    print('frames %d data %d heartbeats %d loss_events %d bad_crc %d gaps %d junk %d end %s slots %d'
+          % (frames, data, heartbeats, loss_events, bad, gaps, junk + len(b) - i, end, slots))
     return ok and not bad and not gaps and end == 'OK'
 
 

@@ -179,6 +179,13 @@ static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
     return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+// A word in the file's byte order (the header's).
+static void wr32(const struct kev_live *l, uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[l->big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
 static int is_ctl(uint32_t h, unsigned ev)
 {
     return kev_hdr_class(h) == KEV_C_CONTROL && kev_hdr_type(h) == KEV_TYPE_S &&
@@ -761,12 +768,6 @@ static void act_head_bad(struct kev_live *l, const struct live_seen *s)
     l->skip_said = 1;
 }
 
-static void wr32(const struct kev_live *l, uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[l->big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
 // A trailer after compact frames lost inside buffers that were kept (their events counted per
 // CPU, kw_cpu_lost): those events move from the CPU's written to its lost, and the trailer's
 // check follows, so the file decodes with its losses counted where the trailer counts them.
@@ -1025,17 +1026,11 @@ static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge)
 static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned n)
 {
     uint8_t *o = l->kw_bytes;
-    for (unsigned i = 0; i < n; i++) {
-        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
-        for (unsigned k = 0; k < 4; k++, o += 4) {
-            uint32_t v = w[k];
-            if (l->big)
-                o[0] = (uint8_t)(v >> 24), o[1] = (uint8_t)(v >> 16), o[2] = (uint8_t)(v >> 8),
-                o[3] = (uint8_t)v;
-            else
-                o[0] = (uint8_t)v, o[1] = (uint8_t)(v >> 8), o[2] = (uint8_t)(v >> 16),
-                o[3] = (uint8_t)(v >> 24);
-        }
+    for (unsigned i = 0; i < n; i++) {   // (a slot's four words, as the file orders bytes)
+        wr32(l, o, s[i].header);
+        for (unsigned k = 0; k < 3; k++)
+            wr32(l, o + 4 + 4 * k, s[i].data[k]);
+        o += KEV_SLOT_BYTES;
     }
     return (size_t)(o - l->kw_bytes);
 }
@@ -1045,7 +1040,7 @@ static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned
 static int continues(const struct kev_live *l, const uint8_t *p, size_t n)
 {
     return n >= KW_HDR_BYTES && !(p[1] & KW_F_FIRST) && l->kwb.active && p[0] == l->kwb.cpu &&
-           ((uint32_t)p[2] | (uint32_t)p[3] << 8) == (l->kwb.seq & 0xffffu) &&
+           ((uint32_t)p[2] | (uint32_t)p[3] << 8) == (uint16_t)l->kwb.seq &&
            ((unsigned)p[4] | (unsigned)p[5] << 8) > l->kwb.next && l->st == ST_UNITS &&
            l->pos < l->len;
 }
