@@ -3,7 +3,10 @@
 PRIO  := 200
 FLAGS := KAPP_F_TRACE|KAPP_F_IO|KAPP_F_HOSTFS
 MMIO  := $(BOARD_TRACE_UART_WINDOW)
-EXTRA := trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c user/lib/utc_date.c
+EXTRA := trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c user/lib/utc_date.c
+# The stream's encoder takes each event's wire encoding from the table tools/emitgen generates
+# from the event table (kev_emit_gen.h, in the build's gen directory: wire.c).
+$(B)/apps/tracelogger/obj/tracelogger/wire.c.o: UCFLAGS += -I$(H)/gen
 # Its main stack: 4 KB, not the boards' 8 KB default (its buffers, 25 KB of .bss on mps2-an385,
 # leave less in a 32 KB slot): the stream's RTT path (rtt.c put) ran past 2 KB on AArch64, whose
 # frames are larger; netduinoplus2's 2 KB default where the slots are 8 KB.

@@ -54,6 +54,9 @@ static void usage(void)
            "                0 = off; not with -r)\n"
            "  -x sendprio=N|own  send the stream (-u, -x rtt) at priority N (default: below every\n"
            "                program of this image, said at the start), own: at the logger's\n"
+           "  -x wire=compact|raw|check  the stream's kernel buffers in the compact encoding\n"
+           "                (default: about a third of the bytes, expanded by the host), as\n"
+           "                their bytes, or both (check: the bytes in REF frames, for tests)\n"
            "  -x probe[=keep]  a reader outside the board (a debug probe, QEMU's gdbstub:\n"
            "                kevprobe) takes the buffers from the kernel's memory; the logger\n"
            "                only sleeps. keep: it gives none back, the logger saves them all at\n"
@@ -139,6 +142,16 @@ static int parse_x(struct tl_opts *o, const char *s)
             return -1;
         }
         return 0;
+    }
+    if (strncmp(s, "wire=", 5) == 0) {
+        static const char *const wires[] = { "compact", "raw", "check" };
+        for (int i = 0; i < 3; i++)
+            if (strcmp(s + 5, wires[i]) == 0) {
+                o->wire = i;
+                return 0;
+            }
+        printf("tracelogger: unknown wire '%s' (compact, raw, check)\n", s + 5);
+        return -1;
     }
     if (strcmp(s, "probe") == 0 || strcmp(s, "probe=keep") == 0) {
         o->probe = s[5] ? 2 : 1;

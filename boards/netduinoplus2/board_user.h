@@ -137,6 +137,9 @@ static inline void trace_uart_init(void)
 // Its two kernel buffers leave no room for a stream sent below the programs: while one is
 // sent, the other fills and the kernel drops. The logger sends at its own priority here.
 #define BOARD_STREAM_BELOW 0
+// The stream's compact encoding (tracelogger/wire.c) needs 4.6 KB of the logger's 8 KB of RAM:
+// here the buffers go out as their bytes.
+#define BOARD_STREAM_COMPACT 0
 
 // The logger's send (tracelogger/stream.c): bytes while the data register is empty (TXE), how
 // many written. No TX interrupt: USART2's line (38) is past the kernel's 32, so when it is full

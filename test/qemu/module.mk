@@ -86,6 +86,15 @@ BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/demo.elf $(H)/kevstat
+# The compact stream's bytes an event over three captures (the demo, an interrupt-heavy one,
+# qemu-virt-a53's messages across 4 CPUs: its image built by a make of its own).
+ifeq ($(BOARD),mps2-an385)
+BENCHES      += scripts/bench-wire.sh|$(B)|$(H)|build/qemu-virt-a53
+BENCH_DEPS   += $(B)/irqtest.elf $(H)/kevwire wire-a53
+.PHONY: wire-a53
+wire-a53: | $(KEV_EMIT_GEN_H)
+	$(Q)$(MAKE) --no-print-directory BOARD=qemu-virt-a53 build/qemu-virt-a53/msgpipetest.elf
+endif
 BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
