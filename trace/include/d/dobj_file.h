@@ -27,9 +27,10 @@ struct dobj_file_hdr {
     uint32_t destructive;       // -x destructive / -w: system( ), freopen( ) allowed
     uint32_t prio;              // -x prio=N: the board's consumer's priority while the program
                                 // runs (0: DOBJ_CONSUMER_PRIO)
+    uint32_t pad;               // (0: the object after the header stays 8-byte aligned)
 };
 
-_Static_assert(sizeof(struct dobj_file_hdr) == 68, "dobj header layout");
+_Static_assert(sizeof(struct dobj_file_hdr) == 72, "dobj header layout");
 
 // The board's consumer reads its buffers below the programs' default priority (10: user/
 // module.mk's APP_DEFAULT_PRIO), as a DTrace consumer is an ordinary process: a program's
