@@ -455,7 +455,8 @@ static void dry_enter(struct trace_ring *r, struct trace_cpu *c)
 
 // Whether dry CPU c should pick again: a buffer may have been freed since it went dry, or its
 // backoff ran out. One CPU's own state, two loads of shared words. Under c's lock alone.
-static int dry_due(struct trace_ring *r, struct trace_cpu *c)
+static inline __attribute__((always_inline)) int dry_due(struct trace_ring *r,
+                                                          struct trace_cpu *c)
 {
     if (__atomic_load_n(&r->tr_freed, __ATOMIC_RELAXED) != c->tc_dry_freed)
         return 1;
@@ -601,7 +602,7 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
 // pick due, the class off or filtered: the general path decides). Interrupts off for its few
 // loads and stores. The dry state and tc_dropped are this CPU's alone: no other CPU writes
 // them (a reader of the counts on another CPU may read one drop behind).
-static int dry_drop(struct trace_ring *r, unsigned cls)
+static inline __attribute__((always_inline)) int dry_drop(struct trace_ring *r, unsigned cls)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = trace_cpu_here(r);
@@ -613,11 +614,18 @@ static int dry_drop(struct trace_ring *r, unsigned cls)
     return dropped;
 }
 
+// (Out of line: the drop above returns with no frame of the general path's.)
+static __attribute__((noinline)) void simple_general(struct trace_ring *r, uint32_t cls_ev,
+                                                     uint32_t a, uint32_t b)
+{
+    trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
+}
+
 void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
 {
     if (dry_drop(r, cls_ev >> 16))
         return;
-    trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
+    simple_general(r, cls_ev, a, b);
 }
 
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
