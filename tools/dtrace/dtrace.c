@@ -11,6 +11,7 @@
 #include <d/dprobes.h>
 #include <d/dtarget.h>
 #include <d/dvm.h>
+#include <d/dobj_file.h>
 #include <d/optval.h>
 #include "kevreplay.h"
 #include <kevhost/row_probes.h>
@@ -329,6 +330,12 @@ static const char *option_apply(struct options *o, const char *name, const char 
             goto bad;
         o->ncpus = (unsigned)v;
         o->ncpus_set = 1;
+        return NULL;
+    }
+    if (!strcmp(name, "prio")) { /* the board's consumer's priority (d/dobj_file.h): no host
+                                  * consumer runs below a program, so only checked here */
+        if (!val || !parse_runtime(val, &v) || v < 1 || v > DOBJ_PRIO_MAX)
+            goto bad;
         return NULL;
     }
     if (!strcmp(name, "cpu")) { /* the CPU to trace; checked against the CPUs at load */
