@@ -357,6 +357,47 @@ int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uin
     return -1;
 }
 
+long kev_sp_incident_at(const struct kev_reader *r, unsigned k, uint32_t *type, void *dst,
+                        size_t cap)
+{
+    size_t off = r->kr_sp_list, end = r->kr_sp_off + r->kr_sp_len;
+    uint32_t total = 0, have = 0;
+    int in = 0;     // inside the k-th section's pieces
+    if (!off || r->kr_err)
+        return -1;
+    while (off + 4 <= end) {
+        uint32_t rh = rd32(r, off);
+        unsigned rtype = rh >> 16, plen = rh & 0xffffu;
+        size_t p = off + 4, next = p + ((plen + 3u) & ~3u);
+        if (rtype == KEV_SP_END || next > end)
+            return -1;
+        off = next;
+        if (rtype != KEV_SP_INCIDENT || plen < 12u)
+            continue;
+        uint32_t st = rd32(r, p), sbytes = rd32(r, p + 4), at = rd32(r, p + 8), n = plen - 12u;
+        if (!in) {
+            if (at != 0 || k-- != 0)
+                continue;
+            in = 1;
+            *type = st;
+            total = sbytes;
+        }
+        if (st != *type || sbytes != total || at != have || n > total - have)
+            return -1;      // a piece out of its place
+        if (dst) {
+            if (total > cap)
+                return -1;
+            const uint8_t *src = r->kr_data + p + 12;
+            for (uint32_t i = 0; i < n; i++)
+                ((uint8_t *)dst)[have + i] = src[i];
+        }
+        have += n;
+        if (have == total)
+            return (long)total;
+    }
+    return -1;
+}
+
 // Whether the file ends in a trailer's END word, with room for the smallest trailer after the
 // events' start. (No trailer is reported after decoding what is there.)
 static int ends_in_trailer(const struct kev_reader *r)

@@ -670,6 +670,24 @@ void trace_ring_stop(struct trace_ring *r)
     control_unlock(r, fl);
 }
 
+int trace_ring_freeze(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    int ran = r->tr_running != 0;
+    if (ran) {
+        r->tr_running = 0;
+        update_masks(r);
+        uint32_t now = trace_port_now32();
+        for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+            if (r->tr_cpu[cpu].tc_buf >= 0)
+                close_buffer(r, cpu, now);
+        publish(r, r->tr_cpu, sizeof(r->tr_cpu));
+        trace_port_stopped(r);
+    }
+    control_unlock(r, fl);
+    return ran;
+}
+
 // A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce
 // left its limit 0) until its next event's general path, which stamps the event under its
 // lock, after this call: a hook on that CPU reads its clock before it looks at its room, and
