@@ -106,8 +106,15 @@ int kev_incident_check(const void *hdr, uint32_t region, kev_inc_read_fn rd, voi
 {
     const struct kev_inc_hdr *h = &v->hdr;
     bytes_copy(&v->hdr, hdr, sizeof(v->hdr));
-    if (!bytes_eq(h->magic, KEV_INC_MAGIC, sizeof(h->magic)))
+    if (!bytes_eq(h->magic, KEV_INC_MAGIC, sizeof(h->magic))) {
+        // RAM after power-on holds no record; one whose magic alone is damaged still has a
+        // state word a writer stores, which random RAM almost never holds there
+        if (h->state == KEV_INC_WRITING || h->state == KEV_INC_COMMIT || h->state == KEV_INC_READ) {
+            *why = "its magic is damaged (its state word is a record's)";
+            return -1;
+        }
         return 1;
+    }
     if (h->version != KEV_INC_VERSION) {
         *why = "its version word is not this reader's (1)";
         return -1;

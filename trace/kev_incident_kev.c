@@ -15,10 +15,11 @@
 #include <trace/kev.h>
 
 // The scratch's parts.
-#define HEAD_BYTES  768u    // the header (about 500 bytes), then the trailer (at most 416)
-#define PAGE_BYTES  512u    // the first piece of the page: QNX's page, the list's start, BOARD
-#define REC_BYTES   384u    // one PROC or THREAD record, or an INCIDENT record's head
-#define CHUNK_BYTES 384u    // body bytes read at a time (24 slots)
+#define HEAD_BYTES  640u    // the header (about 500 bytes), then the trailer (at most 416)
+#define PAGE_BYTES  768u    // the first piece of the page: QNX's page (about 600 bytes on 8
+                            // CPUs), the list's start, BOARD
+#define REC_BYTES   320u    // one PROC or THREAD record, or an INCIDENT record's head
+#define CHUNK_BYTES 320u    // body bytes read at a time (20 slots)
 _Static_assert(HEAD_BYTES + PAGE_BYTES + REC_BYTES + CHUNK_BYTES <= KEV_INC_SCRATCH, "scratch");
 
 // One pass: counting the bytes (count) or writing them.

@@ -10,4 +10,4 @@ FLAGS := 0
 # The incident test's image: the board's dtrace with a D trigger over it and the faulting
 # stackfault, the tracelogger as a flight recorder (-K).
 IMAGES         += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,incident)
-incident_APPS  := dtrace overrun stackfault tracelogger
+incident_APPS  := dtrace appinit overrun stackfault tracelogger
