@@ -71,11 +71,14 @@ void kdt_trigger_ran(struct dvm_state *d, const struct dobj_file_hdr *h, const s
     if (!frozen) {
         frozen = true;
         uint32_t record = kincident_next();
+        uint64_t t0 = board_cycles();
         bool ran = freeze_at(&tr, record);
-        kprintf("kernel: D trigger %s( ) at %s (clause %u) in %u/%u: %s\n",
+        uint64_t took = board_cycles() - t0;   // (said: make bench's incident_freeze_insns)
+        kprintf("kernel: D trigger %s( ) at %s (clause %u) in %u/%u: %s (%u cycles)\n",
                 kev_incident_action_name(kind), name, (unsigned)tr.clause,
                 (unsigned)(t && t->proc ? t->proc->pid : 0), (unsigned)(t ? t->tid : 0),
-                ran ? "the flight recorder stopped at its event" : "no capture ran to freeze");
+                ran ? "the flight recorder stopped at its event" : "no capture ran to freeze",
+                (unsigned)took);
         kincident_write(&tr);
     }
     dvm_trigger_taken(d);

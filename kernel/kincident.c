@@ -391,6 +391,7 @@ uint32_t kincident_write(const struct kincident_trig *tr)
                        : "one was written this boot already (the first is kept)");
         return 0;
     }
+    uint64_t t0 = board_cycles();
     struct kev_inc_hdr *h = hdr();
     kmemset(h, 0, sizeof(*h));
     kmemcpy(h->magic, KEV_INC_MAGIC, sizeof(h->magic));
@@ -422,9 +423,10 @@ uint32_t kincident_write(const struct kincident_trig *tr)
     arch_dcache_publish(&h->state, sizeof(h->state));
     written = true;
     seq_next = seq + 1u;
-    kprintf("kernel: incident record %u written: %s( ) at %s, clause %u (%u bytes%s)\n",
-            (unsigned)seq, kev_incident_action_name(tr->action), tr->probe,
+    kprintf("kernel: incident record %u written: %s( ) at %s, clause %u (%u bytes in %u "
+            "cycles%s)\n", (unsigned)seq, kev_incident_action_name(tr->action), tr->probe,
             (unsigned)tr->clause, (unsigned)(sizeof(*h) + o.len),
+            (unsigned)(board_cycles() - t0),
             dropped ? ", the oldest buffers left out for room" : "");
     return seq;
 }

@@ -81,6 +81,9 @@ TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dt
 # written out by the next boot's logger and by kevdump -I; gdb over its core; damaged records.
 SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
+# What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
+BENCHES      += scripts/bench-incident.sh|$(B)
+BENCH_DEPS   += $(B)/incident.elf
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
