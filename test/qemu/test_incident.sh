@@ -27,7 +27,7 @@ img=$b/incident.elf
 out=$b/test-incident
 rm -rf "$out" && mkdir -p "$out"
 cross=$( [ "$board" = qemu-virt-a53 ] || [ "$board" = raspi3b ] && echo aarch64-linux-gnu- || echo arm-none-eabi-)
-echo "1..31"
+echo "1..35"
 
 # boot NAME QEMU_ARGS: $img in $out/NAME (its files land there), QMP and gdbstub on sockets of
 # its own, QEMU waiting for the QMP client before the guest starts; $qpid, $dir.
@@ -146,6 +146,34 @@ check "the current thread is the faulting one (pid ${fpid:-?}), and info threads
 "$h/traceprinter" "$out/fault/incident.kev" >"$out/fault.txt" 2>&1
 check "the FAULT event in incident.kev carries the same pc" \
     "grep -q 'SYSTEM  :FAULT .* pc 0x$fpc ' $out/fault.txt"
+
+# ---- panic( ) and breakpoint( ): destructive, -w; the record first ---------------------------
+boot panic "dtrace -q -w -K -c appinit -n 'proc:::fault { printf(\"%s faulted\\n\", execname); panic(); }' ;; appinit stackfault ;; tracelogger -d1 -r -f trace.kev"
+qmp panic 'wait:halted in place' system_reset 'wait:tracelogger: incident record 1 |tracelogger: writing incident|refused' quit
+wait $qpid
+check "panic( ): the record written, DTrace's panic message, the board halted in place; written out after the reset" \
+    "grep -q '^kernel: incident record 1 written: panic( ) at proc:::fault' $out/panic.log &&
+     grep -q '^kernel panic: dtrace: panic action at probe proc:::fault (clause 1)\$' $out/panic.log &&
+     grep -q 'tracelogger: incident record 1 (panic( ) at proc:::fault, clause 1) written' $out/panic.log"
+"$h/dtrace" -i "$out/panic/incident.kev" >"$out/panic.dtrace" 2>&1
+check "dtrace -i prints the clause's line the panic kept the live consumer from printing" \
+    "grep -qx 'stackfault faulted' $out/panic.dtrace && ! grep -q '/dtrace: stackfault faulted' $out/panic.log"
+boot nodestr "dtrace -q -c overrun -n 'BEGIN { breakpoint(); }' ;; overrun 1 1 0"
+qmp nodestr 'wait:Destructive actions not allowed|pid 1 exited' quit
+wait $qpid
+check "without -w: Destructive actions not allowed, and no record" \
+    "grep -q 'dtrace: could not enable tracing: Destructive actions not allowed' $out/nodestr.log &&
+     ! grep -q 'incident record' $out/nodestr.log"
+boot brk "dtrace -q -w -c overrun -n 'BEGIN { breakpoint(); }' ;; overrun 1 1 0"
+qmp brk 'wait:breakpoint action at probe dtrace:::BEGIN'
+gdb-multiarch -nx -batch -ex "target remote $out/brk/g.sock" -ex 'set var kdt_breakpoint_hold = 0' \
+    -ex detach "$img" >"$out/brk.gdb" 2>&1
+qmp brk 'wait:pid 1 exited|kernel panic'
+wait $qpid
+check "breakpoint( ): the record, the CPU held until gdb clears kdt_breakpoint_hold, then the run ends as usual" \
+    "grep -q '^kernel: incident record 1 written: breakpoint( ) at dtrace:::BEGIN' $out/brk.log &&
+     grep -q 'breakpoint at probe dtrace:::BEGIN resumed' $out/brk.log &&
+     grep -q 'overrun: 1 periods, missed 0' $out/brk.log && grep -q 'pid 1 exited with status 0' $out/brk.log"
 
 # ---- damage: each header word, a body byte, a write cut by a reset --------------------------
 boot damage "dtrace -q -c overrun -n 'BEGIN { freeze(); }' ;; overrun 1 1 600"
