@@ -122,6 +122,36 @@ static void phdr(struct out *o, const struct layout *l, uint32_t type, uint64_t 
     emit(o, b, n);
 }
 
+// The ELF header of a core of nph program headers, right after it.
+static void ehdr(struct out *o, const struct layout *l, uint32_t nph)
+{
+    uint8_t *b = o->io->buf;
+    unsigned ehsize = l->cls64 ? 64u : 52u, phsize = l->cls64 ? 56u : 32u;
+    zero(b, ehsize);
+    b[0] = 0x7f, b[1] = 'E', b[2] = 'L', b[3] = 'F';
+    b[4] = l->cls64 ? 2 : 1;            // ELFCLASS
+    b[5] = 1;                           // little-endian
+    b[6] = 1;                           // EV_CURRENT
+    put_le(b + 16, 4, 2);               // ET_CORE
+    put_le(b + 18, l->machine, 2);
+    put_le(b + 20, 1, 4);
+    if (l->cls64) {
+        put_le(b + 32, ehsize, 8);      // e_phoff
+        put_le(b + 52, ehsize, 2);
+        put_le(b + 54, phsize, 2);
+        put_le(b + 56, nph, 2);
+        put_le(b + 58, 64, 2);          // e_shentsize
+    } else {
+        put_le(b + 28, ehsize, 4);
+        put_le(b + 36, l->machine == EM_ARM ? 0x05000000u : 0u, 4);  // EABI 5
+        put_le(b + 40, ehsize, 2);
+        put_le(b + 42, phsize, 2);
+        put_le(b + 44, nph, 2);
+        put_le(b + 46, 40, 2);
+    }
+    emit(o, b, ehsize);
+}
+
 int kev_incident_core(const struct kev_inc_view *v, const struct kev_inc_io *io,
                       struct kev_inc_sum *sum, const char **why)
 {
@@ -155,30 +185,7 @@ int kev_incident_core(const struct kev_inc_view *v, const struct kev_inc_io *io,
     uint64_t off_notes = ehsize + (uint64_t)nph * phsize, off_data = off_notes + notes;
     struct out o = { io, 0, 0 };
     uint8_t *b = io->buf;
-    // The ELF header.
-    zero(b, ehsize);
-    b[0] = 0x7f, b[1] = 'E', b[2] = 'L', b[3] = 'F';
-    b[4] = l.cls64 ? 2 : 1;             // ELFCLASS
-    b[5] = 1;                           // little-endian
-    b[6] = 1;                           // EV_CURRENT
-    put_le(b + 16, 4, 2);               // ET_CORE
-    put_le(b + 18, l.machine, 2);
-    put_le(b + 20, 1, 4);
-    if (l.cls64) {
-        put_le(b + 32, ehsize, 8);      // e_phoff
-        put_le(b + 52, ehsize, 2);
-        put_le(b + 54, phsize, 2);
-        put_le(b + 56, nph, 2);
-        put_le(b + 58, 64, 2);          // e_shentsize
-    } else {
-        put_le(b + 28, ehsize, 4);
-        put_le(b + 36, l.machine == EM_ARM ? 0x05000000u : 0u, 4);  // EABI 5
-        put_le(b + 40, ehsize, 2);
-        put_le(b + 42, phsize, 2);
-        put_le(b + 44, nph, 2);
-        put_le(b + 46, 40, 2);
-    }
-    emit(&o, b, ehsize);
+    ehdr(&o, &l, nph);
     // The program headers: the notes, then each stack.
     phdr(&o, &l, 4, off_notes, 0, notes, 4);
     uint64_t at = off_data;

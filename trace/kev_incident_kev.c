@@ -164,66 +164,87 @@ static void buffers(struct pass *p, const struct kev_inc_view *v, int ri,
     }
 }
 
-int kev_incident_kev(const struct kev_inc_view *v, const struct kev_inc_io *io, const char *name,
-                     const char *date, struct kev_inc_sum *sum, const char **why)
+// The record's RING section's header into *ring (one with no buffers when it has none).
+static int ring_of(const struct kev_inc_view *v, const struct kev_inc_io *io,
+                   struct kev_inc_ring *ring)
+{
+    int ri = ring_sec(v);
+    if (ri < 0 || rd(v, io, (uint32_t)ri, 0, ring, sizeof(*ring)) < 0) {
+        ring->nbufs = 0;
+        ring->ncpus = v->trig.ncpus;
+        ring->policy = 0;
+        for (unsigned c = 0; c < KEV_INC_MAX_CPUS; c++)
+            ring->lost[c][0] = ring->lost[c][1] = 0;
+        return -1;
+    }
+    return ri;
+}
+
+// "freeze( ) at proc:::fault, clause 2": the header's INCIDENT item.
+static void what_fired(const struct kev_inc_trigger *g, char *what, size_t size)
+{
+    unsigned n = 0;
+    const char *parts[] = { kev_incident_action_name(g->action), "( ) at ", g->probe,
+                            ", clause " };
+    for (unsigned k = 0; k < 4; k++)
+        for (const char *c = parts[k]; *c && n + 1 < size; c++)
+            what[n++] = *c;
+    char d[20];
+    unsigned dl = kev_put_dec(d, g->clause);
+    for (unsigned k = 0; k < dl && n + 1 < size; k++)
+        what[n++] = d[k];
+    what[n] = 0;
+}
+
+// The header and the page's first piece, for a page whose records after it take `tail`
+// bytes, into the scratch: 0, or -1 with *why.
+static int head_make(const struct kev_inc_view *v, const struct kev_inc_io *io, const char *name,
+                     const char *date, unsigned ncpu, uint64_t tail, struct kev_out *h,
+                     struct kev_out *sp, const char **why)
 {
     const struct kev_inc_trigger *g = &v->trig;
-    uint8_t *head = io->buf, *page = io->buf + HEAD_BYTES;
-    struct kev_inc_ring ring;
-    int ri = ring_sec(v);
-    if (ri < 0 || rd(v, io, (uint32_t)ri, 0, &ring, sizeof(ring)) < 0) {
-        ring.nbufs = 0;
-        ring.ncpus = g->ncpus;
-        ring.policy = 0;
-        for (unsigned c = 0; c < KEV_INC_MAX_CPUS; c++)
-            ring.lost[c][0] = ring.lost[c][1] = 0;
-    }
-    unsigned ncpu = ring.ncpus && ring.ncpus <= KEV_INC_MAX_CPUS ? ring.ncpus : 1u;
-    // Pass 1: the page's tail, to know the page's length.
-    struct pass p = { io, 1, 0, 0 };
-    page_tail(&p, v);
-    uint64_t tail = p.n;
-    struct kev_out sp, h;
-    kev_out_init(&sp, page, PAGE_BYTES, 0);
+    kev_out_init(sp, io->buf + HEAD_BYTES, PAGE_BYTES, 0);
     const struct kev_sp_machine m = { qnx_type(g->machine), ncpu, g->hz, 0, 0, g->machine,
                                       g->board, g->machine };
-    kev_sp_begin(&sp, &m);
-    kev_sp_board(&sp, g->board, g->hz, ncpu);
-    size_t splen = kev_sp_end_tail(&sp, (size_t)tail);
-    char what[96], seq[12];
+    kev_sp_begin(sp, &m);
+    kev_sp_board(sp, g->board, g->hz, ncpu);
+    size_t splen = kev_sp_end_tail(sp, (size_t)tail);
+    char what[96], seq[24];
+    what_fired(g, what, sizeof(what));
     seq[kev_put_dec(seq, v->hdr.seq)] = 0;
-    // "freeze( ) at proc:::fault, clause 2, in 5/1"
-    {
-        unsigned n = 0;
-        const char *parts[] = { kev_incident_action_name(g->action), "( ) at ", g->probe,
-                                ", clause " };
-        for (unsigned k = 0; k < 4; k++)
-            for (const char *c = parts[k]; *c && n + 1 < sizeof(what); c++)
-                what[n++] = *c;
-        char d[12];
-        unsigned dl = kev_put_dec(d, g->clause);
-        for (unsigned k = 0; k < dl && n + 1 < sizeof(what); k++)
-            what[n++] = d[k];
-        what[n] = 0;
-    }
-    kev_out_init(&h, head, HEAD_BYTES, 0);
+    kev_out_init(h, io->buf, HEAD_BYTES, 0);
     const struct kev_hdr_std std = {
         .hs_file_name = name, .hs_date = date, .hs_cycles_per_sec = g->hz, .hs_cpu_num = ncpu,
         .hs_sysname = KEV_IDENT_SYSNAME, .hs_nodename = g->board, .hs_machine = g->machine,
         .hs_syspage_len = splen,
     };
-    kev_hdr_standard(&h, &std);
-    kev_hdr_item(&h, "INCIDENT", what);
-    kev_hdr_item(&h, "INCIDENT_RECORD", seq);
-    kev_hdr_end(&h);
-    if (h.ko_err || sp.ko_err) {
-        *why = h.ko_err ? h.ko_why : "its system page does not fit the writer's scratch";
+    kev_hdr_standard(h, &std);
+    kev_hdr_item(h, "INCIDENT", what);
+    kev_hdr_item(h, "INCIDENT_RECORD", seq);
+    kev_hdr_end(h);
+    if (h->ko_err || sp->ko_err) {
+        *why = h->ko_err ? h->ko_why : "its system page does not fit the writer's scratch";
         return -1;
     }
+    return 0;
+}
+
+int kev_incident_kev(const struct kev_inc_view *v, const struct kev_inc_io *io, const char *name,
+                     const char *date, struct kev_inc_sum *sum, const char **why)
+{
+    struct kev_inc_ring ring;
+    int ri = ring_of(v, io, &ring);
+    unsigned ncpu = ring.ncpus && ring.ncpus <= KEV_INC_MAX_CPUS ? ring.ncpus : 1u;
+    // Pass 1: the page's tail, to know the page's length; then the header and the page's start.
+    struct pass p = { io, 1, 0, 0 };
+    page_tail(&p, v);
+    struct kev_out sp, h;
+    if (head_make(v, io, name, date, ncpu, p.n, &h, &sp, why) < 0)
+        return -1;
     // Pass 2: the bytes.
     p = (struct pass){ io, 0, 0, 0 };
-    emit(&p, head, h.ko_len);
-    emit(&p, page, sp.ko_len);
+    emit(&p, io->buf, h.ko_len);
+    emit(&p, io->buf + HEAD_BYTES, sp.ko_len);
     page_tail(&p, v);
     struct kev_cpu_totals tot[KEV_INC_MAX_CPUS];
     for (unsigned c = 0; c < KEV_INC_MAX_CPUS; c++) {
@@ -239,11 +260,11 @@ int kev_incident_kev(const struct kev_inc_view *v, const struct kev_inc_io *io, 
         events += tot[c].events;
     }
     struct kev_out t;
-    kev_out_init(&t, head, HEAD_BYTES, 0);
+    kev_out_init(&t, io->buf, HEAD_BYTES, 0);
     if (lost)
         kev_loss_note(&t, t_last, lost);
     kev_trailer(&t, ring.nbufs, ring.policy == 2u ? KEV_TRL_RING : 0u, tot, ncpu);
-    emit(&p, head, t.ko_len);
+    emit(&p, io->buf, t.ko_len);
     if (p.err || t.ko_err) {
         *why = "the record could not be read, or the file written";
         return -1;

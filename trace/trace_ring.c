@@ -657,9 +657,9 @@ int trace_ring_start(struct trace_ring *r)
     return rc;
 }
 
-void trace_ring_stop(struct trace_ring *r)
+// The ring stopped, every CPU's buffer closed. Under control_lock.
+static void stop_locked(struct trace_ring *r)
 {
-    unsigned long fl = control_lock(r);
     r->tr_running = 0;
     update_masks(r);
     uint32_t now = trace_port_now32();
@@ -667,6 +667,12 @@ void trace_ring_stop(struct trace_ring *r)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
     publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
+}
+
+void trace_ring_stop(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    stop_locked(r);
     control_unlock(r, fl);
 }
 
@@ -675,13 +681,7 @@ int trace_ring_freeze(struct trace_ring *r)
     unsigned long fl = control_lock(r);
     int ran = r->tr_running != 0;
     if (ran) {
-        r->tr_running = 0;
-        update_masks(r);
-        uint32_t now = trace_port_now32();
-        for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
-            if (r->tr_cpu[cpu].tc_buf >= 0)
-                close_buffer(r, cpu, now);
-        publish(r, r->tr_cpu, sizeof(r->tr_cpu));
+        stop_locked(r);
         trace_port_stopped(r);
     }
     control_unlock(r, fl);

@@ -10,10 +10,13 @@
 # Exit status 0 when every step succeeded, 1 otherwise, 2 on usage.
 #   test/tools/qmp_command.py SOCKET [--log FILE] [--timeout SECONDS] STEP...
 import json
+import os
 import re
-import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qmp_session import qmp_open  # noqa: E402
 
 args = sys.argv[1:]
 if not args or args[0] in ("-h", "--help"):
@@ -32,19 +35,10 @@ while args[:1] in (["--log"], ["--timeout"]) and len(args) > 1:
 if not args or (log is None and any(a.startswith("wait:") for a in args)):
     print("qmp_command.py: no step given, or a wait: without --log", file=sys.stderr)
     sys.exit(2)
-s = socket.socket(socket.AF_UNIX)
-t0 = time.monotonic()
-while True:
-    try:
-        s.connect(path)
-        break
-    except OSError as e:
-        if time.monotonic() - t0 > 30:
-            print("qmp_command.py: cannot connect to %s: %s" % (path, e), file=sys.stderr)
-            sys.exit(1)
-        time.sleep(0.05)
-f = s.makefile("rwb")
-f.readline()                                    # the greeting
+f = qmp_open(path, 30)
+if f is None:
+    print("qmp_command.py: cannot connect to %s" % path, file=sys.stderr)
+    sys.exit(1)
 
 
 def answer():
@@ -69,9 +63,7 @@ def seen(regex):
     return False
 
 
-f.write(b'{"execute": "qmp_capabilities"}\n')
-f.flush()
-answer()
+answer()                                        # (the answer to qmp_capabilities)
 failed = 0
 for step in args:
     if step.startswith("wait:"):

@@ -70,20 +70,6 @@ static int parse_map(const uint8_t *b, struct kev_flight *m)
     return 0;
 }
 
-static long long find_map(struct gdbr *g, uint64_t start, uint64_t len)
-{
-    static uint8_t buf[4096 + 16];
-    for (uint64_t off = 0; off < len; off += 4096) {
-        uint64_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
-        if (gdbr_read(g, start + off, buf, (size_t)n) < 0)
-            return -1;
-        for (uint64_t i = 0; i + 8 <= n; i += 4)
-            if (memcmp(buf + i, KEV_FLIGHT_MAGIC, sizeof(KEV_FLIGHT_MAGIC)) == 0)
-                return (long long)(start + off + i);
-    }
-    return 0;
-}
-
 struct dumped {
     uint32_t idx, seq, nslots, cpu;
     int open;           // the CPU's current buffer: no BUFFER_END yet
@@ -371,7 +357,8 @@ static int write_dump(const struct dump *x, const char *out_name, unsigned long 
 static int incident_main(struct gdbr *g, const struct gdb_target *tg, const char *name, int quiet)
 {
     long long a = tg->addr ? (long long)tg->addr
-                           : kevdump_incident_scan(g, tg->scan_start, tg->scan_len);
+                           : gdb_target_scan(g, tg->scan_start, tg->scan_len, KEV_INC_MAP_MAGIC,
+                                             sizeof(KEV_INC_MAP_MAGIC));
     if (a == 0)
         fprintf(stderr, "kevdump: no kernel incident map (%s) in 0x%llx+0x%llx\n",
                 KEV_INC_MAP_MAGIC, tg->scan_start, tg->scan_len);
@@ -419,7 +406,8 @@ int main(int argc, char **argv)
         return incident_main(&g, &tg, strcmp(out_name, "dump.kev") ? out_name : "incident",
                              quiet);
     if (!map_addr) {
-        long long a = find_map(&g, tg.scan_start, tg.scan_len);
+        long long a = gdb_target_scan(&g, tg.scan_start, tg.scan_len, KEV_FLIGHT_MAGIC,
+                                      sizeof(KEV_FLIGHT_MAGIC));
         if (a <= 0) {
             if (a == 0)
                 fprintf(stderr, "kevdump: no kernel flight-recorder map (%s) in 0x%llx+0x%llx\n",

@@ -13,20 +13,6 @@
 #include <trace/kev_incident.h>
 #include <trace/kev_ring_map.h>
 
-long long kevdump_incident_scan(struct gdbr *g, uint64_t start, uint64_t len)
-{
-    static uint8_t buf[4096];
-    for (uint64_t off = 0; off < len; off += sizeof(buf) - 8) {
-        uint64_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
-        if (gdbr_read(g, start + off, buf, (size_t)n) < 0)
-            return -1;
-        for (uint64_t i = 0; i + 8 <= n; i += 4)
-            if (memcmp(buf + i, KEV_INC_MAP_MAGIC, sizeof(KEV_INC_MAP_MAGIC)) == 0)
-                return (long long)(start + off + i);
-    }
-    return 0;
-}
-
 struct mem {
     const uint8_t *body;
     uint32_t len;

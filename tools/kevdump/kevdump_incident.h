@@ -11,7 +11,5 @@
 // checks it, written to name.kev and name.core. 0; -1 on a gdb error (g->err); -2 after
 // saying why (no map, no record, a record refused).
 int kevdump_incident(struct gdbr *g, uint64_t map_addr, const char *name, int quiet);
-// The map's address found by scanning [start, start + len) for its magic: 0 none, -1 error.
-long long kevdump_incident_scan(struct gdbr *g, uint64_t start, uint64_t len);
 
 #endif
