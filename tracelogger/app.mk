@@ -3,7 +3,9 @@
 PRIO  := 200
 FLAGS := KAPP_F_TRACE|KAPP_F_IO|KAPP_F_HOSTFS
 MMIO  := $(BOARD_TRACE_UART_WINDOW)
-EXTRA := trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c user/lib/utc_date.c
+EXTRA := trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c user/lib/utc_date.c \
+         $(if $(BOARD_NO_INCIDENT),,trace/kev_incident.c trace/kev_incident_kev.c \
+                                    trace/kev_incident_core.c)
 # The stream's encoder takes each event's wire encoding from the table tools/emitgen generates
 # from the event table (kev_emit_gen.h, in the build's gen directory: wire.c).
 $(B)/apps/tracelogger/obj/tracelogger/wire.c.o: UCFLAGS += -I$(H)/gen

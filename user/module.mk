@@ -318,7 +318,7 @@ endef
 
 # image_link IMAGE, OUT, TABLE: one link of an image's kernel and programs with an fbt table.
 image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
-    -Wl,--undefined=kev_flight -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
+    -Wl,--undefined=kev_flight -Wl,--undefined=kev_incident_map -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
     -Wl,--whole-archive $(B)/$($(1)_KLIB).a -Wl,--no-whole-archive -lgcc $(3)
 
 $(B)/fbt_empty.o: kernel/fbt_table.S

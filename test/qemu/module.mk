@@ -82,6 +82,13 @@ SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
 SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
+# The incident record (docs/incidents.md): a D trigger's record kept across QMP's system_reset,
+# written out by the next boot's logger and by kevdump -I; gdb over its core; damaged records.
+SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
+# What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
+BENCHES      += scripts/bench-incident.sh|$(B)
+BENCH_DEPS   += $(B)/incident.elf
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
@@ -162,6 +169,7 @@ SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|B
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter incident,$$(MATRIX_TESTS_$(1))),qemu-$(1)/incident|180|BOARD=$(1)|test/qemu/test_incident.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
