@@ -75,26 +75,31 @@ void kincident_boot(void)
 {
     if (region_bytes() <= sizeof(struct kev_inc_hdr))
         return;
-    static struct kev_inc_view v;   // (no section table: cap 0)
-    const char *why = "";
-    int r = kev_incident_check(__incident_start, region_bytes(), region_read, NULL, &v, &why);
-    if (r == 1)
+    // (from the pool, given back below: a board without a region keeps its kernel RAM)
+    struct kev_inc_view *v = kview_alloc(sizeof(*v), 8);     // (no section table: cap 0)
+    if (!v) {
+        kprintf("kernel: incident record not read: no memory for its check\n");
         return;
+    }
+    const char *why = "";
+    int r = kev_incident_check(__incident_start, region_bytes(), region_read, NULL, v, &why);
     if (r < 0) {
         kprintf("kernel: incident record refused: %s; nothing of it is believed\n", why);
         kmemset(hdr(), 0, sizeof(struct kev_inc_hdr));
         arch_dcache_publish(hdr(), sizeof(struct kev_inc_hdr));
-        return;
+    } else if (r == 0) {
+        seq_next = v->hdr.seq + 1u;
+        if (v->hdr.state != KEV_INC_READ) {
+            held = true;
+            kprintf("kernel: incident record %u from the last boot: %s( ) at %s, clause %u, in "
+                    "%u/%u (%u bytes): the tracelogger writes it out\n", (unsigned)v->hdr.seq,
+                    kev_incident_action_name(v->trig.action), v->trig.probe,
+                    (unsigned)v->trig.clause, (unsigned)(v->trig.who >> 16),
+                    (unsigned)(v->trig.who & 0xffffu),
+                    (unsigned)(v->hdr.body_bytes + sizeof(struct kev_inc_hdr)));
+        }
     }
-    seq_next = v.hdr.seq + 1u;
-    if (v.hdr.state == KEV_INC_READ)
-        return;
-    held = true;
-    kprintf("kernel: incident record %u from the last boot: %s( ) at %s, clause %u, in %u/%u "
-            "(%u bytes): the tracelogger writes it out\n", (unsigned)v.hdr.seq,
-            kev_incident_action_name(v.trig.action), v.trig.probe, (unsigned)v.trig.clause,
-            (unsigned)(v.trig.who >> 16), (unsigned)(v.trig.who & 0xffffu),
-            (unsigned)(v.hdr.body_bytes + sizeof(struct kev_inc_hdr)));
+    kview_free(v);
 }
 
 uint32_t kincident_next(void)
