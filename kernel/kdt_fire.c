@@ -56,12 +56,16 @@
 #include <kernel/smp.h>
 #include <kernel/kdata.h>
 #include <uapi/kdtrace.h>
+#include <d/dobj_file.h>
 
 bool kdt_active;
 uint32_t kdt_hooks;
 bool kdt_lockstat;
 struct dvm_state *kdt_dst;          // at the start of the block, mapped into the consumer
 struct proc *kdt_consumer;
+// Its .dobj header (its consumer's output options and -w), as KDT_LOAD gave it: an incident
+// record keeps it (kincident.c), and its destructive word allows panic( ) and breakpoint( ).
+struct dobj_file_hdr kdt_dobj_hdr;
 
 // tick-N fires on one CPU (one firing a period): CPU 0, from its profile timer, or, on a board
 // without one, the CPU that takes the kernel's tick; profile-N on every CPU (DTrace's rule), so
@@ -432,6 +436,8 @@ bool kdt_fire_begin(uint64_t cycles)
     fill_ctx_of(&ctx, k_current, cycles);
     cost[cpu_id()].firings++;
     dvm_fire_begin(kdt_dst, &ctx);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, k_current, DPROBE_BEGIN, NULL, cycles);
     return !kdt_dst->exiting;
 }
 
@@ -460,6 +466,8 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
         ctx.execname = execname;
     cost[cpu_id()].firings++;
     dvm_fire(kdt_dst, &ctx, id, args);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))   // freeze( ), panic( ), breakpoint( )
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, t, id, args, site_cycles());
     if (kdt_dst->exiting)
         exited();
     site_leave();
@@ -552,6 +560,9 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     fill_ctx_of(&ctx, k_current, site_cycles());
     cost[cpu_id()].firings++;
     dvm_fire_probe(kdt_dst, &ctx, pidx, args);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, k_current, kdt_dst->obj.probes[pidx].dp_id,
+                        args, site_cycles());
     if (kdt_dst->exiting)
         exited();
     site_leave();

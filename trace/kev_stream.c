@@ -76,13 +76,19 @@ int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
 {
+    return ks_frame_flags(out, type, 0, seq, payload, len);
+}
+
+size_t ks_frame_flags(uint8_t *out, unsigned type, unsigned flags, uint16_t seq,
+                      const void *payload, size_t len)
+{
     const uint8_t *src = payload;
     if (len > KS_MAX_PAYLOAD)
         len = KS_MAX_PAYLOAD;
     out[0] = KS_MAGIC0;
     out[1] = KS_MAGIC1;
     out[2] = (uint8_t)type;
-    out[3] = 0;
+    out[3] = (uint8_t)flags;
     put16(out + 4, seq);
     put16(out + 6, (uint32_t)len);
     for (size_t i = 0; i < len; i++)
@@ -167,9 +173,14 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
     } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
         stream_fact(d, type, f + KS_HDR_BYTES, len);
+    } else if (type == KS_KEY || type == KS_SLOTS || type == KS_REF) {
+        d->wire_frames++;
+        if (d->on_wire)
+            d->on_wire(d->arg, type, f + KS_HDR_BYTES, len);
     } else if (len == 8) {
         d->ended = 1;
         d->end_seq = seq;
+        d->end_flags = f[3];
         d->end_len = get32(f + KS_HDR_BYTES);
         d->end_crc = get32(f + KS_HDR_BYTES + 4);
     } else {
@@ -184,7 +195,7 @@ static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n
         return 0;
     unsigned type = f[2];
     size_t len = get16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
-    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS || n < total)
+    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX || n < total)
         return 0;
     return get32(f + KS_HDR_BYTES + len) == crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len) ? total
                                                                                         : 0;
@@ -230,7 +241,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
             return;
         unsigned type = d->buf[2];
         size_t len = get16(d->buf + 6);
-        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS) {
+        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
             continue;
@@ -259,7 +270,7 @@ int ks_decoder_finish(struct ks_decoder *d)
         d->junk_bytes += d->have;
         d->have = 0;
     }
-    if (!d->ended || d->problems)
+    if (!d->ended || d->problems || d->wire_frames)
         return 1;
     return d->end_len != (uint32_t)d->data_bytes || d->end_crc != d->file_crc;
 }

@@ -749,9 +749,9 @@ int trace_ring_start(struct trace_ring *r)
     return rc;
 }
 
-void trace_ring_stop(struct trace_ring *r)
+// The ring stopped, every CPU's buffer closed. Under control_lock.
+static void stop_locked(struct trace_ring *r)
 {
-    unsigned long fl = control_lock(r);
     r->tr_running = 0;
     update_masks(r);
     uint32_t now = trace_port_now32();
@@ -759,7 +759,25 @@ void trace_ring_stop(struct trace_ring *r)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
     publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
+}
+
+void trace_ring_stop(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    stop_locked(r);
     control_unlock(r, fl);
+}
+
+int trace_ring_freeze(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    int ran = r->tr_running != 0;
+    if (ran) {
+        stop_locked(r);
+        trace_port_stopped(r);
+    }
+    control_unlock(r, fl);
+    return ran;
 }
 
 // A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce

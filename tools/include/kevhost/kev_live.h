@@ -51,6 +51,8 @@ struct kev_live_counts {
     uint64_t buffers_lost;           // buffers whose bytes did not all arrive, dropped
     uint64_t late_events;            // events of a late buffer the view had passed (in the file)
     uint64_t board_lost;             // events the board said it dropped (LOSS frames)
+    uint64_t wire_lost_events;       // events of compact frames lost inside buffers kept (their
+                                     // place a DROPPED event, trace/kev_wire.h)
     unsigned segments;               // headers seen
 };
 

@@ -9,3 +9,8 @@ ARGS  := 600 6
 # appinit, it and a passive tracelogger, as `make run APPS=deadline` builds.
 IMAGES         += deadlines
 deadlines_APPS := appinit deadline tracelogger
+
+# deadline beside irqrate's interrupt-driven driver under the tracelogger: the task classes
+# (test/qemu/test_task_class.sh: the loop periodic with its misses, the driver event-driven).
+IMAGES          += taskclass
+taskclass_APPS  := appinit deadline irqrate tracelogger

@@ -320,7 +320,8 @@ static void usage(FILE *f)
                "            (its part of the boot command line) and tracing before the program\n"
                "            goes, stop them after it stops (dtrace -i replays that span)\n"
                "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
-               "            firing process; system(\"clear\"); no other command, no freopen( ))\n"
+               "            firing process; system(\"clear\"); no other command, no freopen( );\n"
+               "            panic( ) and breakpoint( ), docs/incidents.md)\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
 }
 
@@ -457,19 +458,16 @@ static void probe_cost(const struct dvm_state *st, int sites, uint32_t n, uint64
             (unsigned long)((t - before) * 100u / t), (unsigned long)(t / before));
 }
 
-// destructive_actions: the program has system( ), freopen( ) or raise( ) (DTrace's
-// destructive actions that this engine has), which need -w or -x destructive.
+// destructive_actions: the program has system( ), freopen( ), raise( ), panic( ) or
+// breakpoint( ) (DTrace's destructive actions that this engine has), which need -w or
+// -x destructive.
 static int destructive_actions(const struct dobj_file_hdr *h)
 {
     static struct dif_obj o;
     char why[128];
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
         return 0;   // the kernel refuses it, with the verifier's reason
-    for (uint32_t k = 0; k < o.hdr->dh_nacts; k++)
-        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN ||
-            o.acts[k].da_kind == DIF_ACT_RAISE)
-            return 1;
-    return 0;
+    return dif_destructive(&o) != 0;
 }
 
 static int load_file(const char *path, struct dobj_file_hdr **h)
