@@ -104,6 +104,42 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
     return most;
 }
 
+// Whether a clause that fires before END reads the aggregations (printa( ), clear( ),
+// trunc( )): the consumer then reads in atomic rounds (read_round).
+static int reads_aggs_midrun(const struct dobj_file_hdr *h)
+{
+    static struct dif_obj o;
+    char why[128];
+    if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
+        return 0;
+    for (uint32_t e = 0; e < o.hdr->dh_necbs; e++) {
+        if (o.probes[o.ecbs[e].de_probe].dp_id == DPROBE_END)
+            continue;
+        const struct dif_clause *cl = &o.clauses[o.ecbs[e].de_clause];
+        for (uint32_t k = cl->dc_act; k < cl->dc_act + cl->dc_nacts; k++)
+            if (o.acts[k].da_kind == DIF_ACT_PRINTA || o.acts[k].da_kind == DIF_ACT_CLEAR ||
+                o.acts[k].da_kind == DIF_ACT_TRUNC)
+                return 1;
+    }
+    return 0;
+}
+
+// One reading round. The consumer waits below the programs (DOBJ_CONSUMER_PRIO), so a round
+// begins when they leave the CPU. A program that shows its aggregations while it runs has its
+// rounds read atomically: at the consumer's own priority from the read to its records' end,
+// so that no firing comes between, and what printa( ) shows and trunc( ) removes is the
+// aggregation at the read, as dtrace -i, consuming where the reads were, shows it. Records
+// alone are copies: their rounds stay below the programs.
+static uint32_t read_round(struct dcons *c, unsigned ncpu, int atomic, unsigned low)
+{
+    if (atomic)
+        ThreadSetPrio(0, DTRACE_OWN_PRIO, SCHED_POLICY_RR);
+    uint32_t most = read_records(c, ncpu);
+    if (atomic)
+        ThreadSetPrio(0, (int)low, SCHED_POLICY_RR);
+    return most;
+}
+
 // next_wait: the time to the next read, in ns. DTrace reads every switchrate (1hz by default)
 // into buffers of 4m; this dtrace's are 8k at most (fit_bufsize), which a stream of a few
 // thousand records a second (the Toolkit's dapptrace, the Guide's sched/pritime.d at their
@@ -805,6 +841,8 @@ static int read_until_end(struct dcons *cons, const struct dvm_state *st,
                           const struct dobj_file_hdr *h, const struct cli *c, int placed,
                           int child, int *status)
 {
+    const int atomic = reads_aggs_midrun(h);
+    const unsigned low = h->prio ? h->prio : DOBJ_CONSUMER_PRIO;
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
     struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
     if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
@@ -819,7 +857,7 @@ static int read_until_end(struct dcons *cons, const struct dvm_state *st,
             ThreadSleep(pace.wait);
         }
         uint64_t woke = ClockCycles();
-        uint32_t most = read_records(cons, st->opts.ncpu);
+        uint32_t most = read_round(cons, st->opts.ncpu, atomic, low);
         busy_cycles += ClockCycles() - woke;
         if (st->exiting || (c->workload && child < 0) || any_filled(st))
             return child;
