@@ -88,6 +88,9 @@ SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
 # What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
 BENCHES      += scripts/bench-incident.sh|$(B)
+# What watching costs: a BEGIN-only D program on the kernel's paths, a reader that is away
+# (scripts/bench-watch.sh; docs/dtrace-target.md, docs/live.md).
+BENCHES      += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,scripts/bench-watch.sh|$(B)|$(H))
 BENCH_DEPS   += $(B)/incident.elf
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
