@@ -57,6 +57,9 @@ endif
 BENCHES      += scripts/bench-probe.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(B)/demo.elf $(H)/kevprobe $(H)/kevtop $(H)/kevstat
 SCRIPT_TESTS += qemu/probe-live|240|test/qemu/test_probe_live.sh|$(B)|$(H)
+# A reader stopped 1.5 s or reading at a slow probe's rate: the board loses counted events, not
+# time (test_reader_away.sh).
+SCRIPT_TESTS += qemu/reader-away|240|test/qemu/test_reader_away.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/deadlines.elf $(H)/kevprobe $(H)/kevtop $(H)/traceprinter
 # What kevprobe's scan believes: an unprivileged program's forged block (its image and its RAM)
 # is never taken; the live file equals the board's own copy (about 10 s: two boots).
@@ -177,6 +180,7 @@ SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOA
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-live|240|BOARD=$(1)|test/qemu/test_probe_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/reader-away|240|BOARD=$(1)|test/qemu/test_reader_away.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-forge,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-forge|120|BOARD=$(1)|test/qemu/test_probe_forge.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter ring-lies,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ring-lies|120|BOARD=$(1)|test/qemu/test_ring_lies.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
