@@ -91,24 +91,26 @@ uint32_t kdt_cpu_only;
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
 static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
 // What the program's firings cost this CPU since KDT_GO (KDT_COST): their count, and the
-// cycles from each outermost site's opening (its time, moved up to its event's stamp) to its
-// close: the D work a site adds to its hook.
+// cycles of the D work each outermost site adds to its hook: from its opening to its close,
+// less the trace event the hook writes within it (which the capture costs without D too):
+// work_from is where the D work resumed, the opening or the end of the event's write.
 static struct {
     uint64_t firings, cycles;
 } TRACE_PER_CPU_LINE cost[KMAX_CPUS];
+static uint64_t work_from[KMAX_CPUS];
 static uint64_t cost_since;             // KDT_GO's time (cycles)
 static inline bool in_shared(void) { return smp_in_shared(); }
 static inline void site_enter(void)
 {
     unsigned c = cpu_id();
     if (d_held[c]++ == 0)
-        site_at[c] = board_cycles();
+        work_from[c] = site_at[c] = board_cycles();
 }
 static inline void site_leave(void)
 {
     unsigned c = cpu_id();
     if (--d_held[c] == 0)
-        cost[c].cycles += board_cycles() - site_at[c];
+        cost[c].cycles += board_cycles() - work_from[c];
 }
 
 void kdt_cost_reset(void)
@@ -144,9 +146,13 @@ uint64_t kdt_site_cycles(void)
 void kdt_site_set(uint32_t ts32)
 {
     unsigned c = cpu_id();
-    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time); a
-                            // drained record's slot may lie before the hold began (kuring.c)
-        site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
+    if (d_held[c] != 1)     // the outermost hold's site (a nested one keeps its time)
+        return;
+    // (a drained record's slot may lie before the hold began: kuring.c)
+    site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
+    if (site_at[c] > work_from[c])      // the D work before the event, then after its write
+        cost[c].cycles += site_at[c] - work_from[c];
+    work_from[c] = board_cycles();
 }
 
 // One SYSTEM event of D's own (DPROG, DTIMER), within a hold: its stamp becomes the site's

@@ -516,6 +516,11 @@ endif
 # interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).
 SCRIPT_TESTS += qemu-d-irqdev/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_d_irqdev.sh|build/mps2-an385|$(H)
 SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_d_irqdev.sh|build/qemu-virt-a53|$(H)
+# What a D program costs is what fires, and dtrace's closing line says it: irqrate's free-time
+# meter at 5 kHz of interrupts under an interrupt-latency quantize and a per-thread count
+# (test_d_cost.sh).
+SCRIPT_TESTS += qemu-d-cost/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_cost.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-cost/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_cost.sh|build/qemu-virt-a53|$(H)
 ifneq ($(filter irqdevtest,$(IMAGES)),)
 TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
 endif

@@ -924,8 +924,7 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     busy_cycles += ClockCycles() - woke;
     if (drops_now(st))
         drop_advice(st);
-    if (!h->quiet)      // (an informational line, as "matched N probes": -q leaves it out)
-        cost_report();
+    cost_report();      // (on stderr, as dtrace(1M)'s own lines; under -q too: it is no record)
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));
