@@ -33,7 +33,7 @@ img=$b/deadlines.elf
 args="appinit deadline ;; deadline 3000 30"
 base=$(sed -n 's/^BOARD_SHARED_RAM *:= *\(0x[0-9a-fA-F]*\).*/\1/p' "$top/boards/$board/board.mk")
 blk=0x$(nm "$img" | sed -n 's/^\([0-9a-f]*\) [BbDd] kev_probe_block$/\1/p' | head -1)
-echo "1..11"
+echo "1..12"
 
 line() { grep -a -o 'deadline: 3000 periods, .*' "$1" | head -1 | sed 's/^deadline: 3000 periods, //'; }
 kdrop() { grep -a -o "the kernel generated [0-9]* events: recorded [0-9]*, dropped [0-9]*" "$1" |
@@ -60,7 +60,15 @@ boot() {
         "$top/scripts/qemu-run.sh" "$img" -qmp "unix:$sock/$name.qmp,server=on,wait=on" \
         >"$out/$name.console" 2>&1 &
     q=$!
-    "$h/kevprobe" -w 60 -p $q -e "$img" "$@" -o "$out/$name.kev" "$target" 2>"$out/$name.probe" &
+    if [ "${STREAM:-0}" = 1 ]; then     # make live's way: the framed stream into kevtop
+        mkfifo "$sock/$name.fifo"
+        "$h/kevtop" -b -d 0.2 -o "$out/$name.kev" "$sock/$name.fifo" >"$out/$name.top" 2>&1 &
+        ktop=$!
+        "$h/kevprobe" -t -w 60 -p $q -e "$img" "$@" -o "$sock/$name.fifo" "$target" \
+            2>"$out/$name.probe" &
+    else
+        "$h/kevprobe" -w 60 -p $q -e "$img" "$@" -o "$out/$name.kev" "$target" 2>"$out/$name.probe" &
+    fi
     kp=$!
 }
 # judge NAME WHAT: the checks both readers are held to.
@@ -79,8 +87,8 @@ judge() {
         "grep -q '^CONNECTED 1$' $out/$name.qmp && [ \"\$(stops $out/$name.qmp)\" = '' ]"
 }
 
-# 1. The reader stopped mid-run.
-boot paused "file:$sock/paused.ram@$base" -i 20 -F 100
+# 1. The reader stopped mid-run, its stream read by kevtop as make live reads it.
+STREAM=1 boot paused "file:$sock/paused.ram@$base" -i 20 -F 100
 for _ in $(seq 600); do     # its second buffer written (a 16 KB buffer and the header)
     [ "$(stat -c %s "$out/paused.kev" 2>/dev/null || echo 0)" -gt 40000 ] && break
     kill -0 $kp 2>/dev/null || break
@@ -108,6 +116,9 @@ wait
 check "the reader stopped 1.5 s and until the kernel had dropped 2,000 events (reached: $held, then ${d:-?}), then read to the end (kevprobe $prc, the system $qrc)" \
     "[ $held = 1 ] && [ $prc = 0 ] && [ $qrc = 0 ]"
 judge paused "a reader stopped 1.5 s"
+said=$(grep '^reader: [0-9]* buffers behind the board, which has dropped [1-9][0-9]* events so far' "$out/paused.top" | sort -t' ' -k2,2n | tail -1)
+check "kevtop said the reader's lag and the board's drops as the reader went on, before their buffers came (${said:-nothing})" \
+    "[ -n \"\$said\" ] && grep -q '^kevtop: ' $out/paused.top"
 
 # 2. A slow probe: the GDB stand-in serves memory at 150 KB/s.
 python3 "$top/test/tools/gdb_shared_ram.py" "$sock/slow.gdb" "$sock/slow.ram" "$base" "$out/slow.stats" 150000 &
