@@ -599,17 +599,19 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
 
 // The inline paths' event of class cls on a dry CPU (trace_ring.h, DRY), counted dropped in
 // about what writing it would have cost: 1 when it was; 0 for everything else (a buffer, a
-// pick due, the class off or filtered: the general path decides). Interrupts off for its few
-// loads and stores. The dry state and tc_dropped are this CPU's alone: no other CPU writes
-// them (a reader of the counts on another CPU may read one drop behind).
+// pick due, the class off or filtered: the general path decides). Interrupts off and this
+// CPU's lock held (nothing on one CPU) for its few loads and stores: a closer on another CPU
+// writes tc_buf under it, a reader of the counts reads tc_dropped under it.
 static inline __attribute__((always_inline)) int dry_drop(struct trace_ring *r, unsigned cls)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = trace_cpu_here(r);
+    trace_cpu_lock(c);
     uint32_t plain = TRACE_LOAD(r->tr_active) & ~TRACE_LOAD(r->tr_slow);
     int dropped = c->tc_buf < 0 && c->tc_dry && ((plain >> cls) & 1u) && !dry_due(r, c);
     if (dropped)
         c->tc_dropped++;
+    trace_cpu_unlock(c);
     trace_port_irq_restore(fl);
     return dropped;
 }
