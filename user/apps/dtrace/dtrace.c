@@ -104,40 +104,31 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
     return most;
 }
 
-// Whether a clause that fires before END reads the aggregations (printa( ), clear( ),
-// trunc( )): the consumer then reads in atomic rounds (read_round).
-static int reads_aggs_midrun(const struct dobj_file_hdr *h)
+// What the clauses that fire before END do, for the reading rounds' pace and kind: MIDRUN_AGGS
+// when one reads the aggregations (printa( ), clear( ), trunc( )): the rounds are atomic
+// (read_round); MIDRUN_RECORDS when one records in the principal buffers (a program of
+// aggregations alone has only its errors there: it is read at switchrate, as DTrace reads it).
+#define MIDRUN_AGGS 1u
+#define MIDRUN_RECORDS 2u
+static unsigned midrun_use(const struct dobj_file_hdr *h)
 {
     static struct dif_obj o;
     char why[128];
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
-        return 0;
+        return MIDRUN_RECORDS;
+    unsigned use = 0;
     for (uint32_t e = 0; e < o.hdr->dh_necbs; e++) {
         if (o.probes[o.ecbs[e].de_probe].dp_id == DPROBE_END)
             continue;
         const struct dif_clause *cl = &o.clauses[o.ecbs[e].de_clause];
+        if (!(cl->dc_flags & DIF_CLF_NOREC))
+            use |= MIDRUN_RECORDS;
         for (uint32_t k = cl->dc_act; k < cl->dc_act + cl->dc_nacts; k++)
             if (o.acts[k].da_kind == DIF_ACT_PRINTA || o.acts[k].da_kind == DIF_ACT_CLEAR ||
                 o.acts[k].da_kind == DIF_ACT_TRUNC)
-                return 1;
+                use |= MIDRUN_AGGS;
     }
-    return 0;
-}
-
-// One reading round. The consumer waits below the programs (DOBJ_CONSUMER_PRIO), so a round
-// begins when they leave the CPU. A program that shows its aggregations while it runs has its
-// rounds read atomically: at the consumer's own priority from the read to its records' end,
-// so that no firing comes between, and what printa( ) shows and trunc( ) removes is the
-// aggregation at the read, as dtrace -i, consuming where the reads were, shows it. Records
-// alone are copies: their rounds stay below the programs.
-static uint32_t read_round(struct dcons *c, unsigned ncpu, int atomic, unsigned low)
-{
-    if (atomic)
-        ThreadSetPrio(0, DTRACE_OWN_PRIO, SCHED_POLICY_RR);
-    uint32_t most = read_records(c, ncpu);
-    if (atomic)
-        ThreadSetPrio(0, (int)low, SCHED_POLICY_RR);
-    return most;
+    return use;
 }
 
 // next_wait: the time to the next read, in ns. DTrace reads every switchrate (1hz by default)
@@ -837,34 +828,119 @@ static int probes_go(const struct dobj_file_hdr *h, const struct dvm_state *st, 
 // (child, when there is one) ends or a buffer fills; dtrace(1M) would also stop on ^C, which a
 // board has none to send. The workload's pid while it runs (-1 once it ended, its status in
 // *status).
+//
+// Two threads share it. The pacer, at dtrace's own priority, keeps the time: it waits for the
+// next read (next_wait) or the workload's end, sees at once that the program called exit( ),
+// the workload ended or a buffer filled, and asks for each reading round. The reader (this
+// thread) reads below the programs (DOBJ_CONSUMER_PRIO, or -x prio), so a round's copying and
+// printing waits until they leave a CPU; when the end comes in a round that a CPU-bound
+// program starves, the pacer raises the reader to its own priority to finish it (a reader alone
+// at the low priority never saw exit( ) under four busy CPUs). A program that shows its
+// aggregations while it runs (printa( ), clear( ), trunc( )) has its rounds read atomically,
+// at dtrace's own priority from the read to its records' end, so that no firing comes between:
+// what printa( ) shows and trunc( ) removes is the aggregation at the read, as dtrace -i,
+// consuming where the reads were, shows it.
+struct reading {
+    const struct dvm_state *st;
+    const struct cli *c;
+    struct read_pace pace;
+    int child, status;                  // the workload's pid (-1 once ended) and status
+    int reader, go;                     // the reader's tid; the semaphore that starts a round
+    unsigned own;                       // dtrace's own priority
+    uint32_t most, rounds_done;         // the last round's largest read; rounds finished
+    int in_round, ending;               // (shared: __atomic)
+};
+
+static int pacer_ended(struct reading *r)
+{
+    return r->st->exiting || (r->c->workload && r->child < 0) || any_filled(r->st);
+}
+
+static int pacer(void *arg)
+{
+    struct reading *r = arg;
+    uint64_t dropped = drops_now(r->st);
+    uint32_t seen = 0;
+    for (;;) {
+        if (r->child > 0) {
+            TimerTimeout(r->pace.wait);
+            if (ProcWait(r->child, &r->status) == r->child)
+                r->child = -1;
+        } else {
+            ThreadSleep(r->pace.wait);
+        }
+        if (pacer_ended(r))
+            break;
+        if (__atomic_load_n(&r->in_round, __ATOMIC_ACQUIRE))
+            continue;                   // starved: the same wait, and no round asked twice
+        uint32_t done = __atomic_load_n(&r->rounds_done, __ATOMIC_ACQUIRE);
+        if (done != seen) {             // the wait follows what the last round read
+            uint64_t d = drops_now(r->st);
+            next_wait(&r->pace, r->most, (uint32_t)r->st->buf[0].size, d != dropped);
+            dropped = d;
+            seen = done;
+        }
+        __atomic_store_n(&r->in_round, 1, __ATOMIC_RELEASE);
+        SemPost(r->go);
+    }
+    __atomic_store_n(&r->ending, 1, __ATOMIC_RELEASE);
+    ThreadSetPrio(r->reader, (int)r->own, SCHED_POLICY_RR);
+    SemPost(r->go);
+    return 0;
+}
+
+static uint8_t pacer_stack[1024] __attribute__((aligned(16)));
+
 static int read_until_end(struct dcons *cons, const struct dvm_state *st,
                           const struct dobj_file_hdr *h, const struct cli *c, int placed,
                           int child, int *status)
 {
-    const int atomic = reads_aggs_midrun(h);
+    const unsigned use = midrun_use(h);
+    const int atomic = (use & MIDRUN_AGGS) != 0;
     const unsigned low = h->prio ? h->prio : DOBJ_CONSUMER_PRIO;
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
-    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
-        pace.wait = pace.ceiling = period;
-    uint64_t dropped = drops_now(st);
-    for (;;) {
-        if (child > 0) {
-            TimerTimeout(pace.wait);
-            if (ProcWait(child, status) == child)
-                child = -1;
-        } else {
-            ThreadSleep(pace.wait);
-        }
-        uint64_t woke = ClockCycles();
-        uint32_t most = read_round(cons, st->opts.ncpu, atomic, low);
-        busy_cycles += ClockCycles() - woke;
-        if (st->exiting || (c->workload && child < 0) || any_filled(st))
-            return child;
-        uint64_t d = drops_now(st);
-        next_wait(&pace, most, (uint32_t)st->buf[0].size, d != dropped);
-        dropped = d;
+    static struct reading r;
+    r = (struct reading){ .st = st, .c = c, .child = child, .status = *status,
+                          .reader = ThreadSelf(), .own = DTRACE_OWN_PRIO,
+                          .pace = { READ_WAIT_MIN,
+                                    period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period } };
+    // Under fbt each read's own kernel path fires probes; a program of aggregations alone
+    // brings nothing to read but errors: both are read at switchrate (errors that fill a
+    // buffer set the wait back to READ_WAIT_MIN, as any drop).
+    if (placed > 0 || !(use & MIDRUN_RECORDS))
+        r.pace.wait = period;
+    if (placed > 0)
+        r.pace.ceiling = period;
+    r.go = SemCreate(0);
+    int tid = r.go < 0 ? -1 : ThreadCreate(pacer, &r, pacer_stack, sizeof(pacer_stack),
+                                           (int)r.own, SCHED_POLICY_RR);
+    if (tid < 0) {
+        fprintf(stderr, "dtrace: cannot start the reading rounds' pacer: errno %d\n", errno);
+        if (r.go >= 0)
+            SemDestroy(r.go);
+        *status = r.status;
+        return r.child;
     }
+    ThreadName(tid, "dtrace pacer");
+    if (!atomic)
+        ThreadSetPrio(0, (int)low, SCHED_POLICY_RR);
+    for (;;) {
+        SemWait(r.go);
+        if (__atomic_load_n(&r.ending, __ATOMIC_ACQUIRE))
+            break;
+        uint64_t woke = ClockCycles();
+        r.most = read_records(cons, st->opts.ncpu);
+        busy_cycles += ClockCycles() - woke;
+        __atomic_add_fetch(&r.rounds_done, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&r.in_round, 0, __ATOMIC_RELEASE);
+        if (__atomic_load_n(&r.ending, __ATOMIC_ACQUIRE))
+            break;
+    }
+    ThreadJoin(tid, NULL);
+    ThreadSetPrio(0, (int)r.own, SCHED_POLICY_RR);
+    SemDestroy(r.go);
+    *status = r.status;
+    return r.child;
 }
 
 // workload_end: the workload (-c) waited for when it still runs (child), and said how it ended
@@ -909,9 +985,6 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
-    // Below the programs while the probes run (the compile and the load ran at its own): the
-    // workload starts at its own priority and the consumer reads when they leave it the CPU.
-    ThreadSetPrio(0, h->prio ? h->prio : DOBJ_CONSUMER_PRIO, SCHED_POLICY_RR);
     if (c->workload && (child = ProcSpawn(c->workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", c->workload, errno);
     const int workload_pid = child;
