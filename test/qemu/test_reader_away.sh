@@ -48,7 +48,9 @@ run=$(line "$out/run.console")
 check "without a reader, deadline misses its 30 programmed periods and loses no pulse ($run)" \
     "echo '$run' | grep -q '^missed 30: .*; pulses lost 0$'"
 
-# boot NAME KEVPROBE-TARGET [KEVPROBE ARGS...]: the image with the probe path's logger, its RAM
+# boot NAME KEVPROBE-TARGET [KEVPROBE ARGS...]: the image with the probe path's logger (which
+# waits for the reader's end 600 s of the board's time: in exact mode an idle board's clock
+# runs ahead of the host's, and 10 s of it were 2-3 s of a slow reader's), its RAM
 # shared through NAME.ram, QMP's events counted into NAME.qmp, kevprobe reading TARGET into
 # NAME.kev (its stderr NAME.probe; its pid in kp, QEMU's in q). Returns at once.
 boot() {
@@ -56,7 +58,7 @@ boot() {
     shift 2
     python3 "$top/test/tools/qmp_events.py" "$sock/$name.qmp" "$out/$name.qmp" 120 &
     BOARD=$board QEMU_ICOUNT=exact QEMU_TIMEOUT=300 QEMU_SHARED_RAM=$sock/$name.ram \
-        QEMU_ARGS="$args ;; tracelogger -d1 -x probe" \
+        QEMU_ARGS="$args ;; tracelogger -d1 -x probe -x probewait=600" \
         "$top/scripts/qemu-run.sh" "$img" -qmp "unix:$sock/$name.qmp,server=on,wait=on" \
         >"$out/$name.console" 2>&1 &
     q=$!
