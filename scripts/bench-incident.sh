@@ -6,6 +6,7 @@
 # cycles its freeze took (the TRIGGER event and trace_ring_freeze) and those the record's
 # write took, and its bytes. Printed as instructions: cycles * 1e9 / the counter's rate.
 #   scripts/bench-incident.sh BUILD_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$(cd "$1" && pwd)
 run=$(cd "$(dirname "$0")" && pwd)/qemu-run.sh

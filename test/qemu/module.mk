@@ -87,14 +87,17 @@ SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
 # The incident record (docs/incidents.md): a D trigger's record kept across QMP's system_reset,
 # written out by the next boot's logger and by kevdump -I; gdb over its core; damaged records.
+# (a board without the dtrace image has no incident image: its triggers are D's)
+ifeq ($(filter dtrace,$(BOARD_NO_IMAGES)),)
 SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
 # What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
 BENCHES      += scripts/bench-incident.sh|$(B)
+BENCH_DEPS   += $(B)/incident.elf
+endif
 # What watching costs: a BEGIN-only D program on the kernel's paths, a reader that is away
 # (scripts/bench-watch.sh; docs/dtrace-target.md, docs/live.md).
 BENCHES      += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,scripts/bench-watch.sh|$(B)|$(H))
-BENCH_DEPS   += $(B)/incident.elf
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
