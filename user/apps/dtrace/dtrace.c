@@ -151,6 +151,7 @@ static unsigned midrun_use(const struct dobj_file_hdr *h)
 // dtrace -i consumes where these reads were (docs/d-consumer.md), so both ways print the same.
 #define READ_WAIT_MIN 1000000u          // 1 ms: the kernel's timers' grain
 #define READ_WAIT_MAX 20000000u         // 20 ms
+#define STARVED_WAIT_MAX 1000000000u    // 1 s: the pacer's look at the end while rounds starve
 struct read_pace {
     uint64_t wait, ceiling;             // ns
     uint64_t period;                    // switchrate's
@@ -861,18 +862,24 @@ static int pacer(void *arg)
     struct reading *r = arg;
     uint64_t dropped = drops_now(r->st);
     uint32_t seen = 0;
+    uint64_t sleep = r->pace.wait;
     for (;;) {
         if (r->child > 0) {
-            TimerTimeout(r->pace.wait);
+            TimerTimeout(sleep);
             if (ProcWait(r->child, &r->status) == r->child)
                 r->child = -1;
         } else {
-            ThreadSleep(r->pace.wait);
+            ThreadSleep(sleep);
         }
         if (pacer_ended(r))
             break;
-        if (__atomic_load_n(&r->in_round, __ATOMIC_ACQUIRE))
-            continue;                   // starved: the same wait, and no round asked twice
+        if (__atomic_load_n(&r->in_round, __ATOMIC_ACQUIRE)) {
+            // Starved: no round asked twice, and the end looked for less often, up to
+            // STARVED_WAIT_MAX apart (a pacer still waking every 20 ms beside a busy program
+            // cost each of kbench's ticks 340 instructions: scripts/bench-watch.sh).
+            sleep = sleep >= STARVED_WAIT_MAX / 2u ? STARVED_WAIT_MAX : sleep * 2u;
+            continue;
+        }
         uint32_t done = __atomic_load_n(&r->rounds_done, __ATOMIC_ACQUIRE);
         if (done != seen) {             // the wait follows what the last round read
             uint64_t d = drops_now(r->st);
@@ -880,6 +887,7 @@ static int pacer(void *arg)
             dropped = d;
             seen = done;
         }
+        sleep = r->pace.wait;
         __atomic_store_n(&r->in_round, 1, __ATOMIC_RELEASE);
         SemPost(r->go);
     }
