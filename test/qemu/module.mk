@@ -524,6 +524,10 @@ SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/te
 # (test_d_cost.sh).
 SCRIPT_TESTS += qemu-d-cost/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_cost.sh|build/mps2-an385|$(H)
 SCRIPT_TESTS += qemu-d-cost/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_cost.sh|build/qemu-virt-a53|$(H)
+# deadline's truth under a BEGIN-only program and under a latency quantize and per-thread count
+# is make run's (test/qemu/test_d_truth.sh: three boots of 3000 periods in exact mode, ~10 s)
+SCRIPT_TESTS += qemu-d-truth/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_truth.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-truth/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_truth.sh|build/qemu-virt-a53|$(H)
 ifneq ($(filter irqdevtest,$(IMAGES)),)
 TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
 endif
