@@ -23,7 +23,7 @@ TAP_PREFIX="$board: "
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..9"
 args="appinit deadline ;; deadline 3000 30"
 line() { grep -a -o 'deadline: 3000 periods, .*' "$1" | head -1 | sed 's/^deadline: 3000 periods, //'; }
 
@@ -57,6 +57,12 @@ END
 	printa("calls %d %d %@d\n", @calls);
 }
 D
+cat > "$tmp/exit.d" <<'D'
+tick-1sec
+{
+	exit(0);
+}
+D
 img=$B/dtdeadline.elf
 dboot() {   # dboot NAME: NAME.d loaded over deadline, the console in NAME.console
     "$H/dcompile" --kernel "$img" -s "$tmp/$1.d" -o "$tmp/$1.dobj" >"$tmp/$1.cc" 2>&1 || return 1
@@ -64,7 +70,7 @@ dboot() {   # dboot NAME: NAME.d loaded over deadline, the console in NAME.conso
         QEMU_ARGS="dtrace -K -c appinit $tmp/$1.dobj ;; $args ;; tracelogger -d1 -f $tmp/$1.kev" \
         "$here/scripts/qemu-run.sh" "$img" >"$tmp/$1.console" 2>&1)
 }
-for d in begin watch; do
+for d in begin watch exit; do
     dboot $d
     rc=$?
     got=$(line "$tmp/$d.console")
@@ -72,6 +78,7 @@ for d in begin watch; do
     case $d in
     begin) what="a BEGIN-only program" ;;
     watch) what="an interrupt-latency quantize and a per-thread count of the kernel calls" ;;
+    exit) what="a program that calls exit( ) after a second" ;;
     esac
     check "under $what: deadline's truth is make run's: ${got:-no line}" \
         "[ -n '$got' ] && [ '$got' = '$run' ]"
@@ -86,3 +93,11 @@ cap=$("$H/kevsql" "$tmp/watch.kev" "select t.pid, t.tid, count(*) from kcall k j
       where k.ts > d.go and k.ts < d.stop group by t.pid, t.tid" 2>&1 | awk 'NR > 1 { print $1, $2, $3 }' | sort)
 check "the watch's kernel calls a thread are the capture's ($(echo $said | tr ' ' ' ') against $(echo $cap))" \
     "[ -n '$said' ] && [ '$said' = '$cap' ]"
+# exit( ) ends the D program, not -K's capture: it runs on to the workload's end and holds
+# deadline's kernel calls after the program's stop, to its last one (its exit's)
+on=$(con_of dtrace < "$tmp/exit.console" | grep -c '^dtrace: -K: the capture runs on until appinit')
+after=$("$H/kevsql" "$tmp/exit.kev" "select count(*), max(k.name = 'ProcExit' or k.name = 'ThreadDestroy')
+      from kcall k join thread t using(utid), (select max(ts) stop from event where name = 'DPROG') d
+      where t.name = 'deadline' and k.ts > d.stop" 2>&1 | awk 'NR == 2 { print $1, $2 }')
+check "after exit( ) the capture ran on to deadline's end: dtrace said so ($on line), deadline's kernel calls after the stop and its exit's among them (${after:-none})" \
+    "[ $on = 1 ] && [ \"\${after% *}\" -gt 1000 ] && [ \"\${after#* }\" = 1 ]"

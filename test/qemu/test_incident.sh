@@ -86,10 +86,12 @@ t=$(printf '%s\n' "$lastusr" | sed -n 's/^t:0x\([0-9a-f]*\) .*/\1/p')
 d0=$(printf '%s\n' "$lastusr" | sed -n 's/.* d0:0x\([0-9a-f]*\) .*/\1/p')
 check "its last end event is period $period's (d0 0x${d0:-?}), stamped at 0x${t:-?}: between the program's readings 0x${endc:-?} and 0x${wrote:-?}" \
     "[ -n '$t' ] && [ \$((16#$d0)) = $period ] && [ \$((16#$t)) -ge \$((16#$endc)) ] && [ \$((16#$t)) -le \$((16#$wrote)) ]"
-trig=$(grep -v 'CONTROL' "$out/miss.txt" | grep '^t:' | tail -1)
-check "the event after it, the capture's last, is the TRIGGER naming the probe, the clause and record 1" \
+# (a file holds each CPU's buffers in turn: the last events are the trigger's CPU's)
+tcpu=$(printf '%s\n' "$lastusr" | sed -n 's/^t:0x[0-9a-f]* \(CPU:[0-9]*\) .*/\1/p')
+trig=$(grep -v 'CONTROL' "$out/miss.txt" | grep "^t:0x[0-9a-f]* ${tcpu:-CPU:00} " | tail -1)
+check "the event after it, its CPU's last in the capture, is the TRIGGER naming the probe, the clause and record 1" \
     "printf '%s\n' \"\$trig\" | grep -q 'SYSTEM  :TRIGGER.*action:0 (freeze) clause:2 .*record:1 probe:\"user:::event\"' &&
-     [ \"\$(grep -v CONTROL $out/miss.txt | grep '^t:' | tail -2 | head -1)\" = \"\$lastusr\" ]"
+     [ \"\$(grep -v CONTROL $out/miss.txt | grep '^t:0x[0-9a-f]* ${tcpu:-CPU:00} ' | tail -2 | head -1)\" = \"\$lastusr\" ]"
 live=$(printf '%s\n' "$boot1" | sed -n 's/^[0-9]*\/dtrace: \(period .*\)$/\1/p')
 "$h/dtrace" -i "$out/miss/incident.kev" >"$out/miss.dtrace" 2>&1
 check "dtrace -i over it prints the clause's line as the board's dtrace printed it live: '${live:-none}'" \
@@ -141,8 +143,10 @@ check "gdb's bt names the faulting function and line addr2line gives the kernel'
 check "gdb's pc is the kernel's fault line's" "grep -qi '^\\\$1 = 0x$fpc\$' $out/fault.gdb"
 check "the callers are the program's chain (fault_b, fault_a, main)" \
     "grep -q '^#1 .* fault_b ' $out/fault.gdb && grep -q '^#2 .* fault_a ' $out/fault.gdb && grep -q '^#3 .* main ' $out/fault.gdb"
-check "the current thread is the faulting one (pid ${fpid:-?}), and info threads lists all five processes' threads" \
-    "grep -q '^\* 1 *LWP $(( ${fpid:-0} << 16 | 1 )) ' $out/fault.gdb && [ \$(grep -c '^[* ] *[0-9]* *LWP ' $out/fault.gdb) = 5 ]"
+# (an LWP is pid << 16 | tid: dtrace's pacer is its second thread)
+procs=$(sed -n 's/^[* ] *[0-9]* *LWP \([0-9]*\) .*/\1/p' "$out/fault.gdb" | awk '{ print int($1 / 65536) }' | sort -u | wc -l)
+check "the current thread is the faulting one (pid ${fpid:-?}), and info threads lists all five processes' threads ($procs processes)" \
+    "grep -q '^\* 1 *LWP $(( ${fpid:-0} << 16 | 1 )) ' $out/fault.gdb && [ $procs = 5 ]"
 "$h/traceprinter" "$out/fault/incident.kev" >"$out/fault.txt" 2>&1
 check "the FAULT event in incident.kev carries the same pc" \
     "grep -q 'SYSTEM  :FAULT .* pc 0x$fpc ' $out/fault.txt"

@@ -998,7 +998,14 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     const int workload_pid = child;
     child = read_until_end(&cons, st, h, c, placed, child, &status);
     dt(KDT_STOP, 0, 0, 0);
-    int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
+    // -K's capture is the workload's: when exit( ) or a full buffer ends the D program first,
+    // the capture runs on to the workload's end (the span's stop is in it either way).
+    const int capture_on = logger > 0 && child > 0;
+    // Nothing fires now: the last read and END's output wait below the programs while the
+    // workload runs (at dtrace's own priority they held a 500 Hz loop 1.9 ms, a period missed).
+    if (child > 0)
+        ThreadSetPrio(0, (int)(h->prio ? h->prio : DOBJ_CONSUMER_PRIO), SCHED_POLICY_RR);
+    int logger_failed = logger > 0 && !capture_on && capture_stop(logger) < 0;
     uint64_t woke = ClockCycles();
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
@@ -1009,7 +1016,12 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));
+    if (capture_on && !h->quiet)
+        fprintf(stderr, "dtrace: -K: the capture runs on until %s (pid %d) ends\n", c->workload,
+                child);
     workload_end(c, child, workload_pid, status);
+    if (capture_on)
+        logger_failed = capture_stop(logger) < 0;
     dt(KDT_UNLOAD, 0, 0, 0);
     if (logger_failed)
         return 1;
