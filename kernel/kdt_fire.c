@@ -47,6 +47,7 @@
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
 #include <trace/kev_derived.h>
+#include <kernel/kev_emit.h>
 #include <kev_emit_gen.h>
 #include <d/dprobes.h>
 #include <d/dtimers.h>
@@ -113,15 +114,33 @@ static inline void site_leave(void)
         cost[c].cycles += board_cycles() - work_from[c];
 }
 
+static struct kdt_cost cost_at_stop;    // what kdt_cost_stop froze (valid: stopped)
+static bool stopped;
+
 void kdt_cost_reset(void)
 {
     for (unsigned c = 0; c < KMAX_CPUS; c++)
         cost[c].firings = cost[c].cycles = 0;
     cost_since = board_cycles();
+    stopped = false;
+}
+
+// At KDT_STOP, after END: the counts frozen, so that the consumer's KDT_COST says what the
+// capture's DCOST event says, and the event written while SYSTEM is traced.
+void kdt_cost_stop(void)
+{
+    kdt_cost_read(&cost_at_stop);
+    stopped = true;
+    kev_emit_dcost(KEV_RING, cost_at_stop.firings, cost_at_stop.site_cycles,
+                   cost_at_stop.run_cycles);
 }
 
 void kdt_cost_read(struct kdt_cost *out)
 {
+    if (stopped) {
+        *out = cost_at_stop;
+        return;
+    }
     out->firings = out->site_cycles = 0;
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         out->firings += cost[c].firings;

@@ -490,6 +490,7 @@ static int stop(void)
     kdt_span_mark(KEV_DPROG_STOP);
     if (was || kdt_dst->exiting)
         kdt_fire(DPROBE_END, 0, 0, 0, 0);   // at the mark's time (the hold's site)
+    kdt_cost_stop();
     kdt_release();
     kdt_active = false;
     kdt_spin_probes(false);

@@ -198,6 +198,7 @@ FIELDS(f_prio_change, KEV_F_PRIO_CHANGE);
 FIELDS(f_stack, KEV_F_STACK);
 FIELDS(f_fault, KEV_F_FAULT);
 FIELDS(f_kpanic, KEV_F_KPANIC);
+FIELDS(f_dcost, KEV_F_DCOST);
 FIELDS(f_trigger, KEV_F_TRIGGER);
 FIELDS(f_image, KEV_F_IMAGE);
 FIELDS(f_usdt, KEV_F_USDT);
@@ -462,6 +463,9 @@ const struct kev_event_desc kev_event_table[] = {
         NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
     ROW(SYSTEM, KEV_SYS_TIMER_LOST, KEV_SYS_TIMER_LOST, "TIMER_LOST",
         "a user timer's pulse could not be delivered (no room for it)", f_timer_lost, 3, 3, NULL, ""),
+    ROW(SYSTEM, KEV_SYS_DCOST, KEV_SYS_DCOST, "DCOST",
+        "what a D program's probes cost the board, at its stop (after END)", f_dcost, 6, 6, NULL,
+        ""),
     ROW(SYSTEM, KEV_SYS_TRIGGER, KEV_SYS_TRIGGER, "TRIGGER",
         "a D clause's freeze( ), panic( ) or breakpoint( ) ran: the ring stops after it", f_trigger,
         0, 0, NULL, ""),

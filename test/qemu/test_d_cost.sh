@@ -14,7 +14,8 @@
 # the meter (its turns fewer, times 2 instructions, at the board's instructions' length under
 # -icount) agrees within 20 % with what dtrace's closing line says the probes and its own
 # reads cost; its firings are the capture's: each INT_ENTR and INT_EXIT, and each kernel
-# call's entry, between the program's go and stop (the DPROG events), and BEGIN and END.
+# call's entry, between the program's go and stop (the DPROG events), and BEGIN and END;
+# kevstat -s d says the same firings and site time from the capture (its DCOST event).
 #   BOARD=<board> test/qemu/test_d_cost.sh BUILD_DIR HOST_DIR
 . "$(dirname "$0")/../../scripts/script_help.sh" && script_help "$0" "${1:-}"
 set -u
@@ -32,7 +33,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 # 2^N ns, shift 0 unless the board's qemu.sh says otherwise)
 shift_n=$(sed -n 's/^exact_icount=shift=\([0-9]*\).*/\1/p' "$here/boards/$board/qemu.sh" 2>/dev/null)
 ns_per_insn=$((1 << ${shift_n:-0}))
-echo "1..5"
+echo "1..6"
 
 cat > "$tmp/base.d" <<'D'
 BEGIN { }
@@ -96,3 +97,10 @@ check "its ${firings:-?} firings are the capture's: its interrupt lines' entries
     "[ -n '$firings' ] && [ '$firings' = '${want:-x}' ]"
 lat=$(con_of dtrace < "$tmp/watch.out" | grep -c '|@')
 check "the latency quantize printed its buckets ($lat rows)" "[ '$lat' -ge 1 ]"
+# kevstat reads the same from the capture (its DCOST event at the stop): the firings and the
+# time in the sites dtrace's line said, and the consumer's CPU time from the threads' states
+ks=$("$H/kevstat" -s d "$tmp/watch.kev" 2>&1)
+ks_f=$(echo "$ks" | sed -n 's/^    \([0-9]*\) firings, \([0-9]*\) us in their sites.*/\1 \2/p')
+ks_c=$(echo "$ks" | sed -n 's/^    its consumer ran \([0-9]*\) us.*/\1/p')
+check "kevstat -s d over the capture says dtrace's firings and site time (${ks_f:-none} against ${firings:-?} ${site_us:-?}), its consumer's CPU time ${ks_c:-?} us" \
+    "[ -n '$ks_f' ] && [ '$ks_f' = '${firings:-x} ${site_us:-x}' ] && [ '${ks_c:-0}' -gt 0 ]"

@@ -44,6 +44,9 @@ __attribute__((constructor)) static void kx_fields_init(void)
     f->dprog_what = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "what");
     f->dprog_timers = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "timers");
     f->dprog_who = get(KEV_C_SYSTEM, KEV_SYS_DPROG, "who");
+    f->dcost_firings = get(KEV_C_SYSTEM, KEV_SYS_DCOST, "firings");
+    f->dcost_site = get(KEV_C_SYSTEM, KEV_SYS_DCOST, "site");
+    f->dcost_run = get(KEV_C_SYSTEM, KEV_SYS_DCOST, "run");
     f->dtimer_who = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "who");
     f->dtimer_at = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "at");
     f->timer_pid = get(KEV_C_SYSTEM, KEV_SYS_TIMER, "pid");

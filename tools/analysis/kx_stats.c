@@ -886,6 +886,8 @@ static void system_event(struct kx_stats *s, const struct kev_event *e)
             s->funcs = kx_funcs_new();
         kx_funcs_image(s->funcs, s->r, e);
     }
+    if (e->ev == KEV_SYS_DPROG || e->ev == KEV_SYS_DCOST)
+        kx_dprog_event(s, e);
     snapshot_entry(s, e);
 }
 
@@ -993,6 +995,7 @@ void kx_stats_finish(struct kx_stats *s)
     if (s->emul)
         kx_emul_finish(s->emul); // the emulator's gaps and stalls, for the instances
     tasks_finish(s); // before the states below end: an instance still open stays open
+    kx_dprog_finish(s, s->t_last);  // before the states below end, as the tasks
     // What is still open at the last event ends there: states (their end state unknown),
     // kernel calls (no exit), interrupts (not handled, or without an exit), waits.
     for (unsigned i = 0; i < s->m.nth; i++) {

@@ -11,7 +11,7 @@ AN_MODEL  := $(AN)/kx.c $(AN)/kx_pass.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/k
              trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
-AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
+AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_dprog.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
              $(AN)/kx_wait_groups.c $(AN)/kx_wait_json.c \
              $(AN)/kx_load.c $(AN)/kx_funcs.c $(AN)/kx_task.c $(AN)/kx_timer.c $(AN)/kx_task_json.c $(AN)/kx_timing.c \
              $(AN)/kx_chain.c $(AN)/kx_chain_text.c $(AN)/kx_chain_json.c $(AN)/kx_emul.c

@@ -25,8 +25,8 @@
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
                                         "user", "waits", "faults", "funcs", "tasks",
-                                        "chains", "usdt" };
-#define NSECT 13u
+                                        "chains", "usdt", "d" };
+#define NSECT 14u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -103,6 +103,10 @@ static const struct tool_cmd cmd = {
     "  usdt    USDT probes the capture recorded, named provider:probe from their\n"
     "          programs' notes: firings, each argument's least and greatest value\n"
     "          (shown with every section only when recorded)\n"
+    "  d       D programs: each one's span, what its probes cost the board as the\n"
+    "          kernel counted it (firings, time in their sites: dtrace's closing\n"
+    "          line), its consumer's CPU time from the threads' states (shown only\n"
+    "          when the capture holds one)\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -588,6 +592,39 @@ static void print_usdt(const struct kx_stats *s)
     kx_usdt_print(s, usdt_asked);
 }
 
+// The D programs the capture holds (kx_dprog.h): what dtrace's closing line said on the board,
+// from the kernel's counts at the stop, and the consumer's CPU time in the span, from the
+// capture's thread states (dtrace's own figure is its reads' wall time: preemptions in it).
+static void print_dprog(const struct kx_stats *s)
+{
+    const struct kx_dprogs *d = &s->dprogs;
+    if (!d->n)
+        return;
+    unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
+    printf("== D programs: what their probes cost the board ==\n");
+    for (unsigned i = 0; i < d->n; i++) {
+        const struct kx_dprog *p = &d->p[i];
+        uint64_t span = (p->stop ? p->stop : s->t_last) - p->go;
+        uint64_t all = p->costed && p->run ? p->run : span * ncpu;
+        printf("  dtrace (pid %u): probes on for %.3f ms%s\n", kev_who_pid(p->who),
+               us(s, span) / 1000, p->stop ? "" : " (the capture ended before its stop)");
+        // (whole us and hundredths of a percent, cut as dtrace's line cuts them)
+        uint64_t hz = s->r->kr_cycles_per_sec ? s->r->kr_cycles_per_sec : 1;
+        uint64_t site_bp = all ? p->site * 10000u / all : 0, con_bp = all ? p->consumer * 10000u / all : 0;
+        if (p->costed)
+            printf("    %llu firings, %llu us in their sites (%llu.%02llu %% of the CPUs' time)\n",
+                   (unsigned long long)p->firings, (unsigned long long)(p->site * 1000000u / hz),
+                   (unsigned long long)(site_bp / 100u), (unsigned long long)(site_bp % 100u));
+        else
+            printf("    its cost unknown: no DCOST event at its stop\n");
+        printf("    its consumer ran %llu us (%llu.%02llu %%)\n",
+               (unsigned long long)(p->consumer * 1000000u / hz),
+               (unsigned long long)(con_bp / 100u), (unsigned long long)(con_bp % 100u));
+    }
+    if (d->more)
+        printf("  %u more programs not listed\n", d->more);
+}
+
 static int print_folded(const char *in)
 {
     struct kx_file f;
@@ -631,7 +668,7 @@ static void print_text(const struct kx_stats *s, const struct kev_reader *r, uns
                                                          print_user, print_waits,
                                                          kx_faults_print, print_funcs,
                                                          print_tasks, kx_chain_print,
-                                                         print_usdt };
+                                                         print_usdt, print_dprog };
     if (kx_stats_damaged(s))
         printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                "offset %llu; what follows it (events and losses) is unknown.\n",

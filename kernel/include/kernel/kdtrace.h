@@ -61,6 +61,7 @@ void kdt_hold(void);
 struct kdt_cost;
 void kdt_cost_reset(void);
 void kdt_cost_read(struct kdt_cost *out);
+void kdt_cost_stop(void);    // at KDT_STOP: frozen, and the capture's DCOST event
 // Whether probe id fires now (a program runs and enables it, on this CPU under -x cpu).
 bool kdt_wanted(uint32_t id);
 void kdt_release(void);

@@ -46,6 +46,7 @@ struct kx_fields {
     // (rcvid) and channel owner (pid)
     struct kx_ev_field th_pid, th_tid, pr_ppid, pr_pid, int_irq, comm_rcvid, comm_pid;
     const struct kev_field_desc *dprog_what, *dprog_timers, *dprog_who;       // DPROG
+    const struct kev_field_desc *dcost_firings, *dcost_site, *dcost_run;     // DCOST
     const struct kev_field_desc *dtimer_who, *dtimer_at;                      // DTIMER
     const struct kev_field_desc *timer_pid, *timer_id;                        // TIMER
 };

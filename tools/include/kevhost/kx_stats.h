@@ -13,7 +13,9 @@
 //   * task instances: each thread's jobs from its release to its end, judged against its
 //     task's period or deadline (kx_task.h);
 //   * wait chains: every wait on another thread followed to its root, and deadlocks
-//     (kx_chain.h).
+//     (kx_chain.h);
+//   * D programs: each one's span, what its probes cost the board, its consumer's CPU time
+//     (kx_dprog.h).
 // Each of them is the sum of records (kx_rows.h) that a tool may also have one by one
 // (kx_stats_sink). Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded
 // event in time order (it updates the model itself), kx_stats_finish at the end.
@@ -23,6 +25,7 @@
 
 #include "kx_chain.h"
 #include "kx_dist.h"
+#include "kx_dprog.h"
 #include "kx_funcs.h"
 #include "kx_load.h"
 #include "kx_msg.h"
@@ -187,6 +190,7 @@ struct kx_stats {
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
     struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
     struct kx_chains *chains;         // wait chains, deadlocks (kx_chain.c; heap, NULL if none)
+    struct kx_dprogs dprogs;          // the D programs' spans and costs (kx_dprog.h)
     struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
                                       // heap, NULL out of memory)
     // what a tool adds to kx_stats_json's object from the analyses it feeds itself (kevstat's

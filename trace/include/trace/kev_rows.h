@@ -130,6 +130,10 @@
     F(x, addr, ADDR, HI_LO, 3, 0, 0, 0, NULL, "the fault address (0 when not known)") \
     F(x, who, WHO, WORD, 5, 0, 0, 0, NULL, "the thread on that CPU") \
     F(x, message, STRING, STRING, 6, 0, 0, 0, NULL, "the panic's message")
+#define KEV_F_DCOST(F, x) \
+    F(x, firings, U32, HI_LO, 0, 0, 0, 0, NULL, "the program's probe firings since its go") \
+    F(x, site, CYCLES, HI_LO, 2, 0, 0, 0, NULL, "the board's time in the probes' sites, all CPUs") \
+    F(x, run, CYCLES, HI_LO, 4, 0, 0, 0, NULL, "the board's time since the go, times its CPUs")
 #define KEV_F_TRIGGER(F, x) \
     F(x, action, ENUM, WORD, 0, 0, 8, 0, trigger_action_names, "0 freeze( ), 1 panic( ), 2 breakpoint( )") \
     F(x, clause, U32, WORD, 0, 8, 16, 0, NULL, "the clause's number in the D program, from 1") \
