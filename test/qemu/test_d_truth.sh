@@ -8,7 +8,9 @@
 # dtrace runs it) with
 #   1. a BEGIN-only program (loaded, no probe enabled);
 #   2. DTrace's commonest watch on a driver: an interrupt-latency quantize and a per-thread
-#      count of the kernel calls (6 % of the board's time at deadline's rates);
+#      count of the kernel calls (6 % of the board's time at deadline's rates), both printed
+#      every second (printa( ) mid-run: atomic rounds, their output written below the loop);
+#   3. a program that calls exit( ) after a second;
 # in QEMU's exact mode. Both D boots end with status 0 and dtrace's closing cost line; the
 # watch's count of each thread's kernel calls is the capture's (kevsql).
 #   BOARD=<board> test/qemu/test_d_truth.sh BUILD_DIR HOST_DIR
@@ -52,6 +54,11 @@ interrupt:::exit
 	@lat = quantize(timestamp - ts[cpu]);
 	ts[cpu] = 0;
 }
+tick-1sec
+{
+	printa("so far %d %d %@d\n", @calls);
+	printa(@lat);
+}
 END
 {
 	printa("calls %d %d %@d\n", @calls);
@@ -77,7 +84,7 @@ for d in begin watch exit; do
     cost=$(con_of dtrace < "$tmp/$d.console" | grep -c '^dtrace: what the probes cost the board: ')
     case $d in
     begin) what="a BEGIN-only program" ;;
-    watch) what="an interrupt-latency quantize and a per-thread count of the kernel calls" ;;
+    watch) what="an interrupt-latency quantize and a per-thread kernel-call count, printed each second" ;;
     exit) what="a program that calls exit( ) after a second" ;;
     esac
     check "under $what: deadline's truth is make run's: ${got:-no line}" \
