@@ -26,6 +26,7 @@
 #include <kernel/kprof.h>
 #include <kernel/kdata.h>
 #include <uapi/kdtrace.h>
+#include <d/dobj_file.h>
 
 static void *block;
 static uint32_t block_len;
@@ -291,6 +292,9 @@ static int load(struct proc *p, uint32_t uargs)
         block_drop();
         return e;
     }
+    kmemset(&kdt_dobj_hdr, 0, sizeof(kdt_dobj_hdr));
+    if (l.dobj_hdr && proc_can_read(p, l.dobj_hdr, sizeof(kdt_dobj_hdr)))
+        kmemcpy(&kdt_dobj_hdr, (const void *)(uintptr_t)l.dobj_hdr, sizeof(kdt_dobj_hdr));
     kdt_cpu_only = l.cpu_only;
     kdt_consumer = p;
     p->map2_base = (uint32_t)(uintptr_t)block;
@@ -361,6 +365,24 @@ static int kvar_allowed(const struct proc *p, const char **why)
     return 0;
 }
 
+// panic( ) and breakpoint( ) stop the whole system: DTrace's kernel-destructive actions, which
+// need the destructive option (-w) and the kernel's privilege; here a KAPP_F_PRIV consumer
+// whose .dobj header says -w. Refused at KDT_GO otherwise, naming what is missing.
+static int triggers_allowed(const struct proc *p, const char **why)
+{
+    if (dif_destructive(&kdt_dst->obj) < 2)
+        return 0;
+    if (!kdt_dobj_hdr.destructive) {
+        *why = "Destructive actions not allowed: panic( ) and breakpoint( ) need -w";
+        return -EPERM;
+    }
+    if (!(p->app->flags & KAPP_F_PRIV)) {
+        *why = "panic( ) and breakpoint( ) need privilege (KAPP_F_PRIV)";
+        return -EPERM;
+    }
+    return 0;
+}
+
 // The probes of the loaded program placed, in the order they go on: fbt's sites first, then
 // the programs' USDT sites, then their pid probes; all or none. The fbt sites placed, or the
 // refusal with its reason in *why. Not inlined: kfbt_enable and kpid_enable return into a
@@ -372,6 +394,8 @@ static __attribute__((noinline)) int probes_enable(struct proc *p, char *fbtmsg,
     int e = fbt_allowed(p, fbtmsg, n, why);
     if (e == 0)
         e = kvar_allowed(p, why);
+    if (e == 0)
+        e = triggers_allowed(p, why);
     if (e == 0)
         e = kfbt_enable(kdt_dst, why);
     int u = e < 0 ? 0 : kusdt_enable(kdt_dst, kdt_consumer, why);

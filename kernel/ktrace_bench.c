@@ -27,11 +27,6 @@ static inline void steal_hook(struct thread *t, unsigned from)
     ktrace_steal(t, from);
 }
 
-// KTRACE_BENCH_CLAIMED's host words: every buffer claimed as a reader holding it would (the
-// claim of its sequence), for the loop's length; the ring's own words (a probe's, or none) are
-// given back after.
-static uint32_t claim_words[TRACE_MAX_BUFS];
-
 static int claimed_loop(uint32_t n);
 
 // One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
@@ -94,8 +89,12 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
     }
 }
 
+// KTRACE_BENCH_CLAIMED: host words with every buffer claimed as a reader holding it would (the
+// claim of its sequence), for the loop's length (on the stack: a bench's, no kernel RAM kept
+// for it); the ring's own words (a probe's, or none) are given back after.
 static int claimed_loop(uint32_t n)
 {
+    uint32_t claim_words[TRACE_MAX_BUFS];
     const uint32_t *own = ktrace.tr_acks;
     for (unsigned i = 0; i < ktrace.tr_nbufs; i++)
         claim_words[i] = ~(ktrace.tr_buf[i].tb_seq + 1u);

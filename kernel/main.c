@@ -260,6 +260,7 @@ _Noreturn void kernel_main(void)
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
     board_late_init();
+    kincident_boot();       // a record an earlier boot left (docs/incidents.md)
 
     k_ncpus = smp_cpus_present();
     for (unsigned c = 0; c < k_ncpus; c++) {

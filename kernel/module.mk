@@ -20,6 +20,9 @@ KERNEL_SRCS += kernel/kopts.c
 KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
+# D's trigger actions and the incident record they leave in RAM no reset clears
+# (docs/incidents.md): its writer and boot check, and the readers' one check of a record.
+KERNEL_SRCS += kernel/kdt_trigger.c kernel/kincident.c trace/kev_incident.c trace/kev_crc32.c
 # The kernel's data and bss as a range, where D's `name reads (kernel/kdtrace.c).
 KERNEL_SRCS += kernel/kdata.c
 # The panic path: the message and the stop, the halt in place in flight-recorder mode; and the

@@ -21,6 +21,7 @@ KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/ke
                 trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c trace/kev_crc32.c \
                 trace/kev_wire.c trace/kev_wire_rows.c \
                 trace/kev_derived.c trace/kev_ring_walk.c \
+                trace/kev_incident.c trace/kev_incident_kev.c trace/kev_incident_core.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
 

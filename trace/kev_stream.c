@@ -34,6 +34,26 @@ void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
     put32(p + 20, h->buffers);
 }
 
+void ks_reader_put(uint8_t *p, const struct ks_reader *r)
+{
+    put64(p, r->board_time);
+    put64(p + 8, r->written_time);
+    put64(p + 16, r->dropped);
+    put32(p + 24, r->behind);
+    put32(p + 28, 0);
+}
+
+int ks_reader_get(const uint8_t *p, size_t len, struct ks_reader *r)
+{
+    if (len < KS_READER_BYTES)
+        return -1;
+    r->board_time = get64(p);
+    r->written_time = get64(p + 8);
+    r->dropped = get64(p + 16);
+    r->behind = get32(p + 24);
+    return 0;
+}
+
 int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
 {
     if (len < KS_HEARTBEAT_BYTES)
@@ -137,11 +157,12 @@ static void resync(struct ks_decoder *d, int report)
     consume(d, i);
 }
 
-// A HEARTBEAT or LOSS frame: counted and handed on; never file bytes.
+// A HEARTBEAT, LOSS or READER frame: counted and handed on; never file bytes.
 static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, size_t len)
 {
     struct ks_heartbeat h;
     struct ks_loss l;
+    struct ks_reader rd;
     if (type == KS_HEARTBEAT && ks_heartbeat_get(p, len, &h) == 0) {
         d->heartbeats++;
         if (d->on_heartbeat)
@@ -151,6 +172,9 @@ static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, s
         d->lost_events += l.events;
         if (d->on_loss)
             d->on_loss(d->arg, &l);
+    } else if (type == KS_READER && ks_reader_get(p, len, &rd) == 0) {
+        if (d->on_reader)
+            d->on_reader(d->arg, &rd);
     } else {
         problem(d, KS_P_BADLEN, (uint32_t)len);
     }
@@ -171,7 +195,7 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         d->file_crc = crc_of(d, d->file_crc, f + KS_HDR_BYTES, len);
         if (d->on_data)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
-    } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
+    } else if (type == KS_HEARTBEAT || type == KS_LOSS || type == KS_READER) {
         stream_fact(d, type, f + KS_HDR_BYTES, len);
     } else if (type == KS_KEY || type == KS_SLOTS || type == KS_REF) {
         d->wire_frames++;

@@ -101,6 +101,14 @@ $(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_t
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# The incident record's check and writers on a record built by hand (trace/kev_incident.h).
+HOST_TESTS += $(HT)/test_kev_incident
+$(HT)/test_kev_incident: $(call host_test_objs,test/unit/test_kev_incident.c trace/kev_incident.c \
+                         trace/kev_incident_kev.c trace/kev_incident_core.c trace/kev_crc32.c \
+                         trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The KPANIC decoder on hand-built payloads: today's layout and a capture from before it.
 HOST_TESTS += $(HT)/test_kev_panic
 $(HT)/test_kev_panic: $(call host_test_objs,test/unit/test_kev_panic.c trace/kev_panic.c \

@@ -455,7 +455,8 @@ static void dry_enter(struct trace_ring *r, struct trace_cpu *c)
 
 // Whether dry CPU c should pick again: a buffer may have been freed since it went dry, or its
 // backoff ran out. One CPU's own state, two loads of shared words. Under c's lock alone.
-static int dry_due(struct trace_ring *r, struct trace_cpu *c)
+static inline __attribute__((always_inline)) int dry_due(struct trace_ring *r,
+                                                          struct trace_cpu *c)
 {
     if (__atomic_load_n(&r->tr_freed, __ATOMIC_RELAXED) != c->tc_dry_freed)
         return 1;
@@ -598,26 +599,35 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
 
 // The inline paths' event of class cls on a dry CPU (trace_ring.h, DRY), counted dropped in
 // about what writing it would have cost: 1 when it was; 0 for everything else (a buffer, a
-// pick due, the class off or filtered: the general path decides). Interrupts off for its few
-// loads and stores. The dry state and tc_dropped are this CPU's alone: no other CPU writes
-// them (a reader of the counts on another CPU may read one drop behind).
-static int dry_drop(struct trace_ring *r, unsigned cls)
+// pick due, the class off or filtered: the general path decides). Interrupts off and this
+// CPU's lock held (nothing on one CPU) for its few loads and stores: a closer on another CPU
+// writes tc_buf under it, a reader of the counts reads tc_dropped under it.
+static inline __attribute__((always_inline)) int dry_drop(struct trace_ring *r, unsigned cls)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = trace_cpu_here(r);
+    trace_cpu_lock(c);
     uint32_t plain = TRACE_LOAD(r->tr_active) & ~TRACE_LOAD(r->tr_slow);
     int dropped = c->tc_buf < 0 && c->tc_dry && ((plain >> cls) & 1u) && !dry_due(r, c);
     if (dropped)
         c->tc_dropped++;
+    trace_cpu_unlock(c);
     trace_port_irq_restore(fl);
     return dropped;
+}
+
+// (Out of line: the drop above returns with no frame of the general path's.)
+static __attribute__((noinline)) void simple_general(struct trace_ring *r, uint32_t cls_ev,
+                                                     uint32_t a, uint32_t b)
+{
+    trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
 }
 
 void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
 {
     if (dry_drop(r, cls_ev >> 16))
         return;
-    trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
+    simple_general(r, cls_ev, a, b);
 }
 
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
@@ -741,9 +751,9 @@ int trace_ring_start(struct trace_ring *r)
     return rc;
 }
 
-void trace_ring_stop(struct trace_ring *r)
+// The ring stopped, every CPU's buffer closed. Under control_lock.
+static void stop_locked(struct trace_ring *r)
 {
-    unsigned long fl = control_lock(r);
     r->tr_running = 0;
     update_masks(r);
     uint32_t now = trace_port_now32();
@@ -751,7 +761,25 @@ void trace_ring_stop(struct trace_ring *r)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
     publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
+}
+
+void trace_ring_stop(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    stop_locked(r);
     control_unlock(r, fl);
+}
+
+int trace_ring_freeze(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    int ran = r->tr_running != 0;
+    if (ran) {
+        stop_locked(r);
+        trace_port_stopped(r);
+    }
+    control_unlock(r, fl);
+    return ran;
 }
 
 // A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce

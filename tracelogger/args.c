@@ -61,7 +61,9 @@ static void usage(void)
            "                kevprobe) takes the buffers from the kernel's memory; the logger\n"
            "                only sleeps. keep: it gives none back, the logger saves them all at\n"
            "                the end to -f as well (tests). No file, stream or flush otherwise\n"
-           "  -x probewait=sec  -x probe: wait sec s at the end for the reader (default 10)\n");
+           "  -x probewait=sec  -x probe: wait sec s at the end for the reader (default 10)\n"
+           "  -x incident=name  an incident record an earlier boot left (docs/incidents.md) is\n"
+           "                written to name.kev and name.core first (default incident)\n");
 }
 
 static int class_of_qnx(int n)
@@ -159,6 +161,10 @@ static int parse_x(struct tl_opts *o, const char *s)
     }
     if (strncmp(s, "probewait=", 10) == 0)
         return number(s + 10, &o->probe_wait, "probewait");
+    if (strncmp(s, "incident=", 9) == 0 && s[9]) {
+        o->incident = s + 9;
+        return 0;
+    }
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;
@@ -263,6 +269,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     o->probe_wait = 10;
     o->cpu = -1;
     o->file = "tracebuffer.kev";
+    o->incident = "incident";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0) {

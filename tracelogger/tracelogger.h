@@ -42,6 +42,8 @@ struct tl_opts {
                             // 2 it reads them and the logger saves them all at the end too
     unsigned probe_wait;    // -x probewait=: seconds to wait for the reader at the end (10)
     const char *file;       // -f
+    const char *incident;   // -x incident=: an earlier boot's incident record goes to
+                            // incident.kev and incident.core (incident.c)
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
     unsigned nattr;
@@ -59,6 +61,11 @@ struct tl_buf {
     uint32_t seq;
     uint64_t events, t_first, t_last;
 };
+
+// An incident record an earlier boot left (incident.c, docs/incidents.md): written to the
+// host as o->incident's .kev and .core and marked read, or kept (no host files), and said.
+void tl_incident(const struct tl_opts *o);
+uint8_t *kev_head_scratch(void);    // (kevhead.c: KEV_INC_SCRATCH bytes, free before the header)
 
 // Output: the file (semihosting) and/or the live stream; both get the same bytes.
 int out_open(const struct tl_opts *o);

@@ -238,8 +238,11 @@ define APP_link
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(1)_$(2)_STACKSZ = $$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT))
 $(1)_$(2)_STACKTOP = $$(call hexsum,$$($(1)_$(2)_RAM) + $$($(1)_$(2)_STACKSZ))
-$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) $(BOARD_MKS) $$(wildcard $$($(2)_DIR)/app.mk) \
-                   $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
+# Every app.mk of the image: one program's RAM or order moves the others' places (a program
+# left linked at its old place ran over the tracelogger's grown RAM: appinit's jump to 0), and
+# the tracelogger reads their priorities.
+$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) $(BOARD_MKS) scripts/place-apps.sh \
+                   $$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
 	$$(Q)[ $$$$(( $$($(1)_$(2)_STACKSZ) % 16 )) = 0 ] || \
@@ -318,7 +321,7 @@ endef
 
 # image_link IMAGE, OUT, TABLE: one link of an image's kernel and programs with an fbt table.
 image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
-    -Wl,--undefined=kev_flight -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
+    -Wl,--undefined=kev_flight -Wl,--undefined=kev_incident_map -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
     -Wl,--whole-archive $(B)/$($(1)_KLIB).a -Wl,--no-whole-archive -lgcc $(3)
 
 $(B)/fbt_empty.o: kernel/fbt_table.S

@@ -17,6 +17,8 @@
 //   0x21200000 +--------------------+
 //              | probe area         |  the ring's table, the probe block (64 KB)
 //   0x21210000 +--------------------+
+//              | incident region    |  a D trigger's record, kept across resets (1 MB)
+//   0x21310000 +--------------------+
 //   0x40000000  CMSDK APB timer 0 (IRQ 8): free for a user driver (the demo's "device")
 //   0x40001000  CMSDK APB timer 1 (IRQ 9): the kernel's 64-bit cycle counter
 //   0x40002000  CMSDK APB dual timer (IRQ 10): the kernel's profile timer (kernel/ptimer.h)
@@ -44,6 +46,11 @@
 #define POOL_SIZE         0x00200000
 #define PROBE_RAM_BASE    0x21200000
 #define PROBE_RAM_SIZE    0x00010000
+// The incident region (docs/incidents.md): PSRAM after the probe area, which no load segment
+// of the image covers and no reset clears (QEMU keeps its RAM across system_reset; the real
+// board's PSRAM keeps its contents through a warm reset, not a power cycle).
+#define INCIDENT_RAM_BASE 0x21210000
+#define INCIDENT_RAM_SIZE 0x00100000
 #define BOARD_SHARED_RAM_BASE 0x21000000   // what QEMU's machine RAM is (make live's file)
 
 #define UART0_BASE        0x40004000u

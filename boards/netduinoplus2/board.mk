@@ -14,6 +14,8 @@ ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
 endif
 # Its kernel runs from flash, which the fbt provider cannot rewrite (docs/fbt.md, "Boards").
 BOARD_NO_FBT := kernel text in flash
+# No incident region (board_config.h, docs/incidents.md): the tracelogger leaves its writers out.
+BOARD_NO_INCIDENT := 1
 BOARD_SRCS  := boards/common/board_data.c boards/common/board_semihost.c \
                boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
                boards/netduinoplus2/timer_stm32.c

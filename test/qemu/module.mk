@@ -57,6 +57,9 @@ endif
 BENCHES      += scripts/bench-probe.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(B)/demo.elf $(H)/kevprobe $(H)/kevtop $(H)/kevstat
 SCRIPT_TESTS += qemu/probe-live|240|test/qemu/test_probe_live.sh|$(B)|$(H)
+# A reader stopped 1.5 s or reading at a slow probe's rate: the board loses counted events, not
+# time (test_reader_away.sh).
+SCRIPT_TESTS += qemu/reader-away|240|test/qemu/test_reader_away.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/deadlines.elf $(H)/kevprobe $(H)/kevtop $(H)/traceprinter
 # What kevprobe's scan believes: an unprivileged program's forged block (its image and its RAM)
 # is never taken; the live file equals the board's own copy (about 10 s: two boots).
@@ -82,6 +85,19 @@ SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
 SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
+# The incident record (docs/incidents.md): a D trigger's record kept across QMP's system_reset,
+# written out by the next boot's logger and by kevdump -I; gdb over its core; damaged records.
+# (a board without the dtrace image has no incident image: its triggers are D's)
+ifeq ($(filter dtrace,$(BOARD_NO_IMAGES)),)
+SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
+# What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
+BENCHES      += scripts/bench-incident.sh|$(B)
+BENCH_DEPS   += $(B)/incident.elf
+endif
+# What watching costs: a BEGIN-only D program on the kernel's paths, a reader that is away
+# (scripts/bench-watch.sh; docs/dtrace-target.md, docs/live.md).
+BENCHES      += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,scripts/bench-watch.sh|$(B)|$(H))
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
@@ -162,10 +178,12 @@ SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|B
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter incident,$$(MATRIX_TESTS_$(1))),qemu-$(1)/incident|180|BOARD=$(1)|test/qemu/test_incident.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-live|240|BOARD=$(1)|test/qemu/test_probe_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/reader-away|240|BOARD=$(1)|test/qemu/test_reader_away.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-forge,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-forge|120|BOARD=$(1)|test/qemu/test_probe_forge.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter ring-lies,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ring-lies|120|BOARD=$(1)|test/qemu/test_ring_lies.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
@@ -501,6 +519,15 @@ endif
 # interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).
 SCRIPT_TESTS += qemu-d-irqdev/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_d_irqdev.sh|build/mps2-an385|$(H)
 SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_d_irqdev.sh|build/qemu-virt-a53|$(H)
+# What a D program costs is what fires, and dtrace's closing line says it: irqrate's free-time
+# meter at 5 kHz of interrupts under an interrupt-latency quantize and a per-thread count
+# (test_d_cost.sh).
+SCRIPT_TESTS += qemu-d-cost/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_cost.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-cost/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_cost.sh|build/qemu-virt-a53|$(H)
+# deadline's truth under a BEGIN-only program and under a latency quantize and per-thread count
+# is make run's (test/qemu/test_d_truth.sh: three boots of 3000 periods in exact mode, ~10 s)
+SCRIPT_TESTS += qemu-d-truth/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_truth.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-truth/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_truth.sh|build/qemu-virt-a53|$(H)
 ifneq ($(filter irqdevtest,$(IMAGES)),)
 TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
 endif

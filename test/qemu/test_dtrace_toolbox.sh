@@ -118,7 +118,7 @@ sched:::on-cpu
 }
 
 profile-997
-/live && arg0/
+/arg0/
 {
 	@kfunc[func(arg0)] = count();
 	@kmod[mod(arg0)] = count();

@@ -20,6 +20,8 @@
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
 #include <kernel/ktrace.h>
+#include <kernel/arch_trace.h>
+#include <d/duname.h>
 #include <kernel/kinit.h>
 
 char kstub_console[4096];
@@ -147,6 +149,20 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     (void)t, (void)pcs, (void)max;
     return 0;
+}
+// No incident region on the host (kernel/kincident.c: an empty one), no user registers, and
+// D's names of the board as kernel/kdt_uname.c gives them.
+uint8_t __incident_start[1];
+extern uint8_t __incident_end[1] __attribute__((alias("__incident_start")));
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp)
+{
+    (void)t, (void)regs, (void)sp;
+    return 0;
+}
+const char *dvm_uname(unsigned member)
+{
+    (void)member;
+    return "host";
 }
 unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
 {

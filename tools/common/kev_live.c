@@ -1291,6 +1291,17 @@ static void on_loss(void *arg, const struct ks_loss *s)
             l->c[i].loss(l->c[i].user, l->r, s);
 }
 
+// A reader's word on its lag and the board's drops: handed on as it is (nothing counts it).
+static void on_reader(void *arg, const struct ks_reader *s)
+{
+    struct kev_live *l = arg;
+    if (!frame_seq(l, 0))
+        return;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].reader)
+            l->c[i].reader(l->c[i].user, s);
+}
+
 // The stream decoder's problems: gaps are followed here (frame_seq), skipped bytes counted by
 // it (junk_bytes); what is kept is where they began and how many frames failed their check.
 static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
@@ -1323,6 +1334,7 @@ struct kev_live *kev_live_new(const char *name)
     l->ks.on_data = on_frame;
     l->ks.on_heartbeat = on_heartbeat;
     l->ks.on_loss = on_loss;
+    l->ks.on_reader = on_reader;
     l->ks.on_wire = on_wire;
     l->ks.on_problem = on_problem;
     l->ks.arg = l;

@@ -266,6 +266,42 @@ static void count_classes(struct kev_probe *p, unsigned n)
     }
 }
 
+// The reader's word to the live tools (p_stream; kev_stream.h, READER): how many buffers the
+// board had given out that were not written yet as the round began, and what the kernel has
+// dropped so far, at
+// most every 200 ms while the reader is 2 buffers behind or more or the drops grow, and once
+// when it has caught up again, so that a live view says the lag and the drops while they
+// happen. Its CPUs' counts read for it (16 bytes a CPU).
+static int reader_word(struct kev_probe *p, uint64_t now_ns)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    if (!p->p_stream || b->pb_state != KEV_PROBE_RUNNING || now_ns - p->p_reader_ns < 200000000u)
+        return 0;
+    uint32_t behind = p->p_behind;
+    uint64_t dropped = 0;
+    for (unsigned c = 0; c < b->pb_ncpus; c++) {
+        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+            return mem_fail(p);
+        dropped += d + o;
+    }
+    int late = behind >= 2 || dropped != p->p_reader_dropped;
+    if (!late && !p->p_reader_behind)
+        return 0;
+    struct ks_reader r = { b->pb_flush_time > p->p_newest ? b->pb_flush_time : p->p_newest,
+                           p->p_newest, dropped, behind };
+    uint8_t pl[KS_READER_BYTES];
+    ks_reader_put(pl, &r);
+    if (put_frame(p, KS_READER, pl, sizeof(pl)) < 0)
+        return -1;
+    fflush(p->p_out);
+    p->p_reader_ns = now_ns;
+    p->p_reader_dropped = dropped;
+    p->p_reader_behind = late;
+    return 0;
+}
+
 // When the board outruns the reader (its loss counts grew; looked at once a second while the
 // capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
 // is left fits the share of the events the reader kept up with: a kernel setting the logger
@@ -625,6 +661,8 @@ again:
         return mem_fail(p);
     if (table_check(p, &m, &given) < 0)
         return -1;
+    if (!torn)      // (the round's first look: how far behind it began)
+        p->p_behind = (int32_t)(given - p->p_next) > 0 ? given - p->p_next : 0;
     unsigned n = kev_ring_walk(&m, p->p_table, p->p_next, order);
     for (unsigned k = 0; k < n && (int32_t)(given - p->p_next) > 0; k++) {
         const uint8_t *e = kev_ring_entry(&m, p->p_table, order[k]);
@@ -708,7 +746,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         return -1;
     if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
         return end_capture(p);
-    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0)
+    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0 || reader_word(p, now_ns) < 0)
         return -1;
     if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
         now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/common/row_probes.c trace/d/row_probes.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c trace/kev_derived.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/kevkvar.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/common/row_probes.c trace/d/row_probes.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c trace/kev_derived.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/kevkvar.c tools/dtrace/kevincident.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 # -i names its output's code addresses as stacksym does, from the ELF files the capture ran
 # (found by build id: tools/common/tool_syms.c; libdwfl).

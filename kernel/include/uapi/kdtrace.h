@@ -49,6 +49,10 @@ struct kdt_load {
     uint32_t errbuf, errlen;        // where the kernel writes why it refused the program
     uint32_t cpu_only;              // -x cpu=N: N + 1, probes fire on CPU N only (BEGIN, END,
                                     // ERROR and tick-N wherever they come); 0: every CPU
+    uint32_t dobj_hdr;              // the program's .dobj header (d/dobj_file.h, 72 bytes: its
+                                    // output options and -w), or 0: kept for an incident record
+                                    // (docs/incidents.md), and its destructive word is what
+                                    // allows panic( ) and breakpoint( )
 };
 
 #endif

@@ -67,6 +67,8 @@ enum ktrace_cmd {
                                     // classes off whatever ADDCLASS or ADDALLCLASSES say, now
                                     // and after (a passive logger's -F: the program that starts
                                     // the capture cannot turn them on); 0 withholds none
+    KTRACE_INCIDENT = 43,           // (KTRACE_INCIDENT_*, arg): the incident record an earlier
+                                    // boot left (docs/incidents.md), below
     KTRACE_NCMDS
 };
 
@@ -104,6 +106,15 @@ struct ktrace_query {
     } cpu[8];
 };
 #define KTRACE_QUERY_CPUS 8
+
+// KTRACE_INCIDENT's operations: the record an earlier boot's D trigger left in the board's
+// incident region (trace/kev_incident.h), held until a reader has written it out.
+#define KTRACE_INCIDENT_QUERY 0u    // () -> its bytes (header and body), 0 when none is held
+#define KTRACE_INCIDENT_READ  1u    // (struct ktrace_incident_read *) -> bytes copied
+#define KTRACE_INCIDENT_DONE  2u    // (its seq): written out; kept, no longer announced
+struct ktrace_incident_read {
+    uint32_t off, buf, len;         // from byte off of the record, len bytes into buf
+};
 
 // KTRACE_PROBE's operations (docs/live.md, "The probe path"). The ring goes quiet (no buffer
 // notified) and a reader outside the target takes the buffers through the kernel's probe block.

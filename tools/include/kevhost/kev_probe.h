@@ -100,6 +100,12 @@ struct kev_probe {
     // The board outrunning the reader (said at most once a second): the loss counts seen, the
     // events read by class, and a sentence for the caller to say (then clear) when they grew.
     uint64_t p_watch_ns, p_lost_seen;
+    // The READER frames (p_stream): the buffers the last round found given out and not yet
+    // written as it began, when the last frame went, whether it said the reader behind, the
+    // drops it said.
+    uint32_t p_behind;
+    uint64_t p_reader_ns, p_reader_dropped;
+    int p_reader_behind;
     uint64_t p_class_events[KEV_NCLASS];
     char p_note[300];
     char p_err[256];

@@ -59,7 +59,8 @@
 #define KS_KEY    5u
 #define KS_SLOTS  6u
 #define KS_REF    7u
-#define KS_TYPE_MAX KS_REF
+#define KS_READER 8u
+#define KS_TYPE_MAX KS_READER
 #define KS_END_LEN_ONLY 1u  // END's flags (the frame header's byte 3): no file CRC
 #define KS_XON    0x11u   // host to board: send again
 #define KS_XOFF   0x13u   // host to board: stop sending (drop and count)
@@ -108,7 +109,22 @@ struct ks_loss {
 #define KS_LOSS_HOST_STALL 2u   // the transport took nothing for the logger's stall time
                                 // (a reader or a probe that stopped reading)
 
+// READER payload, KS_READER_BYTES: what a reader outside the board (kevprobe) saw of the board
+// at a round: never file bytes, only said (kevtop's reader line), so a live view says the
+// reader's lag and the board's drops while they happen, before the buffers that count them
+// come (a DROPPED event at the next buffer's start, the trailer: those are the counts).
+//   board_time u64 | written_time u64 | dropped u64 | behind u32 | pad u32
+struct ks_reader {
+    uint64_t board_time;    // the newest time the reader knows the board at (cycle counter)
+    uint64_t written_time;  // the newest event it has written
+    uint64_t dropped;       // events the kernel has dropped or overwritten so far, all CPUs
+    uint32_t behind;        // buffers the board has given out that the reader has not written
+};
+#define KS_READER_BYTES 32u
+
 void ks_heartbeat_put(uint8_t *payload, const struct ks_heartbeat *h);
+void ks_reader_put(uint8_t *payload, const struct ks_reader *r);
+int ks_reader_get(const uint8_t *payload, size_t len, struct ks_reader *r);
 void ks_loss_put(uint8_t *payload, const struct ks_loss *l);
 // 0 and *out filled, or -1 when the payload is shorter than the layout.
 int ks_heartbeat_get(const uint8_t *payload, size_t len, struct ks_heartbeat *out);
@@ -148,6 +164,7 @@ struct ks_decoder {
     void (*on_data)(void *arg, const uint8_t *p, size_t n);
     void (*on_heartbeat)(void *arg, const struct ks_heartbeat *h);    // may be NULL
     void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
+    void (*on_reader)(void *arg, const struct ks_reader *r);          // may be NULL
     // KEY, SLOTS and REF frames (the compact encoding), their payloads; NULL: counted, not used
     void (*on_wire)(void *arg, unsigned type, const uint8_t *p, size_t n);
     uint64_t wire_frames;   // KEY and SLOTS frames seen

@@ -288,6 +288,12 @@ void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
+// The flight recorder frozen at this event (a D trigger, docs/incidents.md): stopped as
+// trace_ring_stop stops it, every buffer closed and kept, from any context that holds none of
+// the ring's locks (a D firing, on any CPU), and the port told the ring stopped itself
+// (trace_port_stopped), as the fill policy's end tells it. 1 when it stopped a running ring,
+// 0 when the ring was not running.
+int trace_ring_freeze(struct trace_ring *r);
 // Closes the current buffers holding events; *done (unless NULL): a time every event stamped
 // before which is in a closed buffer, and no BUFFER_END after (a reader's heartbeat).
 int trace_ring_flush(struct trace_ring *r, uint64_t *done);

@@ -14,3 +14,8 @@ deadlines_APPS := appinit deadline tracelogger
 # (test/qemu/test_task_class.sh: the loop periodic with its misses, the driver event-driven).
 IMAGES          += taskclass
 taskclass_APPS  := appinit deadline irqrate tracelogger
+
+# It under the board's dtrace with a capture (as make dtrace APPS=deadline builds it): its
+# truth under a loaded D program is make run's (test/qemu/test_d_truth.sh).
+IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,dtdeadline)
+dtdeadline_APPS := dtrace appinit deadline tracelogger

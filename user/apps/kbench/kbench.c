@@ -141,8 +141,10 @@ static void spin_turns(uint32_t n)
 
 // The kernel's tick interrupt, whole (entry, the tick's work, exit), as this thread sees it: a
 // span of the loop above less its own instructions, over the ticks that came in it. The span
-// is long (TICK_SPAN_TURNS: some 40 ticks) so that the two clock reads around it count little.
-#define TICK_SPAN_TURNS 20000000u
+// is long (TICK_SPAN_TURNS: some 400 ticks) so that the counter's step (40 instructions at
+// 25 MHz under -icount shift=0) is a tenth of an instruction a tick, and the clock reads
+// around it count for nothing.
+#define TICK_SPAN_TURNS 200000000u
 static uint64_t bench_tick(void)
 {
     uint32_t k0 = 0, k1 = 0;
@@ -152,7 +154,7 @@ static uint64_t bench_tick(void)
     uint64_t c = ClockCycles() - t0;
     SysInfo(KSYSINFO_TICKS, &k1);
     uint64_t all = per_op(c, 1), loop = 2ull * TICK_SPAN_TURNS;
-    return k1 != k0 && all > loop ? (all - loop) / (k1 - k0) : 0;
+    return k1 != k0 && all > loop ? (all - loop + (k1 - k0) / 2u) / (k1 - k0) : 0;
 }
 
 // Events generated so far (KTRACE_QUERYEVENTS); 0 when tracing is not set up.
