@@ -38,8 +38,9 @@ void sched_yield_current(void);
 // at its share of it). Exclusive side (or one CPU).
 void sched_tick(unsigned periods);
 // ThreadCtl(KTCTL_RUNMASK): binds the running thread `t` to the CPUs in `mask` (bit per CPU)
-// that are online. 0, or -EINVAL when none of them is. When the thread's CPU is not one of them
-// it goes back to the ready queue (its call's result set), for one of its CPUs to take.
+// that the kernel has (k_ncpus), online or still starting. 0, or -EINVAL when none of them
+// is. When the thread's CPU is not one of them it goes back to the ready queue (its call's
+// result set), for one of its CPUs to take.
 int sched_set_runmask(struct thread *t, uint32_t mask);
 // Several CPUs (the rest of this header; on one CPU never called, and dropped from the image):
 // the running thread t uses a device of the CPUs in mask (kernel/arch.h arch_irq_cpu): bound

@@ -134,7 +134,8 @@ struct kthread_info {
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's
-// _NTO_TCTL_RUNMASK). Bits of CPUs that are not running are ignored; EINVAL if none is left.
+// _NTO_TCTL_RUNMASK). Bits past the kernel's CPUs (KSYSINFO_NCPUS) are ignored; EINVAL if
+// none is left. A CPU still starting counts: the thread waits for it.
 // The thread moves at once if its CPU is no longer in the mask. KTCTL_RUNMASK_GET_AND_SET:
 // data points to a uint32_t, the new mask (0: keep the mask), which receives the old one
 // (0: any CPU). EPERM for a thread bound to a CPU by its device window (docs/smp.md).
