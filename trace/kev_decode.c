@@ -4,6 +4,7 @@
 // advances 16 bytes per iteration and never goes back, so it ends on any input. The first
 // problem found sets kr_err (sticky) and stops decoding.
 #include <trace/kev_decode.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_digits.h>
 #include <trace/kev_text.h>
@@ -47,18 +48,10 @@ static int mem_eq(const void *a, const void *b, size_t n)
     return 1;
 }
 
-static uint32_t swap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
 // Word at off in the file's byte order (caller checked off + 4 <= kr_len).
 static uint32_t rd32(const struct kev_reader *r, size_t off)
 {
-    const uint8_t *p = r->kr_data + off;
-    if (r->kr_big)
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    return kev_get32(r->kr_data + off, r->kr_big);
 }
 
 static int in_range(const struct kev_reader *r, size_t off, size_t n)
@@ -269,11 +262,10 @@ static int parse_syspage(struct kev_reader *r)
     if (r->kr_sp_len < 16 || (r->kr_sp_len & 3))
         return fail(r, KEV_ERR_SYSPAGE, off, "system page length ", "", r->kr_sp_len,
                     " is invalid", NONUM);
-    if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC) {
+    if (rd32(r, off) != KEV_SP_MAGIC && kev_swap32(rd32(r, off)) != KEV_SP_MAGIC) {
         uint32_t w0 = rd32(r, off);
         size_t total = r->kr_big ? (w0 & 0xffffu) : (w0 >> 16);
-        size_t other = r->kr_big ? ((w0 & 0xffu) << 8 | (w0 >> 8 & 0xffu)) // the other order
-                                 : ((w0 >> 16 & 0xffu) << 8 | w0 >> 24);
+        size_t other = kev_swap16((uint16_t)total);     // the other order
         if ((total < 8 || total > r->kr_sp_len) && other >= 8 && other <= r->kr_sp_len)
             return fail(r, KEV_ERR_BYTEORDER, off,
                         "system page is in the other byte order than the header says "
@@ -284,12 +276,12 @@ static int parse_syspage(struct kev_reader *r)
         off += (total + 3u) & ~(size_t)3u;
         if (off + 12 > end)
             return 0; // QNX's page alone
-        if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC)
+        if (rd32(r, off) != KEV_SP_MAGIC && kev_swap32(rd32(r, off)) != KEV_SP_MAGIC)
             return 0;
     }
     size_t blob = end - off;
     if (rd32(r, off) != KEV_SP_MAGIC) {
-        if (swap32(rd32(r, off)) == KEV_SP_MAGIC)
+        if (kev_swap32(rd32(r, off)) == KEV_SP_MAGIC)
             return fail(r, KEV_ERR_BYTEORDER, off,
                         "system page is in the other byte order than the header says "
                         "(byte-swapped file?)", 0, 0, 0, 0);
@@ -484,7 +476,7 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
         uint32_t h = rd32(r, r->kr_ev_off);
         uint32_t want = KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER, 0);
         uint32_t mask = ~(KEV_CPU_MASK << KEV_CPU_SHIFT);
-        if ((h & mask) != want && (swap32(h) & mask) == want)
+        if ((h & mask) != want && (kev_swap32(h) & mask) == want)
             return fail(r, KEV_ERR_BYTEORDER, r->kr_ev_off,
                         "events are in the other byte order than the header says "
                         "(byte-swapped file?)", 0, 0, 0, 0);
@@ -540,8 +532,12 @@ static void words_bytes(const struct kev_reader *r, const uint32_t *w, unsigned 
                         uint8_t *out, size_t n)
 {
     int big = r->kr_big && r->kr_ver_minor >= 2;
-    for (size_t i = 0; i < n && i / 4 < nw; i++)
-        out[i] = (uint8_t)(w[i / 4] >> (8 * (big ? 3 - i % 4 : i % 4)));
+    uint8_t b[4];
+    for (size_t i = 0; i < n && i / 4 < nw; i++) {
+        if (i % 4 == 0)
+            kev_put(b, w[i / 4], 4, big);
+        out[i] = b[i % 4];
+    }
 }
 
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,

@@ -3,74 +3,53 @@
 // bad frame it drops one byte and looks for the next magic, so a damaged stretch costs only
 // the frames it touches, each of them reported.
 #include <trace/kev_stream.h>
-
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+#include <trace/kev_bytes.h>
 
 void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
 {
-    put64(p, h->time);
-    put64(p + 8, h->offset);
-    put32(p + 16, h->interval_ms);
-    put32(p + 20, h->buffers);
+    kev_put_le64(p, h->time);
+    kev_put_le64(p + 8, h->offset);
+    kev_put_le32(p + 16, h->interval_ms);
+    kev_put_le32(p + 20, h->buffers);
 }
 
 int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
 {
     if (len < KS_HEARTBEAT_BYTES)
         return -1;
-    h->time = get64(p);
-    h->offset = get64(p + 8);
-    h->interval_ms = get32(p + 16);
-    h->buffers = get32(p + 20);
+    h->time = kev_get_le64(p);
+    h->offset = kev_get_le64(p + 8);
+    h->interval_ms = kev_get_le32(p + 16);
+    h->buffers = kev_get_le32(p + 20);
     return 0;
 }
 
 void ks_loss_put(uint8_t *p, const struct ks_loss *l)
 {
-    put64(p, l->t_first);
-    put64(p + 8, l->t_last);
-    put64(p + 16, l->offset);
-    put64(p + 24, l->events);
-    put64(p + 32, l->total);
-    put32(p + 40, l->cpu);
-    put32(p + 44, l->reason);
-    put32(p + 48, l->buffers);
-    put32(p + 52, l->first_seq);
+    kev_put_le64(p, l->t_first);
+    kev_put_le64(p + 8, l->t_last);
+    kev_put_le64(p + 16, l->offset);
+    kev_put_le64(p + 24, l->events);
+    kev_put_le64(p + 32, l->total);
+    kev_put_le32(p + 40, l->cpu);
+    kev_put_le32(p + 44, l->reason);
+    kev_put_le32(p + 48, l->buffers);
+    kev_put_le32(p + 52, l->first_seq);
 }
 
 int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 {
     if (len < KS_LOSS_BYTES)
         return -1;
-    l->t_first = get64(p);
-    l->t_last = get64(p + 8);
-    l->offset = get64(p + 16);
-    l->events = get64(p + 24);
-    l->total = get64(p + 32);
-    l->cpu = get32(p + 40);
-    l->reason = get32(p + 44);
-    l->buffers = get32(p + 48);
-    l->first_seq = get32(p + 52);
+    l->t_first = kev_get_le64(p);
+    l->t_last = kev_get_le64(p + 8);
+    l->offset = kev_get_le64(p + 16);
+    l->events = kev_get_le64(p + 24);
+    l->total = kev_get_le64(p + 32);
+    l->cpu = kev_get_le32(p + 40);
+    l->reason = kev_get_le32(p + 44);
+    l->buffers = kev_get_le32(p + 48);
+    l->first_seq = kev_get_le32(p + 52);
     return 0;
 }
 
@@ -83,11 +62,11 @@ size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, 
     out[1] = KS_MAGIC1;
     out[2] = (uint8_t)type;
     out[3] = 0;
-    put16(out + 4, seq);
-    put16(out + 6, (uint32_t)len);
+    kev_put_le16(out + 4, seq);
+    kev_put_le16(out + 6, (uint32_t)len);
     for (size_t i = 0; i < len; i++)
         out[KS_HDR_BYTES + i] = src[i];
-    put32(out + KS_HDR_BYTES + len, ks_crc32(0, out + 2, KS_HDR_BYTES - 2 + len));
+    kev_put_le32(out + KS_HDR_BYTES + len, ks_crc32(0, out + 2, KS_HDR_BYTES - 2 + len));
     return KS_HDR_BYTES + len + KS_CRC_BYTES;
 }
 
@@ -153,7 +132,7 @@ static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, s
 static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
 {
     unsigned type = f[2];
-    uint32_t seq = get16(f + 4);
+    uint32_t seq = kev_get_le16(f + 4);
     if (d->started && seq != (d->next_seq & 0xffffu))
         problem(d, KS_P_GAP, (seq - d->next_seq) & 0xffffu);
     d->started = 1;
@@ -170,8 +149,8 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
     } else if (len == 8) {
         d->ended = 1;
         d->end_seq = seq;
-        d->end_len = get32(f + KS_HDR_BYTES);
-        d->end_crc = get32(f + KS_HDR_BYTES + 4);
+        d->end_len = kev_get_le32(f + KS_HDR_BYTES);
+        d->end_crc = kev_get_le32(f + KS_HDR_BYTES + 4);
     } else {
         problem(d, KS_P_BADLEN, (uint32_t)len);
     }
@@ -183,11 +162,11 @@ static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n
     if (n < KS_HDR_BYTES || f[0] != KS_MAGIC0 || f[1] != KS_MAGIC1)
         return 0;
     unsigned type = f[2];
-    size_t len = get16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+    size_t len = kev_get_le16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
     if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS || n < total)
         return 0;
-    return get32(f + KS_HDR_BYTES + len) == crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len) ? total
-                                                                                        : 0;
+    uint32_t crc = crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len);
+    return kev_get_le32(f + KS_HDR_BYTES + len) == crc ? total : 0;
 }
 
 // The bytes the buffer must hold for the next step: a header, then its whole frame; what
@@ -198,7 +177,7 @@ static size_t want(const struct ks_decoder *d)
         return sizeof(d->buf);
     if (d->have < KS_HDR_BYTES)
         return KS_HDR_BYTES;
-    size_t len = get16(d->buf + 6);
+    size_t len = kev_get_le16(d->buf + 6);
     return len > KS_MAX_PAYLOAD ? KS_HDR_BYTES : KS_HDR_BYTES + len + KS_CRC_BYTES;
 }
 
@@ -229,7 +208,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
         if (d->have < KS_HDR_BYTES)
             return;
         unsigned type = d->buf[2];
-        size_t len = get16(d->buf + 6);
+        size_t len = kev_get_le16(d->buf + 6);
         if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
@@ -241,9 +220,9 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
                 return;
             continue;       // (its header known: the rest of the frame next)
         }
-        uint32_t crc = get32(d->buf + KS_HDR_BYTES + len);
+        uint32_t crc = kev_get_le32(d->buf + KS_HDR_BYTES + len);
         if (crc != crc_of(d, 0, d->buf + 2, KS_HDR_BYTES - 2 + len)) {
-            problem(d, KS_P_CRC, (uint32_t)get16(d->buf + 4));
+            problem(d, KS_P_CRC, (uint32_t)kev_get_le16(d->buf + 4));
             resync(d, 0);
             continue;
         }

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_stream.h>
 
 #include <board_user.h>     // the trace stream UART, mapped into this process
@@ -125,12 +126,6 @@ static void uart_send(const uint8_t *p, size_t n)
     }
 }
 
-static void put_le(uint8_t *p, uint32_t v, unsigned bytes)
-{
-    for (unsigned i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 // Sends one frame to every stream sink, its payload from where it lies. Returns -1 when the
 // RTT copy skipped it (counted).
 static int send_frame(unsigned type, const void *payload, size_t len)
@@ -140,11 +135,11 @@ static int send_frame(unsigned type, const void *payload, size_t len)
     head[1] = KS_MAGIC1;
     head[2] = (uint8_t)type;
     head[3] = 0;
-    put_le(head + 4, seq++, 2);
-    put_le(head + 6, (uint32_t)len, 2);
+    kev_put_le16(head + 4, seq++);
+    kev_put_le16(head + 6, (uint32_t)len);
     uint32_t crc_head = ks_crc32(0, head + 2, KS_HDR_BYTES - 2);
     uint32_t crc = ks_crc32(crc_head, payload, len);
-    put_le(tail, crc, KS_CRC_BYTES);
+    kev_put_le32(tail, crc);
     if (type == KS_DATA) {  // the file's CRC: crc(file payload) from crc(head payload)
         uint32_t op = len == KS_MAX_PAYLOAD ? op_full : ks_crc32_x8n(len);
         file_crc = ks_crc32_mult(op, file_crc ^ crc_head) ^ crc;
@@ -377,10 +372,8 @@ void stream_end(void)
         return;
     send_losses();
     uint8_t end[8];
-    for (int i = 0; i < 4; i++) {
-        end[i] = (uint8_t)(sent >> (8 * i));
-        end[4 + i] = (uint8_t)(file_crc >> (8 * i));
-    }
+    kev_put_le32(end, (uint32_t)sent);
+    kev_put_le32(end + 4, file_crc);
     send_frame(KS_END, end, sizeof(end));
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 #define INT3 0xccu          // the trap; also a slot's unused bytes (never executed)
 #define JMP_REL32 0xe9u
@@ -106,9 +107,7 @@ static int i386_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn 
 
 static void put_rel32(uint8_t *o, uint64_t at_end, uint64_t to)
 {
-    uint32_t rel = (uint32_t)(to - at_end);
-    for (unsigned i = 0; i < 4; i++)
-        o[i] = (uint8_t)(rel >> (8 * i));
+    kev_put_le32(o, (uint32_t)(to - at_end));
 }
 
 // jmp rel32 at `at` to `to` (any address: 32-bit offsets wrap).

@@ -35,6 +35,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
 #include <zlib.h>
@@ -149,11 +150,10 @@ struct kev_live {
 
 // ---- small helpers --------------------------------------------------------------------------
 
+// The word at p in the stream's byte order.
 static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
 {
-    if (l->big)
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    return kev_get32(p, l->big);
 }
 
 static int is_ctl(uint32_t h, unsigned ev)
@@ -899,8 +899,8 @@ static void stream_end(struct kev_live *l)
 static int frame_seq(struct kev_live *l, int new_stream)
 {
     const uint8_t *f = l->ks.frame;
-    size_t n = KS_HDR_BYTES + ((size_t)f[6] | (size_t)f[7] << 8);
-    uint32_t seq = (uint32_t)f[4] | (uint32_t)f[5] << 8;
+    size_t n = KS_HDR_BYTES + (size_t)kev_get_le16(f + 6);
+    uint32_t seq = kev_get_le16(f + 4);
     if (l->fr_have && seq == l->fr_last && n == l->fr_copy_len &&
         !memcmp(f, l->fr_copy, n)) {
         fault(l, KEV_LIVE_REPEAT, "frame %lu came again at byte %llu of the input: dropped",

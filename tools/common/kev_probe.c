@@ -11,6 +11,7 @@
 // reused before it was read is counted as overwritten; a buffer that is not what the table says
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_ring_map.h>
 #include <trace/kev_stream.h>
@@ -415,10 +416,8 @@ static int end_capture(struct kev_probe *p)
         return -1;
     if (p->p_stream) {
         uint8_t e[8];       // the file's length and CRC-32, little-endian (kev_stream.h)
-        for (int i = 0; i < 4; i++) {
-            e[i] = (uint8_t)(p->p_file_bytes >> (8 * i));
-            e[4 + i] = (uint8_t)(p->p_file_crc >> (8 * i));
-        }
+        kev_put_le32(e, (uint32_t)p->p_file_bytes);
+        kev_put_le32(e + 4, p->p_file_crc);
         if (put_frame(p, KS_END, e, sizeof(e)) < 0)
             return -1;
     }

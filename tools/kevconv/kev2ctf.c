@@ -16,6 +16,7 @@
 
 #include "kev2ctf.h"
 #include "ctf_exec.h"
+#include <trace/kev_bytes.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_kercall.h>
@@ -72,22 +73,12 @@ static void reserve(struct stream *s, size_t n)
     }
 }
 
-// (CTF's byte order here is little-endian, declared in the metadata: a little-endian host
-// stores the value's bytes as they are, any other shifts them out one by one)
-static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, n);
-#else
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
+// A value appended to the packet (CTF's byte order here is little-endian, declared in the
+// metadata).
 static inline void put8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
-static inline void put16(struct stream *s, uint16_t v) { put_le(s->buf + s->len, v, 2); s->len += 2; }
-static inline void put32(struct stream *s, uint32_t v) { put_le(s->buf + s->len, v, 4); s->len += 4; }
-static inline void put64(struct stream *s, uint64_t v) { put_le(s->buf + s->len, v, 8); s->len += 8; }
+static inline void put16(struct stream *s, uint16_t v) { kev_put_le16(s->buf + s->len, v); s->len += 2; }
+static inline void put32(struct stream *s, uint32_t v) { kev_put_le32(s->buf + s->len, v); s->len += 4; }
+static inline void put64(struct stream *s, uint64_t v) { kev_put_le64(s->buf + s->len, v); s->len += 8; }
 
 // A fixed char[16] (LTTng's comm), NUL padded; "<unknown>" for a thread whose name the trace
 // lost (babeltrace2 2.0 reads a char array of NULs only as the one it read before it: another
@@ -142,11 +133,11 @@ static void flush_packet(struct conv *c, struct stream *s, uint64_t end, uint64_
 {
     struct ctf_packet pk = { (unsigned)(s - c->s), s->buf, s->len, s->begin, end, discarded,
                              s->seq, s->len > CTF_PACKET_HDR ? s->nev : 0 };
-    put_le(s->buf + CTF_OFF_TS_END, end, 8);
-    put_le(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8, 8);
-    put_le(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8, 8);
-    put_le(s->buf + CTF_OFF_SEQ, s->seq++, 8);
-    put_le(s->buf + CTF_OFF_DISCARDED, discarded, 8);
+    kev_put_le64(s->buf + CTF_OFF_TS_END, end);
+    kev_put_le64(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8);
+    kev_put_le64(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8);
+    kev_put_le64(s->buf + CTF_OFF_SEQ, s->seq++);
+    kev_put_le64(s->buf + CTF_OFF_DISCARDED, discarded);
     if (c->out(c->out_user, &pk))
         c->werr = 1;
     c->packets++;
@@ -161,7 +152,7 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
         end = s->last;
     if (s->seq == 0 && c->m->have_t && c->m->first_t < s->begin) { // (span_streams)
         s->begin = c->m->first_t;
-        put_le(s->buf + CTF_OFF_TS_BEGIN, s->begin, 8);
+        kev_put_le64(s->buf + CTF_OFF_TS_BEGIN, s->begin);
     }
     if (s->seq == 0 && s->discarded) {
         // babeltrace2 reports the counter's increase from one packet to the next: an empty
@@ -747,7 +738,7 @@ static void control_event(struct conv *c, const struct kev_event *e)
         // has no event yet begins at the TIME event instead.
         if (s->open && !s->nev) {
             s->begin = s->last = e->t64;
-            put_le(s->buf + CTF_OFF_TS_BEGIN, e->t64, 8);
+            kev_put_le64(s->buf + CTF_OFF_TS_BEGIN, e->t64);
         }
         break;
     default:

@@ -55,11 +55,11 @@ static int parse_map(const uint8_t *b, struct kev_flight *m)
         return -1;
     uint32_t *f = &m->version;
     for (size_t i = 0; i < KEV_FLIGHT_U32S; i++)
-        f[i] = kev_ring_le(b + 8 + 4 * i, 4);
+        f[i] = kev_get_le32(b + 8 + 4 * i);
     if (m->version != KEV_FLIGHT_VERSION || (m->ptr_bytes != 4 && m->ptr_bytes != 8))
         return -1;
-    m->ring = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
-    m->ncpus_addr = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
+    m->ring = (uintptr_t)kev_get_le(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
+    m->ncpus_addr = (uintptr_t)kev_get_le(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
     return 0;
 }
 
@@ -158,9 +158,9 @@ static int read_ring(struct gdbr *g, unsigned long long map_addr, struct dump *x
     if (!x->ring || gdbr_read(g, m->ring, x->ring, rsize) < 0 ||
         gdbr_read(g, m->ncpus_addr, ncb, 4) < 0)
         return -1;
-    x->mem = kev_ring_ptr(x->ring + m->off_mem, m->ptr_bytes);
-    x->nbufs = kev_ring_le(x->ring + m->off_nbufs, 4);
-    x->ncpus = kev_ring_le(ncb, 4);
+    x->mem = kev_get_le(x->ring + m->off_mem, m->ptr_bytes);
+    x->nbufs = kev_get_le32(x->ring + m->off_nbufs);
+    x->ncpus = kev_get_le32(ncb);
     if (x->ncpus == 0 || x->ncpus > m->max_cpus)
         x->ncpus = 1;
     if (!x->mem || !x->nbufs || x->nbufs > m->max_bufs) {
@@ -187,11 +187,11 @@ static void read_cpus(struct dump *x, struct cpu_words *cw)
     const struct kev_ring_map *m = &x->map;
     for (unsigned c = 0; c < x->ncpus; c++) {
         const uint8_t *cp = x->ring + x->m.off_cpu + (size_t)c * m->cpu_stride;
-        cw->cur[c] = (int32_t)kev_ring_le(cp + m->off_cur, 4);
-        cw->wp[c] = kev_ring_ptr(cp + m->off_wp, m->ptr_bytes);
+        cw->cur[c] = (int32_t)kev_get_le32(cp + m->off_cur);
+        cw->wp[c] = kev_get_le(cp + m->off_wp, m->ptr_bytes);
         cw->busy[c] = cw->wp[c] == x->m.ring + x->m.off_cpu + (uint64_t)c * m->cpu_stride;
-        x->lost_cpu[c] = kev_ring_le64(cp + m->off_dropped) +
-                         kev_ring_le64(cp + m->off_overwritten);
+        x->lost_cpu[c] = kev_get_le64(cp + m->off_dropped) +
+                         kev_get_le64(cp + m->off_overwritten);
         x->lost += x->lost_cpu[c];
     }
 }

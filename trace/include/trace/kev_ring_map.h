@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_flight.h>
 #include <trace/kev_probe.h>
 
@@ -65,26 +66,6 @@ static inline struct kev_ring_map kev_ring_map_probe(const struct kev_probe_bloc
     return m;
 }
 
-// The target's little-endian words, at p.
-static inline uint32_t kev_ring_le(const uint8_t *p, unsigned bytes)
-{
-    uint32_t v = 0;
-    for (unsigned i = bytes; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static inline uint64_t kev_ring_le64(const uint8_t *p)
-{
-    return kev_ring_le(p, 4) | (uint64_t)kev_ring_le(p + 4, 4) << 32;
-}
-
-// A target's pointer of `bytes` (4 or 8) at p.
-static inline uint64_t kev_ring_ptr(const uint8_t *p, uint32_t bytes)
-{
-    return bytes == 8 ? kev_ring_le64(p) : kev_ring_le(p, 4);
-}
-
 // Entry i of a table read whole (nbufs entries of buf_stride bytes, as the target holds it).
 static inline const uint8_t *kev_ring_entry(const struct kev_ring_map *m, const uint8_t *table,
                                             unsigned i)
@@ -94,7 +75,7 @@ static inline const uint8_t *kev_ring_entry(const struct kev_ring_map *m, const 
 
 static inline uint32_t kev_ring_seq(const struct kev_ring_map *m, const uint8_t *e)
 {
-    return kev_ring_le(e + m->off_seq, 4);
+    return kev_get_le32(e + m->off_seq);
 }
 
 static inline unsigned kev_ring_state(const struct kev_ring_map *m, const uint8_t *e)
@@ -104,7 +85,7 @@ static inline unsigned kev_ring_state(const struct kev_ring_map *m, const uint8_
 
 static inline unsigned kev_ring_nslots(const struct kev_ring_map *m, const uint8_t *e)
 {
-    return kev_ring_le(e + m->off_nslots, 2);
+    return kev_get_le16(e + m->off_nslots);
 }
 
 static inline unsigned kev_ring_buf_cpu(const struct kev_ring_map *m, const uint8_t *e)
