@@ -474,3 +474,24 @@ int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n)
     }
     return 0;
 }
+
+static int mem_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+    return gdbr_read(ctx, addr, buf, n);
+}
+
+static int mem_write(void *ctx, uint64_t addr, const void *buf, size_t n)
+{
+    return gdbr_write(ctx, addr, buf, n);
+}
+
+static const char *mem_error(void *ctx)
+{
+    return ((struct gdbr *)ctx)->err;
+}
+
+struct kev_mem gdbr_mem(struct gdbr *g)
+{
+    struct kev_mem m = { mem_read, mem_write, mem_error, g };
+    return m;
+}

@@ -11,6 +11,7 @@
 // reused before it was read is counted as overwritten; a buffer that is not what the table says
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
+#include <kevhost/kev_ring_desc.h>
 #include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_ring_map.h>
@@ -24,7 +25,7 @@
 
 const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
 {
-    static char why[200];
+    static char why[320];
     if (memcmp(b->pb_magic, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) != 0)
         return "no probe block there (its magic is not there: the image running is not the "
                "one given, or the address is wrong)";
@@ -51,15 +52,17 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
     }
     if (b->pb_nbufs == 0 || b->pb_nbufs > KEV_PROBE_MAX_BUFS ||
         b->pb_buf_bytes != KEV_BUF_BYTES || b->pb_ncpus == 0 || b->pb_ncpus > KEV_MAX_CPUS ||
-        b->pb_buf_stride < 14 || b->pb_buf_stride > 64 || b->pb_cpu_stride < 16 ||
-        b->pb_cpu_stride > 512 ||
-        b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
-        b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
-        b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
         b->pb_head_len == 0 || b->pb_head_len > 65536 || b->pb_page_len > 65536 ||
         (b->pb_flags & ~KEV_PROBE_F_KEEP))
-        return "the probe block describes a ring this reader cannot take (a size or an "
-               "offset out of range: damaged, or a kernel of another build)";
+        return "the probe block describes a ring this reader cannot take (a size or a count "
+               "out of range: damaged, or a kernel of another build)";
+    struct kev_ring_map m = kev_ring_map_probe(b);
+    const char *bad = kev_ring_map_refused(&m);
+    if (bad) {
+        snprintf(why, sizeof(why), "the probe block describes a ring this reader cannot take: "
+                 "%s (damaged, or a kernel of another build)", bad);
+        return why;
+    }
     return NULL;
 }
 

@@ -176,21 +176,6 @@ static int running(long pid)
     return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
-static int gdb_read(void *ctx, uint64_t a, void *b, size_t n)
-{
-    return gdbr_read(&((struct target *)ctx)->gdb, a, b, n);
-}
-
-static int gdb_write(void *ctx, uint64_t a, const void *b, size_t n)
-{
-    return gdbr_write(&((struct target *)ctx)->gdb, a, b, n);
-}
-
-static const char *gdb_error(void *ctx)
-{
-    return ((struct target *)ctx)->gdb.err;
-}
-
 // Halting reader only: the target stopped for a round, or let run after it. 0, or -1 said.
 static int halt(struct target *t)
 {
@@ -251,8 +236,7 @@ static int open_target(struct target *t, const char *where, uint64_t wait_s, str
         fprintf(stderr, "kevprobe: %s\n", t->gdb.err);
         return -1;
     }
-    struct kev_mem g = { gdb_read, gdb_write, gdb_error, t };
-    *m = g;
+    *m = gdbr_mem(&t->gdb);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <kevhost/kev_mem.h>
 
 struct gdbr {
     int fd;
@@ -56,5 +57,8 @@ int gdbr_cont(struct gdbr *g);
 // Memory of the halted target, in pieces the server takes. 0, or -1 with g->err.
 int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n);
 int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n);
+// The target's memory through g (gdbr_read, gdbr_write, g->err), for the readers that take a
+// struct kev_mem.
+struct kev_mem gdbr_mem(struct gdbr *g);
 
 #endif

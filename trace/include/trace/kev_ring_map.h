@@ -5,9 +5,11 @@
 // ring's port). The kernel publishes the layout twice, in two fixed formats: the flight
 // recorder's map for a halted target (trace/kev_flight.h, read by kevdump) and the probe block
 // for a running one (trace/kev_probe.h, read by kevprobe). Each reader turns its format into
-// one struct kev_ring_map (kev_ring_map_flight, kev_ring_map_probe), reads the table's words
-// through it alone, and takes the buffers in sequence order with one walker
-// (trace/kev_ring_walk.c, kev_ring_walk). Little-endian targets, as both formats say.
+// one struct kev_ring_map (kev_ring_map_flight, kev_ring_map_probe), has it checked before any
+// offset is used (kev_ring_map_refused, tools/include/kevhost/kev_ring_desc.h: the accessors
+// below trust a checked map), reads the table's words through it alone, and takes the buffers
+// in sequence order with one walker (trace/kev_ring_walk.c, kev_ring_walk). Little-endian
+// targets, as both formats say.
 #ifndef TRACE_KEV_RING_MAP_H
 #define TRACE_KEV_RING_MAP_H
 
@@ -43,6 +45,7 @@ struct kev_ring_map {
     uint32_t cpu_stride;
     uint32_t off_wp, off_cur;       // KEV_RING_NO_FIELD in the probe block (never read there)
     uint32_t off_dropped, off_overwritten;  // u64 loss counts
+    uint32_t off_recorded;          // u64 (the flight map's alone: checked, never read)
 };
 
 // The flight recorder's map f, its ring holding nbufs buffers.
@@ -51,6 +54,7 @@ static inline struct kev_ring_map kev_ring_map_flight(const struct kev_flight *f
     struct kev_ring_map m = {
         nbufs, f->ptr_bytes, f->buf_stride, f->off_seq, f->off_state, KEV_RING_NO_FIELD,
         f->off_nslots, f->cpu_stride, f->off_wp, f->off_cur, f->off_dropped, f->off_overwritten,
+        f->off_recorded,
     };
     return m;
 }
@@ -61,7 +65,7 @@ static inline struct kev_ring_map kev_ring_map_probe(const struct kev_probe_bloc
     struct kev_ring_map m = {
         b->pb_nbufs, 0, b->pb_buf_stride, b->pb_off_seq, b->pb_off_state, b->pb_off_cpu,
         b->pb_off_nslots, b->pb_cpu_stride, KEV_RING_NO_FIELD, KEV_RING_NO_FIELD,
-        b->pb_off_dropped, b->pb_off_overwritten,
+        b->pb_off_dropped, b->pb_off_overwritten, KEV_RING_NO_FIELD,
     };
     return m;
 }
