@@ -4,53 +4,47 @@
 // the frames it touches, each of them reported.
 #include <trace/kev_stream.h>
 #include <trace/kev_bytes.h>
+#include <stddef.h>
 
-void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
+// The HEARTBEAT and LOSS payloads are their struct's members in order (kev_stream.h draws each):
+// n64 u64 words, then n32 u32 words, little-endian. The structs hold them so, unpadded.
+_Static_assert(offsetof(struct ks_heartbeat, interval_ms) == 16 &&
+               sizeof(struct ks_heartbeat) == KS_HEARTBEAT_BYTES, "HEARTBEAT: 2 u64, 2 u32");
+_Static_assert(offsetof(struct ks_loss, cpu) == 40 && sizeof(struct ks_loss) == KS_LOSS_BYTES,
+               "LOSS: 5 u64, 4 u32");
+
+static void put_words(uint8_t *p, const void *s, unsigned n64, unsigned n32)
 {
-    kev_put_le64(p, h->time);
-    kev_put_le64(p + 8, h->offset);
-    kev_put_le32(p + 16, h->interval_ms);
-    kev_put_le32(p + 20, h->buffers);
+    const uint64_t *w64 = s;
+    const uint32_t *w32 = (const uint32_t *)(w64 + n64);
+    for (unsigned i = 0; i < n64; i++)
+        kev_put_le64(p + 8u * i, w64[i]);
+    for (unsigned i = 0; i < n32; i++)
+        kev_put_le32(p + 8u * n64 + 4u * i, w32[i]);
 }
 
+static int get_words(const uint8_t *p, size_t len, void *s, unsigned n64, unsigned n32)
+{
+    uint64_t *w64 = s;
+    uint32_t *w32 = (uint32_t *)(w64 + n64);
+    if (len < 8u * n64 + 4u * n32)
+        return -1;
+    for (unsigned i = 0; i < n64; i++)
+        w64[i] = kev_get_le64(p + 8u * i);
+    for (unsigned i = 0; i < n32; i++)
+        w32[i] = kev_get_le32(p + 8u * n64 + 4u * i);
+    return 0;
+}
+
+void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h) { put_words(p, h, 2, 2); }
 int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
 {
-    if (len < KS_HEARTBEAT_BYTES)
-        return -1;
-    h->time = kev_get_le64(p);
-    h->offset = kev_get_le64(p + 8);
-    h->interval_ms = kev_get_le32(p + 16);
-    h->buffers = kev_get_le32(p + 20);
-    return 0;
+    return get_words(p, len, h, 2, 2);
 }
-
-void ks_loss_put(uint8_t *p, const struct ks_loss *l)
-{
-    kev_put_le64(p, l->t_first);
-    kev_put_le64(p + 8, l->t_last);
-    kev_put_le64(p + 16, l->offset);
-    kev_put_le64(p + 24, l->events);
-    kev_put_le64(p + 32, l->total);
-    kev_put_le32(p + 40, l->cpu);
-    kev_put_le32(p + 44, l->reason);
-    kev_put_le32(p + 48, l->buffers);
-    kev_put_le32(p + 52, l->first_seq);
-}
-
+void ks_loss_put(uint8_t *p, const struct ks_loss *l) { put_words(p, l, 5, 4); }
 int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 {
-    if (len < KS_LOSS_BYTES)
-        return -1;
-    l->t_first = kev_get_le64(p);
-    l->t_last = kev_get_le64(p + 8);
-    l->offset = kev_get_le64(p + 16);
-    l->events = kev_get_le64(p + 24);
-    l->total = kev_get_le64(p + 32);
-    l->cpu = kev_get_le32(p + 40);
-    l->reason = kev_get_le32(p + 44);
-    l->buffers = kev_get_le32(p + 48);
-    l->first_seq = kev_get_le32(p + 52);
-    return 0;
+    return get_words(p, len, l, 5, 4);
 }
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)

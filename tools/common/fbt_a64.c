@@ -168,15 +168,11 @@ static int a64_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint64
         return enc_b(out + 4, s + 4, back, false) < 0 ? -1 : 8;
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_a64 = {
-    .arch = DFBT_ARCH_A64,
-    .trap_len = 4,
-    .insn_align = 4,
-    .decode = a64_decode,
-    .slot = a64_slot,
+    .arch = DFBT_ARCH_A64, .trap_len = 4, .insn_align = 4,
+    .decode = a64_decode, .slot = a64_slot,
 };

@@ -157,15 +157,11 @@ static int i386_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint6
         return (int)(6 + enc_jmp(out + 6, s + 6, back));
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_i386 = {
-    .arch = DFBT_ARCH_I386,
-    .trap_len = 1,
-    .insn_align = 1,
-    .decode = i386_decode,
-    .slot = i386_slot,
+    .arch = DFBT_ARCH_I386, .trap_len = 1, .insn_align = 1,
+    .decode = i386_decode, .slot = i386_slot,
 };

@@ -242,15 +242,11 @@ static int thumb_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint
         return enc_bw(out + 4, s + 4, back) < 0 ? -1 : 8;
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_thumb2 = {
-    .arch = DFBT_ARCH_THUMB2,
-    .trap_len = 2,
-    .insn_align = 2,
-    .decode = thumb_decode,
-    .slot = thumb_slot,
+    .arch = DFBT_ARCH_THUMB2, .trap_len = 2, .insn_align = 2,
+    .decode = thumb_decode, .slot = thumb_slot,
 };

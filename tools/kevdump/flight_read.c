@@ -6,22 +6,12 @@
 // range, the CPUs-online count); each buffer's table entry and first slot before it is written
 // out. Nothing is read outside the buffers fetched: their sizes are what the checks bound.
 #include "flight_read.h"
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <kevhost/kev_ring_desc.h>
 #include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
-
-static int refuse(struct dump *x, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->why, sizeof(x->why), fmt, ap);
-    va_end(ap);
-    return -2;
-}
 
 // The ring's words: its buffers' count and address, and the CPUs online (at x->m.ncpus_addr).
 static int ring_words(const struct kev_mem *mem, struct dump *x)
@@ -33,17 +23,25 @@ static int ring_words(const struct kev_mem *mem, struct dump *x)
     x->mem = kev_get_le(x->ring + m->off_mem, m->ptr_bytes);
     x->nbufs = kev_get_le32(x->ring + m->off_nbufs);
     x->ncpus = kev_get_le32(ncb);
-    if (!x->nbufs && !x->mem)
-        return refuse(x, "the kernel has no trace buffers allocated (no capture ran)");
-    if (!x->nbufs || x->nbufs > m->max_bufs)
-        return refuse(x, "the ring says it has %u buffers, where its map has room for 1 to "
-                      "%u (max_bufs): the ring's words are damaged", x->nbufs, m->max_bufs);
+    if (!x->nbufs && !x->mem) {
+        snprintf(x->why, sizeof(x->why), "the kernel has no trace buffers allocated (no "
+                 "capture ran)");
+        return -2;
+    }
+    if (!x->nbufs || x->nbufs > m->max_bufs) {
+        snprintf(x->why, sizeof(x->why), "the ring says it has %u buffers, where its map has "
+                 "room for 1 to %u (max_bufs): the ring's words are damaged", x->nbufs,
+                 m->max_bufs);
+        return -2;
+    }
     uint64_t end = x->mem + (uint64_t)x->nbufs * KEV_BUF_BYTES;
     uint64_t top = m->ptr_bytes == 8 ? UINT64_MAX : UINT32_MAX;
-    if (!x->mem || end < x->mem || end - 1 > top)
-        return refuse(x, "the ring says its %u buffers are at 0x%llx, which %s: the ring's "
-                      "words are damaged", x->nbufs, (unsigned long long)x->mem,
-                      x->mem ? "runs past the end of the target's addresses" : "is no address");
+    if (!x->mem || end < x->mem || end - 1 > top) {
+        snprintf(x->why, sizeof(x->why), "the ring says its %u buffers are at 0x%llx, which %s: "
+                 "the ring's words are damaged", x->nbufs, (unsigned long long)x->mem,
+                 x->mem ? "runs past the end of the target's addresses" : "is no address");
+        return -2;
+    }
     if (x->ncpus == 0 || x->ncpus > m->max_cpus) {
         fprintf(x->note, "kevdump: the count of CPUs online at 0x%llx is %u, not 1 to %u (the "
                 "map's max_cpus): all %u CPUs' words are read\n",
@@ -59,13 +57,17 @@ int flight_read(const struct kev_mem *mem, uint64_t map_addr, struct dump *x)
     if (mem->read(mem->ctx, map_addr, mb, sizeof(mb)) < 0)
         return -1;
     const char *bad = kev_flight_refused(mb, sizeof(mb), &x->m);
-    if (bad)
-        return refuse(x, "no valid flight-recorder map at 0x%llx: %s",
-                      (unsigned long long)map_addr, bad);
+    if (bad) {
+        snprintf(x->why, sizeof(x->why), "no valid flight-recorder map at 0x%llx: %s",
+                 (unsigned long long)map_addr, bad);
+        return -2;
+    }
     x->ring_bytes = kev_flight_ring_bytes(&x->m);
     x->ring = malloc(x->ring_bytes);
-    if (!x->ring)
-        return refuse(x, "no memory for the ring's %zu bytes", x->ring_bytes);
+    if (!x->ring) {
+        snprintf(x->why, sizeof(x->why), "no memory for the ring's %zu bytes", x->ring_bytes);
+        return -2;
+    }
     if (mem->read(mem->ctx, x->m.ring, x->ring, x->ring_bytes) < 0)
         return -1;
     int r = ring_words(mem, x);
@@ -73,8 +75,10 @@ int flight_read(const struct kev_mem *mem, uint64_t map_addr, struct dump *x)
         return r;
     x->map = kev_ring_map_flight(&x->m, x->nbufs);
     x->slots = malloc((size_t)x->nbufs * KEV_BUF_BYTES);
-    if (!x->slots)
-        return refuse(x, "no memory for the ring's %u buffers", x->nbufs);
+    if (!x->slots) {
+        snprintf(x->why, sizeof(x->why), "no memory for the ring's %u buffers", x->nbufs);
+        return -2;
+    }
     return mem->read(mem->ctx, x->mem, x->slots, (size_t)x->nbufs * KEV_BUF_BYTES) < 0 ? -1 : 0;
 }
 

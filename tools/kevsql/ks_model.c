@@ -6,6 +6,7 @@
 // (ks_table.rows: a filter, parts, rows of another kind); its columns are declared over the
 // record's struct (ks_tables.c). The records come in the order the model completes them.
 #include "ks.h"
+#include <string.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -18,26 +19,21 @@ static void take(struct ks_walk *w, const struct ks_rec *rec)
         ks_push(w, rec);
 }
 
-static void on_state(void *user, const struct kx_state_row *r)
+// A record of kind `kind` whose struct is a copy of the model's (n bytes at r).
+static void take_copy(void *user, enum ks_kind kind, const void *r, size_t n)
 {
-    struct ks_rec rec = { .kind = KS_STATE };
-    rec.u.st = *r;
+    struct ks_rec rec = { .kind = kind };
+    memcpy(&rec.u, r, n);
     take(ks_walk_of(user), &rec);
 }
 
-static void on_kcall(void *user, const struct kx_kcall_row *r)
-{
-    struct ks_rec rec = { .kind = KS_KCALL };
-    rec.u.kc = *r;
-    take(ks_walk_of(user), &rec);
-}
-
-static void on_irq(void *user, const struct kx_irq_row *r)
-{
-    struct ks_rec rec = { .kind = KS_IRQ };
-    rec.u.irq = *r;
-    take(ks_walk_of(user), &rec);
-}
+static void on_state(void *u, const struct kx_state_row *r) { take_copy(u, KS_STATE, r, sizeof *r); }
+static void on_kcall(void *u, const struct kx_kcall_row *r) { take_copy(u, KS_KCALL, r, sizeof *r); }
+static void on_irq(void *u, const struct kx_irq_row *r) { take_copy(u, KS_IRQ, r, sizeof *r); }
+static void on_wait(void *u, const struct kw_wait *r) { take_copy(u, KS_WAIT, r, sizeof *r); }
+static void on_func(void *u, const struct kx_func_row *r) { take_copy(u, KS_FUNC, r, sizeof *r); }
+static void on_flow(void *u, const struct kx_flow_row *r) { take_copy(u, KS_FLOW, r, sizeof *r); }
+static void on_chain(void *u, const struct kx_chain_row *r) { take_copy(u, KS_CHAIN, r, sizeof *r); }
 
 // A message as its row holds it: the model's own record lives only during the call, and its
 // parent is named by the parent's id.
@@ -57,38 +53,10 @@ static void on_msg(void *user, const struct kx_msg *g)
     take(w, &rec);
 }
 
-static void on_wait(void *user, const struct kw_wait *r)
-{
-    struct ks_rec rec = { .kind = KS_WAIT };
-    rec.u.wait = *r;
-    take(ks_walk_of(user), &rec);
-}
-
 static void on_cpu(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what)
 {
     struct ks_rec rec = { .kind = KS_CPU };
     rec.u.cpu = (struct ks_cpu_rec){ cpu, what, th, t0, t1 };
-    take(ks_walk_of(user), &rec);
-}
-
-static void on_func(void *user, const struct kx_func_row *r)
-{
-    struct ks_rec rec = { .kind = KS_FUNC };
-    rec.u.fn = *r;
-    take(ks_walk_of(user), &rec);
-}
-
-static void on_flow(void *user, const struct kx_flow_row *r)
-{
-    struct ks_rec rec = { .kind = KS_FLOW };
-    rec.u.flow = *r;
-    take(ks_walk_of(user), &rec);
-}
-
-static void on_chain(void *user, const struct kx_chain_row *r)
-{
-    struct ks_rec rec = { .kind = KS_CHAIN };
-    rec.u.chain = *r;
     take(ks_walk_of(user), &rec);
 }
 
