@@ -151,7 +151,7 @@ struct kev_live {
 // ---- small helpers --------------------------------------------------------------------------
 
 // The word at p in the stream's byte order.
-static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
+static uint32_t word_at(const struct kev_live *l, const uint8_t *p)
 {
     return kev_get32(p, l->big);
 }
@@ -373,9 +373,9 @@ static int decode_unit(struct kev_live *l, const uint8_t *p, size_t n)
 // A repeat of a buffer seen lately (1: drop it), or one behind its CPU's sequence (said).
 static int buffer_seen(struct kev_live *l, const uint8_t *p, size_t n)
 {
-    uint32_t h = rd32(l, p), seq = rd32(l, p + 8);
+    uint32_t h = word_at(l, p), seq = word_at(l, p + 8);
     const uint8_t *end = p + n - KEV_SLOT_BYTES;
-    struct buf_id id = { seq, (uint32_t)n, rd32(l, end + 4), rd32(l, end + 12) };
+    struct buf_id id = { seq, (uint32_t)n, word_at(l, end + 4), word_at(l, end + 12) };
     struct cpu_seen *s = &l->seen[kev_hdr_cpu(h)];
     for (unsigned i = 0; s->have && i < LIVE_REPEATS; i++)
         if (!memcmp(&s->id[i], &id, sizeof(id))) {
@@ -436,12 +436,12 @@ static long unit_at(struct kev_live *l, const uint8_t *p, size_t n, enum kev_liv
 {
     if (n < KEV_SLOT_BYTES)
         return 0;
-    uint32_t h = rd32(l, p);
+    uint32_t h = word_at(l, p);
     if (is_ctl(h, KEV_CTL_BUFFER)) {
         *kind = KEV_LIVE_BUFFER;
         size_t k = l->scanned ? l->scanned : 1;
         for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
-            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            uint32_t hk = word_at(l, p + k * KEV_SLOT_BYTES);
             if (is_ctl(hk, KEV_CTL_BUFFER_END) && kev_hdr_cpu(hk) == kev_hdr_cpu(h))
                 return (long)((k + 1) * KEV_SLOT_BYTES);
             if (is_ctl(hk, KEV_CTL_BUFFER) || k + 1 >= LIVE_MAX_BUF_SLOTS)
@@ -450,19 +450,19 @@ static long unit_at(struct kev_live *l, const uint8_t *p, size_t n, enum kev_liv
         l->scanned = k;
         return 0;
     }
-    if (h == KEV_TRAILER_TAG && rd32(l, p + 4) == KEV_TRAILER_MAGIC) {
-        uint32_t tlen = rd32(l, p + 12);
+    if (h == KEV_TRAILER_TAG && word_at(l, p + 4) == KEV_TRAILER_MAGIC) {
+        uint32_t tlen = word_at(l, p + 12);
         *kind = KEV_LIVE_TRAILER;
         if (tlen < 48 || tlen % 32 != 16 || tlen > kev_trailer_len(KEV_MAX_CPUS))
             return -1;
         return n >= tlen ? (long)tlen : 0;
     }
     if (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-        kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE) {
+        kev_hdr_event(h) == KEV_SYS_SLOG && word_at(l, p + 8) == KEV_LOSS_NOTE_OPCODE) {
         *kind = KEV_LIVE_NOTE;
         size_t k = l->scanned ? l->scanned : 1;
         for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
-            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            uint32_t hk = word_at(l, p + k * KEV_SLOT_BYTES);
             if ((hk & 0x3fffffffu) != (h & 0x3fffffffu) || k >= KEV_MAX_COMBINE_SLOTS)
                 return -1;
             if (kev_hdr_type(hk) == KEV_TYPE_CE)
@@ -565,11 +565,11 @@ static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
 {
     if (n < 12)
         return -1;
-    uint32_t h = rd32(l, p);
-    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
+    uint32_t h = word_at(l, p);
+    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && word_at(l, p + 4) ==
                                                                       KEV_TRAILER_MAGIC) ||
            (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+            kev_hdr_event(h) == KEV_SYS_SLOG && word_at(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
 }
 
 // NONE, SKIP, DONE: a header (any search state) or a unit (SKIP) where one may start.
@@ -748,7 +748,7 @@ static void act_unit(struct kev_live *l, const struct live_seen *s)
 // A unit that is not whole: a buffer among them is lost.
 static void bad_count(struct kev_live *l)
 {
-    if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+    if (is_ctl(word_at(l, l->in + l->pos), KEV_CTL_BUFFER))
         l->n.buffers_lost++;
 }
 
@@ -839,10 +839,10 @@ static void hole(struct kev_live *l, char *what, size_t n)
 {
     const uint8_t *p = l->in ? l->in + l->pos : NULL;   // (nothing held yet: no buffer)
     if (p && l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
-        is_ctl(rd32(l, p), KEV_CTL_BUFFER)) {
+        is_ctl(word_at(l, p), KEV_CTL_BUFFER)) {
         l->n.buffers_lost++;
-        snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)rd32(l, p + 8),
-                 kev_hdr_cpu(rd32(l, p)));
+        snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)word_at(l, p + 8),
+                 kev_hdr_cpu(word_at(l, p)));
     } else if (l->st == ST_HEAD) {
         snprintf(what, n, "; the header lost with it: nothing decodes until the next one");
     }
@@ -1177,7 +1177,7 @@ void kev_live_finish(struct kev_live *l)
                                   (unsigned long long)junk);
     }
     if (l->st == ST_UNITS && l->pos < l->len) {
-        if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+        if (is_ctl(word_at(l, l->in + l->pos), KEV_CTL_BUFFER))
             l->n.buffers_lost++;
         k += (size_t)snprintf(why + k, sizeof(why) - k, ", inside a unit at byte %llu of the "
                               "trace (%zu bytes of it arrived)",
