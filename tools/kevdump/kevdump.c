@@ -125,6 +125,10 @@ int main(int argc, char **argv)
     if (read_target(&tg, &x))
         return 1;
     flight_pick(&x);
+    if (!x.d) {
+        fprintf(stderr, "kevdump: out of memory for the table of %u buffers\n", x.nbufs);
+        return 1;
+    }
     if (x.damaged)
         fprintf(stderr, "kevdump: %u buffers were not what the ring's table said: left out "
                 "(the last: %s)\n", x.damaged, x.why);
