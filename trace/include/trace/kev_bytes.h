@@ -104,7 +104,7 @@ static inline void kev_put_be64(void *p, uint64_t v) { kev_put_be(p, v, 8); }
 
 static inline uint16_t kev_swap16(uint16_t v)
 {
-    return (uint16_t)(v >> 8 | v << 8);
+    return (uint16_t)(v << 8 | v >> 8);
 }
 
 static inline uint32_t kev_swap32(uint32_t v)
@@ -114,7 +114,10 @@ static inline uint32_t kev_swap32(uint32_t v)
 
 static inline uint64_t kev_swap64(uint64_t v)
 {
-    return (uint64_t)kev_swap32((uint32_t)v) << 32 | kev_swap32((uint32_t)(v >> 32));
+    uint64_t r = 0;
+    for (unsigned k = 0; k < 8; k++, v >>= 8)
+        r = r << 8 | (v & 0xffu);
+    return r;
 }
 
 #endif
