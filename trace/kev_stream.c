@@ -6,12 +6,14 @@
 #include <trace/kev_bytes.h>
 #include <stddef.h>
 
-// The HEARTBEAT and LOSS payloads are their struct's members in order (kev_stream.h draws each):
-// n64 u64 words, then n32 u32 words, little-endian. The structs hold them so, unpadded.
+// The HEARTBEAT, LOSS and READER payloads are their struct's members in order (kev_stream.h
+// draws each): n64 u64 words, then n32 u32 words, little-endian. The structs hold them so,
+// unpadded (READER's last word, 0, is its payload's alone).
 _Static_assert(offsetof(struct ks_heartbeat, interval_ms) == 16 &&
                sizeof(struct ks_heartbeat) == KS_HEARTBEAT_BYTES, "HEARTBEAT: 2 u64, 2 u32");
 _Static_assert(offsetof(struct ks_loss, cpu) == 40 && sizeof(struct ks_loss) == KS_LOSS_BYTES,
                "LOSS: 5 u64, 4 u32");
+_Static_assert(offsetof(struct ks_reader, behind) == 24, "READER: 3 u64, a u32, a pad u32");
 
 static void put_words(uint8_t *p, const void *s, unsigned n64, unsigned n32)
 {
@@ -46,8 +48,23 @@ int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 {
     return get_words(p, len, l, 5, 4);
 }
+void ks_reader_put(uint8_t *p, const struct ks_reader *r)
+{
+    put_words(p, r, 3, 1);
+    kev_put_le32(p + 28, 0);    // pad
+}
+int ks_reader_get(const uint8_t *p, size_t len, struct ks_reader *r)
+{
+    return len < KS_READER_BYTES ? -1 : get_words(p, len, r, 3, 1);
+}
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
+{
+    return ks_frame_flags(out, type, 0, seq, payload, len);
+}
+
+size_t ks_frame_flags(uint8_t *out, unsigned type, unsigned flags, uint16_t seq,
+                      const void *payload, size_t len)
 {
     const uint8_t *src = payload;
     if (len > KS_MAX_PAYLOAD)
@@ -55,7 +72,7 @@ size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, 
     out[0] = KS_MAGIC0;
     out[1] = KS_MAGIC1;
     out[2] = (uint8_t)type;
-    out[3] = 0;
+    out[3] = (uint8_t)flags;
     kev_put_le16(out + 4, seq);
     kev_put_le16(out + 6, (uint32_t)len);
     for (size_t i = 0; i < len; i++)
@@ -104,11 +121,12 @@ static void resync(struct ks_decoder *d, int report)
     consume(d, i);
 }
 
-// A HEARTBEAT or LOSS frame: counted and handed on; never file bytes.
+// A HEARTBEAT, LOSS or READER frame: counted and handed on; never file bytes.
 static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, size_t len)
 {
     struct ks_heartbeat h;
     struct ks_loss l;
+    struct ks_reader rd;
     if (type == KS_HEARTBEAT && ks_heartbeat_get(p, len, &h) == 0) {
         d->heartbeats++;
         if (d->on_heartbeat)
@@ -118,6 +136,9 @@ static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, s
         d->lost_events += l.events;
         if (d->on_loss)
             d->on_loss(d->arg, &l);
+    } else if (type == KS_READER && ks_reader_get(p, len, &rd) == 0) {
+        if (d->on_reader)
+            d->on_reader(d->arg, &rd);
     } else {
         problem(d, KS_P_BADLEN, (uint32_t)len);
     }
@@ -138,11 +159,16 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         d->file_crc = crc_of(d, d->file_crc, f + KS_HDR_BYTES, len);
         if (d->on_data)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
-    } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
+    } else if (type == KS_HEARTBEAT || type == KS_LOSS || type == KS_READER) {
         stream_fact(d, type, f + KS_HDR_BYTES, len);
+    } else if (type == KS_KEY || type == KS_SLOTS || type == KS_REF) {
+        d->wire_frames++;
+        if (d->on_wire)
+            d->on_wire(d->arg, type, f + KS_HDR_BYTES, len);
     } else if (len == 8) {
         d->ended = 1;
         d->end_seq = seq;
+        d->end_flags = f[3];
         d->end_len = kev_get_le32(f + KS_HDR_BYTES);
         d->end_crc = kev_get_le32(f + KS_HDR_BYTES + 4);
     } else {
@@ -157,7 +183,7 @@ static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n
         return 0;
     unsigned type = f[2];
     size_t len = kev_get_le16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
-    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS || n < total)
+    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX || n < total)
         return 0;
     uint32_t crc = crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len);
     return kev_get_le32(f + KS_HDR_BYTES + len) == crc ? total : 0;
@@ -203,7 +229,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
             return;
         unsigned type = d->buf[2];
         size_t len = kev_get_le16(d->buf + 6);
-        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS) {
+        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
             continue;
@@ -232,7 +258,7 @@ int ks_decoder_finish(struct ks_decoder *d)
         d->junk_bytes += d->have;
         d->have = 0;
     }
-    if (!d->ended || d->problems)
+    if (!d->ended || d->problems || d->wire_frames)
         return 1;
     return d->end_len != (uint32_t)d->data_bytes || d->end_crc != d->file_crc;
 }

@@ -59,6 +59,7 @@ const char *kev_ring_map_refused(const struct kev_ring_map *m)
         { "a buffer's state (off_state)", m->off_state, 1 },
         { "a buffer's CPU (off_cpu)", m->off_cpu, 1 },
         { "a buffer's slot count (off_nslots)", m->off_nslots, 2 },
+        { "a buffer's lost mark (off_lost)", m->off_lost, 4 },
     };
     const struct field cpu[] = {
         { "a CPU's write pointer (off_wp)", m->off_wp, m->ptr_bytes },
@@ -67,7 +68,7 @@ const char *kev_ring_map_refused(const struct kev_ring_map *m)
         { "a CPU's overwritten count (off_overwritten)", m->off_overwritten, 8 },
         { "a CPU's recorded count (off_recorded)", m->off_recorded, 8 },
     };
-    const char *r = fields_refused(buf, 4, m->buf_stride, "a buffer's entry", why, sizeof(why));
+    const char *r = fields_refused(buf, 5, m->buf_stride, "a buffer's entry", why, sizeof(why));
     return r ? r : fields_refused(cpu, 5, m->cpu_stride, "a CPU's words", why, sizeof(why));
 }
 

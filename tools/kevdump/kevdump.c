@@ -7,15 +7,18 @@
 // hang or a kernel fault the last buffers are there. The ring is found through the kernel's
 // map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan; the
 // map is checked whole before it is believed, and the ring read through it (flight_read.c).
-// A map that cannot be believed is refused with a sentence naming its field (exit 1).
+// A map that cannot be believed is refused with a sentence naming its field (exit 1). With -I
+// it reads the incident record a D trigger left instead (kevdump_incident.c).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <kevhost/gdb_remote.h>
 #include <kevhost/tool_opts.h>
+#include <trace/kev_incident.h>
 #include "flight_read.h"
 #include "gdb_target.h"
+#include "kevdump_incident.h"
 
 static const struct tool_opt opts[] = {
     { 'g', 'g', NULL, "HOST:PORT",
@@ -27,36 +30,33 @@ static const struct tool_opt opts[] = {
     { 'c', 'c', NULL, "HZ",
       "the cycle counter's rate (the kernel's boot line says it;\n"
       "default 25000000)", NULL },
-    { 'o', 'o', NULL, "FILE", "output (default dump.kev)", NULL },
+    { 'o', 'o', NULL, "FILE", "output (default dump.kev; with -I the files' name, default\n"
+      "incident: incident.kev and incident.core)", NULL },
+    { 'I', 'I', NULL, NULL,
+      "the incident record a D trigger left (docs/incidents.md) instead of the ring:\n"
+      "-a the kernel's map of it, `nm IMAGE.elf | grep kev_incident_map`", NULL },
     { 'q', 'q', NULL, NULL, "no summary", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevdump", "-g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-q]",
+    "kevdump", "-g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-I] [-q]",
     "Reads the kernel's trace ring from a halted target through a GDB server and\n"
     "writes the buffers it holds as a .kev (run with tracelogger -r: a flight\n"
-    "recorder), with the kernel's loss counts in its trailer.\n",
+    "recorder), with the kernel's loss counts in its trailer. With -I, the incident\n"
+    "record a D trigger left instead, as OUT.kev and OUT.core (a core file for gdb).\n",
     opts, "Exit status: 0 written, 1 error, 2 usage.\n",
 };
 
-// The map by its magic in [start, start + len): its address, 0 when none, -1 on a gdb error.
-static long long find_map(struct gdbr *g, uint64_t start, uint64_t len)
-{
-    static uint8_t buf[4096 + 16];
-    for (uint64_t off = 0; off < len; off += 4096) {
-        uint64_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
-        if (gdbr_read(g, start + off, buf, (size_t)n) < 0)
-            return -1;
-        for (uint64_t i = 0; i + 8 <= n; i += 4)
-            if (memcmp(buf + i, KEV_FLIGHT_MAGIC, sizeof(KEV_FLIGHT_MAGIC)) == 0)
-                return (long long)(start + off + i);
-    }
-    return 0;
-}
+// What the command line asks for.
+struct args {
+    struct gdb_target tg;
+    const char *out_name;
+    unsigned long long hz;
+    int quiet, incident;
+};
 
-// The command line into tg, out_name, hz and quiet: -1 to go on, else the exit status.
-static int parse_args(int argc, char **argv, struct gdb_target *tg, const char **out_name,
-                      unsigned long long *hz, int *quiet)
+// The command line into a: -1 to go on, else the exit status.
+static int parse_args(int argc, char **argv, struct args *a)
 {
     struct tool_args ta = { argc, argv, 0, NULL };
     int opt, bad;
@@ -64,82 +64,76 @@ static int parse_args(int argc, char **argv, struct gdb_target *tg, const char *
         char *end;
         switch (opt) {
         case 'g': case 'a': case 's':
-            if ((bad = gdb_target_opt(&cmd, tg, opt, ta.val, "the map's address")))
+            if ((bad = gdb_target_opt(&cmd, &a->tg, opt, ta.val, "the map's address")))
                 return bad;
             break;
         case 'c':
-            *hz = strtoull(ta.val, &end, 0);
-            if (*end || !*hz)
+            a->hz = strtoull(ta.val, &end, 0);
+            if (*end || !a->hz)
                 return tool_usage_error(&cmd, "bad -c %s: give the rate in Hz", ta.val);
             break;
-        case 'o': *out_name = ta.val; break;
-        case 'q': *quiet = 1; break;
+        case 'o': a->out_name = ta.val; break;
+        case 'I': a->incident = 1; break;
+        case 'q': a->quiet = 1; break;
         default: return tool_opts_exit(opt);
         }
     }
-    return (bad = gdb_target_done(&cmd, tg, &ta)) ? bad : -1;
+    return (bad = gdb_target_done(&cmd, &a->tg, &ta)) ? bad : -1;
 }
 
-// The halted target's ring into x through the GDB server tg names (the map at -a's address,
-// or found by -s's scan); the target let run after. 0, or 1 after saying why not.
-static int read_target(const struct gdb_target *tg, struct dump *x)
+// The halted target's ring into x through g (connected, the target halted): the map at -a's
+// address, or found by -s's scan. g closed after (the target runs on, or stays hung, without
+// us). 0, or 1 after saying why not.
+static int read_ring(struct gdbr *g, const struct gdb_target *tg, struct dump *x)
 {
-    static struct gdbr g;
-    struct kev_mem mem = gdbr_mem(&g);
-    unsigned long long map_addr = tg->addr;
+    struct kev_mem mem = gdbr_mem(g);
+    long long a = tg->addr ? (long long)tg->addr
+                           : gdb_target_scan(g, tg->scan_start, tg->scan_len, KEV_FLIGHT_MAGIC,
+                                             sizeof(KEV_FLIGHT_MAGIC));
     int r = -1;
-    if (gdbr_connect(&g, tg->server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0)
-        goto done;
-    if (!map_addr) {
-        long long a = find_map(&g, tg->scan_start, tg->scan_len);
-        if (a == 0) {
-            snprintf(x->why, sizeof(x->why), "no kernel flight-recorder map (%s) in "
-                     "0x%llx+0x%llx", KEV_FLIGHT_MAGIC, tg->scan_start, tg->scan_len);
-            r = -2;
-        }
-        if (a <= 0)
-            goto done;
-        map_addr = (unsigned long long)a;
+    if (a == 0) {
+        snprintf(x->why, sizeof(x->why), "no kernel flight-recorder map (%s) in 0x%llx+0x%llx",
+                 KEV_FLIGHT_MAGIC, tg->scan_start, tg->scan_len);
+        r = -2;
+    } else if (a > 0) {
+        r = flight_read(&mem, (uint64_t)a, x);
     }
-    r = flight_read(&mem, map_addr, x);
-done:
     if (r == -1)
-        fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));
+        fprintf(stderr, "kevdump: %s\n", g->err[0] ? g->err : strerror(errno));
     else if (r == -2)
         fprintf(stderr, "kevdump: %s\n", x->why);
-    gdbr_close(&g);     // the target runs on (or stays hung) without us
+    gdbr_close(g);
     return r < 0;
 }
 
-int main(int argc, char **argv)
+// -I: the incident record (kevdump_incident.c) through g, connected and halted: its map at -a or
+// found by -s, written to name.kev and name.core. g closed after. The exit status.
+static int incident_main(struct gdbr *g, const struct gdb_target *tg, const char *name, int quiet)
 {
-    const char *out_name = "dump.kev";
-    struct gdb_target tg = { 0 };
-    unsigned long long hz = 25000000;
-    int quiet = 0;
-    int bad = parse_args(argc, argv, &tg, &out_name, &hz, &quiet);
-    if (bad >= 0)
-        return bad;
-    static struct dump x;
-    x.note = stderr;
-    if (read_target(&tg, &x))
-        return 1;
-    flight_pick(&x);
-    if (!x.d) {
-        fprintf(stderr, "kevdump: out of memory for the table of %u buffers\n", x.nbufs);
-        return 1;
-    }
-    if (x.damaged)
-        fprintf(stderr, "kevdump: %u buffers were not what the ring's table said: left out "
-                "(the last: %s)\n", x.damaged, x.why);
+    long long a = tg->addr ? (long long)tg->addr
+                           : gdb_target_scan(g, tg->scan_start, tg->scan_len, KEV_INC_MAP_MAGIC,
+                                             sizeof(KEV_INC_MAP_MAGIC));
+    if (a == 0)
+        fprintf(stderr, "kevdump: no kernel incident map (%s) in 0x%llx+0x%llx\n",
+                KEV_INC_MAP_MAGIC, tg->scan_start, tg->scan_len);
+    int r = a > 0 ? kevdump_incident(g, (uint64_t)a, name, quiet) : a < 0 ? -1 : -2;
+    if (r == -1)
+        fprintf(stderr, "kevdump: %s\n", g->err[0] ? g->err : strerror(errno));
+    gdbr_close(g);
+    return r < 0;
+}
 
+// The ring read (x, its buffers picked) as out_name, and the summary unless quiet. The exit
+// status.
+static int write_dump(struct dump *x, const char *out_name, unsigned long long hz, int quiet)
+{
     FILE *out = fopen(out_name, "wb");
     if (!out) {
         fprintf(stderr, "kevdump: cannot create %s: %s\n", out_name, strerror(errno));
         return 1;
     }
     uint64_t events = 0;
-    int werr = flight_write(out, out_name, &x, hz, &events);
+    int werr = flight_write(out, out_name, x, hz, &events);
     if (fclose(out) != 0 || werr) {
         if (werr == -2)
             remove(out_name);
@@ -149,10 +143,42 @@ int main(int argc, char **argv)
     }
     if (!quiet)
         printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
-               "lost (dropped or overwritten%s)\n", (unsigned long long)events, x.nd,
-               x.nd ? (unsigned long)x.d[0].seq : 0ul, x.nd ? (unsigned long)x.d[x.nd - 1].seq : 0ul,
-               out_name, (unsigned long long)x.lost,
-               x.skipped ? ", or in a buffer left out: see above" : "");
-    flight_free(&x);
+               "lost (dropped or overwritten%s)\n", (unsigned long long)events, x->nd,
+               x->nd ? (unsigned long)x->d[0].seq : 0ul,
+               x->nd ? (unsigned long)x->d[x->nd - 1].seq : 0ul, out_name,
+               (unsigned long long)x->lost,
+               x->skipped ? ", or in a buffer left out: see above" : "");
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct args a = { { 0 }, "dump.kev", 25000000, 0, 0 };
+    int bad = parse_args(argc, argv, &a);
+    if (bad >= 0)
+        return bad;
+    static struct gdbr g;
+    if (gdbr_connect(&g, a.tg.server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0) {
+        fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));
+        gdbr_close(&g);
+        return 1;
+    }
+    if (a.incident)
+        return incident_main(&g, &a.tg, strcmp(a.out_name, "dump.kev") ? a.out_name
+                                                                        : "incident", a.quiet);
+    static struct dump x;
+    x.note = stderr;
+    if (read_ring(&g, &a.tg, &x))
+        return 1;
+    flight_pick(&x);
+    if (!x.d) {
+        fprintf(stderr, "kevdump: out of memory for the table of %u buffers\n", x.nbufs);
+        return 1;
+    }
+    if (x.damaged)
+        fprintf(stderr, "kevdump: %u buffers were not what the ring's table said: left out "
+                "(the last: %s)\n", x.damaged, x.why);
+    int r = write_dump(&x, a.out_name, a.hz, a.quiet);
+    flight_free(&x);
+    return r;
 }

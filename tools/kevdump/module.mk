@@ -7,7 +7,7 @@ $(H)/kevrtt: $(call kevhost_objs,tools/kevdump/kevrtt.c tools/kevdump/rtt_find.c
 	$(Q)$(HOST_CC) -o $@ $^
 HOST_TOOLS += $(H)/kevdump
 $(H)/kevdump: $(call kevhost_objs,tools/kevdump/kevdump.c tools/kevdump/flight_read.c \
-                                  tools/kevdump/gdb_target.c)
+                                  tools/kevdump/kevdump_incident.c tools/kevdump/gdb_target.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -19,6 +19,7 @@ $(H)/kevdump: $(call kevhost_objs,tools/kevdump/kevdump.c tools/kevdump/flight_r
 SCRIPT_TESTS_HOST += kevdump-map|60|test/tools/test_kevdump_map.py|$(H)
 TEST_DEPS_HOST    += $(H)/kevdump $(H)/kevgen $(H)/traceprinter
 $(LIVE_SAN)/kevdump: $(call host_test_objs,tools/kevdump/kevdump.c tools/kevdump/flight_read.c \
+                                           tools/kevdump/kevdump_incident.c \
                                            tools/kevdump/gdb_target.c) $(LIVE_SAN)/libkevhost.a
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^

@@ -152,6 +152,9 @@ struct target {
     int is_gdb, halt, ended;
     long pid;           // -p: the process whose end is the target's (0: none)
     unsigned round_ms;  // a GDB server's round (its packets) within this (gdbr_deadline)
+    // The capture's start, so that the end says whether the probe reads the buffers as fast as
+    // the board writes them (say_read_rate)
+    uint64_t t0_ns;
 };
 
 // A GDB server that talks without answering is given up: each round's packets within round_ms.
@@ -174,6 +177,23 @@ static int running(long pid)
     st[n] = 0;
     const char *paren = strrchr(st, ')');
     return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+// A GDB server's probe: its read rate (its client's count, struct gdbr) against the rate the
+// board wrote buffers at, and which of the two ways it needs (docs/wire.md): the buffers where
+// they lie (16 bytes an event, no board instruction), or the compact channel (tracelogger -x
+// rtt: a third of the bytes).
+static void say_read_rate(const struct kev_probe *p, const struct target *t)
+{
+    uint64_t span = now_ns() - t->t0_ns, bytes = p->p_counts.events * KEV_SLOT_BYTES;
+    if (!t->is_gdb || t->gdb.read_ns < 1000000u || !span || bytes < 65536u)
+        return;
+    double rd = (double)t->gdb.read_bytes / ((double)t->gdb.read_ns / 1e9) / 1024.0;
+    double wr = (double)bytes / ((double)span / 1e9) / 1024.0;
+    fprintf(stderr, "kevprobe: the probe read %.0f KB/s, the board wrote %.0f KB/s of buffers: "
+            "%s\n", rd, wr, wr <= rd * 0.8 ? "its buffers read where they lie keep up" :
+            "past 80% of its rate: the compact channel (tracelogger -x rtt, a third of the "
+            "bytes) keeps up where the buffers do not (docs/wire.md)");
 }
 
 // Halting reader only: the target stopped for a round, or let run after it. 0, or -1 said.
@@ -346,6 +366,7 @@ static void summary(const struct kev_probe *p, const struct target *t, int quiet
                 (unsigned long long)c->seq_lies);
     if (quiet)
         return;
+    say_read_rate(p, t);
     char hb[160] = "";
     if (p->p_stream)    // (a stale one is no lie: the board's time when the flush was served)
         snprintf(hb, sizeof(hb), "; %llu heartbeats sent, %llu stale (the flush served behind an "
@@ -487,6 +508,7 @@ int main(int argc, char **argv)
     p.p_stream = a.stream;
     p.p_flush_ms = (uint32_t)a.flush_ms;
     p.p_last_flush_ns = now_ns();
+    t.t0_ns = now_ns();
     int r = follow(&t, &p, a.poll_ms, a.wait_s, t0);
     say_end(r, &t, &p);
     close_target(&t);

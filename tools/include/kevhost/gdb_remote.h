@@ -30,6 +30,8 @@ struct gdbr {
     unsigned budget_ms;
     size_t junk, console, partial;
     bool interrupted;   // a wait was cut short by the caller's flag (gdbr_cancel_on)
+    // gdbr_read's bytes and the host's time spent in it (kevprobe says its read rate)
+    uint64_t read_bytes, read_ns;
 };
 
 // "host:port", "port" (localhost) or "unix:PATH" (a UNIX socket: QEMU's -gdb
