@@ -39,15 +39,6 @@ static size_t str_len(const char *s)
     return n;
 }
 
-static int mem_eq(const void *a, const void *b, size_t n)
-{
-    const uint8_t *x = a, *y = b;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return 0;
-    return 1;
-}
-
 // Word at off in the file's byte order (caller checked off + 4 <= kr_len).
 static uint32_t word_at(const struct kev_reader *r, size_t off)
 {
@@ -158,7 +149,7 @@ const char *kev_attr(const struct kev_reader *r, const char *key, unsigned *len)
     size_t kl = str_len(key);
     for (unsigned i = 0; i < r->kr_nattr; i++) {
         const struct kev_attr *a = &r->kr_attr[i];
-        if (a->ka_klen == kl && mem_eq(a->ka_key, key, kl)) {
+        if (a->ka_klen == kl && kev_bytes_eq(a->ka_key, key, kl)) {
             if (len)
                 *len = a->ka_vlen;
             return a->ka_val;
@@ -177,7 +168,7 @@ static int attr_u64(const struct kev_reader *r, const char *key, uint64_t *v)
 static int starts_with(const char *d, size_t pos, size_t limit, const char *pfx)
 {
     size_t n = str_len(pfx);
-    return n <= limit - pos && mem_eq(d + pos, pfx, n);
+    return n <= limit - pos && kev_bytes_eq(d + pos, pfx, n);
 }
 
 // Header: "TRACE_HEADER_BEGIN::", items "TRACE_<KEY>::<value>", "TRACE_HEADER_END::", back to
@@ -188,7 +179,7 @@ static int parse_header(struct kev_reader *r, size_t *end, int *nl)
 {
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = (const char *)r->kr_data;
-    if (r->kr_len < mlen || !mem_eq(d, KEV_FILE_MAGIC, mlen))
+    if (r->kr_len < mlen || !kev_bytes_eq(d, KEV_FILE_MAGIC, mlen))
         return fail(r, KEV_ERR_MAGIC, 0, "not a .kev trace file (no TRACE_HEADER_BEGIN::)", 0,
                     0, 0, 0);
     size_t pos = mlen, limit = r->kr_len < 65536 ? r->kr_len : 65536;
@@ -1259,9 +1250,9 @@ int kev_open_head(struct kev_reader *r, const void *data, size_t len)
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = data;
     size_t limit = len < 65536 ? len : 65536, i = mlen;
-    while (i + elen <= limit && !mem_eq(d + i, KEV_FILE_HEADER_END, elen))
+    while (i + elen <= limit && !kev_bytes_eq(d + i, KEV_FILE_HEADER_END, elen))
         i++;
-    int begun = mem_eq(d, KEV_FILE_MAGIC, len < mlen ? len : mlen);
+    int begun = kev_bytes_eq(d, KEV_FILE_MAGIC, len < mlen ? len : mlen);
     if (i + elen > limit && len < 65536 && begun) { // the header has not all come
         *r = (struct kev_reader){0};
         return fail(r, KEV_ERR_TRUNCATED, len, "the header has not all arrived", 0, 0, 0, 0);

@@ -93,27 +93,17 @@ static void note(struct out *o, const struct kev_inc_view *v, uint32_t i,
 static void phdr(struct out *o, const struct layout *l, uint32_t type, uint64_t off,
                  uint64_t vaddr, uint64_t size, uint32_t flags)
 {
+    // p_offset, p_vaddr, p_paddr, p_filesz, p_memsz: words of the class's size after p_type
+    // (Elf64 has p_flags between), then p_align (4); Elf32's p_flags comes before p_align.
+    const uint64_t v[] = { off, vaddr, vaddr, size, size };
     uint8_t *b = o->io->buf;
-    unsigned n = l->cls64 ? 56u : 32u;
+    unsigned w = l->cls64 ? 8u : 4u, n = l->cls64 ? 56u : 32u;
     zero(b, n);
     kev_put_le(b, type, 4);
-    if (l->cls64) {
-        kev_put_le(b + 4, flags, 4);
-        kev_put_le(b + 8, off, 8);
-        kev_put_le(b + 16, vaddr, 8);
-        kev_put_le(b + 24, vaddr, 8);
-        kev_put_le(b + 32, size, 8);
-        kev_put_le(b + 40, size, 8);
-        kev_put_le(b + 48, 4, 8);
-    } else {
-        kev_put_le(b + 4, off, 4);
-        kev_put_le(b + 8, vaddr, 4);
-        kev_put_le(b + 12, vaddr, 4);
-        kev_put_le(b + 16, size, 4);
-        kev_put_le(b + 20, size, 4);
-        kev_put_le(b + 24, flags, 4);
-        kev_put_le(b + 28, 4, 4);
-    }
+    for (unsigned i = 0; i < 5; i++)
+        kev_put_le(b + w + w * i, v[i], w);
+    kev_put_le(b + (l->cls64 ? 4u : 24u), flags, 4);
+    kev_put_le(b + n - w, 4, w);
     emit(o, b, n);
 }
 

@@ -10,9 +10,11 @@
 //   kev_put_le/_be/kev_put:  v's low `bytes` bytes written the same way
 //   kev_swap16/32/64:        a value's bytes reversed (D's htonl and kin, a file read in the
 //                            other order)
+//   kev_bytes_eq:            whether n bytes are the same (memcmp's 0, where there is no libc)
 #ifndef TRACE_KEV_BYTES_H
 #define TRACE_KEV_BYTES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 static inline uint64_t kev_get_le(const void *p, unsigned bytes)
@@ -110,6 +112,15 @@ static inline uint16_t kev_swap16(uint16_t v)
 static inline uint32_t kev_swap32(uint32_t v)
 {
     return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+static inline int kev_bytes_eq(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return 0;
+    return 1;
 }
 
 static inline uint64_t kev_swap64(uint64_t v)
