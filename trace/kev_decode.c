@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The .kev decoder (see trace/kev_decode.h and docs/kev-format.md). Freestanding: no libc.
-// Every read goes through rd32()/in_range() on offsets checked against kr_len; the slot loop
+// Every read goes through word_at()/in_range() on offsets checked against kr_len; the slot loop
 // advances 16 bytes per iteration and never goes back, so it ends on any input. The first
 // problem found sets kr_err (sticky) and stops decoding.
 #include <trace/kev_decode.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_digits.h>
 #include <trace/kev_text.h>
@@ -38,27 +39,10 @@ static size_t str_len(const char *s)
     return n;
 }
 
-static int mem_eq(const void *a, const void *b, size_t n)
-{
-    const uint8_t *x = a, *y = b;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return 0;
-    return 1;
-}
-
-static uint32_t swap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
 // Word at off in the file's byte order (caller checked off + 4 <= kr_len).
-static uint32_t rd32(const struct kev_reader *r, size_t off)
+static uint32_t word_at(const struct kev_reader *r, size_t off)
 {
-    const uint8_t *p = r->kr_data + off;
-    if (r->kr_big)
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    return kev_get32(r->kr_data + off, r->kr_big);
 }
 
 static int in_range(const struct kev_reader *r, size_t off, size_t n)
@@ -165,7 +149,7 @@ const char *kev_attr(const struct kev_reader *r, const char *key, unsigned *len)
     size_t kl = str_len(key);
     for (unsigned i = 0; i < r->kr_nattr; i++) {
         const struct kev_attr *a = &r->kr_attr[i];
-        if (a->ka_klen == kl && mem_eq(a->ka_key, key, kl)) {
+        if (a->ka_klen == kl && kev_bytes_eq(a->ka_key, key, kl)) {
             if (len)
                 *len = a->ka_vlen;
             return a->ka_val;
@@ -184,7 +168,7 @@ static int attr_u64(const struct kev_reader *r, const char *key, uint64_t *v)
 static int starts_with(const char *d, size_t pos, size_t limit, const char *pfx)
 {
     size_t n = str_len(pfx);
-    return n <= limit - pos && mem_eq(d + pos, pfx, n);
+    return n <= limit - pos && kev_bytes_eq(d + pos, pfx, n);
 }
 
 // Header: "TRACE_HEADER_BEGIN::", items "TRACE_<KEY>::<value>", "TRACE_HEADER_END::", back to
@@ -195,7 +179,7 @@ static int parse_header(struct kev_reader *r, size_t *end, int *nl)
 {
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = (const char *)r->kr_data;
-    if (r->kr_len < mlen || !mem_eq(d, KEV_FILE_MAGIC, mlen))
+    if (r->kr_len < mlen || !kev_bytes_eq(d, KEV_FILE_MAGIC, mlen))
         return fail(r, KEV_ERR_MAGIC, 0, "not a .kev trace file (no TRACE_HEADER_BEGIN::)", 0,
                     0, 0, 0);
     size_t pos = mlen, limit = r->kr_len < 65536 ? r->kr_len : 65536;
@@ -269,11 +253,10 @@ static int parse_syspage(struct kev_reader *r)
     if (r->kr_sp_len < 16 || (r->kr_sp_len & 3))
         return fail(r, KEV_ERR_SYSPAGE, off, "system page length ", "", r->kr_sp_len,
                     " is invalid", NONUM);
-    if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC) {
-        uint32_t w0 = rd32(r, off);
+    if (word_at(r, off) != KEV_SP_MAGIC && kev_swap32(word_at(r, off)) != KEV_SP_MAGIC) {
+        uint32_t w0 = word_at(r, off);
         size_t total = r->kr_big ? (w0 & 0xffffu) : (w0 >> 16);
-        size_t other = r->kr_big ? ((w0 & 0xffu) << 8 | (w0 >> 8 & 0xffu)) // the other order
-                                 : ((w0 >> 16 & 0xffu) << 8 | w0 >> 24);
+        size_t other = kev_swap16((uint16_t)total);     // the other order
         if ((total < 8 || total > r->kr_sp_len) && other >= 8 && other <= r->kr_sp_len)
             return fail(r, KEV_ERR_BYTEORDER, off,
                         "system page is in the other byte order than the header says "
@@ -284,24 +267,24 @@ static int parse_syspage(struct kev_reader *r)
         off += (total + 3u) & ~(size_t)3u;
         if (off + 12 > end)
             return 0; // QNX's page alone
-        if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC)
+        if (word_at(r, off) != KEV_SP_MAGIC && kev_swap32(word_at(r, off)) != KEV_SP_MAGIC)
             return 0;
     }
     size_t blob = end - off;
-    if (rd32(r, off) != KEV_SP_MAGIC) {
-        if (swap32(rd32(r, off)) == KEV_SP_MAGIC)
+    if (word_at(r, off) != KEV_SP_MAGIC) {
+        if (kev_swap32(word_at(r, off)) == KEV_SP_MAGIC)
             return fail(r, KEV_ERR_BYTEORDER, off,
                         "system page is in the other byte order than the header says "
                         "(byte-swapped file?)", 0, 0, 0, 0);
         return fail(r, KEV_ERR_SYSPAGE, off, "bad system page magic", 0, 0, 0, 0);
     }
-    if (rd32(r, off + 4) != KEV_SP_VERSION || rd32(r, off + 8) != blob)
-        return fail(r, KEV_ERR_SYSPAGE, off, "system page version ", "", rd32(r, off + 4),
+    if (word_at(r, off + 4) != KEV_SP_VERSION || word_at(r, off + 8) != blob)
+        return fail(r, KEV_ERR_SYSPAGE, off, "system page version ", "", word_at(r, off + 4),
                     " or record list length disagrees with TRACE_SYSPAGE_LEN ", r->kr_sp_len);
     off += 12;
     r->kr_sp_list = off;
     while (off + 4 <= end) {
-        uint32_t rh = rd32(r, off);
+        uint32_t rh = word_at(r, off);
         unsigned type = rh >> 16, plen = rh & 0xffffu;
         size_t p = off + 4, next = p + ((plen + 3u) & ~3u);
         if (type == KEV_SP_END)
@@ -317,13 +300,13 @@ static int parse_syspage(struct kev_reader *r)
             const uint8_t *name = r->kr_data + p + 4u * nw;
             size_t nmax = plen - 4u * nw;
             if (type == KEV_SP_BOARD) {
-                r->kr_board_hz = rd32(r, p);
-                r->kr_board_ncpu = rd32(r, p + 4);
+                r->kr_board_hz = word_at(r, p);
+                r->kr_board_ncpu = word_at(r, p + 4);
                 copy_name(r->kr_board, name, nmax);
             } else if (type == KEV_SP_PROC) {
-                set_name(r, rd32(r, p), 0, name, nmax);
+                set_name(r, word_at(r, p), 0, name, nmax);
             } else if (type == KEV_SP_THREAD) {
-                set_name(r, rd32(r, p), rd32(r, p + 4), name, nmax);
+                set_name(r, word_at(r, p), word_at(r, p + 4), name, nmax);
             }
         } // unknown record types are skipped: newer writers may add some
         off = next;
@@ -332,7 +315,8 @@ static int parse_syspage(struct kev_reader *r)
 }
 
 // The record list parse_syspage checked (each record within the page), read again for the
-// interrupt devices; a name is copied as copy_name copies one (control bytes escaped).
+// interrupt devices and the incident records (sp_next). A name is copied as copy_name copies
+// one (control bytes escaped).
 // The record list's next record from *off (parse_syspage checked them): 1 and its type, payload
 // offset and length, *off moved past it; 0 at END or the page's end, or past it.
 static int sp_next(const struct kev_reader *r, size_t *off, unsigned *type, size_t *p,
@@ -341,7 +325,7 @@ static int sp_next(const struct kev_reader *r, size_t *off, unsigned *type, size
     size_t end = r->kr_sp_off + r->kr_sp_len;
     if (!*off || r->kr_err || *off + 4 > end)
         return 0;
-    uint32_t rh = rd32(r, *off);
+    uint32_t rh = word_at(r, *off);
     *type = rh >> 16, *plen = rh & 0xffffu;
     *p = *off + 4;
     size_t next = *p + ((*plen + 3u) & ~3u);
@@ -358,9 +342,9 @@ int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uin
     unsigned type, plen;
     while (sp_next(r, &off, &type, &p, &plen)) {
         if (type == KEV_SP_IRQDEV && k-- == 0) {   // (parse_syspage: plen > 12)
-            *line = rd32(r, p);
-            *major = rd32(r, p + 4);
-            *instance = rd32(r, p + 8);
+            *line = word_at(r, p);
+            *major = word_at(r, p + 4);
+            *instance = word_at(r, p + 8);
             copy_name(name, r->kr_data + p + 12, plen - 12u);
             return 0;
         }
@@ -378,7 +362,7 @@ long kev_sp_incident_at(const struct kev_reader *r, unsigned k, uint32_t *type, 
     while (sp_next(r, &off, &rtype, &p, &plen)) {
         if (rtype != KEV_SP_INCIDENT || plen < 12u)
             continue;
-        uint32_t st = rd32(r, p), sbytes = rd32(r, p + 4), at = rd32(r, p + 8), n = plen - 12u;
+        uint32_t st = word_at(r, p), sbytes = word_at(r, p + 4), at = word_at(r, p + 8), n = plen - 12u;
         if (!in) {
             if (at != 0 || k-- != 0)
                 continue;
@@ -406,7 +390,7 @@ long kev_sp_incident_at(const struct kev_reader *r, unsigned k, uint32_t *type, 
 // events' start. (No trailer is reported after decoding what is there.)
 static int ends_in_trailer(const struct kev_reader *r)
 {
-    return r->kr_len >= r->kr_ev_off + 48 && rd32(r, r->kr_len - 4) == KEV_TRAILER_END;
+    return r->kr_len >= r->kr_ev_off + 48 && word_at(r, r->kr_len - 4) == KEV_TRAILER_END;
 }
 
 // The trailer at t of format version `version`: its version, then its checksum (at the
@@ -414,13 +398,13 @@ static int ends_in_trailer(const struct kev_reader *r)
 static int trailer_version_sum(struct kev_reader *r, size_t t, uint32_t version)
 {
     size_t len = r->kr_len;
-    if (rd32(r, t + 8) != version)
-        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
+    if (word_at(r, t + 8) != version)
+        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", word_at(r, t + 8),
                     0, 0);
     uint32_t sum = 0;
     for (size_t o = t; o < len - 16; o += 4)
-        sum += rd32(r, o);
-    if (sum != rd32(r, len - 12))
+        sum += word_at(r, o);
+    if (sum != word_at(r, len - 12))
         return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
     return 0;
 }
@@ -437,8 +421,8 @@ static void take_trailer(struct kev_reader *r, size_t t, uint32_t nbufs, uint32_
     r->kr_trl_flags = flags;
     for (unsigned c = 0; c < ncpu; c++) {
         size_t o = events_at + stride * c;
-        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 4) << 32 | rd32(r, o);
-        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + lost_at + 4) << 32 | rd32(r, o + lost_at);
+        r->kr_trl_events[c] = (uint64_t)word_at(r, o + 4) << 32 | word_at(r, o);
+        r->kr_trl_lost[c] = (uint64_t)word_at(r, o + lost_at + 4) << 32 | word_at(r, o + lost_at);
     }
     r->kr_ev_end = t;
 }
@@ -451,19 +435,19 @@ static int parse_trailer(struct kev_reader *r)
     r->kr_ev_end = len;
     if (!ends_in_trailer(r))
         return 0;
-    uint32_t tlen = rd32(r, len - 8);
+    uint32_t tlen = word_at(r, len - 8);
     if (tlen < 48 || tlen > len - base || tlen % 32 != 16)
         return fail(r, KEV_ERR_TRAILER, len - 8, "trailer length ", "", tlen, " is invalid", NONUM);
     size_t t = len - tlen;
-    uint32_t ncpu = rd32(r, t + 24);
-    if (rd32(r, t) != KEV_TRAILER_TAG || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
-        rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
+    uint32_t ncpu = word_at(r, t + 24);
+    if (word_at(r, t) != KEV_TRAILER_TAG || word_at(r, t + 4) != KEV_TRAILER_MAGIC ||
+        word_at(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
         kev_trailer_len(ncpu) != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
     if (trailer_version_sum(r, t, KEV_TRAILER_VERSION))
         return r->kr_err;
     // per CPU an EVENTS slot, then a LOST slot: each count in the slot's words 1 and 2
-    take_trailer(r, t, rd32(r, t + 20), ncpu, rd32(r, t + 28), t + 36, 32, 16);
+    take_trailer(r, t, word_at(r, t + 20), ncpu, word_at(r, t + 28), t + 36, 32, 16);
     return 0;
 }
 
@@ -475,18 +459,18 @@ static int parse_trailer_v101(struct kev_reader *r)
     r->kr_ev_end = len;
     if (!ends_in_trailer(r))
         return 0;
-    uint32_t tlen = rd32(r, len - 16);
+    uint32_t tlen = word_at(r, len - 16);
     if (tlen < 48 || tlen > len - base || (tlen - 48) % 16 != 0)
         return fail(r, KEV_ERR_TRAILER, len - 16, "trailer length ", "", tlen, " is invalid", NONUM);
     size_t t = len - tlen;
-    uint32_t ncpu = rd32(r, t + 20);
-    if (rd32(r, t) != 0x3ffu || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
-        rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
+    uint32_t ncpu = word_at(r, t + 20);
+    if (word_at(r, t) != 0x3ffu || word_at(r, t + 4) != KEV_TRAILER_MAGIC ||
+        word_at(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
         48u + 16u * ncpu != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
     if (trailer_version_sum(r, t, 1u))
         return r->kr_err;
-    take_trailer(r, t, rd32(r, t + 16), ncpu, rd32(r, t + 24), t + 32, 16, 8);
+    take_trailer(r, t, word_at(r, t + 16), ncpu, word_at(r, t + 24), t + 32, 16, 8);
     return 0;
 }
 
@@ -526,10 +510,10 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
         return r->kr_err;
     // The data must open with a CONTROL BUFFER slot; this also catches swapped files.
     if (r->kr_ev_end - r->kr_ev_off >= KEV_SLOT_BYTES) {
-        uint32_t h = rd32(r, r->kr_ev_off);
+        uint32_t h = word_at(r, r->kr_ev_off);
         uint32_t want = KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER, 0);
         uint32_t mask = ~(KEV_CPU_MASK << KEV_CPU_SHIFT);
-        if ((h & mask) != want && (swap32(h) & mask) == want)
+        if ((h & mask) != want && (kev_swap32(h) & mask) == want)
             return fail(r, KEV_ERR_BYTEORDER, r->kr_ev_off,
                         "events are in the other byte order than the header says "
                         "(byte-swapped file?)", 0, 0, 0, 0);
@@ -585,8 +569,12 @@ static void words_bytes(const struct kev_reader *r, const uint32_t *w, unsigned 
                         uint8_t *out, size_t n)
 {
     int big = r->kr_big && r->kr_ver_minor >= 2;
-    for (size_t i = 0; i < n && i / 4 < nw; i++)
-        out[i] = (uint8_t)(w[i / 4] >> (8 * (big ? 3 - i % 4 : i % 4)));
+    uint8_t b[4];
+    for (size_t i = 0; i < n && i / 4 < nw; i++) {
+        if (i % 4 == 0)
+            kev_put(b, w[i / 4], 4, big);
+        out[i] = b[i % 4];
+    }
 }
 
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
@@ -802,10 +790,10 @@ static int buffer_time(const struct kev_reader *r, const struct kev_event *e)
     if (e->cls != KEV_C_CONTROL || e->ev != KEV_CTL_BUFFER || e->nslots != 1 ||
         !in_range(r, o, KEV_SLOT_BYTES))
         return 0;
-    uint32_t h = rd32(r, o);
+    uint32_t h = word_at(r, o);
     return kev_hdr_type(h) == KEV_TYPE_S && kev_hdr_class(h) == KEV_C_CONTROL &&
            kev_hdr_event(h) == KEV_CTL_TIME && kev_hdr_cpu(h) == e->cpu &&
-           rd32(r, o + 12) == e->t32;
+           word_at(r, o + 12) == e->t32;
 }
 
 // Bookkeeping of an event about to be given out: format 1.01's numbers, the 64-bit time (the
@@ -822,7 +810,7 @@ static int account(struct kev_reader *r, struct kev_event *e)
         cs->cs_hi = e->w[0];
         cs->cs_have_time = 1;
     } else if (buffer_time(r, e)) {
-        cs->cs_hi = rd32(r, e->offset + KEV_SLOT_BYTES + 8);
+        cs->cs_hi = word_at(r, e->offset + KEV_SLOT_BYTES + 8);
         cs->cs_have_time = 1;
     } else if (cs->cs_have_time && e->t32 < cs->cs_last) {
         cs->cs_hi++; // the low word wrapped without a TIME event
@@ -896,8 +884,8 @@ static int skip_loss_note(struct kev_reader *r, size_t off, uint32_t h)
     while (kev_hdr_type(h) != KEV_TYPE_CE && n < KEV_MAX_COMBINE_SLOTS &&
            end - o >= 2u * KEV_SLOT_BYTES) {
         o += KEV_SLOT_BYTES, n++;
-        h = rd32(r, o);
-        if ((h & ~type_mask) != (rd32(r, off) & ~type_mask))
+        h = word_at(r, o);
+        if ((h & ~type_mask) != (word_at(r, off) & ~type_mask))
             return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
     }
     if (kev_hdr_type(h) != KEV_TYPE_CE)
@@ -991,10 +979,10 @@ static int file_step(struct kev_reader *r, struct kev_event *e)
     while (end - k->kw_off >= KEV_SLOT_BYTES) {
         size_t off = k->kw_off;
         k->kw_off += KEV_SLOT_BYTES;
-        uint32_t h = rd32(r, off), t = rd32(r, off + 4);
-        uint32_t w0 = rd32(r, off + 8), w1 = rd32(r, off + 12);
+        uint32_t h = word_at(r, off), t = word_at(r, off + 4);
+        uint32_t w0 = word_at(r, off + 8), w1 = word_at(r, off + 12);
         unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
-        if (h == KEV_TRAILER_TAG && rd32(r, off + 4) == KEV_TRAILER_MAGIC)
+        if (h == KEV_TRAILER_TAG && word_at(r, off + 4) == KEV_TRAILER_MAGIC)
             return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside the trailer", 0, 0, 0,
                         0);
         if (cls == KEV_C_EMPTY || cls >= KEV_NCLASS)
@@ -1029,7 +1017,7 @@ static int file_step(struct kev_reader *r, struct kev_event *e)
 static size_t skip_buffer(const struct kev_reader *r, size_t off, unsigned cpu)
 {
     for (off += KEV_SLOT_BYTES; r->kr_ev_end - off >= KEV_SLOT_BYTES; off += KEV_SLOT_BYTES) {
-        uint32_t h = rd32(r, off);
+        uint32_t h = word_at(r, off);
         if (kev_hdr_class(h) == KEV_C_CONTROL && kev_hdr_type(h) == KEV_TYPE_S &&
             kev_hdr_event(h) == KEV_CTL_BUFFER_END && kev_hdr_cpu(h) == cpu)
             return off + KEV_SLOT_BYTES;
@@ -1045,7 +1033,7 @@ static void cursor_next(const struct kev_reader *r, struct kev_cursor *c, unsign
     c->kc_have = 0;
     while (end - c->kc_off >= KEV_SLOT_BYTES) {
         size_t off = c->kc_off;
-        uint32_t h = rd32(r, off), t = rd32(r, off + 4);
+        uint32_t h = word_at(r, off), t = word_at(r, off + 4);
         unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
         if (!c->kc_in_buf) {
             if (h == KEV_TRAILER_TAG)
@@ -1053,7 +1041,7 @@ static void cursor_next(const struct kev_reader *r, struct kev_cursor *c, unsign
             if (!(cls == KEV_C_CONTROL && type == KEV_TYPE_S && kev_hdr_event(h) == KEV_CTL_BUFFER)) {
                 // The loss note (the only thing between buffers in a sound file): skip it.
                 while (end - c->kc_off >= KEV_SLOT_BYTES &&
-                       kev_hdr_type(rd32(r, c->kc_off)) != KEV_TYPE_CE)
+                       kev_hdr_type(word_at(r, c->kc_off)) != KEV_TYPE_CE)
                     c->kc_off += KEV_SLOT_BYTES;
                 c->kc_off += KEV_SLOT_BYTES;
                 continue;
@@ -1069,14 +1057,14 @@ static void cursor_next(const struct kev_reader *r, struct kev_cursor *c, unsign
             while (n < KEV_MAX_COMBINE_SLOTS && end - (off + n * KEV_SLOT_BYTES) >= KEV_SLOT_BYTES) {
                 size_t o = off + n * KEV_SLOT_BYTES;
                 n++;
-                if (kev_hdr_type(rd32(r, o)) == KEV_TYPE_CE)
+                if (kev_hdr_type(word_at(r, o)) == KEV_TYPE_CE)
                     break;
             }
         c->kc_off = off + n * KEV_SLOT_BYTES;
         if (cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER_END)
             c->kc_in_buf = 0;
         if (cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_TIME) {
-            c->kc_hi = rd32(r, off + 8);
+            c->kc_hi = word_at(r, off + 8);
             c->kc_have_time = 1;
         } else if (c->kc_have_time && t < c->kc_last) {
             c->kc_hi++;
@@ -1143,13 +1131,13 @@ static int time_step(struct kev_reader *r, struct kev_event *e)
         return 0;
     struct kev_cursor *c = &k->kw_cur[best];
     size_t off = c->kc_ev_off;
-    uint32_t h = rd32(r, off);
+    uint32_t h = word_at(r, off);
     for (unsigned s = 0; s < c->kc_nslots; s++) {
-        r->kr_comb[2 * s] = rd32(r, off + s * KEV_SLOT_BYTES + 8);
-        r->kr_comb[2 * s + 1] = rd32(r, off + s * KEV_SLOT_BYTES + 12);
+        r->kr_comb[2 * s] = word_at(r, off + s * KEV_SLOT_BYTES + 8);
+        r->kr_comb[2 * s + 1] = word_at(r, off + s * KEV_SLOT_BYTES + 12);
     }
     *e = (struct kev_event){ h, kev_hdr_class(h), kev_hdr_event(h), (unsigned)best,
-                             rd32(r, off + 4), c->kc_t64, r->kr_comb, 2u * c->kc_nslots,
+                             word_at(r, off + 4), c->kc_t64, r->kr_comb, 2u * c->kc_nslots,
                              c->kc_nslots, off };
     cursor_next(r, c, (unsigned)best);
     return account(r, e) ? r->kr_err : 1;
@@ -1236,7 +1224,7 @@ size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, 
 {
     if (!r->kr_note_off || !n)
         return 0;
-    *t32 = rd32(r, r->kr_note_off + 4);
+    *t32 = word_at(r, r->kr_note_off + 4);
     size_t k = 0;
     for (unsigned s = 0; s < r->kr_note_nslots; s++)
         for (unsigned b = 8; b < 16; b++) {
@@ -1262,9 +1250,9 @@ int kev_open_head(struct kev_reader *r, const void *data, size_t len)
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = data;
     size_t limit = len < 65536 ? len : 65536, i = mlen;
-    while (i + elen <= limit && !mem_eq(d + i, KEV_FILE_HEADER_END, elen))
+    while (i + elen <= limit && !kev_bytes_eq(d + i, KEV_FILE_HEADER_END, elen))
         i++;
-    int begun = mem_eq(d, KEV_FILE_MAGIC, len < mlen ? len : mlen);
+    int begun = kev_bytes_eq(d, KEV_FILE_MAGIC, len < mlen ? len : mlen);
     if (i + elen > limit && len < 65536 && begun) { // the header has not all come
         *r = (struct kev_reader){0};
         return fail(r, KEV_ERR_TRUNCATED, len, "the header has not all arrived", 0, 0, 0, 0);

@@ -2,6 +2,7 @@
 // The .kev writer (see trace/kev_file.h and docs/kev-format.md). Freestanding, no allocation:
 // output goes into the caller's buffer; the first error sticks and later calls do nothing.
 #include <trace/kev_file.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_digits.h>
 #include <trace/kev_ident.h>
 
@@ -63,8 +64,7 @@ void kev_out_bytes(struct kev_out *o, const void *p, size_t n)
 void kev_out_u32(struct kev_out *o, uint32_t v)
 {
     uint8_t b[4];
-    for (unsigned i = 0; i < 4; i++)
-        b[o->ko_big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+    kev_put(b, v, 4, o->ko_big);
     kev_out_bytes(o, b, 4);
 }
 
@@ -300,8 +300,7 @@ void kev_hdr_end(struct kev_out *o)
 static void out_n(struct kev_out *o, uint64_t v, unsigned bytes) // file byte order
 {
     uint8_t b[8];
-    for (unsigned i = 0; i < bytes; i++)
-        b[o->ko_big ? bytes - 1u - i : i] = (uint8_t)(v >> (8u * i));
+    kev_put(b, v, bytes, o->ko_big);
     kev_out_bytes(o, b, bytes);
 }
 

@@ -4,21 +4,13 @@
 // and kevdump. Each refusal names the field it found wrong, as a sentence; nothing of a
 // refused record is used. Freestanding: no libc.
 #include <trace/kev_incident.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_stream.h>
 
 const char *kev_incident_action_name(uint32_t action)
 {
     static const char *const names[] = { "freeze", "panic", "breakpoint" };
     return action < sizeof(names) / sizeof(names[0]) ? names[action] : "?";
-}
-
-static int bytes_eq(const void *a, const void *b, size_t n)
-{
-    const uint8_t *x = a, *y = b;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return 0;
-    return 1;
 }
 
 static void bytes_copy(void *dst, const void *src, size_t n)
@@ -106,7 +98,7 @@ int kev_incident_check(const void *hdr, uint32_t region, kev_inc_read_fn rd, voi
 {
     const struct kev_inc_hdr *h = &v->hdr;
     bytes_copy(&v->hdr, hdr, sizeof(v->hdr));
-    if (!bytes_eq(h->magic, KEV_INC_MAGIC, sizeof(h->magic))) {
+    if (!kev_bytes_eq(h->magic, KEV_INC_MAGIC, sizeof(h->magic))) {
         // RAM after power-on holds no record; one whose magic alone is damaged still has a
         // state word a writer stores, which random RAM almost never holds there
         if (h->state == KEV_INC_WRITING || h->state == KEV_INC_COMMIT || h->state == KEV_INC_READ) {

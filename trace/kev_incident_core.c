@@ -7,6 +7,7 @@
 // thread's trace word (pid << 16 | tid, so that gdb's "LWP n" names it), the trigger's thread
 // first (gdb's current thread); each kept stack a PT_LOAD segment at the address it was read
 // from. Streamed from the record in a few KB, for a board's logger. Freestanding: no libc.
+#include <trace/kev_bytes.h>
 #include <trace/kev_incident.h>
 
 #define EM_386     3u
@@ -44,12 +45,6 @@ static void emit(struct out *o, const void *p, size_t n)
         o->err = 1;
 }
 
-static void put_le(uint8_t *b, uint64_t v, unsigned n)
-{
-    for (unsigned k = 0; k < n; k++)
-        b[k] = (uint8_t)(v >> (8u * k));
-}
-
 static void zero(uint8_t *b, size_t n)
 {
     for (size_t k = 0; k < n; k++)
@@ -72,20 +67,20 @@ static void note(struct out *o, const struct kev_inc_view *v, uint32_t i,
 {
     uint8_t *b = o->io->buf;
     zero(b, 20u + l->prsize);
-    put_le(b, 5, 4);                    // "CORE" and its NUL
-    put_le(b + 4, l->prsize, 4);
-    put_le(b + 8, NT_PRSTATUS, 4);
+    kev_put_le(b, 5, 4);                    // "CORE" and its NUL
+    kev_put_le(b + 4, l->prsize, 4);
+    kev_put_le(b + 8, NT_PRSTATUS, 4);
     b[12] = 'C', b[13] = 'O', b[14] = 'R', b[15] = 'E';
     uint8_t *d = b + 20;
-    put_le(d, t->signal, 4);            // si_signo
-    put_le(d + 12, t->signal, 2);       // pr_cursig
-    put_le(d + (l->cls64 ? 32u : 24u), t->pid << 16 | t->tid, 4);     // pr_pid: the LWP
-    put_le(d + (l->cls64 ? 36u : 28u), t->pid, 4);                    // pr_ppid: its process
+    kev_put_le(d, t->signal, 4);            // si_signo
+    kev_put_le(d + 12, t->signal, 2);       // pr_cursig
+    kev_put_le(d + (l->cls64 ? 32u : 24u), t->pid << 16 | t->tid, 4);     // pr_pid: the LWP
+    kev_put_le(d + (l->cls64 ? 36u : 28u), t->pid, 4);                    // pr_ppid: its process
     uint32_t w[2];
     for (unsigned k = 0; k < t->nregs && k < l->nregs; k++) {
         if (o->io->rd(o->io->rd_arg, v->sec[i].off + (uint32_t)sizeof(*t) + 8u * k, w, 8) < 0)
             o->err = 1;
-        put_le(d + l->regoff + k * l->reg_bytes, (uint64_t)w[1] << 32 | w[0], l->reg_bytes);
+        kev_put_le(d + l->regoff + k * l->reg_bytes, (uint64_t)w[1] << 32 | w[0], l->reg_bytes);
     }
     if (l->machine == EM_ARM && t->nregs >= 1)      // orig_r0: r0, as at the kernel's entry
         for (unsigned k = 0; k < 4; k++)
@@ -98,27 +93,17 @@ static void note(struct out *o, const struct kev_inc_view *v, uint32_t i,
 static void phdr(struct out *o, const struct layout *l, uint32_t type, uint64_t off,
                  uint64_t vaddr, uint64_t size, uint32_t flags)
 {
+    // p_offset, p_vaddr, p_paddr, p_filesz, p_memsz: words of the class's size after p_type
+    // (Elf64 has p_flags between), then p_align (4); Elf32's p_flags comes before p_align.
+    const uint64_t v[] = { off, vaddr, vaddr, size, size };
     uint8_t *b = o->io->buf;
-    unsigned n = l->cls64 ? 56u : 32u;
+    unsigned w = l->cls64 ? 8u : 4u, n = l->cls64 ? 56u : 32u;
     zero(b, n);
-    put_le(b, type, 4);
-    if (l->cls64) {
-        put_le(b + 4, flags, 4);
-        put_le(b + 8, off, 8);
-        put_le(b + 16, vaddr, 8);
-        put_le(b + 24, vaddr, 8);
-        put_le(b + 32, size, 8);
-        put_le(b + 40, size, 8);
-        put_le(b + 48, 4, 8);
-    } else {
-        put_le(b + 4, off, 4);
-        put_le(b + 8, vaddr, 4);
-        put_le(b + 12, vaddr, 4);
-        put_le(b + 16, size, 4);
-        put_le(b + 20, size, 4);
-        put_le(b + 24, flags, 4);
-        put_le(b + 28, 4, 4);
-    }
+    kev_put_le(b, type, 4);
+    for (unsigned i = 0; i < 5; i++)
+        kev_put_le(b + w + w * i, v[i], w);
+    kev_put_le(b + (l->cls64 ? 4u : 24u), flags, 4);
+    kev_put_le(b + n - w, 4, w);
     emit(o, b, n);
 }
 
@@ -132,22 +117,22 @@ static void ehdr(struct out *o, const struct layout *l, uint32_t nph)
     b[4] = l->cls64 ? 2 : 1;            // ELFCLASS
     b[5] = 1;                           // little-endian
     b[6] = 1;                           // EV_CURRENT
-    put_le(b + 16, 4, 2);               // ET_CORE
-    put_le(b + 18, l->machine, 2);
-    put_le(b + 20, 1, 4);
+    kev_put_le(b + 16, 4, 2);               // ET_CORE
+    kev_put_le(b + 18, l->machine, 2);
+    kev_put_le(b + 20, 1, 4);
     if (l->cls64) {
-        put_le(b + 32, ehsize, 8);      // e_phoff
-        put_le(b + 52, ehsize, 2);
-        put_le(b + 54, phsize, 2);
-        put_le(b + 56, nph, 2);
-        put_le(b + 58, 64, 2);          // e_shentsize
+        kev_put_le(b + 32, ehsize, 8);      // e_phoff
+        kev_put_le(b + 52, ehsize, 2);
+        kev_put_le(b + 54, phsize, 2);
+        kev_put_le(b + 56, nph, 2);
+        kev_put_le(b + 58, 64, 2);          // e_shentsize
     } else {
-        put_le(b + 28, ehsize, 4);
-        put_le(b + 36, l->machine == EM_ARM ? 0x05000000u : 0u, 4);  // EABI 5
-        put_le(b + 40, ehsize, 2);
-        put_le(b + 42, phsize, 2);
-        put_le(b + 44, nph, 2);
-        put_le(b + 46, 40, 2);
+        kev_put_le(b + 28, ehsize, 4);
+        kev_put_le(b + 36, l->machine == EM_ARM ? 0x05000000u : 0u, 4);  // EABI 5
+        kev_put_le(b + 40, ehsize, 2);
+        kev_put_le(b + 42, phsize, 2);
+        kev_put_le(b + 44, nph, 2);
+        kev_put_le(b + 46, 40, 2);
     }
     emit(o, b, ehsize);
 }

@@ -3,95 +3,59 @@
 // bad frame it drops one byte and looks for the next magic, so a damaged stretch costs only
 // the frames it touches, each of them reported.
 #include <trace/kev_stream.h>
+#include <trace/kev_bytes.h>
+#include <stddef.h>
 
-static void put16(uint8_t *p, uint32_t v)
+// The HEARTBEAT, LOSS and READER payloads are their struct's members in order (kev_stream.h
+// draws each): n64 u64 words, then n32 u32 words, little-endian. The structs hold them so,
+// unpadded (READER's last word, 0, is its payload's alone).
+_Static_assert(offsetof(struct ks_heartbeat, interval_ms) == 16 &&
+               sizeof(struct ks_heartbeat) == KS_HEARTBEAT_BYTES, "HEARTBEAT: 2 u64, 2 u32");
+_Static_assert(offsetof(struct ks_loss, cpu) == 40 && sizeof(struct ks_loss) == KS_LOSS_BYTES,
+               "LOSS: 5 u64, 4 u32");
+_Static_assert(offsetof(struct ks_reader, behind) == 24, "READER: 3 u64, a u32, a pad u32");
+
+static void put_words(uint8_t *p, const void *s, unsigned n64, unsigned n32)
 {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
+    const uint64_t *w64 = s;
+    const uint32_t *w32 = (const uint32_t *)(w64 + n64);
+    for (unsigned i = 0; i < n64; i++)
+        kev_put_le64(p + 8u * i, w64[i]);
+    for (unsigned i = 0; i < n32; i++)
+        kev_put_le32(p + 8u * n64 + 4u * i, w32[i]);
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static int get_words(const uint8_t *p, size_t len, void *s, unsigned n64, unsigned n32)
 {
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
-
-void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
-{
-    put64(p, h->time);
-    put64(p + 8, h->offset);
-    put32(p + 16, h->interval_ms);
-    put32(p + 20, h->buffers);
-}
-
-void ks_reader_put(uint8_t *p, const struct ks_reader *r)
-{
-    put64(p, r->board_time);
-    put64(p + 8, r->written_time);
-    put64(p + 16, r->dropped);
-    put32(p + 24, r->behind);
-    put32(p + 28, 0);
-}
-
-int ks_reader_get(const uint8_t *p, size_t len, struct ks_reader *r)
-{
-    if (len < KS_READER_BYTES)
+    uint64_t *w64 = s;
+    uint32_t *w32 = (uint32_t *)(w64 + n64);
+    if (len < 8u * n64 + 4u * n32)
         return -1;
-    r->board_time = get64(p);
-    r->written_time = get64(p + 8);
-    r->dropped = get64(p + 16);
-    r->behind = get32(p + 24);
+    for (unsigned i = 0; i < n64; i++)
+        w64[i] = kev_get_le64(p + 8u * i);
+    for (unsigned i = 0; i < n32; i++)
+        w32[i] = kev_get_le32(p + 8u * n64 + 4u * i);
     return 0;
 }
 
+void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h) { put_words(p, h, 2, 2); }
 int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
 {
-    if (len < KS_HEARTBEAT_BYTES)
-        return -1;
-    h->time = get64(p);
-    h->offset = get64(p + 8);
-    h->interval_ms = get32(p + 16);
-    h->buffers = get32(p + 20);
-    return 0;
+    return get_words(p, len, h, 2, 2);
 }
-
-void ks_loss_put(uint8_t *p, const struct ks_loss *l)
-{
-    put64(p, l->t_first);
-    put64(p + 8, l->t_last);
-    put64(p + 16, l->offset);
-    put64(p + 24, l->events);
-    put64(p + 32, l->total);
-    put32(p + 40, l->cpu);
-    put32(p + 44, l->reason);
-    put32(p + 48, l->buffers);
-    put32(p + 52, l->first_seq);
-}
-
+void ks_loss_put(uint8_t *p, const struct ks_loss *l) { put_words(p, l, 5, 4); }
 int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 {
-    if (len < KS_LOSS_BYTES)
-        return -1;
-    l->t_first = get64(p);
-    l->t_last = get64(p + 8);
-    l->offset = get64(p + 16);
-    l->events = get64(p + 24);
-    l->total = get64(p + 32);
-    l->cpu = get32(p + 40);
-    l->reason = get32(p + 44);
-    l->buffers = get32(p + 48);
-    l->first_seq = get32(p + 52);
-    return 0;
+    return get_words(p, len, l, 5, 4);
+}
+void ks_reader_put(uint8_t *p, const struct ks_reader *r)
+{
+    put_words(p, r, 3, 1);
+    kev_put_le32(p + 28, 0);    // pad
+}
+int ks_reader_get(const uint8_t *p, size_t len, struct ks_reader *r)
+{
+    return len < KS_READER_BYTES ? -1 : get_words(p, len, r, 3, 1);
 }
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
@@ -109,11 +73,11 @@ size_t ks_frame_flags(uint8_t *out, unsigned type, unsigned flags, uint16_t seq,
     out[1] = KS_MAGIC1;
     out[2] = (uint8_t)type;
     out[3] = (uint8_t)flags;
-    put16(out + 4, seq);
-    put16(out + 6, (uint32_t)len);
+    kev_put_le16(out + 4, seq);
+    kev_put_le16(out + 6, (uint32_t)len);
     for (size_t i = 0; i < len; i++)
         out[KS_HDR_BYTES + i] = src[i];
-    put32(out + KS_HDR_BYTES + len, ks_crc32(0, out + 2, KS_HDR_BYTES - 2 + len));
+    kev_put_le32(out + KS_HDR_BYTES + len, ks_crc32(0, out + 2, KS_HDR_BYTES - 2 + len));
     return KS_HDR_BYTES + len + KS_CRC_BYTES;
 }
 
@@ -183,7 +147,7 @@ static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, s
 static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
 {
     unsigned type = f[2];
-    uint32_t seq = get16(f + 4);
+    uint32_t seq = kev_get_le16(f + 4);
     if (d->started && seq != (d->next_seq & 0xffffu))
         problem(d, KS_P_GAP, (seq - d->next_seq) & 0xffffu);
     d->started = 1;
@@ -205,8 +169,8 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         d->ended = 1;
         d->end_seq = seq;
         d->end_flags = f[3];
-        d->end_len = get32(f + KS_HDR_BYTES);
-        d->end_crc = get32(f + KS_HDR_BYTES + 4);
+        d->end_len = kev_get_le32(f + KS_HDR_BYTES);
+        d->end_crc = kev_get_le32(f + KS_HDR_BYTES + 4);
     } else {
         problem(d, KS_P_BADLEN, (uint32_t)len);
     }
@@ -218,11 +182,11 @@ static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n
     if (n < KS_HDR_BYTES || f[0] != KS_MAGIC0 || f[1] != KS_MAGIC1)
         return 0;
     unsigned type = f[2];
-    size_t len = get16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+    size_t len = kev_get_le16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
     if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX || n < total)
         return 0;
-    return get32(f + KS_HDR_BYTES + len) == crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len) ? total
-                                                                                        : 0;
+    uint32_t crc = crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len);
+    return kev_get_le32(f + KS_HDR_BYTES + len) == crc ? total : 0;
 }
 
 // The bytes the buffer must hold for the next step: a header, then its whole frame; what
@@ -233,7 +197,7 @@ static size_t want(const struct ks_decoder *d)
         return sizeof(d->buf);
     if (d->have < KS_HDR_BYTES)
         return KS_HDR_BYTES;
-    size_t len = get16(d->buf + 6);
+    size_t len = kev_get_le16(d->buf + 6);
     return len > KS_MAX_PAYLOAD ? KS_HDR_BYTES : KS_HDR_BYTES + len + KS_CRC_BYTES;
 }
 
@@ -264,7 +228,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
         if (d->have < KS_HDR_BYTES)
             return;
         unsigned type = d->buf[2];
-        size_t len = get16(d->buf + 6);
+        size_t len = kev_get_le16(d->buf + 6);
         if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
@@ -276,9 +240,9 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
                 return;
             continue;       // (its header known: the rest of the frame next)
         }
-        uint32_t crc = get32(d->buf + KS_HDR_BYTES + len);
+        uint32_t crc = kev_get_le32(d->buf + KS_HDR_BYTES + len);
         if (crc != crc_of(d, 0, d->buf + 2, KS_HDR_BYTES - 2 + len)) {
-            problem(d, KS_P_CRC, (uint32_t)get16(d->buf + 4));
+            problem(d, KS_P_CRC, (uint32_t)kev_get_le16(d->buf + 4));
             resync(d, 0);
             continue;
         }

@@ -4,6 +4,7 @@
 // few instructions a slot: a hash to the code, varints), and the host's decoder, which
 // trusts nothing it reads: every length, code and value is checked before it is used.
 #include <trace/kev_wire.h>
+#include <trace/kev_bytes.h>
 
 // ---- bytes ----------------------------------------------------------------------------------
 
@@ -27,24 +28,6 @@ static inline uint8_t *put_uv(uint8_t *p, uint32_t v)
     return p;
 }
 
-static inline uint8_t *put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-    return p + 4;
-}
-
-static inline uint8_t *put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    return p + 2;
-}
-
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
 
 // ---- the encoder ----------------------------------------------------------------------------
 
@@ -125,7 +108,8 @@ static inline uint8_t *put_word(uint8_t *p, unsigned enc, uint32_t w, uint32_t *
         PUT_UV(p, zigzag(w - t));
         return p;
     default:
-        return put32(p, w);
+        kev_put_le32(p, w);
+        return p + 4;
     }
 }
 
@@ -133,10 +117,11 @@ static inline uint8_t *put_word(uint8_t *p, unsigned enc, uint32_t w, uint32_t *
 static uint8_t *put_raw(uint8_t *p, const struct kev_slot *x, uint32_t t)
 {
     *p++ = KW_RAW;
-    p = put32(p, x->header);
-    p = put_uv(p, x->data[0] - t);
-    p = put32(p, x->data[1]);
-    return put32(p, x->data[2]);
+    kev_put_le32(p, x->header);
+    p = put_uv(p + 4, x->data[0] - t);
+    kev_put_le32(p, x->data[1]);
+    kev_put_le32(p + 4, x->data[2]);
+    return p + 8;
 }
 
 // A code's definition inline (no KEY has carried it yet): KW_DEFINE, then the code, its
@@ -145,7 +130,8 @@ static uint8_t *put_define(uint8_t *p, const struct kw_encoder *e, const struct 
 {
     *p++ = KW_DEFINE;
     *p++ = (uint8_t)(k - e->code);
-    p = put32(p, k->hdr);
+    kev_put_le32(p, k->hdr);
+    p += 4;
     *p++ = k->enc;
     return p;
 }
@@ -193,11 +179,11 @@ unsigned kw_encode(struct kw_encoder *e, const struct kev_slot *s, unsigned firs
     unsigned done = (unsigned)(x - (s + first));
     out[0] = (uint8_t)(cpu_bits >> KEV_CPU_SHIFT);
     out[1] = (uint8_t)((first == 0 ? KW_F_FIRST : 0u) | (x == xe ? KW_F_LAST : 0u));
-    put16(out + 2, bseq);
-    put16(out + 4, first);
-    put16(out + 6, done);
-    put32(out + 8, t0);
-    put32(out + 12, sum);
+    kev_put_le16(out + 2, bseq);
+    kev_put_le16(out + 4, first);
+    kev_put_le16(out + 6, done);
+    kev_put_le32(out + 8, t0);
+    kev_put_le32(out + 12, sum);
     *len = (size_t)(p - out);
     return done;
 }
@@ -207,11 +193,12 @@ size_t kw_key(const struct kw_encoder *e, unsigned *from, uint8_t *out, size_t c
     unsigned c = *from, k = 0;
     uint8_t *p = out + KW_KEY_HDR;
     for (; c < e->ncodes && (size_t)(p - out) + KW_KEY_ENTRY <= cap; c++, k++) {
-        p = put32(p, e->code[c].hdr);
+        kev_put_le32(p, e->code[c].hdr);
+        p += 4;
         *p++ = e->code[c].enc;
     }
-    put16(out, *from);
-    put16(out + 2, k);
+    kev_put_le16(out, *from);
+    kev_put_le16(out + 2, k);
     *from = c;
     return (size_t)(p - out);
 }
@@ -244,7 +231,7 @@ enum kw_error kw_take_key(struct kw_decoder *d, const uint8_t *p, size_t n)
 {
     if (n < KW_KEY_HDR)
         return KW_SHORT;
-    unsigned from = get16(p), count = get16(p + 2);
+    unsigned from = kev_get_le16(p), count = kev_get_le16(p + 2);
     if (n < KW_KEY_HDR + (size_t)count * KW_KEY_ENTRY)
         return KW_SHORT;
     if (n > KW_KEY_HDR + (size_t)count * KW_KEY_ENTRY)
@@ -254,7 +241,7 @@ enum kw_error kw_take_key(struct kw_decoder *d, const uint8_t *p, size_t n)
     enum kw_error r = KW_OK;
     for (unsigned i = 0; i < count; i++) {
         const uint8_t *e = p + KW_KEY_HDR + i * KW_KEY_ENTRY;
-        if (define(d, from + i, get32(e), e[4]) != KW_OK)
+        if (define(d, from + i, kev_get_le32(e), e[4]) != KW_OK)
             r = KW_BAD;
     }
     d->keys += count;
@@ -290,7 +277,7 @@ static enum kw_error get_word(const uint8_t **pp, const uint8_t *end, unsigned e
     if (enc == KW_E_RAW) {
         if (end - *pp < 4)
             return KW_SHORT;
-        *w = get32(*pp);
+        *w = kev_get_le32(*pp);
         *pp += 4;
         return KW_OK;
     }
@@ -321,11 +308,11 @@ enum kw_error kw_expand(struct kw_decoder *d, const uint8_t *p, size_t n, struct
         return KW_SHORT;
     f->cpu = p[0];
     f->flags = p[1];
-    f->bseq = get16(p + 2);
-    f->first = get16(p + 4);
-    f->nslots = get16(p + 6);
-    f->t0 = get32(p + 8);
-    f->sum = get32(p + 12);
+    f->bseq = kev_get_le16(p + 2);
+    f->first = kev_get_le16(p + 4);
+    f->nslots = kev_get_le16(p + 6);
+    f->t0 = kev_get_le32(p + 8);
+    f->sum = kev_get_le32(p + 12);
     if (f->cpu > KEV_CPU_MASK || (f->flags & ~(KW_F_FIRST | KW_F_LAST)) ||
         (!!(f->flags & KW_F_FIRST) != (f->first == 0)))
         return KW_BAD;
@@ -347,7 +334,7 @@ enum kw_error kw_expand(struct kw_decoder *d, const uint8_t *p, size_t n, struct
         if (c == KW_RAW) {
             if (end - q < 4)
                 return KW_SHORT;
-            h = get32(q);
+            h = kev_get_le32(q);
             q += 4;
             enc = KW_RAW_ENC;
         } else {
@@ -355,7 +342,7 @@ enum kw_error kw_expand(struct kw_decoder *d, const uint8_t *p, size_t n, struct
                 if (end - q < 6)
                     return KW_SHORT;
                 c = q[0];
-                if (define(d, c, get32(q + 1), q[5]) != KW_OK)
+                if (define(d, c, kev_get_le32(q + 1), q[5]) != KW_OK)
                     return KW_BAD;
                 d->defines++;
                 q += 6;

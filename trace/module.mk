@@ -132,7 +132,7 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 # (tools/common/kev_probe.c) in threads at once, every policy, under ThreadSanitizer.
 HOST_TESTS += $(HT)/test_probe_threads
 PROBE_THR_SRCS := test/unit/test_probe_threads.c trace/trace_ring.c tools/common/kev_probe.c \
-                  trace/kev_ring_walk.c \
+                  trace/kev_ring_walk.c tools/common/kev_ring_desc.c \
                   trace/kev_file.c trace/kev_stream.c trace/kev_crc32.c
 $(HT)/test_probe_threads: $(PROBE_THR_SRCS) test/unit/trace_port_threads/trace_port.h \
                           trace/include/trace/trace_ring.h trace/include/trace/kev_probe.h \

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_stream.h>
 #include <trace/kev_wire.h>
 
@@ -136,12 +137,6 @@ static void uart_send(const uint8_t *p, size_t n)
     }
 }
 
-static void put_le(uint8_t *p, uint32_t v, unsigned bytes)
-{
-    for (unsigned i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 // Sends one frame to every stream sink, its payload from where it lies. Returns -1 when the
 // RTT copy skipped it (counted).
 static int send_frame_flags(unsigned type, unsigned flags, const void *payload, size_t len)
@@ -151,11 +146,11 @@ static int send_frame_flags(unsigned type, unsigned flags, const void *payload, 
     head[1] = KS_MAGIC1;
     head[2] = (uint8_t)type;
     head[3] = (uint8_t)flags;
-    put_le(head + 4, seq++, 2);
-    put_le(head + 6, (uint32_t)len, 2);
+    kev_put_le16(head + 4, seq++);
+    kev_put_le16(head + 6, (uint32_t)len);
     uint32_t crc_head = ks_crc32(0, head + 2, KS_HDR_BYTES - 2);
     uint32_t crc = ks_crc32(crc_head, payload, len);
-    put_le(tail, crc, KS_CRC_BYTES);
+    kev_put_le32(tail, crc);
     if (type == KS_DATA) {  // the file's CRC: crc(file payload) from crc(head payload)
         uint32_t op = len == KS_MAX_PAYLOAD ? op_full : ks_crc32_x8n(len);
         file_crc = ks_crc32_mult(op, file_crc ^ crc_head) ^ crc;
@@ -438,13 +433,9 @@ void stream_end(void)
         return;
     send_losses();
     uint8_t end[8];
-    for (int i = 0; i < 4; i++) {
-        end[i] = (uint8_t)(sent >> (8 * i));
-        end[4 + i] = (uint8_t)(file_crc >> (8 * i));
-    }
-    if (compact_sent)   // (the file's CRC is not known: its length alone)
-        for (int i = 4; i < 8; i++)
-            end[i] = 0;
+    kev_put_le32(end, (uint32_t)sent);
+    // (sent compact, the file's CRC is not known: its length alone)
+    kev_put_le32(end + 4, compact_sent ? 0u : file_crc);
     send_frame_flags(KS_END, compact_sent ? KS_END_LEN_ONLY : 0u, end, sizeof(end));
 }
 

@@ -13,13 +13,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 #define A64_BRK_FILL 0xd4201fc0u    // brk #0xfe: a slot's unused words (never executed)
-
-static uint32_t word_of(const uint8_t *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 // The imm19 of b.cond, cbz/cbnz and the literal loads (bits 23:5), in bytes from the pc.
 static int64_t imm19(uint32_t w)
@@ -35,7 +31,7 @@ static int a64_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn *
         in->cls = I_BAD;
         return -1;
     }
-    uint32_t w = word_of(p);
+    uint32_t w = kev_get_le32(p);
     fbt_named(in, I_OTHER, "");
     if ((w & 0x7c000000u) == 0x14000000u) {                  // B, BL: imm26
         bool link = w >> 31;
@@ -104,19 +100,13 @@ static int a64_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn *
     return 0;
 }
 
-static void put32(uint8_t *o, uint32_t w)
-{
-    for (unsigned i = 0; i < 4; i++)
-        o[i] = (uint8_t)(w >> (8 * i));
-}
-
 // b (or bl with link) at `at` to `to`: -1 out of the +-128 MB range.
 static int enc_b(uint8_t *o, uint64_t at, uint64_t to, bool link)
 {
     int64_t off = (int64_t)(to - at);
     if ((off & 3) || off < -(1ll << 27) || off >= (1ll << 27))
         return -1;
-    put32(o, (link ? 0x94000000u : 0x14000000u) | ((uint32_t)(off >> 2) & 0x3ffffffu));
+    kev_put_le32(o, (link ? 0x94000000u : 0x14000000u) | ((uint32_t)(off >> 2) & 0x3ffffffu));
     return 0;
 }
 
@@ -130,31 +120,30 @@ static int a64_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint64
                     fbt_read_fn read, uint8_t out[DFBT_SLOT_BYTES], const char **why)
 {
     for (unsigned i = 0; i < DFBT_SLOT_BYTES; i += 4)
-        put32(out + i, A64_BRK_FILL);
+        kev_put_le32(out + i, A64_BRK_FILL);
     uint64_t back = pc + 4;
-    uint32_t w = word_of(p);
+    uint32_t w = kev_get_le32(p);
     *why = "the fbt table lies out of a branch's range (128 MB) of the code";
     switch (in->cls) {
     case I_OTHER: case I_ICALL:      // the instruction, then back (blr returns to the b)
-        put32(out, w);
+        kev_put_le32(out, w);
         return enc_b(out + 4, s + 4, back, false) < 0 ? -1 : 8;
     case I_RET: case I_IJUMP:        // it leaves: nothing after it
-        put32(out, w);
+        kev_put_le32(out, w);
         return 4;
     case I_BRANCH:
         return enc_b(out, s, in->target, false) < 0 ? -1 : 4;
     case I_CALL: {                   // x30 = back (the callee returns past the site), then it
-        put32(out, ldr_lit8(30));
+        kev_put_le32(out, ldr_lit8(30));
         if (enc_b(out + 4, s + 4, in->target, false) < 0)
             return -1;
-        for (unsigned i = 0; i < 8; i++)
-            out[8 + i] = (uint8_t)(back >> (8 * i));
+        kev_put_le64(out + 8, back);
         return 8;
     }
     case I_CBRANCH: {                // the test, taken to the b at +8; else the b back at +4
         uint32_t t = (w & 0x7e000000u) == 0x36000000u ? (w & ~(0x3fffu << 5)) | 2u << 5
                                                        : (w & ~(0x7ffffu << 5)) | 2u << 5;
-        put32(out, t);
+        kev_put_le32(out, t);
         if (enc_b(out + 4, s + 4, back, false) < 0)
             return -1;
         return enc_b(out + 8, s + 8, in->target, false) < 0 ? -1 : 12;
@@ -174,21 +163,16 @@ static int a64_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint64
             if (in->size == 4)   // ldr wN zero-extends, ldrsw sign-extends
                 v = (w >> 30) == 2 ? (uint64_t)(int64_t)(int32_t)lo : lo;
         }
-        put32(out, ldr_lit8(in->reg));
-        for (unsigned i = 0; i < 8; i++)
-            out[8 + i] = (uint8_t)(v >> (8 * i));
+        kev_put_le32(out, ldr_lit8(in->reg));
+        kev_put_le64(out + 8, v);
         return enc_b(out + 4, s + 4, back, false) < 0 ? -1 : 8;
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_a64 = {
-    .arch = DFBT_ARCH_A64,
-    .trap_len = 4,
-    .insn_align = 4,
-    .decode = a64_decode,
-    .slot = a64_slot,
+    .arch = DFBT_ARCH_A64, .trap_len = 4, .insn_align = 4,
+    .decode = a64_decode, .slot = a64_slot,
 };

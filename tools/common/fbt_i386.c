@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 #define INT3 0xccu          // the trap; also a slot's unused bytes (never executed)
 #define JMP_REL32 0xe9u
@@ -106,9 +107,7 @@ static int i386_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn 
 
 static void put_rel32(uint8_t *o, uint64_t at_end, uint64_t to)
 {
-    uint32_t rel = (uint32_t)(to - at_end);
-    for (unsigned i = 0; i < 4; i++)
-        o[i] = (uint8_t)(rel >> (8 * i));
+    kev_put_le32(o, (uint32_t)(to - at_end));
 }
 
 // jmp rel32 at `at` to `to` (any address: 32-bit offsets wrap).
@@ -158,15 +157,11 @@ static int i386_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint6
         return (int)(6 + enc_jmp(out + 6, s + 6, back));
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_i386 = {
-    .arch = DFBT_ARCH_I386,
-    .trap_len = 1,
-    .insn_align = 1,
-    .decode = i386_decode,
-    .slot = i386_slot,
+    .arch = DFBT_ARCH_I386, .trap_len = 1, .insn_align = 1,
+    .decode = i386_decode, .slot = i386_slot,
 };

@@ -6,6 +6,7 @@
 #include <kevhost/fbt_insn.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 #define UDF_FILL 0xdefeu    // udf #0xfe: a slot's unused halfwords (never executed)
 
@@ -145,7 +146,7 @@ static int thumb_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn
     memset(in, 0, sizeof(*in));
     if (avail < 2)
         return -1;
-    unsigned hw1 = p[0] | (unsigned)p[1] << 8;
+    unsigned hw1 = kev_get_le16(p);
     unsigned top = hw1 >> 11;
     in->len = top == 0x1du || top == 0x1eu || top == 0x1fu ? 4u : 2u;
     if (in->len > avail) {
@@ -155,19 +156,7 @@ static int thumb_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn
     fbt_named(in, I_OTHER, "");
     if (in->len == 2)
         return decode16(hw1, pc, in);
-    return decode32(hw1, p[2] | (unsigned)p[3] << 8, pc, in);
-}
-
-static void put16(uint8_t *o, unsigned hw)
-{
-    o[0] = (uint8_t)hw;
-    o[1] = (uint8_t)(hw >> 8);
-}
-
-static void put32(uint8_t *o, uint32_t w)
-{
-    for (unsigned i = 0; i < 4; i++)
-        o[i] = (uint8_t)(w >> (8 * i));
+    return decode32(hw1, kev_get_le16(p + 2), pc, in);
 }
 
 // b.w (T4) at `at` to `to`; -1 out of range.
@@ -179,8 +168,8 @@ static int enc_bw(uint8_t *o, uint64_t at, uint64_t to)
     uint64_t u = (uint64_t)off;
     unsigned s = (u >> 24) & 1u, i1 = (u >> 23) & 1u, i2 = (u >> 22) & 1u;
     unsigned j1 = !i1 ^ s, j2 = !i2 ^ s;
-    put16(o, 0xf000u | s << 10 | ((u >> 12) & 0x3ffu));
-    put16(o + 2, 0x9000u | j1 << 13 | j2 << 11 | ((u >> 1) & 0x7ffu));
+    kev_put_le16(o, 0xf000u | s << 10 | ((u >> 12) & 0x3ffu));
+    kev_put_le16(o + 2, 0x9000u | j1 << 13 | j2 << 11 | ((u >> 1) & 0x7ffu));
     return 0;
 }
 
@@ -192,23 +181,23 @@ static int enc_bcw(uint8_t *o, unsigned cond, uint64_t at, uint64_t to)
         return -1;
     uint64_t u = (uint64_t)off;
     unsigned s = (u >> 20) & 1u, j2 = (u >> 19) & 1u, j1 = (u >> 18) & 1u;
-    put16(o, 0xf000u | s << 10 | cond << 6 | ((u >> 12) & 0x3fu));
-    put16(o + 2, 0x8000u | j1 << 13 | j2 << 11 | ((u >> 1) & 0x7ffu));
+    kev_put_le16(o, 0xf000u | s << 10 | cond << 6 | ((u >> 12) & 0x3fu));
+    kev_put_le16(o + 2, 0x8000u | j1 << 13 | j2 << 11 | ((u >> 1) & 0x7ffu));
     return 0;
 }
 
 // ldr.w rt, [pc, #4] at a 4-aligned `at`: loads the word at at + 8.
 static void enc_ldr_lit8(uint8_t *o, unsigned rt)
 {
-    put16(o, 0xf8dfu);
-    put16(o + 2, rt << 12 | 4u);
+    kev_put_le16(o, 0xf8dfu);
+    kev_put_le16(o + 2, rt << 12 | 4u);
 }
 
 static int thumb_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint64_t s,
                       fbt_read_fn read, uint8_t out[DFBT_SLOT_BYTES], const char **why)
 {
     for (unsigned i = 0; i < DFBT_SLOT_BYTES; i += 2)
-        put16(out + i, UDF_FILL);
+        kev_put_le16(out + i, UDF_FILL);
     uint64_t back = pc + in->len;
     *why = "branch out of range";
     switch (in->cls) {
@@ -222,15 +211,15 @@ static int thumb_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint
         return enc_bw(out, s, in->target) < 0 ? -1 : 4;
     case I_CALL:                     // lr = back | 1, then the callee
         enc_ldr_lit8(out, 14);
-        put32(out + 8, (uint32_t)back | 1u);
+        kev_put_le32(out + 8, (uint32_t)back | 1u);
         return enc_bw(out + 4, s + 4, in->target) < 0 ? -1 : 8;
     case I_CBRANCH: {
-        unsigned hw = p[0] | (unsigned)p[1] << 8;
+        unsigned hw = kev_get_le16(p);
         if ((hw & 0xf500u) == 0xb100u) {   // cbz/cbnz rn, taken: to the b.w at s + 8
-            put16(out, (hw & 0xfd07u) | 2u << 3);
+            kev_put_le16(out, (hw & 0xfd07u) | 2u << 3);
             if (enc_bw(out + 2, s + 2, back) < 0)
                 return -1;
-            put16(out + 6, 0xbf00u);
+            kev_put_le16(out + 6, 0xbf00u);
             return enc_bw(out + 8, s + 8, in->target) < 0 ? -1 : 12;
         }
         unsigned cond = in->len == 2 ? (hw >> 8) & 15u : (hw >> 6) & 15u;
@@ -249,19 +238,15 @@ static int thumb_slot(const uint8_t *p, const struct insn *in, uint64_t pc, uint
             return -1;
         }
         enc_ldr_lit8(out, in->reg);
-        put32(out + 8, v);
+        kev_put_le32(out + 8, v);
         return enc_bw(out + 4, s + 4, back) < 0 ? -1 : 8;
     }
     default:
-        *why = in->what[0] ? in->what : "not decoded";
-        return -1;
+        return fbt_no_slot(in, why);
     }
 }
 
 const struct fbt_isa fbt_thumb2 = {
-    .arch = DFBT_ARCH_THUMB2,
-    .trap_len = 2,
-    .insn_align = 2,
-    .decode = thumb_decode,
-    .slot = thumb_slot,
+    .arch = DFBT_ARCH_THUMB2, .trap_len = 2, .insn_align = 2,
+    .decode = thumb_decode, .slot = thumb_slot,
 };

@@ -36,11 +36,16 @@ static void fail(struct gdbr *g, const char *fmt, ...)
     va_end(ap);
 }
 
-static uint64_t mono_ms(void)
+static uint64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t mono_ms(void)
+{
+    return mono_ns() / 1000000u;
 }
 
 void gdbr_deadline(struct gdbr *g, unsigned ms)
@@ -417,7 +422,7 @@ int gdbr_cont(struct gdbr *g)
     return 0;
 }
 
-int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
+static int read_pieces(struct gdbr *g, uint64_t addr, void *buf, size_t n)
 {
     uint8_t *b = buf;
     char cmd[64];
@@ -450,6 +455,15 @@ int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
     return 0;
 }
 
+int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
+{
+    uint64_t t0 = mono_ns();
+    int r = read_pieces(g, addr, buf, n);
+    g->read_ns += mono_ns() - t0;
+    g->read_bytes += n;
+    return r;
+}
+
 int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n)
 {
     const uint8_t *b = buf;
@@ -473,4 +487,25 @@ int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n)
         n -= k;
     }
     return 0;
+}
+
+static int mem_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+    return gdbr_read(ctx, addr, buf, n);
+}
+
+static int mem_write(void *ctx, uint64_t addr, const void *buf, size_t n)
+{
+    return gdbr_write(ctx, addr, buf, n);
+}
+
+static const char *mem_error(void *ctx)
+{
+    return ((struct gdbr *)ctx)->err;
+}
+
+struct kev_mem gdbr_mem(struct gdbr *g)
+{
+    struct kev_mem m = { mem_read, mem_write, mem_error, g };
+    return m;
 }

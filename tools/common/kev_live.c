@@ -40,6 +40,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
 #include <trace/kev_wire.h>
@@ -172,18 +173,16 @@ struct kev_live {
 
 // ---- small helpers --------------------------------------------------------------------------
 
-static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
+// The word at p in the stream's byte order.
+static uint32_t word_at(const struct kev_live *l, const uint8_t *p)
 {
-    if (l->big)
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    return kev_get32(p, l->big);
 }
 
-// A word in the file's byte order (the header's).
-static void wr32(const struct kev_live *l, uint8_t *p, uint32_t v)
+// A word written in the stream's byte order (the file's, its header's).
+static void word_put(const struct kev_live *l, uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++)
-        p[l->big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+    kev_put(p, v, 4, l->big);
 }
 
 static int is_ctl(uint32_t h, unsigned ev)
@@ -403,9 +402,9 @@ static int decode_unit(struct kev_live *l, const uint8_t *p, size_t n)
 // A repeat of a buffer seen lately (1: drop it), or one behind its CPU's sequence (said).
 static int buffer_seen(struct kev_live *l, const uint8_t *p, size_t n)
 {
-    uint32_t h = rd32(l, p), seq = rd32(l, p + 8);
+    uint32_t h = word_at(l, p), seq = word_at(l, p + 8);
     const uint8_t *end = p + n - KEV_SLOT_BYTES;
-    struct buf_id id = { seq, (uint32_t)n, rd32(l, end + 4), rd32(l, end + 12) };
+    struct buf_id id = { seq, (uint32_t)n, word_at(l, end + 4), word_at(l, end + 12) };
     struct cpu_seen *s = &l->seen[kev_hdr_cpu(h)];
     for (unsigned i = 0; s->have && i < LIVE_REPEATS; i++)
         if (!memcmp(&s->id[i], &id, sizeof(id))) {
@@ -466,12 +465,12 @@ static long unit_at(struct kev_live *l, const uint8_t *p, size_t n, enum kev_liv
 {
     if (n < KEV_SLOT_BYTES)
         return 0;
-    uint32_t h = rd32(l, p);
+    uint32_t h = word_at(l, p);
     if (is_ctl(h, KEV_CTL_BUFFER)) {
         *kind = KEV_LIVE_BUFFER;
         size_t k = l->scanned ? l->scanned : 1;
         for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
-            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            uint32_t hk = word_at(l, p + k * KEV_SLOT_BYTES);
             if (is_ctl(hk, KEV_CTL_BUFFER_END) && kev_hdr_cpu(hk) == kev_hdr_cpu(h))
                 return (long)((k + 1) * KEV_SLOT_BYTES);
             if (is_ctl(hk, KEV_CTL_BUFFER) || k + 1 >= LIVE_MAX_BUF_SLOTS)
@@ -480,19 +479,19 @@ static long unit_at(struct kev_live *l, const uint8_t *p, size_t n, enum kev_liv
         l->scanned = k;
         return 0;
     }
-    if (h == KEV_TRAILER_TAG && rd32(l, p + 4) == KEV_TRAILER_MAGIC) {
-        uint32_t tlen = rd32(l, p + 12);
+    if (h == KEV_TRAILER_TAG && word_at(l, p + 4) == KEV_TRAILER_MAGIC) {
+        uint32_t tlen = word_at(l, p + 12);
         *kind = KEV_LIVE_TRAILER;
         if (tlen < 48 || tlen % 32 != 16 || tlen > kev_trailer_len(KEV_MAX_CPUS))
             return -1;
         return n >= tlen ? (long)tlen : 0;
     }
     if (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-        kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE) {
+        kev_hdr_event(h) == KEV_SYS_SLOG && word_at(l, p + 8) == KEV_LOSS_NOTE_OPCODE) {
         *kind = KEV_LIVE_NOTE;
         size_t k = l->scanned ? l->scanned : 1;
         for (; (k + 1) * KEV_SLOT_BYTES <= n; k++) {
-            uint32_t hk = rd32(l, p + k * KEV_SLOT_BYTES);
+            uint32_t hk = word_at(l, p + k * KEV_SLOT_BYTES);
             if ((hk & 0x3fffffffu) != (h & 0x3fffffffu) || k >= KEV_MAX_COMBINE_SLOTS)
                 return -1;
             if (kev_hdr_type(hk) == KEV_TYPE_CE)
@@ -595,11 +594,11 @@ static int unit_start(const struct kev_live *l, const uint8_t *p, size_t n)
 {
     if (n < 12)
         return -1;
-    uint32_t h = rd32(l, p);
-    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && rd32(l, p + 4) ==
+    uint32_t h = word_at(l, p);
+    return is_ctl(h, KEV_CTL_BUFFER) || (h == KEV_TRAILER_TAG && word_at(l, p + 4) ==
                                                                       KEV_TRAILER_MAGIC) ||
            (kev_hdr_type(h) == KEV_TYPE_CB && kev_hdr_class(h) == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && rd32(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
+            kev_hdr_event(h) == KEV_SYS_SLOG && word_at(l, p + 8) == KEV_LOSS_NOTE_OPCODE);
 }
 
 // NONE, SKIP, DONE: a header (any search state) or a unit (SKIP) where one may start.
@@ -776,22 +775,22 @@ static void trailer_wire_loss(struct kev_live *l, uint8_t *p, size_t n)
     uint32_t sum = 0;
     for (size_t off = 0; off + KEV_SLOT_BYTES <= n; off += KEV_SLOT_BYTES) {
         uint8_t *q = p + off;
-        uint32_t h = rd32(l, q);
+        uint32_t h = word_at(l, q);
         unsigned ev = kev_hdr_event(h), cpu = kev_hdr_cpu(h);
         if (kev_hdr_class(h) != KEV_C_CONTROL)
             return;
         if (ev == KEV_CTL_TRL_END) {
-            wr32(l, q + 4, sum);
+            word_put(l, q + 4, sum);
             return;
         }
         if (ev == KEV_CTL_TRL_EVENTS || ev == KEV_CTL_TRL_LOST) {
-            uint64_t v = rd32(l, q + 4) | (uint64_t)rd32(l, q + 8) << 32, d = l->kw_cpu_lost[cpu];
+            uint64_t v = word_at(l, q + 4) | (uint64_t)word_at(l, q + 8) << 32, d = l->kw_cpu_lost[cpu];
             v = ev == KEV_CTL_TRL_LOST ? v + d : v > d ? v - d : 0;
-            wr32(l, q + 4, (uint32_t)v);
-            wr32(l, q + 8, (uint32_t)(v >> 32));
+            word_put(l, q + 4, (uint32_t)v);
+            word_put(l, q + 8, (uint32_t)(v >> 32));
         }
         for (int k = 0; k < 16; k += 4)
-            sum += rd32(l, q + k);
+            sum += word_at(l, q + k);
     }
 }
 
@@ -807,7 +806,7 @@ static void act_unit(struct kev_live *l, const struct live_seen *s)
 // A unit that is not whole: a buffer among them is lost.
 static void bad_count(struct kev_live *l)
 {
-    if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+    if (is_ctl(word_at(l, l->in + l->pos), KEV_CTL_BUFFER))
         l->n.buffers_lost++;
 }
 
@@ -898,10 +897,10 @@ static void hole(struct kev_live *l, char *what, size_t n)
 {
     const uint8_t *p = l->in ? l->in + l->pos : NULL;   // (nothing held yet: no buffer)
     if (p && l->st == ST_UNITS && l->pos < l->len && l->len - l->pos >= KEV_SLOT_BYTES &&
-        is_ctl(rd32(l, p), KEV_CTL_BUFFER)) {
+        is_ctl(word_at(l, p), KEV_CTL_BUFFER)) {
         l->n.buffers_lost++;
-        snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)rd32(l, p + 8),
-                 kev_hdr_cpu(rd32(l, p)));
+        snprintf(what, n, "; buffer %lu of CPU %u lost with it", (unsigned long)word_at(l, p + 8),
+                 kev_hdr_cpu(word_at(l, p)));
     } else if (l->st == ST_HEAD) {
         snprintf(what, n, "; the header lost with it: nothing decodes until the next one");
     }
@@ -968,8 +967,8 @@ static int frame_seq(struct kev_live *l, int new_stream)
 static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge)
 {
     const uint8_t *f = l->ks.frame;
-    size_t n = KS_HDR_BYTES + ((size_t)f[6] | (size_t)f[7] << 8);
-    uint32_t seq = (uint32_t)f[4] | (uint32_t)f[5] << 8;
+    size_t n = KS_HDR_BYTES + (size_t)kev_get_le16(f + 6);
+    uint32_t seq = kev_get_le16(f + 4);
     if (l->fr_have && seq == l->fr_last && n == l->fr_copy_len &&
         !memcmp(f, l->fr_copy, n)) {
         fault(l, KEV_LIVE_REPEAT, "frame %lu came again at byte %llu of the input: dropped",
@@ -1027,9 +1026,9 @@ static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned
 {
     uint8_t *o = l->kw_bytes;
     for (unsigned i = 0; i < n; i++) {   // (a slot's four words, as the file orders bytes)
-        wr32(l, o, s[i].header);
+        word_put(l, o, s[i].header);
         for (unsigned k = 0; k < 3; k++)
-            wr32(l, o + 4 + 4 * k, s[i].data[k]);
+            word_put(l, o + 4 + 4 * k, s[i].data[k]);
         o += KEV_SLOT_BYTES;
     }
     return (size_t)(o - l->kw_bytes);
@@ -1040,8 +1039,8 @@ static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned
 static int continues(const struct kev_live *l, const uint8_t *p, size_t n)
 {
     return n >= KW_HDR_BYTES && !(p[1] & KW_F_FIRST) && l->kwb.active && p[0] == l->kwb.cpu &&
-           ((uint32_t)p[2] | (uint32_t)p[3] << 8) == (uint16_t)l->kwb.seq &&
-           ((unsigned)p[4] | (unsigned)p[5] << 8) > l->kwb.next && l->st == ST_UNITS &&
+           kev_get_le16(p + 2) == (uint16_t)l->kwb.seq && kev_get_le16(p + 4) > l->kwb.next &&
+           l->st == ST_UNITS &&
            l->pos < l->len;
 }
 
@@ -1406,7 +1405,7 @@ void kev_live_finish(struct kev_live *l)
                                   (unsigned long long)junk);
     }
     if (l->st == ST_UNITS && l->pos < l->len) {
-        if (is_ctl(rd32(l, l->in + l->pos), KEV_CTL_BUFFER))
+        if (is_ctl(word_at(l, l->in + l->pos), KEV_CTL_BUFFER))
             l->n.buffers_lost++;
         k += (size_t)snprintf(why + k, sizeof(why) - k, ", inside a unit at byte %llu of the "
                               "trace (%zu bytes of it arrived)",

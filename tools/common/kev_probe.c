@@ -12,6 +12,8 @@
 // reused before it was read is counted as overwritten; a buffer that is not what the table says
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
+#include <kevhost/kev_ring_desc.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_file.h>
 #include <trace/kev_ring_map.h>
 #include <trace/kev_stream.h>
@@ -24,7 +26,7 @@
 
 const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
 {
-    static char why[200];
+    static char why[320];
     if (memcmp(b->pb_magic, KEV_PROBE_MAGIC, KEV_PROBE_MAGIC_LEN) != 0)
         return "no probe block there (its magic is not there: the image running is not the "
                "one given, or the address is wrong)";
@@ -51,16 +53,17 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
     }
     if (b->pb_nbufs == 0 || b->pb_nbufs > KEV_PROBE_MAX_BUFS ||
         b->pb_buf_bytes != KEV_BUF_BYTES || b->pb_ncpus == 0 || b->pb_ncpus > KEV_MAX_CPUS ||
-        b->pb_buf_stride < 14 || b->pb_buf_stride > 64 || b->pb_cpu_stride < 16 ||
-        b->pb_cpu_stride > 512 ||
-        b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
-        b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
-        b->pb_off_lost + 4u > b->pb_buf_stride ||
-        b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
         b->pb_head_len == 0 || b->pb_head_len > 65536 || b->pb_page_len > 65536 ||
         (b->pb_flags & ~KEV_PROBE_F_KEEP))
-        return "the probe block describes a ring this reader cannot take (a size or an "
-               "offset out of range: damaged, or a kernel of another build)";
+        return "the probe block describes a ring this reader cannot take (a size or a count "
+               "out of range: damaged, or a kernel of another build)";
+    struct kev_ring_map m = kev_ring_map_probe(b);
+    const char *bad = kev_ring_map_refused(&m);
+    if (bad) {
+        snprintf(why, sizeof(why), "the probe block describes a ring this reader cannot take: "
+                 "%s (damaged, or a kernel of another build)", bad);
+        return why;
+    }
     return NULL;
 }
 
@@ -106,6 +109,33 @@ static int mem_read(struct kev_probe *p, uint64_t a, void *b, size_t n)
 static int mem_write(struct kev_probe *p, uint64_t a, const void *b, size_t n)
 {
     return p->p_mem.write(p->p_mem.ctx, a, b, n);
+}
+
+// CPU c's events the kernel lost so far (its dropped and overwritten counts, little-endian
+// u64s in its struct trace_cpu) in *lost: 0, or -1 said.
+static int cpu_lost(struct kev_probe *p, unsigned c, uint64_t *lost)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    uint64_t base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+    uint8_t d[8], o[8];
+    if (mem_read(p, base + b->pb_off_dropped, d, 8) < 0 ||
+        mem_read(p, base + b->pb_off_overwritten, o, 8) < 0)
+        return mem_fail(p);
+    *lost = kev_get_le64(d) + kev_get_le64(o);
+    return 0;
+}
+
+// Every CPU's (cpu_lost), summed in *lost: 0, or -1 said.
+static int ring_lost(struct kev_probe *p, uint64_t *lost)
+{
+    *lost = 0;
+    for (unsigned c = 0; c < p->p_blk.pb_ncpus; c++) {
+        uint64_t l;
+        if (cpu_lost(p, c, &l) < 0)
+            return -1;
+        *lost += l;
+    }
+    return 0;
 }
 
 const char *kev_probe_untrusted(const struct kev_probe_block *b, uint64_t at, uint64_t kram,
@@ -278,14 +308,9 @@ static int reader_word(struct kev_probe *p, uint64_t now_ns)
     if (!p->p_stream || b->pb_state != KEV_PROBE_RUNNING || now_ns - p->p_reader_ns < 200000000u)
         return 0;
     uint32_t behind = p->p_behind;
-    uint64_t dropped = 0;
-    for (unsigned c = 0; c < b->pb_ncpus; c++) {
-        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
-        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
-            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
-            return mem_fail(p);
-        dropped += d + o;
-    }
+    uint64_t dropped;
+    if (ring_lost(p, &dropped) < 0)
+        return -1;
     int late = behind >= 2 || dropped != p->p_reader_dropped;
     if (!late && !p->p_reader_behind)
         return 0;
@@ -318,14 +343,9 @@ static int watch_losses(struct kev_probe *p, uint64_t now_ns)
     if (now_ns - p->p_watch_ns < 1000000000u || b->pb_state != KEV_PROBE_RUNNING ||
         !p->p_counts.events)
         return 0;
-    uint64_t lost = 0;
-    for (unsigned c = 0; c < b->pb_ncpus; c++) {
-        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
-        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
-            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
-            return mem_fail(p);
-        lost += d + o;
-    }
+    uint64_t lost;
+    if (ring_lost(p, &lost) < 0)
+        return -1;
     if (lost <= p->p_lost_seen)
         return 0;
     p->p_watch_ns = now_ns;
@@ -428,17 +448,14 @@ static int begin_capture(struct kev_probe *p)
 static int end_capture(struct kev_probe *p)
 {
     const struct kev_probe_block *b = &p->p_blk;
-    const struct kev_ring_map m = kev_ring_map_probe(b);
     struct kev_cpu_totals tot[KEV_MAX_CPUS];
     uint64_t lost = 0;
     for (unsigned c = 0; c < b->pb_ncpus; c++) {
-        uint64_t d, o;
-        uint64_t base = b->pb_cpus + (uint64_t)c * m.cpu_stride;
-        if (mem_read(p, base + m.off_dropped, &d, 8) < 0 ||
-            mem_read(p, base + m.off_overwritten, &o, 8) < 0)
-            return mem_fail(p);
+        uint64_t l;
+        if (cpu_lost(p, c, &l) < 0)
+            return -1;
         tot[c].events = p->p_cpu_events[c];
-        tot[c].lost = d + o + p->p_damaged_events[c];
+        tot[c].lost = l + p->p_damaged_events[c];
         lost += tot[c].lost;
     }
     static uint8_t t[4096];
@@ -453,10 +470,8 @@ static int end_capture(struct kev_probe *p)
         return -1;
     if (p->p_stream) {
         uint8_t e[8];       // the file's length and CRC-32, little-endian (kev_stream.h)
-        for (int i = 0; i < 4; i++) {
-            e[i] = (uint8_t)(p->p_file_bytes >> (8 * i));
-            e[4 + i] = (uint8_t)(p->p_file_crc >> (8 * i));
-        }
+        kev_put_le32(e, (uint32_t)p->p_file_bytes);
+        kev_put_le32(e + 4, p->p_file_crc);
         if (put_frame(p, KS_END, e, sizeof(e)) < 0)
             return -1;
     }
@@ -469,8 +484,10 @@ static int end_capture(struct kev_probe *p)
     return 1;
 }
 
-// Buffer idx's entry in the table, read again now: its sequence, state and slot count.
-static int entry(struct kev_probe *p, unsigned idx, uint32_t *seq, unsigned *st, unsigned *n)
+// Buffer idx's entry in the table, read again now: its sequence, state, slot count and (lost
+// not NULL) its lost mark.
+static int entry(struct kev_probe *p, unsigned idx, uint32_t *seq, unsigned *st, unsigned *n,
+                 uint32_t *lost)
 {
     const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint8_t e[64];
@@ -479,6 +496,8 @@ static int entry(struct kev_probe *p, unsigned idx, uint32_t *seq, unsigned *st,
     *seq = kev_ring_seq(&m, e);
     *st = kev_ring_state(&m, e);
     *n = kev_ring_nslots(&m, e);
+    if (lost)
+        *lost = kev_ring_lost(&m, e);
     return 0;
 }
 
@@ -546,17 +565,11 @@ static int keep_copy(struct kev_probe *p, unsigned idx, unsigned n)
 // here too), 0 still undecided (p_pending: the next round asks again), -1 an error.
 static int settle(struct kev_probe *p, unsigned idx, unsigned n)
 {
-    const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint32_t seq = p->p_next, s2, lost;
     unsigned st, n2;
     for (unsigned k = 0;; k++) {
-        uint8_t e[64];
-        if (mem_read(p, p->p_blk.pb_bufs + (uint64_t)idx * m.buf_stride, e, m.buf_stride) < 0)
-            return mem_fail(p);
-        s2 = kev_ring_seq(&m, e);
-        st = kev_ring_state(&m, e);
-        n2 = kev_ring_nslots(&m, e);
-        lost = kev_ring_lost(&m, e);
+        if (entry(p, idx, &s2, &st, &n2, &lost) < 0)
+            return -1;
         if (s2 != seq || st != TRACE_BUF_FILLING)
             break;
         if (k == 8) {       // (a pick takes a few instructions; a halted target, longer)
@@ -586,7 +599,7 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
     const struct kev_probe_block *b = &p->p_blk;
     uint32_t seq = p->p_next, s2;
     unsigned st, n, n2;
-    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
+    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n, NULL) < 0)
         return -1;
     // reused before the claim was seen: not ours any more
     if (st != TRACE_BUF_FULL || s2 != seq) {
@@ -600,7 +613,7 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
         return mem_fail(p);
     if (!(b->pb_flags & KEV_PROBE_F_KEEP))      // given back first, then the verdict read
         return ack(p, idx, seq + 1u) < 0 ? -1 : settle(p, idx, n);
-    if (entry(p, idx, &s2, &st, &n2) < 0)
+    if (entry(p, idx, &s2, &st, &n2, NULL) < 0)
         return -1;
     if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {     // (the logger keeps it: none)
         p->p_counts.torn++;

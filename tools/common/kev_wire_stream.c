@@ -4,6 +4,7 @@
 #include <kevhost/kev_wire_stream.h>
 
 #include <string.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_stream.h>
 #include <trace/kev_wire.h>
@@ -88,8 +89,7 @@ int kev_wire_stream(const uint8_t *p, size_t len, kev_wire_put put, void *user,
     }
     data(&o, p + off, len - off);
     uint8_t fin[8] = { 0 };
-    for (int i = 0; i < 4; i++)
-        fin[i] = (uint8_t)(len >> (8 * i));
+    kev_put_le32(fin, (uint32_t)len);
     frame(&o, KS_END, KS_END_LEN_ONLY, fin, sizeof(fin), 0, 0);
     return 0;
 }

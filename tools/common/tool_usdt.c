@@ -11,6 +11,7 @@
 #include <d/dpid_i386.h>
 #include <d/dpid_thumb.h>
 #include <d/dprobes.h>
+#include <trace/kev_bytes.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,24 +53,14 @@ struct pid_isa {
     const char *(*ret_why)(const uint8_t *p, unsigned len);
 };
 
-static uint32_t le16(const uint8_t *p)
-{
-    return p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return le16(p) | le16(p + 2) << 16;
-}
-
 static int thumb_can_run(const uint8_t *p, uint32_t avail)
 {
-    return dpid_thumb_can_run(le16(p), avail >= 4 ? le16(p + 2) : 0);
+    return dpid_thumb_can_run(kev_get_le16(p), avail >= 4 ? kev_get_le16(p + 2) : 0);
 }
 
 static const char *thumb_ret_why(const uint8_t *p, unsigned len)
 {
-    uint32_t hw1 = le16(p), hw2 = len == 4 ? le16(p + 2) : 0;
+    uint32_t hw1 = kev_get_le16(p), hw2 = len == 4 ? kev_get_le16(p + 2) : 0;
     if (!dpid_thumb_is_return(hw1, hw2))
         return "a return the kernel cannot run";
     if ((len == 2 && (hw1 & 0xfe01u) == 0xbc01u) || (len == 4 && hw1 == 0xe8bdu && (hw2 & 1u)))
@@ -79,12 +70,12 @@ static const char *thumb_ret_why(const uint8_t *p, unsigned len)
 
 static int a64_can_run(const uint8_t *p, uint32_t avail)
 {
-    return avail >= 4 && dpid_a64_can_run(le32(p));
+    return avail >= 4 && dpid_a64_can_run(kev_get_le32(p));
 }
 
 static const char *a64_ret_why(const uint8_t *p, unsigned len)
 {
-    return len == 4 && dpid_a64_is_return(le32(p)) ? NULL : "a return the kernel cannot run";
+    return len == 4 && dpid_a64_is_return(kev_get_le32(p)) ? NULL : "a return the kernel cannot run";
 }
 
 static int i386_can_run(const uint8_t *p, uint32_t avail)

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <trace/kev_bytes.h>
 
 #define TABLE_SECTION ".fbt"
 #define TABLE_SYMBOL  "__fbt_start"
@@ -860,7 +861,7 @@ static void write_asm(const char *path, const uint8_t *b, size_t len, size_t slo
         size_t s0 = slots_off + k * DFBT_SLOT_BYTES, end = s0 + code_len[k];
         for (at = s0; at < end;) {
             if (isa->arch == DFBT_ARCH_THUMB2) {
-                unsigned hw = b[at] | (unsigned)b[at + 1] << 8, top = hw >> 11;
+                unsigned hw = kev_get_le16(b + at), top = hw >> 11;
                 if ((top == 0x1d || top == 0x1e || top == 0x1f) && at + 4 <= end) {
                     fprintf(fp, "    .inst.w 0x%04x%02x%02x\n", hw, b[at + 3], b[at + 2]);
                     at += 4;

@@ -16,6 +16,7 @@
 
 #include "kev2ctf.h"
 #include "ctf_exec.h"
+#include <trace/kev_bytes.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_kercall.h>
@@ -72,22 +73,12 @@ static void reserve(struct stream *s, size_t n)
     }
 }
 
-// (CTF's byte order here is little-endian, declared in the metadata: a little-endian host
-// stores the value's bytes as they are, any other shifts them out one by one)
-static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, n);
-#else
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-static inline void put8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
-static inline void put16(struct stream *s, uint16_t v) { put_le(s->buf + s->len, v, 2); s->len += 2; }
-static inline void put32(struct stream *s, uint32_t v) { put_le(s->buf + s->len, v, 4); s->len += 4; }
-static inline void put64(struct stream *s, uint64_t v) { put_le(s->buf + s->len, v, 8); s->len += 8; }
+// A value appended to the packet (CTF's byte order here is little-endian, declared in the
+// metadata).
+static inline void pkt_u8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
+static inline void pkt_u16(struct stream *s, uint16_t v) { kev_put_le16(s->buf + s->len, v); s->len += 2; }
+static inline void pkt_u32(struct stream *s, uint32_t v) { kev_put_le32(s->buf + s->len, v); s->len += 4; }
+static inline void pkt_u64(struct stream *s, uint64_t v) { kev_put_le64(s->buf + s->len, v); s->len += 8; }
 
 // A fixed char[16] (LTTng's comm), NUL padded; "<unknown>" for a thread whose name the trace
 // lost (babeltrace2 2.0 reads a char array of NULs only as the one it read before it: another
@@ -114,18 +105,18 @@ static void packet_header(struct conv *c, struct stream *s, unsigned cpu, uint64
 {
     reserve(s, CTF_PACKET_HDR);
     s->len = 0;
-    put32(s, CTF_MAGIC);
+    pkt_u32(s, CTF_MAGIC);
     memcpy(s->buf + s->len, c->uuid, 16);
     s->len += 16;
-    put32(s, 0);   // stream_id
-    put64(s, cpu); // stream_instance_id
-    put64(s, t);   // timestamp_begin
-    put64(s, t);   // timestamp_end (patched)
-    put64(s, 0);   // content_size (patched)
-    put64(s, 0);   // packet_size (patched)
-    put64(s, 0);   // packet_seq_num (patched)
-    put64(s, 0);   // events_discarded (patched)
-    put32(s, cpu);
+    pkt_u32(s, 0);   // stream_id
+    pkt_u64(s, cpu); // stream_instance_id
+    pkt_u64(s, t);   // timestamp_begin
+    pkt_u64(s, t);   // timestamp_end (patched)
+    pkt_u64(s, 0);   // content_size (patched)
+    pkt_u64(s, 0);   // packet_size (patched)
+    pkt_u64(s, 0);   // packet_seq_num (patched)
+    pkt_u64(s, 0);   // events_discarded (patched)
+    pkt_u32(s, cpu);
 }
 
 static void open_packet(struct conv *c, unsigned cpu, uint64_t t)
@@ -142,11 +133,11 @@ static void flush_packet(struct conv *c, struct stream *s, uint64_t end, uint64_
 {
     struct ctf_packet pk = { (unsigned)(s - c->s), s->buf, s->len, s->begin, end, discarded,
                              s->seq, s->len > CTF_PACKET_HDR ? s->nev : 0 };
-    put_le(s->buf + CTF_OFF_TS_END, end, 8);
-    put_le(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8, 8);
-    put_le(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8, 8);
-    put_le(s->buf + CTF_OFF_SEQ, s->seq++, 8);
-    put_le(s->buf + CTF_OFF_DISCARDED, discarded, 8);
+    kev_put_le64(s->buf + CTF_OFF_TS_END, end);
+    kev_put_le64(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8);
+    kev_put_le64(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8);
+    kev_put_le64(s->buf + CTF_OFF_SEQ, s->seq++);
+    kev_put_le64(s->buf + CTF_OFF_DISCARDED, discarded);
     if (c->out(c->out_user, &pk))
         c->werr = 1;
     c->packets++;
@@ -161,7 +152,7 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
         end = s->last;
     if (s->seq == 0 && c->m->have_t && c->m->first_t < s->begin) { // (span_streams)
         s->begin = c->m->first_t;
-        put_le(s->buf + CTF_OFF_TS_BEGIN, s->begin, 8);
+        kev_put_le64(s->buf + CTF_OFF_TS_BEGIN, s->begin);
     }
     if (s->seq == 0 && s->discarded) {
         // babeltrace2 reports the counter's increase from one packet to the next: an empty
@@ -200,8 +191,8 @@ static void span_streams(struct conv *c)
 static void ev_header(struct stream *s, uint32_t id, uint64_t t, size_t payload)
 {
     reserve(s, 12 + payload);
-    put32(s, id);
-    put64(s, t);
+    pkt_u32(s, id);
+    pkt_u64(s, t);
     s->last = t;
     s->nev++;
 }
@@ -228,9 +219,9 @@ static int32_t statedump_status(unsigned st)
 
 static void words_seq(struct stream *s, const uint32_t *w, unsigned n)
 {
-    put32(s, n);
+    pkt_u32(s, n);
     for (unsigned i = 0; i < n; i++)
-        put32(s, w[i]);
+        pkt_u32(s, w[i]);
 }
 
 // The run queue LTTng's statedump gives a thread (task_cpu): where it runs or last ran, else
@@ -297,7 +288,7 @@ static void life_fork(struct conv *c, struct stream *s, const struct kev_event *
     int32_t tid = kx_ltid(c->m, idx);
     ev_header(s, CTF_ID_SCHED_PROCESS_EXEC, e->t64, strlen(prog) + 1 + 8);
     put_str(s, prog);
-    put32(s, (uint32_t)tid), put32(s, (uint32_t)tid);
+    pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)tid);
     c->derived++;
 }
 
@@ -315,12 +306,12 @@ static void life_snapshot_run(struct conv *c, const struct kev_event *e, unsigne
         return;
     life_know(c, idx);
     ev_header(o, CTF_ID_SCHED_SWITCH, e->t64, 80);
-    put64(o, 0); // (the context: swapper executes nothing)
+    pkt_u64(o, 0); // (the context: swapper executes nothing)
     put_comm(o, "swapper");
-    put32(o, 0), put32(o, (uint32_t)kx_lttng_prio(0)), put64(o, 0);
+    pkt_u32(o, 0), pkt_u32(o, (uint32_t)kx_lttng_prio(0)), pkt_u64(o, 0);
     put_comm(o, kx_lcomm(c->m, idx));
-    put32(o, (uint32_t)kx_ltid(c->m, idx));
-    put32(o, (uint32_t)kx_lttng_prio(kx_qprio(c->m, idx)));
+    pkt_u32(o, (uint32_t)kx_ltid(c->m, idx));
+    pkt_u32(o, (uint32_t)kx_lttng_prio(kx_qprio(c->m, idx)));
     c->last_cpu[idx] = (int16_t)(cpu + 1);
     c->derived++;
 }
@@ -332,8 +323,8 @@ static void migrate_task(struct conv *c, struct stream *s, const struct kev_even
 {
     ev_header(s, CTF_ID_SCHED_MIGRATE_TASK, e->t64, 32);
     put_comm(s, kx_lcomm(c->m, idx));
-    put32(s, (uint32_t)kx_ltid(c->m, idx)), put32(s, (uint32_t)prio);
-    put32(s, (uint32_t)(c->last_cpu[idx] - 1)), put32(s, e->cpu);
+    pkt_u32(s, (uint32_t)kx_ltid(c->m, idx)), pkt_u32(s, (uint32_t)prio);
+    pkt_u32(s, (uint32_t)(c->last_cpu[idx] - 1)), pkt_u32(s, e->cpu);
     c->derived++;
 }
 
@@ -361,14 +352,14 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
         life_know(c, idx);
         ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
-        put32(s, (uint32_t)tid), put32(s, qtid), put32(s, (uint32_t)pid), put32(s, qpid);
-        put32(s, (uint32_t)kx_lppid(m, qpid)), put32(s, kx_ppid(m, qpid));
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, qtid), pkt_u32(s, (uint32_t)pid), pkt_u32(s, qpid);
+        pkt_u32(s, (uint32_t)kx_lppid(m, qpid)), pkt_u32(s, kx_ppid(m, qpid));
         put_comm(s, comm);
-        put32(s, qpid == 0); // type: 0 user thread, 1 kernel thread (process 0's)
-        put32(s, 0), put32(s, 0); // mode, submode
-        put32(s, (uint32_t)statedump_status(e->ev));
-        put32(s, snapshot_cpu(c, idx, e));
-        put32(s, e->ev);
+        pkt_u32(s, qpid == 0); // type: 0 user thread, 1 kernel thread (process 0's)
+        pkt_u32(s, 0), pkt_u32(s, 0); // mode, submode
+        pkt_u32(s, (uint32_t)statedump_status(e->ev));
+        pkt_u32(s, snapshot_cpu(c, idx, e));
+        pkt_u32(s, e->ev);
         return idx;
     }
     if (e->ev == KEV_TH_RUNNING) {
@@ -377,14 +368,14 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         if (idx >= 0 && c->last_cpu[idx] && c->last_cpu[idx] != (int16_t)(e->cpu + 1))
             migrate_task(c, s, e, idx, prio);
         ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 80);
-        put64(s, prev_exec(c, p, e->t64));
+        pkt_u64(s, prev_exec(c, p, e->t64));
         put_comm(s, kx_lcomm(m, p));
-        put32(s, (uint32_t)kx_ltid(m, p));
-        put32(s, (uint32_t)kx_lttng_prio(kx_qprio(m, p)));
-        put64(s, (uint64_t)(p >= 0 && !kx_is_idle(m, p) ? lttng_state(m->th[p].state) : 0));
+        pkt_u32(s, (uint32_t)kx_ltid(m, p));
+        pkt_u32(s, (uint32_t)kx_lttng_prio(kx_qprio(m, p)));
+        pkt_u64(s, (uint64_t)(p >= 0 && !kx_is_idle(m, p) ? lttng_state(m->th[p].state) : 0));
         put_comm(s, comm);
-        put32(s, (uint32_t)tid);
-        put32(s, (uint32_t)prio);
+        pkt_u32(s, (uint32_t)tid);
+        pkt_u32(s, (uint32_t)prio);
         if (idx >= 0)
             c->last_cpu[idx] = (int16_t)(e->cpu + 1);
     } else if (e->ev == KEV_TH_READY && idx >= 0 && m->th[idx].cpu < 0 &&
@@ -393,30 +384,31 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         life_know(c, idx);
         ev_header(s, CTF_ID_SCHED_WAKING, e->t64, 32);
         put_comm(s, comm);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
-        put32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)prio);
+        pkt_u32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
     } else if (e->ev == KEV_TH_CREATE && !m->in_snapshot) {
         int p = kx_cpu_thread(m, e->cpu);
         ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
         put_comm(s, p >= 0 ? kx_lcomm(m, p) : "");
-        put32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0)), put32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
+        pkt_u32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0));
+        pkt_u32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
         put_comm(s, comm);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid);
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)pid);
         life_fork(c, s, e, idx);
     } else if (e->ev == KEV_TH_DESTROY) {
         // Trace Compass removes a thread at sched_process_free (exit changes nothing): the
         // kernel frees a thread's slot when it destroys it, so both are written here.
         ev_header(s, CTF_ID_SCHED_PROCESS_EXIT, e->t64, 32);
         put_comm(s, comm);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)prio);
         ev_header(s, CTF_ID_SCHED_PROCESS_FREE, e->t64, 32);
         put_comm(s, comm);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)prio);
         c->derived++;
     } else {
         ev_header(s, CTF_ID_KEV_THREAD_STATE, e->t64, 32);
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, qtid), put32(s, e->ev);
-        put32(s, (uint32_t)prio);
+        pkt_u32(s, (uint32_t)tid), pkt_u32(s, (uint32_t)pid), pkt_u32(s, qtid), pkt_u32(s, e->ev);
+        pkt_u32(s, (uint32_t)prio);
     }
     return idx;
 }
@@ -434,14 +426,14 @@ static void put_field(struct stream *s, const struct kev_field *fl, unsigned kin
     case CTF_T_SEQ: {
         unsigned n = fl && fl->arr ? fl->n : 0;
         reserve(s, 4 + 8u * n);
-        put32(s, n);
+        pkt_u32(s, n);
         for (unsigned i = 0; i < n; i++)
-            put64(s, fl->arr[i]);
+            pkt_u64(s, fl->arr[i]);
         break;
     }
     default:
         reserve(s, 8);
-        put64(s, fl && !KEV_K_IS_ARRAY(fl->kind) && fl->kind != KEV_K_STRING ? fl->v : 0);
+        pkt_u64(s, fl && !KEV_K_IS_ARRAY(fl->kind) && fl->kind != KEV_K_STRING ? fl->v : 0);
         break;
     }
 }
@@ -457,7 +449,7 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
             continue;
         kev_fields_decode(s->r, e, &fs);
         ev_header(s, CTF_ID_TABLE + i, e->t64, 2);
-        put16(s, (uint16_t)e->ev);
+        pkt_u16(s, (uint16_t)e->ev);
         for (unsigned k = 0; k < d->nfields; k++) {
             const struct kev_field_desc *fd = &d->fields[k];
             if (fd->layout == KEV_L_USER)
@@ -473,8 +465,8 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
         return;
     }
     ev_header(s, CTF_ID_KEV_UNKNOWN, e->t64, 8 + 4u * e->nw);
-    put8(s, (uint8_t)e->cls);
-    put16(s, (uint16_t)e->ev);
+    pkt_u8(s, (uint8_t)e->cls);
+    pkt_u16(s, (uint16_t)e->ev);
     words_seq(s, e->w, e->nw);
 }
 
@@ -491,7 +483,7 @@ static void put_thread(const struct conv *c, struct stream *s, uint32_t pid, uin
 {
     int32_t ltid, lpid;
     linux_ids(c, pid, tid, &ltid, &lpid);
-    put32(s, (uint32_t)ltid), put32(s, (uint32_t)lpid), put32(s, tid);
+    pkt_u32(s, (uint32_t)ltid), pkt_u32(s, (uint32_t)lpid), pkt_u32(s, tid);
 }
 
 // Our SYSTEM events with named fields (ctf_meta.c); 0 when e is not one of them (or malformed).
@@ -505,11 +497,11 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         syms_pc(f.pc, 0, fn, sizeof(fn), NULL, 0);
         ev_header(s, CTF_ID_KEV_FAULT, e->t64, 12 + 3 + 16 + strlen(fn) + 1);
         put_thread(c, s, f.pid, f.tid);
-        put8(s, (uint8_t)f.sig);
-        put8(s, (uint8_t)f.kind);
-        put8(s, (uint8_t)f.addr_valid);
-        put64(s, f.pc);
-        put64(s, f.addr);
+        pkt_u8(s, (uint8_t)f.sig);
+        pkt_u8(s, (uint8_t)f.kind);
+        pkt_u8(s, (uint8_t)f.addr_valid);
+        pkt_u64(s, f.pc);
+        pkt_u64(s, f.addr);
         put_str(s, fn);
         return 1;
     }
@@ -522,12 +514,12 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         }
         ev_header(s, CTF_ID_KEV_STACK, e->t64, 12 + 3 + 4 + 8u * st.depth + len);
         put_thread(c, s, st.pid, st.tid);
-        put8(s, (uint8_t)st.kind);
-        put8(s, (uint8_t)st.ended);
-        put8(s, (uint8_t)st.at_max);
-        put32(s, st.depth);
+        pkt_u8(s, (uint8_t)st.kind);
+        pkt_u8(s, (uint8_t)st.ended);
+        pkt_u8(s, (uint8_t)st.at_max);
+        pkt_u32(s, st.depth);
         for (unsigned i = 0; i < st.depth; i++)
-            put64(s, st.pcs[i]);
+            pkt_u64(s, st.pcs[i]);
         for (unsigned i = 0; i < st.depth; i++)
             put_str(s, names[i]);
         return 1;
@@ -541,10 +533,10 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         linux_ids(c, pid, tid, &ltid, &lpid);
         ev_header(s, CTF_ID_SCHED_PI_SETPRIO, e->t64, CTF_COMM_LEN + 33);
         put_comm(s, idx >= 0 ? kx_lcomm(c->m, idx) : "");
-        put32(s, (uint32_t)ltid);
-        put32(s, (uint32_t)kx_lttng_prio((int)old)), put32(s, (uint32_t)kx_lttng_prio((int)prio));
-        put32(s, pid), put32(s, tid), put32(s, old), put32(s, prio);
-        put8(s, (uint8_t)kev_field(e, f->prio_cause));
+        pkt_u32(s, (uint32_t)ltid);
+        pkt_u32(s, (uint32_t)kx_lttng_prio((int)old)), pkt_u32(s, (uint32_t)kx_lttng_prio((int)prio));
+        pkt_u32(s, pid), pkt_u32(s, tid), pkt_u32(s, old), pkt_u32(s, prio);
+        pkt_u8(s, (uint8_t)kev_field(e, f->prio_cause));
         return 1;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
@@ -554,11 +546,11 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         if (th >= 0)
             put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
         else
-            put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
-        put8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
-        put32(s, kev_field(e, kx_fields()->sync_object));
-        put32(s, owner ? (uint32_t)kx_tid_of(kev_who_pid(owner), kev_who_tid(owner)) : (uint32_t)-1);
-        put32(s, kev_who_pid(owner)), put32(s, kev_who_tid(owner));
+            pkt_u32(s, (uint32_t)-1), pkt_u32(s, (uint32_t)-1), pkt_u32(s, 0);
+        pkt_u8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
+        pkt_u32(s, kev_field(e, kx_fields()->sync_object));
+        pkt_u32(s, owner ? (uint32_t)kx_tid_of(kev_who_pid(owner), kev_who_tid(owner)) : (uint32_t)-1);
+        pkt_u32(s, kev_who_pid(owner)), pkt_u32(s, kev_who_tid(owner));
         c->sync_for[e->cpu] = 0;
         return 1;
     }
@@ -567,7 +559,7 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         kev_image_id_hex(im.id, im.id_len, hex, sizeof(hex));
         kev_text_safe(name, sizeof(name), (const uint8_t *)im.name, strlen(im.name));
         ev_header(s, CTF_ID_KEV_IMAGE, e->t64, 12 + strlen(hex) + strlen(name) + 2);
-        put32(s, (uint32_t)kx_pid_of(im.pid)), put32(s, im.pid), put32(s, im.base);
+        pkt_u32(s, (uint32_t)kx_pid_of(im.pid)), pkt_u32(s, im.pid), pkt_u32(s, im.base);
         put_str(s, hex);
         put_str(s, name);
         return 1;
@@ -594,12 +586,12 @@ static void usdt_event(struct conv *c, struct stream *s, const struct kev_event 
     if (th >= 0)
         put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
     else
-        put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
-    put64(s, f.site);
+        pkt_u32(s, (uint32_t)-1), pkt_u32(s, (uint32_t)-1), pkt_u32(s, 0);
+    pkt_u64(s, f.site);
     put_str(s, f.p->module);
     put_str(s, f.p->function);
     for (unsigned i = 0; i < f.p->nargs && i < SYMS_USDT_ARGS; i++)
-        put64(s, i < f.nargs ? f.arg[i] : 0);
+        pkt_u64(s, i < f.nargs ? f.arg[i] : 0);
 }
 
 static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
@@ -612,8 +604,8 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
                          ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
                   e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_pid_of(kx_pr_ppid(e))), put32(s, (uint32_t)kx_pid_of(kx_pr_pid(e)));
-        put32(s, kx_pr_pid(e));
+        pkt_u32(s, (uint32_t)kx_pid_of(kx_pr_ppid(e))), pkt_u32(s, (uint32_t)kx_pid_of(kx_pr_pid(e)));
+        pkt_u32(s, kx_pr_pid(e));
         put_str(s, name);
         return;
     case KEV_PR_THREAD_NAME: {
@@ -622,8 +614,8 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         if (e->nw > 2)
             kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)kx_tid_of(pid, tid)), put32(s, (uint32_t)kx_pid_of(pid));
-        put32(s, tid);
+        pkt_u32(s, (uint32_t)kx_tid_of(pid, tid)), pkt_u32(s, (uint32_t)kx_pid_of(pid));
+        pkt_u32(s, tid);
         put_str(s, name);
         return;
     }
@@ -664,7 +656,7 @@ static void kcall_event(struct conv *c, struct stream *s, const struct kev_event
         kev_fields_decode(s->r, e, &fs);
         *bc = kev_kcall_api_name(call, e->w, e->nw) != NULL;
         ev_header(s, *bc ? CTF_ID_SYSCALL_ENTRY_BROADCAST : CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
-        put8(s, (uint8_t)e->nw);
+        pkt_u8(s, (uint8_t)e->nw);
         kcall_fields(s, &fs, call, 0);
     } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
         // (an interrupted call, QNX's, is read as its exit: kev_kcall_exit, kev_fields.c)
@@ -675,8 +667,8 @@ static void kcall_event(struct conv *c, struct stream *s, const struct kev_event
         ev_header(s, *bc && call == 83u ? CTF_ID_SYSCALL_EXIT_BROADCAST : CTF_ID_SYSCALL_EXIT + call,
                   e->t64, 9);
         *bc = 0;
-        put64(s, err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret); // LTTng's: -errno
-        put8(s, part == KEV_KCALL_INTR);
+        pkt_u64(s, err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret); // LTTng's: -errno
+        pkt_u8(s, part == KEV_KCALL_INTR);
         kcall_fields(s, &fs, call, 1);
     } else {
         unknown_event(s, e);
@@ -701,17 +693,17 @@ static void int_event(struct stream *s, const struct kev_event *e)
         else
             irq_name(name, irq);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
-        put32(s, irq);
+        pkt_u32(s, irq);
         put_str(s, name);
         break;
     case KEV_INT_EXIT:
         ev_header(s, CTF_ID_IRQ_HANDLER_EXIT, e->t64, 8);
-        put32(s, irq), put32(s, 1); // IRQ_HANDLED
+        pkt_u32(s, irq), pkt_u32(s, 1); // IRQ_HANDLED
         break;
     case KEV_INT_HANDLER_ENTER: case KEV_INT_HANDLER_EXIT:
         ev_header(s, e->ev == KEV_INT_HANDLER_ENTER ? CTF_ID_KEV_IRQ_HANDLER_ENTRY
                                                     : CTF_ID_KEV_IRQ_HANDLER_EXIT, e->t64, 4);
-        put32(s, irq);
+        pkt_u32(s, irq);
         break;
     default:
         unknown_event(s, e);
@@ -747,7 +739,7 @@ static void control_event(struct conv *c, const struct kev_event *e)
         // has no event yet begins at the TIME event instead.
         if (s->open && !s->nev) {
             s->begin = s->last = e->t64;
-            put_le(s->buf + CTF_OFF_TS_BEGIN, e->t64, 8);
+            kev_put_le64(s->buf + CTF_OFF_TS_BEGIN, e->t64);
         }
         break;
     default:
@@ -764,7 +756,7 @@ static void timer_event(struct stream *s, const struct kev_event *e)
     kev_field_num(kev_field_get(&fs, "timer_id"), &id);
     kev_field_num(kev_field_get(&fs, "pid"), &pid);
     ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
-    put32(s, (uint32_t)id), put32(s, (uint32_t)pid);
+    pkt_u32(s, (uint32_t)id), pkt_u32(s, (uint32_t)pid);
 }
 
 // A COMM event of the table: the row's fields by name (ctf_meta.c declares the same), then
@@ -779,7 +771,7 @@ static void comm_event(struct conv *c, struct stream *s, const struct kev_event 
     for (unsigned k = 0; d && k < d->nfields; k++)
         put_field(s, kev_field_get(&fs, d->fields[k].name), d->fields[k].kind);
     reserve(s, 4);
-    put32(s, (uint32_t)kx_ltid(c->m, cur));
+    pkt_u32(s, (uint32_t)kx_ltid(c->m, cur));
 }
 
 // A user event: its code, its text ("NAME: value" for a registered code, trace/kev_userreg.h),
@@ -796,7 +788,7 @@ static void user_event(struct conv *c, struct stream *s, const struct kev_event 
             text[0] = 0;
     }
     ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
-    put16(s, (uint16_t)e->ev);
+    pkt_u16(s, (uint16_t)e->ev);
     put_str(s, text);
     words_seq(s, e->w, e->nw);
 }

@@ -14,6 +14,7 @@
 #include "kev2ctf.h"
 #include "ctf_exec.h"
 #include <kevhost/tool_syms.h>
+#include <trace/kev_bytes.h>
 
 static const struct tool_opt opts[] = {
     { 'o', 'o', NULL, "DIR", "output directory", NULL },
@@ -63,8 +64,8 @@ static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
         h2 = (h2 ^ f->data[f->len - 1 - i]) * 0x100000001b3ull;
     }
     h2 ^= f->len;
-    for (unsigned i = 0; i < 8; i++)
-        uuid[i] = (uint8_t)(h1 >> (8 * i)), uuid[8 + i] = (uint8_t)(h2 >> (8 * i));
+    kev_put_le64(uuid, h1);
+    kev_put_le64(uuid + 8, h2);
     uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); // version 4 layout
     uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
 }

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 void ls_init(struct ls_session *s, const char *name, uint64_t cap)
 {
@@ -107,12 +108,6 @@ static void make_room(struct ls_session *s)
     }
 }
 
-static void put_le64(uint8_t *p, uint64_t v)
-{
-    for (unsigned i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 int ls_add_packet(struct ls_session *s, struct ls_trace *t, const struct ctf_packet *pk)
 {
     if (pk->cpu >= t->nstreams || pk->n < CTF_PACKET_HDR || pk->n > UINT32_MAX)
@@ -142,11 +137,11 @@ int ls_add_packet(struct ls_session *s, struct ls_trace *t, const struct ctf_pac
     p->begin = pk->begin;
     if (p->begin < st->quiet) { // a beacon promised nothing before quiet: the packet starts there
         p->begin = st->quiet;
-        put_le64(p->data + CTF_OFF_TS_BEGIN, p->begin);
+        kev_put_le64(p->data + CTF_OFF_TS_BEGIN, p->begin);
     }
     p->end = pk->end > p->begin ? pk->end : p->begin;
     if (p->end != pk->end)
-        put_le64(p->data + CTF_OFF_TS_END, p->end);
+        kev_put_le64(p->data + CTF_OFF_TS_END, p->end);
     p->discarded = pk->discarded;
     p->seq = pk->seq;
     p->events = pk->events;

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <trace/kev_bytes.h>
 
 enum {
     CMD_CONNECT = 1, CMD_LIST_SESSIONS, CMD_ATTACH_SESSION, CMD_GET_NEXT_INDEX, CMD_GET_PACKET,
@@ -95,16 +96,6 @@ struct lv_server {
     double last_command;       // when an attached viewer last sent one
 };
 
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    return (uint64_t)rd32(p) << 32 | rd32(p + 4);
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -132,17 +123,17 @@ static int out_room(struct client *c, size_t n)
 }
 
 // (callers reserve with out_room first; a client out of memory is closed)
+// (the protocol's words are big-endian)
 static void be32(struct client *c, uint32_t v)
 {
-    uint32_t b = htonl(v);
-    memcpy(c->out + c->out_len, &b, 4);
+    kev_put_be32(c->out + c->out_len, v);
     c->out_len += 4;
 }
 
 static void be64(struct client *c, uint64_t v)
 {
-    be32(c, (uint32_t)(v >> 32));
-    be32(c, (uint32_t)v);
+    kev_put_be64(c->out + c->out_len, v);
+    c->out_len += 8;
 }
 
 static void fixed_str(struct client *c, const char *s, size_t n)
@@ -251,8 +242,7 @@ static int announce(struct lv_server *v, struct client *c, size_t count_at, int 
             stream_entry(c, s, t, t->st[k].id, 0, k);
         count += t->nstreams + 1;
     }
-    uint32_t b = htonl(count);
-    memcpy(c->out + count_at, &b, 4);
+    kev_put_be32(c->out + count_at, count);
     return 0;
 }
 
@@ -291,9 +281,9 @@ static void detach(struct client *c)
 
 static void cmd_connect(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint32_t major = rd32(p + 8);
-    uint32_t minor = rd32(p + 12);
-    uint32_t type = rd32(p + 16);
+    uint32_t major = kev_get_be32(p + 8);
+    uint32_t minor = kev_get_be32(p + 12);
+    uint32_t type = kev_get_be32(p + 16);
     if (out_room(c, 20))
         return;
     be64(c, c->no);
@@ -334,8 +324,8 @@ static void cmd_list(struct lv_server *v, struct client *c)
 
 static void cmd_attach(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
-    uint32_t seek = rd32(p + 16);
+    uint64_t id = kev_get_be64(p);
+    uint32_t seek = kev_get_be32(p + 16);
     if (out_room(c, 8))
         return;
     uint32_t status = !c->vsession ? ATTACH_NO_SESSION
@@ -373,7 +363,7 @@ static uint64_t beacon(const struct ls_trace *t, const struct ls_stream *st)
 // The stream's next index for c: a packet, the stream's inactivity, retry, or its end.
 static void cmd_next_index(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
+    uint64_t id = kev_get_be64(p);
     struct ls_trace *t = NULL;
     struct ls_stream *st = ls_stream_of(v->s, id, &t);
     struct tview *tv = st && c->attached ? tview_of(c, v->s, t->id) : NULL;
@@ -428,19 +418,13 @@ static void cmd_next_index(struct lv_server *v, struct client *c, const uint8_t 
     be32(c, flags);
 }
 
-static void put_le64(uint8_t *p, uint64_t v)
-{
-    for (unsigned i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 // Bytes [off, off + len) of a stream: of one packet, with the viewer's discarded count and
 // sequence number in its context.
 static void cmd_get_packet(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
-    uint64_t off = rd64(p + 8);
-    uint32_t len = rd32(p + 16);
+    uint64_t id = kev_get_be64(p);
+    uint64_t off = kev_get_be64(p + 8);
+    uint32_t len = kev_get_be32(p + 16);
     struct ls_trace *t = NULL;
     struct ls_stream *st = ls_stream_of(v->s, id, &t);
     struct tview *tv = st && c->attached ? tview_of(c, v->s, t->id) : NULL;
@@ -473,8 +457,8 @@ static void cmd_get_packet(struct lv_server *v, struct client *c, const uint8_t 
     c->out_len += (size_t)n;
     // the viewer's counters, where this range holds them
     uint8_t fix[16];
-    put_le64(fix, pk->seq - cu->skipped);
-    put_le64(fix + 8, pk->discarded + cu->extra);
+    kev_put_le64(fix, pk->seq - cu->skipped);
+    kev_put_le64(fix + 8, pk->discarded + cu->extra);
     for (unsigned k = 0; k < 16; k++) {
         uint64_t pos = CTF_OFF_SEQ + k; // (CTF_OFF_DISCARDED follows CTF_OFF_SEQ)
         if (pos >= at && pos < at + n)
@@ -485,7 +469,7 @@ static void cmd_get_packet(struct lv_server *v, struct client *c, const uint8_t 
 
 static void cmd_get_metadata(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
+    uint64_t id = kev_get_be64(p);
     struct ls_trace *t = ls_trace_of_meta(v->s, id);
     struct tview *tv = t && c->attached ? tview_of(c, v->s, t->id) : NULL;
     uint64_t n = tv && tv->announced ? t->meta_len - tv->meta_sent : 0;
@@ -512,7 +496,7 @@ static int session_over(const struct ls_session *s)
 
 static void cmd_new_streams(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
+    uint64_t id = kev_get_be64(p);
     if (out_room(c, 8))
         return;
     size_t status_at = c->out_len;
@@ -524,8 +508,7 @@ static void cmd_new_streams(struct lv_server *v, struct client *c, const uint8_t
     int fresh = pending_new(c, v->s);
     uint32_t status = fresh ? NEW_STREAMS_OK : session_over(v->s) ? NEW_STREAMS_HUP
                                                                    : NEW_STREAMS_NO_NEW;
-    uint32_t b = htonl(status);
-    memcpy(c->out + status_at, &b, 4);
+    kev_put_be32(c->out + status_at, status);
     if (fresh && announce(v, c, count_at, 0, 0) < 0)
         c->close_after = 1;
     if (status == NEW_STREAMS_HUP && !c->new_streams_hup) {
@@ -536,7 +519,7 @@ static void cmd_new_streams(struct lv_server *v, struct client *c, const uint8_t
 
 static void cmd_detach(struct lv_server *v, struct client *c, const uint8_t *p)
 {
-    uint64_t id = rd64(p);
+    uint64_t id = kev_get_be64(p);
     if (out_room(c, 4))
         return;
     be32(c, id == SESSION_ID && c->attached ? 1u : 2u); // OK, or UNK
@@ -690,8 +673,8 @@ static int read_command(struct lv_server *v, struct client *c)
     for (;;) {
         size_t want = CMD_HDR;
         if (c->in_len >= CMD_HDR) {
-            uint64_t size = rd64(c->in);
-            uint32_t cmd = rd32(c->in + 8);
+            uint64_t size = kev_get_be64(c->in);
+            uint32_t cmd = kev_get_be32(c->in + 8);
             long need = payload_of(cmd);
             if (need < 0 || (uint64_t)need != size || (!c->connected && cmd != CMD_CONNECT)) {
                 garbage(v, c, cmd, size);
@@ -722,7 +705,7 @@ static int serve(struct lv_server *v, struct client *c)
         int rc = read_command(v, c);
         if (rc <= 0)
             return rc;
-        command(v, c, rd32(c->in + 8), c->in + CMD_HDR);
+        command(v, c, kev_get_be32(c->in + 8), c->in + CMD_HDR);
         c->in_len = 0;
         c->heard = now_s();
         if (c->attached)

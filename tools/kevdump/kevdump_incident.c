@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_incident.h>
-#include <trace/kev_ring_map.h>
 
 struct mem {
     const uint8_t *body;
@@ -64,15 +64,15 @@ int kevdump_incident(struct gdbr *g, uint64_t map_addr, const char *name, int qu
     uint8_t mb[KEV_INC_MAP_ADDRS + 16];
     if (gdbr_read(g, map_addr, mb, sizeof(mb)) < 0)
         return -1;
-    uint32_t ptr = kev_ring_le(mb + 12, 4);
+    uint32_t ptr = kev_get_le32(mb + 12);
     if (memcmp(mb, KEV_INC_MAP_MAGIC, sizeof(KEV_INC_MAP_MAGIC)) != 0 ||
-        kev_ring_le(mb + 8, 4) != KEV_INC_VERSION || (ptr != 4 && ptr != 8)) {
+        kev_get_le32(mb + 8) != KEV_INC_VERSION || (ptr != 4 && ptr != 8)) {
         fprintf(stderr, "kevdump: no valid incident map at 0x%llx (another kernel, or another "
                 "version of it?)\n", (unsigned long long)map_addr);
         return -2;
     }
-    uint64_t start = kev_ring_ptr(mb + KEV_INC_MAP_ADDRS, ptr);
-    uint64_t end = kev_ring_ptr(mb + KEV_INC_MAP_ADDRS + ptr, ptr);
+    uint64_t start = kev_get_le(mb + KEV_INC_MAP_ADDRS, ptr);
+    uint64_t end = kev_get_le(mb + KEV_INC_MAP_ADDRS + ptr, ptr);
     if (end <= start + sizeof(struct kev_inc_hdr) || end - start > (1ull << 30)) {
         fprintf(stderr, "kevdump: this board has no incident region\n");
         return -2;

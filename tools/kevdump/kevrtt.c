@@ -10,6 +10,7 @@
 #include <kevhost/gdb_remote.h>
 #include "gdb_target.h"
 #include "rtt_find.h"
+#include <trace/kev_bytes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -161,7 +162,8 @@ static long take_up(struct gdbr *g, unsigned long long addr, uint8_t *data, size
     if (gdbr_read(g, ch.buffer + rd, data, n1) < 0 ||
         (n2 && gdbr_read(g, ch.buffer, data + n1, n2) < 0))
         return -1;
-    uint8_t le[4] = { (uint8_t)wr, (uint8_t)(wr >> 8), (uint8_t)(wr >> 16), (uint8_t)(wr >> 24) };
+    uint8_t le[4];
+    kev_put_le32(le, wr);
     if (gdbr_write(g, addr + RTT_CB_HEAD_BYTES + RTT_CH_RD, le, 4) < 0)
         return -1;
     return (long)(n1 + n2);

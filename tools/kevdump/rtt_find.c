@@ -4,13 +4,9 @@
 #include "rtt_find.h"
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 #define SCAN_CHUNK 4096u
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 long long rtt_find(struct gdbr *g, uint64_t start, uint64_t len)
 {
@@ -38,7 +34,7 @@ int rtt_read_up(struct gdbr *g, uint64_t cb, unsigned ch, struct rtt_channel *ou
                  (unsigned long long)cb);
         return -1;
     }
-    uint32_t max_up = le32(b + 16);
+    uint32_t max_up = kev_get_le32(b + 16);
     if (ch >= max_up || max_up > 64) {
         snprintf(g->err, sizeof(g->err), "the RTT control block has %u up-channels, not %u",
                  (unsigned)max_up, ch + 1);
@@ -47,12 +43,12 @@ int rtt_read_up(struct gdbr *g, uint64_t cb, unsigned ch, struct rtt_channel *ou
     uint8_t d[RTT_CHANNEL_BYTES];
     if (gdbr_read(g, cb + RTT_CB_HEAD_BYTES + (uint64_t)ch * RTT_CHANNEL_BYTES, d, sizeof(d)) < 0)
         return -1;
-    out->name = le32(d);
-    out->buffer = le32(d + RTT_CH_BUFFER);
-    out->size = le32(d + RTT_CH_SIZE);
-    out->wr_off = le32(d + RTT_CH_WR);
-    out->rd_off = le32(d + RTT_CH_RD);
-    out->flags = le32(d + RTT_CH_FLAGS);
+    out->name = kev_get_le32(d);
+    out->buffer = kev_get_le32(d + RTT_CH_BUFFER);
+    out->size = kev_get_le32(d + RTT_CH_SIZE);
+    out->wr_off = kev_get_le32(d + RTT_CH_WR);
+    out->rd_off = kev_get_le32(d + RTT_CH_RD);
+    out->flags = kev_get_le32(d + RTT_CH_FLAGS);
     if (out->size < 2 || out->wr_off >= out->size || out->rd_off >= out->size) {
         snprintf(g->err, sizeof(g->err), "RTT up-channel %u is inconsistent (size %u, write %u, "
                  "read %u)", ch, (unsigned)out->size, (unsigned)out->wr_off, (unsigned)out->rd_off);

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <kevhost/tool_opts.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_stream.h>
 
 static const struct tool_opt opts[] = {
@@ -304,7 +305,7 @@ static void follow_frames(const uint8_t *p, size_t n, uint64_t off)
         }
         if (have < KS_HDR_BYTES)
             continue;
-        size_t total = KS_HDR_BYTES + ((size_t)frame[6] | (size_t)frame[7] << 8) + KS_CRC_BYTES;
+        size_t total = KS_HDR_BYTES + (size_t)kev_get_le16(frame + 6) + KS_CRC_BYTES;
         if (frame[1] != KS_MAGIC1 || total > KS_MAX_FRAME) {
             have = 0;
             rl.frame_at = off + i + 1;
@@ -328,15 +329,13 @@ static int frame_in_ring(size_t k)
         return 0;
     for (size_t i = 0; i < KS_HDR_BYTES; i++)
         f[i] = r->b[(r->head + k + i) % r->cap];
-    size_t len = (size_t)f[6] | (size_t)f[7] << 8, total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+    size_t len = kev_get_le16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
     if (f[1] != KS_MAGIC1 || f[2] < KS_DATA || f[2] > KS_TYPE_MAX || len > KS_MAX_PAYLOAD ||
         r->fill - k < total)
         return 0;
     for (size_t i = KS_HDR_BYTES; i < total; i++)
         f[i] = r->b[(r->head + k + i) % r->cap];
-    uint32_t crc = (uint32_t)f[total - 4] | (uint32_t)f[total - 3] << 8 |
-                   (uint32_t)f[total - 2] << 16 | (uint32_t)f[total - 1] << 24;
-    return crc == ks_crc32(0, f + 2, total - 2 - KS_CRC_BYTES);
+    return kev_get_le32(f + total - KS_CRC_BYTES) == ks_crc32(0, f + 2, total - 2 - KS_CRC_BYTES);
 }
 
 // A reader that comes after the stream's start: the header frames first (from the first

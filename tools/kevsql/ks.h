@@ -389,8 +389,11 @@ struct ks_table {
     int summary_lazy;        // its rows need no pass: the columns that do run it
     // KS_SRC_EVENTS: look at e (the model before it); queue records with ks_push
     void (*on_event)(struct ks_walk *w, const struct kev_event *e);
-    // KS_SRC_MODEL: which of the model's records (the sink's members set here)
-    void (*sink)(struct kx_sink *k);
+    // KS_SRC_MODEL: the kinds of the model's records it takes (KS_TAKE(KS_STATE) | ...: each
+    // made a record of that kind by ks_model.c), and what rows it makes of one (NULL: the
+    // record is the row; else rows() queues them with ks_push: a filter, parts, other kinds)
+    unsigned takes;
+    void (*rows)(struct ks_walk *w, const struct ks_rec *rec);
     int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
@@ -439,6 +442,10 @@ extern const unsigned ks_ntables;
 void *ks_vtab_new(sqlite3 *db, const char *sql, size_t size, int *rc);
 // A cursor's state of `size` bytes from SQLite's allocator, zeroed; NULL when out of memory.
 void *ks_zalloc(size_t size);
+
+#define KS_TAKE(kind) (1u << (kind))
+// The model's callbacks (k's members) that make the records table tab takes (ks_model.c).
+void ks_model_sink(const struct ks_table *tab, struct kx_sink *k);
 
 // Queue a record for the cursor of walk w (copied).
 void ks_push(struct ks_walk *w, const struct ks_rec *rec);

@@ -895,14 +895,6 @@ static const struct ks_table t_prio = {
 // Tables of the model's records
 // ============================================================================================
 
-static void push_state(void *user, const struct kx_state_row *r)
-{
-    struct ks_rec rec = { .kind = KS_STATE };
-    rec.u.st = *r;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_state(struct kx_sink *k) { k->state = push_state; }
-
 // sched_slice and thread_state: the model's state intervals (kx_state_row)
 #define ROW struct kx_state_row
 static int st_woken(const ROW *x) // a READY interval of a thread that was blocked
@@ -920,12 +912,11 @@ static const struct ks_rcol sched_cols[] = {
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_NS("ts_end", t1) },
     { RC_NAME("kernel_end_state", end_state, state_name) }, { RC_SPAN("exec_dur", exec) },
 };
-static void sched_push(void *user, const struct kx_state_row *r)
+static void sched_rows(struct ks_walk *w, const struct ks_rec *rec) // the running intervals
 {
-    if (r->state == KEV_TH_RUNNING)
-        push_state(user, r);
+    if (rec->u.st.state == KEV_TH_RUNNING)
+        ks_push(w, rec);
 }
-static void sink_sched(struct kx_sink *k) { k->state = sched_push; }
 static const struct ks_table t_sched = {
     .name = "sched_slice",
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
@@ -934,7 +925,8 @@ static const struct ks_table t_sched = {
     .src = KS_SRC_MODEL,
     KS_COLS(sched_cols),
     .needs_stats = 1,
-    .sink = sink_sched,
+    .takes = KS_TAKE(KS_STATE),
+    .rows = sched_rows,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -999,17 +991,10 @@ static const struct ks_table t_thread_state = {
     .src = KS_SRC_MODEL,
     KS_COLS(ts_cols),
     .needs_stats = 1,
-    .sink = sink_state,
+    .takes = KS_TAKE(KS_STATE),
     .skip = KX_SKIP_MSG,
 };
 
-static void push_kcall(void *user, const struct kx_kcall_row *r)
-{
-    struct ks_rec rec = { .kind = KS_KCALL };
-    rec.u.kc = *r;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_kcall(struct kx_sink *k) { k->kcall = push_kcall; }
 #define ROW struct kx_kcall_row
 static int kc_returned(const ROW *x) // its exit gave a result
 {
@@ -1072,17 +1057,10 @@ static const struct ks_table t_kcall = {
     .src = KS_SRC_MODEL,
     KS_COLS(kcall_cols),
     .needs_stats = 1,
-    .sink = sink_kcall,
+    .takes = KS_TAKE(KS_KCALL),
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-static void push_irq(void *user, const struct kx_irq_row *r)
-{
-    struct ks_rec rec = { .kind = KS_IRQ };
-    rec.u.irq = *r;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_irq(struct kx_sink *k) { k->irq = push_irq; }
 #define ROW struct kx_irq_row
 static void irq_name(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1128,26 +1106,10 @@ static const struct ks_table t_irq = {
     .src = KS_SRC_MODEL,
     KS_COLS(irq_cols),
     .needs_stats = 1,
-    .sink = sink_irq,
+    .takes = KS_TAKE(KS_IRQ),
     .skip = KX_SKIP_WAIT,
 };
 
-static void push_msg(void *user, const struct kx_msg *g)
-{
-    struct ks_walk *w = ks_walk_of(user);
-    struct ks_rec rec = { .kind = KS_MSG };
-    struct ks_msg_rec *m = &rec.u.msg;
-    m->id = g->id;
-    m->client = g->client, m->server = g->server;
-    m->irq = g->irq;
-    m->pulse = g->pulse, m->error = g->error;
-    m->client_pid = g->client_pid, m->srv_pid = g->srv_pid, m->coid = g->coid;
-    m->rcvid = g->rcvid;
-    m->t_send = g->t_send, m->t_recv = g->t_recv, m->t_reply = g->t_reply;
-    m->parent = g->parent >= 0 ? w->s->q.m[g->parent].id : 0;
-    ks_push(w, &rec);
-}
-static void sink_msg(struct kx_sink *k) { k->msg = push_msg; }
 #define ROW struct ks_msg_rec
 static void msg_dur(const struct ks_row *r, sqlite3_context *ctx) // a pulse's to its receive
 {
@@ -1215,17 +1177,10 @@ static const struct ks_table t_msg = {
     .src = KS_SRC_MODEL,
     KS_COLS(msg_cols),
     .needs_stats = 1,
-    .sink = sink_msg,
+    .takes = KS_TAKE(KS_MSG),
     .skip = KX_SKIP_WAIT,
 };
 
-static void push_wait(void *user, const struct kw_wait *w)
-{
-    struct ks_rec rec = { .kind = KS_WAIT };
-    rec.u.wait = *w;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_wait(struct kx_sink *k) { k->wait = push_wait; }
 #define ROW struct kw_wait
 static void wait_dur(const struct ks_row *r, sqlite3_context *ctx) // an open one: to the end
 {
@@ -1264,19 +1219,12 @@ static const struct ks_table t_wait = {
     .src = KS_SRC_MODEL,
     KS_COLS(wait_cols),
     .needs_stats = 1,
-    .sink = sink_wait,
+    .takes = KS_TAKE(KS_WAIT),
     .skip = KX_SKIP_MSG,
 };
 
 // blocked_by: every stretch of a wait on another thread with one chain (kx_chain.h): the
 // waiter, the thread it waits on, the root its time is attributed to, the chain as text
-static void push_chain(void *user, const struct kx_chain_row *c)
-{
-    struct ks_rec rec = { .kind = KS_CHAIN };
-    rec.u.chain = *c;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_chain(struct kx_sink *k) { k->chain = push_chain; }
 #define ROW struct kx_chain_row
 static void chain_how(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1332,27 +1280,26 @@ static const struct ks_table t_blocked_by = {
     .src = KS_SRC_MODEL,
     KS_COLS(chain_cols),
     .needs_stats = 1,
-    .sink = sink_chain,
+    .takes = KS_TAKE(KS_CHAIN),
 };
 
 // wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
 // thread; past KW_MAX_PRE threads one row with utid NULL for the rest), and the owner's
 // wake-up latency (what 'waking', utid NULL: woken, its CPU idle or less urgent, kx_wait.c)
 #define WPRE_WAKING 1000
-static void push_wait_pre(void *user, const struct kw_wait *w)
+static void wpre_rows(struct ks_walk *w, const struct ks_rec *wait)
 {
-    struct ks_rec rec = { .kind = KS_WAIT };
-    rec.u.wait = *w;
-    for (unsigned i = 0; i < w->npre + (w->pre_other != 0); i++) {
+    struct ks_rec rec = *wait;
+    const struct kw_wait *x = &wait->u.wait;
+    for (unsigned i = 0; i < x->npre + (x->pre_other != 0); i++) {
         rec.sub = (int)i;
-        ks_push(ks_walk_of(user), &rec);
+        ks_push(w, &rec);
     }
-    if (w->own_wake) {
+    if (x->own_wake) {
         rec.sub = WPRE_WAKING;
-        ks_push(ks_walk_of(user), &rec);
+        ks_push(w, &rec);
     }
 }
-static void sink_wait_pre(struct kx_sink *k) { k->wait = push_wait_pre; }
 #define ROW struct kw_wait
 // The row's preemptor: the record's part (rec->sub), past the named ones the rest together
 static int wpre_other(const struct ks_row *r)
@@ -1399,18 +1346,12 @@ static const struct ks_table t_wait_pre = {
     .src = KS_SRC_MODEL,
     KS_COLS(wpre_cols),
     .needs_stats = 1,
-    .sink = sink_wait_pre,
+    .takes = KS_TAKE(KS_WAIT),
+    .rows = wpre_rows,
     .skip = KX_SKIP_MSG,
 };
 
 // cpu_state: each CPU's periods running a thread, its idle thread, or none known
-static void push_cpu(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what)
-{
-    struct ks_rec rec = { .kind = KS_CPU };
-    rec.u.cpu = (struct ks_cpu_rec){ cpu, what, th, t0, t1 };
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_cpu(struct kx_sink *k) { k->cpu = push_cpu; }
 static const char *cpu_what(unsigned what)
 {
     static const char *const name[] = { "none", "running", "idle" };
@@ -1429,7 +1370,7 @@ static const struct ks_table t_cpu_state = {
     .src = KS_SRC_MODEL,
     KS_COLS(cpus_cols),
     .needs_stats = 1,
-    .sink = sink_cpu,
+    .takes = KS_TAKE(KS_CPU),
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1452,10 +1393,10 @@ static void load_flush(struct ks_walk *w, struct load_state *ls, unsigned cpu)
     ks_push(w, &rec);
     ls->busy[cpu] = 0;
 }
-static void push_load(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what)
+static void load_rows(struct ks_walk *w, const struct ks_rec *period)
 {
-    (void)th;
-    struct ks_walk *w = ks_walk_of(user);
+    const struct ks_cpu_rec *p = &period->u.cpu;
+    unsigned cpu = p->cpu;
     struct load_state *ls = w->state;
     if (!ls) {
         ls = w->state = sqlite3_malloc(sizeof(*ls));
@@ -1465,8 +1406,8 @@ static void push_load(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th
             ls->k[c] = -1, ls->busy[c] = 0;
     }
     int64_t width = w->param > 0 ? w->param : 1000000;
-    int64_t a = ks_ns(w->t, t0), b = ks_ns(w->t, t1);
-    if (what != 1 || b <= a || cpu >= KEV_MAX_CPUS)
+    int64_t a = ks_ns(w->t, p->t0), b = ks_ns(w->t, p->t1);
+    if (p->what != 1 || b <= a || cpu >= KEV_MAX_CPUS)
         return;
     if ((b - a) / width > 1000000) { // a row a bucket: say so rather than give ten million
         w->fail = "cpu_load: a busy period spans over a million buckets (a wider WIDTH?)";
@@ -1487,10 +1428,6 @@ static void load_end(struct ks_walk *w)
     for (unsigned c = 0; w->state && c < KEV_MAX_CPUS; c++)
         load_flush(w, w->state, c);
 }
-static void sink_load(struct kx_sink *k)
-{
-    k->cpu = push_load;
-}
 #define ROW struct ks_load_rec
 static const struct ks_rcol load_cols[] = {
     { RC_INT("cpu", cpu) }, { RC_INT("ts", ts) }, { RC_INT("dur", width) },
@@ -1504,7 +1441,8 @@ static const struct ks_table t_cpu_load = {
     .src = KS_SRC_MODEL,
     KS_COLS(load_cols),
     .needs_stats = 1,
-    .sink = sink_load,
+    .takes = KS_TAKE(KS_CPU),
+    .rows = load_rows,
     .param_col = 5,
     .on_end = load_end,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -1512,28 +1450,14 @@ static const struct ks_table t_cpu_load = {
 
 // slice: kernel calls, interrupts and their handlers, messages, function calls (Perfetto's
 // slice): a part per kind of record, each its columns over its record
-static void push_irq_slices(void *user, const struct kx_irq_row *r)
+static void slice_rows(struct ks_walk *w, const struct ks_rec *rec)
 {
-    struct ks_rec rec = { .kind = KS_IRQ };
-    rec.u.irq = *r;
-    ks_push(ks_walk_of(user), &rec);
-    if (r->h0) {
-        rec.sub = 1; // its handler, nested in it
-        ks_push(ks_walk_of(user), &rec);
+    ks_push(w, rec);
+    if (rec->kind == KS_IRQ && rec->u.irq.h0) {
+        struct ks_rec handler = *rec;
+        handler.sub = 1; // its handler, nested in it
+        ks_push(w, &handler);
     }
-}
-static void push_func(void *user, const struct kx_func_row *r)
-{
-    struct ks_rec rec = { .kind = KS_FUNC };
-    rec.u.fn = *r;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_slice(struct kx_sink *k)
-{
-    k->kcall = push_kcall;
-    k->irq = push_irq_slices;
-    k->msg = push_msg;
-    k->func = push_func;
 }
 #define ROW struct kx_kcall_row
 static void slice_kc_dur(const struct ks_row *r, sqlite3_context *ctx) // -1: did not end
@@ -1646,19 +1570,13 @@ static const struct ks_table t_slice = {
     .src = KS_SRC_MODEL,
     KS_PARTS(slice_parts, slice_kcall),
     .needs_stats = 1,
-    .sink = sink_slice,
+    .takes = KS_TAKE(KS_KCALL) | KS_TAKE(KS_IRQ) | KS_TAKE(KS_MSG) | KS_TAKE(KS_FUNC),
+    .rows = slice_rows,
     .skip = KX_SKIP_WAIT,
 };
 
 // flow: Perfetto's flow between two slices: a message's send to its receive and its receive to
 // its reply, a wakeup from the waker's slice to the woken thread's (kx_rows.h, kx_flow_row)
-static void push_flow(void *user, const struct kx_flow_row *r)
-{
-    struct ks_rec rec = { .kind = KS_FLOW };
-    rec.u.flow = *r;
-    ks_push(ks_walk_of(user), &rec);
-}
-static void sink_flow(struct kx_sink *k) { k->flow = push_flow; }
 static int64_t flow_slice(const struct kx_slice_ref *r)
 {
     return slice_id(r->id, r->kind == KX_SLICE_IRQ ? SL_IRQ : SL_KCALL);
@@ -1693,7 +1611,7 @@ static const struct ks_table t_flow = {
     .src = KS_SRC_MODEL,
     KS_COLS(flow_cols),
     .needs_stats = 1,
-    .sink = sink_flow,
+    .takes = KS_TAKE(KS_FLOW),
     .skip = KX_SKIP_WAIT,
 };
 
@@ -1769,7 +1687,6 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     rec.sub = 1;
     ks_push(w, &rec);
 }
-static void sink_counter(struct kx_sink *k) { k->cpu = push_cpu; }
 #define ROW struct ks_cpu_rec
 static void counter_busy_id(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1816,7 +1733,7 @@ static const struct ks_table t_counter = {
     KS_PARTS(counter_parts, counter_cpu),
     .needs_stats = 1,
     .on_event = counter_on,
-    .sink = sink_counter,
+    .takes = KS_TAKE(KS_CPU),
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1834,9 +1751,8 @@ static void arg_push(struct ks_walk *w, int64_t set, const char *key, int64_t i,
         snprintf(a->s, sizeof(a->s), "%s", s);
     ks_push(w, &rec);
 }
-static void args_kcall(void *user, const struct kx_kcall_row *r)
+static void args_kcall(struct ks_walk *w, const struct kx_kcall_row *r)
 {
-    struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_KCALL);
     static const char *const key[] = { "arg0", "arg1", "arg2", "arg3" };
     for (unsigned i = 0; i < r->nargs && i < 4; i++)
@@ -1847,9 +1763,8 @@ static void args_kcall(void *user, const struct kx_kcall_row *r)
             arg_push(w, set, "errno", r->err, NULL);
     }
 }
-static void args_irq(void *user, const struct kx_irq_row *r)
+static void args_irq(struct ks_walk *w, const struct kx_irq_row *r)
 {
-    struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_IRQ);
     arg_push(w, set, "irq", r->irq, NULL);
     if (r->th >= 0)
@@ -1857,9 +1772,8 @@ static void args_irq(void *user, const struct kx_irq_row *r)
     if (r->t_th)
         arg_push(w, set, "latency", ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
 }
-static void args_msg(void *user, const struct kx_msg *g)
+static void args_msg(struct ks_walk *w, const struct ks_msg_rec *g)
 {
-    struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(g->id, SL_MSG);
     arg_push(w, set, "rcvid", g->rcvid, NULL);
     arg_push(w, set, "server_pid", g->srv_pid, NULL);
@@ -1914,11 +1828,14 @@ static void args_on(struct ks_walk *w, const struct kev_event *e)
         arg_push(w, set, key, (int32_t)v->w[i], NULL);
     }
 }
-static void sink_args(struct kx_sink *k)
+static void args_rows(struct ks_walk *w, const struct ks_rec *rec) // a slice's arguments
 {
-    k->kcall = args_kcall;
-    k->irq = args_irq;
-    k->msg = args_msg;
+    if (rec->kind == KS_KCALL)
+        args_kcall(w, &rec->u.kc);
+    else if (rec->kind == KS_IRQ)
+        args_irq(w, &rec->u.irq);
+    else
+        args_msg(w, &rec->u.msg);
 }
 #define ROW struct ks_arg
 static const char *arg_type(unsigned text) { return text ? "string" : "int"; }
@@ -1944,7 +1861,8 @@ static const struct ks_table t_args = {
     KS_COLS(args_cols),
     .needs_stats = 1,
     .on_event = args_on,
-    .sink = sink_args,
+    .takes = KS_TAKE(KS_KCALL) | KS_TAKE(KS_IRQ) | KS_TAKE(KS_MSG),
+    .rows = args_rows,
     .skip = KX_SKIP_WAIT,
 };
 

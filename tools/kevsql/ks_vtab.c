@@ -468,8 +468,7 @@ static int walk_start(struct ks_cursor *c, int num)
             return SQLITE_NOMEM;
         c->w.s->skip = tab->skip;
         struct kx_sink k = { .user = &c->w };
-        if (tab->sink)
-            tab->sink(&k);
+        ks_model_sink(tab, &k);
         kx_stats_sink(c->w.s, &k);
         c->w.m = NULL;
     } else if (num & IDX_MODEL) {

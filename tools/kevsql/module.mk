@@ -7,7 +7,7 @@
 # for the extension and for the command, which registers the same extension with
 # sqlite3_auto_extension; both link the host library (the model they serve) as the tools do.
 KS := tools/kevsql
-KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_decl.c $(KS)/ks_cols.c $(KS)/ks_stdlib.c \
+KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_model.c $(KS)/ks_decl.c $(KS)/ks_cols.c $(KS)/ks_stdlib.c \
            $(KS)/ks_syms.c $(SYMS_SRCS) \
            $(AN_MODEL) $(AN_STATS)
 # names of code addresses: the shared build-id lookup (tools/include/kevhost/tool_syms.h) and libdw

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev_bytes.h>
 
 static int is_exit(const struct kev_event *e)
 {
@@ -44,18 +45,15 @@ const char *qnx_kercall_name(const struct kev_event *e)
     return name;
 }
 
-// The 4 bytes of w as text, or "" when one before the first NUL is unprintable.
-static uint32_t swap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
-// w is the raw word as QNX's tool sees it (little-endian view of the file's bytes).
+// The 4 bytes of w as text, or "" when one before the first NUL is unprintable. w is the raw
+// word as QNX's tool sees it (little-endian view of the file's bytes).
 static void chunk(uint32_t w, char out[5])
 {
     unsigned k = 0;
+    uint8_t b[4];
+    kev_put_le32(b, w);
     for (unsigned i = 0; i < 4; i++) {
-        unsigned char c = (unsigned char)(w >> (8 * i));
+        unsigned char c = b[i];
         if (!c)
             break;
         if (c != '\n' && !isprint(c)) {
@@ -105,7 +103,7 @@ int qnx_kercall_args(const struct kev_event *e, int big, char *buf, size_t cap)
         char type = f[0];
         int lablen = (int)len - 1;
         const char *label = f + 1;
-        uint32_t w = e->w[c], raw = big ? swap32(w) : w;
+        uint32_t w = e->w[c], raw = big ? kev_swap32(w) : w;
         char ch[5];
         if (fast) {
             text_add(&o, " %.*s:", lablen, label);

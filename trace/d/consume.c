@@ -38,7 +38,9 @@ void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *o
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static int64_t rd64(const uint8_t *p)
+// A 64-bit value of a record, at any alignment, in the host's own order (the engine that wrote
+// it runs here, or its buffers were copied as they are).
+static int64_t rec_s64(const uint8_t *p)
 {
     int64_t v;
     memcpy(&v, p, 8);
@@ -86,7 +88,7 @@ static unsigned decode(struct dcons *c, const char *types, const uint8_t *p, str
             a[n].s = memchr(p, 0, ssz) ? (const char *)p : "";
             p += ssz;
         } else {
-            a[n].i = sized(rd64(p), types[n]);
+            a[n].i = sized(rec_s64(p), types[n]);
             p += 8;
         }
     }
@@ -405,7 +407,7 @@ static int key_one(char t, const uint8_t *a, const uint8_t *b)
         return d < 0 ? -1 : d > 0;
     }
     /* libdtrace compares keys as unsigned values of their size (dt_aggregate_keycmp) */
-    uint64_t x = (uint64_t)sized(rd64(a), t), y = (uint64_t)sized(rd64(b), t);
+    uint64_t x = (uint64_t)sized(rec_s64(a), t), y = (uint64_t)sized(rec_s64(b), t);
     if (t != 'l' && t != 'L') {
         uint64_t mask = t == 'b' || t == 'B' ? 0xff : t == 'h' || t == 'H' ? 0xffff : 0xffffffff;
         x &= mask;

@@ -2,21 +2,9 @@
 // Reading a program's USDT notes (d/dusdt_note.h) from their bytes: no allocation, no libc,
 // every length checked against the bytes given (the kernel runs it over a program's image).
 #include <d/dusdt_note.h>
+#include <trace/kev_bytes.h>
 
 #define STAPSDT_TYPE 3u
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le_addr(const uint8_t *p, unsigned width)
-{
-    uint64_t v = 0;
-    for (unsigned i = width; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
 
 // The NUL-terminated string at s within [s, end), and *next past its NUL; 0 if none ends there.
 static const char *string_in(const uint8_t *s, const uint8_t *end, const uint8_t **next)
@@ -37,8 +25,8 @@ int dusdt_note_next(const uint8_t *notes, uint32_t size, unsigned width, uint32_
         uint32_t at = *off;
         if (size - at < 12)
             return -1;
-        uint32_t namesz = le32(notes + at), descsz = le32(notes + at + 4);
-        uint32_t type = le32(notes + at + 8);
+        uint32_t namesz = kev_get_le32(notes + at), descsz = kev_get_le32(notes + at + 4);
+        uint32_t type = kev_get_le32(notes + at + 8);
         uint32_t name_pad = (namesz + 3u) & ~3u, desc_pad = (descsz + 3u) & ~3u;
         if (namesz > size || descsz > size || name_pad < namesz || desc_pad < descsz ||
             name_pad + desc_pad > size - at - 12)
@@ -55,9 +43,9 @@ int dusdt_note_next(const uint8_t *notes, uint32_t size, unsigned width, uint32_
             !(out->prov = string_in(s, end, &s)) || !(out->name = string_in(s, end, &s)) ||
             !(out->args = string_in(s, end, &s)))
             return -1;
-        out->pc = le_addr(desc, width);
-        out->base = le_addr(desc + width, width);
-        out->sem = le_addr(desc + 2u * width, width);
+        out->pc = kev_get_le(desc, width);
+        out->base = kev_get_le(desc + width, width);
+        out->sem = kev_get_le(desc + 2u * width, width);
         return 1;
     }
     return 0;

@@ -10,6 +10,7 @@
 #include <d/duname.h>
 #include <d/ddevinfo.h>
 #include <d/dstacks.h>
+#include <trace/kev_bytes.h>
 
 dvm_uread_fn dvm_uread;
 dvm_user_ok_fn dvm_user_ok;
@@ -714,15 +715,10 @@ static uint64_t sub_caller(struct dvm_cpu *c, const struct subr_args *a)
 static uint64_t sub_swap(unsigned id, uint64_t v)
 {
     if (id == DIF_S_HTONS)
-        return (uint16_t)((v & 0xff) << 8 | (v >> 8 & 0xff));
-    if (id == DIF_S_HTONL) {
-        uint32_t w = (uint32_t)v;
-        return (w >> 24) | (w >> 8 & 0xff00u) | (w << 8 & 0xff0000u) | (w << 24);
-    }
-    uint64_t r = 0;
-    for (int k = 0; k < 8; k++, v >>= 8)
-        r = r << 8 | (v & 0xff);
-    return r;
+        return kev_swap16((uint16_t)v);
+    if (id == DIF_S_HTONL)
+        return kev_swap32((uint32_t)v);
+    return kev_swap64(v);
 }
 
 /* a string member's store (iv[0]: where): strsize bytes, checked as DIF_ST*'s */

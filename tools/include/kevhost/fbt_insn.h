@@ -57,6 +57,13 @@ static inline void fbt_named(struct insn *in, enum insn_class c, const char *wha
     snprintf(in->what, sizeof(in->what), "%.*s", (int)sizeof(in->what) - 1, what);
 }
 
+// A slot the instruction in cannot have: -1, *why its kind ("not decoded" when it has none).
+static inline int fbt_no_slot(const struct insn *in, const char **why)
+{
+    *why = in->what[0] ? in->what : "not decoded";
+    return -1;
+}
+
 // How the generator reads the linked image: n bytes at addr, 0 or -1.
 typedef int (*fbt_read_fn)(uint64_t addr, void *dst, size_t n);
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <kevhost/kev_mem.h>
 
 struct gdbr {
     int fd;
@@ -29,6 +30,8 @@ struct gdbr {
     unsigned budget_ms;
     size_t junk, console, partial;
     bool interrupted;   // a wait was cut short by the caller's flag (gdbr_cancel_on)
+    // gdbr_read's bytes and the host's time spent in it (kevprobe says its read rate)
+    uint64_t read_bytes, read_ns;
 };
 
 // "host:port", "port" (localhost) or "unix:PATH" (a UNIX socket: QEMU's -gdb
@@ -56,5 +59,8 @@ int gdbr_cont(struct gdbr *g);
 // Memory of the halted target, in pieces the server takes. 0, or -1 with g->err.
 int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n);
 int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n);
+// The target's memory through g (gdbr_read, gdbr_write, g->err), for the readers that take a
+// struct kev_mem.
+struct kev_mem gdbr_mem(struct gdbr *g);
 
 #endif

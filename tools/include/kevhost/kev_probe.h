@@ -16,17 +16,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <kevhost/kev_mem.h>
 #include <trace/kev_probe.h>
 #include <trace/kev.h>
-
-// The target's memory, as the reader reaches it: read and write return 0, or -1 with error()
-// saying why. A 4-byte write at a 4-byte aligned address is one store (the host's words).
-struct kev_mem {
-    int (*read)(void *ctx, uint64_t addr, void *buf, size_t n);
-    int (*write)(void *ctx, uint64_t addr, const void *buf, size_t n);
-    const char *(*error)(void *ctx);
-    void *ctx;
-};
 
 // The most buffers a block may describe (the kernel's TRACE_MAX_BUFS is below it).
 #define KEV_PROBE_MAX_BUFS 64u

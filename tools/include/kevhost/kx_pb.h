@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <kevhost/tool_grow.h>
+#include <trace/kev_bytes.h>
 
 struct pb {
     uint8_t *p;
@@ -96,7 +97,7 @@ static inline void pb_fixed64(struct pb *b, unsigned field, uint64_t v)
 {
     pb_varint(b, (uint64_t)field << 3 | 1);
     pb_reserve(b, 8);
-    for (unsigned i = 0; i < 8; i++)
-        b->p[b->len++] = (uint8_t)(v >> (8 * i));
+    kev_put_le64(b->p + b->len, v);
+    b->len += 8;
 }
 #endif

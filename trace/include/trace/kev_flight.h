@@ -7,7 +7,8 @@
 //
 //   magic[8] "KEVFLT1" | 20 u32 fields (version ... off_nslots) | ring | ncpus_addr
 // with the two addresses last, ptr_bytes each (at KEV_FLIGHT_ADDRS), as the target's
-// pointers are: a reader parses the u32s first, then knows their size.
+// pointers are: a reader parses the u32s first, then knows their size. The host's one parser
+// of it checks every field before a reader uses it (tools/common/kev_ring_desc.c).
 #ifndef TRACE_KEV_FLIGHT_H
 #define TRACE_KEV_FLIGHT_H
 

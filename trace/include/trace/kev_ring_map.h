@@ -5,14 +5,17 @@
 // ring's port). The kernel publishes the layout twice, in two fixed formats: the flight
 // recorder's map for a halted target (trace/kev_flight.h, read by kevdump) and the probe block
 // for a running one (trace/kev_probe.h, read by kevprobe). Each reader turns its format into
-// one struct kev_ring_map (kev_ring_map_flight, kev_ring_map_probe), reads the table's words
-// through it alone, and takes the buffers in sequence order with one walker
-// (trace/kev_ring_walk.c, kev_ring_walk). Little-endian targets, as both formats say.
+// one struct kev_ring_map (kev_ring_map_flight, kev_ring_map_probe), has it checked before any
+// offset is used (kev_ring_map_refused, tools/include/kevhost/kev_ring_desc.h: the accessors
+// below trust a checked map), reads the table's words through it alone, and takes the buffers
+// in sequence order with one walker (trace/kev_ring_walk.c, kev_ring_walk). Little-endian
+// targets, as both formats say.
 #ifndef TRACE_KEV_RING_MAP_H
 #define TRACE_KEV_RING_MAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <trace/kev_bytes.h>
 #include <trace/kev_flight.h>
 #include <trace/kev_probe.h>
 
@@ -43,6 +46,7 @@ struct kev_ring_map {
     uint32_t cpu_stride;
     uint32_t off_wp, off_cur;       // KEV_RING_NO_FIELD in the probe block (never read there)
     uint32_t off_dropped, off_overwritten;  // u64 loss counts
+    uint32_t off_recorded;          // u64 (the flight map's alone: checked, never read)
 };
 
 // The flight recorder's map f, its ring holding nbufs buffers.
@@ -50,7 +54,8 @@ static inline struct kev_ring_map kev_ring_map_flight(const struct kev_flight *f
 {
     struct kev_ring_map m = {
         nbufs, f->ptr_bytes, f->buf_stride, f->off_seq, f->off_state, KEV_RING_NO_FIELD,
-        f->off_nslots, KEV_RING_NO_FIELD, f->cpu_stride, f->off_wp, f->off_cur, f->off_dropped, f->off_overwritten,
+        f->off_nslots, KEV_RING_NO_FIELD, f->cpu_stride, f->off_wp, f->off_cur, f->off_dropped,
+        f->off_overwritten, f->off_recorded,
     };
     return m;
 }
@@ -61,29 +66,9 @@ static inline struct kev_ring_map kev_ring_map_probe(const struct kev_probe_bloc
     struct kev_ring_map m = {
         b->pb_nbufs, 0, b->pb_buf_stride, b->pb_off_seq, b->pb_off_state, b->pb_off_cpu,
         b->pb_off_nslots, b->pb_off_lost, b->pb_cpu_stride, KEV_RING_NO_FIELD, KEV_RING_NO_FIELD,
-        b->pb_off_dropped, b->pb_off_overwritten,
+        b->pb_off_dropped, b->pb_off_overwritten, KEV_RING_NO_FIELD,
     };
     return m;
-}
-
-// The target's little-endian words, at p.
-static inline uint32_t kev_ring_le(const uint8_t *p, unsigned bytes)
-{
-    uint32_t v = 0;
-    for (unsigned i = bytes; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static inline uint64_t kev_ring_le64(const uint8_t *p)
-{
-    return kev_ring_le(p, 4) | (uint64_t)kev_ring_le(p + 4, 4) << 32;
-}
-
-// A target's pointer of `bytes` (4 or 8) at p.
-static inline uint64_t kev_ring_ptr(const uint8_t *p, uint32_t bytes)
-{
-    return bytes == 8 ? kev_ring_le64(p) : kev_ring_le(p, 4);
 }
 
 // Entry i of a table read whole (nbufs entries of buf_stride bytes, as the target holds it).
@@ -95,7 +80,7 @@ static inline const uint8_t *kev_ring_entry(const struct kev_ring_map *m, const 
 
 static inline uint32_t kev_ring_seq(const struct kev_ring_map *m, const uint8_t *e)
 {
-    return kev_ring_le(e + m->off_seq, 4);
+    return kev_get_le32(e + m->off_seq);
 }
 
 static inline unsigned kev_ring_state(const struct kev_ring_map *m, const uint8_t *e)
@@ -105,12 +90,12 @@ static inline unsigned kev_ring_state(const struct kev_ring_map *m, const uint8_
 
 static inline unsigned kev_ring_nslots(const struct kev_ring_map *m, const uint8_t *e)
 {
-    return kev_ring_le(e + m->off_nslots, 2);
+    return kev_get_le16(e + m->off_nslots);
 }
 
 static inline uint32_t kev_ring_lost(const struct kev_ring_map *m, const uint8_t *e)
 {
-    return kev_ring_le(e + m->off_lost, 4);
+    return kev_get_le32(e + m->off_lost);
 }
 
 static inline unsigned kev_ring_buf_cpu(const struct kev_ring_map *m, const uint8_t *e)
