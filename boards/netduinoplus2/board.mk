@@ -22,8 +22,9 @@ BOARD_SRCS  := boards/common/board_data.c boards/common/board_semihost.c \
 
 # Memory plan (board_config.h has the picture). Seven programs at most: their RAM slots of
 # 8 KB fill the 56 KB between the kernel's 40 KB and the 32 KB trace pool (user.mk picks the
-# seven). Flash slots of 32 KB after the kernel's 128 KB (flash sectors 0-4).
-APP_FLASH_BASE := 0x08020000
+# seven). Flash slots of 32 KB after the kernel's 256 KB (flash sectors 0-5: its 128 KB of
+# sectors 0-4 were full to 16 bytes with the kernel of 124 KB and its tables).
+APP_FLASH_BASE := 0x08040000
 APP_FLASH_SLOT := 0x00008000
 APP_RAM_BASE   := 0x2000a000
 APP_RAM_SLOT   := 0x00002000

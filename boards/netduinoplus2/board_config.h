@@ -7,10 +7,10 @@
 //
 //   0x00000000  flash, aliased (BOOT0 = 0): the reset vector is fetched here
 //   0x08000000 +--------------------+  flash (1 MB)
-//              | kernel image       |  vectors, text, rodata, .data image   (128 KB:
-//   0x08020000 +--------------------+   flash sectors 0-4; about 54 KB used today)
+//              | kernel image       |  vectors, text, rodata, .data image   (256 KB:
+//   0x08040000 +--------------------+   flash sectors 0-5; 124 KB used today)
 //              | program slots      |  APP_MAX_SLOTS (7) x APP_FLASH_SLOT (32 KB)
-//   0x08058000 +--------------------+
+//   0x08078000 +--------------------+
 //              | (free)             |
 //   0x08100000 +--------------------+
 //   0x10000000  CCM (64 KB, not in QEMU): unused
@@ -41,7 +41,7 @@
 #define CODE_MEM_BASE     0x08000000
 #define CODE_MEM_SIZE     0x00100000
 #define KERNEL_FLASH_BASE 0x08000000
-#define KERNEL_FLASH_SIZE 0x00020000
+#define KERNEL_FLASH_SIZE 0x00040000
 #define KERNEL_RAM_BASE   0x20000000
 #define KERNEL_RAM_SIZE   0x0000a000
 #define POOL_BASE         0x20018000
