@@ -95,14 +95,15 @@ void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsig
         f->a[i] = a[i];
 }
 
-// A spawned process's start at its first thread's first run (kdtrace.c): recorded as
-// proc:::start in that thread's context (the probes it fires are kdtrace.c's, not the row's).
+// A spawn's firings under the parent's name or with the program's (kdt_fire.c kdt_fire_spawn):
+// recorded as any firing in that thread's context, and counted (which of a rule's firings go
+// there is the rule's: trace/kev_derived.h).
 static unsigned nspawned;
 
-void kdt_fire_spawned(const struct thread *t)
+void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program)
 {
-    const uint64_t a[1] = { 0 };
-    kdt_fire_n_in(t, DPROBE_PROC_START, a, 1, 0);
+    assert_null(program);   // (a first run's: the thread's own process's name)
+    kdt_fire_n_in(t, f->id, f->a, f->n, 0);
     nspawned++;
 }
 
@@ -504,15 +505,19 @@ static void every_emit_row_against_its_helper(void **state)
     assert_int_equal(kev_field_get(&fs, "cpu")->v, 3);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
               kev_emit_oncpu(true, (struct thread *)th, 0x80001, 0, 14, true), { "prio", 14 });
-    assert_int_equal(nfired, 3);
-    assert_int_equal(nspawned, 1);
+    assert_int_equal(nfired, 5);
+    assert_int_equal(nspawned, 2);              // start and exec: as the parent, exec's program
     assert_int_equal(fired[1].id, DPROBE_PROC_START);
-    assert_int_equal(fired[2].id, DPROBE_PROC_LWP_START);
-    for (unsigned k = 0; k < 3; k++)
+    assert_int_equal(fired[2].id, DPROBE_PROC_EXEC);
+    assert_int_equal(fired[2].a[0], DUTEXT_ADDR);
+    assert_int_equal(fired[3].id, DPROBE_PROC_EXEC_SUCCESS);
+    assert_int_equal(fired[3].a[0], 8);
+    assert_int_equal(fired[4].id, DPROBE_PROC_LWP_START);
+    for (unsigned k = 0; k < 5; k++)
         assert_ptr_equal(fired[k].as, th);
-    assert_int_equal(fired[2].a[0], 0x80001);   // lwp-start (derived): the thread, its pid, prio
-    assert_int_equal(fired[2].a[1], 8);
-    assert_int_equal(fired[2].a[2], 14);
+    assert_int_equal(fired[4].a[0], 0x80001);   // lwp-start (derived): the thread, its pid, prio
+    assert_int_equal(fired[4].a[1], 8);
+    assert_int_equal(fired[4].a[2], 14);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
               kev_emit_oncpu(true, (struct thread *)th, 0x80003, 1, 14, true), { "prio", 14 });
     assert_int_equal(nspawned, 0);

@@ -529,22 +529,63 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
         dvm_fire(p->st, &p->ctx, id, a);
 }
 
-/* fire_rule: one firing a rule gave (trace/kev_derived.h), in p->ctx: the context the caller
- * set (the thread the rule is about, or the one going off, is the caller's to set). */
-static void fire_rule(struct replay *p, const struct kev_dfire *f)
+/* A rule's firings (trace/kev_derived.h) as the replay takes them (kev_derived_take), about
+ * thread t on cpu: each in p->ctx, the context the caller set (the site's, or the thread the
+ * rule is about, or the one going off: the caller's to set); under t's parent's name where the
+ * rule says so (KEV_DAS_PARENT: its CREATE's parent, "kernel" without one); exec's args[0] the
+ * program's name (f->program): `program`, else t's process's as the capture names it. The
+ * switch step is switch_to's. */
+struct rule_site {
+    struct replay *p;
+    struct kev_reader *r;
+    struct rthread *t;
+    unsigned cpu;
+    const char *program;
+};
+
+static void switch_to(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned cpu);
+
+static void rule_fire(void *user, const struct kev_dfire *f)
 {
+    const struct rule_site *s = user;
+    struct replay *p = s->p;
+    const char *own = p->ctx.execname;
+    uint32_t pid = s->t ? kev_who_pid(s->t->who) : 0;
+    if (f->as == KEV_DAS_PARENT) {
+        const struct rproc *q = rproc(p, pid, 0);
+        const char *parent = q && q->ppid ? kev_proc_name(s->r, (uint32_t)q->ppid) : "kernel";
+        p->ctx.execname = parent ? parent : "";
+    }
+    if (f->program) {
+        const char *name = s->program ? s->program : kev_proc_name(s->r, pid);
+        replay_text.p = (const uint8_t *)(name ? name : "");
+        replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;
+    }
     uint64_t a[DVM_NARGS] = { 0 };
     for (unsigned k = 0; k < f->n && k < KEV_DFIRE_ARGS; k++)
         a[k] = f->a[k];
     if (p->firing)
         dvm_fire(p->st, &p->ctx, f->id, a);
+    replay_text.p = NULL;
+    replay_text.len = 0;
+    p->ctx.execname = own;
 }
 
-/* fire_rules: n firings of a rule that names no step. */
-static void fire_rules(struct replay *p, const struct kev_dfire *f, unsigned n)
+static void rule_step(void *user, uint32_t id)
 {
-    for (unsigned k = 0; k < n; k++)
-        fire_rule(p, &f[k]);
+    const struct rule_site *s = user;
+    (void)id;   /* (KEV_DSTEP_SWITCH, the one step) */
+    switch_to(s->p, s->r, s->t, s->cpu);
+}
+
+/* take: rule firings f (n of them) about thread t on cpu (NULL, 0: a rule that names no
+ * thread's parent, program or step), exec's program `program` (NULL: t's process's). */
+static void take(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned cpu,
+                 const char *program, const struct kev_dfire *f, unsigned n)
+{
+    struct rule_site s = { p, r, t, cpu, program };
+    const struct kev_dtake k = { rule_fire, rule_step, &s };
+    kev_derived_take(f, n, &k);
 }
 
 /* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
@@ -785,12 +826,12 @@ static void thread_life(struct replay *p, const struct kev_event *e, uint32_t pi
         return;
     struct kev_dfire f[KEV_DFIRE_MAX];
     if (e->ev == KEV_TH_DESTROY) {
-        fire_rules(p, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
+        take(p, NULL, t, 0, NULL, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
         if (p->firing)
             rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
         return;
     }
-    fire_rules(p, f, kev_derived_thcreate(f, who, pid, t->prio));
+    take(p, NULL, t, 0, NULL, f, kev_derived_thcreate(f, who, pid, t->prio));
     t->unstarted = 1;
 }
 
@@ -830,8 +871,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     }
     if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && p->cur[cpu]) {
         struct kev_dfire f[KEV_DFIRE_MAX];      /* the tick's, in the thread it interrupts */
-        fire_rules(p, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
-                                          kev_who_pid(p->cur[cpu]), p->ctx.prio));
+        take(p, r, NULL, cpu, NULL, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
+                                                        kev_who_pid(p->cur[cpu]), p->ctx.prio));
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
@@ -847,27 +888,6 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         thread_life(p, e, pid, t);
     else
         thread_state(p, r, pid, t, e->ev, cpu);
-}
-
-/* spawned: a spawned process's first thread t runs for the first time: a spawn is Solaris's
- * fork and exec at once, so proc:::start and proc:::exec fire here as in a forked child
- * before its exec, with its parent's name (execname; exec's args[0] the program's), then
- * exec-success as itself (kernel/kdtrace.c kdt_fire_spawned). */
-static void spawned(struct replay *p, struct kev_reader *r, const struct rthread *t)
-{
-    uint32_t who = t->who, pid = kev_who_pid(who);
-    const struct rproc *q = rproc(p, pid, 0);
-    const char *parent = q && q->ppid ? kev_proc_name(r, (uint32_t)q->ppid) : "kernel";
-    const char *name = kev_proc_name(r, pid), *own = p->ctx.execname;
-    p->ctx.execname = parent ? parent : "";
-    fire4(p, DPROBE_PROC_START, who, pid, t->prio, 0);
-    replay_text.p = (const uint8_t *)(name ? name : "");
-    replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;
-    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
-    replay_text.p = NULL;
-    replay_text.len = 0;
-    p->ctx.execname = own;
-    fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
 }
 
 /* runq_cpu: enqueue's and dequeue's arg3 for t's change on cpu, the CPU whose run queue: with
@@ -897,13 +917,7 @@ static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *
         return;
     t->unstarted = 0;
     struct kev_dfire f[KEV_DFIRE_MAX];
-    unsigned n = kev_derived_first_run(f, t->who, kev_who_pid(t->who), t->prio);
-    for (unsigned k = 0; k < n; k++) {
-        if (f[k].id == KEV_DSTEP_SPAWNED)
-            spawned(p, r, t);
-        else
-            fire_rule(p, &f[k]);
-    }
+    take(p, r, t, 0, NULL, f, kev_derived_first_run(f, t->who, kev_who_pid(t->who), t->prio));
 }
 
 /* block_obj: sched:::block-*'s arg3 for t, which entered the blocked state of rule b: the
@@ -930,8 +944,8 @@ static void switch_to(struct replay *p, struct kev_reader *r, struct rthread *t,
     if (old && !p->fresh[cpu]) {
         struct kev_dfire f;
         set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
-        if (kev_derived_offcpu(&f, who, kev_who_pid(who), t->prio, rthread(p, old)->state))
-            fire_rule(p, &f);
+        take(p, r, t, cpu, NULL, &f,
+             kev_derived_offcpu(&f, who, kev_who_pid(who), t->prio, rthread(p, old)->state));
     }
     p->cur[cpu] = who;
     p->fresh[cpu] = 0;
@@ -958,12 +972,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
                                    block_obj(t, b, &known), runq_cpu(p, t, cpu) };
     struct kev_dfire f[KEV_DFIRE_MAX];
     unsigned n = kev_derived_change(f, &c);
-    for (unsigned k = 0; k < n; k++) {
-        if (f[k].id == KEV_DSTEP_SWITCH)
-            switch_to(p, r, t, cpu);
-        else
-            fire_rule(p, &f[k]);
-    }
+    take(p, r, t, cpu, NULL, f, n);
     if (n && b && b->probe && !known && p->firing)
         rargs_missing(b->probe, 1u << 3, RARGS_BLOCK_OBJ);
 }
@@ -1043,7 +1052,7 @@ static void fault_fire(struct replay *p, struct kev_reader *r, unsigned cpu,
     if (s)
         rstacks_set(s);
     struct kev_dfire f[KEV_DFIRE_MAX];
-    fire_rules(p, f, kev_derived_fault(f, p->fault[cpu].sig));
+    take(p, r, NULL, cpu, NULL, f, kev_derived_fault(f, p->fault[cpu].sig));
     rstacks_clear();
     p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
@@ -1172,22 +1181,19 @@ static void procs_after(struct replay *p, const struct kev_event *e)
             p->pr[k].ppid = 0;
 }
 
-/* spawn_failed: ProcSpawn returns err: proc:::exec and exec-failure, in the spawner's context
- * (there is no child), before the call's return probe, as kernel/kcall.c fires them. The
- * capture holds no name for a program that did not start: exec's args[0] is "" (said once). */
-static void spawn_failed(struct replay *p, uint64_t err)
+/* spawn_failed: ProcSpawn returns err: its rule's firings (kev_derived_spawn_failed: exec and
+ * exec-failure), in the spawner's context (there is no child), before the call's return probe,
+ * as kernel/kcall.c fires them. The capture holds no name for a program that did not start:
+ * exec's args[0] is "" (said once). */
+static void spawn_failed(struct replay *p, struct kev_reader *r, uint64_t err)
 {
     if (!p->spawn_nameless && dvm_enabled(p->st, DPROBE_PROC_EXEC)) {
         fprintf(stderr, "dtrace: proc:::exec over a capture: the program a spawn failed to "
                 "start is not in the capture: its args[0] is \"\"\n");
         p->spawn_nameless = 1;
     }
-    replay_text.p = (const uint8_t *)"";
-    replay_text.len = 1;
-    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
-    replay_text.p = NULL;
-    replay_text.len = 0;
-    fire4(p, DPROBE_PROC_EXEC_FAILURE, err, 0, 0, 0);
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    take(p, r, NULL, 0, "", f, kev_derived_spawn_failed(f, err));
 }
 
 /* oncpu_before: an ONCPU event's thread runs on its CPU before the table fires its on-cpu in
@@ -1216,7 +1222,7 @@ static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_
     unsigned n = rtable_probes(r, e, p->in_snapshot, site_value, p, &fs, f, 4);
     for (unsigned i = 0; i < n; i++) {
         if (f[i].id == DPROBE_KCALL_RETURN(DPROBE_KCALL_PROC_SPAWN) && (int64_t)f[i].a[0] < 0)
-            spawn_failed(p, (uint64_t)-(int64_t)f[i].a[0]);
+            spawn_failed(p, r, (uint64_t)-(int64_t)f[i].a[0]);
         if (!fire)
             continue;
         if (f[i].payload) {
