@@ -79,9 +79,6 @@ struct replay {
     struct rctx *c;                   /* what only D needs beside them (kevreplay_ctx.h) */
     struct kx_pass pass;              /* each event: replay_before, the model, replay_after */
     int after;                        /* replay_before left the event's creations to after */
-    struct { int idx; uint8_t state, left; } chg; /* the thread whose change fires now (idx,
-                                       * else KX_NO_THREAD): in the state it enters (the kernel
-                                       * sets it before its site fires), the one it left */
 };
 
 /* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
@@ -109,7 +106,8 @@ static unsigned th_state(const struct replay *p, int idx)
 {
     if (idx < 0)
         return KX_STATE_UNKNOWN;
-    return idx == p->chg.idx ? p->chg.state : p->m->th[idx].state;
+    const struct rctx_thread *c = rctx_thread(p->c, idx);
+    return c->changing ? c->entering : p->m->th[idx].state;
 }
 
 /* th_prio: thread idx's priority, 0 when the capture has not said it. */
@@ -160,7 +158,8 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
     if (th_state(p, idx) == KX_STATE_UNKNOWN)
         return -1;
     out->state = (uint8_t)th_state(p, idx);
-    out->left = idx == p->chg.idx ? p->chg.left : (uint8_t)th_state(p, idx);
+    const struct rctx_thread *c = rctx_thread(p->c, idx);
+    out->left = c->changing ? c->left : (uint8_t)th_state(p, idx);
     out->cpu = (uint8_t)(p->m->th[idx].last_cpu > 0 ? p->m->th[idx].last_cpu : 0);
     out->idle = pid == 0;
     return 0;
@@ -736,11 +735,12 @@ static void thread_state(struct replay *p, int t, unsigned st, unsigned cpu)
     unsigned prev = th_state(p, t);
     p->c->cpu[cpu].last_state = t;
     if (!p->m->in_snapshot && t >= 0) {
-        p->chg.idx = t;
-        p->chg.state = (uint8_t)st;
-        p->chg.left = (uint8_t)(prev == KX_STATE_UNKNOWN ? st : prev);
+        struct rctx_thread *c = rctx_thread(p->c, t);
+        c->changing = 1;
+        c->entering = (uint8_t)st;
+        c->left = (uint8_t)(prev == KX_STATE_UNKNOWN ? st : prev);
         state_fire(p, t, prev, st, cpu);
-        p->chg.idx = KX_NO_THREAD;
+        c->changing = 0;
     }
     if (st == KEV_TH_RUNNING && cpu < DVM_MAXCPU)
         p->c->cpu[cpu].steal.on = 0;  /* (a STEAL is its choice's: the next RUNNING here takes it) */
@@ -1384,7 +1384,6 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->c = &replay_ctx;
     kx_model_init(p->m, r);
     rctx_reset(p->c);
-    p->chg.idx = KX_NO_THREAD;
     p->pass = (struct kx_pass){ .m = p->m, .on_event = replay_before, .after = replay_after,
                                 .user = p, .file_order = 1 };
     replay_now = p;

@@ -3,7 +3,7 @@
 // shares and which keeps the threads (their states, priorities, CPUs), the processes (their
 // parents, their threads' count) and what each CPU runs: the context dtrace -i's probes fire
 // with and the values the board's probes read that no event carries. Per thread of the model
-// (by its index): its vtimestamp clock, the kernel call it is in with its entry's arguments,
+// (by its index): its vtimestamp clock, the change of state that fires now, the kernel call it is in with its entry's arguments,
 // its lockstat wait, whether it has run yet, the state its change left while that change
 // fires; per CPU: whose vtimestamp clock runs there, whether its next choice fires no off-cpu,
 // the STEAL and FAULT awaiting the event they pair with, whose state event it recorded last;
@@ -24,9 +24,10 @@ struct rctx_thread {
     uint8_t kc_open, kc_nw;
     uint16_t kc;
     uint32_t kc_a[6];
-    uint8_t left;               /* the state its last change left, while that change fires (a
-                                 * wakeup's: the one it slept in), as the kernel's
-                                 * traced_state; else its state */
+    uint8_t changing;           /* its state change fires now (outside the snapshot): D reads */
+    uint8_t entering, left;     /* the state it enters (the kernel sets it before the change's
+                                 * site fires) and the one it left (a wakeup's: the one it
+                                 * slept in), as the kernel's traced_state */
     uint64_t blocked_at;        /* cycles; 0: not blocked on a SYNC_* object in this call */
     uint64_t vt, vt_since;      /* vtimestamp's clock, as kernel/kdtrace.c keeps it: cycles on
                                  * a CPU since the capture began, and since when it runs (0:
