@@ -101,13 +101,48 @@ void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
     arch_irq_enable(irq);
 }
 
+// A refused attach, said once a process on the console: EPERM and EINVAL alone read as a bad
+// argument. The lines the board gives programs are listed as ranges (board_irq_user_ok; the
+// devices behind them: docs/boards.md, "Devices for programs").
+static void say_refused(struct proc *p, unsigned irq, int err)
+{
+    if (p->irq_refusal_said)
+        return;
+    p->irq_refusal_said = true;
+    if (err == -EPERM) {
+        kprintf("kernel: process %d (%s): InterruptAttachEvent of line %u refused (EPERM): "
+                "its app.mk gives no %s\n", (int)p->pid, p->name, irq,
+                irq == KIRQ_TRACE ? "KAPP_F_TRACE" : "KAPP_F_IO");
+        return;
+    }
+    char lines[96];
+    size_t n = 0;
+    for (unsigned i = 0; i < KMAX_IRQS && n + 12 < sizeof(lines); i++) {
+        if (!board_irq_user_ok(i) || (i > 0 && board_irq_user_ok(i - 1)))
+            continue;
+        unsigned last = i;
+        while (last + 1 < KMAX_IRQS && board_irq_user_ok(last + 1))
+            last++;
+        n += (size_t)ksnprintf(lines + n, sizeof(lines) - n, n ? ", %u" : "%u", i);
+        if (last > i)
+            n += (size_t)ksnprintf(lines + n, sizeof(lines) - n, "-%u", last);
+    }
+    kprintf("kernel: process %d (%s): InterruptAttachEvent of line %u refused (EINVAL): not a "
+            "line for programs on %s; its lines: %s\n", (int)p->pid, p->name, irq, board_name(),
+            n ? lines : "none");
+}
+
 int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t code)
 {
     bool synthetic = irq == KIRQ_TRACE;
-    if (!(p->app->flags & (synthetic ? KAPP_F_TRACE : KAPP_F_IO)))
+    if (!(p->app->flags & (synthetic ? KAPP_F_TRACE : KAPP_F_IO))) {
+        say_refused(p, irq, -EPERM);
         return -EPERM;
-    if (!synthetic && (irq >= KMAX_IRQS || !board_irq_user_ok(irq)))
+    }
+    if (!synthetic && (irq >= KMAX_IRQS || !board_irq_user_ok(irq))) {
+        say_refused(p, irq, -EINVAL);
         return -EINVAL;
+    }
     if (lines[irq].kind != IRQ_FREE)
         return -EBUSY;
     if (code < KPULSE_CODE_MIN_USER)

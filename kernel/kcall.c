@@ -30,10 +30,11 @@ uint64_t k_kcall_count;
 
 _Static_assert(KSTACK_GUARD >= 32 && (KSTACK_GUARD & (KSTACK_GUARD - 1)) == 0,
                "a stack guard is a power of two an MPU region or a page can be");
-// The room a new thread's stack must keep above its guard: its first frame.
+// The least a new thread's stack holds: its first frame (kern.h THREAD_STACK_MIN).
 #define KSTACK_FIRST_FRAME 64u
 
-// The guard of a thread's stack [base, top): the KSTACK_GUARD bytes at the first multiple of
+// The guard of a thread's stack [base, top) that asked for one (kern.h THREAD_GUARDED: a KSTACK
+// stack, or one the library allocated): the KSTACK_GUARD bytes at the first multiple of
 // KSTACK_GUARD in it, which the thread may not touch (arch_stack_guard), and above them at
 // least its first frame; 0 when the stack has no room for both.
 static uint32_t stack_guard_of(uint32_t base, uint32_t top)
@@ -51,22 +52,24 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     int prio = (int)(prio_policy & 0xff);
     int policy = (int)((prio_policy >> 8) & 0xff);
     bool detached = (prio_policy >> 16) & 1u;
+    bool guarded = (prio_policy >> 17) & 1u;
 
     if (prio == 0)
         prio = t->base_prio;
     if (prio < KPRIO_MIN || (policy != 0 && policy != SCHED_POLICY_FIFO &&
-                             policy != SCHED_POLICY_RR) || (prio_policy >> 17))
+                             policy != SCHED_POLICY_RR) || (prio_policy >> 18))
         return -EINVAL;
     if (prio > proc_prio_ceiling(p))
         return -EPERM;
-    // The stack [stack_base, stack_top) must lie in the process's RAM, its top 8-byte aligned,
-    // and hold its guard with room for the first frame above it.
+    // The stack [stack_base, stack_top) must lie in the process's RAM, its top 8-byte aligned.
+    // A stack given plain is the thread's whole (QNX's and POSIX's rule), at least its first
+    // frame; one that asked for a guard holds it with room for the first frame above it.
     if ((stack_top & 7u) || stack_base >= stack_top ||
         !proc_can_write(p, stack_base, stack_top - stack_base) ||
         !proc_can_read(p, entry & ~1u, 2))
         return -EFAULT;
-    uint32_t guard = stack_guard_of(stack_base, stack_top);
-    if (!guard)
+    uint32_t guard = guarded ? stack_guard_of(stack_base, stack_top) : 0u;
+    if (guarded ? !guard : stack_top - stack_base < KSTACK_FIRST_FRAME)
         return -EINVAL;
     if (p->exiting)
         return -ESRCH;
@@ -79,6 +82,8 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     n->policy = (uint8_t)(policy ? policy : t->policy);
     n->detached = detached;
     n->stack_guard = guard;
+    n->stack_base = stack_base;
+    n->stack_top = stack_top;
     list_push_back(&p->threads, &n->plink);
     p->nthreads++;
     arch_thread_setup(n, entry, fn, arg, stack_top, false);

@@ -56,10 +56,16 @@
 #include <kernel/smp.h>
 #include <kernel/kdata.h>
 #include <uapi/kdtrace.h>
+#include <d/dobj_file.h>
 
 bool kdt_active;
+uint32_t kdt_hooks;
+bool kdt_lockstat;
 struct dvm_state *kdt_dst;          // at the start of the block, mapped into the consumer
 struct proc *kdt_consumer;
+// Its .dobj header (its consumer's output options and -w), as KDT_LOAD gave it: an incident
+// record keeps it (kincident.c), and its destructive word allows panic( ) and breakpoint( ).
+struct dobj_file_hdr kdt_dobj_hdr;
 
 // tick-N fires on one CPU (one firing a period): CPU 0, from its profile timer, or, on a board
 // without one, the CPU that takes the kernel's tick; profile-N on every CPU (DTrace's rule), so
@@ -84,16 +90,44 @@ uint32_t kdt_cpu_only;
 // (interrupts off): no lock, no other CPU waited for.
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
 static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
+// What the program's firings cost this CPU since KDT_GO (KDT_COST): their count, and the
+// cycles of the D work each outermost site adds to its hook: from its opening to its close,
+// less the trace event the hook writes within it (which the capture costs without D too):
+// work_from is where the D work resumed, the opening or the end of the event's write.
+static struct {
+    uint64_t firings, cycles;
+} TRACE_PER_CPU_LINE cost[KMAX_CPUS];
+static uint64_t work_from[KMAX_CPUS];
+static uint64_t cost_since;             // KDT_GO's time (cycles)
 static inline bool in_shared(void) { return smp_in_shared(); }
 static inline void site_enter(void)
 {
     unsigned c = cpu_id();
     if (d_held[c]++ == 0)
-        site_at[c] = board_cycles();
+        work_from[c] = site_at[c] = board_cycles();
 }
 static inline void site_leave(void)
 {
-    d_held[cpu_id()]--;
+    unsigned c = cpu_id();
+    if (--d_held[c] == 0)
+        cost[c].cycles += board_cycles() - work_from[c];
+}
+
+void kdt_cost_reset(void)
+{
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        cost[c].firings = cost[c].cycles = 0;
+    cost_since = board_cycles();
+}
+
+void kdt_cost_read(struct kdt_cost *out)
+{
+    out->firings = out->site_cycles = 0;
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+        out->firings += cost[c].firings;
+        out->site_cycles += cost[c].cycles;
+    }
+    out->run_cycles = (board_cycles() - cost_since) * (KSMP ? k_ncpus : 1u);
 }
 
 // The open site's time (cycles): one reading of the clock a site.
@@ -112,9 +146,13 @@ uint64_t kdt_site_cycles(void)
 void kdt_site_set(uint32_t ts32)
 {
     unsigned c = cpu_id();
-    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time); a
-                            // drained record's slot may lie before the hold began (kuring.c)
-        site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
+    if (d_held[c] != 1)     // the outermost hold's site (a nested one keeps its time)
+        return;
+    // (a drained record's slot may lie before the hold began: kuring.c)
+    site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
+    if (site_at[c] > work_from[c])      // the D work before the event, then after its write
+        cost[c].cycles += site_at[c] - work_from[c];
+    work_from[c] = board_cycles();
 }
 
 // One SYSTEM event of D's own (DPROG, DTIMER), within a hold: its stamp becomes the site's
@@ -402,7 +440,10 @@ bool kdt_fire_begin(uint64_t cycles)
         return true;
     struct dvm_ctx ctx;
     fill_ctx_of(&ctx, k_current, cycles);
+    cost[cpu_id()].firings++;
     dvm_fire_begin(kdt_dst, &ctx);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, k_current, DPROBE_BEGIN, NULL, cycles);
     return !kdt_dst->exiting;
 }
 
@@ -429,7 +470,10 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
     ctx.errno_ = err;
     if (execname)
         ctx.execname = execname;
+    cost[cpu_id()].firings++;
     dvm_fire(kdt_dst, &ctx, id, args);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))   // freeze( ), panic( ), breakpoint( )
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, t, id, args, site_cycles());
     if (kdt_dst->exiting)
         exited();
     site_leave();
@@ -513,7 +557,11 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     struct dvm_ctx ctx;
     site_enter();
     fill_ctx_of(&ctx, k_current, site_cycles());
+    cost[cpu_id()].firings++;
     dvm_fire_probe(kdt_dst, &ctx, pidx, args);
+    if (__builtin_expect(kdt_dst->trig_cpu != 0, 0))
+        kdt_trigger_ran(kdt_dst, &kdt_dobj_hdr, k_current, kdt_dst->obj.probes[pidx].dp_id,
+                        args, site_cycles());
     if (kdt_dst->exiting)
         exited();
     site_leave();

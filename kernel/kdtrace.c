@@ -26,6 +26,7 @@
 #include <kernel/kprof.h>
 #include <kernel/kdata.h>
 #include <uapi/kdtrace.h>
+#include <d/dobj_file.h>
 
 static void *block;
 static uint32_t block_len;
@@ -291,6 +292,9 @@ static int load(struct proc *p, uint32_t uargs)
         block_drop();
         return e;
     }
+    kmemset(&kdt_dobj_hdr, 0, sizeof(kdt_dobj_hdr));
+    if (l.dobj_hdr && proc_can_read(p, l.dobj_hdr, sizeof(kdt_dobj_hdr)))
+        kmemcpy(&kdt_dobj_hdr, (const void *)(uintptr_t)l.dobj_hdr, sizeof(kdt_dobj_hdr));
     kdt_cpu_only = l.cpu_only;
     kdt_consumer = p;
     p->map2_base = (uint32_t)(uintptr_t)block;
@@ -361,6 +365,24 @@ static int kvar_allowed(const struct proc *p, const char **why)
     return 0;
 }
 
+// panic( ) and breakpoint( ) stop the whole system: DTrace's kernel-destructive actions, which
+// need the destructive option (-w) and the kernel's privilege; here a KAPP_F_PRIV consumer
+// whose .dobj header says -w. Refused at KDT_GO otherwise, naming what is missing.
+static int triggers_allowed(const struct proc *p, const char **why)
+{
+    if (dif_destructive(&kdt_dst->obj) < 2)
+        return 0;
+    if (!kdt_dobj_hdr.destructive) {
+        *why = "Destructive actions not allowed: panic( ) and breakpoint( ) need -w";
+        return -EPERM;
+    }
+    if (!(p->app->flags & KAPP_F_PRIV)) {
+        *why = "panic( ) and breakpoint( ) need privilege (KAPP_F_PRIV)";
+        return -EPERM;
+    }
+    return 0;
+}
+
 // The probes of the loaded program placed, in the order they go on: fbt's sites first, then
 // the programs' USDT sites, then their pid probes; all or none. The fbt sites placed, or the
 // refusal with its reason in *why. Not inlined: kfbt_enable and kpid_enable return into a
@@ -372,6 +394,8 @@ static __attribute__((noinline)) int probes_enable(struct proc *p, char *fbtmsg,
     int e = fbt_allowed(p, fbtmsg, n, why);
     if (e == 0)
         e = kvar_allowed(p, why);
+    if (e == 0)
+        e = triggers_allowed(p, why);
     if (e == 0)
         e = kfbt_enable(kdt_dst, why);
     int u = e < 0 ? 0 : kusdt_enable(kdt_dst, kdt_consumer, why);
@@ -398,6 +422,31 @@ static void timers_start(uint64_t now)
     }
 }
 
+// The hooks the program's enabled probes need (d/dprobes.h dprobe_hooks): the classes whose
+// sites fire them, the traced exit's D side; a program that reads vtimestamp switches its
+// clocks at each RUNNING event (PR_TH). Only these are turned on (ktrace_sync), so a probe
+// with no enabling costs nothing at its site. And whether a lockstat probe is enabled, for
+// the SYNC_* calls' sites.
+static void hooks_set(void)
+{
+    uint32_t h = kdt_dst->uses & DVM_USES_VTIMESTAMP ? DPROBE_H_PR_TH : 0u;
+    bool lockstat = false;
+    for (uint32_t i = 0; i < kdt_dst->obj.hdr->dh_nprobes; i++) {
+        uint32_t id = kdt_dst->obj.probes[i].dp_id;
+        if (!dvm_enabled(kdt_dst, id))
+            continue;
+        h |= dprobe_hooks(id);
+        lockstat |= id >= DPROBE_LOCK_ADAPTIVE_ACQUIRE && id <= DPROBE_LOCK_SEM_RELEASE;
+    }
+    kdt_hooks = h;
+    kdt_lockstat = lockstat;
+}
+
+_Static_assert(DPROBE_H_KER_CALL == 1u << KEV_C_KER_CALL && DPROBE_H_INT == 1u << KEV_C_INT &&
+               DPROBE_H_PR_TH == 1u << KEV_C_PR_TH && DPROBE_H_SYSTEM == 1u << KEV_C_SYSTEM &&
+               DPROBE_H_USER == 1u << KEV_C_USER && DPROBE_H_COMM == 1u << KEV_C_COMM,
+               "a probe's hook bits are its classes' (trace/kev.h)");
+
 // KDT_GO: the probes placed (the reason in the consumer's buffer (a, b) when they cannot be),
 // the timers started, BEGIN fired. The fbt sites placed, or the refusal.
 static int go(struct proc *p, uint32_t a, uint32_t b)
@@ -413,10 +462,12 @@ static int go(struct proc *p, uint32_t a, uint32_t b)
             kstrlcpy((char *)(uintptr_t)a, why, b);
         return placed;
     }
+    kdt_cost_reset();
     kdt_hold();
     uint64_t mark = kdt_span_mark(KEV_DPROG_GO);
     kdt_go_clocks(k_current);   // vtimestamp's clocks, D's view of the CPUs
     timers_start(kview_ns(mark));
+    hooks_set();
     kdt_active = true;
     kdt_release();
     kdt_spin_probes(true);
@@ -469,6 +520,18 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return load(p, a);
     if (cmd == KDT_FBT_TABLE)   // every kernel function's address: kernel data, privileged
         return p->app->flags & KAPP_F_PRIV ? kfbt_copy_table(p, a, b) : -EPERM;
+    if (cmd == KDT_COST) {
+        struct kdt_cost k;
+        if (!block)
+            return -ECANCELED;
+        if (p != kdt_consumer)
+            return -EPERM;
+        if (!proc_can_write(p, a, sizeof(k)))
+            return -EFAULT;
+        kdt_cost_read(&k);
+        kmemcpy((void *)(uintptr_t)a, &k, sizeof(k));
+        return 0;
+    }
     if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
         return -EINVAL;
     if (!block)

@@ -245,12 +245,19 @@ void kputs_raw(const char *s, size_t len)
         board_console_putc(s[i]);
 }
 
+// A line cut at the buffer's end keeps its line break, so that the next line starts its own.
 void kprintf(const char *fmt, ...)
 {
-    char buf[160];
+    char buf[192];
     va_list ap;
     va_start(ap, fmt);
     int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    kputs_raw(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    if ((size_t)n >= sizeof(buf)) {
+        n = (int)sizeof(buf) - 1;
+        size_t f = strlen(fmt);
+        if (f && fmt[f - 1] == '\n')
+            buf[n - 1] = '\n';
+    }
+    kputs_raw(buf, (size_t)n);
 }

@@ -29,7 +29,8 @@ static _Noreturn void panic_stop(const struct arch_fault_where *f, uint64_t pc, 
     // prints its own message after this one, and the cause is not lost.
     kprintf("\nkernel panic: %s\n", buf);
     if (!again && recorder && recorder(f, pc, buf)) {
-        kprintf("kernel: halted in place for a debugger (flight recorder): kevdump reads the ring\n");
+        kprintf("kernel: halted in place for a debugger (flight recorder or incident record): "
+                "kevdump reads them\n");
         arch_halt_in_place();
     }
     board_halt(99);

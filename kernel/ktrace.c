@@ -6,6 +6,7 @@
 // The ring is mapped read-only into the process that allocated it (its logger), which takes
 // full buffers with KTRACE_TAKEBUFFER, writes them out and gives them back.
 #include <kernel/ktrace.h>
+#include <kernel/kincident.h>
 #include <kernel/ktrace_stack.h>
 #include <kernel/kprof.h>
 #include <arch_kcall.h>
@@ -279,7 +280,7 @@ static int start_capture(struct thread *t, bool state)
     ktrace_probe_started();
     kuring_new_capture();
     trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
-    ktrace_ran_set_all(true, kdt_active);
+    ktrace_ran_set_all(true, (kdt_hooks_now() & DPROBE_H_EXIT) != 0);
     ktrace_sync();
     ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
     if (state)
@@ -352,6 +353,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return alloc_buffers(p, a);
     if (cmd == KTRACE_BENCH)
         return ktrace_bench(a, b);
+    if (cmd == KTRACE_INCIDENT)     // no ring needed: an earlier boot's record
+        return kincident_call(t, a, b);
     if (!ring_mem)
         return -ECANCELED;
     // A capture is its owner's: another KAPP_F_TRACE process may only ask

@@ -27,6 +27,8 @@ static inline void steal_hook(struct thread *t, unsigned from)
     ktrace_steal(t, from);
 }
 
+static int claimed_loop(uint32_t n);
+
 // One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
 // compiler from hoisting the hook's flag load out of the loop.
 #define BENCH_LOOP(n, body)                           \
@@ -78,9 +80,26 @@ __attribute__((noinline)) int ktrace_bench(uint32_t kind, uint32_t n)
     case KTRACE_BENCH_STEAL:
         BENCH_LOOP(n, steal_hook(cur, c->id));
         return 0;
+    case KTRACE_BENCH_CLAIMED:
+        return claimed_loop(n);
     case KTRACE_BENCH_STALL:
         return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);
     default:
         return -EINVAL;
     }
+}
+
+// KTRACE_BENCH_CLAIMED: host words with every buffer claimed as a reader holding it would (the
+// claim of its sequence), for the loop's length (on the stack: a bench's, no kernel RAM kept
+// for it); the ring's own words (a probe's, or none) are given back after.
+static int claimed_loop(uint32_t n)
+{
+    uint32_t claim_words[TRACE_MAX_BUFS];
+    const uint32_t *own = ktrace.tr_acks;
+    for (unsigned i = 0; i < ktrace.tr_nbufs; i++)
+        claim_words[i] = ~(ktrace.tr_buf[i].tb_seq + 1u);
+    trace_ring_set_acks(&ktrace, claim_words);
+    BENCH_LOOP(n, trace_emit_simple(&ktrace, KEV_C_USER, 1, i, 0));
+    trace_ring_set_acks(&ktrace, own);
+    return 0;
 }

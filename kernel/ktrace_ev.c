@@ -11,6 +11,7 @@
 #include <kernel/kdtrace.h>
 #include <kernel/kview.h>
 #include <d/dprobes.h>
+#include <d/lockstat.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
 
@@ -29,12 +30,12 @@ _Static_assert(KC_ClockCycles >= KC_Semihost && KC_ClockTime >= KC_Semihost,
 void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid)
 {
     (void)pid;      // (the event's who carries it: who.pid)
-    kev_emit_signal_send(kdt_active, ktrace_who(victim), KSIG_KILL);
+    kev_emit_signal_send(kdt_on(KEV_C_SYSTEM), ktrace_who(victim), KSIG_KILL);
 }
 
 void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
 {
-    kev_emit_surrender(kdt_active, ktrace_who(cur), cur->prio, cpu);
+    kev_emit_surrender(kdt_on(KEV_C_SYSTEM), ktrace_who(cur), cur->prio, cpu);
 }
 
 // STEAL [who, prio | from << 8] into the ring alone: no probe fires at it (the RUNNING event
@@ -60,7 +61,7 @@ static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c
 
 // A traced exit returns into next, and the exit's inline path left it here (ktrace_exit_end):
 // another thread than this CPU ran last, whose ONCPU the inline path does not write (SYSTEM
-// filtered, wide or off), or any thread while D runs. At a switch the ring learns its current
+// filtered, wide or off), or any thread while the D program needs the exits (DPROBE_H_EXIT). At a switch the ring learns its current
 // thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so that
 // off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live and
 // over the capture alike. A tick's exit into the thread it interrupted: REMAIN_CPU and D's
@@ -73,7 +74,8 @@ bool ktrace_switched(struct thread *next)
         (const struct thread *)(cpu->trace_ran & ~(KTRACE_RAN_D | KTRACE_RAN_TICK));
     const bool was_d = (cpu->trace_ran & KTRACE_RAN_D) != 0;
     const bool ticked = (cpu->trace_ran & KTRACE_RAN_TICK) != 0;
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the bit follows at the sync)
+    // (a firing's exit() may clear it: the bit follows at the sync)
+    const bool d = (kdt_hooks_now() & DPROBE_H_EXIT) != 0;
     cpu->trace_ran = (uintptr_t)next | (d ? KTRACE_RAN_D : 0u);
     if (next != prev) {
         unsigned c = cpu_id();
@@ -99,13 +101,22 @@ bool ktrace_switched(struct thread *next)
     return true;
 }
 
+// Whether a call's entry or return site (probe id, call n) has D work: the call's own probe
+// enabled, or lockstat's view of a SYNC_* call while one of its probes is.
+static bool kcall_d(uint32_t id, uint32_t n)
+{
+    return kdt_on(KEV_C_KER_CALL) &&
+           ((n < DPROBE_KCALL_MAX && kdt_wanted(id)) || (kdt_lockstat && dprobe_lockcall(n)));
+}
+
 // The general kernel-call entry: D's probe (all six arguments), wide events, filtered
 // classes. Out of line: the common case is ktrace_kcall_entry (ktrace_kcall.h), inline.
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
     // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
-    kev_emit_kcall_entry(kdt_active, ktrace_ring_on(KEV_C_KER_CALL), t, n, ev, a);
+    kev_emit_kcall_entry(kcall_d(DPROBE_KCALL_ENTRY(n), n), ktrace_ring_on(KEV_C_KER_CALL), t,
+                         n, ev, a);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -143,8 +154,8 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
     uint32_t w0 = arch_kc_result(&t->ctx, 0), w1 = arch_kc_result(&t->ctx, 1);
     ktrace_kcall_exit_words(n + 1u, &w0, &w1);
-    kev_emit_kcall_exit(kdt_active, ktrace_ring_on(KEV_C_KER_CALL), t, n, w0, w1,
-                        ktrace_kc_raw[n + 1u] != 0);
+    kev_emit_kcall_exit(kcall_d(DPROBE_KCALL_RETURN(n), n), ktrace_ring_on(KEV_C_KER_CALL), t,
+                        n, w0, w1, ktrace_kc_raw[n + 1u] != 0);
 }
 
 // While KTRACE_START writes its snapshot: the state it records is not news, D fires nothing.
@@ -194,7 +205,7 @@ static __attribute__((noinline)) void state_ev_d(struct thread *t)
 
 void ktrace_state_ev(const struct thread *t)
 {
-    if (kdt_active && !ktrace_in_snapshot) {
+    if (kdt_on(KEV_C_PR_TH) && !ktrace_in_snapshot) {
         state_ev_d((struct thread *)t);
         return;
     }
@@ -205,7 +216,7 @@ void ktrace_state_ev(const struct thread *t)
 // their probes (none for the snapshot's: its state is not news).
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
+    const bool d = kdt_on(KEV_C_PR_TH); // (a firing's exit() may clear it: the hold goes still)
     if (ev == KEV_TH_CREATE) {
         ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
         kev_emit_thcreate(d && !ktrace_in_snapshot, ktrace_pid(t), ktrace_tid(t), ktrace_who(t),
@@ -226,7 +237,7 @@ void ktrace_thread_name_ev(const struct thread *t)
 // PROCCREATE_NAME or PROCDESTROY_NAME, and their probes (none for the snapshot's).
 void ktrace_proc_ev(const struct proc *p, unsigned ev)
 {
-    const bool d = kdt_active;
+    const bool d = kdt_on(KEV_C_PR_TH);
     if (ev == KEV_PR_CREATE_NAME)
         kev_emit_proccreate_name(d && !ktrace_in_snapshot, (uint32_t)p->ppid, (uint32_t)p->pid, p->name);
     else
@@ -244,9 +255,20 @@ static __attribute__((noinline)) void int_ev_d(unsigned ev, uint32_t irq, uint32
                  cur ? cur->prio : 0);
 }
 
+// An interrupt's site has D work when its line's probe is enabled, or sched:::tick at an entry.
+static bool int_d(unsigned ev, uint32_t irq)
+{
+    if (!kdt_on(KEV_C_INT))
+        return false;
+    if (ev == KEV_INT_ENTER)
+        return (irq < DPROBE_IRQ_MAX && kdt_wanted(DPROBE_IRQ_ENTRY(irq))) ||
+               kdt_wanted(DPROBE_SCHED_TICK);
+    return ev == KEV_INT_EXIT && irq < DPROBE_IRQ_MAX && kdt_wanted(DPROBE_IRQ_EXIT(irq));
+}
+
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
 {
-    if (kdt_active) {
+    if (int_d(ev, irq)) {
         int_ev_d(ev, irq, who);
         return;
     }
@@ -262,29 +284,32 @@ void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t a
 // The message events' general path (COMM not recorded plainly: filters, or D runs), from the
 // site that holds the message's client (kernel/ipc.c through ktrace_kcall.h): the event's own
 // helper, its msg probe's connection and size read from the client (kev_emit.h).
-static unsigned msg_how(void)
+static unsigned msg_how(uint32_t probe)
 {
-    return kdt_active ? KEV_D : KEV_RING;
+    return kdt_on(KEV_C_COMM) && kdt_wanted(probe) ? KEV_D : KEV_RING;
 }
 
 void ktrace_snd_message_ev(uint32_t rcvid, uint32_t pid, const struct thread *client)
 {
-    kev_emit_snd_message(msg_how(), rcvid, pid, (uint32_t)client->coid, client->msg_len);
+    kev_emit_snd_message(msg_how(DPROBE_MSG_SEND), rcvid, pid, (uint32_t)client->coid,
+                         client->msg_len);
 }
 
 void ktrace_rec_message_ev(uint32_t rcvid, uint32_t who, const struct thread *client)
 {
-    kev_emit_rec_message(msg_how(), rcvid, who, (uint32_t)client->coid, client->msg_len);
+    kev_emit_rec_message(msg_how(DPROBE_MSG_RECEIVE), rcvid, who, (uint32_t)client->coid,
+                         client->msg_len);
 }
 
 void ktrace_reply_message_ev(uint32_t rcvid, uint32_t status, const struct thread *client)
 {
-    kev_emit_reply_message(msg_how(), rcvid, status, (uint32_t)client->coid);
+    kev_emit_reply_message(msg_how(DPROBE_MSG_REPLY), rcvid, status, (uint32_t)client->coid);
 }
 
 void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *client)
 {
-    kev_emit_msg_error(msg_how(), rcvid, err, (uint32_t)client->coid, client->msg_len);
+    kev_emit_msg_error(msg_how(DPROBE_MSG_ERROR), rcvid, err, (uint32_t)client->coid,
+                       client->msg_len);
 }
 
 // The other COMM events: a pulse's send (msg:::pulse, kev_emit.h), its receipt, a signal (no
@@ -292,7 +317,7 @@ void ktrace_msg_error_ev(uint32_t rcvid, uint32_t err, const struct thread *clie
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 {
     if (ev == KEV_COMM_SND_PULSE)
-        kev_emit_snd_pulse(kdt_active, a, b & 0xffffu, b >> 16);
+        kev_emit_snd_pulse(msg_how(DPROBE_MSG_PULSE), a, b & 0xffffu, b >> 16);
     else
         trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
 }
@@ -322,7 +347,7 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
 {
     struct proc *p = t->proc;
     // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
-    const bool d = __builtin_expect(kdt_active, 0);
+    const bool d = __builtin_expect(kdt_on(KEV_C_USER), 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
         kev_emit_user(d, code, a, b);
         return 0;

@@ -34,6 +34,6 @@ void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *wher
     ktrace_comm(KEV_COMM_SIGNAL, (uint32_t)sig, fault_si_code(where->kind));
     // FAULT, its STACK and proc:::fault (in the faulting thread's context: arg0 the signal)
     // at the FAULT event's time (kev_emit.h)
-    kev_emit_fault(kdt_active, KTRACE_ON(KEV_C_SYSTEM) && ktrace.tr_running, t, ktrace_who(t),
+    kev_emit_fault(kdt_on(KEV_C_SYSTEM), KTRACE_ON(KEV_C_SYSTEM) && ktrace.tr_running, t, ktrace_who(t),
                    sig, where->kind, where->addr_valid, where->pc, where->addr);
 }

@@ -6,11 +6,13 @@
 // for; the ring's other state is left as it is. A fault inside the ring's own code leaves its
 // lock held by code that never runs again: the event then goes in only where that is safe, and
 // the console says when it does not (trace_ring_panic_writable). The answer: whether the ring
-// is a flight recorder (TRACE_POLICY_RING), whose CPU halts in place for kevdump.
+// is a flight recorder (TRACE_POLICY_RING), or this boot wrote an incident record (a D
+// trigger's, kernel/kincident.c): the CPU halts in place for kevdump, a watchdog or a reset.
 #include <kernel/ktrace.h>
 #include <kernel/kview.h>
 #include <kernel/kpanic.h>
 #include <kernel/kev_emit.h>
+#include <kernel/kincident.h>
 
 // How long the panic path waits for a trace lock before it takes the lock to be one the fault
 // interrupted on this CPU (trace_ring_panic_writable): a holder on another CPU keeps one for a
@@ -38,8 +40,8 @@ static void record(const struct arch_fault_where *f, uint64_t pc, const char *ms
 
 bool ktrace_panic(const struct arch_fault_where *f, uint64_t pc, const char *msg)
 {
-    if (!ktrace.tr_running)
-        return false;
+    if (!ktrace.tr_running)     // (a D trigger's freeze stopped it: its record is to be read)
+        return kincident_written();
     record(f, pc, msg);
-    return ktrace.tr_policy == TRACE_POLICY_RING;
+    return ktrace.tr_policy == TRACE_POLICY_RING || kincident_written();
 }

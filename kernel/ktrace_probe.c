@@ -141,6 +141,7 @@ static int publish(const struct proc *p, uint32_t arg)
     b->pb_off_state = offsetof(struct trace_buf, tb_state);
     b->pb_off_cpu = offsetof(struct trace_buf, tb_cpu);
     b->pb_off_nslots = offsetof(struct trace_buf, tb_nslots);
+    b->pb_off_lost = offsetof(struct trace_buf, tb_lost);
     b->pb_off_dropped = offsetof(struct trace_cpu, tc_dropped);
     b->pb_off_overwritten = offsetof(struct trace_cpu, tc_overwritten);
     b->pb_gen = gen;

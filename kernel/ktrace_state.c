@@ -7,8 +7,9 @@
 #include <kernel/arch.h>
 
 // Each CPU's exit key (cpu.h trace_ran): the thread its last traced exit returned to, and
-// KTRACE_RAN_D while a D program runs, so that every traced exit reaches ktrace_switched (D's
-// remain-cpu, on-cpu). ktrace_ran_d: the bit as ktrace_sync last set it.
+// KTRACE_RAN_D while the D program needs the exits (ktrace_state.h), so that every traced exit
+// reaches ktrace_switched (D's remain-cpu, on-cpu). ktrace_ran_d: the bit as ktrace_sync last
+// set it.
 bool ktrace_ran_d;
 
 // The classes ktrace_sync last gave the hooks (kernel/ktrace_state.h).

@@ -22,7 +22,7 @@ void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
 {
     if (cause >= KEV_PRIO_NCAUSES)      // (every caller's is a KEV_PRIO_*: the field's mask folds)
         __builtin_unreachable();
-    if (kdt_active && cause != KEV_PRIO_INITIAL) {
+    if (cause != KEV_PRIO_INITIAL && kdt_on(KEV_C_SYSTEM) && kdt_wanted(DPROBE_SCHED_CHANGE_PRI)) {
         prio_ev_d(t, prio, cause);
         return;
     }
@@ -34,7 +34,7 @@ void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
 void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner)
 {
     uint32_t who = owner ? ktrace_who(owner) : 0;
-    if (!kdt_active || !klockstat_on()) {
+    if (!kdt_lockstat || !kdt_on(KEV_C_SYSTEM) || !klockstat_on()) {
         trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
         return;
     }

@@ -234,7 +234,7 @@ static void drain_locked(struct proc *p, struct kuring *k)
         // the kernel stamp its events) takes the drain's, likewise after the one before.
         if (k->have_last && (int32_t)(ts - k->last) <= 0)  // strictly after: equal times on
             ts = (int32_t)(now - k->last) > 0 ? now : k->last + 1u;    // two CPUs merge by CPU
-        if (__builtin_expect(kdt_active, 0)) {
+        if (__builtin_expect(kdt_on(KEV_C_USER), 0)) {
             uint32_t n = now;   // (its address goes out of line: now's would keep it in memory)
             k->last = record_ev_d(code, ts, &n, a, b);
             now = n;
@@ -251,7 +251,7 @@ static void drain_locked(struct proc *p, struct kuring *k)
 
 // The entry's drain before the kernel lock, with a D program running: inside the shared side
 // (kuring.h says why), for a thread not being destroyed. An exclusive entry may have stopped
-// the program before this CPU got in: drain_locked tests kdt_active again for each record.
+// the program before this CPU got in: drain_locked asks again for each record whether D watches USER.
 // (Several CPUs only.)
 void kuring_drain_in_shared(struct thread *t)
 {

@@ -7,6 +7,7 @@
 #include <kernel/kview.h>
 #include <kernel/arch_upcall.h>
 #include <kernel/arch.h>
+#include <kernel/kfault_stack.h>
 #include <kernel/smp.h>
 #include <kernel/board.h>
 #include <kernel/sched.h>
@@ -107,8 +108,13 @@ static void kernel_fault(struct thread *t)
 
     if (!p)
         kpanic("fault in kernel thread %s: %s", t->name, what);
-    kprintf("kernel: process %d (%s) killed: %s in thread %d\n", (int)p->pid, p->name, what,
-            (int)t->tid);
+    if (kfault_stack_overflow(t, &where))   // its stack ran over: said so, with the stack
+        kprintf("kernel: process %d (%s) killed: stack overflow of %s's %u-byte stack: %s in "
+                "thread %d\n", (int)p->pid, p->name, t->name,
+                (unsigned)(t->stack_top - kfault_stack_start(t)), what, (int)t->tid);
+    else
+        kprintf("kernel: process %d (%s) killed: %s in thread %d\n", (int)p->pid, p->name,
+                what, (int)t->tid);
     ktrace_fault(t, sig, &where);   // the FAULT event, its STACK, and proc:::fault
     proc_exit(p, sig);
 }
@@ -254,6 +260,7 @@ _Noreturn void kernel_main(void)
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
     board_late_init();
+    kincident_boot();       // a record an earlier boot left (docs/incidents.md)
 
     k_ncpus = smp_cpus_present();
     for (unsigned c = 0; c < k_ncpus; c++) {

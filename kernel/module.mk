@@ -5,7 +5,7 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
                kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kdt_devinfo.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c kernel/unwind.c kernel/unwind_read.c \
-               kernel/kstack.c
+               kernel/kstack.c kernel/kfault_stack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 # What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
@@ -20,6 +20,9 @@ KERNEL_SRCS += kernel/kopts.c
 KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
+# D's trigger actions and the incident record they leave in RAM no reset clears
+# (docs/incidents.md): its writer and boot check, and the readers' one check of a record.
+KERNEL_SRCS += kernel/kdt_trigger.c kernel/kincident.c trace/kev_incident.c trace/kev_crc32.c
 # The kernel's data and bss as a range, where D's `name reads (kernel/kdtrace.c).
 KERNEL_SRCS += kernel/kdata.c
 # The panic path: the message and the stop, the halt in place in flight-recorder mode; and the

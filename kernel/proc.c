@@ -95,6 +95,8 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     thread_set_name(t, "main");
     list_push_back(&p->threads, &t->plink);
     p->nthreads = 1;
+    t->stack_base = app->ram_base;      // the main stack: the RAM slot's bottom (user/module.mk)
+    t->stack_top = app->stack_top;
     arch_thread_setup(t, app->entry, arg, 0, app->stack_top, false);
     ktrace_proc(p, KEV_PR_CREATE_NAME);
     ktrace_image(p);

@@ -96,6 +96,19 @@ SECTIONS
         __stack_top = .;
     } > KRAM
 
+    /* The incident region (kernel/kincident.c, docs/incidents.md): RAM no reset clears, for
+     * the record a D trigger leaves. Symbols only, no section: a section, even NOLOAD, gets a
+     * load segment (its memory size without file bytes), which QEMU's loader zeroes at every
+     * system_reset as it zeroes .bss's. Nothing else is placed there (the board's map keeps
+     * it apart); a board without INCIDENT_RAM_BASE has an empty one. */
+#ifdef INCIDENT_RAM_BASE
+    __incident_start = INCIDENT_RAM_BASE;
+    __incident_end = INCIDENT_RAM_BASE + INCIDENT_RAM_SIZE;
+#else
+    __incident_start = 0;
+    __incident_end = 0;
+#endif
+
     /* Program slots: apps.S places each program's flash image at its slot offset. */
     .apps : { KEEP(*(.apps)) } > APPS
 }

@@ -15,6 +15,7 @@
 #       path (BEGIN only); kercall_entry_count_insns the same for the clause on the static
 #       probe kercall::Null:entry, the figure fbt's is held to (at most 2x)
 #   scripts/bench-fbt.sh BUILD_DIR HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 . "$(dirname "$0")/console.sh"
 b=$1 h=$2

@@ -5,6 +5,7 @@
 # and the slowdowns: tracing compiled in but off, and on in fast and wide mode, and the cost
 # added per recorded event.
 #   scripts/bench-kernel.sh BUILD_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 . "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1

@@ -13,6 +13,7 @@
 #     it, then with kevreport's page of the finished file loaded, and the page's JavaScript heap
 #     at the end.
 #   scripts/bench-kevweb.sh HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 h=$1
 here=$(cd "$(dirname "$0")" && pwd)

@@ -15,6 +15,7 @@
 #   kevtop_cpu_pct_at_100k: kevtop -b's CPU time over its wall time while a stream of 100,000
 #     events a second (kev_stream.py --pace) arrives for 10 s.
 #   scripts/bench-live.sh BUILD_DIR HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$1
 h=$2

@@ -7,6 +7,7 @@
 # instructions only (semihosting itself takes no virtual time), so it is the CPU-bound rate
 # of the kernel + logger path, deterministic; tflood prints it only when nothing was lost.
 #   scripts/bench-logger.sh BUILD_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 . "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1

@@ -9,6 +9,7 @@
 # (one firing and the program's code up to the next), the most frequent shape is the loop's
 # steady state, and the program's own instructions ("user") are taken off.
 #   scripts/bench-pid.sh BUILD_DIR HOST_DIR     (BOARD in the environment, else BUILD_DIR's name)
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=$1 h=$2

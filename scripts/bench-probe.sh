@@ -25,6 +25,7 @@
 #     span) that shows livemark running after it (QEMU on the host's clock, QEMU_ICOUNT=none as
 #     make live's probe path: meaningful on an idle host only).
 #   scripts/bench-probe.sh BUILD_DIR HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$1
 h=$2

@@ -9,6 +9,7 @@
 # in board_user.h, 10 bits a byte: QEMU sends at any rate, a wire does not); the RTT figure is
 # the stand-in's (a real probe reads at its own speed, typically 1-2 MB/s over SWD).
 #   scripts/bench-rtt.sh BUILD_DIR HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$1
 h=$2

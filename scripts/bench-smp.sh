@@ -16,6 +16,7 @@
 # Between the two, the writers' events per second on the host's clock, without -icount, with
 # the library's clock and with the kernel's (below).
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS      (BENCH_SMP_ROUNDS=5, BENCH_SMP_VERBOSE=1: every run)
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 . "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1 max=${2:-4} status=0

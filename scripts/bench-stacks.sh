@@ -19,6 +19,7 @@
 #                                   (a fourth boot, profile-997 /execname == "nobody"/; its
 #                                   firings the spin's time at 997 Hz)
 #   scripts/bench-stacks.sh BUILD_DIR...     (each build/<board>, its board from the name)
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/console.sh"

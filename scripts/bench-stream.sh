@@ -11,6 +11,7 @@
 # instruction count: 2^shift ns an instruction) over the events the capture holds; its share
 # of the trace's span too (the demo's event rate, about 11,000 a second on mps2-an385).
 #   scripts/bench-stream.sh BUILD_DIR HOST_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$1
 h=$2

@@ -11,6 +11,7 @@
 # so the instructions it runs up to its first return, less that return, are the check's.
 # The program's architecture from its ELF header: Thumb (bx lr) or A64 (ret).
 #   scripts/bench-usdt.sh BUILD_DIR
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -eu
 B=$1
 prog=$B/usdt/usdtdemo.elf

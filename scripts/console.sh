@@ -18,6 +18,12 @@
 #   con_bare NAME   filter: program NAME's lines without their source, every other line as it
 #                   came (make dtrace: the D program's output is dtrace's own, as dtrace(1M)
 #                   prints it; the programs it watches keep theirs)
+# Run alone (it is sourced): its help, or a sentence.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    . "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
+    echo "console.sh: sourced by other scripts, not run (try --help)" >&2
+    exit 2
+fi
 con_from() { printf '^[0-9]+/%s: ' "$1"; }
 CON_KERNEL='^kernel: '
 con_tap() { sed -E "s#^[0-9]+/(${CON_TAP_FROM:-[^ /:]+}): ((not )?ok( |\$)|Bail out!)#\\2#"; }

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# gdb-multiarch script for scripts/insns-per-function.sh: attached to QEMU's gdbstub, it runs
+# gdb-multiarch script for scripts/insns-per-function.sh (gdb-multiarch -x
+# scripts/insns_per_function.py IMAGE.elf, run by it): attached to QEMU's gdbstub, it runs
 # the image to a phase (INSNS_PHASE, a gdb location hit once when the phase starts; optional),
 # then to the kernel entry INSNS_ENTRY past INSNS_SKIP hits, and from there lets the image run
 # INSNS_OPS more operations (one operation of a benchmark loop: user code, the exception
@@ -19,6 +20,11 @@
 # operation some of whose user instructions the log left out (seen after such a stop).
 import collections
 import os
+import sys
+
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):     # run alone, not by gdb
+    print(open(__file__).read().split("\nimport ")[0].replace("# ", "").split("\n", 1)[1])
+    sys.exit(0)
 
 import gdb
 

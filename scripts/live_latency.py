@@ -9,6 +9,10 @@ never seen. Usage: live_latency.py NAME CONSOLE FRAMES"""
 import json
 import sys
 
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    print(__doc__)
+    sys.exit(0)
+
 
 def main():
     if len(sys.argv) != 4:

@@ -14,6 +14,7 @@
 # (600) and LONGRUN_PAUSE (20): the reader's stops; LONGRUN_DIR (build/longrun): the outputs,
 # one directory per board (the raw stream is deleted once checked: it is as large as the
 # file). Exit status 0 when every board's checks passed.
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${LONGRUN_SECONDS:-3600}

@@ -3,6 +3,8 @@
 # `make new-app NAME=<name>`: writes user/apps/<name>/ from scripts/app-template/ (a periodic
 # sensor task and the ctrl server it reports to, found by name, one user event per reading),
 # ready for `make run APPS=<name>`. Refuses an existing directory and a name that is not a C-like word.
+#   scripts/new-app.sh NAME
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 name=${1:-}
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,6 +10,7 @@
 # (slot and rambase "-" when the program does not ask; nslots the flash slots it takes).
 # Prints "name:slot:rambase:ramsize" words, or one word "ERROR:<message with _ for spaces>"
 # when the image does not fit.
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1 base=$(($2)) end=$(($3)) max=$4; shift 4
 err() { m="ERROR:$img: $*"; echo "${m// /_}"; exit 0; }

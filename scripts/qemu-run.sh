@@ -14,11 +14,19 @@
 # (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
 # progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
 # and killed, instead of waiting out QEMU_TIMEOUT (scripts/qemu-watch.sh).
+# QEMU_EXTRA: more QEMU arguments, words split at spaces, after the board's own; the one
+# variable that `make run`, `make live` and `make dtrace` pass through to QEMU (docs/boards.md,
+# "Devices for programs"). A -serial in it is the board's next UART after the trace stream's
+# (whose place is kept, with `-serial null` when nothing else takes it), e.g. a UART of a
+# program's on a TCP socket:
+#   QEMU_EXTRA="-chardev socket,id=peer,host=127.0.0.1,port=5555,server=on,wait=off
+#               -serial chardev:peer"
 # QEMU_STREAM=tcp:PORT|fifo:PATH|-: the trace stream UART live, while the system runs, to one
 # reader on 127.0.0.1:PORT (0: a free port, said on stderr), a named pipe, or standard output,
 # through build/host/kevrelay, which never lets a reader that stops stall QEMU (it sends the
 # board XOFF; the tracelogger drops and counts whole buffers). QEMU_STREAM_OPTS: kevrelay's
 # options (-b BYTES its buffer, -w SEC the wait for a reader after QEMU's end, -s a summary).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1; shift
 board=${BOARD:-mps2-an385}
@@ -103,11 +111,14 @@ clock_item() {
     echo "$out"
     return $found
 }
+# QEMU_EXTRA's words (no glob, no quotes: a word holds no space).
+extra=()
+[ -n "${QEMU_EXTRA:-}" ] && read -ra extra <<< "$QEMU_EXTRA"
 board_cmd
 # The capture records QEMU's clock (QEMU_CLOCK_ITEM=0: not, for a test that measures the
 # command line itself): the board's command is built again with the item on the logger's line.
 if [ "${QEMU_CLOCK_ITEM:-1}" != 0 ] &&
-   args=$(clock_item "${QEMU_ARGS:-}" "$(qemu_clock "${cmd[@]}" "$@")"); then
+   args=$(clock_item "${QEMU_ARGS:-}" "$(qemu_clock "${cmd[@]}" "${extra[@]}" "$@")"); then
     QEMU_ARGS=$args
     board_cmd
 fi
@@ -149,6 +160,13 @@ if [ -n "${QEMU_STREAM:-}" ]; then
     [ -S "$sdir/uart.sock" ] || { echo "qemu-run: kevrelay did not start" >&2; exit 2; }
     cmd+=(-chardev "socket,id=kevstream,path=$sdir/uart.sock")
     uart1_opt chardev:kevstream
+fi
+# QEMU_EXTRA after the trace UART: its first -serial is the board's next UART.
+if [ ${#extra[@]} -gt 0 ]; then
+    if [[ " ${extra[*]} " == *" -serial "* ]] && [ -z "${QEMU_UART1:-}${QEMU_STREAM:-}" ]; then
+        uart1_opt null
+    fi
+    cmd+=("${extra[@]}")
 fi
 # finish RC: after QEMU, the relay delivers what it holds (it ends with its reader, or after
 # its wait for one); then the image's status.

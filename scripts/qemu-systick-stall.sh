@@ -21,6 +21,7 @@
 # neither: QEMU withheld SysTick that long, which no SysTick programming by the guest makes; 1
 # otherwise (missing ticks are the guest's); 2 when the log has no expiry (not an ARMv7-M
 # board, or no log). PERIOD_MS: SysTick's period (default 1: the kernel's TICK_HZ 1000).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 file=$1 min=${2:-5} period=${3:-1}
 [ -s "$file" ] || { echo "no QEMU SysTick log ($file)"; exit 2; }

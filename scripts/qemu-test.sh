@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs a test image: its programs print TAP lines; the image's exit status must be 0.
+#   scripts/qemu-test.sh IMAGE.elf [qemu args...]     (environment: scripts/qemu-run.sh's)
 # A hung kernel is killed by the timeout and fails the test. The timeout, in this order:
 #  - QEMU_TIMEOUT, when the caller sets it;
 #  - else the test's own limit, tests.list's second column, which scripts/run-tests.sh passes
@@ -8,6 +9,7 @@
 #    takes up to 5 s more), so QEMU is stopped and reported here before the runner kills the
 #    whole test;
 #  - else 90 s (run by hand).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 if [ -z "${QEMU_TIMEOUT:-}" ]; then
     lim=${RUN_TESTS_TIMEOUT:-}

@@ -5,6 +5,13 @@
 # run has hung (a deadlock, a spinning kernel, a logger waiting for ever), which is said, with
 # the last console line, and QEMU killed, instead of waiting out QEMU_TIMEOUT. Returns QEMU's
 # exit code, or 124 after a timeout or a hang (as timeout(1) does).
+#   . scripts/qemu-watch.sh; qemu_watch TIMEOUT HANG [qemu args...]
+# Run alone (it is sourced): its help, or a sentence.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    . "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
+    echo "qemu-watch.sh: sourced by other scripts, not run (try --help)" >&2
+    exit 2
+fi
 
 # The sizes of the files whose growth shows progress.
 qemu_progress() {

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: runs every benchmark command (arguments; a '|' inside one stands for a space)
 # and prints their "BENCH <name> <value> <unit>" lines. Fails if any benchmark fails.
+#   scripts/run-bench.sh 'COMMAND|ARG|...' ...
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 status=0
 for b in "$@"; do

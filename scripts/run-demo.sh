@@ -7,6 +7,7 @@
 #   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE [KEVREPORT]]
 # RUN_ARGS: the other programs' part of the command line (make run APPS=: "appinit a b");
 # TL_OPTS: more tracelogger options (make run TL_OPTS=-w: wide events, with priorities).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1
 tp=$2

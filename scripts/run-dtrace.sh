@@ -17,6 +17,7 @@
 # kernel symbols for D's `name) and the target reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
 # dtrace compiles it (-n): line breaks are kept (a #pragma or #define needs a line of its
 # own), // comments are dropped to save room, and the text may not hold a single quote.
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1
 here=$(dirname "$0")

@@ -20,6 +20,7 @@
 # LIVE_DIR: where the pipe, the console and the board's copy go (default beside the image);
 # LIVE_PORT: kevlive's port (default LTTng's 5344, or a free one when it is taken); LIVE_WEB_PORT:
 # kevweb's (default 8344, or a free one); LIVE_QEMU_ARGS: more QEMU arguments (a test's -qmp).
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 img=$1
 top=$2

@@ -6,6 +6,7 @@
 # report of what it holds: kevreport says where the file ends and exits 1, and the path is
 # printed with that said, never left out.
 #   scripts/run-report.sh TRACE TRACEPRINTER [KEVREPORT]
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 trace=$1
 tp=$2

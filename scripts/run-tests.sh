@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+#   scripts/run-tests.sh build/<board>/tests.list
 # Runs every test listed in a tests.list file (one "name<TAB>timeout<TAB>command" a line) and
 # prints one summary line at the end: "N passed, M failed" (a line before it counts the skipped).
 # Every test speaks TAP: a line "ok ..." is a pass, "not ok ..." a failure (cmocka does this with
@@ -11,6 +12,7 @@
 # reason) runs with no other test beside it: one that builds in the tree, or one that measures
 # time on the host's clock; those run first. TEST_JOBS=1 runs the list in its order, one at a
 # time.
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 list=$1
 logdir=$(dirname "$list")/test-logs

@@ -16,6 +16,7 @@
 #                               for kevweb's figures)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
 # (apt would have to remove it to install ours) this says which and stops.
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -eu
 
 want_test=0 want_bench=0

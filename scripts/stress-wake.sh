@@ -14,6 +14,7 @@
 # for the -icount forms). QEMU_SMP (default 4) sets the CPUs, QEMU_TIMEOUT (default 120) each
 # run's limit. Prints one line a run and "N passed, M failed"; exits 1 if any failed.
 #   scripts/stress-wake.sh -n 24 shifts pulse refusal-sleep=1000000
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 runs=20 dir=/tmp/stress-wake build=build/qemu-virt-a53
 while getopts "n:o:b:h" o; do

@@ -24,6 +24,10 @@ SCRIPT_TESTS_HOST += kernel-layers|60|test/tools/test_kernel_layers.py
 # (scripts/long-functions.sh, checked first on a scratch tree of known lengths). Seconds.
 SCRIPT_TESTS_HOST += long-functions|60|test/tools/test_long_functions.sh
 
+# Every script in scripts/ answers --help before it does anything (scripts/script_help.sh). A
+# few seconds.
+SCRIPT_TESTS_HOST += script-help|120|test/tools/test_script_help.sh
+
 # The event table test (read after the tools' module.mk files, whose source lists it uses): a
 # capture of every event read by every consumer, and the consumers
 # built again with a test-only row (test/tools/test_event_row.c, added before main through

@@ -19,7 +19,9 @@ KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/ke
                 trace/d/dusdt_note.c \
                 trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
                 trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c trace/kev_crc32.c \
+                trace/kev_wire.c trace/kev_wire_rows.c \
                 trace/kev_derived.c trace/kev_ring_walk.c \
+                trace/kev_incident.c trace/kev_incident_kev.c trace/kev_incident_core.c \
                 $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
                 $(wildcard tools/analysis/*.c)
 
@@ -62,9 +64,9 @@ SCRIPT_TESTS_HOST += live-hostile|120|test/tools/test_live_hostile.sh
 # libFuzzer target for the live reader and the stream's framing; seeds: kevgen traces, raw and
 # framed (a LOSS frame, a heartbeat), each after the byte that picks the target's piece size.
 FUZZ_BINS += $(FZ)/fuzz_kev_live
-$(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c trace/kev_crc32.c \
+$(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c \
                      trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
-                     trace/kev_events.c trace/kev_kercall.c $(H)/kevgen test/tools/kev_stream.py
+                     trace/kev_events.c trace/kev_kercall.c $(H)/kevgen $(H)/kevwire test/tools/kev_stream.py
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_live
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lz
@@ -72,7 +74,8 @@ $(FZ)/fuzz_kev_live: test/fuzz/fuzz_kev_live.c tools/common/kev_live.c trace/kev
 	    $(H)/kevgen -b -n 300 -o $$d/b.kev >/dev/null && \
 	    python3 test/tools/kev_stream.py $$d/t.kev $$d/t.stream --fault loss:3 >/dev/null && \
 	    python3 test/tools/kev_stream.py $$d/t.kev $$d/beat.stream --beat 1000000 >/dev/null && \
-	    for f in t.kev b.kev t.stream beat.stream; do (printf '\003'; cat $$d/$$f) >$$d/s-$$f; \
+	    $(H)/kevwire -o $$d/wire.stream $$d/t.kev >/dev/null && \
+	    for f in t.kev b.kev t.stream beat.stream wire.stream; do (printf '\003'; cat $$d/$$f) >$$d/s-$$f; \
 	        rm $$d/$$f; done
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
 TEST_DEPS_HOST += $(FZ)/fuzz_kev_live
@@ -87,7 +90,7 @@ $(HT)/test_symaddr_flush: $(call host_test_objs,test/unit/test_symaddr_flush.c t
 # The live reader against the file decoder over the same captures, with every fault injected.
 HOST_TESTS += $(HT)/test_kev_live
 $(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \
-                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c trace/kev_crc32.c \
+                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c \
                          trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
                          trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"

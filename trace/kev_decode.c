@@ -333,18 +333,30 @@ static int parse_syspage(struct kev_reader *r)
 
 // The record list parse_syspage checked (each record within the page), read again for the
 // interrupt devices; a name is copied as copy_name copies one (control bytes escaped).
+// The record list's next record from *off (parse_syspage checked them): 1 and its type, payload
+// offset and length, *off moved past it; 0 at END or the page's end, or past it.
+static int sp_next(const struct kev_reader *r, size_t *off, unsigned *type, size_t *p,
+                   unsigned *plen)
+{
+    size_t end = r->kr_sp_off + r->kr_sp_len;
+    if (!*off || r->kr_err || *off + 4 > end)
+        return 0;
+    uint32_t rh = rd32(r, *off);
+    *type = rh >> 16, *plen = rh & 0xffffu;
+    *p = *off + 4;
+    size_t next = *p + ((*plen + 3u) & ~3u);
+    if (*type == KEV_SP_END || next > end)
+        return 0;
+    *off = next;
+    return 1;
+}
+
 int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uint32_t *major,
                      uint32_t *instance, char name[KEV_NAME_MAX])
 {
-    size_t off = r->kr_sp_list, end = r->kr_sp_off + r->kr_sp_len;
-    if (!off || r->kr_err)
-        return -1;
-    while (off + 4 <= end) {
-        uint32_t rh = rd32(r, off);
-        unsigned type = rh >> 16, plen = rh & 0xffffu;
-        size_t p = off + 4, next = p + ((plen + 3u) & ~3u);
-        if (type == KEV_SP_END || next > end)
-            return -1;
+    size_t off = r->kr_sp_list, p;
+    unsigned type, plen;
+    while (sp_next(r, &off, &type, &p, &plen)) {
         if (type == KEV_SP_IRQDEV && k-- == 0) {   // (parse_syspage: plen > 12)
             *line = rd32(r, p);
             *major = rd32(r, p + 4);
@@ -352,7 +364,40 @@ int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uin
             copy_name(name, r->kr_data + p + 12, plen - 12u);
             return 0;
         }
-        off = next;
+    }
+    return -1;
+}
+
+long kev_sp_incident_at(const struct kev_reader *r, unsigned k, uint32_t *type, void *dst,
+                        size_t cap)
+{
+    size_t off = r->kr_sp_list, p;
+    unsigned rtype, plen;
+    uint32_t total = 0, have = 0;
+    int in = 0;     // inside the k-th section's pieces
+    while (sp_next(r, &off, &rtype, &p, &plen)) {
+        if (rtype != KEV_SP_INCIDENT || plen < 12u)
+            continue;
+        uint32_t st = rd32(r, p), sbytes = rd32(r, p + 4), at = rd32(r, p + 8), n = plen - 12u;
+        if (!in) {
+            if (at != 0 || k-- != 0)
+                continue;
+            in = 1;
+            *type = st;
+            total = sbytes;
+        }
+        if (st != *type || sbytes != total || at != have || n > total - have)
+            return -1;      // a piece out of its place
+        if (dst) {
+            if (total > cap)
+                return -1;
+            const uint8_t *src = r->kr_data + p + 12;
+            for (uint32_t i = 0; i < n; i++)
+                ((uint8_t *)dst)[have + i] = src[i];
+        }
+        have += n;
+        if (have == total)
+            return (long)total;
     }
     return -1;
 }

@@ -140,6 +140,11 @@ static const char *panic_origin_names(unsigned v)
 {
     return v == KEV_PANIC_CALL ? "call" : v == KEV_PANIC_EXCEPTION ? "exception" : NULL;
 }
+static const char *trigger_action_names(unsigned v)
+{
+    static const char *const names[] = { "freeze", "panic", "breakpoint" };
+    return v < NELEM(names) ? names[v] : NULL;
+}
 static const char *dprog_names(unsigned v)
 {
     static const char *const names[] = { NULL, "go", "stop" };
@@ -193,6 +198,7 @@ FIELDS(f_prio_change, KEV_F_PRIO_CHANGE);
 FIELDS(f_stack, KEV_F_STACK);
 FIELDS(f_fault, KEV_F_FAULT);
 FIELDS(f_kpanic, KEV_F_KPANIC);
+FIELDS(f_trigger, KEV_F_TRIGGER);
 FIELDS(f_image, KEV_F_IMAGE);
 FIELDS(f_usdt, KEV_F_USDT);
 FIELDS(f_user, KEV_F_USER);
@@ -456,6 +462,9 @@ const struct kev_event_desc kev_event_table[] = {
         NULL, "profile:::tick-N, profile-N (those due by `at`)", d_dtimer),
     ROW(SYSTEM, KEV_SYS_TIMER_LOST, KEV_SYS_TIMER_LOST, "TIMER_LOST",
         "a user timer's pulse could not be delivered (no room for it)", f_timer_lost, 3, 3, NULL, ""),
+    ROW(SYSTEM, KEV_SYS_TRIGGER, KEV_SYS_TRIGGER, "TRIGGER",
+        "a D clause's freeze( ), panic( ) or breakpoint( ) ran: the ring stops after it", f_trigger,
+        0, 0, NULL, ""),
     ROWD(EMIT, SYSTEM, KEV_SYS_REMAIN_CPU, KEV_SYS_REMAIN_CPU, "REMAIN_CPU",
         "a clock tick's choice keeps the running thread (at the tick's exit)", f_remain_cpu, 2, 2,
         NULL, "sched:::remain-cpu", d_remain_cpu),

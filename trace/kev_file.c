@@ -459,6 +459,17 @@ size_t kev_sp_end(struct kev_out *o)
     return o->ko_len - o->ko_mark;
 }
 
+size_t kev_sp_end_tail(struct kev_out *o, size_t tail)
+{
+    if (o->ko_err)
+        return 0;
+    size_t save = o->ko_len;
+    o->ko_len = o->ko_blob + 8;
+    kev_out_u32(o, (uint32_t)(save - o->ko_blob + tail));
+    o->ko_len = save;
+    return o->ko_len - o->ko_mark + tail;
+}
+
 void kev_loss_note(struct kev_out *o, uint32_t t32, uint64_t lost)
 {
     char msg[96];

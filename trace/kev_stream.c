@@ -34,6 +34,26 @@ void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
     put32(p + 20, h->buffers);
 }
 
+void ks_reader_put(uint8_t *p, const struct ks_reader *r)
+{
+    put64(p, r->board_time);
+    put64(p + 8, r->written_time);
+    put64(p + 16, r->dropped);
+    put32(p + 24, r->behind);
+    put32(p + 28, 0);
+}
+
+int ks_reader_get(const uint8_t *p, size_t len, struct ks_reader *r)
+{
+    if (len < KS_READER_BYTES)
+        return -1;
+    r->board_time = get64(p);
+    r->written_time = get64(p + 8);
+    r->dropped = get64(p + 16);
+    r->behind = get32(p + 24);
+    return 0;
+}
+
 int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
 {
     if (len < KS_HEARTBEAT_BYTES)
@@ -76,13 +96,19 @@ int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
 {
+    return ks_frame_flags(out, type, 0, seq, payload, len);
+}
+
+size_t ks_frame_flags(uint8_t *out, unsigned type, unsigned flags, uint16_t seq,
+                      const void *payload, size_t len)
+{
     const uint8_t *src = payload;
     if (len > KS_MAX_PAYLOAD)
         len = KS_MAX_PAYLOAD;
     out[0] = KS_MAGIC0;
     out[1] = KS_MAGIC1;
     out[2] = (uint8_t)type;
-    out[3] = 0;
+    out[3] = (uint8_t)flags;
     put16(out + 4, seq);
     put16(out + 6, (uint32_t)len);
     for (size_t i = 0; i < len; i++)
@@ -131,11 +157,12 @@ static void resync(struct ks_decoder *d, int report)
     consume(d, i);
 }
 
-// A HEARTBEAT or LOSS frame: counted and handed on; never file bytes.
+// A HEARTBEAT, LOSS or READER frame: counted and handed on; never file bytes.
 static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, size_t len)
 {
     struct ks_heartbeat h;
     struct ks_loss l;
+    struct ks_reader rd;
     if (type == KS_HEARTBEAT && ks_heartbeat_get(p, len, &h) == 0) {
         d->heartbeats++;
         if (d->on_heartbeat)
@@ -145,6 +172,9 @@ static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, s
         d->lost_events += l.events;
         if (d->on_loss)
             d->on_loss(d->arg, &l);
+    } else if (type == KS_READER && ks_reader_get(p, len, &rd) == 0) {
+        if (d->on_reader)
+            d->on_reader(d->arg, &rd);
     } else {
         problem(d, KS_P_BADLEN, (uint32_t)len);
     }
@@ -165,11 +195,16 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         d->file_crc = crc_of(d, d->file_crc, f + KS_HDR_BYTES, len);
         if (d->on_data)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
-    } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
+    } else if (type == KS_HEARTBEAT || type == KS_LOSS || type == KS_READER) {
         stream_fact(d, type, f + KS_HDR_BYTES, len);
+    } else if (type == KS_KEY || type == KS_SLOTS || type == KS_REF) {
+        d->wire_frames++;
+        if (d->on_wire)
+            d->on_wire(d->arg, type, f + KS_HDR_BYTES, len);
     } else if (len == 8) {
         d->ended = 1;
         d->end_seq = seq;
+        d->end_flags = f[3];
         d->end_len = get32(f + KS_HDR_BYTES);
         d->end_crc = get32(f + KS_HDR_BYTES + 4);
     } else {
@@ -184,7 +219,7 @@ static size_t whole_frame(const struct ks_decoder *d, const uint8_t *f, size_t n
         return 0;
     unsigned type = f[2];
     size_t len = get16(f + 6), total = KS_HDR_BYTES + len + KS_CRC_BYTES;
-    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS || n < total)
+    if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX || n < total)
         return 0;
     return get32(f + KS_HDR_BYTES + len) == crc_of(d, 0, f + 2, KS_HDR_BYTES - 2 + len) ? total
                                                                                         : 0;
@@ -230,7 +265,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
             return;
         unsigned type = d->buf[2];
         size_t len = get16(d->buf + 6);
-        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS) {
+        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_TYPE_MAX) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
             continue;
@@ -259,7 +294,7 @@ int ks_decoder_finish(struct ks_decoder *d)
         d->junk_bytes += d->have;
         d->have = 0;
     }
-    if (!d->ended || d->problems)
+    if (!d->ended || d->problems || d->wire_frames)
         return 1;
     return d->end_len != (uint32_t)d->data_bytes || d->end_crc != d->file_crc;
 }

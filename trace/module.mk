@@ -20,6 +20,34 @@ $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/tra
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# The compact wire encoding and its expansion by the live reader, a damaged stream's included.
+HOST_TESTS += $(HT)/test_kev_wire
+$(HT)/test_kev_wire: $(call host_test_objs,test/unit/test_kev_wire.c tools/common/kev_live.c \
+                         tools/common/kev_wire_stream.c \
+                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c \
+                         trace/kev_crc32.c trace/kev_wire.c trace/kev_wire_rows.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/kev_file.c \
+                         trace/kev_decode.c trace/kev_fields.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
+
+# libFuzzer target for the compact wire encoding: any stream's KEY and SLOTS frames decoded, any
+# slots encoded and decoded back; seeds: kevwire's stream of a kevgen trace (0 first), the
+# trace as slots (1, then the frame size's byte).
+FUZZ_BINS += $(FZ)/fuzz_kev_wire
+$(FZ)/fuzz_kev_wire: test/fuzz/fuzz_kev_wire.c trace/kev_wire.c trace/kev_wire_rows.c \
+                     trace/kev_stream.c trace/kev_crc32.c trace/kev_events.c trace/kev_kercall.c \
+                     $(H)/kevgen $(H)/kevwire
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_wire
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)d=$(dir $@)seeds-fuzz_kev_wire; $(H)/kevgen -n 2000 -o $$d/t.kev >/dev/null && \
+	    $(H)/kevwire -o $$d/t.stream $$d/t.kev >/dev/null && \
+	    (printf '\000'; cat $$d/t.stream) >$$d/s-stream && \
+	    (printf '\001\060'; tail -c 20000 $$d/t.kev) >$$d/s-slots && rm $$d/t.kev $$d/t.stream
+TEST_DEPS_HOST += $(FZ)/fuzz_kev_wire
+SCRIPT_TESTS_HOST += fuzz/kev-wire|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_kev_wire|5000
+
 # libFuzzer target for the decoder; seeds are small kevgen traces (both byte orders, losses).
 FUZZ_BINS += $(FZ)/fuzz_kev_decode
 $(FZ)/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
@@ -70,6 +98,14 @@ $(HT)/test_kev_fields: $(call host_test_objs,test/unit/test_kev_fields.c trace/k
 # Names made safe to print (kev_text.c): the console's escapes, UTF-8 kept, nothing cut.
 HOST_TESTS += $(HT)/test_kev_text
 $(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# The incident record's check and writers on a record built by hand (trace/kev_incident.h).
+HOST_TESTS += $(HT)/test_kev_incident
+$(HT)/test_kev_incident: $(call host_test_objs,test/unit/test_kev_incident.c trace/kev_incident.c \
+                         trace/kev_incident_kev.c trace/kev_incident_core.c trace/kev_crc32.c \
+                         trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 

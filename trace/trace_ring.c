@@ -274,7 +274,7 @@ static int oldest_full(const struct trace_ring *r, uint64_t skip)
 
 // Pick the next buffer under the overrun policy; -1 when there is none (the event is lost).
 // In overwrite and ring modes a FULL buffer is reused and *lost set: its events become lost
-// events, unless a host reader claimed it. The kernel stores the buffer's new state first and
+// events, unless a host reader claimed it (*lost 2: a claim refused, the host may hold a copy). The kernel stores the buffer's new state first and
 // reads the host's word after, the host the other way round (both sequentially consistent): the
 // host sees the buffer move and lets it go, or the kernel sees its claim and skips it. A claim
 // is honoured for TRACE_CLAIM_PASSES picks that wanted its buffer, then refused (counted) and
@@ -309,7 +309,8 @@ static int pick_buffer(struct trace_ring *r, int *lost)
         int w = host_word(r, best);
         if (w == 0 && (b->tb_claim & ~TRACE_CLAIM_COUNTED) >= TRACE_CLAIM_PASSES) {
             refuse_host(r, b);      // a claim that never finishes: the buffer is reused
-            w = -1;
+            *lost = 2;
+            return best;
         }
         if (w != 0) {       // unclaimed (lost), or the host finished it meanwhile (free)
             *lost = w < 0;
@@ -343,6 +344,10 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
         // The filler's loss counts are the pool's (its lock is not needed: no waiting on
         // a CPU in the middle of an event).
         struct trace_cpu *owner = &r->tr_cpu[buf_cpu(r, b)];
+        if (overwrite == 2) {   // the host held a claim: it reads that its copy was counted lost
+            __atomic_store_n(&b->tb_lost, b->tb_seq + 1u, __ATOMIC_RELAXED);
+            release_fence();    // (before the new life's state and sequence)
+        }
         uint32_t lost = (uint32_t)(b->tb_nslots - b->tb_overhead);
         owner->tc_recorded -= lost;
         owner->tc_overwritten += lost;
@@ -374,14 +379,17 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     put_slot(s++, control_hdr(KEV_CTL_BUFFER, cpu), lo, b->tb_seq, 0);
     put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
     b->tb_overhead = 2;
-    if (c->tc_unreported) {
+    uint64_t unreported = c->tc_unreported + (c->tc_dropped - c->tc_drop_seen);
+    if (unreported) {
         uint64_t total = c->tc_dropped + c->tc_overwritten;
-        put_slot(s++, control_hdr(KEV_CTL_DROPPED, cpu), lo, (uint32_t)c->tc_unreported,
+        put_slot(s++, control_hdr(KEV_CTL_DROPPED, cpu), lo, (uint32_t)unreported,
                  (uint32_t)total);
-        b->tb_reported = (uint32_t)c->tc_unreported;
+        b->tb_reported = (uint32_t)unreported;
         c->tc_unreported = 0;
+        c->tc_drop_seen = c->tc_dropped;
         b->tb_overhead = 3;
     }
+    c->tc_dry = 0;
     r->tr_last = (unsigned)i;
     c->tc_buf = i;
     c->tc_wp = s;
@@ -419,6 +427,50 @@ static int filters_pass(const struct trace_ring *r, const struct trace_cpu *c, u
     if (r->tr_dyn && ((r->tr_dynmask >> cls) & 1u) && !r->tr_dyn(r->tr_dyn_arg, cls, ev, w, nw))
         return 0;
     return 1;
+}
+
+// ---- a full ring (trace_ring.h, DRY) -----------------------------------------------------------
+
+// The host's word of buffer i as it stands (no check: only compared with what it was).
+static uint32_t host_word_now(const struct trace_ring *r, unsigned i)
+{
+    trace_port_fetch(&r->tr_acks[i], sizeof(r->tr_acks[i]));
+    return __atomic_load_n(&r->tr_acks[i], __ATOMIC_SEQ_CST);
+}
+
+// CPU c's pick found no buffer: it goes dry, its backoff doubled when it already was, the
+// buffer the host frees next watched (the oldest FULL one: a host takes them in sequence
+// order). Under the pool lock and c's lock.
+static void dry_enter(struct trace_ring *r, struct trace_cpu *c)
+{
+    uint32_t span = c->tc_dry ? c->tc_dry_span * 2u : 1u;
+    c->tc_dry = 1;
+    c->tc_dry_span = span < TRACE_DRY_SPAN_MAX ? span : TRACE_DRY_SPAN_MAX;
+    c->tc_dry_left = c->tc_dry_span;
+    c->tc_dry_freed = r->tr_freed;
+    c->tc_dry_watch = r->tr_acks ? oldest_full(r, 0) : -1;
+    if (c->tc_dry_watch >= 0)
+        c->tc_dry_word = host_word_now(r, (unsigned)c->tc_dry_watch);
+}
+
+// Whether dry CPU c should pick again: a buffer may have been freed since it went dry, or its
+// backoff ran out. One CPU's own state, two loads of shared words. Under c's lock alone.
+static inline __attribute__((always_inline)) int dry_due(struct trace_ring *r,
+                                                          struct trace_cpu *c)
+{
+    if (__atomic_load_n(&r->tr_freed, __ATOMIC_RELAXED) != c->tc_dry_freed)
+        return 1;
+    if (c->tc_dry_watch >= 0 && r->tr_acks &&
+        host_word_now(r, (unsigned)c->tc_dry_watch) != c->tc_dry_word)
+        return 1;
+    return c->tc_dry_left == 0 || --c->tc_dry_left == 0;
+}
+
+// Something may have freed a buffer: every dry CPU picks again at its next event. Under the
+// pool lock.
+static void pool_freed(struct trace_ring *r)
+{
+    __atomic_store_n(&r->tr_freed, r->tr_freed + 1u, __ATOMIC_RELAXED);
 }
 
 // Payload of an event: nw words, then the bytes of str (NUL included), as one byte stream.
@@ -462,6 +514,13 @@ static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const st
     struct trace_cpu *c = &r->tr_cpu[cpu];
     int pooled = TRACE_MAX_CPUS == 1;   // one CPU: no locks, nothing to take again
     trace_cpu_lock(c);
+    // Dry (trace_ring.h, DRY): the event is counted dropped, the pool left alone.
+    if (c->tc_buf < 0 && c->tc_dry && ((TRACE_LOAD(r->tr_active) >> cls) & 1u) &&
+        !dry_due(r, c)) {
+        if (!((TRACE_LOAD(r->tr_slow) >> cls) & 1u) || filters_pass(r, c, cls, ev, p->w, p->nw))
+            c->tc_dropped++;
+        goto out;
+    }
 again:
     if (!((TRACE_LOAD(r->tr_active) >> cls) & 1u))
         goto out;
@@ -489,7 +548,7 @@ again:
         if (acquire_buffer(r, cpu, t64) < 0) {
             if (!r->tr_filled) { // FILL stops tracing instead: later events are not generated
                 c->tc_dropped++;
-                c->tc_unreported++;
+                dry_enter(r, c);
             }
             goto out;
         }
@@ -538,14 +597,44 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
     emit_event(r, cls, ev, &p);
 }
 
-void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
+// The inline paths' event of class cls on a dry CPU (trace_ring.h, DRY), counted dropped in
+// about what writing it would have cost: 1 when it was; 0 for everything else (a buffer, a
+// pick due, the class off or filtered: the general path decides). Interrupts off and this
+// CPU's lock held (nothing on one CPU) for its few loads and stores: a closer on another CPU
+// writes tc_buf under it, a reader of the counts reads tc_dropped under it.
+static inline __attribute__((always_inline)) int dry_drop(struct trace_ring *r, unsigned cls)
+{
+    unsigned long fl = trace_port_irq_save();
+    struct trace_cpu *c = trace_cpu_here(r);
+    trace_cpu_lock(c);
+    uint32_t plain = TRACE_LOAD(r->tr_active) & ~TRACE_LOAD(r->tr_slow);
+    int dropped = c->tc_buf < 0 && c->tc_dry && ((plain >> cls) & 1u) && !dry_due(r, c);
+    if (dropped)
+        c->tc_dropped++;
+    trace_cpu_unlock(c);
+    trace_port_irq_restore(fl);
+    return dropped;
+}
+
+// (Out of line: the drop above returns with no frame of the general path's.)
+static __attribute__((noinline)) void simple_general(struct trace_ring *r, uint32_t cls_ev,
+                                                     uint32_t a, uint32_t b)
 {
     trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
+}
+
+void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
+{
+    if (dry_drop(r, cls_ev >> 16))
+        return;
+    simple_general(r, cls_ev, a, b);
 }
 
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                            unsigned nwords)
 {
+    if (cls < KEV_NCLASS && dry_drop(r, cls))
+        return;
     if (nwords > 2u * KEV_MAX_COMBINE_SLOTS)
         nwords = 2u * KEV_MAX_COMBINE_SLOTS;
     struct payload p = { w, nwords, 0, 0u, 0u };
@@ -591,6 +680,7 @@ int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs)
     r->tr_big = *(const unsigned char *)&one == 0;
     for (unsigned i = 0; i < TRACE_MAX_CPUS; i++) {
         r->tr_cpu[i].tc_buf = -1;
+        r->tr_cpu[i].tc_dry_watch = -1;
         r->tr_cpu[i].tc_wp = r->tr_cpu[i].tc_limit = &r->tr_noslot;
 #if TRACE_MAX_CPUS > 1
         r->tr_cpu[i].tc_hdr = KEV_HEADER(0u, 0u, 0u, i); // the fast path's header bits
@@ -605,8 +695,10 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
         return -TRACE_EINVAL;
     unsigned long fl = control_lock(r);
     int rc = r->tr_running ? -TRACE_EBUSY : 0;
-    if (rc == 0)
+    if (rc == 0) {
         r->tr_policy = policy;
+        pool_freed(r);
+    }
     control_unlock(r, fl);
     return rc;
 }
@@ -637,6 +729,7 @@ void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks)
 {
     unsigned long fl = control_lock(r);
     r->tr_acks = acks;
+    pool_freed(r);
     control_unlock(r, fl);
 }
 
@@ -650,6 +743,7 @@ int trace_ring_start(struct trace_ring *r)
         r->tr_running = 1;
         r->tr_filled = 0;
         r->tr_fill_next = 0;
+        pool_freed(r);
         update_masks(r);
         rc = 0;
     }
@@ -657,9 +751,9 @@ int trace_ring_start(struct trace_ring *r)
     return rc;
 }
 
-void trace_ring_stop(struct trace_ring *r)
+// The ring stopped, every CPU's buffer closed. Under control_lock.
+static void stop_locked(struct trace_ring *r)
 {
-    unsigned long fl = control_lock(r);
     r->tr_running = 0;
     update_masks(r);
     uint32_t now = trace_port_now32();
@@ -667,7 +761,25 @@ void trace_ring_stop(struct trace_ring *r)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
     publish(r, r->tr_cpu, sizeof(r->tr_cpu));  // (every CPU's loss counts, final)
+}
+
+void trace_ring_stop(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    stop_locked(r);
     control_unlock(r, fl);
+}
+
+int trace_ring_freeze(struct trace_ring *r)
+{
+    unsigned long fl = control_lock(r);
+    int ran = r->tr_running != 0;
+    if (ran) {
+        stop_locked(r);
+        trace_port_stopped(r);
+    }
+    control_unlock(r, fl);
+    return ran;
 }
 
 // A CPU whose buffer holds no event keeps it, and on several CPUs keeps no room in it (quiesce
@@ -733,6 +845,7 @@ int trace_ring_release(struct trace_ring *r, unsigned idx)
     unsigned long fl = trace_port_irq_save();
     pool_lock(r);
     r->tr_buf[idx].tb_state = TRACE_BUF_FREE;
+    pool_freed(r);
     pool_unlock(r);
     trace_port_irq_restore(fl);
     return 0;
@@ -768,7 +881,7 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
     }
     out->dropped = c->tc_dropped;
     out->overwritten = c->tc_overwritten;
-    out->unreported = c->tc_unreported;
+    out->unreported = c->tc_unreported + (c->tc_dropped - c->tc_drop_seen);
     out->buffers = c->tc_buffers;
     trace_cpu_unlock(c);
     pool_unlock(w);
@@ -779,12 +892,10 @@ void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
-    pool_lock(r);       // the loss counts are the pool's
-    if (n && cls < KEV_NCLASS && ((TRACE_LOAD(r->tr_active) >> cls) & 1u)) {
+    trace_cpu_lock(c);  // tc_dropped is the CPU's own (trace_ring.h, LOCKING)
+    if (n && cls < KEV_NCLASS && ((TRACE_LOAD(r->tr_active) >> cls) & 1u))
         c->tc_dropped += n;
-        c->tc_unreported += n;
-    }
-    pool_unlock(r);
+    trace_cpu_unlock(c);
     trace_port_irq_restore(fl);
 }
 

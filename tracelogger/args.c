@@ -54,11 +54,16 @@ static void usage(void)
            "                0 = off; not with -r)\n"
            "  -x sendprio=N|own  send the stream (-u, -x rtt) at priority N (default: below every\n"
            "                program of this image, said at the start), own: at the logger's\n"
+           "  -x wire=compact|raw|check  the stream's kernel buffers in the compact encoding\n"
+           "                (default: about a third of the bytes, expanded by the host), as\n"
+           "                their bytes, or both (check: the bytes in REF frames, for tests)\n"
            "  -x probe[=keep]  a reader outside the board (a debug probe, QEMU's gdbstub:\n"
            "                kevprobe) takes the buffers from the kernel's memory; the logger\n"
            "                only sleeps. keep: it gives none back, the logger saves them all at\n"
            "                the end to -f as well (tests). No file, stream or flush otherwise\n"
-           "  -x probewait=sec  -x probe: wait sec s at the end for the reader (default 10)\n");
+           "  -x probewait=sec  -x probe: wait sec s at the end for the reader (default 10)\n"
+           "  -x incident=name  an incident record an earlier boot left (docs/incidents.md) is\n"
+           "                written to name.kev and name.core first (default incident)\n");
 }
 
 static int class_of_qnx(int n)
@@ -140,12 +145,26 @@ static int parse_x(struct tl_opts *o, const char *s)
         }
         return 0;
     }
+    if (strncmp(s, "wire=", 5) == 0) {
+        static const char *const wires[] = { "compact", "raw", "check" };
+        for (int i = 0; i < 3; i++)
+            if (strcmp(s + 5, wires[i]) == 0) {
+                o->wire = i;
+                return 0;
+            }
+        printf("tracelogger: unknown wire '%s' (compact, raw, check)\n", s + 5);
+        return -1;
+    }
     if (strcmp(s, "probe") == 0 || strcmp(s, "probe=keep") == 0) {
         o->probe = s[5] ? 2 : 1;
         return 0;
     }
     if (strncmp(s, "probewait=", 10) == 0)
         return number(s + 10, &o->probe_wait, "probewait");
+    if (strncmp(s, "incident=", 9) == 0 && s[9]) {
+        o->incident = s + 9;
+        return 0;
+    }
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;
@@ -250,6 +269,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     o->probe_wait = 10;
     o->cpu = -1;
     o->file = "tracebuffer.kev";
+    o->incident = "incident";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <trace/kev_file.h>
+#include <trace/kev_incident.h>
 #include <trace/kev_ident.h>
 #include <board_user.h>
 #include <board_irqdev.h>
@@ -28,7 +29,7 @@
 #ifndef BOARD_KEV_HEAD_BYTES
 #define BOARD_KEV_HEAD_BYTES 2048
 #endif
-static uint8_t head[BOARD_KEV_HEAD_BYTES];
+static uint8_t head[BOARD_KEV_HEAD_BYTES] __attribute__((aligned(8)));
 static uint8_t page[BOARD_KEV_HEAD_BYTES];
 static size_t head_len, page_len;
 
@@ -100,6 +101,16 @@ int kev_write_head(const struct tl_opts *o)
     if (out_write(head, h.ko_len) || out_write(page, sp.ko_len))
         return -1;
     return 0;
+}
+
+// The header's buffer as the incident writers' scratch (incident.c), before any header is
+// made: the logger's RAM holds no second one.
+#ifndef BOARD_NO_INCIDENT
+_Static_assert(BOARD_KEV_HEAD_BYTES >= KEV_INC_SCRATCH, "the header's buffer holds the scratch");
+#endif
+uint8_t *kev_head_scratch(void)
+{
+    return head;
 }
 
 void kev_head_bytes(const uint8_t **h, size_t *hl, const uint8_t **p, size_t *pl)

@@ -498,6 +498,7 @@ int main(void)
         return 2;
     }
 
+    tl_incident(&opts);     // an earlier boot's incident record first (incident.c)
     int chid = ChannelCreate(0);
     if (capture_start(chid) < 0)
         return 1;

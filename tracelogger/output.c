@@ -34,7 +34,7 @@ int out_open(const struct tl_opts *o)
             printf("tracelogger: -f - (no file) needs a stream: -u or -x rtt\n");
             return -1;
         }
-        return stream_open(uart, rtt, o->verbose);
+        return stream_open(uart, rtt, o->verbose, o->wire);
     }
     if (o->file && o->file[0]) {
         fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -44,7 +44,7 @@ int out_open(const struct tl_opts *o)
             // (a command line written for a board with semihosting still gets its trace).
             if (!uart && !rtt)
                 uart = true;
-            if (stream_open(uart, rtt, o->verbose) < 0)
+            if (stream_open(uart, rtt, o->verbose, o->wire) < 0)
                 return -1;
             printf("tracelogger: no host files on this board: the trace goes to %s only\n",
                    uart ? "UART 1" : "the RTT up-channel");
@@ -55,7 +55,7 @@ int out_open(const struct tl_opts *o)
             return -1;
         }
     }
-    return stream_open(uart, rtt, o->verbose);
+    return stream_open(uart, rtt, o->verbose, o->wire);
 }
 
 // The bytes to every sink; a kernel buffer's (below) go to the stream at the send priority.

@@ -23,6 +23,12 @@
 // taken ahead (main.c) and, past the few it holds, the oldest dropped whole (a LOSS frame,
 // reason 2 or, after XOFF, 1), so that a host that takes nothing costs placed, counted
 // losses and never the kernel's ring.
+// A kernel buffer goes out in the compact wire encoding (trace/kev_wire.h, wire.c) unless -x
+// wire=raw: KEY frames with the headers met since the last (the whole dictionary every
+// KW_KEY_EVERY buffers, for a reader that joined late or lost one), then SLOTS frames, each
+// encoded into one payload buffer and sent from there; the header, the trailer and the
+// stream's facts stay DATA, HEARTBEAT and LOSS frames. The END frame then says its length
+// alone (KS_END_LEN_ONLY): the board computes no CRC of the bytes it did not send.
 // The sending runs at the send priority (-x sendprio=N; by default below the image's
 // programs but the background ones, main.c), so that the programs' threads preempt it; buffers are taken at the
 // logger's own. The logger changes its priority by a pulse of that priority to its own
@@ -35,6 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <trace/kev_stream.h>
+#include <trace/kev_wire.h>
 
 #include <board_user.h>     // the trace stream UART, mapped into this process
 
@@ -44,6 +51,10 @@
 #define FLOW_BYTES_MAX 16u  // bytes read from the UART per look (a missing UART reads "ready")
 
 static bool uart, rtt;
+static bool compact;        // kernel buffers in the compact encoding (wire.c)
+static bool wire_ref;       // ... each followed by its bytes in REF frames (-x wire=check)
+static bool compact_sent;   // ... and one was: the END frame carries no file CRC
+static unsigned key_due;    // buffers before the next whole KEY
 static bool host_stopped;   // the last flow control byte was XOFF
 static uint16_t seq;
 static uint32_t file_crc;   // of the DATA payloads so far
@@ -133,13 +144,13 @@ static void put_le(uint8_t *p, uint32_t v, unsigned bytes)
 
 // Sends one frame to every stream sink, its payload from where it lies. Returns -1 when the
 // RTT copy skipped it (counted).
-static int send_frame(unsigned type, const void *payload, size_t len)
+static int send_frame_flags(unsigned type, unsigned flags, const void *payload, size_t len)
 {
     uint8_t head[KS_HDR_BYTES], tail[KS_CRC_BYTES];
     head[0] = KS_MAGIC0;
     head[1] = KS_MAGIC1;
     head[2] = (uint8_t)type;
-    head[3] = 0;
+    head[3] = (uint8_t)flags;
     put_le(head + 4, seq++, 2);
     put_le(head + 6, (uint32_t)len, 2);
     uint32_t crc_head = ks_crc32(0, head + 2, KS_HDR_BYTES - 2);
@@ -166,11 +177,57 @@ static int send_frame(unsigned type, const void *payload, size_t len)
     return lost;
 }
 
-int stream_open(bool on_uart, bool on_rtt, bool timing)
+static int send_frame(unsigned type, const void *payload, size_t len)
+{
+    return send_frame_flags(type, 0, payload, len);
+}
+
+// The dictionary's codes from `from` on, in KEY frames (from 0: the whole of it).
+static void send_keys(unsigned from)
+{
+    uint8_t *buf = wire_buffer();
+    struct kw_encoder *e = wire_encoder();
+    while (from < e->ncodes)
+        send_frame(KS_KEY, buf, kw_key(e, &from, buf, KS_MAX_PAYLOAD));
+    e->nkeyed = e->ncodes;
+}
+
+// A kernel buffer (n bytes of whole slots) in SLOTS frames, after the KEY frames it needs;
+// -1 when the RTT copy skipped one.
+static int send_compact(const uint8_t *p, size_t n)
+{
+    struct kw_encoder *e = wire_encoder();
+    if (!key_due) {
+        send_keys(0);
+        key_due = KW_KEY_EVERY;
+    } else if (e->ncodes > e->nkeyed) {
+        send_keys(e->nkeyed);
+    }
+    key_due--;
+    compact_sent = true;
+    const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)p;
+    unsigned ns = (unsigned)(n / KEV_SLOT_BYTES), first = 0;
+    uint32_t bseq = ns ? s[0].data[1] : 0;
+    uint8_t *buf = wire_buffer();
+    int lost = 0;
+    while (first < ns) {
+        size_t len;
+        first += kw_encode(e, s, first, ns, bseq, buf, KS_MAX_PAYLOAD, &len);
+        if (send_frame(KS_SLOTS, buf, len) < 0)
+            lost = -1;
+    }
+    for (size_t off = 0; wire_ref && off < n; off += KS_MAX_PAYLOAD)
+        send_frame(KS_REF, p + off, n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD);
+    return lost;
+}
+
+int stream_open(bool on_uart, bool on_rtt, bool timing, int wire)
 {
     uart = on_uart;
     rtt = on_rtt;
     timed = timing;
+    compact = wire != TL_WIRE_RAW && (uart || rtt) && wire_open() == 0;
+    wire_ref = compact && wire == TL_WIRE_CHECK;
     op_full = ks_crc32_x8n(KS_MAX_PAYLOAD);
     if (!uart)
         return 0;
@@ -337,10 +394,14 @@ int stream_data(const uint8_t *p, size_t n, bool below)
         send_below();
     send_losses();
     int lost = 0;
-    for (size_t off = 0; off < n; off += KS_MAX_PAYLOAD) {
-        size_t len = n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD;
-        if (send_frame(KS_DATA, p + off, len) < 0)
-            lost = -1;
+    if (below && compact && n % KEV_SLOT_BYTES == 0) {
+        lost = send_compact(p, n);
+    } else {
+        for (size_t off = 0; off < n; off += KS_MAX_PAYLOAD) {
+            size_t len = n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD;
+            if (send_frame(KS_DATA, p + off, len) < 0)
+                lost = -1;
+        }
     }
     sent += n;
     send_done();
@@ -381,7 +442,10 @@ void stream_end(void)
         end[i] = (uint8_t)(sent >> (8 * i));
         end[4 + i] = (uint8_t)(file_crc >> (8 * i));
     }
-    send_frame(KS_END, end, sizeof(end));
+    if (compact_sent)   // (the file's CRC is not known: its length alone)
+        for (int i = 4; i < 8; i++)
+            end[i] = 0;
+    send_frame_flags(KS_END, compact_sent ? KS_END_LEN_ONLY : 0u, end, sizeof(end));
 }
 
 uint64_t stream_sink_cycles(bool of_rtt)

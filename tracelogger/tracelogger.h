@@ -25,6 +25,7 @@ struct tl_opts {
     unsigned seconds;       // -s: capture duration, 0 = none
     unsigned kbufs;         // -k: kernel buffers
     bool ring, wide, passive, uart, verbose;
+    int wire;               // -x wire=: TL_WIRE_COMPACT (0), _RAW, _CHECK
     int rtt;                // -x rtt=: 0 off, 1 block, 2 skip (tracelogger/rtt.c)
     int policy;             // -x bufpolicy=...
     unsigned delay_ms;      // -x delay=: pretend storage is slow (tests)
@@ -41,6 +42,8 @@ struct tl_opts {
                             // 2 it reads them and the logger saves them all at the end too
     unsigned probe_wait;    // -x probewait=: seconds to wait for the reader at the end (10)
     const char *file;       // -f
+    const char *incident;   // -x incident=: an earlier boot's incident record goes to
+                            // incident.kev and incident.core (incident.c)
     char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
     const char *attr_value[TL_MAX_ATTRS];
     unsigned nattr;
@@ -59,6 +62,11 @@ struct tl_buf {
     uint64_t events, t_first, t_last;
 };
 
+// An incident record an earlier boot left (incident.c, docs/incidents.md): written to the
+// host as o->incident's .kev and .core and marked read, or kept (no host files), and said.
+void tl_incident(const struct tl_opts *o);
+uint8_t *kev_head_scratch(void);    // (kevhead.c: KEV_INC_SCRATCH bytes, free before the header)
+
 // Output: the file (semihosting) and/or the live stream; both get the same bytes.
 int out_open(const struct tl_opts *o);
 int out_write(const void *p, size_t n);
@@ -72,8 +80,13 @@ uint64_t out_bytes(void);
 const char *out_where(const struct tl_opts *o);
 
 // The live stream (stream.c): frames on the trace UART and/or the RTT up-channel.
-// Opens the sinks (0). timing: count the cycles spent at each sink (stream_sink_cycles; two clock reads a frame).
-int stream_open(bool on_uart, bool on_rtt, bool timing);
+// Opens the sinks (0). timing: count the cycles spent at each sink (stream_sink_cycles; two
+// clock reads a frame); wire: kernel buffers in the compact wire encoding (wire.c), as their
+// bytes (TL_WIRE_RAW), or both, the bytes in REF frames (TL_WIRE_CHECK).
+#define TL_WIRE_COMPACT 0
+#define TL_WIRE_RAW 1
+#define TL_WIRE_CHECK 2
+int stream_open(bool on_uart, bool on_rtt, bool timing, int wire);
 // The send priority: each buffer's stream (its CRC, the UART's bytes, the RTT copy) is sent at
 // prio (0: the logger's own), through a pulse of that priority to the logger's own channel
 // (chid, coid: main.c's), and the logger returns to own (its priority) after it. The UART's
@@ -108,6 +121,13 @@ void tl_take_ahead(bool stalled);
 // the stream waits (the buffers holding events closed and taken ahead).
 uint64_t tl_flush_due(void);
 void tl_flush_ahead(void);
+
+// The compact wire encoding's state (wire.c, trace/kev_wire.h): the encoder with the event
+// table's encodings, and the buffer a frame's payload is encoded into (KS_MAX_PAYLOAD bytes).
+// wire_open: 0, or -1 on a board built without it (TL_WIRE_COMPACT 0).
+int wire_open(void);
+struct kw_encoder *wire_encoder(void);
+uint8_t *wire_buffer(void);
 
 // The RTT transport (rtt.c): stream frames in up-channel 0 of an RTT control block.
 int rtt_open(bool block);

@@ -135,7 +135,10 @@ $(RUN_IMAGE)_APPS   := appinit $(APPS) tracelogger
 $(DTRUN_IMAGE)_APPS := dtrace appinit $(APPS) tracelogger
 endif
 
-UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
+# Programs: the architecture's flags but the kernel's own (KERNEL_ONLY_CFLAGS: AArch64's and
+# x86's -mgeneral-regs-only; the kernel saves every thread's FP registers, so a program computes
+# and prints doubles with nothing in its app.mk).
+UCFLAGS := $(filter-out $(KERNEL_ONLY_CFLAGS),$(ARCH_CFLAGS)) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
@@ -146,7 +149,7 @@ UCFLAGS += $(ARCH_UCFLAGS) # the architecture's flags for programs alone (arch.m
 USDT_SDT_H := $(firstword $(wildcard /usr/include/sys/sdt.h /usr/include/*/sys/sdt.h))
 UCFLAGS += $(if $(USDT_SDT_H),-DUSDT_SDT_H='"$(USDT_SDT_H)"')
 
-USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/name.c user/lib/trace_qnx.c \
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/thread_stack.c user/lib/crt0.c user/lib/kargs.c user/lib/name.c user/lib/trace_qnx.c \
                  user/lib/trace_start.c user/lib/trace_uring.c user/lib/trace_log.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c) \
                  $(if $(filter newlib,$(LIBC)),user/lib/printf_newlib.c user/lib/ufmt.c)
@@ -167,14 +170,13 @@ $(B)/obj/user/%.c.o: user/%.c | $(KEV_EMIT_GEN_H)
 # slot or the kernel's; docs/hostile.md, "Stack guards"), never running into the program's
 # own data. The link gives every C library's script the same symbols: __app_ram and
 # __app_ram_size the slot (the program header's), __stack = __app_ram + the stack's size
-# (<name>_STACK, else APP_STACK_DEFAULT: 0x1000, or 0x800 for a picolibc program linked by
-# app-picolibc.ld, what picolibc's own script reserved when the C library's specs gave it, before
-# the build id needed a script of ours: the boards with 8 KB RAM slots rely on it), and the
-# region above it, __ram and __ram_size, where the script puts .data, .bss and the heap up to
-# __heap_end, the slot's end. picolibc's script would reserve __stack_size more at the top of
-# that region for a stack there: 0, the stack is below it. A stack's size is a multiple of 16
-# (the AArch64 stack pointer's alignment, and the data's above it).
-APP_STACK_DEFAULT = $(if $(and $(filter picolibc,$(LIBC)),$(filter %app-picolibc.ld,$(APP_PICOLIBC_LD))),0x800,0x1000)
+# (<name>_STACK, else APP_STACK_DEFAULT: the board's BOARD_APP_STACK, sized for printf of a
+# double and a few KB of locals, docs/applications.md "Thread stacks"), and the region above it,
+# __ram and __ram_size, where the script puts .data, .bss and the heap up to __heap_end, the
+# slot's end. picolibc's script would reserve __stack_size more at the top of that region for a
+# stack there: 0, the stack is below it. A stack's size is a multiple of 16 (the AArch64 stack
+# pointer's alignment, and the data's above it).
+APP_STACK_DEFAULT = $(or $(BOARD_APP_STACK),0x1000)
 
 hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 # pow2_at_least N, MIN: the smallest power of two >= N and >= MIN (a RAM region the MPU maps).
@@ -188,7 +190,7 @@ endif
 c_string = "$(subst ','\'',$(subst ",\",$(subst \,\\,$(strip $(1)))))"
 
 # A program's objects, compiled once per board (<name>_UCFLAGS_OUT: flags its sources are
-# compiled without, e.g. pfcheck's -mgeneral-regs-only).
+# compiled without).
 define APP_template
 $(1)_DIR   ?= user/apps/$(1)
 $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
@@ -236,8 +238,11 @@ define APP_link
 $(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(1)_$(2)_STACKSZ = $$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT))
 $(1)_$(2)_STACKTOP = $$(call hexsum,$$($(1)_$(2)_RAM) + $$($(1)_$(2)_STACKSZ))
-$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) $(BOARD_MKS) $$(wildcard $$($(2)_DIR)/app.mk) \
-                   $(if $(filter tracelogger,$(2)),$$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk)))
+# Every app.mk of the image: one program's RAM or order moves the others' places (a program
+# left linked at its old place ran over the tracelogger's grown RAM: appinit's jump to 0), and
+# the tracelogger reads their priorities.
+$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) $(BOARD_MKS) scripts/place-apps.sh \
+                   $$(foreach a,$$($(1)_APPS),$$(wildcard $$($$(a)_DIR)/app.mk))
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
 	$$(Q)[ $$$$(( $$($(1)_$(2)_STACKSZ) % 16 )) = 0 ] || \
@@ -316,7 +321,7 @@ endef
 
 # image_link IMAGE, OUT, TABLE: one link of an image's kernel and programs with an fbt table.
 image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
-    -Wl,--undefined=kev_flight -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
+    -Wl,--undefined=kev_flight -Wl,--undefined=kev_incident_map -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
     -Wl,--whole-archive $(B)/$($(1)_KLIB).a -Wl,--no-whole-archive -lgcc $(3)
 
 $(B)/fbt_empty.o: kernel/fbt_table.S

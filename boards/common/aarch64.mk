@@ -3,7 +3,8 @@
 # its ARCH): the cross tools, the code generation, picolibc's specs and the device timer's window.
 # What differs between the boards (memory plan, trace UART, CPUs) stays in their board.mk.
 CROSS       := aarch64-linux-gnu-
-# -mgeneral-regs-only: the kernel saves the FP/SIMD registers of threads but uses none itself.
+# -mgeneral-regs-only: the kernel saves the FP/SIMD registers of threads but uses none itself;
+# programs are compiled without it (KERNEL_ONLY_CFLAGS, user/module.mk): a double is theirs.
 # No PIE: programs and kernel are linked for fixed addresses below 4 GB (the kernel keeps user
 # addresses in 32 bits). -mstrict-align: device memory and the MMU-off boot path.
 # -mno-outline-atomics: atomics inline (ldxr/stxr; the user-event ring's reserve), not libgcc's
@@ -12,6 +13,7 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-at
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
                -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
+KERNEL_ONLY_CFLAGS := -mgeneral-regs-only
 
 # The device timer granted to programs (base size) is the EL1 physical timer of the generic
 # timer, a system register block, not memory: the window 0x1000 0x1000 stands for it

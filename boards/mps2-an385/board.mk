@@ -13,12 +13,19 @@ APP_RAM_BASE   := 0x20040000
 APP_RAM_SLOT   := 0x00008000
 APP_MAX_SLOTS  := 28
 
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 8 KB, for 4 KB of locals
+# and printf of a double (388 bytes of stack) with room to spare (user/apps/fplocals measures both).
+BOARD_APP_STACK := 0x2000
+
 # How QEMU boots an image: boards/mps2-an385/qemu.sh (used by scripts/qemu-run.sh).
 
 # Device windows granted to programs (base size): the device timer (the demo's driver and
-# ktest) and the UART that carries the trace stream (tracelogger -u). See board_user.h.
+# ktest), the UART that carries the trace stream (tracelogger -u) and the UART free for a
+# program (UART 2, QEMU's third -serial: docs/boards.md, "Devices for programs"). See
+# board_user.h.
 BOARD_DEVTIMER_WINDOW   := 0x40000000 0x1000
 BOARD_TRACE_UART_WINDOW := 0x40005000 0x1000
+BOARD_USER_UART_WINDOW  := 0x40006000 0x1000
 
 # D programs KDT_LOAD takes up to 128 KB (the kernel's default is 64 KB): thirteen clauses on
 # every fbt probe compiled on the host measure 65,232 bytes, 304 under 64 KB, and grow with every

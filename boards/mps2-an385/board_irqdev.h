@@ -13,6 +13,8 @@
     X(1, "uart", 0, 0)          /* UART 0 transmit */                         \
     X(2, "uart", 0, 1)          /* UART 1 receive: the trace stream */        \
     X(3, "uart", 0, 1)          /* UART 1 transmit */                         \
+    X(4, "uart", 0, 2)          /* UART 2 receive: a program's */             \
+    X(5, "uart", 0, 2)          /* UART 2 transmit */                         \
     X(8, "timer", 1, 0)         /* CMSDK timer 0: the programs' device timer */ \
     X(9, "timer", 1, 1)         /* timer 1: the kernel's cycle counter */     \
     X(10, "dualtimer", 2, 0)    /* the dual timer: the profile timer */

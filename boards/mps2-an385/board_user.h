@@ -73,6 +73,20 @@ static inline uint32_t devtimer_start_hz(uint32_t hz)
 #define BOARD_TRACE_UART_BAUD 1562500
 #define TRACE_UART_REG(off) (*(volatile uint32_t *)(0x40005000u + (off)))
 
+// The UART free for a program (docs/boards.md, "Devices for programs"): CMSDK APB UART 2, its
+// window BOARD_USER_UART_WINDOW (board.mk), receive on line 4, transmit on line 5 (each a
+// level once its event came: a byte in, a byte sent, with its enable in CTRL; cleared by writing
+// its bit to INTCLEAR, before the bytes are read: one that comes after raises it again). In
+// QEMU the third -serial (QEMU_EXTRA, docs/boards.md).
+#define USER_UART_RX_IRQ 4
+#define USER_UART_TX_IRQ 5
+#define USER_UART_REG(off) (*(volatile uint32_t *)(0x40006000u + (off)))
+#define USER_UART_DATA      0x00u
+#define USER_UART_STATE     0x04u       // bit 0 TX full, bit 1 RX full
+#define USER_UART_CTRL      0x08u       // bit 0 TX on, 1 RX on, 2 TX interrupt, 3 RX interrupt
+#define USER_UART_INTSTATUS 0x0cu       // (read) bit 0 TX, bit 1 RX; (write) INTCLEAR
+#define USER_UART_BAUDDIV   0x10u
+
 static inline void trace_uart_init(void)
 {
     TRACE_UART_REG(0x10) = 16;          // BAUDDIV

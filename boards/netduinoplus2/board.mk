@@ -14,6 +14,8 @@ ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
 endif
 # Its kernel runs from flash, which the fbt provider cannot rewrite (docs/fbt.md, "Boards").
 BOARD_NO_FBT := kernel text in flash
+# No incident region (board_config.h, docs/incidents.md): the tracelogger leaves its writers out.
+BOARD_NO_INCIDENT := 1
 BOARD_SRCS  := boards/common/board_data.c boards/common/board_semihost.c \
                boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
                boards/netduinoplus2/timer_stm32.c
@@ -26,6 +28,11 @@ APP_FLASH_SLOT := 0x00008000
 APP_RAM_BASE   := 0x2000a000
 APP_RAM_SLOT   := 0x00002000
 APP_MAX_SLOTS  := 7
+
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 2 KB of the 8 KB slots,
+# room for printf of a double (388 bytes of stack; user/apps/fplocals measures it) and small
+# locals; a program with KBs of locals says STACK (and RAM) in its app.mk.
+BOARD_APP_STACK := 0x800
 # The kernel's 40 KB has no room for the default 256-byte console line per process (16 of
 # them): lines over 95 characters are cut (kernel/include/kernel/proc.h).
 BOARD_CONSOLE_LINE := 96

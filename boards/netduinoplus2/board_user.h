@@ -33,6 +33,9 @@
 // demo's take 450 and 604), or its 8 KB RAM slot overflows.
 #define BOARD_RTT_BYTES 1040u
 #define BOARD_KEV_HEAD_BYTES 1280
+// No incident region (board_config.h: its 128 KB of SRAM are all taken; the chip's CCM,
+// which QEMU does not model, would be one): the tracelogger carries no incident writer.
+#define BOARD_NO_INCIDENT 1
 // The tracelogger reads the boot command line into 512 bytes here, not 2048 (tracelogger/
 // main.c): 2 KB would overflow its 8 KB slot by ~1.2 KB. A longer line is refused with a message.
 #define BOARD_TRACELOGGER_CMDLINE_BYTES 512
@@ -137,6 +140,9 @@ static inline void trace_uart_init(void)
 // Its two kernel buffers leave no room for a stream sent below the programs: while one is
 // sent, the other fills and the kernel drops. The logger sends at its own priority here.
 #define BOARD_STREAM_BELOW 0
+// The stream's compact encoding (tracelogger/wire.c) needs 4.6 KB of the logger's 8 KB of RAM:
+// here the buffers go out as their bytes.
+#define BOARD_STREAM_COMPACT 0
 
 // The logger's send (tracelogger/stream.c): bytes while the data register is empty (TXE), how
 // many written. No TX interrupt: USART2's line (38) is past the kernel's 32, so when it is full

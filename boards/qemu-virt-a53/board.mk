@@ -19,6 +19,10 @@ APP_RAM_BASE   := 0x40800000
 APP_RAM_SLOT   := 0x00010000
 APP_MAX_SLOTS  := 16
 
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 8 KB, for 4 KB of locals
+# and printf of a double (752 bytes of stack) with room to spare (user/apps/fplocals measures both).
+BOARD_APP_STACK := 0x2000
+
 # The trace stream UART granted to programs (base size; the device timer's window:
 # boards/common/aarch64.mk) is virt's secure PL011 (qemu.sh runs virt with secure=on and the
 # kernel stays in the secure world; QEMU 7.2's virt has one non-secure UART, the console).

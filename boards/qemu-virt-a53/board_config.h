@@ -17,6 +17,8 @@
 //   0x40a00000 +--------------------+
 //              | contiguous pool    |  pmem: trace buffers and other large blocks   (2 MB)
 //   0x40c00000 +--------------------+
+//              | incident region    |  a D trigger's record, kept across resets (1 MB)
+//   0x40d00000 +--------------------+
 //   0x41000000   end of the 4 KB-page map (the rest of RAM: 2 MB blocks, kernel only)
 //
 // Interrupt lines (the kernel's numbers, 0-31): 0-15 are the GIC's PPIs (GIC ids 16-31:
@@ -42,6 +44,10 @@
 #define KERNEL_RAM_SIZE   0x00200000
 #define POOL_BASE         0x40a00000
 #define POOL_SIZE         0x00200000
+// The incident region (docs/incidents.md): RAM after the pool, in no load segment of the
+// image, which QEMU keeps across system_reset.
+#define INCIDENT_RAM_BASE 0x40c00000
+#define INCIDENT_RAM_SIZE 0x00100000
 #define PAGEMAP_SIZE      0x01000000      // RAM mapped with 4 KB pages, from RAM_BASE
 #define RAM_SIZE          0x08000000      // -m 128 (qemu.sh)
 

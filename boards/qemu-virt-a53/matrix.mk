@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The QEMU tests this board runs when `make test` is run for another board (the board matrix).
-MATRIX_TESTS_qemu-virt-a53 := ktest demo tracelogger rtt stream live probe-live probe-forge ring-lies flight hostile dtrace parity smpstress sync-apps uslots
+MATRIX_TESTS_qemu-virt-a53 := ktest demo tracelogger rtt stream live probe-live probe-forge ring-lies flight incident hostile dtrace parity smpstress sync-apps uslots
 # ktest boots with instruction-counted time (QEMU_ICOUNT=exact, scripts/qemu-run.sh), as on
 # x86-pc: kt_tick holds a timer's end and the tick to the generic timer's counter within a few
 # 1 ms periods, and under the default shift=auto a loaded host stalls the CPUs' thread while

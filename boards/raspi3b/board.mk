@@ -23,6 +23,10 @@ APP_RAM_BASE   := 0x00800000
 APP_RAM_SLOT   := 0x00010000
 APP_MAX_SLOTS  := 16
 
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 8 KB, for 4 KB of locals
+# and printf of a double (752 bytes of stack) with room to spare (user/apps/fplocals measures both).
+BOARD_APP_STACK := 0x2000
+
 # The trace stream UART granted to programs (base size; the device timer's window:
 # boards/common/aarch64.mk) is the mini UART (QEMU's second -serial; GPIO 14/15 on the board
 # when config.txt gives the PL011 to them: docs/boards.md).

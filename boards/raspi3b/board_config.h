@@ -14,6 +14,8 @@
 //   0x00a00000 +--------------------+
 //              | contiguous pool    |  pmem: trace buffers and other large blocks   (2 MB)
 //   0x00c00000 +--------------------+
+//              | incident region    |  a D trigger's record, kept across resets (1 MB)
+//   0x00d00000 +--------------------+
 //   0x01000000   end of the 4 KB-page map (the rest of RAM: 2 MB blocks, kernel only)
 //   0x3f000000   peripherals (16 MB, device memory, kernel only): the BCM2835 interrupt
 //                controller at 0x3f00b200, PL011 UART0 at 0x3f201000 (the console), the
@@ -42,6 +44,10 @@
 #define KERNEL_RAM_SIZE   0x00200000
 #define POOL_BASE         0x00a00000
 #define POOL_SIZE         0x00200000
+// The incident region (docs/incidents.md): RAM after the pool, in no load segment of the
+// image: QEMU keeps it across system_reset; the Pi's SDRAM keeps it through a watchdog reset.
+#define INCIDENT_RAM_BASE 0x00c00000
+#define INCIDENT_RAM_SIZE 0x00100000
 #define PAGEMAP_SIZE      0x01000000      // RAM mapped with 4 KB pages, from RAM_BASE
 #define RAM_SIZE          0x3f000000      // RAM below the peripherals (the GPU's share included)
 

@@ -5,12 +5,14 @@
 # docs/x86.md for the whole port.
 ARCH        := x86
 CROSS       := i686-linux-gnu-
-# -mgeneral-regs-only: the kernel does not save FPU/SSE state, so neither it nor the programs
-# may use it. -malign-double: 64-bit fields aligned on 8 as on ARM (the trace and D formats
+# -mgeneral-regs-only: the kernel uses no x87/SSE register; it gives each thread its own, lazily
+# (kernel/arch/x86/fpu.c), so programs are compiled without the flag (KERNEL_ONLY_CFLAGS,
+# user/module.mk) and may compute with doubles. -malign-double: 64-bit fields aligned on 8 as on ARM (the trace and D formats
 # assume it). No PIE: programs and kernel are linked for fixed addresses.
 ARCH_CFLAGS := -m32 -march=i686 -malign-double -mgeneral-regs-only -fno-pie -fno-pic -fno-stack-protector \
                -fno-asynchronous-unwind-tables -fcf-protection=none -no-pie \
                -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack
+KERNEL_ONLY_CFLAGS := -mgeneral-regs-only
 BOARD_SRCS  := boards/common/board_data.c boards/x86-pc/board.c boards/x86-pc/uart16550.c boards/x86-pc/pit_tsc.c
 
 # Memory plan (see board_config.h for the picture): user program slots. RAM slots are
@@ -22,6 +24,11 @@ APP_FLASH_SLOT := 0x00040000
 APP_RAM_BASE   := 0x00500000
 APP_RAM_SLOT   := 0x00010000
 APP_MAX_SLOTS  := 8
+
+# The main thread's stack unless an app.mk says STACK (user/module.mk): 8 KB, for 4 KB of locals
+# and printf (584 bytes of stack for its %f, which this runtime prints as written) with room to
+# spare (user/apps/fplocals measures both).
+BOARD_APP_STACK := 0x2000
 APP_RAM_END    := 0x00700000   # the last megabyte: dtrace's own slot (user.mk)
 
 # Device windows granted to programs: on x86 a window below 0x10000 is a range of I/O ports

@@ -16,6 +16,8 @@
 //   0x00800000 +--------------------+
 //              | contiguous pool    |  pmem: trace buffers and other large blocks (2 MB)
 //   0x00a00000 +--------------------+
+//              | incident region    |  a D trigger's record, kept across resets (1 MB)
+//   0x00b00000 +--------------------+
 //   0x01000000   end of the identity map
 //
 // I/O ports: COM1 0x3f8 (console, IRQ 4), COM2 0x2f8 (trace stream), PIT 0x40 (the tick,
@@ -40,6 +42,10 @@
 #define KERNEL_RAM_SIZE   0x00100000
 #define POOL_BASE         0x00800000
 #define POOL_SIZE         0x00200000
+// The incident region (docs/incidents.md): RAM after the pool, in no load segment of the
+// image: QEMU keeps it across system_reset; a PC's DRAM across a warm reset.
+#define INCIDENT_RAM_BASE 0x00a00000
+#define INCIDENT_RAM_SIZE 0x00100000
 #define IDMAP_SIZE        0x01000000
 
 #define COM1_PORT         0x3f8

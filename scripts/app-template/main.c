@@ -49,7 +49,8 @@ struct reply {
 };
 
 static const char *server_name = "@NAME@";
-// The server thread's stack: 1 KB above the guard the kernel keeps at its bottom (kern.h).
+// The server thread's stack: 1 KB above a guard at its bottom, which an overflow hits (kern.h
+// KSTACK; a plain array is used whole, with no guard).
 static KSTACK(ctrl_stack, 1024);
 
 // The server: one reply per reading; a reading with seq 0 asks it to stop.

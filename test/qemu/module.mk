@@ -44,6 +44,11 @@ TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter $(H)/kevlive $(H)/kev
 ifeq ($(BOARD),mps2-an385)
 SCRIPT_TESTS += qemu/stream-cost|120|test/qemu/test_stream_cost.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(H)/kevrelay $(H)/kevcapture $(H)/traceprinter $(H)/kevstat
+# A device program: user/apps/uartnode owns UART 2 by interrupts on both its lines, its peer a
+# script on the TCP socket QEMU_EXTRA gives the UART; its bytes each way the peer's, a refused
+# line's console line the board's lines (docs/boards.md, "Devices for programs"; 5 s).
+SCRIPT_TESTS += qemu/uart-node|90|test/qemu/test_uart_node.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/uartnodes.elf $(H)/traceprinter
 endif
 # make live's probe path (kevprobe through QEMU's gdbstub), exact mode: deadline's missed periods
 # and lost pulses the same as without live, the kernel's counts in the live file, the board's
@@ -52,6 +57,9 @@ endif
 BENCHES      += scripts/bench-probe.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/livemark.elf $(B)/demo.elf $(H)/kevprobe $(H)/kevtop $(H)/kevstat
 SCRIPT_TESTS += qemu/probe-live|240|test/qemu/test_probe_live.sh|$(B)|$(H)
+# A reader stopped 1.5 s or reading at a slow probe's rate: the board loses counted events, not
+# time (test_reader_away.sh).
+SCRIPT_TESTS += qemu/reader-away|240|test/qemu/test_reader_away.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/deadlines.elf $(H)/kevprobe $(H)/kevtop $(H)/traceprinter
 # What kevprobe's scan believes: an unprivileged program's forged block (its image and its RAM)
 # is never taken; the live file equals the board's own copy (about 10 s: two boots).
@@ -77,10 +85,32 @@ SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
 SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
+# The incident record (docs/incidents.md): a D trigger's record kept across QMP's system_reset,
+# written out by the next boot's logger and by kevdump -I; gdb over its core; damaged records.
+# (a board without the dtrace image has no incident image: its triggers are D's)
+ifeq ($(filter dtrace,$(BOARD_NO_IMAGES)),)
+SCRIPT_TESTS += qemu/incident|180|test/qemu/test_incident.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/incident.elf $(H)/kevsql $(H)/traceprinter
+# What a trigger's freeze and its record's write take (docs/incidents.md, PERFORMANCE.md).
+BENCHES      += scripts/bench-incident.sh|$(B)
+BENCH_DEPS   += $(B)/incident.elf
+endif
+# What watching costs: a BEGIN-only D program on the kernel's paths, a reader that is away
+# (scripts/bench-watch.sh; docs/dtrace-target.md, docs/live.md).
+BENCHES      += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,scripts/bench-watch.sh|$(B)|$(H))
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 # The board's instructions per streamed event, UART and RTT, beside the file alone (the demo).
 BENCHES      += scripts/bench-stream.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/demo.elf $(H)/kevstat
+# The compact stream's bytes an event over three captures (the demo, an interrupt-heavy one,
+# qemu-virt-a53's messages across 4 CPUs: its image built by a make of its own).
+ifeq ($(BOARD),mps2-an385)
+BENCHES      += scripts/bench-wire.sh|$(B)|$(H)|build/qemu-virt-a53
+BENCH_DEPS   += $(B)/irqtest.elf $(H)/kevwire wire-a53
+.PHONY: wire-a53
+wire-a53: | $(KEV_EMIT_GEN_H)
+	$(Q)$(MAKE) --no-print-directory BOARD=qemu-virt-a53 build/qemu-virt-a53/msgpipetest.elf
+endif
 BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
@@ -148,10 +178,12 @@ SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|B
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter incident,$$(MATRIX_TESTS_$(1))),qemu-$(1)/incident|180|BOARD=$(1)|test/qemu/test_incident.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-live|240|BOARD=$(1)|test/qemu/test_probe_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter probe-live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/reader-away|240|BOARD=$(1)|test/qemu/test_reader_away.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter probe-forge,$$(MATRIX_TESTS_$(1))),qemu-$(1)/probe-forge|120|BOARD=$(1)|test/qemu/test_probe_forge.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter ring-lies,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ring-lies|120|BOARD=$(1)|test/qemu/test_ring_lies.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
@@ -182,8 +214,8 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/cpuwa
 # fanout: a D program on every CPU's sched and kernel-call probes leaves a program's deadline
 # misses as they were, against its own clock (test_fanout.sh: two exact-mode boots, about 1 min).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/fanout|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_fanout.sh|build/$(1)|$(H))
-# exechog: a thread's executed time with the CPUs run in turn, against its own clock reads
-# (test_exechog.sh).
+# exechog: CPU time with the CPUs run in turn: no reader shows an executed estimate, the
+# RUNNING time agrees with the hog's own clock (test_exechog.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/exechog|300|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_exechog.sh|build/$(1)|$(H))
 # kevweb-whole: kevweb over finished captures on every CPU (make run's demo, msgpipe): every
 # event, no fault, kevstat's late verdicts, msgpipe's timeline readable (test_kevweb_whole.sh).
@@ -254,11 +286,13 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/te
 # The printf family and the C99 headers a program includes on every board against the host's
 # (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
-# Stack guards (docs/hostile.md): unbounded recursion in a program's main thread and in one of
-# its threads faults at the guard, its data untouched (user/apps/stackover; one boot each, a
-# few seconds).
+# Stacks (docs/hostile.md, docs/applications.md): unbounded recursion in a program's main thread,
+# in a thread on a KSTACK stack and in one on an allocated stack is said as a stack overflow, its
+# data untouched (user/apps/stackover); threads on plain 4 KB arrays, and 4 KB of locals in main
+# with printf of doubles on the defaults (user/apps/qnxthreads, fplocals). Two boots each, a few
+# seconds.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-stack-guard/$(b)|120|BOARD=$(b)|test/qemu/test_stack_guard.sh|build/$(b)|$(H))
-TEST_DEPS    += $(B)/stackguard.elf $(H)/traceprinter $(H)/kevcapture
+TEST_DEPS    += $(B)/stackguard.elf $(B)/stackplain.elf $(H)/traceprinter $(H)/kevcapture
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))
 # How images place their programs, and the messages when they do not fit (host only).
@@ -299,6 +333,13 @@ TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images
 # (test_taskedge.sh: one boot a board serves every check, about 15 s each on an idle machine).
 TASKEDGE_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TASKEDGE_BOARDS),qemu-taskedge/$(b)|120|BOARD=$(b)|test/qemu/test_taskedge.sh|build/$(b)|$(H))
+# Task classes from the design: deadline's timer-released loop (its misses, the last job judged)
+# beside irqrate's interrupt-driven driver (no deadline), and a capture that lost events (no tick
+# warning blaming the target, misses "at least"), in kevstat, kevsql, the report and kevweb
+# (test_task_class.sh: two boots, about 20 s on an idle machine).
+SCRIPT_TESTS += qemu-task-class/mps2-an385|150|BOARD=mps2-an385|test/qemu/test_task_class.sh|build/mps2-an385|$(H)
+TEST_DEPS    += $(if $(filter mps2-an385,$(BOARD)),$(B)/taskclass.elf,matrix-images-mps2-an385)
+TEST_DEPS    += $(H)/kevstat $(H)/kevsql $(H)/kevreport $(H)/kevweb
 TEST_DEPS    += $(B)/edgetest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKEDGE_BOARDS)),matrix-images-$(b))
 # CPU time by priority when a thread changes its own while it runs (its call, pulses it
@@ -478,6 +519,15 @@ endif
 # interrupts and the board's name for its line as truth (test_d_irqdev.sh; one boot of 2 s).
 SCRIPT_TESTS += qemu-d-irqdev/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_d_irqdev.sh|build/mps2-an385|$(H)
 SCRIPT_TESTS += qemu-d-irqdev/qemu-virt-a53|120|BOARD=qemu-virt-a53|test/qemu/test_d_irqdev.sh|build/qemu-virt-a53|$(H)
+# What a D program costs is what fires, and dtrace's closing line says it: irqrate's free-time
+# meter at 5 kHz of interrupts under an interrupt-latency quantize and a per-thread count
+# (test_d_cost.sh).
+SCRIPT_TESTS += qemu-d-cost/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_cost.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-cost/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_cost.sh|build/qemu-virt-a53|$(H)
+# deadline's truth under a BEGIN-only program and under a latency quantize and per-thread count
+# is make run's (test/qemu/test_d_truth.sh: three boots of 3000 periods in exact mode, ~10 s)
+SCRIPT_TESTS += qemu-d-truth/mps2-an385|200|BOARD=mps2-an385|test/qemu/test_d_truth.sh|build/mps2-an385|$(H)
+SCRIPT_TESTS += qemu-d-truth/qemu-virt-a53|200|BOARD=qemu-virt-a53|test/qemu/test_d_truth.sh|build/qemu-virt-a53|$(H)
 ifneq ($(filter irqdevtest,$(IMAGES)),)
 TEST_DEPS    += $(B)/irqdevtest.elf $(H)/dcompile $(H)/dtrace
 endif

@@ -7,9 +7,10 @@
 #           one instance a job, LOST missed periods (the program's count and the console's), the
 #           program's misses and the same jobs missed, every job's period (its release's distance
 #           from the first in periods) the program's, every response the program's
-#   exiter  (a periodic thread that returns after its last job): the instance its exit ended is
-#           no job (exits 1), no miss, the longest response the program's
-#   server  (released by a client's messages): sporadic, no period, no deadline, no miss; with
+#   exiter  (a periodic thread that returns after its last job): its last job judged up to the
+#           call that leaves its loop (TimerDestroy), the rest its exit path, no job (exits 1);
+#           no miss, the longest response and the last job's the program's
+#   server  (released by a client's messages): event-driven, no period, no deadline, no miss; with
 #           --deadline taskedge/server=DEADLINE_US the program's misses, the same requests.
 # The program's release of a pulse's job is its first wake + k periods, so its responses are
 # shorter than the model's by that first wake's path (the same every job: the exact mode, but for
@@ -88,7 +89,9 @@ if "timer_pulses_lost" in st["trace"]:   # a kernel that writes each loss into t
 
 # ---- lossy -----------------------------------------------------------------------------------------
 L = tasks["taskedge/lossy"]
-check(L["kind"] == "periodic" and L["released_by"] == "pulse", "kevstat: taskedge/lossy is periodic, released by pulses (%s, %s)" % (L["kind"], L["released_by"]))
+check(L["kind"] == "periodic" and L["released_by"] == "timer" and L["period_from"] == "timer",
+      "kevstat: taskedge/lossy is periodic, released by its timer's pulses, its period the timer's (%s, %s, %s)"
+      % (L["kind"], L["released_by"], L["period_from"]))
 check(L["instances"] == p["l_jobs"] and L["ended"] == p["l_jobs"],
       "kevstat: taskedge/lossy has %d instances, %d ended (the program ran %d jobs)" % (L["instances"], L["ended"], p["l_jobs"]))
 check(L["missed_periods"] == p["l_lost"], "kevstat: %d missed periods (the program lost %d pulses)" % (L["missed_periods"], p["l_lost"]))
@@ -118,15 +121,20 @@ check(sql1("SELECT kind, missed_periods, misses FROM task_timing WHERE label = '
 
 # ---- exiter ----------------------------------------------------------------------------------------
 E = tasks["taskedge/exiter"]
-check(E["instances"] == p["e_jobs"] and E["exits"] == 1 and E["ended"] == p["e_jobs"] - 1,
-      "kevstat: taskedge/exiter has %d instances, the last ended by its exit (exits %d, %d jobs ended)"
+check(E["instances"] == p["e_jobs"] and E["exits"] == 1 and E["ended"] == p["e_jobs"],
+      "kevstat: taskedge/exiter has %d instances, every job ended, the last before its exit path (exits %d, %d jobs ended)"
       % (E["instances"], E["exits"], E["ended"]))
 check(E["misses"] == p["e_misses"] == 0, "kevstat: taskedge/exiter missed %d (the program: %d)" % (E["misses"], p["e_misses"]))
 r = rows("taskedge/exiter")
-if len(r) == p["e_jobs"]:
+if len(r) == p["e_jobs"] + 1:
     d0 = ns(p["exiter"][0][0]) - r[0][0]
-    check(r[-1][4] == 1 and r[-1][2] is None and all(x[4] == 0 for x in r[:-1]),
-          "kevsql: the last instance is the exit path (exit_path 1, not judged), the others jobs")
+    check(r[-1][4] == 1 and r[-1][2] is None and all(x[4] == 0 and x[2] == 0 for x in r[:-1]),
+          "kevsql: the last instance is the exit path (exit_path 1, not judged), the %d before it jobs, judged" % p["e_jobs"])
+    lj = p["exiter"][p["e_jobs"] - 1]
+    last = r[-2][1] - r[-2][0] - ns(lj[1] - lj[0]) - d0
+    check(0 <= last <= 20000 and r[-1][0] == r[-2][1],
+          "kevsql: the last job, judged, ends where its exit path begins, %.3f us after the program's end of it "
+          "(its clock read to the call that leaves the loop)" % (last / 1e3))
     check(abs(E["response"]["max"] - p["e_worst"] - d0 * cps / 1e9) * 1e6 / cps <= 1.5 and 0 <= d0 <= 5000,
           "kevstat: the longest response %.3f us, the program's %.3f us plus its first wake's %.3f us"
           % (us(E["response"]["max"]), us(p["e_worst"]), d0 / 1e3))
@@ -134,18 +142,18 @@ if len(r) == p["e_jobs"]:
     check(mx.split(",")[1:] == ["0", "1"] and abs(int(mx.split(",")[0]) - ns(E["response"]["max"])) <= 1,
           "kevsql's task_timing: the longest response kevstat's, no miss, one exit", mx)
 else:
-    check(False, "kevsql: %d instance rows of taskedge/exiter (the program: %d jobs and its exit)" % (len(r), p["e_jobs"]))
+    check(False, "kevsql: %d instance rows of taskedge/exiter (the program: %d jobs, then its exit path)" % (len(r), p["e_jobs"]))
 
 # ---- server ----------------------------------------------------------------------------------------
 S = tasks["taskedge/server"]
-check(S["kind"] == "sporadic" and S["released_by"] == "message" and S["period"] == 0 and S["deadline"] == 0
+check(S["kind"] == "event-driven" and S["released_by"] == "message" and S["period"] == 0 and S["deadline"] == 0
       and S["misses"] == 0 and not S["missed"],
-      "kevstat: taskedge/server is sporadic (released by messages): no period, no deadline, no miss",
+      "kevstat: taskedge/server is event-driven (released by messages): no period, no deadline, no miss",
       {k: S[k] for k in ("kind", "released_by", "period", "deadline", "misses")})
 check(S["instances"] == p["s_reqs"], "kevstat: taskedge/server has %d instances (the client sent %d)" % (S["instances"], p["s_reqs"]))
 check(sql1("SELECT count(*) FROM deadline_miss WHERE label = 'taskedge/server'") == "0" and
       sql1("SELECT kind, period, deadline FROM task t JOIN thread_label l USING (utid) WHERE l.label = 'taskedge/server'")
-      == "sporadic,,", "kevsql: sporadic, no period, no deadline, no deadline_miss row")
+      == "event-driven,,", "kevsql: event-driven, no period, no deadline, no deadline_miss row")
 dl = "taskedge/server=%dus" % p["deadline_us"]
 r = rows("taskedge/server", dl)
 req = [p["server"][i] for i in range(p["s_reqs"])]
@@ -160,17 +168,17 @@ else:
     check(False, "kevsql: %d instance rows of taskedge/server (the client sent %d)" % (len(r), len(req)))
 j = subprocess.run([kevstat, "--json", "--deadline", dl, kev], capture_output=True, text=True)
 g = {t["thread"]: t for t in json.loads(j.stdout)["tasks"]["list"]}.get("taskedge/server", {}) if j.returncode == 0 else {}
-check(g.get("misses") == p["s_misses"] and g.get("deadline_given") == 1 and g.get("kind") == "sporadic",
+check(g.get("misses") == p["s_misses"] and g.get("deadline_given") == 1 and g.get("kind") == "event-driven",
       "--deadline %s: kevstat misses %s (the program %d)" % (dl, g.get("misses"), p["s_misses"]))
 n = sql1("SELECT count(*) FROM deadline_miss WHERE label = 'taskedge/server'", dl)
 check(n == str(p["s_misses"]), "--deadline %s: kevsql's deadline_miss has %s rows (the program %d)" % (dl, n, p["s_misses"]))
 
 # ---- kevstat's text --------------------------------------------------------------------------------
 for name, kind, misses, lost in (("lossy", "periodic", p["l_misses"], p["l_lost"]), ("exiter", "periodic", 0, 0),
-                                 ("server", "sporadic", 0, 0)):
-    m = re.search(r"^  taskedge/%s +(\d+) .* (\d+) +\d+ +\S+  (\w+) +(\d+)$" % name, txt, re.M)
+                                 ("server", "event-driven", 0, 0)):
+    m = re.search(r"^  taskedge/%s +(\d+) .* (\d+) +\d+ +\S+  ([\w-]+) +(\d+)$" % name, txt, re.M)
     check(m and m.group(3) == kind and int(m.group(2)) == misses and int(m.group(4)) == lost,
           "kevstat's text: taskedge/%s %s, %d misses, %d missed periods" % (name, kind, misses, lost),
           m.group(0) if m else txt[:300])
-check(re.search(r"taskedge/exiter: .*\n    periodic: released by pulse; 1 instance ended in the thread's exit", txt),
+check(re.search(r"taskedge/exiter: .*\n    periodic: released by timer; its timer's interval [0-9.]+ us; 1 instance ended in the thread's exit", txt),
       "kevstat's text says the exiter's last instance ended in its exit")

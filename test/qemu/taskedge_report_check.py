@@ -4,8 +4,8 @@
 # (test/qemu/test_taskedge.sh), against what the program counted itself (the same figures
 # taskedge_check.py holds kevstat and kevsql to): taskedge/lossy periodic with its misses and
 # the pulses it lost as missed periods, and the heading's count of them; taskedge/exiter's last
-# instance its exit path, no miss, its histogram counting only its jobs but the last; taskedge/server
-# sporadic, no period, no deadline, no miss; and on the page made with --deadline
+# instance its exit path, no miss, its histogram counting every job; taskedge/server
+# event-driven, no period, no deadline, no miss; and on the page made with --deadline
 # taskedge/server=DEADLINE_US, the program's misses of the server listed. Leaves a screenshot of
 # the section at SHOT. Prints TAP-like lines.
 #   taskedge_report_check.py PAGE.html PAGE_WITH_DEADLINE.html RUN_LOG SHOT.png
@@ -45,18 +45,18 @@ try:
     # columns: task, instances, period, jitter, deadline, response, worst lateness, misses,
     # the emulator's, kind, missed periods
     L, E, S = t.get("taskedge/lossy"), t.get("taskedge/exiter"), t.get("taskedge/server")
-    check(L and L[1] == str(l_jobs) and L[7] == str(l_misses) and L[9] == "periodic (pulse)" and L[10] == str(l_lost),
-          "tasks table: taskedge/lossy, %d instances, %d misses, periodic (pulse), %d missed periods" % (l_jobs, l_misses, l_lost), L)
+    check(L and L[1] == str(l_jobs) and L[7] == str(l_misses) and L[9] == "periodic (timer)" and L[10] == str(l_lost),
+          "tasks table: taskedge/lossy, %d instances, %d misses, periodic (timer), %d missed periods" % (l_jobs, l_misses, l_lost), L)
     h = d.find_element(By.ID, "tasks-h").text
     check(("%d missed period(s)" % l_lost) in h, "the heading counts the %d missed periods" % l_lost, h)
     check(E and E[1] == "%d (1 ended in its exit: no job)" % e_jobs and E[7] == "0" and E[8] == "0",
           "tasks table: taskedge/exiter, %d instances, the last its exit, no miss" % e_jobs, E)
     hist = [x.text for x in d.find_elements(By.CSS_SELECTOR, "#tasks-hists .hist")
             if x.text.startswith("taskedge/exiter response time")]
-    check(hist and ("n %d," % (e_jobs - 1)) in hist[0], "the exiter's response-time histogram counts its %d jobs before "
-          "the exit" % (e_jobs - 1), hist)
-    check(S and S[1] == str(s_reqs) and S[2] == "-" and S[4] == "-" and S[7] == "0" and S[9] == "sporadic (message)",
-          "tasks table: taskedge/server, %d instances, sporadic (message), no period, no deadline, no miss" % s_reqs, S)
+    check(hist and ("n %d," % e_jobs) in hist[0], "the exiter's response-time histogram counts its %d jobs, the last "
+          "before its exit path too" % e_jobs, hist)
+    check(S and S[1] == str(s_reqs) and S[2] == "-" and S[4] == "-" and S[7] == "0" and S[9] == "event-driven (message)",
+          "tasks table: taskedge/server, %d instances, event-driven (message), no period, no deadline, no miss" % s_reqs, S)
     miss = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#misses li.miss") if li.text.startswith("taskedge/server")]
     check(not miss, "no miss of taskedge/server listed", miss[:2])
     d.execute_script("document.getElementById('tasks').scrollIntoView()")

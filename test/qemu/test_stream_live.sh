@@ -35,7 +35,7 @@ sf() { python3 "$here/stream_frames.py" "$@"; }
 TL=$(con_from tracelogger)tracelogger
 mk() { sed -n "s/^$1 *:= *\(0x[0-9a-fA-F]*\|[0-9]*\).*/\1/p" "$bdir/board.mk"; }
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "$bdir/board.mk")
-if [ "$parts" = stop ]; then echo "1..4"; else echo "1..19"; fi
+if [ "$parts" = stop ]; then echo "1..4"; else echo "1..20"; fi
 
 # live NAME IMAGE QEMU_ARGS [stream_frames.py read options]: boots IMAGE with its trace UART
 # on a relay's TCP port and a reader saving the raw stream in $out/NAME.raw; QEMU's output in
@@ -149,6 +149,9 @@ read -r fev flost <<<"$(summary "$out/demo-stream.kev")"
 check "the demo streamed live: 0 failures, the stream is the file byte for byte, undamaged" \
     "grep -q 'init: demo system done, 0 failures' $out/demo.log && cmp -s $out/demo.kev $out/demo-stream.kev &&
      [ '$(field end "$out/demo.frames")' = OK ] && [ '$(field bad_crc "$out/demo.frames")' = 0 ] && [ '$(field gaps "$out/demo.frames")' = 0 ]"
+sf file "$out/demo.raw" "$out/demo-py.kev" >/dev/null 2>&1
+check "its buffers came in $(field slots "$out/demo.frames") SLOTS frames (the compact encoding), expanded by stream_frames.py from docs/wire.md alone into the file byte for byte" \
+    "[ '$(field slots "$out/demo.frames")' -gt 0 ] && cmp -s $out/demo.kev $out/demo-py.kev"
 check "traceprinter reads it: ${fev:-?} events and ${flost:-?} lost, the kernel's ${gen:-?} generated" \
     "[ -n '$fev' ] && [ \$(( ${fev:-0} + ${flost:-0} )) = '${gen:-x}' ]"
 # The flush handed over buffers below the 70% mark (716 of 1024 slots): besides the one the stop

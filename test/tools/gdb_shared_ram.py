@@ -6,22 +6,27 @@
 # QEMU backs the guest's RAM with (QEMU_SHARED_RAM) while the VM runs. It never stops the VM:
 # it has no way to. Every request to halt or step (^C, c, C, s, S, vCont) is refused ("E01",
 # nothing for ^C) and counted; at the end (the client's D or its hang-up) it writes
-# "halts N", "reads N", "writes N" to STATS.
-#   test/tools/gdb_shared_ram.py SOCKET RAM_FILE BASE STATS
+# "halts N", "reads N", "writes N" to STATS. RATE (bytes a second): memory reads served no
+# faster, as a slow probe's SWD link serves them (a CMSIS-DAP or an ST-LINK: 107-174 KB/s,
+# docs/probe-path.md); unset, as fast as the file.
+#   test/tools/gdb_shared_ram.py SOCKET RAM_FILE BASE STATS [RATE]
 import mmap
 import os
 import socket
 import sys
 import time
 
-if len(sys.argv) != 5 or sys.argv[1] in ("-h", "--help"):
-    print("usage: gdb_shared_ram.py SOCKET RAM_FILE BASE STATS\n"
+if len(sys.argv) not in (5, 6) or sys.argv[1] in ("-h", "--help"):
+    print("usage: gdb_shared_ram.py SOCKET RAM_FILE BASE STATS [RATE]\n"
           "Serves GDB's m and M packets on the UNIX socket SOCKET from RAM_FILE (a guest's RAM "
           "shared by QEMU, its first byte at guest address BASE) while the guest runs; refuses "
-          "and counts every halt or step; writes the counts to STATS at the end.")
+          "and counts every halt or step; writes the counts to STATS at the end. RATE: serve "
+          "reads at that many bytes a second at most (a slow probe).")
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 path, ram, base, stats = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), sys.argv[4]
+rate = int(sys.argv[5]) if len(sys.argv) == 6 else 0
 halts = reads = writes = 0
+served_until = 0.0      # when the link is free again (RATE)
 
 
 def memory():
@@ -41,7 +46,7 @@ def reply(c, body):
 
 def packet(c, m, pkt):
     """One packet; False when the client detached."""
-    global halts, reads, writes
+    global halts, reads, writes, served_until
     if pkt.startswith("qSupported"):
         reply(c, "PacketSize=1000;QStartNoAckMode+")
     elif pkt == "QStartNoAckMode":
@@ -55,7 +60,12 @@ def packet(c, m, pkt):
             reply(c, "E01")
         elif pkt[0] == "m":
             reads += 1
-            reply(c, m[a - base:a - base + n].hex())
+            data = m[a - base:a - base + n].hex()
+            if rate:
+                now = time.monotonic()
+                served_until = max(served_until, now) + n / rate
+                time.sleep(max(0.0, served_until - now))
+            reply(c, data)
         else:
             writes += 1
             m[a - base:a - base + n] = bytes.fromhex(pkt.split(":")[1])

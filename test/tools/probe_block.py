@@ -8,9 +8,20 @@ import struct
 import subprocess
 import tempfile
 
-FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBB2xIIIIIIIQQ"
+FMT = "<16sIIQQQQQQQQIIIIIIHHBBBBBBBxIIIIIIIQQ"
 assert struct.calcsize(FMT) == 168
 CHECK, STATE, NBUFS = 128, 132, 96      # pb_check, pb_state, pb_nbufs
+VERSION = 3
+# The buffers' table these tests lay out (struct trace_buf's fields where the block says):
+# ENTRY bytes an entry, the fields' offsets as the block's pb_buf_stride .. pb_off_lost give them.
+ENTRY = 20
+LAYOUT = [ENTRY, 64, 0, 4, 5, 12, 40, 48, 16]   # strides, then seq state cpu nslots dropped
+                                                # overwritten lost
+
+
+def table_entry(seq, state, nslots):
+    """One entry: its sequence, state and slots (CPU 0, notified, no loss marked)."""
+    return struct.pack("<IBBBBIHHI", seq, state, 0, 1, 0, 0, nslots, 3, 0)
 
 
 def fnv(b):

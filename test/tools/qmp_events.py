@@ -7,9 +7,10 @@
 #   test/tools/qmp_events.py PATH OUT [WAIT_SECONDS]
 import json
 import os
-import socket
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qmp_session import qmp_open  # noqa: E402
 
 if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
     print("usage: qmp_events.py QMP_SOCKET OUT [WAIT_SECONDS]\n"
@@ -18,22 +19,11 @@ if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 path, out = sys.argv[1], sys.argv[2]
 wait = float(sys.argv[3]) if len(sys.argv) > 3 else 60
-s = socket.socket(socket.AF_UNIX)
-t0 = time.monotonic()
-while True:
-    try:
-        s.connect(path)
-        break
-    except OSError:
-        if time.monotonic() - t0 > wait:
-            open(out, "w").write("NOCONNECT 1\n")
-            sys.exit(1)
-        time.sleep(0.05)
-f = s.makefile("rwb")
+f = qmp_open(path, wait)
+if f is None:
+    open(out, "w").write("NOCONNECT 1\n")
+    sys.exit(1)
 counts = {}
-f.readline()                                    # the greeting
-f.write(b'{"execute": "qmp_capabilities"}\n')
-f.flush()
 for line in f:
     try:
         m = json.loads(line)

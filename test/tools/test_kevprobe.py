@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_block import CHECK, FMT, fnv, kevgen  # noqa: E402
+from probe_block import CHECK, ENTRY, FMT, LAYOUT, VERSION, fnv, kevgen, table_entry  # noqa: E402
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 BLOCK, TABLE, CPUS, NEXT, HEAD, MEM = 0x20001000, 0x20002000, 0x20003000, 0x20004000, 0x20005000, 0x20100000
@@ -48,19 +48,19 @@ def target(head, page, bufs, **kw):
     """The memory of a stopped capture: every buffer FULL, the block published last."""
     mem = {}
     ring = bytearray(16384 * len(bufs))
-    table = bytearray(16 * len(bufs))
+    table = bytearray(ENTRY * len(bufs))
     for i, b in enumerate(bufs):
         ring[16384 * i:16384 * i + len(b)] = b
         seq = struct.unpack_from("<I", b, 8)[0]
-        struct.pack_into("<IBBBBIHH", table, 16 * i, seq, kw.get("state", 2) if i == 1 else 2,
-                         0, 1, 0, 0, len(b) // 16, 3)
+        table[ENTRY * i:ENTRY * (i + 1)] = table_entry(seq, kw.get("state", 2) if i == 1 else 2,
+                                                       len(b) // 16)
     if "bad_slot" in kw:
         struct.pack_into("<I", ring, 16384 * 2 + 8, 999)
     if "huge_count" in kw:      # buffer 2's BUFFER_END says 2^32-1 events
         struct.pack_into("<I", ring, 16384 * 2 + len(bufs[2]) - 4, 0xffffffff)
-    fields = [b"KEV PROBE BLOCK\0", kw.get("version", 2), 168, BLOCK, MEM, TABLE, CPUS, NEXT,
-              HEAD, HEAD + len(head), ACKS, len(head), len(page), len(bufs), 16384, 1, 0, 16, 64,
-              0, 4, 5, 12, 40, 48, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
+    fields = [b"KEV PROBE BLOCK\0", kw.get("version", VERSION), 168, BLOCK, MEM, TABLE, CPUS,
+              NEXT, HEAD, HEAD + len(head), ACKS, len(head), len(page), len(bufs), 16384, 1, 0,
+              *LAYOUT, 1, 0, kw.get("bstate", 3), 0, 0, 0, 0, 0x12345678, 0]
     blk = bytearray(struct.pack(FMT, *fields))
     if kw.get("self"):
         struct.pack_into("<Q", blk, 24, kw["self"])
@@ -205,9 +205,9 @@ mem = target(head, page, bufs)
 rc, err, data, s = probe(mem)
 ok(rc == 0 and data == whole, "a stopped capture's buffers are written as kevgen's file, byte for "
    "byte (%d buffers, exit %d%s)" % (len(bufs), rc, ", " + err if err else ""))
-states = [mem[TABLE][16 * i + 4] for i in range(len(bufs))]
+states = [mem[TABLE][ENTRY * i + 4] for i in range(len(bufs))]
 acks = list(struct.unpack_from("<%dI" % len(bufs), mem[ACKS]))
-seqs = [struct.unpack_from("<I", mem[TABLE], 16 * i)[0] for i in range(len(bufs))]
+seqs = [struct.unpack_from("<I", mem[TABLE], ENTRY * i)[0] for i in range(len(bufs))]
 done = struct.unpack_from("<I", mem[BLOCK], 144)[0]
 ok(acks == [q + 1 for q in seqs] and states == [2] * len(bufs) and done == 1 and
    s.halts == [] and s.writes_outside == 0,

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_block import CHECK, FMT, NBUFS, STATE, fnv, kevgen  # noqa: E402
+from probe_block import CHECK, ENTRY, FMT, LAYOUT, NBUFS, STATE, VERSION, fnv, kevgen, table_entry  # noqa: E402
 
 H = sys.argv[1] if len(sys.argv) > 1 else "build/host"
 KRAM, KRAM_LEN = 0x20001000, 0x7000             # the kernel's RAM (the board's map)
@@ -48,8 +48,8 @@ def capture(events):
 
 
 def block(at, table, cpus, nxt, head, head_len, page_len, mem, nbufs, acks, state=3, gen=1):
-    fields = [b"KEV PROBE BLOCK\0", 2, 168, at, mem, table, cpus, nxt, head, head + head_len,
-              acks, head_len, page_len, nbufs, 16384, 1, 0, 16, 64, 0, 4, 5, 12, 40, 48, gen, 0,
+    fields = [b"KEV PROBE BLOCK\0", VERSION, 168, at, mem, table, cpus, nxt, head,
+              head + head_len, acks, head_len, page_len, nbufs, 16384, 1, 0, *LAYOUT, gen, 0,
               state, 0, 0, 0, 0, 0x12345678, 0]
     b = bytearray(struct.pack(FMT, *fields))
     struct.pack_into("<I", b, CHECK, fnv(b))
@@ -60,11 +60,11 @@ def publish(mem, at, table, cpus, nxt, head, mbase, cap, acks, state=3):
     """A capture's block, table, counts and buffers (every one FULL) into mem."""
     whole, hp, bufs, head_len = cap
     ring = bytearray(16384 * len(bufs))
-    tab = bytearray(16 * len(bufs))
+    tab = bytearray(ENTRY * len(bufs))
     for i, b in enumerate(bufs):
         ring[16384 * i:16384 * i + len(b)] = b
-        struct.pack_into("<IBBBBIHH", tab, 16 * i, struct.unpack_from("<I", b, 8)[0], 2, 0, 1,
-                         0, 0, len(b) // 16, 3)
+        tab[ENTRY * i:ENTRY * (i + 1)] = table_entry(struct.unpack_from("<I", b, 8)[0], 2,
+                                                     len(b) // 16)
     mem[at] = block(at, table, cpus, nxt, head, head_len, len(hp) - head_len, mbase,
                     len(bufs), acks, state)
     mem[acks] = bytearray(4 * len(bufs))

@@ -6,6 +6,9 @@
 //     fourth meanwhile): the client's wait cut into three stretches (server running, the
 //     holder, the server again), each link's time, the time attributed to each root, the
 //     stretches given to the sink as they end, the worst wait's path;
+//   * a send to a driver that then waits in its receive for its device's interrupt: that time
+//     goes to the interrupt (the input), none to the driver; a wait still open at the end on
+//     input not come;
 //   * a send to a busy server: the stretch until the receive is given to the receiver;
 //   * a condvar wait: nobody known while it lasts, the signaller when it ends;
 //   * a mutex handed on: a second waiter's chain moves from the old owner to the new one;
@@ -21,6 +24,7 @@
 #include <cmocka.h>
 
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_chain_text.h>
 #include "kx_events.h"
 
 enum { CLI = 2, SRV = 3, HOLD = 4, HOG = 5, SRV2 = 6 };
@@ -88,6 +92,52 @@ static void done(struct kx_stats *s)
 {
     kx_stats_free(s);
     free(s);
+}
+
+// CLI sends to SRV (a driver, waiting in its receive) at 110; SRV runs 40, then waits in its
+// receive for its device: irq 5's pulse at 400 wakes it, it replies at 450. Then a second
+// request at 600, SRV waits again and the trace ends at 900 with its input not come. The
+// client's time: 40 + 50 on SRV, 250 on interrupt 5 (its input), 300 on input not come; none
+// of the waiting on SRV itself.
+static void test_wait_on_input_goes_to_the_input(void **state)
+{
+    (void)state;
+    struct kx_stats *s = stats_with_rows();
+    th(s, KEV_TH_RECEIVE, 0, SRV);
+    th(s, KEV_TH_RUNNING, 0, CLI);
+    for (unsigned k = 0; k < 2; k++) {
+        uint64_t b = k ? 600 : 110;
+        uint32_t rcvid = 0x108 + k;
+        comm(s, KEV_COMM_SND_MESSAGE, b, rcvid, SRV);
+        comm(s, KEV_COMM_REC_MESSAGE, b, rcvid, SRV << 16 | 1u);
+        th(s, KEV_TH_READY, b, SRV);
+        th(s, KEV_TH_REPLY, b, CLI);
+        th(s, KEV_TH_RUNNING, b, SRV);
+        th(s, KEV_TH_RECEIVE, b + 40, SRV);                  // waits for its device
+        if (k)
+            break;
+        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, 400, 5, 0, 0, 0, 2));
+        comm(s, KEV_COMM_SND_PULSE, 400, 1, 0x50001);
+        comm(s, KEV_COMM_REC_PULSE, 400, 0x50001, SRV << 16 | 1u);
+        th(s, KEV_TH_READY, 400, SRV);
+        kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, 401, 5, 0, 0, 0, 2));
+        th(s, KEV_TH_RUNNING, 401, SRV);
+        comm(s, KEV_COMM_REPLY_MESSAGE, 450, rcvid, CLI);
+        th(s, KEV_TH_READY, 450, CLI);
+        th(s, KEV_TH_RECEIVE, 450, SRV);
+        th(s, KEV_TH_RUNNING, 450, CLI);
+    }
+    th(s, KEV_TH_RUNNING, 900, HOG);                          // the trace's last event
+    kx_stats_finish(s);
+    int cli = idx(s, CLI), srv = idx(s, SRV);
+    assert_int_equal(pair_t(s, cli, srv), 40 + 50 + 40);
+    assert_int_equal(pair_t(s, cli, KX_ROOT_INPUT(5)), 250);
+    assert_int_equal(pair_t(s, cli, KX_ROOT_INPUT(KX_INPUT_OPEN - 1u)), 900 - 640);
+    char b[80];
+    assert_string_equal(kx_chain_root_name(s, KX_ROOT_INPUT(5), b, sizeof(b)), "interrupt 5");
+    assert_int_equal(rows[1].c.end, KX_END_INPUT);
+    assert_int_equal(kx_chain_root(&rows[1].c), KX_ROOT_INPUT(5));
+    done(s);
 }
 
 // CLI sends to SRV (waiting in its receive) at 110; SRV runs, blocks at 150 on mutex 7 that
@@ -300,6 +350,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_send_server_mutex_holder),
+        cmocka_unit_test(test_wait_on_input_goes_to_the_input),
         cmocka_unit_test(test_send_to_a_busy_server),
         cmocka_unit_test(test_condvar_given_its_signaller),
         cmocka_unit_test(test_mutex_handed_on),

@@ -20,6 +20,8 @@
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
 #include <kernel/ktrace.h>
+#include <kernel/arch_trace.h>
+#include <d/duname.h>
 #include <kernel/kinit.h>
 
 char kstub_console[4096];
@@ -100,6 +102,7 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
 }
 uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 uint32_t arch_thread_pc(const struct thread *t) { (void)t; return 0; }  // no saved pc on the host
+uint32_t arch_thread_sp(const struct thread *t) { (void)t; return 0; }
 uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 void arch_set_result(struct thread *t, uint32_t r0) { t->ctx.r0 = r0; }
 uint32_t arch_call_result(const struct thread *t, unsigned i) { return arch_kc_result(&t->ctx, i); }
@@ -146,6 +149,20 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     (void)t, (void)pcs, (void)max;
     return 0;
+}
+// No incident region on the host (kernel/kincident.c: an empty one), no user registers, and
+// D's names of the board as kernel/kdt_uname.c gives them.
+uint8_t __incident_start[1];
+extern uint8_t __incident_end[1] __attribute__((alias("__incident_start")));
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp)
+{
+    (void)t, (void)regs, (void)sp;
+    return 0;
+}
+const char *dvm_uname(unsigned member)
+{
+    (void)member;
+    return "host";
 }
 unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
 {

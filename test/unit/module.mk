@@ -3,7 +3,7 @@
 # layers (kstub.c). One binary per test_<x>.c.
 KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c \
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
-              kernel/shost.c kernel/kconsole.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_panic.c kernel/ktrace_sync.c kernel/klockstat.c kernel/kdtrace.c kernel/kdt_fire.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c \
+              kernel/shost.c kernel/kconsole.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_panic.c kernel/ktrace_sync.c kernel/klockstat.c kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_trigger.c kernel/kincident.c trace/kev_incident.c trace/kev_crc32.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c \
               kernel/kstack.c kernel/unwind.c kernel/ktrace_stack.c kernel/ktrace_image.c kernel/ktrace_probe.c kernel/kprof.c kernel/ptimer_none.c \
               trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c trace/d/stacks.c \
               test/unit/kstub.c

@@ -47,6 +47,13 @@ static unsigned slow;       // the reader's copies are slow (it falls behind the
 static uint64_t sure[NCPU], unsure[NCPU];
 // Copies of a buffer whose sequence moved while the reader copied it, seen by read_mem.
 static unsigned torn_seen;
+// A run that must see a copy torn (no host words, the reader slower): the writers stop after
+// TEAR_AFTER events each until the reader is inside its first copy of a buffer's slots, which
+// then waits (TEAR_WAIT_US at most) for the ring to reuse that buffer under it. Without the
+// hand-off the writers could finish before the first copy on a loaded host, tearing nothing.
+#define TEAR_AFTER   2048u
+#define TEAR_WAIT_US 5000000u
+static int tear_wanted, tear_copying;
 
 static void *writer(void *arg)
 {
@@ -55,6 +62,9 @@ static void *writer(void *arg)
     trace_thread_cpu = cpu;
     sure[cpu] = unsure[cpu] = 0;
     for (uint32_t i = 0; i < NEVENTS; i++) {
+        if (i == TEAR_AFTER && tear_wanted)
+            while (!__atomic_load_n(&tear_copying, __ATOMIC_ACQUIRE))
+                usleep(100);
         uint32_t before = __atomic_load_n(&ring.tr_active, __ATOMIC_RELAXED);
         trace_emit_simple(&ring, KEV_C_PR_TH, KEV_TH_READY, cpu, i);
         // (the hook's own load of the word lies between these two: it saw what they saw)
@@ -95,8 +105,13 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t n)
     full_barrier();
     uint32_t s0 = slots ? seq_of(idx) : 0;
     read_bytes(buf, addr, n);
-    if (slow && n >= 64)
+    if (slots && tear_wanted && !tear_copying) {    // the first copy: the writers go on now
+        __atomic_store_n(&tear_copying, 1, __ATOMIC_RELEASE);
+        for (unsigned us = 0; us < TEAR_WAIT_US && seq_of(idx) == s0; us += 1000)
+            usleep(1000);
+    } else if (slow && n >= 64) {
         usleep(slots ? 1000 : 300);     // a slow probe: the ring moves on meanwhile
+    }
     full_barrier();
     if (slots && seq_of(idx) != s0)
         torn_seen++;    // (the reader's thread alone counts it)
@@ -147,6 +162,7 @@ static void publish(unsigned with_acks)
     blk.pb_off_state = offsetof(struct trace_buf, tb_state);
     blk.pb_off_cpu = offsetof(struct trace_buf, tb_cpu);
     blk.pb_off_nslots = offsetof(struct trace_buf, tb_nslots);
+    blk.pb_off_lost = offsetof(struct trace_buf, tb_lost);
     blk.pb_off_dropped = offsetof(struct trace_cpu, tc_dropped);
     blk.pb_off_overwritten = offsetof(struct trace_cpu, tc_overwritten);
     blk.pb_gen = 1;
@@ -232,6 +248,8 @@ static int run(unsigned policy, unsigned slow_reader, unsigned with_acks, const 
     trace_filter_class(&ring, KEV_C_PR_TH, 1);
     slow = slow_reader;
     torn_seen = 0;
+    tear_wanted = slow_reader && !with_acks;
+    tear_copying = 0;
     publish(with_acks);
     trace_ring_start(&ring);
     pthread_t w[NCPU], r;

@@ -699,6 +699,51 @@ static void test_stream_heartbeat_and_loss(void **st)
     assert_int_not_equal(ks_decoder_finish(&d), 0);  // the gap and the short frame: damaged
 }
 
+// A READER frame (a reader's lag and the board's drops): its bytes as the layout says, handed to
+// its callback, never file bytes; one too short for its layout refused.
+static struct ks_reader seen_rd;
+static int nrd;
+
+static void seen_reader(void *arg, const struct ks_reader *r)
+{
+    (void)arg;
+    seen_rd = *r;
+    nrd++;
+}
+
+static void test_stream_reader(void **st)
+{
+    (void)st;
+    const struct ks_reader r = { 0x1122334455667788ull, 0x99aabbccull, 34372, 32 };
+    uint8_t rp[KS_READER_BYTES];
+    ks_reader_put(rp, &r);
+    static const uint8_t want[KS_READER_BYTES] = {
+        0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, 0x99, 0, 0, 0, 0,
+        0x44, 0x86, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0 };
+    assert_memory_equal(rp, want, sizeof(want));
+    static uint8_t s[4 * KS_MAX_FRAME];
+    size_t n = 0;
+    n += ks_frame(s + n, KS_DATA, 0, "ab", 2);
+    n += ks_frame(s + n, KS_READER, 1, rp, sizeof(rp));
+    n += ks_frame(s + n, KS_READER, 2, rp, sizeof(rp) - 1);
+    n += ks_frame(s + n, KS_DATA, 3, "c", 1);
+    struct stream_seen seen = { 0 };
+    static struct ks_decoder d;
+    ks_decoder_init(&d);
+    d.on_data = seen_data;
+    d.on_reader = seen_reader;
+    d.on_problem = seen_problem;
+    d.arg = &seen;
+    nrd = 0;
+    ks_decode(&d, s, n);
+    assert_int_equal(seen.ndata, 3);
+    assert_memory_equal(seen.data, "abc", 3);
+    assert_int_equal(nrd, 1);
+    assert_true(seen_rd.board_time == r.board_time && seen_rd.written_time == r.written_time &&
+                seen_rd.dropped == 34372 && seen_rd.behind == 32);
+    assert_int_equal(seen.problems[KS_P_BADLEN], 1);
+}
+
 static void test_writer_rejects_bad_items(void **st)
 {
     (void)st;
@@ -976,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_writer_rejects_bad_items),
         cmocka_unit_test(test_stream_crc32),
         cmocka_unit_test(test_stream_heartbeat_and_loss),
+        cmocka_unit_test(test_stream_reader),
         cmocka_unit_test(test_header_qnx_reads_to_its_end),
         cmocka_unit_test(test_standard_header_read_back),
         cmocka_unit_test(test_too_long_value_refused),

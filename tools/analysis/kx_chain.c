@@ -99,10 +99,20 @@ static void update(struct kx_chains *c, int th, int by, int named)
     }
 }
 
-void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by)
+// Where a thread waits for input (from a device, a peer through one, a timer).
+static int input_wait(unsigned st)
+{
+    return st == KEV_TH_RECEIVE || st == KEV_TH_INTR || st == KEV_TH_NANOSLEEP;
+}
+
+void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by, unsigned irq)
 {
     if (!valid(th))
         return;
+    if (input_wait(c->state[th]) != input_wait(st)) // a root's input may have come (or not)
+        c->restep |= c->nopen != 0;
+    if (input_wait(c->state[th]) && !input_wait(st))
+        c->woke_irq[th] = (uint16_t)(irq < KX_INPUT_OPEN ? irq : 0);
     c->state[th] = (uint8_t)(st < KEV_TH_NSTATES ? st : KX_STATE_UNKNOWN);
     if (st != KEV_TH_MUTEX && st != KEV_TH_SEM && st != KEV_TH_CONDVAR)
         c->sync[th] = no_link;
@@ -153,6 +163,7 @@ static void follow(const struct kx_chains *c, int th, struct kx_chain *ch)
     ch->n = 0;
     ch->end = KX_END_ROOT;
     ch->waking = 0;
+    ch->input = 0;
     ch->th[0] = th;
     int cur = th;
     while (c->link[cur].kind != KX_LINK_NONE) {
@@ -174,12 +185,30 @@ static void follow(const struct kx_chains *c, int th, struct kx_chain *ch)
             }
         cur = to;
     }
+    if (ch->n && c->state[cur] < KEV_TH_NSTATES && input_wait(c->state[cur])) {
+        ch->end = KX_END_INPUT;     // what it waits for says whose time this is, once it comes
+        return;
+    }
     ch->waking = c->root_waking && c->root_waking(c->root_waking_user, cur);
 }
 
 int kx_chain_root(const struct kx_chain *ch)
 {
-    return ch->end == KX_END_ROOT ? ch->th[ch->n] : -1;
+    if (ch->end == KX_END_INPUT && ch->input)
+        return KX_ROOT_INPUT(ch->input - 1u);
+    return ch->end == KX_END_ROOT || ch->end == KX_END_INPUT ? ch->th[ch->n] : -1;
+}
+
+// A chain ending in a thread waiting for input that has come: an interrupt's (its input's root),
+// else the thread that woke it woke it, and the waiting thread is the root as before.
+static void input_came(const struct kx_chains *c, struct kx_chain *ch)
+{
+    int r = ch->th[ch->n];
+    if (ch->end != KX_END_INPUT || ch->input || !valid(r) || input_wait(c->state[r]))
+        return;
+    ch->input = c->woke_irq[r];
+    if (!ch->input)
+        ch->end = KX_END_ROOT;
 }
 
 // A chain ending in a link of unknown end that ended now: the thread that ended it ends it.
@@ -271,6 +300,7 @@ static void end_stretch(struct kx_chains *c, struct kx_cwait *w, uint64_t t)
 {
     struct kx_chain *ch = &w->cur;
     resolve(c, ch);
+    input_came(c, ch);
     if (t <= w->seg_t0)
         return;
     uint64_t d = t - w->seg_t0;
@@ -426,6 +456,9 @@ void kx_chains_finish(struct kx_chains *c, uint64_t t)
     kx_chains_step(c, t);
     for (unsigned i = 0; i < c->nopen; i++) {
         struct kx_cwait *w = c->open[c->open_th[i]];
+        int r = w->cur.th[w->cur.n];
+        if (w->cur.end == KX_END_INPUT && valid(r) && input_wait(c->state[r]))
+            w->cur.input = KX_INPUT_OPEN;   // its input had not come by the end
         end_stretch(c, w, t);
         account(c, w, t);
     }

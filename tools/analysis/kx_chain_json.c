@@ -2,13 +2,24 @@
 // The wait chains (kx_chain.h) as the "chains" member of kevstat --json's object, which
 // kevreport embeds for its findings. Times in cycles since boot. Per waiter: its waits, their
 // total, its threshold and whether it is listed (its worst wait reached it: kx_cwaiter_listed),
-// the time attributed to each root ("" : no thread known, a cycle or a cut chain; "waking":
+// the time attributed to each root (a thread, or an input, "input": true: what a thread that
+// waited for input got, kx_chain_root_name; "" : no thread known, a cycle or a cut chain; "waking":
 // of it, the root woken and not yet running, its wake-up's latency, when any), and its
 // worst wait: when, its priority then, its path (the links it spent the most time on, from the
 // waiter: how, on what, to whom, their time, given: known only when the link ended), its roots
 // and the sentence kevstat prints.
 #include <kevhost/kx_chain_text.h>
 #include <kevhost/json_out.h>
+
+// A root: its name, and "input": true for an input's (kx_chain_root_name).
+static void root(FILE *f, const struct kx_stats *s, int r)
+{
+    char lb[80];
+    fputs("\"thread\":", f);
+    json_str(f, r == -1 ? "" : kx_chain_root_name(s, r, lb, sizeof(lb)), 0);
+    if (KX_ROOT_IS_INPUT(r))
+        fputs(",\"input\":true", f);
+}
 
 static void thread(FILE *f, const struct kx_stats *s, const char *key, int th)
 {
@@ -39,7 +50,7 @@ static void worst_json(FILE *f, const struct kx_stats *s, const struct kx_cwaite
     fputs("],\"roots\":[", f);
     for (unsigned i = 0; i < w->nroot; i++) {
         fputs(i ? ",{" : "{", f);
-        thread(f, s, "thread", w->root[i].th);
+        root(f, s, w->root[i].th);
         fprintf(f, ",\"t\":%llu", (unsigned long long)w->root[i].t);
         if (w->root[i].wake) // (of t, the root waking: its wake-up's latency)
             fprintf(f, ",\"waking\":%llu", (unsigned long long)w->root[i].wake);
@@ -72,7 +83,7 @@ void kx_chain_json(const struct kx_stats *s, FILE *f)
         for (size_t j = 0; j < c->npair; j++)
             if (c->pair[j].waiter == (int)i && c->pair[j].t) {
                 fputs(k++ ? ",{" : "{", f);
-                thread(f, s, "thread", c->pair[j].root);
+                root(f, s, c->pair[j].root);
                 fprintf(f, ",\"t\":%llu,\"waits\":%llu", (unsigned long long)c->pair[j].t,
                         (unsigned long long)c->pair[j].waits);
                 if (c->pair[j].wake)

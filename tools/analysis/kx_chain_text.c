@@ -35,6 +35,22 @@ const char *kx_chain_thread(const struct kx_stats *s, int th, char *buf, size_t 
     return buf;
 }
 
+const char *kx_chain_root_name(const struct kx_stats *s, int root, char *buf, size_t n)
+{
+    unsigned irq = KX_ROOT_IS_INPUT(root) ? KX_ROOT_IRQ(root) : 0;
+    if (root >= 0)
+        kx_label(&s->m, root, buf, n);
+    else if (!KX_ROOT_IS_INPUT(root))
+        snprintf(buf, n, "no thread known (a cycle, or a holder unknown)");
+    else if (irq == KX_INPUT_OPEN - 1u)
+        snprintf(buf, n, "input not come by the end of the trace");
+    else if (irq == KX_ROOT_TICK || irq == KX_ROOT_TICK + 1u)
+        snprintf(buf, n, "a timer (the tick)");
+    else
+        snprintf(buf, n, "interrupt %u", irq);
+    return buf;
+}
+
 const char *kx_link_obj(const struct kx_stats *s, const struct kx_link *l, char *buf, size_t n)
 {
     if (l->kind == KX_LINK_SEND || l->kind == KX_LINK_REPLY)
@@ -93,9 +109,7 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
     put(buf, n, &at, "%s; attributed to ", w->cycle ? " (a deadlock cycle)" : "");
     for (unsigned i = 0; i < w->nroot; i++) {
         put(buf, n, &at, "%s%s %.3f us", i ? ", " : "",
-            w->root[i].th >= 0 ? kx_label(&s->m, w->root[i].th, a, sizeof(a))
-                               : "no thread known (a cycle, or a holder unknown)",
-            us(s, w->root[i].t));
+            kx_chain_root_name(s, w->root[i].th, a, sizeof(a)), us(s, w->root[i].t));
         if (w->root[i].wake) // (woken, not yet running: across CPUs the IPI and the answer)
             put(buf, n, &at, " (of it waking %.3f us: its wake-up's latency)",
                 us(s, w->root[i].wake));
@@ -120,7 +134,9 @@ const char *kx_chain_line(const struct kx_stats *s, const struct kx_chain *c, ch
         put(buf, n, &at, " -[%s]-> %s", o, c->th[i + 1] >= 0
                                              ? kx_label(&s->m, c->th[i + 1], a, sizeof(a)) : "?");
     }
-    if (c->end == KX_END_CYCLE)
+    if (c->end == KX_END_INPUT)
+        put(buf, n, &at, " <- %s", kx_chain_root_name(s, kx_chain_root(c), a, sizeof(a)));
+    else if (c->end == KX_END_CYCLE)
         put(buf, n, &at, " (a cycle)");
     else if (c->end == KX_END_CUT)
         put(buf, n, &at, " ... (cut)");
@@ -159,8 +175,7 @@ void kx_chain_print(const struct kx_stats *s)
         for (size_t j = 0; j < c->npair; j++)
             if (c->pair[j].waiter == (int)i && c->pair[j].t)
                 printf("%s%s %.3f us", k++ ? ", " : "",
-                       c->pair[j].root >= 0 ? kx_label(&s->m, c->pair[j].root, a, sizeof(a))
-                                            : "no thread known",
+                       kx_chain_root_name(s, c->pair[j].root, a, sizeof(a)),
                        us(s, c->pair[j].t));
         printf("\n");
     }

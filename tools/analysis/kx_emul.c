@@ -53,6 +53,7 @@ void kx_emul_free(struct kx_emul *x)
     free(x->tick), x->tick = NULL;
     free(x->gap), x->gap = NULL;
     free(x->stall), x->stall = NULL;
+    free(x->lost), x->lost = NULL;
 }
 
 // Room for element n of the list *p (*cap elements of `size`); 0, or -1 (and x->oom) when none.
@@ -62,6 +63,20 @@ static int grow(struct kx_emul *x, void **p, size_t *cap, size_t n, size_t size)
         x->oom = 1;
         return -1;
     }
+    return 0;
+}
+
+void kx_emul_lost(struct kx_emul *x, uint64_t t0, uint64_t t1)
+{
+    if (!grow(x, (void **)&x->lost, &x->lost_cap, x->nlost, sizeof(*x->lost)))
+        x->lost[x->nlost].t0 = t0, x->lost[x->nlost++].t1 = t1 > t0 ? t1 : t0;
+}
+
+int kx_emul_in_lost(const struct kx_emul *x, uint64_t t0, uint64_t t1)
+{
+    for (size_t i = 0; x && i < x->nlost; i++)
+        if (x->lost[i].t0 <= t1 && x->lost[i].t1 >= t0)
+            return 1;
     return 0;
 }
 
@@ -263,7 +278,9 @@ static void tick_gaps(struct kx_emul *x)
         end += (double)k * p;
         if (late < p / 8)
             end = now + p;
-        if (k > 1)
+        if (k > 1 && kx_emul_in_lost(x, x->tick[i - 1], x->tick[i]))
+            x->lost_gaps++, x->lost_skipped += k - 1;   // not recorded, not late
+        else if (k > 1)
             note_gap(x, x->tick[i - 1], x->tick[i], k - 1);
     }
     x->periods = (uint64_t)((double)(x->tick[x->ntick - 1] - x->tick[0]) / p + 0.5);
@@ -430,6 +447,11 @@ void kx_emul_finish(struct kx_emul *x)
     x->nwarn = 0;
     if (x->skipped)
         say_ticks(x, x->warn[x->nwarn++], sizeof(x->warn[0]));
+    if (x->lost_gaps)
+        snprintf(x->warn[x->nwarn++], sizeof(x->warn[0]), "%llu gaps between the tick's entries "
+                 "(%llu periods) lie in windows where the capture lost events: those ticks were "
+                 "not recorded, which says nothing of the target's or the emulator's timing",
+                 (unsigned long long)x->lost_gaps, (unsigned long long)x->lost_skipped);
     if (x->stretched)
         say_runs(x, x->warn[x->nwarn++], sizeof(x->warn[0]));
     if (x->oom)
@@ -453,10 +475,12 @@ void kx_emul_json(const struct kx_emul *x, FILE *f)
     fprintf(f, ",\"mode\":\"%s\",\"says\":", mode[x->clock]);
     json_str(f, x->says, 0);
     fprintf(f, ",\"tick\":{\"period\":%.1f,\"periods\":%llu,\"skipped\":%llu,\"gaps\":%llu,"
-               "\"longest\":{\"t0\":%llu,\"t1\":%llu,\"missed\":%llu}}", x->period,
+               "\"longest\":{\"t0\":%llu,\"t1\":%llu,\"missed\":%llu},\"lost_gaps\":%llu,"
+               "\"lost_skipped\":%llu}", x->period,
             (unsigned long long)x->periods, (unsigned long long)x->skipped,
             (unsigned long long)x->gaps, (unsigned long long)x->longest.t0,
-            (unsigned long long)x->longest.t1, (unsigned long long)x->longest.missed);
+            (unsigned long long)x->longest.t1, (unsigned long long)x->longest.missed,
+            (unsigned long long)x->lost_gaps, (unsigned long long)x->lost_skipped);
     if (x->turns_on) {
         fprintf(f, ",\"turns\":{\"runs\":%llu,\"stretched\":%llu,\"run_cycles\":%llu,"
                    "\"turn_cycles\":%llu,\"stall_cycles\":%llu,\"worst\":",

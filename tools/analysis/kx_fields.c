@@ -47,6 +47,7 @@ __attribute__((constructor)) static void kx_fields_init(void)
     f->dtimer_who = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "who");
     f->dtimer_at = get(KEV_C_SYSTEM, KEV_SYS_DTIMER, "at");
     f->timer_pid = get(KEV_C_SYSTEM, KEV_SYS_TIMER, "pid");
+    f->timer_id = get(KEV_C_SYSTEM, KEV_SYS_TIMER, "timer_id");
     f->dropped_lost = get(KEV_C_CONTROL, KEV_CTL_DROPPED, "lost");
     for (unsigned k = 0; k < 2; k++) {
         f->func_fn[k] = get(KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER + k, "this_fn");

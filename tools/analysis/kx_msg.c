@@ -108,7 +108,8 @@ static void pulse_charge(struct kx_msgs *q, const struct kev_event *e, int i)
     struct kx_msg *g = &q->m[i];
     if (g->irq) {
         g->charge = q->timer_pid[e->cpu];   // a timer's, else an interrupt's own: nobody's
-        q->timer_pid[e->cpu] = 0;
+        g->timer = g->charge ? q->timer_id[e->cpu] : kx_msg_tick_irq(g->irq) ? KX_TIMER_UNNAMED : 0;
+        q->timer_pid[e->cpu] = q->timer_id[e->cpu] = 0;
     } else {
         g->charge = g->client_pid;          // the sending thread's process (0: unknown)
     }
@@ -128,10 +129,10 @@ static void pulse_charge(struct kx_msgs *q, const struct kev_event *e, int i)
     }
 }
 
-void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid)
+void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t id, uint32_t pid)
 {
     if (cpu < KEV_MAX_CPUS)
-        q->timer_pid[cpu] = pid;
+        q->timer_pid[cpu] = pid, q->timer_id[cpu] = id ? id : KX_TIMER_UNNAMED;
 }
 
 void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu)

@@ -247,48 +247,22 @@ static void prio_change(struct kx_stats *s, const struct kev_event *e)
     s->th[idx].prio_now = (int)kev_field(e, f->prio_new);
 }
 
-// Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
 int kx_exec_in_turns(const struct kx_stats *s)
 {
-    return s->emul && s->emul->turns_on;
-}
-
-// The executed share (kx_stats.h): exec_f brought to t, then thread idx's run closed or
-// opened by its change to st.
-static uint64_t exec_charge(struct kx_stats *s, int idx, unsigned st, uint64_t t)
-{
-    uint64_t run = 0;
-    struct kx_th_stats *ts = &s->th[idx];
-    if (t > s->exec_last) {
-        s->exec_f += (double)(t - s->exec_last) / (double)(s->exec_busy ? s->exec_busy : 1u);
-        s->exec_last = t;
-    }
-    int idle = kx_is_idle(&s->m, idx);
-    if (ts->state == KEV_TH_RUNNING && st != KEV_TH_RUNNING) {
-        run = (uint64_t)(s->exec_f - ts->exec_f0 + 0.5);
-        ts->exec_t += run;
-        s->exec_busy -= !idle && s->exec_busy;
-    } else if (ts->state != KEV_TH_RUNNING && st == KEV_TH_RUNNING) {
-        ts->exec_f0 = s->exec_f;
-        s->exec_busy += !idle;
-    }
-    return kx_exec_in_turns(s) || t < ts->since ? run : t - ts->since;
+    (void)s;
+    return 0;       // no estimate (kx_stats.h)
 }
 
 uint64_t kx_exec_time(const struct kx_stats *s, int idx)
 {
-    const struct kx_th_stats *ts = &s->th[idx];
-    if (!kx_exec_in_turns(s))
-        return ts->state_t[KEV_TH_RUNNING];
-    // (a run still open at the end: its share so far)
-    uint64_t open = ts->state == KEV_TH_RUNNING ? (uint64_t)(s->exec_f - ts->exec_f0 + 0.5) : 0;
-    return ts->exec_t + open;
+    return s->th[idx].state_t[KEV_TH_RUNNING];
 }
 
+// Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
 static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
 {
     struct kx_th_stats *ts = &s->th[idx];
-    uint64_t run = exec_charge(s, idx, st, t);
+    uint64_t run = t > ts->since ? t - ts->since : 0;
     if (ts->state < KEV_TH_NSTATES && t >= ts->since) {
         uint64_t d = t - ts->since;
         ts->state_t[ts->state] += d;
@@ -428,7 +402,8 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     unsigned cpu = e->cpu;
     if (s->chains) // `by`: the thread in whose kernel call the state came (it woke idx ...)
         kx_chains_state(s->chains, idx, e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD : e->ev,
-                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu]);
+                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu],
+                        s->m.in_snapshot ? 0 : s->m.irq[cpu]);
     if (e->ev == KEV_TH_RUNNING) {
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
@@ -526,6 +501,10 @@ static void kcall_row(struct kx_stats *s, int idx, const struct kev_event *exit_
     s->sink.kcall(s->sink.user, &r);
 }
 
+// QNX's __KER_TIMER_SETTIME; its entry's words are the timer, the first expiry and, in the wide
+// mode, the interval, in us (trace/kev_kercall.c).
+#define KX_KC_TIMER_SETTIME 72u
+
 static void kcall_event(struct kx_stats *s, const struct kev_event *e)
 {
     int idx = s->m.cur[e->cpu];
@@ -548,6 +527,11 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
             ts->kc_nargs = e->nw < 4 ? e->nw : 4;
             memset(ts->kc_arg, 0, sizeof(ts->kc_arg));
             memcpy(ts->kc_arg, e->w, ts->kc_nargs * sizeof(uint32_t));
+            if (s->tasks) {         // where a job that leaves its loop ends; a timer armed
+                kx_tasks_kcall(s->tasks, idx, call, e->t64);
+                if (call == KX_KC_TIMER_SETTIME && e->nw >= 1)
+                    kx_tasks_armed(s->tasks, s->m.th[idx].pid, e->w[0], e->nw >= 3 ? e->w[2] : 0);
+            }
         }
         return;
     }
@@ -719,10 +703,12 @@ static void comm_event(struct kx_stats *s, const struct kev_event *e)
         irq_pulse(s, e, step, g);
     if (g && !g->pulse && g->client >= 0 && s->chains)        // who its client waits on
         chain_msg(s->chains, step, g);
+    if (g && step == KX_MSG_SEND && g->timer && s->tasks) // a timer's expiry (kx_timer.h)
+        s->msg_timer[g - s->q.m] = kx_tasks_timer(s->tasks, g->charge, g->timer, g->chid, e->t64);
     if (g && step == KX_MSG_RECV && g->server >= 0 && s->tasks) // a task's release (kx_task.h)
         kx_tasks_recv(s->tasks, g->server, s->m.cur[e->cpu] == g->server && !s->m.irq[e->cpu],
                       e->t64, g->t_send, g->pulse ? KX_REL_PULSE : KX_REL_MSG, g->client,
-                      g->irq);
+                      g->irq, g->pulse && g->timer ? s->msg_timer[g - s->q.m] : 0);
     if (g && s->sink.flow) {
         unsigned i = (unsigned)(g - s->q.m);
         static const struct kx_slice_ref none = { KX_SLICE_NONE, 0 };
@@ -780,6 +766,8 @@ static void comm_event(struct kx_stats *s, const struct kev_event *e)
 static void new_gap(struct kx_stats *s, unsigned cpu, uint64_t t0, uint64_t t1, uint64_t lost,
                     int after_end)
 {
+    if (s->emul)                    // (a tick gap in it is the trace's, not the target's)
+        kx_emul_lost(s->emul, t0, t1);
     if (s->ngaps >= KX_MAX_GAPS) {
         s->gaps_dropped++;
         return;
@@ -889,7 +877,8 @@ static void system_event(struct kx_stats *s, const struct kev_event *e)
     if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2)
         prio_change(s, e);
     if (e->ev == KEV_SYS_TIMER)     // its pulse follows (kx_msg.h)
-        kx_msgs_timer(&s->q, cpu, kev_field(e, kx_fields()->timer_pid));
+        kx_msgs_timer(&s->q, cpu, kev_field(e, kx_fields()->timer_id),
+                      kev_field(e, kx_fields()->timer_pid));
     if (e->ev == KEV_SYS_TIMER_LOST) // the kernel dropped the pulse just sent
         kx_msgs_pulse_lost(&s->q, cpu);
     if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
@@ -996,6 +985,11 @@ void kx_stats_model(struct kx_pass *p, struct kx_stats *s)
 
 void kx_stats_finish(struct kx_stats *s)
 {
+    const struct kev_reader *r = s->r;
+    for (unsigned cpu = 0; r->kr_have_trailer && cpu < r->kr_trl_ncpu && cpu < KEV_MAX_CPUS; cpu++)
+        if (r->kr_trl_lost[cpu] > r->kr_cpu[cpu].cs_lost_stream) // lost after the last buffer
+            new_gap(s, cpu, s->last_t[cpu], s->t_last,
+                    r->kr_trl_lost[cpu] - r->kr_cpu[cpu].cs_lost_stream, 1);
     if (s->emul)
         kx_emul_finish(s->emul); // the emulator's gaps and stalls, for the instances
     tasks_finish(s); // before the states below end: an instance still open stays open
@@ -1026,11 +1020,4 @@ void kx_stats_finish(struct kx_stats *s)
         kw_finish(s->kw);
     if (s->chains)
         kx_chains_finish(s->chains, s->t_last);
-    const struct kev_reader *r = s->r;
-    if (!r->kr_have_trailer)
-        return;
-    for (unsigned cpu = 0; cpu < r->kr_trl_ncpu && cpu < KEV_MAX_CPUS; cpu++)
-        if (r->kr_trl_lost[cpu] > r->kr_cpu[cpu].cs_lost_stream)
-            new_gap(s, cpu, s->last_t[cpu], s->t_last,
-                    r->kr_trl_lost[cpu] - r->kr_cpu[cpu].cs_lost_stream, 1);
 }

@@ -52,8 +52,6 @@ static void threads(const struct kx_stats *s, FILE *f)
         fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,",
                 s->m.th[i].prio, (unsigned long long)t->state_t[KEV_TH_RUNNING],
                 (unsigned long long)t->runs, (unsigned long long)t->migrations);
-        if (kx_exec_in_turns(s) && !kx_is_idle(&s->m, (int)i)) // (CPUs in turn: its CPU's share)
-            fprintf(f, "\"exec_cycles\":%llu,", (unsigned long long)kx_exec_time(s, (int)i));
         fputs("\"states\":{", f);
         int first = 1;
         for (unsigned st = 0; st < KEV_TH_NSTATES; st++)

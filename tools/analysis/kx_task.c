@@ -30,6 +30,7 @@ void kx_tasks_setup(struct kx_tasks *k)
 
 void kx_tasks_free(struct kx_tasks *k)
 {
+    kx_timers_free(&k->timers);
     free(k->task), k->task = NULL;
     free(k->inst), k->inst = NULL;
     k->ntask = k->task_cap = 0;
@@ -38,19 +39,28 @@ void kx_tasks_free(struct kx_tasks *k)
 
 const char *kx_rel_how_name(unsigned how)
 {
-    static const char *const n[] = { "wake", "message", "pulse" };
-    return how <= KX_REL_PULSE ? n[how] : "?";
+    static const char *const n[KX_REL_NHOW] = { "wake", "message", "pulse", "timer", "interrupt" };
+    return how < KX_REL_NHOW ? n[how] : "?";
 }
 
 const char *kx_task_kind(const struct kx_task *t)
 {
-    return t->sporadic ? "sporadic" : "periodic";
+    return t->periodic ? "periodic" : "event-driven";
+}
+
+const char *kx_task_period_from(const struct kx_task *t)
+{
+    if (t->period_given)
+        return "given";
+    if (!t->period)
+        return NULL;
+    return t->relayed ? "relayed timer" : "timer";
 }
 
 unsigned kx_task_released_by(const struct kx_task *t)
 {
     unsigned how = KX_REL_WAKE;
-    for (unsigned h = KX_REL_MSG; h <= KX_REL_PULSE; h++)
+    for (unsigned h = KX_REL_MSG; h < KX_REL_NHOW; h++)
         if (t->by[h] > t->by[how])
             how = h;
     return how;
@@ -91,18 +101,75 @@ static void account(struct kx_tasks *k, struct kx_task_th *x, uint64_t t)
         i->blocked += d;
 }
 
+// The open instance ends at t, at the thread's activation point: a job, whose kernel calls its
+// task's later jobs are held to (kx_tasks_kcall).
 static void end_open(struct kx_tasks *k, struct kx_task_th *x, uint64_t t)
 {
     if (!x->open)
         return;
-    k->inst[x->open - 1].end = t;
+    struct kx_inst *i = &k->inst[x->open - 1];
+    i->end = t;
+    struct kx_task *tk = &k->task[i->task];
+    for (unsigned w = 0; w < 4; w++)
+        tk->calls[w] |= x->icalls[w];
+    tk->jobs++;
+    memset(x->icalls, 0, sizeof(x->icalls));
+    memset(&x->cut, 0, sizeof(x->cut));
     x->open = 0;
 }
 
-// A new instance of thread th, released at `rel`; running: it runs from t on.
-static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how how, int src,
-                    unsigned irq, int queued, int running, uint64_t t)
+// The thread dies in its open instance at t: the job in it ends where the thread first made a
+// call its task's jobs never made (x->cut), the rest is its exit path, an instance of its own;
+// with no such call, the whole instance is its exit path.
+static void end_by_death(struct kx_tasks *k, struct kx_task_th *x, uint64_t t)
 {
+    if (!x->open)
+        return;
+    size_t j = x->open - 1;
+    struct kx_inst *i = &k->inst[j];
+    x->open = 0;
+    if (!x->cut.t || x->cut.t <= i->release ||
+        tool_grow(&k->inst, &k->inst_cap, k->ninst + 1, sizeof(*k->inst), 256)) {
+        i->end = t;
+        i->exit = 1;
+        return;
+    }
+    i = &k->inst[j];        // (moved by the growth)
+    struct kx_inst *e = &k->inst[k->ninst++];
+    *e = *i;
+    e->id = ++k->next_id;
+    e->release = e->start = x->cut.t;
+    e->end = t;
+    e->exec = i->exec - x->cut.exec;
+    e->ready = i->ready - x->cut.ready;
+    e->blocked = i->blocked - x->cut.blocked;
+    e->preempt = i->preempt - x->cut.preempt;
+    e->queued = 0;
+    e->exit = 1;
+    i->end = x->cut.t;
+    i->exec = x->cut.exec, i->ready = x->cut.ready, i->blocked = x->cut.blocked;
+    i->preempt = x->cut.preempt;
+    memset(x->icalls, 0, sizeof(x->icalls));
+    memset(&x->cut, 0, sizeof(x->cut));
+}
+
+// A new instance of thread th, released at `rel`; running: it runs from t on. A pulse is a
+// timer's (timer: its entry), an interrupt's (irq), or a thread's: one a timer released relays
+// that timer.
+static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how how, int src,
+                    unsigned irq, unsigned timer, int queued, int running, uint64_t t)
+{
+    int relayed = 0;
+    if (how == KX_REL_PULSE) {
+        if (timer)
+            how = KX_REL_TIMER;
+        else if (irq)
+            how = KX_REL_IRQ;
+        else if (valid(src) && src != th && k->th[src].last_timer)
+            timer = k->th[src].last_timer, relayed = 1;
+    } else {
+        timer = 0;
+    }
     struct kx_task_th *x = &k->th[th];
     int task = task_of(k, th);
     if (task < 0) {
@@ -124,10 +191,17 @@ static void release(struct kx_tasks *k, int th, uint64_t rel, enum kx_rel_how ho
     i->queued = (uint8_t)queued;
     i->src = src;
     i->irq = irq;
+    i->timer = timer;
+    i->relayed = (uint8_t)relayed;
     x->open = k->ninst;
+    x->last_timer = timer;
+    memset(x->icalls, 0, sizeof(x->icalls));
+    memset(&x->cut, 0, sizeof(x->cut));
     struct kx_task *tk = &k->task[task];
     tk->n++;
-    tk->by[how <= KX_REL_PULSE ? how : KX_REL_WAKE]++;
+    tk->by[how < KX_REL_NHOW ? how : KX_REL_WAKE]++;
+    if (timer)
+        tk->by_timer++, tk->by_relay += (uint64_t)relayed, tk->timer = timer;
     if (tk->last_rel && i->release >= tk->last_rel)
         tk->recent[tk->nrecent++ % KX_RECENT_GAPS] = i->release - tk->last_rel;
     tk->last_rel = i->release;
@@ -156,23 +230,22 @@ void kx_tasks_state(struct kx_tasks *k, int th, unsigned st, uint64_t t)
         x->at = 1;
         x->rel = 0;
     } else if (st == KEV_TH_DEAD) {
-        if (x->open)                // the code after its last job: its exit path
-            k->inst[x->open - 1].exit = 1;
-        end_open(k, x, t);
+        end_by_death(k, x, t);      // its last job, and the code after it: its exit path
         x->at = 0;
+        x->last_timer = 0;
     } else if (x->at && (st == KEV_TH_READY || st == KEV_TH_RUNNING)) {
         x->at = 0;                  // woken at its activation point: released
         if (x->rel)
-            release(k, th, x->rel, x->rel_how, x->rel_src, x->rel_irq, 0,
+            release(k, th, x->rel, x->rel_how, x->rel_src, x->rel_irq, x->rel_timer, 0,
                     st == KEV_TH_RUNNING, t);
         else
-            release(k, th, t, KX_REL_WAKE, -1, 0, 0, st == KEV_TH_RUNNING, t);
+            release(k, th, t, KX_REL_WAKE, -1, 0, 0, 0, st == KEV_TH_RUNNING, t);
         x->rel = 0;
     }
 }
 
 void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t t_send,
-                   enum kx_rel_how how, int src, unsigned irq)
+                   enum kx_rel_how how, int src, unsigned irq, unsigned timer)
 {
     if (!valid(th) || k->judged)
         return;
@@ -181,6 +254,7 @@ void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t
         if (x->at) {
             x->rel = t_send ? t_send : t;
             x->rel_how = (uint8_t)how, x->rel_src = src, x->rel_irq = irq;
+            x->rel_timer = timer;
         }
         return;
     }
@@ -191,7 +265,38 @@ void kx_tasks_recv(struct kx_tasks *k, int th, int running, uint64_t t, uint64_t
     int queued = x->open != 0;
     end_open(k, x, t);
     x->at = 0;
-    release(k, th, t_send ? t_send : t, how, src, irq, queued, 1, t);
+    release(k, th, t_send ? t_send : t, how, src, irq, timer, queued, 1, t);
+}
+
+unsigned kx_tasks_timer(struct kx_tasks *k, uint32_t pid, uint32_t id, uint32_t chan, uint64_t t)
+{
+    return k->judged ? 0 : kx_timers_expiry(&k->timers, pid, id, chan, t);
+}
+
+void kx_tasks_armed(struct kx_tasks *k, uint32_t pid, uint32_t id, uint32_t interval_us)
+{
+    if (!k->judged)
+        kx_timers_armed(&k->timers, pid, id, interval_us);
+}
+
+void kx_tasks_kcall(struct kx_tasks *k, int th, unsigned call, uint64_t t)
+{
+    if (!valid(th) || k->judged || call >= 256u)
+        return;
+    struct kx_task_th *x = &k->th[th];
+    if (!x->open)
+        return;
+    uint64_t bit = 1ull << (call % 64u);
+    x->icalls[call / 64u] |= bit;
+    const struct kx_task *tk = &k->task[k->inst[x->open - 1].task];
+    if (x->cut.t || !tk->jobs || (tk->calls[call / 64u] & bit))
+        return;
+    account(k, x, t);               // a call no job made: where this one's work ended
+    x->since = t;
+    const struct kx_inst *i = &k->inst[x->open - 1];
+    x->cut.t = t;
+    x->cut.exec = i->exec, x->cut.ready = i->ready, x->cut.blocked = i->blocked;
+    x->cut.preempt = i->preempt;
 }
 
 void kx_tasks_lost(struct kx_tasks *k, int th, unsigned n)
@@ -271,9 +376,18 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-// Every task's intervals between releases, and its period: the median (the lower one of an
-// even count) from two intervals on, unless a rule gives it.
-static void periods(struct kx_tasks *k)
+// The whole number of intervals `iv` nearest `gap` (at least one) times iv: a relayed timer's
+// period, its releases' median interval on the timer's grid.
+static uint64_t on_grid(uint64_t gap, uint64_t iv)
+{
+    uint64_t n = iv ? (gap + iv / 2) / iv : 0;
+    return (n ? n : 1) * iv;
+}
+
+// Every task's intervals between releases, and its period unless a rule gives it: a periodic
+// task's timer's interval (relayed: on_grid of the median interval, the lower one of an even
+// count).
+static void periods(struct kx_tasks *k, uint64_t cps)
 {
     uint64_t *gap = malloc((k->ninst + 1) * sizeof(*gap));
     size_t *at = calloc(k->ntask + 1, sizeof(*at));
@@ -291,6 +405,8 @@ static void periods(struct kx_tasks *k)
     for (size_t j = 0; j < k->ninst; j++) {
         const struct kx_inst *i = &k->inst[j];
         struct kx_task *t = &k->task[i->task];
+        if (i->exit)            // (its exit path: no release)
+            continue;
         if (last[i->task] && i->release >= last[i->task]) {
             uint64_t d = i->release - last[i->task];
             gap[at[i->task] + t->gaps++] = d;
@@ -304,10 +420,14 @@ static void periods(struct kx_tasks *k)
     }
     for (unsigned t = 0; t < k->ntask; t++) {
         struct kx_task *x = &k->task[t];
-        if (x->period_given || x->gaps < 2 || x->sporadic)
+        x->interval = kx_timers_interval(&k->timers, x->timer, cps, 0);
+        if (x->period_given || !x->periodic)
             continue;
-        qsort(gap + at[t], x->gaps, sizeof(*gap), cmp_u64);
-        x->period = gap[at[t] + (x->gaps - 1) / 2];
+        x->period = x->interval;
+        if (x->relayed && x->gaps) {
+            qsort(gap + at[t], x->gaps, sizeof(*gap), cmp_u64);
+            x->period = on_grid(gap[at[t] + (x->gaps - 1) / 2], x->interval);
+        }
     }
     free(gap), free(at), free(last);
 }
@@ -325,6 +445,13 @@ static void judge(struct kx_tasks *k, struct kx_inst *i, uint64_t t_last,
     if (i->exit) {                  // its exit path: no job, not judged
         t->exits++;
         i->deadline = 0;
+        return;
+    }
+    if (kx_emul_in_lost(x, i->release, i->end ? i->end : t_last)) {
+        i->lost = 1;                // not recorded whole: in no time and not judged
+        t->spoiled++;
+        t->ended += i->end != 0;
+        t->unfinished += i->end == 0;
         return;
     }
     if (i->end) {
@@ -367,14 +494,15 @@ void kx_tasks_finish(struct kx_tasks *k, const struct kx_model *m, uint64_t t_la
     for (unsigned t = 0; t < k->ntask; t++) {
         struct kx_task *x = &k->task[t];
         x->late_max = INT64_MIN;
-        x->sporadic = kx_task_released_by(x) == KX_REL_MSG;
+        x->periodic = x->by_timer * 2u > x->n;
+        x->relayed = x->periodic && x->by_relay * 2u > x->by_timer;
         struct given g = given(k, m, x->th, cps, k->rule);
         if (g.deadline_given)
             x->deadline = g.deadline, x->deadline_given = 1;
         if (g.period_given)
             x->period = g.period, x->period_given = 1;
     }
-    periods(k);
+    periods(k, cps);
     for (unsigned t = 0; t < k->ntask; t++)
         if (!k->task[t].deadline_given)
             k->task[t].deadline = k->task[t].period;
@@ -392,13 +520,15 @@ int kx_tasks_judge_now(const struct kx_tasks *k, const struct kx_model *m,
         return 0;
     struct given g = given(k, m, t->th, cps, NULL);
     uint64_t per = g.period;
-    if (!g.deadline_given && !g.period_given && kx_task_released_by(t) != KX_REL_MSG &&
-        t->nrecent >= 2) {
-        unsigned n = t->nrecent < KX_RECENT_GAPS ? t->nrecent : KX_RECENT_GAPS;
-        uint64_t gap[KX_RECENT_GAPS];
-        memcpy(gap, t->recent, n * sizeof(*gap));
-        qsort(gap, n, sizeof(*gap), cmp_u64);
-        per = gap[(n - 1) / 2];
+    if (!g.deadline_given && !g.period_given && t->by_timer * 2u > t->n) {
+        per = kx_timers_interval(&k->timers, t->timer, cps, 1);
+        if (t->by_relay * 2u > t->by_timer && t->nrecent) {
+            unsigned n = t->nrecent < KX_RECENT_GAPS ? t->nrecent : KX_RECENT_GAPS;
+            uint64_t gap[KX_RECENT_GAPS];
+            memcpy(gap, t->recent, n * sizeof(*gap));
+            qsort(gap, n, sizeof(*gap), cmp_u64);
+            per = on_grid(gap[(n - 1) / 2], per);
+        }
     }
     *deadline = g.deadline_given ? g.deadline : per;
     return *deadline && i->end && i->end - i->release > *deadline;

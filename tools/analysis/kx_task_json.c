@@ -8,13 +8,49 @@
 // the rest in "missed_more"): [id, release, start, end, lateness, exec, preemptions, the
 // emulator's time in it, 1 when the miss is the emulator's]. "misses" are the program's,
 // "emulator_misses" the emulator's; "stretched" instances hold "emulator" cycles it took.
-// "kind" periodic or sporadic, "released_by" what released most instances, "missed_periods"
-// its pulses the kernel dropped, "exits" instances its death ended (not jobs); the trace's
-// "lost_pulses" (every dropped pulse, whoever's).
+// "kind" periodic (a timer's pulses release it) or event-driven, "period_from" where its
+// period comes from ("timer", "relayed timer", "given", null), "timer_interval" its timer's
+// interval, "released_by" what released most instances, "missed_periods" its pulses the kernel
+// dropped, "exits" instances its death ended (not jobs), "lost_events" the events the capture
+// lost in its time, "spoiled" its jobs not judged for them (its misses are then "at least");
+// the trace's "lost_pulses" (every dropped
+// pulse, whoever's) and the "headline" every reader says (kx_tasks_headline).
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_ids.h>
 #include <kevhost/json_out.h>
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
 #define KX_TASK_JSON_MISSES 512u
+
+uint64_t kx_stats_lost_in(const struct kx_stats *s, uint64_t t0, uint64_t t1)
+{
+    uint64_t n = 0;
+    for (unsigned g = 0; g < s->ngaps; g++)
+        if (s->gap[g].t0 <= t1 && s->gap[g].t1 >= t0)
+            n += s->gap[g].lost ? s->gap[g].lost : 1u;
+    return n + (s->gaps_dropped && t1 >= t0 ? s->gaps_dropped : 0);
+}
+
+// The time task n's instances span: its first release to its last end (the trace's end while
+// one is open).
+static void task_span(const struct kx_stats *s, unsigned n, uint64_t *t0, uint64_t *t1)
+{
+    const struct kx_tasks *k = s->tasks;
+    *t0 = UINT64_MAX, *t1 = 0;
+    for (size_t j = 0; j < k->ninst; j++) {
+        const struct kx_inst *i = &k->inst[j];
+        if (i->task != n)
+            continue;
+        uint64_t e = i->end ? i->end : s->t_last;
+        if (i->release < *t0)
+            *t0 = i->release;
+        if (e > *t1)
+            *t1 = e;
+    }
+}
 
 static void inst_json(FILE *f, const struct kx_inst *i)
 {
@@ -46,11 +82,20 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
     else
         fprintf(f, "%lld", (long long)t->late_max);
     fprintf(f, ",\"preempt\":%llu,\"emulator_misses\":%llu,\"stretched\":%llu,\"emulator\":%llu,"
-               "\"kind\":\"%s\",\"released_by\":\"%s\",\"missed_periods\":%llu,\"exits\":%llu,",
+               "\"kind\":\"%s\",\"released_by\":\"%s\",\"missed_periods\":%llu,\"exits\":%llu,"
+               "\"timer_interval\":%llu,\"period_from\":",
             (unsigned long long)t->preempt, (unsigned long long)t->emul_misses,
             (unsigned long long)t->stretched, (unsigned long long)t->emul, kx_task_kind(t),
             kx_rel_how_name(kx_task_released_by(t)), (unsigned long long)t->missed_periods,
-            (unsigned long long)t->exits);
+            (unsigned long long)t->exits, (unsigned long long)t->interval);
+    if (kx_task_period_from(t))
+        json_str(f, kx_task_period_from(t), 0);
+    else
+        fputs("null", f);
+    uint64_t t0, t1;
+    task_span(s, n, &t0, &t1);
+    fprintf(f, ",\"lost_events\":%llu,\"spoiled\":%llu,",
+            (unsigned long long)kx_stats_lost_in(s, t0, t1), (unsigned long long)t->spoiled);
     kx_dist_json(f, "response", &t->resp);
     fputc(',', f);
     kx_dist_json(f, "exec", &t->exec);
@@ -76,11 +121,78 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
     fprintf(f, "],\"missed_more\":%llu}", (unsigned long long)more);
 }
 
+// b grows by a printf (what fits: the text is cut, never overrun).
+static void say(char *b, size_t n, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say(char *b, size_t n, size_t *at, const char *fmt, ...)
+{
+    if (*at >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b + *at, n - *at, fmt, ap);
+    va_end(ap);
+    *at = w < 0 ? n : *at + (size_t)w < n ? *at + (size_t)w : n - 1;
+}
+
+void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n)
+{
+    const struct kx_tasks *k = s->tasks;
+    size_t at = 0;
+    char lb[80];
+    if (!n)
+        return;
+    b[0] = 0;
+    unsigned ntask = k ? k->ntask : 0, judged = 0;
+    uint64_t misses = 0, spoiled = 0;
+    for (unsigned t = 0; t < ntask; t++) {
+        const struct kx_task *x = &k->task[t];
+        if (x->deadline)
+            judged++, misses += x->misses, spoiled += x->spoiled;
+    }
+    say(b, n, &at, "%u task(s), %s%llu deadline miss(es)", ntask, spoiled ? "at least " : "",
+        (unsigned long long)misses);
+    const char *sep = ": ";
+    double cps = (double)(s->r->kr_cycles_per_sec ? s->r->kr_cycles_per_sec : 1u);
+    for (unsigned t = 0; t < ntask; t++) {
+        const struct kx_task *x = &k->task[t];
+        if (!x->deadline)
+            continue;
+        const char *from = kx_task_period_from(x);
+        say(b, n, &at, "%s%s %s%llu (deadline %.3f us, %s%s", sep,
+            kx_label(&s->m, x->th, lb, sizeof(lb)), x->spoiled ? "at least " : "",
+            (unsigned long long)x->misses, (double)x->deadline * 1e6 / cps,
+            x->deadline_given ? "given" : from && !strcmp(from, "given") ? "its given period"
+            : from && x->relayed ? "the period of the timer its releases relay"
+            : from ? "its timer's period" : "its period", x->spoiled ? "; " : ")");
+        if (x->spoiled)
+            say(b, n, &at, "%llu job(s) not judged: the capture lost events in them)",
+                (unsigned long long)x->spoiled);
+        sep = ", ";
+    }
+    if (judged < ntask) {
+        say(b, n, &at, "; %u without a deadline, not judged (event-driven: give one with "
+            "--deadline TASK=TIME)", ntask - judged);
+        sep = ": ";
+        for (unsigned t = 0; t < ntask; t++) {
+            const struct kx_task *x = &k->task[t];
+            if (x->deadline)
+                continue;
+            say(b, n, &at, "%s%s", sep, kx_label(&s->m, x->th, lb, sizeof(lb)));
+            sep = ", ";
+        }
+    }
+}
+
 void kx_task_json(const struct kx_stats *s, FILE *f)
 {
     const struct kx_tasks *k = s->tasks;
-    fprintf(f, ",\n\"tasks\":{\"lost\":%llu,\"lost_pulses\":%llu,\"rules\":[",
+    char head[2048];
+    kx_tasks_headline(s, head, sizeof(head));
+    fprintf(f, ",\n\"tasks\":{\"lost\":%llu,\"lost_pulses\":%llu,\"headline\":",
             k ? (unsigned long long)k->lost : 0ull, (unsigned long long)s->q.lost_pulses);
+    json_str(f, head, 0);
+    fputs(",\"rules\":[", f);
     for (unsigned r = 0; k && r < k->nrule; r++) {
         fprintf(f, "%s{\"name\":", r ? "," : "");
         json_str(f, k->rule[r].name, 0);

@@ -11,12 +11,13 @@
 const struct tool_opt kx_timing_opts[] = {
     { KX_TIMING_OPT_DEADLINE, 0, "deadline", "TASK=TIME",
       "the deadline of a task's instances (imu=2ms, store/srv=500us;\n"
-      "default: its period; a sporadic task, released by messages, has\n"
-      "none unless given); TASK: process/thread, or a main thread's\n"
-      "program; again for another task", NULL },
+      "default: a periodic task's period, its timer's interval; an\n"
+      "event-driven task, released by interrupts, messages or sleeps,\n"
+      "has none unless given); TASK: process/thread, or a main\n"
+      "thread's program; again for another task", NULL },
     { KX_TIMING_OPT_PERIOD, 0, "period", "TASK=TIME",
-      "a task's period (default: a periodic task's median interval\n"
-      "between its releases)", NULL },
+      "a task's period, its deadline unless one is given (default: a\n"
+      "periodic task's timer's interval; an event-driven task none)", NULL },
     { 0 },
 };
 

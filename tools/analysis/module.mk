@@ -13,7 +13,7 @@ AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
 AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
              $(AN)/kx_wait_groups.c $(AN)/kx_wait_json.c \
-             $(AN)/kx_load.c $(AN)/kx_funcs.c $(AN)/kx_task.c $(AN)/kx_task_json.c $(AN)/kx_timing.c \
+             $(AN)/kx_load.c $(AN)/kx_funcs.c $(AN)/kx_task.c $(AN)/kx_timer.c $(AN)/kx_task_json.c $(AN)/kx_timing.c \
              $(AN)/kx_chain.c $(AN)/kx_chain_text.c $(AN)/kx_chain_json.c $(AN)/kx_emul.c
 # The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
 # build id (tool_syms.c; link with -ldw -lelf).

@@ -10,6 +10,11 @@
 // starts one (framed input: the tracelogger starts every unit on a frame of its own) or to the
 // next byte that could (raw input). Which of these the bytes are, and what follows, is one
 // table of states and inputs (live_table, drawn above take()): a reader follows a stream there.
+// Compact frames. A KEY frame's codes go into the dictionary (trace/kev_wire.h); a SLOTS frame
+// is expanded into its slots, written in the file's byte order, and taken as a DATA frame's
+// payload of those bytes would be (the same bytes, the same units). One that does not expand
+// (a code no KEY gave: a KEY lost, or a reader that joined after the whole KEY; a sum that
+// does not agree) is a hole as a missing frame is: said, counted, its buffer lost.
 // Frames. The stream decoder (kev_stream.h) gives each good frame; the sequence numbers are
 // followed here: a frame again with the same bytes is a repeat (dropped), one behind is out of
 // order (dropped), a jump is a hole: the unit being gathered lost bytes and is dropped, counted.
@@ -37,6 +42,7 @@
 #include <string.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
+#include <trace/kev_wire.h>
 #include <zlib.h>
 
 #define LIVE_MAX_HEAD (1u << 20)                    // a header and system page, at most
@@ -101,6 +107,23 @@ struct kev_live {
     uint64_t st_bytes;             // DATA bytes of the stream taken since its start
     int st_lost;                   // ... and frames were lost since (the count is not the board's)
     int early_end;                 // an END frame came before the trailer
+    // the compact encoding
+    struct kw_decoder kw;
+    struct kev_slot kw_slots[KEV_BUF_SLOTS + 1u];
+    uint8_t kw_bytes[(KEV_BUF_SLOTS + 1u) * KEV_SLOT_BYTES];
+    int kw_unknown_said;           // frames that use codes no KEY gave: said once a stretch
+    // the buffer being gathered from SLOTS frames: its CPU, sequence, the next slot expected,
+    // its events so far; and, once frames of it were lost, where in the unit the DROPPED slot
+    // marking their place lies (patched with the count when its BUFFER_END comes)
+    struct {
+        int active, dropped;
+        unsigned cpu;
+        uint32_t seq;
+        unsigned next;
+        uint32_t events;
+        size_t drop_at;
+    } kwb;
+    uint64_t kw_cpu_lost[KEV_MAX_CPUS];   // events the wire lost on each CPU (DROPPED's total)
     // the bytes not yet consumed
     uint8_t *in;
     size_t pos, len, cap;
@@ -154,6 +177,13 @@ static uint32_t rd32(const struct kev_live *l, const uint8_t *p)
     if (l->big)
         return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
     return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+// A word in the file's byte order (the header's).
+static void wr32(const struct kev_live *l, uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[l->big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
 static int is_ctl(uint32_t h, unsigned ev)
@@ -739,9 +769,38 @@ static void act_head_bad(struct kev_live *l, const struct live_seen *s)
     l->skip_said = 1;
 }
 
+// A trailer after compact frames lost inside buffers that were kept (their events counted per
+// CPU, kw_cpu_lost): those events move from the CPU's written to its lost, and the trailer's
+// check follows, so the file decodes with its losses counted where the trailer counts them.
+static void trailer_wire_loss(struct kev_live *l, uint8_t *p, size_t n)
+{
+    uint32_t sum = 0;
+    for (size_t off = 0; off + KEV_SLOT_BYTES <= n; off += KEV_SLOT_BYTES) {
+        uint8_t *q = p + off;
+        uint32_t h = rd32(l, q);
+        unsigned ev = kev_hdr_event(h), cpu = kev_hdr_cpu(h);
+        if (kev_hdr_class(h) != KEV_C_CONTROL)
+            return;
+        if (ev == KEV_CTL_TRL_END) {
+            wr32(l, q + 4, sum);
+            return;
+        }
+        if (ev == KEV_CTL_TRL_EVENTS || ev == KEV_CTL_TRL_LOST) {
+            uint64_t v = rd32(l, q + 4) | (uint64_t)rd32(l, q + 8) << 32, d = l->kw_cpu_lost[cpu];
+            v = ev == KEV_CTL_TRL_LOST ? v + d : v > d ? v - d : 0;
+            wr32(l, q + 4, (uint32_t)v);
+            wr32(l, q + 8, (uint32_t)(v >> 32));
+        }
+        for (int k = 0; k < 16; k += 4)
+            sum += rd32(l, q + k);
+    }
+}
+
 // UNIT, TRAILER: the whole unit at pos (a trailer ends the segment).
 static void act_unit(struct kev_live *l, const struct live_seen *s)
 {
+    if (s->kind == KEV_LIVE_TRAILER && l->n.wire_lost_events)
+        trailer_wire_loss(l, l->in + l->pos, s->len);
     unit_done(l, l->in + l->pos, s->len, s->kind);
     consume(l, s->len);
 }
@@ -875,7 +934,8 @@ static void stream_end(struct kev_live *l)
     }
     l->end_handled = 1;
     l->early_end = 0;
-    int agree = l->seg && l->ks.end_len == (uint32_t)l->seg_bytes && l->ks.end_crc == l->seg_crc;
+    int agree = l->seg && l->ks.end_len == (uint32_t)l->seg_bytes &&
+                ((l->ks.end_flags & KS_END_LEN_ONLY) || l->ks.end_crc == l->seg_crc);
     l->seg_whole = agree;
     if (l->seg && !agree && !l->seg_lost) // (a loss already said is the cause)
         fault(l, KEV_LIVE_DAMAGED, "the stream's END announced %lu bytes (CRC %08lx), the file "
@@ -897,7 +957,16 @@ static void stream_end(struct kev_live *l)
 // the last frame, or one behind). The damage and garbage since the last good frame are said
 // here, once: a jump in the sequence or a damaged frame is a hole, and the unit being gathered
 // is lost with it (a frame that starts a header starts a new stream: no hole).
+static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge);
+
 static int frame_seq(struct kev_live *l, int new_stream)
+{
+    return frame_seq_bridged(l, new_stream, 0);
+}
+
+// The same, for a SLOTS frame that continues the buffer being gathered (bridge): frames lost
+// before it cost that buffer's slots between, not the buffer (on_wire marks their place).
+static int frame_seq_bridged(struct kev_live *l, int new_stream, int bridge)
 {
     const uint8_t *f = l->ks.frame;
     size_t n = KS_HDR_BYTES + ((size_t)f[6] | (size_t)f[7] << 8);
@@ -925,7 +994,10 @@ static int frame_seq(struct kev_live *l, int new_stream)
         if (l->fr_damaged)
             snprintf(damaged, sizeof(damaged), "; %llu frame(s) damaged (CRC mismatch)",
                      (unsigned long long)l->fr_damaged);
-        if (!new_stream)
+        if (bridge)
+            snprintf(lost, sizeof(lost), "; buffer %lu of CPU %u kept, a DROPPED event where "
+                     "their slots were", (unsigned long)l->kwb.seq, l->kwb.cpu);
+        else if (!new_stream)
             hole(l, lost, sizeof(lost));
         fault(l, KEV_LIVE_CUT, "the stream lost data before byte %llu of the input; %lu "
               "frame(s) missing%s%s", (unsigned long long)l->ks.offset, (unsigned long)gap,
@@ -951,6 +1023,148 @@ static int frame_seq(struct kev_live *l, int new_stream)
     return 1;
 }
 
+// The expanded slots of a SLOTS frame as the file's bytes (its byte order, the header's).
+static size_t slots_bytes(struct kev_live *l, const struct kev_slot *s, unsigned n)
+{
+    uint8_t *o = l->kw_bytes;
+    for (unsigned i = 0; i < n; i++) {   // (a slot's four words, as the file orders bytes)
+        wr32(l, o, s[i].header);
+        for (unsigned k = 0; k < 3; k++)
+            wr32(l, o + 4 + 4 * k, s[i].data[k]);
+        o += KEV_SLOT_BYTES;
+    }
+    return (size_t)(o - l->kw_bytes);
+}
+
+// A SLOTS frame p[0..n) that continues the buffer being gathered past slots that did not come
+// (frames lost or refused between): 1, and the buffer is kept with their place marked.
+static int continues(const struct kev_live *l, const uint8_t *p, size_t n)
+{
+    return n >= KW_HDR_BYTES && !(p[1] & KW_F_FIRST) && l->kwb.active && p[0] == l->kwb.cpu &&
+           ((uint32_t)p[2] | (uint32_t)p[3] << 8) == (uint16_t)l->kwb.seq &&
+           ((unsigned)p[4] | (unsigned)p[5] << 8) > l->kwb.next && l->st == ST_UNITS &&
+           l->pos < l->len;
+}
+
+// The place of slots lost in the buffer being gathered: a DROPPED slot at time t (the last lost
+// slot's), its count patched in when the buffer's BUFFER_END comes (count_dropped). One per
+// buffer: later gaps add to it.
+static void mark_dropped(struct kev_live *l, uint32_t t)
+{
+    if (l->kwb.dropped)
+        return;
+    struct kev_slot d = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_DROPPED, l->kwb.cpu),
+                          { t, 0, 0 } };
+    l->kwb.dropped = 1;
+    l->kwb.drop_at = l->len - l->pos;
+    size_t k = slots_bytes(l, &d, 1);
+    take(l, l->kw_bytes, k, 1);
+}
+
+// The buffer's BUFFER_END e has come: the events lost are the board's count less those that
+// arrived; the DROPPED slot says them (and the CPU's running total of the wire's losses), and
+// BUFFER_END counts what the buffer now holds, as a buffer the kernel wrote after a loss does.
+static void count_dropped(struct kev_live *l, struct kev_slot *e)
+{
+    uint32_t lost = e->data[2] > l->kwb.events ? e->data[2] - l->kwb.events : 0;
+    unsigned cpu = l->kwb.cpu % KEV_MAX_CPUS;
+    l->kw_cpu_lost[cpu] += lost;
+    e->data[2] = l->kwb.events;
+    struct kev_slot d = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_DROPPED, l->kwb.cpu),
+                          { 0, lost, (uint32_t)l->kw_cpu_lost[cpu] } };
+    uint8_t *at = l->in + l->pos + l->kwb.drop_at;
+    uint8_t w[KEV_SLOT_BYTES];
+    size_t k = slots_bytes(l, &d, 1);
+    memcpy(w, l->kw_bytes, k);
+    memcpy(at + 8, w + 8, 8);       // (its words 2 and 3: the time stays)
+    l->n.wire_lost_events += lost;
+}
+
+// A SLOTS frame that does not expand: a hole where its bytes would be, said.
+static void wire_lost(struct kev_live *l, const uint8_t *p, size_t n, enum kw_error e)
+{
+    char lost[96] = "";
+    l->n.frames_lost++;
+    l->st_lost = 1;
+    if (n >= 2 && !(p[1] & KW_F_FIRST) && l->kwb.active && l->st == ST_UNITS)
+        snprintf(lost, sizeof(lost), "; buffer %lu of CPU %u kept, a DROPPED event where its "
+                 "slots were", (unsigned long)l->kwb.seq, l->kwb.cpu);
+    else
+        hole(l, lost, sizeof(lost));
+    if (n >= 2 && (p[1] & KW_F_FIRST) && l->st != ST_NONE && l->st != ST_DONE)
+        l->n.buffers_lost++;    // (its buffer's first frame: the rest of it starts no unit)
+    if (e == KW_UNKNOWN) {
+        if (l->kw_unknown_said)
+            return;
+        l->kw_unknown_said = 1;
+    }
+    fault(l, e == KW_UNKNOWN ? KEV_LIVE_CUT : KEV_LIVE_DAMAGED, "the SLOTS frame at byte %llu "
+          "of the input (CPU %u, %zu bytes) does not expand: %s%s%s",
+          (unsigned long long)l->ks.offset, n ? p[0] : 0u, n, kw_error_text(e),
+          e == KW_UNKNOWN ? "; so are the frames after it until the next KEY" : "", lost);
+}
+
+// A KEY or SLOTS frame (the compact encoding), or a REF frame (passed by).
+static void on_wire(void *arg, unsigned type, const uint8_t *p, size_t n)
+{
+    struct kev_live *l = arg;
+    if (l->ks.ended && !l->end_handled)
+        stream_end(l);
+    int bridge = type == KS_SLOTS && continues(l, p, n);
+    if (!frame_seq_bridged(l, 0, bridge) || type == KS_REF)   // (a REF frame: no file bytes)
+        return;
+    if (type == KS_KEY) {
+        enum kw_error e = kw_take_key(&l->kw, p, n);
+        if (e == KW_OK && n >= 2 && p[0] == 0 && p[1] == 0)
+            l->kw_unknown_said = 0;     // (a whole KEY: what fails after it is new)
+        else if (e != KW_OK)
+            fault(l, KEV_LIVE_DAMAGED, "the KEY frame at byte %llu of the input: %s (its codes "
+                  "are taken as it gives them)", (unsigned long long)l->ks.offset,
+                  kw_error_text(e));
+        return;
+    }
+    struct kw_frame f;
+    enum kw_error e = kw_expand(&l->kw, p, n, &f, l->kw_slots, KEV_BUF_SLOTS + 1u);
+    if (e != KW_OK) {
+        wire_lost(l, p, n, e);
+        return;
+    }
+    uint32_t events = 0;
+    for (unsigned i = 0; i < f.nslots; i++) {
+        uint32_t h = l->kw_slots[i].header;
+        events += kev_hdr_class(h) != KEV_C_CONTROL && kev_hdr_type(h) <= KEV_TYPE_CB;
+    }
+    if ((f.flags & KW_F_FIRST) && l->kwb.active && l->st == ST_UNITS && l->pos < l->len) {
+        char lost[96] = "";     // (the buffer before never got its end: its last frames lost)
+        hole(l, lost, sizeof(lost));
+        fault(l, KEV_LIVE_CUT, "a buffer's first SLOTS frame at byte %llu of the input came "
+              "before the end of the buffer being gathered%s", (unsigned long long)l->ks.offset,
+              lost);
+    }
+    if (f.flags & KW_F_FIRST) {
+        l->kwb.active = 1;
+        l->kwb.dropped = 0;
+        l->kwb.cpu = f.cpu;
+        l->kwb.seq = f.nslots ? l->kw_slots[0].data[1] : 0;
+        l->kwb.next = 0;
+        l->kwb.events = 0;
+    } else if (continues(l, p, n)) {
+        mark_dropped(l, f.t0);
+    } else if (!l->kwb.active || f.first != l->kwb.next) {
+        l->kwb.active = 0;      // (a stray frame: the table skips what starts no unit)
+    }
+    l->kwb.next = f.first + f.nslots;
+    l->kwb.events += events;
+    if ((f.flags & KW_F_LAST) && l->kwb.active && f.nslots) {
+        if (l->kwb.dropped)
+            count_dropped(l, &l->kw_slots[f.nslots - 1u]);
+        l->kwb.active = 0;
+    }
+    size_t k = slots_bytes(l, l->kw_slots, f.nslots);
+    l->st_bytes += k;
+    take(l, l->kw_bytes, k, 1);
+}
+
 static void on_frame(void *arg, const uint8_t *p, size_t n)
 {
     struct kev_live *l = arg;
@@ -959,7 +1173,9 @@ static void on_frame(void *arg, const uint8_t *p, size_t n)
         stream_end(l);
     if (!frame_seq(l, new_stream))
         return;
-    if (new_stream) { // a new tracelogger's stream: its own byte count from here
+    if (new_stream) { // a new tracelogger's stream: its own byte count from here, its own codes
+        kw_decoder_init(&l->kw);
+        l->kw_unknown_said = 0;
         l->st_bytes = 0;
         l->st_lost = 0;
         l->ks.ended = 0;
@@ -1076,6 +1292,17 @@ static void on_loss(void *arg, const struct ks_loss *s)
             l->c[i].loss(l->c[i].user, l->r, s);
 }
 
+// A reader's word on its lag and the board's drops: handed on as it is (nothing counts it).
+static void on_reader(void *arg, const struct ks_reader *s)
+{
+    struct kev_live *l = arg;
+    if (!frame_seq(l, 0))
+        return;
+    for (unsigned i = 0; i < l->nc; i++)
+        if (l->c[i].reader)
+            l->c[i].reader(l->c[i].user, s);
+}
+
 // The stream decoder's problems: gaps are followed here (frame_seq), skipped bytes counted by
 // it (junk_bytes); what is kept is where they began and how many frames failed their check.
 static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
@@ -1108,6 +1335,8 @@ struct kev_live *kev_live_new(const char *name)
     l->ks.on_data = on_frame;
     l->ks.on_heartbeat = on_heartbeat;
     l->ks.on_loss = on_loss;
+    l->ks.on_reader = on_reader;
+    l->ks.on_wire = on_wire;
     l->ks.on_problem = on_problem;
     l->ks.arg = l;
     return l;

@@ -5,9 +5,10 @@
 // target running (trace/kev_probe.h, "Hand-over").
 // A round: the block read and checked, the buffers' table read, each buffer in sequence order,
 // once it is FULL, claimed (its acknowledgement word ~(seq + 1)), checked still FULL and that
-// sequence, copied, checked (its slots, its count), written, and acknowledged (seq + 1); with the
-// logger keeping the buffers, copied and kept only when its sequence and state did not move
-// meanwhile. A buffer that moved is read again (counted: torn); a sequence number the kernel
+// sequence, copied, given back (seq + 1), and kept unless the kernel reused it meanwhile counting
+// its events lost (the entry read once more, trace/kev_probe.h), then checked (its slots, its
+// count) and written; with the logger keeping the buffers, copied and kept only when its
+// sequence and state did not move meanwhile. A buffer that moved is read again (counted: torn); a sequence number the kernel
 // reused before it was read is counted as overwritten; a buffer that is not what the table says
 // is skipped, counted and said, never written.
 #include <kevhost/kev_probe.h>
@@ -54,6 +55,7 @@ const char *kev_probe_refused(const struct kev_probe_block *b, uint64_t at)
         b->pb_cpu_stride > 512 ||
         b->pb_off_seq + 4u > b->pb_buf_stride || b->pb_off_state >= b->pb_buf_stride ||
         b->pb_off_cpu >= b->pb_buf_stride || b->pb_off_nslots + 2u > b->pb_buf_stride ||
+        b->pb_off_lost + 4u > b->pb_buf_stride ||
         b->pb_off_dropped + 8u > b->pb_cpu_stride || b->pb_off_overwritten + 8u > b->pb_cpu_stride ||
         b->pb_head_len == 0 || b->pb_head_len > 65536 || b->pb_page_len > 65536 ||
         (b->pb_flags & ~KEV_PROBE_F_KEEP))
@@ -264,6 +266,42 @@ static void count_classes(struct kev_probe *p, unsigned n)
     }
 }
 
+// The reader's word to the live tools (p_stream; kev_stream.h, READER): how many buffers the
+// board had given out that were not written yet as the round began, and what the kernel has
+// dropped so far, at
+// most every 200 ms while the reader is 2 buffers behind or more or the drops grow, and once
+// when it has caught up again, so that a live view says the lag and the drops while they
+// happen. Its CPUs' counts read for it (16 bytes a CPU).
+static int reader_word(struct kev_probe *p, uint64_t now_ns)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    if (!p->p_stream || b->pb_state != KEV_PROBE_RUNNING || now_ns - p->p_reader_ns < 200000000u)
+        return 0;
+    uint32_t behind = p->p_behind;
+    uint64_t dropped = 0;
+    for (unsigned c = 0; c < b->pb_ncpus; c++) {
+        uint64_t d, o, base = b->pb_cpus + (uint64_t)c * b->pb_cpu_stride;
+        if (mem_read(p, base + b->pb_off_dropped, &d, 8) < 0 ||
+            mem_read(p, base + b->pb_off_overwritten, &o, 8) < 0)
+            return mem_fail(p);
+        dropped += d + o;
+    }
+    int late = behind >= 2 || dropped != p->p_reader_dropped;
+    if (!late && !p->p_reader_behind)
+        return 0;
+    struct ks_reader r = { b->pb_flush_time > p->p_newest ? b->pb_flush_time : p->p_newest,
+                           p->p_newest, dropped, behind };
+    uint8_t pl[KS_READER_BYTES];
+    ks_reader_put(pl, &r);
+    if (put_frame(p, KS_READER, pl, sizeof(pl)) < 0)
+        return -1;
+    fflush(p->p_out);
+    p->p_reader_ns = now_ns;
+    p->p_reader_dropped = dropped;
+    p->p_reader_behind = late;
+    return 0;
+}
+
 // When the board outruns the reader (its loss counts grew; looked at once a second while the
 // capture runs), p_note says so, and which classes tracelogger -F would turn off so that what
 // is left fits the share of the events the reader kept up with: a kernel setting the logger
@@ -472,31 +510,12 @@ static const char *copy_refused(const struct kev_probe *p, unsigned n, uint32_t 
     return NULL;
 }
 
-// Takes buffer idx (FULL, sequence p_next): 1 written (or skipped as damaged: counted, said),
-// 0 it moved while it was read (torn: the caller reads the table again), -1 an error.
-static int take_buffer(struct kev_probe *p, unsigned idx)
+// Buffer idx's copy in p_slots (n slots, sequence p_next), whole: written to the file (or
+// skipped as damaged: counted, said). 0, or -1 on an error.
+static int keep_copy(struct kev_probe *p, unsigned idx, unsigned n)
 {
     const struct kev_probe_block *b = &p->p_blk;
-    uint32_t seq = p->p_next, s2;
-    unsigned st, n, n2;
-    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
-        return -1;
-    // reused before the claim was seen: not ours any more
-    if (st != TRACE_BUF_FULL || s2 != seq) {
-        p->p_counts.torn++;
-        return 0;
-    }
-    if (n < 3 || n > KEV_BUF_SLOTS)
-        n = 3;      // (a count the kernel never writes: the copy is refused below)
-    if (mem_read(p, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
-                 (size_t)n * sizeof(struct kev_slot)) < 0 ||
-        entry(p, idx, &s2, &st, &n2) < 0)
-        return -1;
-    // (only where the kernel did not see a claim)
-    if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {
-        p->p_counts.torn++;
-        return 0;
-    }
+    uint32_t seq = p->p_next;
     const char *why = copy_refused(p, n, seq);
     if (why) {
         p->p_counts.damaged++;     // its events (at most its slots but three) are lost
@@ -518,7 +537,76 @@ static int take_buffer(struct kev_probe *p, unsigned idx)
         p->p_counts.buffers++;
     }
     p->p_next++;
-    return ack(p, idx, seq + 1u) < 0 ? -1 : 1;
+    return 0;
+}
+
+// The verdict on buffer idx's copy, given back (done) after it was copied (trace/kev_probe.h,
+// "Hand-over"): its entry read again, a few times while a pick is deciding on it. 1 kept
+// (written), 1 dropped (the kernel reused it counting its events lost: counted overwritten
+// here too), 0 still undecided (p_pending: the next round asks again), -1 an error.
+static int settle(struct kev_probe *p, unsigned idx, unsigned n)
+{
+    const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
+    uint32_t seq = p->p_next, s2, lost;
+    unsigned st, n2;
+    for (unsigned k = 0;; k++) {
+        uint8_t e[64];
+        if (mem_read(p, p->p_blk.pb_bufs + (uint64_t)idx * m.buf_stride, e, m.buf_stride) < 0)
+            return mem_fail(p);
+        s2 = kev_ring_seq(&m, e);
+        st = kev_ring_state(&m, e);
+        n2 = kev_ring_nslots(&m, e);
+        lost = kev_ring_lost(&m, e);
+        if (s2 != seq || st != TRACE_BUF_FILLING)
+            break;
+        if (k == 8) {       // (a pick takes a few instructions; a halted target, longer)
+            p->p_pending = 1;
+            p->p_pend_idx = idx;
+            p->p_pend_n = n;
+            return 0;
+        }
+    }
+    p->p_pending = 0;
+    if (s2 == seq && (st != TRACE_BUF_FULL || n2 != n))
+        return perr(p, "buffer %u of sequence %u went from FULL to state %u with %u slots "
+                    "while the host held it: the kernel never does that", idx, seq, st, n2);
+    if (s2 != seq && lost == seq + 1u) {
+        p->p_counts.overwritten++;  // refused while copied: counted lost by the kernel
+        p->p_next++;
+        return 1;
+    }
+    return keep_copy(p, idx, n) < 0 ? -1 : 1;
+}
+
+// Takes buffer idx (FULL, sequence p_next): 1 written (or skipped as damaged, or counted lost),
+// 0 it moved while it was read (torn: the caller reads the table again) or its verdict waits
+// (p_pending), -1 an error.
+static int take_buffer(struct kev_probe *p, unsigned idx)
+{
+    const struct kev_probe_block *b = &p->p_blk;
+    uint32_t seq = p->p_next, s2;
+    unsigned st, n, n2;
+    if (ack(p, idx, ~(seq + 1u)) < 0 || entry(p, idx, &s2, &st, &n) < 0)
+        return -1;
+    // reused before the claim was seen: not ours any more
+    if (st != TRACE_BUF_FULL || s2 != seq) {
+        p->p_counts.torn++;
+        return 0;
+    }
+    if (n < 3 || n > KEV_BUF_SLOTS)
+        n = 3;      // (a count the kernel never writes: the copy is refused below)
+    if (mem_read(p, b->pb_mem + (uint64_t)idx * b->pb_buf_bytes, p->p_slots,
+                 (size_t)n * sizeof(struct kev_slot)) < 0)
+        return mem_fail(p);
+    if (!(b->pb_flags & KEV_PROBE_F_KEEP))      // given back first, then the verdict read
+        return ack(p, idx, seq + 1u) < 0 ? -1 : settle(p, idx, n);
+    if (entry(p, idx, &s2, &st, &n2) < 0)
+        return -1;
+    if (st != TRACE_BUF_FULL || s2 != seq || n2 != n) {     // (the logger keeps it: none)
+        p->p_counts.torn++;
+        return 0;
+    }
+    return keep_copy(p, idx, n) < 0 ? -1 : 1;
 }
 
 // The table just read, checked: every state one the kernel writes, every buffer in use of a
@@ -560,6 +648,11 @@ static int take_buffers(struct kev_probe *p)
     const struct kev_ring_map m = kev_ring_map_probe(&p->p_blk);
     uint32_t given;
     unsigned torn = 0, order[KEV_PROBE_MAX_BUFS];
+    if (p->p_pending) {     // a verdict the last round could not read yet
+        int r = settle(p, p->p_pend_idx, p->p_pend_n);
+        if (r <= 0)
+            return r;
+    }
 again:
     // The next sequence first: every one below it has its entry in the table read after (the
     // kernel stores a buffer's sequence before the next, trace_ring.c), or was reused.
@@ -568,6 +661,8 @@ again:
         return mem_fail(p);
     if (table_check(p, &m, &given) < 0)
         return -1;
+    if (!torn)      // (the round's first look: how far behind it began)
+        p->p_behind = (int32_t)(given - p->p_next) > 0 ? given - p->p_next : 0;
     unsigned n = kev_ring_walk(&m, p->p_table, p->p_next, order);
     for (unsigned k = 0; k < n && (int32_t)(given - p->p_next) > 0; k++) {
         const uint8_t *e = kev_ring_entry(&m, p->p_table, order[k]);
@@ -651,7 +746,7 @@ int kev_probe_poll(struct kev_probe *p, uint64_t now_ns)
         return -1;
     if (b->pb_state == KEV_PROBE_STOPPED && all == 1)
         return end_capture(p);
-    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0)
+    if (heartbeat(p) < 0 || watch_losses(p, now_ns) < 0 || reader_word(p, now_ns) < 0)
         return -1;
     if (b->pb_state == KEV_PROBE_RUNNING && p->p_flush_ms &&
         now_ns - p->p_last_flush_ns >= (uint64_t)p->p_flush_ms * 1000000u) {

@@ -5,7 +5,9 @@
 #include <kevhost/tool_elfsym.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <dwarf.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <gelf.h>
 #include <unistd.h>
 #include <inttypes.h>
@@ -74,6 +76,32 @@ static void module_name(const char *path, char *out, size_t n)
         *dot = '\0';
 }
 
+// The name the function's debugging information gives the function that starts at `start`
+// and holds addr (its outermost DW_TAG_subprogram: not an inlined one), or NULL: none, another
+// start, or no name of its own. Two ELF symbols at one function's start (picolibc's vfprintf
+// and __d_vfprintf) are aliases; gdb and addr2line name it by this one, and so do the tools.
+// (A clone or part of a function, f.constprop.0, f.part.1, keeps its ELF name: its debugging
+// information names its origin, f, which the tools' frames and gdb's keep apart.)
+static const char *dwarf_name_at(Dwfl_Module *m, uint64_t addr, uint64_t start)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias), *scopes = NULL;
+    if (!cu)
+        return NULL;
+    int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    const char *name = NULL;
+    for (int k = n - 1; k >= 0; k--) {
+        Dwarf_Addr low;
+        if (dwarf_tag(&scopes[k]) != DW_TAG_subprogram)
+            continue;
+        if (dwarf_lowpc(&scopes[k], &low) == 0 && low + bias == start)
+            name = dwarf_diename(&scopes[k]);
+        break;
+    }
+    free(scopes);
+    return name;
+}
+
 // symbol_at: the function file i has a symbol for at addr, and the function's start (a Thumb
 // symbol's value has bit 0, cleared); NULL when the file has no symbol there (*held: the
 // file's range holds addr). In an ARM file addr is looked up with bit 0 set: a Thumb
@@ -100,7 +128,8 @@ static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Mo
     if (arm)
         *start &= ~(uint64_t)1u;
     *mod = m;
-    return f;
+    const char *d = strchr(f, '.') ? NULL : dwarf_name_at(m, addr, *start);
+    return d && *d ? d : f;
 }
 
 // frame_in: pc named from file i; caller frames are looked up at pc - 1, the call itself, as

@@ -11,8 +11,10 @@
 #include <d/dprobes.h>
 #include <d/dtarget.h>
 #include <d/dvm.h>
+#include <d/dobj_file.h>
 #include <d/optval.h>
 #include "kevreplay.h"
+#include "kevincident.h"
 #include <kevhost/row_probes.h>
 #include <kevhost/kev_input.h>
 #include <kevhost/kev_live.h>
@@ -102,7 +104,9 @@ static void usage(FILE *f)
                "\t-i  run the program over a captured trace (.kev) instead of live; over a\n"
                "\t    live trace as it arrives: the tracelogger's stream (a pipe, a serial\n"
                "\t    device, HOST:PORT, a recorded stream file, - for standard input), or\n"
-               "\t    with -x follow a .kev or stream file read as it grows, until its end\n"
+               "\t    with -x follow a .kev or stream file read as it grows, until its end;\n"
+               "\t    with no program, an incident's .kev: the board's D program's records and\n"
+               "\t    aggregations when its trigger fired (docs/incidents.md)\n"
                "\t-I  add include directory to preprocessor search path\n"
                "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
                "\t-n  enable probe(s) with the given clause\n"
@@ -329,6 +333,12 @@ static const char *option_apply(struct options *o, const char *name, const char 
             goto bad;
         o->ncpus = (unsigned)v;
         o->ncpus_set = 1;
+        return NULL;
+    }
+    if (!strcmp(name, "prio")) { /* the board's consumer's priority (d/dobj_file.h): no host
+                                  * consumer runs below a program, so only checked here */
+        if (!val || !parse_runtime(val, &v) || v < 1 || v > DOBJ_PRIO_MAX)
+            goto bad;
         return NULL;
     }
     if (!strcmp(name, "cpu")) { /* the CPU to trace; checked against the CPUs at load */
@@ -941,13 +951,10 @@ static int load(struct dvm_state *st, const struct dcc_out *co, const struct opt
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", err);
         return 1;
     }
-    for (uint32_t k = 0; k < st->obj.hdr->dh_nacts && !o->destructive; k++)
-        if (st->obj.acts[k].da_kind == DIF_ACT_SYSTEM ||
-            st->obj.acts[k].da_kind == DIF_ACT_FREOPEN ||
-            st->obj.acts[k].da_kind == DIF_ACT_RAISE) {
-            fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
-            return 1;
-        }
+    if (!o->destructive && dif_destructive(&st->obj)) {
+        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
+        return 1;
+    }
     return 0;
 }
 
@@ -1270,6 +1277,49 @@ static int trace_program(struct cli *c, struct options *o, const struct dcc_out 
     return cons.exited ? cons.exit_status : 0;
 }
 
+/* incident_print: dtrace -i FILE with no program, over an incident's .kev (docs/incidents.md):
+ * the board's D program when its trigger fired, as its consumer would have printed it at its
+ * end: each CPU's unread records, the drops it had counted, then its aggregations. Its
+ * consumer's options (quiet, aggpack, encoding) are the program's .dobj header's. */
+static int incident_print(struct cli *c, struct options *o)
+{
+    static struct kev_dsnap snap;
+    static struct dvm_state st;
+    if (kev_dsnap_read(c->capture, &snap) != 0 || kev_dsnap_load(&snap, &st) != 0)
+        return 1;
+    o->quiet = snap.hdr.quiet || o->quiet;
+    o->aggpack = snap.hdr.aggpack || o->aggpack;
+    if (snap.hdr.encoding)
+        o->encoding = snap.hdr.encoding;
+    static struct dcons cons;
+    console_init(&cons, &st, o, stdout, 1);
+    for (unsigned cpu = 0; cpu < snap.ncpu; cpu++) {
+        st.stats[cpu].drops = snap.drops[cpu];
+        for (uint32_t at = 0; at + sizeof(struct dvm_rechdr) <= snap.nrecs[cpu];) {
+            const struct dvm_rechdr *h = (const void *)(snap.recs[cpu] + at);
+            if (h->rh_size < sizeof(*h) || h->rh_size > snap.nrecs[cpu] - at)
+                break;
+            dcons_record(&cons, h);
+            at += h->rh_size;
+        }
+    }
+    dcons_drops(&cons);
+    dcons_final(&cons);
+    finish_output();
+    return 0;
+}
+
+/* no_program: -l alone lists every probe; -i alone prints an incident's D program */
+static int no_program(struct cli *c, struct options *o)
+{
+    if (c->list) {
+        struct dcons_out so = { file_write, stdout };
+        dcons_list_probes(&so, NULL);
+        return 0;
+    }
+    return incident_print(c, o);
+}
+
 int main(int argc, char **argv)
 {
     struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
@@ -1289,11 +1339,8 @@ int main(int argc, char **argv)
         return 2;
     if ((rc = parse_args(argc, argv, &o, &c)) != 0)
         return rc;
-    if (!c.script && !c.text && c.list) {  /* -l alone: every probe */
-        struct dcons_out so = { file_write, stdout };
-        dcons_list_probes(&so, NULL);
-        return 0;
-    }
+    if (!c.script && !c.text && (c.list || c.capture))
+        return no_program(&c, &o);
     if (!c.script == !c.text) {
         usage(stderr);
         return 2;

@@ -20,6 +20,7 @@
 #include <d/dprobes.h>
 #include <trace/kev_events.h>
 #include <trace/kev_derived.h>
+#include <trace/kev_wire.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static void fail(const struct kev_event_desc *row, const char *what, const char 
 struct fixed {
     const char *sym, *prov, *name;
 };
-#define EMITGEN_FIXED(id, prov, name) { "DPROBE_" #id, prov, name },
+#define EMITGEN_FIXED(id, prov, name, hooks) { "DPROBE_" #id, prov, name },
 static const struct fixed fixed_ids[] = { DPROBE_FIXED_LIST(EMITGEN_FIXED) };
 
 // The computed families (d/dprobes.h): a provider whose function names the site's value
@@ -803,6 +804,49 @@ static void list(FILE *f)
 // header: the generated header for rows [from, kev_event_rows()): the firings and packers,
 // which need nothing of the kernel's, then, where kernel/include/kernel/kev_emit.h includes
 // it (its site bracket), the helpers and their test cases.
+// ---- the wire encodings ---------------------------------------------------------------------------
+// Under KEV_WIRE_ROWS (the tracelogger's stream encoder, tracelogger/wire.c): each event's wire
+// encoding (trace/kev_wire.h), kev_wire_row_enc's answers over the whole table as runs of event
+// numbers, for a board that cannot carry the table; runs that take the default (both words as
+// differences, KW_ENC(KW_E_DELTA, KW_E_DELTA) = 0) are left out.
+static void wire_print(FILE *f)
+{
+    fprintf(f, "\n#if defined(KEV_WIRE_ROWS) && !defined(KEV_EMIT_GEN_WIRE)\n#define KEV_EMIT_GEN_WIRE\n"
+               "// { class, first event, last event, a slot's encoding, a combine's later slots' }\n"
+               "static const struct { uint8_t cls; uint16_t lo, hi; uint8_t first, later; } "
+               "kev_wire_gen_rows[] = {\n");
+    unsigned n = 0;
+    for (unsigned cls = 0; cls < KEV_NCLASS; cls++) {
+        unsigned lo = 0;
+        uint8_t e1 = 0, e2 = 0;
+        for (unsigned ev = 0; ev <= KEV_EVENT_MASK + 1u; ev++) {
+            uint8_t a = 0, b = 0;
+            if (ev <= KEV_EVENT_MASK) {
+                a = kev_wire_row_enc(KEV_HEADER(KEV_TYPE_S, cls, ev, 0));
+                b = kev_wire_row_enc(KEV_HEADER(KEV_TYPE_CC, cls, ev, 0));
+            }
+            if (ev > 0 && (a != e1 || b != e2 || ev > KEV_EVENT_MASK)) {
+                if (e1 || e2) {
+                    fprintf(f, "    { %u, %u, %u, 0x%02x, 0x%02x },\n", cls, lo, ev - 1u, e1, e2);
+                    n++;
+                }
+                lo = ev;
+            }
+            e1 = a;
+            e2 = b;
+        }
+    }
+    fprintf(f, "};\n\n// A header's encoding byte (its CPU bits ignored): kev_wire_row_enc's.\n"
+               "static inline uint8_t kev_wire_gen_enc(uint32_t header)\n{\n"
+               "    unsigned cls = kev_hdr_class(header), ev = kev_hdr_event(header);\n"
+               "    int later = kev_hdr_type(header) >= KEV_TYPE_CC;\n"
+               "    for (unsigned i = 0; i < %u; i++)\n"
+               "        if (kev_wire_gen_rows[i].cls == cls && ev >= kev_wire_gen_rows[i].lo &&\n"
+               "            ev <= kev_wire_gen_rows[i].hi)\n"
+               "            return later ? kev_wire_gen_rows[i].later : kev_wire_gen_rows[i].first;\n"
+               "    return 0;\n}\n#endif\n", n);
+}
+
 static void header(FILE *f, int added)
 {
     const char *guard = added ? "KEV_EMIT_GEN_ADDED_H" : "KEV_EMIT_GEN_H";
@@ -822,6 +866,8 @@ static void header(FILE *f, int added)
         gen_helper(f, kev_event_row(i));
     cases_print(f, added);
     fprintf(f, "\n#endif\n");
+    if (!added)
+        wire_print(f);
 }
 
 int main(int argc, char **argv)

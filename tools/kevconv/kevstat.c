@@ -91,10 +91,12 @@ static const struct tool_cmd cmd = {
     "          and longest time (shown with every section only when recorded)\n"
     "  tasks   task instances: each thread's jobs from their release at its activation\n"
     "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
-    "          per task its kind (periodic, or sporadic: released by messages),\n"
-    "          period, jitter, deadline, response and execution times, preemptions,\n"
-    "          misses and each missed instance, missed periods (its pulses the\n"
-    "          kernel dropped), exit paths (not jobs)\n"
+    "          per task its kind (periodic: a timer's pulses release it, its period\n"
+    "          the timer's interval; or event-driven: interrupts, messages, sleeps,\n"
+    "          no deadline unless given), period, jitter, deadline, response and\n"
+    "          execution times, preemptions, misses and each missed instance (\"at\n"
+    "          least\" where the capture lost events), missed periods (its pulses\n"
+    "          the kernel dropped), exit paths (not jobs)\n"
     "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
     "          semaphore, a condition variable) followed to its root, the time\n"
     "          attributed to each root, each waiter's worst wait link by link\n"
@@ -141,12 +143,9 @@ static void print_cpu(const struct kx_stats *s)
     uint64_t span = s->t_last - s->t_first;
     printf("== CPU time (trace span %.3f ms) ==\n", us(s, span) / 1000);
     unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
-    int turns = kx_exec_in_turns(s);
-    if (turns)
-        printf("  (the CPUs ran in turn: of a thread's time running, \"executed\" is its CPU's\n"
-               "  turns, each CPU with work taking an equal turn; the rest was other CPUs')\n");
-    printf("  %-32s %12s %7s %8s%s%s\n", "thread", "us", "%", "runs",
-           ncpu > 1 ? "  migrations" : "", turns ? "  executed us" : "");
+    // (RUNNING time alone: no estimate of other CPUs' turns out of it, kx_stats.h)
+    printf("  %-32s %12s %7s %8s%s\n", "thread", "us", "%", "runs",
+           ncpu > 1 ? "  migrations" : "");
     for (unsigned i = 0; i < s->m.nth; i++) {
         uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
         if (!t && !s->th[i].runs)
@@ -156,8 +155,6 @@ static void print_cpu(const struct kx_stats *s)
                (unsigned long long)s->th[i].runs);
         if (ncpu > 1)       // switched in on another CPU than the time before
             printf(" %11llu", (unsigned long long)s->th[i].migrations);
-        if (turns && !kx_is_idle(&s->m, (int)i)) // (an idle CPU waits, executing nothing)
-            printf(" %12.3f", us(s, kx_exec_time(s, (int)i)));
         printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
@@ -410,7 +407,10 @@ static void print_tasks(const struct kx_stats *s)
            k ? k->ntask : 0);
     if (!k || !k->ntask)
         return;
-    printf("  %-32s %9s %12s %12s %20s %7s %10s %14s  %-8s %14s\n", "task", "instances",
+    char head[2048];
+    kx_tasks_headline(s, head, sizeof(head));
+    printf("  %s\n", head);
+    printf("  %-32s %9s %12s %12s %20s %7s %10s %14s  %-12s %14s\n", "task", "instances",
            "period us", "jitter us", "deadline us", "misses", "emulator's", "late max us", "kind",
            "missed periods");
     for (unsigned n = 0; n < k->ntask; n++) {
@@ -429,7 +429,7 @@ static void print_tasks(const struct kx_stats *s)
         else
             printf(" %14.3f", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
                                               : us(s, (uint64_t)t->late_max));
-        printf("  %-8s %14llu\n", kx_task_kind(t), (unsigned long long)t->missed_periods);
+        printf("  %-12s %14llu\n", kx_task_kind(t), (unsigned long long)t->missed_periods);
     }
     for (unsigned n = 0; n < k->ntask; n++) {
         const struct kx_task *t = &k->task[n];
@@ -437,11 +437,14 @@ static void print_tasks(const struct kx_stats *s)
                "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
                (unsigned long long)t->ended, (unsigned long long)t->unfinished,
                (unsigned long long)t->preempt,
-               t->period_given ? "given" : t->period ? "the median interval" : t->sporadic ? "none (sporadic)" : "unknown",
+               t->period_given ? "given" : !t->period ? (t->periodic ? "unknown (its timer's interval is not in the capture)" : "none (event-driven)")
+               : t->relayed ? "its timer's interval, relayed" : "its timer's interval",
                us(s, t->gap_min), us(s, t->gap_max));
         printf("    %s: released by %s%s", kx_task_kind(t),
                kx_rel_how_name(kx_task_released_by(t)),
-               t->sporadic && !t->deadline ? " (no period, no deadline given: nothing judged)" : "");
+               !t->deadline ? " (no deadline given: nothing judged)" : "");
+        if (t->periodic && t->interval)
+            printf("; its timer's interval %.3f us", us(s, t->interval));
         if (t->missed_periods)
             printf("; %llu missed periods (pulses sent for it the kernel dropped: no job)",
                    (unsigned long long)t->missed_periods);
@@ -449,6 +452,20 @@ static void print_tasks(const struct kx_stats *s)
             printf("; %llu instance%s ended in the thread's exit (its exit path: no job, not "
                    "judged)", (unsigned long long)t->exits, t->exits == 1 ? "" : "s");
         putchar('\n');
+        uint64_t t0 = UINT64_MAX, t1 = 0;
+        for (size_t j = 0; j < k->ninst; j++)
+            if (k->inst[j].task == n) {
+                uint64_t e = k->inst[j].end ? k->inst[j].end : s->t_last;
+                t0 = k->inst[j].release < t0 ? k->inst[j].release : t0;
+                t1 = e > t1 ? e : t1;
+            }
+        uint64_t lost = kx_stats_lost_in(s, t0, t1);
+        if (lost)
+            printf("    LOST EVENTS: the capture lost %llu events in its time; %llu of its jobs "
+                   "not judged (a window of lost events touches them): at least %llu misses, "
+                   "at least %llu missed periods\n", (unsigned long long)lost,
+                   (unsigned long long)t->spoiled, (unsigned long long)t->misses,
+                   (unsigned long long)t->missed_periods);
         if (t->stretched)
             printf("    EMULATOR: %llu instances hold %.3f us the emulator took (tick gaps, stalls "
                    "of their CPU); of the misses %llu are the emulator's, %llu the program's\n",
@@ -627,8 +644,10 @@ static void print_text(const struct kx_stats *s, const struct kev_reader *r, uns
         printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                "events, not lost)\n", (unsigned long long)kev_rejected_total(r));
     if (kev_timer_lost_total(r))  // the program's pulses, not the trace's events
-        printf("%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
-               "not trace events)\n", (unsigned long long)kev_timer_lost_total(r));
+        printf("%s%llu timer pulses lost (TIMER_LOST: a user timer's pulse found no room; "
+               "not trace events%s)\n", kev_lost_total(r) ? "at least " : "",
+               (unsigned long long)kev_timer_lost_total(r),
+               kev_lost_total(r) ? "; the events lost may hide more" : "");
     if (s->emul)
         kx_emul_print(s->emul, stdout);
     if (panic_cpu >= 0) {

@@ -67,7 +67,8 @@
     tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events",
     // a process's bad user-event ring records: its doing, shown apart from losses
     tr.rejected ? ", " + tr.rejected + " records of processes' user-event rings rejected (not lost)" : "",
-    tr.timer_pulses_lost ? ", " + tr.timer_pulses_lost + " timer pulses lost (TIMER_LOST events: the program's, not the trace's)" : ""]));
+    tr.timer_pulses_lost ? ", " + (tr.lost ? "at least " : "") + tr.timer_pulses_lost + " timer pulses lost (TIMER_LOST events: the program's, not the trace's" +
+      (tr.lost ? "; lost events may hide more" : "") + ")" : ""]));
   // one time base on the whole page, kevstat's: time since boot
   document.body.appendChild(el("p", { "class": "note", id: "time-base", text: "Every time on this page counts from boot, as kevstat's do; the trace's first event came " +
     fmtTime(tr.first) + " after boot, its last " + fmtTime(tr.last) + "." }));
@@ -196,16 +197,10 @@
   // and each CPU's time running threads, its idle thread, and no thread known (they add up
   // to the trace's span).
   var smp = tr.cpus > 1 && S.busy_cycles;
-  // The CPUs run in turn by the emulator (exec_cycles given): of a thread's CPU time, what its
-  // CPU executed (the model's kx_exec_time; an idle thread executes nothing and has none).
-  var turns = S.threads.some(function (t) { return t.exec_cycles !== undefined; });
-  if (turns)
-    cpu.appendChild(el("p", { "class": "note", text: "The CPUs ran in turn (the emulator's exact mode): of a thread's " +
-      "CPU time, \"executed\" is its CPU's turns, each CPU with work taking an equal turn; the rest was other CPUs'." }));
-  cpu.appendChild(table(["thread", "CPU time"].concat(turns ? ["executed"] : []).concat(["share", "runs"]).concat(smp ? ["migrations"] : []).concat([""]),
+  // RUNNING time alone: no estimate of what a CPU executed where the CPUs ran in turn (kx_stats.h)
+  cpu.appendChild(table(["thread", "CPU time", "share", "runs"].concat(smp ? ["migrations"] : []).concat([""]),
     S.threads.filter(function (t) { return t.cpu_cycles || t.runs; }).map(function (t) {
-      var x = t.exec_cycles === undefined ? "-" : el("span", { "data-exec": t.exec_cycles, "data-thread": t.name, text: fmtTime(t.exec_cycles) });
-      return [t.name, fmtTime(t.cpu_cycles)].concat(turns ? [x] : []).concat([pct(t.cpu_cycles, span), t.runs]).concat(smp ? [t.migrations] : []).concat([
+      return [t.name, fmtTime(t.cpu_cycles), pct(t.cpu_cycles, span), t.runs].concat(smp ? [t.migrations] : []).concat([
         el("span", { "class": "bar", style: "width:" + (300 * t.cpu_cycles / maxCpu).toFixed(1) + "px" })]);
     })));
   if (smp) {

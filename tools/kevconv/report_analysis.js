@@ -139,7 +139,8 @@
       fs.appendChild(el("h3", { id: "chains-h", text: "Wait chains, followed to their roots: " + cws.length + " waiter(s)" }));
       fs.appendChild(el("p", { "class": "note", text: "Each wait on another thread (a send to its receiver and its reply, a mutex to its owner, " +
         "a semaphore to its taker, a condition variable to its signaller) followed link by link to the thread at its end, which waited " +
-        "on no thread (it ran, was ready, or was blocked in a receive or a sleep): the root, to which the time is attributed. " +
+        "on no thread (it ran or was ready): the root, to which the time is attributed; when that thread waited for input (a receive, " +
+        "a sleep, an interrupt wait), the time goes to the input that came (an interrupt, a timer), not to the thread. " +
         "Listed: the waiters whose worst wait reached their threshold, as above." }));
       if (cws.length) {
         var ct = R.table(["waiter", "waits", "total", "worst", "attributed to (the roots)"], cws.map(function (x) {

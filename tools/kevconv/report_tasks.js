@@ -2,11 +2,13 @@
 // The Tasks section of the kevreport page (embedded after report_analysis.js by report_assets.c;
 // no external code): the model's task instances (stats.tasks, tools/analysis/kx_task_json.c:
 // computed once, kevstat -s tasks prints the same). Through window.kevReport it adds:
-//   * a table of the tasks: instances, period (the median interval between a periodic task's
-//     releases, or given), jitter, deadline (the period, or given: kevreport --deadline TASK=TIME),
-//     response times, the largest lateness, the program's misses and the emulator's (a miss
-//     whose lateness the time the emulator took in it covers: kx_task.h), its kind (periodic,
-//     sporadic) and missed periods (its pulses the kernel dropped);
+//   * the headline the model says (kx_tasks_headline: the deadline misses of the tasks that have
+//     a deadline, each named; the tasks without one named too; "at least" where events were lost);
+//   * a table of the tasks: instances, period (a periodic task's timer's interval, or given),
+//     jitter, deadline (the period, or given: kevreport --deadline TASK=TIME), response times,
+//     the largest lateness, the program's misses and the emulator's (a miss whose lateness the
+//     time the emulator took in it covers: kx_task.h), its kind (periodic: a timer's pulses
+//     release it; event-driven) and missed periods (its pulses the kernel dropped);
 //   * a response-time histogram per task;
 //   * every missed instance, each with a "show" button that puts it in the timeline's view,
 //     the emulator's marked (class "emulator") and saying so;
@@ -32,10 +34,11 @@
   sec.appendChild(el("p", { "class": "note", id: "tasks-rule", text: "An instance of a task (a thread) runs from its " +
     "release, where the thread waits between jobs (a receive: a timer's or an interrupt's pulse, a message; an " +
     "interrupt wait; a sleep), to its next wait there; blocking elsewhere meanwhile (a send, a mutex) belongs to it. " +
-    "A task is periodic (released by pulses, sleeps, interrupts) or sporadic (released by messages: a server); " +
-    "an instance that ends in the thread's exit is its exit path, no job. " +
-    "Period: the median interval between a periodic task's releases unless given (a sporadic task has none); " +
-    "deadline: the period unless given (kevreport --deadline TASK=TIME). Missed periods: pulses sent for a task " +
+    "A task is periodic when a timer's pulses release it (directly, or through a thread a timer releases), its period " +
+    "the timer's interval; every other task (released by interrupts, messages, sleeps) is event-driven, with no " +
+    "period and no deadline unless given (kevreport --deadline TASK=TIME). A job that leaves its loop is judged up " +
+    "to the first call its jobs never made; the rest is its exit path, no job. A job a window of lost events " +
+    "touches is not judged (the misses are then at least those counted). Missed periods: pulses sent for a task " +
     "that the kernel dropped (its queue full), releases with no job. Times since boot." }));
   if (!tasks.length) {
     sec.appendChild(el("p", { id: "tasks-none", text: "No thread waited at an activation point: no task instances." }));
@@ -45,8 +48,8 @@
   var misses = 0, emul = 0;
   var lostp = 0;
   tasks.forEach(function (t) { misses += t.misses; emul += t.emulator_misses; lostp += t.missed_periods; });
-  sec.appendChild(el("h3", { id: "tasks-h", text: tasks.length + " task(s), " + misses + " deadline miss(es)" +
-    (lostp ? ", " + lostp + " missed period(s) (pulses the kernel dropped)" : "") +
+  sec.appendChild(el("h3", { id: "tasks-h", text: (K.headline || tasks.length + " task(s), " + misses + " deadline miss(es)") +
+    (lostp ? "; " + lostp + " missed period(s) (pulses the kernel dropped)" : "") +
     (emul ? " of the program's, " + emul + " the emulator's (the time QEMU took in them covers their lateness)" : "") }));
   var tbl = R.table(["task", "instances", "period", "jitter", "deadline", "response min / mean / max",
     "worst lateness", "misses", "the emulator's", "kind", "missed periods", ""], tasks.map(function (t) {
@@ -58,11 +61,13 @@
     var r = t.response;
     return [t.thread, t.instances + (t.unfinished ? " (" + t.unfinished + " open at the end)" : "") +
       (t.exits ? " (" + t.exits + " ended in its exit: no job)" : ""),
-      t.period ? fmt(t.period) + (t.period_given ? " (given)" : "") : "-", t.gaps ? fmt(t.jitter) : "-",
+      t.period ? fmt(t.period) + (t.period_given ? " (given)" : t.period_from === "relayed timer" ? " (its timer's, relayed)" : " (its timer's)") : "-",
+      t.gaps ? fmt(t.jitter) : "-",
       t.deadline ? fmt(t.deadline) + (t.deadline_given ? " (given)" : " (period)") : "-",
       r.n ? fmt(r.min) + " / " + fmt(r.mean) + " / " + fmt(r.max) : "-",
       t.late_max === null ? "-" : (t.late_max > 0 ? "late " + fmt(t.late_max) : "early " + fmt(-t.late_max)),
-      t.misses, t.emulator_misses, t.kind + " (" + t.released_by + ")", t.missed_periods, b];
+      (t.spoiled ? "at least " : "") + t.misses + (t.spoiled ? " (" + t.spoiled + " not judged: events lost in them)" : ""),
+      t.emulator_misses, t.kind + " (" + t.released_by + ")", t.missed_periods, b];
   }));
   tbl.id = "tasks-table";
   sec.appendChild(tbl);

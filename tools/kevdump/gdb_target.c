@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The GDB server and target address options kevdump and kevrtt share (gdb_target.h).
 #include "gdb_target.h"
+#include <kevhost/gdb_remote.h>
 #include <stdlib.h>
+#include <string.h>
 
 int gdb_target_opt(const struct tool_cmd *c, struct gdb_target *t, int opt, const char *val,
                    const char *what)
@@ -33,5 +35,20 @@ int gdb_target_done(const struct tool_cmd *c, const struct gdb_target *t,
         return tool_usage_error(c, "%s: no operand is taken", a->argv[a->ind]);
     if (!t->addr && !t->scan_len)
         return tool_usage_error(c, "-a ADDR or -s START:LEN is required");
+    return 0;
+}
+
+long long gdb_target_scan(struct gdbr *g, uint64_t start, uint64_t len, const char *magic,
+                          size_t n)
+{
+    static uint8_t buf[4096 + 16];
+    for (uint64_t off = 0; off < len; off += 4096) {
+        uint64_t k = len - off < sizeof(buf) ? len - off : sizeof(buf);
+        if (gdbr_read(g, start + off, buf, (size_t)k) < 0)
+            return -1;
+        for (uint64_t i = 0; i + n <= k; i += 4)
+            if (memcmp(buf + i, magic, n) == 0)
+                return (long long)(start + off + i);
+    }
     return 0;
 }

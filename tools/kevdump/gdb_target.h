@@ -6,6 +6,8 @@
 #define TOOLS_GDB_TARGET_H
 
 #include <kevhost/tool_opts.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct gdb_target {
     const char *server;             // -g: HOST:PORT, PORT or unix:PATH (gdbr_connect)
@@ -21,5 +23,11 @@ int gdb_target_opt(const struct tool_cmd *c, struct gdb_target *t, int opt, cons
 // After the option loop: -g given, -a or -s given, no operand left. 0, or 2 after the error.
 int gdb_target_done(const struct tool_cmd *c, const struct gdb_target *t,
                     const struct tool_args *a);
+
+// The first address in [start, start + len) where the target's memory holds magic (n bytes,
+// 4-byte aligned): a kernel's map found by its magic. 0 none, -1 a gdb error.
+struct gdbr;
+long long gdb_target_scan(struct gdbr *g, uint64_t start, uint64_t len, const char *magic,
+                          size_t n);
 
 #endif

@@ -10,6 +10,7 @@
 // (trace/kev_ring_map.h).
 #include <kevhost/gdb_remote.h>
 #include "gdb_target.h"
+#include "kevdump_incident.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <trace/kev.h>
 #include <trace/kev_file.h>
 #include <trace/kev_flight.h>
+#include <trace/kev_incident.h>
 #include <trace/kev_ring_map.h>
 #include <kevhost/tool_opts.h>
 
@@ -35,15 +37,20 @@ static const struct tool_opt opts[] = {
     { 'c', 'c', NULL, "HZ",
       "the cycle counter's rate (the kernel's boot line says it;\n"
       "default 25000000)", NULL },
-    { 'o', 'o', NULL, "FILE", "output (default dump.kev)", NULL },
+    { 'o', 'o', NULL, "FILE", "output (default dump.kev; with -I the files' name, default\n"
+      "incident: incident.kev and incident.core)", NULL },
+    { 'I', 'I', NULL, NULL,
+      "the incident record a D trigger left (docs/incidents.md) instead of the ring:\n"
+      "-a the kernel's map of it, `nm IMAGE.elf | grep kev_incident_map`", NULL },
     { 'q', 'q', NULL, NULL, "no summary", NULL },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "kevdump", "-g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-q]",
+    "kevdump", "-g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-I] [-q]",
     "Reads the kernel's trace ring from a halted target through a GDB server and\n"
     "writes the buffers it holds as a .kev (run with tracelogger -r: a flight\n"
-    "recorder), with the kernel's loss counts in its trailer.\n",
+    "recorder), with the kernel's loss counts in its trailer. With -I, the incident\n"
+    "record a D trigger left instead, as OUT.kev and OUT.core (a core file for gdb).\n",
     opts, "Exit status: 0 written, 1 error, 2 usage.\n",
 };
 
@@ -60,20 +67,6 @@ static int parse_map(const uint8_t *b, struct kev_flight *m)
         return -1;
     m->ring = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
     m->ncpus_addr = (uintptr_t)kev_ring_ptr(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
-    return 0;
-}
-
-static long long find_map(struct gdbr *g, uint64_t start, uint64_t len)
-{
-    static uint8_t buf[4096 + 16];
-    for (uint64_t off = 0; off < len; off += 4096) {
-        uint64_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
-        if (gdbr_read(g, start + off, buf, (size_t)n) < 0)
-            return -1;
-        for (uint64_t i = 0; i + 8 <= n; i += 4)
-            if (memcmp(buf + i, KEV_FLIGHT_MAGIC, sizeof(KEV_FLIGHT_MAGIC)) == 0)
-                return (long long)(start + off + i);
-    }
     return 0;
 }
 
@@ -330,12 +323,58 @@ static int write_events(FILE *out, const struct dump *x, uint64_t *events)
     return werr || t.ko_err ? -1 : 0;
 }
 
+// write_dump: the picked buffers of x as out_name, and the summary unless quiet. The exit status.
+static int write_dump(const struct dump *x, const char *out_name, unsigned long long hz, int quiet)
+{
+    FILE *out = fopen(out_name, "wb");
+    if (!out) {
+        fprintf(stderr, "kevdump: cannot create %s: %s\n", out_name, strerror(errno));
+        return 1;
+    }
+    int werr = write_head(out, out_name, x, hz);
+    if (werr == -2) {
+        fclose(out);
+        remove(out_name);
+        return 1;
+    }
+    uint64_t events = 0;
+    werr |= write_events(out, x, &events);
+    if (fclose(out) != 0 || werr) {
+        fprintf(stderr, "kevdump: writing %s failed\n", out_name);
+        return 1;
+    }
+    if (!quiet)
+        printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
+               "lost (dropped or overwritten%s)\n", (unsigned long long)events, x->nd,
+               x->nd ? (unsigned long)x->d[0].seq : 0ul, x->nd ? (unsigned long)x->d[x->nd - 1].seq : 0ul,
+               out_name, (unsigned long long)x->lost,
+               x->skipped ? ", or in a buffer left out: see above" : "");
+    return 0;
+}
+
+// -I: the incident record (kevdump_incident.c) through g, connected and halted: its map at -a or
+// found by -s, written to name.kev and name.core. The exit status.
+static int incident_main(struct gdbr *g, const struct gdb_target *tg, const char *name, int quiet)
+{
+    long long a = tg->addr ? (long long)tg->addr
+                           : gdb_target_scan(g, tg->scan_start, tg->scan_len, KEV_INC_MAP_MAGIC,
+                                             sizeof(KEV_INC_MAP_MAGIC));
+    if (a == 0)
+        fprintf(stderr, "kevdump: no kernel incident map (%s) in 0x%llx+0x%llx\n",
+                KEV_INC_MAP_MAGIC, tg->scan_start, tg->scan_len);
+    int r = a > 0 ? kevdump_incident(g, (uint64_t)a, name, quiet) : a < 0 ? -1 : -2;
+    if (r == -1)
+        fprintf(stderr, "kevdump: %s\n", g->err[0] ? g->err : strerror(errno));
+    gdbr_close(g);
+    return r < 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out_name = "dump.kev";
     struct gdb_target tg = { 0 };
     unsigned long long hz = 25000000;
-    int quiet = 0, opt, bad;
+    int quiet = 0, incident = 0, opt, bad;
     struct tool_args ta = { argc, argv, 0, NULL };
     while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
         char *end;
@@ -350,6 +389,7 @@ int main(int argc, char **argv)
                 return tool_usage_error(&cmd, "bad -c %s: give the rate in Hz", ta.val);
             break;
         case 'o': out_name = ta.val; break;
+        case 'I': incident = 1; break;
         case 'q': quiet = 1; break;
         default: return tool_opts_exit(opt);
         }
@@ -362,8 +402,12 @@ int main(int argc, char **argv)
     static struct dump x;
     if (gdbr_connect(&g, tg.server, GDBR_WAIT_MS) < 0 || gdbr_halt(&g) < 0)
         goto gdb_error;
+    if (incident)
+        return incident_main(&g, &tg, strcmp(out_name, "dump.kev") ? out_name : "incident",
+                             quiet);
     if (!map_addr) {
-        long long a = find_map(&g, tg.scan_start, tg.scan_len);
+        long long a = gdb_target_scan(&g, tg.scan_start, tg.scan_len, KEV_FLIGHT_MAGIC,
+                                      sizeof(KEV_FLIGHT_MAGIC));
         if (a <= 0) {
             if (a == 0)
                 fprintf(stderr, "kevdump: no kernel flight-recorder map (%s) in 0x%llx+0x%llx\n",
@@ -380,30 +424,7 @@ int main(int argc, char **argv)
     gdbr_close(&g);     // the target runs on (or stays hung) without us
     pick_buffers(&x);
 
-    FILE *out = fopen(out_name, "wb");
-    if (!out) {
-        fprintf(stderr, "kevdump: cannot create %s: %s\n", out_name, strerror(errno));
-        return 1;
-    }
-    int werr = write_head(out, out_name, &x, hz);
-    if (werr == -2) {
-        fclose(out);
-        remove(out_name);
-        return 1;
-    }
-    uint64_t events = 0;
-    werr |= write_events(out, &x, &events);
-    if (fclose(out) != 0 || werr) {
-        fprintf(stderr, "kevdump: writing %s failed\n", out_name);
-        return 1;
-    }
-    if (!quiet)
-        printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
-               "lost (dropped or overwritten%s)\n", (unsigned long long)events, x.nd,
-               x.nd ? (unsigned long)x.d[0].seq : 0ul, x.nd ? (unsigned long)x.d[x.nd - 1].seq : 0ul,
-               out_name, (unsigned long long)x.lost,
-               x.skipped ? ", or in a buffer left out: see above" : "");
-    return 0;
+    return write_dump(&x, out_name, hz, quiet);
 gdb_error:
     fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));
 fail:

@@ -6,6 +6,6 @@ $(H)/kevrtt: $(call kevhost_objs,tools/kevdump/kevrtt.c tools/kevdump/rtt_find.c
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 HOST_TOOLS += $(H)/kevdump
-$(H)/kevdump: $(call kevhost_objs,tools/kevdump/kevdump.c tools/kevdump/gdb_target.c trace/kev_file.c)
+$(H)/kevdump: $(call kevhost_objs,tools/kevdump/kevdump.c tools/kevdump/kevdump_incident.c tools/kevdump/gdb_target.c trace/kev_file.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^

@@ -329,7 +329,7 @@ static int frame_in_ring(size_t k)
     for (size_t i = 0; i < KS_HDR_BYTES; i++)
         f[i] = r->b[(r->head + k + i) % r->cap];
     size_t len = (size_t)f[6] | (size_t)f[7] << 8, total = KS_HDR_BYTES + len + KS_CRC_BYTES;
-    if (f[1] != KS_MAGIC1 || f[2] < KS_DATA || f[2] > KS_LOSS || len > KS_MAX_PAYLOAD ||
+    if (f[1] != KS_MAGIC1 || f[2] < KS_DATA || f[2] > KS_TYPE_MAX || len > KS_MAX_PAYLOAD ||
         r->fill - k < total)
         return 0;
     for (size_t i = KS_HDR_BYTES; i < total; i++)

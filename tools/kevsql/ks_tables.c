@@ -523,11 +523,21 @@ static void task_by(const struct ks_row *r, sqlite3_context *ctx)
 {
     sqlite3_result_text(ctx, kx_rel_how_name(kx_task_released_by(r->p)), -1, SQLITE_STATIC);
 }
+static void task_period_from(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const char *f = kx_task_period_from(r->p);
+    if (f)
+        sqlite3_result_text(ctx, f, -1, SQLITE_STATIC);
+    else
+        sqlite3_result_null(ctx);
+}
 static const struct ks_rcol task_cols[] = {
     { RC_UTID("utid", th) }, { RC_FN("kind", "TEXT", task_kind) },
     { RC_FN("released_by", "TEXT", task_by) }, { RC_INT("instances", n) },
     { RC_INT("ended", ended) }, { RC_INT("open", unfinished) }, { RC_INT("exits", exits) },
     { RC_SPAN("period", period), NUL(ZERO) }, { RC_INT("period_given", period_given) },
+    { RC_FN("period_from", "TEXT", task_period_from) },
+    { RC_SPAN("timer_interval", interval), NUL(ZERO) },
     { RC_SPAN("deadline", deadline), NUL(ZERO) }, { RC_INT("deadline_given", deadline_given) },
     { RC_INT("misses", misses) }, { RC_INT("emulator_misses", emul_misses) },
     { RC_INT("missed_periods", missed_periods) },
@@ -535,7 +545,7 @@ static const struct ks_rcol task_cols[] = {
 #undef ROW
 static const struct ks_table t_task = {
     .name = "task",
-    .doc = "tasks (kevstat -s tasks's line): periodic or sporadic, period and deadline (NULL: "
+    .doc = "tasks (kevstat -s tasks's line): periodic (a timer's pulses release it) or event-driven, period and deadline (NULL: "
     "none), the jobs that missed it, the periods whose pulse the kernel dropped, the exit paths",
     .src = KS_SRC_SUMMARY,
     KS_COLS(task_cols),
@@ -1278,13 +1288,26 @@ static void chain_blocked(const struct ks_row *r, sqlite3_context *ctx)
 }
 static void chain_root(const struct ks_row *r, sqlite3_context *ctx)
 {
-    ks_result_thread(ctx, r->t, kx_chain_root(&((const ROW *)r->p)->c));
+    int root = kx_chain_root(&((const ROW *)r->p)->c);
+    if (KX_ROOT_IS_INPUT(root))
+        sqlite3_result_null(ctx);           // an input's: root_input names it
+    else
+        ks_result_thread(ctx, r->t, root);
+}
+static void chain_input(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char b[80];
+    int root = kx_chain_root(&((const ROW *)r->p)->c);
+    if (KX_ROOT_IS_INPUT(root))
+        ks_result_text(ctx, kx_chain_root_name(r->w->s, root, b, sizeof(b)));
+    else
+        sqlite3_result_null(ctx);
 }
 static void chain_end(const struct ks_row *r, sqlite3_context *ctx)
 {
-    static const char *const n[] = { "root", "unknown", "cycle", "cut" };
+    static const char *const n[] = { "root", "unknown", "cycle", "cut", "input" };
     unsigned e = ((const ROW *)r->p)->c.end;
-    sqlite3_result_text(ctx, e < 4 ? n[e] : "unknown", -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, e < 5 ? n[e] : "unknown", -1, SQLITE_STATIC);
 }
 static void chain_text(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1295,7 +1318,8 @@ static const struct ks_rcol chain_cols[] = {
     { RC_INT("id", id) }, { RC_INT("wait_id", wait) }, { RC_UTID("utid", c.th[0]) },
     { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_FN("how", "TEXT", chain_how) },
     { RC_FN("blocked_utid", "INTEGER", chain_blocked) },
-    { RC_FN("root_utid", "INTEGER", chain_root) }, { RC_INT("depth", c.n) },
+    { RC_FN("root_utid", "INTEGER", chain_root) },
+    { RC_FN("root_input", "TEXT", chain_input) }, { RC_INT("depth", c.n) },
     { RC_FN("ends", "TEXT", chain_end) }, { RC_FN("chain", "TEXT", chain_text) },
 };
 #undef ROW
@@ -1303,7 +1327,8 @@ static const struct ks_table t_blocked_by = {
     .name = "blocked_by",
     .doc = "wait chains (kevstat -s chains): each stretch of a thread's wait on another (a send, "
     "a mutex, a semaphore, a condvar) with one chain, followed to its root, the thread its time "
-    "is attributed to",
+    "is attributed to, or the input (root_input: an interrupt, a timer) a thread at its end "
+    "waited for",
     .src = KS_SRC_MODEL,
     KS_COLS(chain_cols),
     .needs_stats = 1,

@@ -81,7 +81,8 @@ FROM a JOIN thread_label l USING (utid)
 WHERE p IS NOT NULL GROUP BY a.utid HAVING count(p) >= 2 ORDER BY periods DESC;
 
 -- Deadline misses (kevstat -s tasks's): an instance that ended after its deadline (its task's
--- given deadline, else its period), or was still open at the end of the trace after it. A row
+-- given deadline, else its period: a periodic task's timer's interval; an event-driven task has
+-- none unless given), or was still open at the end of the trace after it. A row
 -- per miss; emulator_miss 1 when the emulator's time in it covers its lateness.
 CREATE TEMP VIEW deadline_miss AS -- kevsql stdlib
 SELECT i.id, i.utid, l.label, i.ts AS release_ts, i.end_ts, i.dur AS response_ns,
@@ -90,12 +91,13 @@ SELECT i.id, i.utid, l.label, i.ts AS release_ts, i.end_ts, i.dur AS response_ns
 FROM instance i JOIN thread_label l USING (utid)
 WHERE i.missed = 1 ORDER BY i.ts;
 
--- Each task's timing (kevstat -s tasks's line): its kind (periodic, sporadic), instances,
--- period, deadline, response times of its jobs (an instance its thread's death ended is its exit
+-- Each task's timing (kevstat -s tasks's line): its kind (periodic: a timer's pulses release
+-- it; event-driven), instances, period and where it comes from (timer, relayed timer, given),
+-- deadline, response times of its jobs (an instance its thread's death ended is its exit
 -- path, no job: exit_path), the program's misses and the emulator's, the largest lateness but
 -- the emulator's misses', the periods whose pulse the kernel dropped. A row per task.
 CREATE TEMP VIEW task_timing AS -- kevsql stdlib
-SELECT i.utid, l.label, k.kind, count(*) AS instances,
+SELECT i.utid, l.label, k.kind, k.period_from, count(*) AS instances,
        count(CASE WHEN i.exit_path = 0 THEN i.end_ts END) AS ended, k.exits,
        max(i.period) AS period_ns, max(i.deadline) AS deadline_ns,
        min(CASE WHEN i.exit_path = 0 THEN nullif(i.dur, -1) END) AS min_response_ns,

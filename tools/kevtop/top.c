@@ -49,6 +49,8 @@ struct top {
     uint64_t wait_t;
     // losses the board reported (LOSS frames) in the open frame, and in all
     uint64_t board_lost, board_total;
+    struct ks_reader reader;    // the last READER frame (reader_said: one came)
+    int reader_said;
     uint64_t board_cpu[KEV_MAX_CPUS]; // ... per CPU, not yet found in the trailer's count
     char board_why[160];
     uint64_t lost_total;        // every loss so far (the model's windows and the board's)
@@ -154,7 +156,7 @@ static void close_frame(struct top *t, uint64_t t1, int last)
     int turns = kx_exec_in_turns(s);
     struct top_frame f = { s, cps ? cps : 1000000000u, t->seg, t->t0, t1, s->events - t->events0, t->ints_all,
                            s->ncpu ? s->ncpu : 1, turns, t->rows, 0, 0, 0, 0, "", -1, -1, -1, 0,
-                           last };
+                           last, 0, 0, 0 };
     unsigned nr = 0;
     for (unsigned i = 0; i < s->m.nth && i < KX_MAX_THREADS; i++) {
         uint64_t cum = kx_stats_th_time(s, (int)i, KEV_TH_RUNNING, t1);
@@ -176,6 +178,9 @@ static void close_frame(struct top *t, uint64_t t1, int last)
     }
     f.nrows = nr;
     frame_losses(t, &f);
+    f.reader_said = t->reader_said;
+    f.reader_behind = t->reader.behind;
+    f.reader_dropped = t->reader.dropped;
     f.wait_th = t->wait_t ? t->wait_th : -1;
     f.wait_owner = t->wait_owner;
     f.wait_obj = t->wait_obj;
@@ -293,10 +298,19 @@ static void on_end(void *user, struct kev_reader *r, int complete)
         close_frame(t, t->s->t_last > t->t0 ? t->s->t_last : t->t0, 1);
 }
 
+// The reader's word on its lag and the board's drops: the frames say the last one.
+static void on_reader(void *user, const struct ks_reader *s)
+{
+    struct top *t = user;
+    t->reader = *s;
+    t->reader_said = 1;
+}
+
 struct kev_live_consumer top_consumer(struct top *t)
 {
     return (struct kev_live_consumer){ .user = t, .begin = on_begin, .event = on_event,
-                                       .time = on_time, .loss = on_loss, .end = on_end };
+                                       .time = on_time, .loss = on_loss, .reader = on_reader,
+                                       .end = on_end };
 }
 
 struct top *top_new(double span_s, void (*frame)(void *user, const struct top_frame *f),

@@ -47,6 +47,11 @@ struct top_frame {
     int wait_th, wait_owner, wait_obj; // -1 none
     uint64_t wait_t;
     int last;                  // the segment ended with this frame
+    // the reader outside the board, as its last READER frame said (kev_stream.h): buffers it
+    // had not written yet and the kernel's drops so far; reader_said 0: no such frame came
+    int reader_said;
+    uint32_t reader_behind;
+    uint64_t reader_dropped;
 };
 
 struct top;

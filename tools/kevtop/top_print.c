@@ -89,6 +89,10 @@ void top_print_head(FILE *o, const struct top_frame *f, const char *wait, const 
         fprintf(o, "; %llu buffer%s lost in transit (events unknown until the trailer)",
                 (unsigned long long)f->buffers_lost, f->buffers_lost == 1 ? "" : "s");
     fprintf(o, "\n");
+    if (f->reader_said && (f->reader_behind >= 2 || f->reader_dropped))
+        fprintf(o, "reader: %lu buffers behind the board, which has dropped %llu events so far "
+                "(counted in the trace as its next buffers come)\n",
+                (unsigned long)f->reader_behind, (unsigned long long)f->reader_dropped);
     fprintf(o, "interrupts: %.0f/s; worst wait: %s\n", per_s(f, f->ints), wait);
     if (f->turns)
         fprintf(o, "(the CPUs ran in turn: EXEC is what a thread's CPU executed of its CPU time)\n");
@@ -126,6 +130,11 @@ void top_print_json(FILE *o, const struct top_frame *f, const struct top_row *ro
             (unsigned long long)f->lost, (unsigned long long)f->lost_total,
             (unsigned long long)f->buffers_lost);
     json_str(o, f->loss_text, 0);
+    if (f->reader_said)
+        fprintf(o, ",\"reader\":{\"behind\":%lu,\"dropped\":%llu}",
+                (unsigned long)f->reader_behind, (unsigned long long)f->reader_dropped);
+    else
+        fprintf(o, ",\"reader\":null");
     fprintf(o, ",\"worst_wait\":");
     if (f->wait_th >= 0) {
         fprintf(o, "{\"ms\":%.6f,\"text\":", ms(f, f->wait_t));

@@ -282,13 +282,18 @@
         return row;
       });
     }
-    var ts = h.tasks || { instances: 0, late: 0 };
-    $("task-sum").textContent = ts.whole ? ts.instances + " instances judged, " + ts.late + " late (a finished file, read whole:" +
-      " kevstat's verdicts over it, against each task's given deadline or period, else its median period over the run;" +
-      " an instance still open past its deadline at the end is late; the emulator's misses are marked)" :
-      ts.instances + " instances ended, " + ts.late +
-      " late (live: past the task's given deadline or period, else the median of its last 15 release intervals;" +
-      " the verdicts over the whole run, against each task's median period, are in the report of the finished trace below)";
+    var ts = h.tasks || { instances: 0, late: 0, by: [] };
+    // the tasks named: those judged with their late count, those judged by no deadline
+    var lateBy = (ts.by || []).filter(function (b) { return b[2] & 1; }).map(function (b) { return name(b[0]) + " " + b[1]; });
+    var notJudged = (ts.by || []).filter(function (b) { return b[2] === 2; }).map(function (b) { return name(b[0]); });
+    var named = (lateBy.length ? ": " + lateBy.join(", ") : "") +
+      (notJudged.length ? "; not judged (event-driven, no deadline given: kevweb --deadline TASK=TIME): " + notJudged.join(", ") : "");
+    $("task-sum").textContent = ts.whole ? ts.instances + " instances judged, " + ts.late + " late: " + (ts.headline || named) +
+      " (a finished file, read whole: kevstat's verdicts over it, against each task's given deadline or period, else a" +
+      " periodic task's timer's interval; an instance still open past its deadline at the end is late; the emulator's misses are marked)" :
+      ts.instances + " instances ended, " + ts.late + " late" + named +
+      " (live: past the task's given deadline or period, else a periodic task's timer's interval so far;" +
+      " the verdicts over the whole run are in the report of the finished trace below)";
     var head = ["#", "task", "release", "response", "execution", "deadline", ""];
     table("misses", head, instRows(M.miss, true));
     table("instances", head, instRows(M.inst, false));

@@ -8,8 +8,8 @@
 // what its CPU executed (kx_exec_time: the CPUs run in turn by an emulator), each CPU's
 // busy, idle and unknown time, the worst wait with its chain (kx_chains: the waiter's worst
 // wait, kevstat's sentence), the task instances the model has ended since the last update
-// (judged by the model as they end, kx_tasks_judge_now: a given deadline or period, else the
-// median of the task's latest release intervals; then forgotten by the model:
+// (judged by the model as they end, kx_tasks_judge_now: a given deadline or period, else a
+// periodic task's timer's interval, none for an event-driven task; then forgotten by the model:
 // kx_stats_forget), and the losses (the model's windows, the board's LOSS frames, the
 // stream's own faults).
 #define _GNU_SOURCE
@@ -68,6 +68,10 @@ struct web_feed {
     // task instances: those the model has ended, reported once (then forgotten by the model);
     // each thread's releases so far, for the mean interval between them
     struct ring_inst inst, miss;
+    // each thread's instances reported: judged against a deadline (late ones counted), or not
+    // (an event-driven task with none given): the tasks the page names
+    uint32_t late_by[KX_MAX_THREADS];
+    uint8_t judged_by[KX_MAX_THREADS]; // 1 judged, 2 not, 3 both (its deadline came later)
     // what the last update said of each thread
     unsigned names_sent;
     uint64_t *sent_cpu, *sent_exec;
@@ -168,6 +172,13 @@ static void ring_put(struct ring_inst *g, const struct inst *i)
     g->n++;
 }
 
+// An instance reported: its thread judged or not, late or not (the page names the tasks).
+static void count_inst(struct web_feed *f, const struct inst *v)
+{
+    f->judged_by[v->th] |= v->limit ? 1u : 2u;
+    f->late_by[v->th] += v->late != 0;
+}
+
 // A finished capture, at its end: every instance the model judged over the whole file
 // (kx_tasks_finish: kevstat's verdicts, the open ones past their deadline among them); late 1
 // the program's miss, 2 the emulator's.
@@ -179,6 +190,7 @@ static void whole_instances(struct web_feed *f, const struct kx_tasks *k)
             continue;
         struct inst v = { x->id, x->release, x->start, x->end, x->exec, x->deadline, x->th,
                           x->missed ? 1 + x->emul_miss : 0 };
+        count_inst(f, &v);
         ring_put(&f->inst, &v);
         if (v.late)
             ring_put(&f->miss, &v);
@@ -205,6 +217,8 @@ static void scan_instances(struct web_feed *f)
             continue;
         struct inst v = { x->id, x->release, x->start, x->end, x->exec, 0, x->th, 0 };
         v.late = kx_tasks_judge_now(k, &f->s->m, x, f->cps, &v.limit);
+        if (!x->exit)
+            count_inst(f, &v);
         ring_put(&f->inst, &v);
         if (v.late)
             ring_put(&f->miss, &v);
@@ -223,6 +237,8 @@ static void reset(struct web_feed *f)
     f->nrec = f->sent_rec = 0;
     memset(&f->inst, 0, sizeof(f->inst));
     memset(&f->miss, 0, sizeof(f->miss));
+    memset(f->late_by, 0, sizeof(f->late_by));
+    memset(f->judged_by, 0, sizeof(f->judged_by));
     f->names_sent = 0;
     f->events_sent = 0;
     if (f->sent_cpu) {
@@ -413,8 +429,19 @@ static void put_head(struct web_feed *f, struct sbuf *b)
         }
         sb_printf(b, "%s[%llu,%llu,%llu]", c ? "," : "", U(busy), U(idle), U(s->none_t[c]));
     }
-    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu,\"whole\":%d}", U(f->inst.n),
-              U(f->miss.n), f->whole);
+    sb_printf(b, "],\"tasks\":{\"instances\":%llu,\"late\":%llu,\"whole\":%d,\"by\":[",
+              U(f->inst.n), U(f->miss.n), f->whole);
+    for (unsigned i = 0, n = 0; i < KX_MAX_THREADS; i++) // [thread, late, judged 1 / not 2 / 3]
+        if (f->judged_by[i])
+            sb_printf(b, "%s[%u,%u,%u]", n++ ? "," : "", i, f->late_by[i], f->judged_by[i]);
+    sb_printf(b, "]");
+    if (f->whole && f->whole_judged && s->tasks) { // the model's headline, kevstat's
+        char head[2048];
+        kx_tasks_headline(s, head, sizeof(head));
+        sb_printf(b, ",\"headline\":");
+        sb_str(b, head);
+    }
+    sb_printf(b, "}");
     put_loss(f, b);
     put_worst(f, b);
 }

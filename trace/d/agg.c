@@ -308,3 +308,35 @@ int dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys, size
     for_each(st, agg, keys, len);
     return 0;
 }
+
+int dvm_agg_restore(struct dvm_state *st, unsigned cpu, const uint8_t *bytes, uint32_t n)
+{
+    if (cpu >= st->opts.ncpu)
+        return -1;
+    struct dvm_agg_table *t = &st->agg[cpu];
+    if (n > t->size)
+        return -1;
+    for (uint32_t o = 0; o < n;) {     // whole entries of the program's aggregations
+        struct aent e;
+        if (n - o < sizeof(e))
+            return -1;
+        memcpy(&e, bytes + o, sizeof(e));
+        uint32_t kl = (e.keylen + 7u) & ~7u;
+        if (e.agg >= st->obj.hdr->dh_naggs || e.keylen > n ||
+            (uint64_t)sizeof(e) + kl + st->agg_vals[e.agg] * 8u > n - o)
+            return -1;
+        o += (uint32_t)sizeof(e) + kl + st->agg_vals[e.agg] * 8u;
+    }
+    memcpy(t->mem, bytes, n);
+    t->used = n;
+    for (uint32_t b = 0; b < t->nbuckets; b++)
+        t->bucket[b] = 0;
+    for (uint32_t o = 0; o < n;) {
+        struct aent *e = entry_at(t, o);
+        uint32_t *slot = &t->bucket[e->hash % t->nbuckets];
+        e->next = *slot;
+        *slot = o + 1;
+        o += (uint32_t)sizeof(*e) + ((e->keylen + 7u) & ~7u) + st->agg_vals[e->agg] * 8u;
+    }
+    return 0;
+}

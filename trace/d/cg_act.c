@@ -137,7 +137,7 @@ int cg_is_action(const char *s)
     static const char *const names[] = { "trace", "printf", "printa", "exit", "clear", "trunc",
         "normalize", "denormalize", "tracemem", "speculate", "commit", "discard",
         "stack", "ustack", "jstack", "raise", "system", "chill", "breakpoint", "panic",
-        "copyout", "copyoutstr", "print", "setopt", "freopen", "ftruncate", "stop" };
+        "copyout", "copyoutstr", "print", "setopt", "freopen", "ftruncate", "stop", "freeze" };
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!strcmp(names[k], s))
             return 1;
@@ -385,6 +385,18 @@ static struct dif_act *act_raise(struct cg *g, struct dnode *st)
     return cg_act_new(g, DIF_ACT_RAISE, st->line);
 }
 
+/* act_trigger: freeze( ) (this kernel's: the flight recorder stops at the firing and the
+ * incident record is written, docs/incidents.md), and DTrace's destructive panic( ) and
+ * breakpoint( ), which do the same first. No argument, no record. */
+static struct dif_act *act_trigger(struct cg *g, struct dnode *st)
+{
+    proto_len(g, st, 0, 0);
+    struct dif_act *a = cg_act_new(g, DIF_ACT_TRIGGER, st->line);
+    a->da_arg = st->s[0] == 'f' ? DIF_TRIG_FREEZE : st->s[0] == 'p' ? DIF_TRIG_PANIC
+                                                                     : DIF_TRIG_BREAKPOINT;
+    return a;
+}
+
 /* act_stack: stack( ), ustack( ), jstack( ): the stack's id in the record, printed by the
  * consumer; which stack the action's argument. */
 static struct dif_act *act_stack(struct cg *g, struct dnode *st)
@@ -428,6 +440,8 @@ static struct dif_act *act_call(struct cg *g, struct dnode *st, struct dif_prog 
         return act_raise(g, st);
     if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
         return act_stack(g, st);
+    if (!strcmp(fn, "freeze") || !strcmp(fn, "panic") || !strcmp(fn, "breakpoint"))
+        return act_trigger(g, st);
     cg_proto_other(g, st);
     dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     return NULL;

@@ -61,7 +61,7 @@ void cg_proto_other(struct cg *g, struct dnode *n)
 {
     static const struct { const char *name, *args; } protos[] = {
         { "trace", "@" }, { "exit", "i" }, { "chill", "i" }, { "raise", "i" }, { "panic", "" },
-        { "breakpoint", "" }, { "stop", "" }, { "copyout", "pii" }, { "copyoutstr", "sii" },
+        { "breakpoint", "" }, { "freeze", "" }, { "stop", "" }, { "copyout", "pii" }, { "copyoutstr", "sii" },
         { "mutex_owned", "p" }, { "mutex_owner", "p" }, { "mutex_type_adaptive", "p" },
         { "mutex_type_spin", "p" }, { "rw_read_held", "p" }, { "rw_write_held", "p" },
         { "rw_iswriter", "p" }, { "alloca", "i" }, { "getmajor", "i" },

@@ -99,6 +99,8 @@ static const struct order_rule {
     { DIF_ACT_AGG, SEEN_COMMIT, "D_AGG_COMM", "aggregating actions may not follow commit( )" },
     { DIF_ACT_AGG, SEEN_SPEC, "D_AGG_SPEC", "aggregating actions may not follow speculate( )" },
     { DIF_ACT_EXIT, SEEN_SPEC, "D_EXIT_SPEC", "exit( ) may not follow speculate( )" },
+    { DIF_ACT_TRIGGER, SEEN_SPEC, "D_ACT_SPEC", "freeze( ) may not follow speculate( ): the "
+      "incident it records is the clause's, not a speculation's" },
 };
 
 /* destructive_check: a destructive action (s a call of one) after speculate( ) or commit( ) */
@@ -132,7 +134,7 @@ static void order_check(struct cg *g, const struct dnode *s, int kind, unsigned 
         *seen |= SEEN_SPEC;
     } else if (kind == DIF_ACT_AGG) {
         *seen |= SEEN_DATAREC;
-    } else if (!(kind == DIF_ACT_DISCARD ||
+    } else if (!(kind == DIF_ACT_DISCARD || kind == DIF_ACT_TRIGGER ||
                  (kind == DIF_ACT_EXPR && (s->kind == N_ASSIGN || s->kind == N_PREINC ||
                                            s->kind == N_PREDEC || s->kind == N_POSTINC ||
                                            s->kind == N_POSTDEC)))) {
@@ -158,7 +160,7 @@ static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
         /* commit( ) and discard( ) record nothing: a clause of them and assignments stores
          * no data (DTrace sizes its record 0), so its firings print no line */
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG && kind != DIF_ACT_DISCARD &&
-                 kind != DIF_ACT_COMMIT;
+                 kind != DIF_ACT_COMMIT && kind != DIF_ACT_TRIGGER;
         order_check(g, s, kind, &seen);
     }
     if (seen & SEEN_SPEC)

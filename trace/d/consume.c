@@ -990,7 +990,7 @@ static void setopt(struct dcons *c, const char *name, const char *val)
 {
     static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
         "aggpercpu", "switchrate", "aggrate", "statusrate",
-        "cleanrate", "stackframes", "ustackframes", "jstackframes" };
+        "cleanrate", "stackframes", "ustackframes", "jstackframes", "prio" };
     uint64_t v;
     int known = 0;
     if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||

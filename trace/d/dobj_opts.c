@@ -92,6 +92,12 @@ static int set_number(struct dobj_file_hdr *h, const char *name, const char *val
         h->nspec = (uint32_t)v;
         return 0;
     }
+    if (!d_strcmp(name, "prio")) { /* the board's consumer's priority (ours: no DTrace option) */
+        if (d_optval_int(val, &v) != 0 || v < 1u || v > DOBJ_PRIO_MAX)
+            return 1;
+        h->prio = (uint32_t)v;
+        return 0;
+    }
     if (!d_strcmp(name, "cpu")) { /* the CPU to trace; the kernel checks that it exists */
         if (d_optval_int(val, &v) != 0 || v >= DVM_MAXCPU)
             return 1;

@@ -394,6 +394,33 @@ void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, 
     }
 }
 
+void dvm_buf_peek(const struct dvm_state *st, unsigned cpu, dvm_rec_cb cb, void *arg)
+{
+    if (cpu >= st->opts.ncpu)
+        return;
+    const struct dvm_buf *b = &st->buf[cpu];
+    if (st->opts.bufpolicy == DVM_BUF_RING) {
+        for (uint32_t pos = b->head, left = b->used; left;) {
+            const struct dvm_rechdr *h = (const void *)(b->data[0] + pos);
+            if (h->rh_size < sizeof(*h) || h->rh_size > left)
+                return;
+            if (h->rh_epid != DVM_EPID_PAD)
+                cb(arg, h);
+            pos = (pos + h->rh_size) % b->size;
+            left -= h->rh_size;
+        }
+        return;
+    }
+    walk(b->data[st->opts.bufpolicy == DVM_BUF_FILL ? 0 : b->active], b->off, cb, arg);
+}
+
+void dvm_trigger_taken(struct dvm_state *st)
+{
+    st->trig_ecb = 0;
+    __atomic_store_n(&st->trig_cpu, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&st->trig_kind, 0u, __ATOMIC_RELEASE);
+}
+
 /* ---- speculations ------------------------------------------------------------------------
  * A speculation's buffer is claimed by compare-and-swap on `active`; its records are copied in,
  * and out by commit( ) or dropped by discard( ), under its lock (d/dvm.h, CONCURRENCY), which
@@ -837,6 +864,19 @@ static inline __attribute__((always_inline)) int agg_act(struct dvm_state *st,
     return 0;
 }
 
+/* trigger_ran: a freeze( ), panic( ) or breakpoint( ) of ECB e on this firing's CPU: claimed for
+ * the host unless another is pending (d/dvm.h, trig_*). Out of line: no firing path pays. */
+__attribute__((noinline)) static void trigger_ran(struct dvm_state *st, struct dvm_cpu *c,
+                                                  const struct dif_act *a, uint32_t e)
+{
+    uint32_t none = 0;
+    if (!__atomic_compare_exchange_n(&st->trig_kind, &none, a->da_arg + 1u, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED))
+        return;
+    st->trig_ecb = e + 1u;
+    __atomic_store_n(&st->trig_cpu, c->ctx->cpu + 1u, __ATOMIC_RELEASE);
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -899,6 +939,9 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             break;
         case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
             spec_end(st, cpu, v, a->da_kind == DIF_ACT_COMMIT);
+            break;
+        case DIF_ACT_TRIGGER:
+            trigger_ran(st, c, a, e);
             break;
         default:
             break;

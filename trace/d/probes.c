@@ -32,9 +32,25 @@ static const char *const irq_names[DPROBE_IRQ_MAX] = {
     "irq31",
 };
 
-#define D_FIXED_DESC(id, prov, name) { prov, "", "", name },
+#define D_FIXED_DESC(id, prov, name, hooks) { prov, "", "", name },
 static const struct dprobe_desc fixed[] = { DPROBE_FIXED_LIST(D_FIXED_DESC) };
 #undef D_FIXED_DESC
+#define D_FIXED_HOOKS(id, prov, name, hooks) (uint16_t)(hooks),
+static const uint16_t fixed_hooks[] = { DPROBE_FIXED_LIST(D_FIXED_HOOKS) };
+#undef D_FIXED_HOOKS
+
+uint32_t dprobe_hooks(uint32_t id)
+{
+    if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE)
+        return DPROBE_H_KER_CALL;
+    if (id >= DPROBE_IRQ_BASE && id < DPROBE_FIXED_BASE)
+        return DPROBE_H_INT;
+    if (id >= DPROBE_FIXED_BASE && id < DPROBE_COUNT)
+        return fixed_hooks[id - DPROBE_FIXED_BASE];
+    if (DPROBE_IS_ROW(id))
+        return DPROBE_H_CLASSES | DPROBE_H_EXIT;
+    return 0;
+}
 _Static_assert(sizeof(fixed) / sizeof(fixed[0]) == DPROBE_COUNT - DPROBE_FIXED_BASE,
                "one description per named probe");
 

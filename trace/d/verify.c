@@ -333,6 +333,9 @@ static int acts_ok(struct vctx *v)
             return fail(v, "action", k, "bad option or file name", ~0u);
         if (a->da_kind == DIF_ACT_RAISE && d_strcmp(o->strs + a->da_types, "ll") != 0)
             return fail(v, "action", k, "raise( ) records a signal and a pid", ~0u);
+        if (a->da_kind == DIF_ACT_TRIGGER && (a->da_arg >= DIF_TRIG_NKINDS || a->da_size))
+            return fail(v, "action", k, "a trigger is freeze( ), panic( ) or breakpoint( ) and "
+                        "records nothing", ~0u);
         if ((a->da_kind == DIF_ACT_PRINTF || a->da_kind == DIF_ACT_SYSTEM) &&
             !str_ok(v, a->da_arg))
             return fail(v, "action", k, "bad format", ~0u);
@@ -468,4 +471,18 @@ const char *dif_opname(unsigned op)
         "stw", "stx",
     };
     return op < DIF_NOPS ? names[op] : "?";
+}
+
+int dif_destructive(const struct dif_obj *o)
+{
+    int d = 0;
+    for (uint32_t k = 0; k < o->hdr->dh_nacts; k++) {
+        const struct dif_act *a = &o->acts[k];
+        if (a->da_kind == DIF_ACT_TRIGGER && a->da_arg != DIF_TRIG_FREEZE)
+            return 2;
+        if (a->da_kind == DIF_ACT_SYSTEM || a->da_kind == DIF_ACT_FREOPEN ||
+            a->da_kind == DIF_ACT_RAISE)
+            d = 1;
+    }
+    return d;
 }

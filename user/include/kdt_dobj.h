@@ -17,6 +17,7 @@ static inline struct kdt_load kdt_load_of(const struct dobj_file_hdr *h, char *w
         .aggsize = h->aggsize, .dynvarsize = h->dynvarsize, .specsize = h->specsize,
         .bufpolicy = h->bufpolicy, .bufresize_manual = h->bufresize_manual, .nspec = h->nspec,
         .errbuf = (uint32_t)(uintptr_t)why, .errlen = len, .cpu_only = h->cpu_only,
+        .dobj_hdr = (uint32_t)(uintptr_t)h,
     };
     return l;
 }

@@ -31,18 +31,31 @@ int kresult(int32_t r);
 
 typedef int (*thread_fn)(void *arg);
 #define THREAD_DETACHED 0x10000u
+// (The library's, not a program's: the stack keeps its guard at its bottom, for a KSTACK stack
+// and for the one ThreadCreate allocates. The kernel takes it as the call's request.)
+#define THREAD_GUARDED  0x20000u
 
-// Threads. prio 0 = the caller's priority; policy 0 = the caller's policy.
-// The stack [stack, stack + stack_size) keeps a guard at its bottom: the KSTACK_GUARD bytes at
-// the first multiple of KSTACK_GUARD in it (a page under an MMU, an MPU region's 128 bytes on
-// the Cortex-M boards), which the thread may not touch: an overflow faults there instead of
-// running into the memory below (docs/hostile.md, "Stack guards"). A stack without room for
-// its guard and a first frame above it is refused (EINVAL). KSTACK declares a stack that
-// holds its guard and n bytes above it:
-//     static KSTACK(stack, 1024);             ThreadCreate(fn, arg, stack, sizeof(stack), ...)
-//     static KSTACK(stacks[4], 1024);         ... stacks[k], sizeof(stacks[k]) ...
+// Threads. prio 0 = the caller's priority; policy 0 = the caller's policy. The stack, as QNX's
+// ThreadCreate and POSIX threads take one (docs/applications.md, "Thread stacks"):
+// - a stack the program gives, [stack, stack + stack_size), is the thread's whole: any array
+//   of the program's RAM of at least THREAD_STACK_MIN bytes, no guard in it; an overflow runs
+//   into the memory below it, as on QNX;
+// - a stack declared with KSTACK keeps a guard at its bottom: the KSTACK_GUARD bytes at the
+//   first multiple of KSTACK_GUARD in it (a page under an MMU, an MPU region's 128 bytes on the
+//   Cortex-M boards), which the thread may not touch: an overflow faults there, and the kernel
+//   says "stack overflow" (docs/hostile.md, "Stack guards"). KSTACK puts the stack in the
+//   section .bss.kstack, which the library knows by its bounds (so a KSTACK is static or at
+//   file scope: a local takes no section); n bytes lie above the guard:
+//       static KSTACK(stack, 1024);             ThreadCreate(fn, arg, stack, sizeof(stack), ...)
+//       static KSTACK(stacks[4], 1024);         ... stacks[k], sizeof(stacks[k]) ...
+// - no stack (NULL, stack_size 0 for THREAD_STACK_DEFAULT bytes, or the size wanted): the
+//   library allocates one from the heap with a guard below it, freed by the first ThreadJoin or
+//   ThreadCreate with no stack after its thread has ended (EAGAIN when the heap has no room).
+#define THREAD_STACK_MIN 64u
+#define THREAD_STACK_DEFAULT 4096u
 #define KSTACK_SIZE(n) (KSTACK_GUARD + ((n) + KSTACK_GUARD - 1u) / KSTACK_GUARD * KSTACK_GUARD)
-#define KSTACK(name, n) uint8_t name[KSTACK_SIZE(n)] __attribute__((aligned(KSTACK_GUARD)))
+#define KSTACK(name, n) uint8_t name[KSTACK_SIZE(n)] \
+    __attribute__((aligned(KSTACK_GUARD), section(".bss.kstack")))
 int ThreadCreate(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio, int policy);
 int ThreadCreateDetached(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio);
 _Noreturn void ThreadExit(int status);
@@ -145,7 +158,8 @@ int DebugWrite(const char *buf, size_t len);
 // The caller's own part of the boot command line (user/lib/kargs.c): the words after the
 // part "name ..." (parts separated by ";;"), argv[0] = name, NULL-terminated. Returns argc,
 // 0 when no part names the program (it then uses its defaults). buf holds the words.
-// -1 (errno E2BIG) when the boot command line does not fit buf: the caller must say so and
+// -1 (errno E2BIG) when the boot command line does not fit buf, or its part has more words than
+// argv holds (max - 1; other parts may have any number): the caller must say so and
 // stop, not run with its defaults (a user must never get a silently different run).
 int kargs(const char *name, char *buf, size_t size, char **argv, int max);
 int kargs_split(char *buf, const char *name, char **argv, int max);

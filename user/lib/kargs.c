@@ -11,52 +11,60 @@
 // line does not fit (QEMU's semihosting; kernel/shost.c without a host).
 #include <kern.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 #define SYS_GET_CMDLINE 0x15
 
-// Splits s in place into at most max words; quotes removed.
-static int split_words(char *s, char **argv, int max)
+// The next word of *s, split in place (quotes removed), *s moved past it; NULL at the end.
+static char *next_word(char **s)
 {
-    int argc = 0;
-    while (*s && argc < max) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        char *w = s, *d = s;
-        argv[argc++] = w;
-        char q = 0;
-        for (; *s && (q || *s != ' '); s++) {
-            if (!q && (*s == '\'' || *s == '"'))
-                q = *s;
-            else if (q && *s == q)
-                q = 0;
-            else
-                *d++ = *s;
-        }
-        if (*s)
-            s++;
-        *d = '\0';
+    char *p = *s;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return NULL;
+    char *w = p, *d = p;
+    char q = 0;
+    for (; *p && (q || *p != ' '); p++) {
+        if (!q && (*p == '\'' || *p == '"'))
+            q = *p;
+        else if (q && *p == q)
+            q = 0;
+        else
+            *d++ = *p;
     }
-    return argc;
+    if (*p)
+        p++;
+    *d = '\0';
+    *s = p;
+    return w;
 }
 
+// The part that names `name`: its words in argv (at most max, then NULL), their count; 0 when
+// no part names it; -1 when its part has more words than argv holds (never a silently shorter
+// line). Other parts may have any number of words.
 int kargs_split(char *buf, const char *name, char **argv, int max)
 {
-    int n = split_words(buf, argv, max);
-    for (int i = 0; i < n; ) {
-        int j = i;
-        while (j < n && strcmp(argv[j], ";;") != 0)
-            j++;
-        if (j > i && strcmp(argv[i], name) == 0) {
-            memmove(argv, argv + i, (size_t)(j - i) * sizeof(*argv));
-            argv[j - i] = NULL;
-            return j - i;
+    char *s = buf, *w;
+    do {
+        int n = 0;
+        bool mine = false;
+        while ((w = next_word(&s)) && strcmp(w, ";;") != 0) {
+            if (n == 0)
+                mine = strcmp(w, name) == 0;
+            if (n < max)
+                argv[n] = w;
+            n++;
         }
-        i = j + 1;
-    }
+        if (mine) {
+            if (n > max)
+                return -1;
+            argv[n] = NULL;
+            return n;
+        }
+    } while (w);
     return 0;
 }
 
@@ -68,5 +76,8 @@ int kargs(const char *name, char *buf, size_t size, char **argv, int max)
         return -1;
     }
     buf[blk[1]] = '\0';
-    return kargs_split(buf, name, argv, max - 1);
+    int n = kargs_split(buf, name, argv, max - 1);
+    if (n < 0)
+        errno = E2BIG;
+    return n;
 }

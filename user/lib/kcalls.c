@@ -3,6 +3,7 @@
 #include <kern.h>
 #include <errno.h>
 #include "trace_uring.h"
+#include "thread_stack.h"
 #include <user_cycles.h>
 
 _Static_assert(EFAULT == 14 && ETIMEDOUT == 116 && ECANCELED == 140 && ENAMETOOLONG == 91,
@@ -19,13 +20,26 @@ int kresult(int32_t r)
 
 void __kthread_start(thread_fn fn, void *arg);
 
+// A stack given plain is the thread's whole; a KSTACK one asks for its guard; none: the
+// library's, with a guard (thread_stack.c).
 static int thread_create(thread_fn fn, void *arg, void *stack, size_t size, uint32_t flags)
 {
+    void *node = NULL;
+    if (!stack) {
+        stack = thread_stack_alloc(&size, &node);
+        if (!stack)
+            return kresult(-EAGAIN);
+        flags |= THREAD_GUARDED;
+    } else if (thread_stack_guarded(stack)) {
+        flags |= THREAD_GUARDED;
+    }
     uint32_t top = ((uint32_t)(uintptr_t)stack + (uint32_t)size) & ~7u;
     trace_uring_thread_stack(stack, size);  // its own user-event ring (several CPUs)
     int32_t r = KCALL6(KC_ThreadCreate, __kthread_start, fn, arg, top, flags, stack);
     if (r < 0)
         trace_uring_thread_failed(stack, size);
+    if (node)
+        thread_stack_created(node, r);
     return kresult(r);
 }
 
@@ -47,7 +61,12 @@ _Noreturn void ThreadExit(int status)
     __builtin_unreachable();
 }
 
-int ThreadJoin(int tid, int *status) { return kresult(KCALL2(KC_ThreadJoin, tid, status)); }
+int ThreadJoin(int tid, int *status)
+{
+    int r = kresult(KCALL2(KC_ThreadJoin, tid, status));
+    thread_stack_reap();        // the joined thread's stack, when the library allocated it
+    return r;
+}
 int ThreadYield(void) { return kresult(KCALL0(KC_ThreadYield)); }
 int ThreadSetPrio(int tid, int prio, int policy)
 {

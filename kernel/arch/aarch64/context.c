@@ -84,6 +84,11 @@ uint32_t arch_thread_pc(const struct thread *t)
     return (uint32_t)t->ctx.pc;
 }
 
+uint32_t arch_thread_sp(const struct thread *t)
+{
+    return (uint32_t)t->ctx.sp;
+}
+
 uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 
 uint32_t arch_call_result(const struct thread *t, unsigned i)

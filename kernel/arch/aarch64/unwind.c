@@ -22,6 +22,19 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
     return n;
 }
 
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp)
+{
+    if (!t || !t->proc || (t->ctx.pstate & 0xf) != 0)  // a thread that came from EL0
+        return 0;
+    for (unsigned k = 0; k < 31; k++)
+        regs[k] = t->ctx.x[k];
+    regs[31] = t->ctx.sp;
+    regs[32] = t->ctx.pc;
+    regs[33] = t->ctx.pstate;
+    *sp = t->ctx.sp;
+    return 34;
+}
+
 __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
 {
     uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);

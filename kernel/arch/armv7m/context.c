@@ -18,6 +18,10 @@ static uint32_t *frame_of(const struct thread *t)
 }
 
 uint32_t arch_thread_pc(const struct thread *t) { return frame_of(t)[F_PC]; }
+// The stack pointer before the exception: above the 8-word frame the hardware pushed (4 bytes
+// off when it aligned the frame; the frame itself is not read: after a stacking fault it is not
+// there).
+uint32_t arch_thread_sp(const struct thread *t) { return t->ctx.psp + 4u * F_WORDS; }
 
 // No register a thread can read and not write: the library looks its ring up (kernel/arch.h).
 void arch_thread_ring_hint(struct thread *t, uint32_t addr)

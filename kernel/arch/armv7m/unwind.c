@@ -43,6 +43,22 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
     return n;
 }
 
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp)
+{
+    const struct proc *p = t ? t->proc : NULL;
+    uint32_t hw[8]; // r0, r1, r2, r3, r12, lr, pc, xPSR: the frame at psp
+    if (!p || unwind_read_user(p, t->ctx.psp, hw, sizeof(hw)) != 0)
+        return 0;
+    const uint32_t r[17] = { hw[0], hw[1], hw[2], hw[3], t->ctx.r4, t->ctx.r5, t->ctx.r6,
+                             t->ctx.r7, t->ctx.r8, t->ctx.r9, t->ctx.r10, t->ctx.r11, hw[4],
+                             t->ctx.psp + 32u + ((hw[7] & (1u << 9)) ? 4u : 0u), hw[5], hw[6],
+                             hw[7] };
+    for (unsigned k = 0; k < 17; k++)
+        regs[k] = r[k];
+    *sp = r[13];
+    return 17;
+}
+
 // -funwind-tables makes each function's table entry name a personality routine, which would
 // pull libgcc's C++ unwinder into the kernel; nothing throws, and the tables are read here:
 // these stand in for them and are never called.

@@ -35,6 +35,7 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
 uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 
 uint32_t arch_thread_pc(const struct thread *t) { return t->ctx.eip; }
+uint32_t arch_thread_sp(const struct thread *t) { return t->ctx.esp; }
 
 // No register a thread can read and not write: the library looks its ring up (kernel/arch.h).
 void arch_thread_ring_hint(struct thread *t, uint32_t addr)

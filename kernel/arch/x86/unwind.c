@@ -12,6 +12,22 @@
 #include <x86.h>
 #include <string.h>
 
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp)
+{
+    if (!t || !t->proc || (t->ctx.cs & 3u) != 3u)  // ring 3: a thread that came from a program
+        return 0;
+    // i386's user_regs_struct: ebx ecx edx esi edi ebp eax ds es fs gs orig_eax eip cs eflags
+    // esp ss (the segments the flat model's: the user data selector for all four)
+    const uint32_t r[17] = { t->ctx.ebx, t->ctx.ecx, t->ctx.edx, t->ctx.esi, t->ctx.edi,
+                             t->ctx.ebp, t->ctx.eax, t->ctx.ss, t->ctx.ss, t->ctx.ss, t->ctx.ss,
+                             t->ctx.eax, t->ctx.eip, t->ctx.cs, t->ctx.eflags, t->ctx.esp,
+                             t->ctx.ss };
+    for (unsigned k = 0; k < 17; k++)
+        regs[k] = r[k];
+    *sp = t->ctx.esp;
+    return 17;
+}
+
 unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     const struct proc *p = t ? t->proc : NULL;

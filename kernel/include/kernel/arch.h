@@ -70,6 +70,9 @@ void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1);
 // Where a thread stopped in the kernel will resume (its saved program counter), for D's
 // profile-N probes.
 uint32_t arch_thread_pc(const struct thread *t);
+// Its stack pointer as it was when it entered the kernel (its user stack), for the report of a
+// fault (kernel/kfault_stack.c).
+uint32_t arch_thread_sp(const struct thread *t);
 // Tells thread t, in a register it can read and not write, the address of the user-event ring
 // the kernel took as its own (0: none; kernel/kuring.c), so that the library finds its ring
 // without a lookup. A no-op where the architecture has no such register.

@@ -13,6 +13,14 @@ struct thread;
 struct fbt_regs;        // the trapped context (the architecture's arch_fbt.h)
 struct dfbt_site;       // a site of the image's fbt table (d/dfbt.h)
 
+// ---- a thread's user registers (kernel/arch/<arch>/unwind.c) --------------------------------
+// Thread t's registers as its process left them at its last kernel entry, in the order an ELF
+// core file's NT_PRSTATUS gives them (ARM: r0-r15, then xPSR; AArch64: x0-x30, sp, pc,
+// pstate), into regs (at most 34), and its stack pointer in *sp: how many, 0 when the arch
+// keeps none or the saved frame is not in the process's memory (an incident record,
+// kernel/kincident.c).
+unsigned arch_thread_uregs(const struct thread *t, uint64_t *regs, uint64_t *sp);
+
 // ---- fbt (kernel/arch/<arch>/fbt_patch.c, fbt_trap.c; kernel/kfbt.h) -----------------------
 // The trap's bytes (the site's ds_len of them) and whether a site holds it now.
 unsigned arch_fbt_trap_insn(uint8_t out[4]);

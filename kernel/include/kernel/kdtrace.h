@@ -56,6 +56,11 @@ void kdt_settle(void);
 // the hold began, or the hook's event's stamp once kdt_site_set gave it (ts32: the slot's low
 // cycle word), so that each probe's timestamp is its event's (docs/d-probes.md "Time").
 void kdt_hold(void);
+// What the firings cost since KDT_GO (uapi/kdtrace.h KDT_COST): kdt_cost_reset at the go, then
+// kdt_cost_read (exclusive: no firing under way).
+struct kdt_cost;
+void kdt_cost_reset(void);
+void kdt_cost_read(struct kdt_cost *out);
 // Whether probe id fires now (a program runs and enables it, on this CPU under -x cpu).
 bool kdt_wanted(uint32_t id);
 void kdt_release(void);
@@ -77,6 +82,18 @@ void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const cha
 // bytes at p; kdt_text_clear( ) after the firing.
 void kdt_text_set(const void *p, unsigned len);
 void kdt_text_clear(void);
+
+// The loaded program's .dobj header, as KDT_LOAD gave it (kdtrace.c sets it, kdt_fire.c keeps
+// it beside kdt_dst; an incident record keeps it).
+struct dobj_file_hdr;
+extern struct dobj_file_hdr kdt_dobj_hdr;
+// A trigger action (freeze( ), panic( ), breakpoint( )) ran in program d's firing on this CPU
+// that just ended, in thread t's context (proc:::fault's args[0] the signal), at the site's
+// time `cycles`: the ring frozen, the TRIGGER event, the incident record, and panic( )'s
+// panic or breakpoint( )'s halt (kdt_trigger.c).
+struct dvm_state;
+void kdt_trigger_ran(struct dvm_state *d, const struct dobj_file_hdr *h, const struct thread *t,
+                     uint32_t id, const uint64_t *args, uint64_t cycles);
 
 // ---- lockstat (kernel/klockstat.c) -----------------------------------------------------------
 // Its per-thread memory while a D program runs (KDT_LOAD / unload; 0 or -ENOMEM); whether it

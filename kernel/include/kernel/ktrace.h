@@ -18,6 +18,9 @@ struct proc;
 
 
 void ktrace_init(void);
+// The incident region looked at once at boot, the console up (kernel/kincident.c): a record
+// refused is said and cleared, one an earlier boot wrote and no reader took is announced and held.
+void kincident_boot(void);
 // kpanic's recorder (kernel/kpanic.h; kernel/ktrace_panic.c): the KPANIC event.
 struct arch_fault_where;
 bool ktrace_panic(const struct arch_fault_where *f, uint64_t pc, const char *msg);

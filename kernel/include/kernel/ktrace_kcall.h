@@ -231,7 +231,7 @@ static inline void kuring_drain_thread(struct thread *t)
 // waits for every CPU in the shared side; outside it the drain could fire into freed memory.
 static inline void kuring_drain_unlocked(struct thread *t)
 {
-    if (__builtin_expect(!kdt_active, 1)) {
+    if (__builtin_expect(!kdt_on(KEV_C_USER), 1)) {
         if (!t->dying)
             kuring_drain_thread(t);
         return;

@@ -12,6 +12,7 @@
 #include <kernel/cpu.h>
 #include <trace/trace_ring.h>
 #include <uapi/ktrace.h>
+#include <d/dprobes.h>
 
 extern struct trace_ring ktrace;
 
@@ -68,8 +69,27 @@ static inline void kuring_lock(struct kuring *k) { (void)k; }
 static inline void kuring_unlock(struct kuring *k) { (void)k; }
 #endif
 
-// A D program runs (kernel/kdt_fire.c).
+// A D program runs (kernel/kdt_fire.c), and the hooks its probes need (DPROBE_H_*,
+// d/dprobes.h; kernel/kdtrace.c sets them at KDT_GO from the probes it enables): the classes
+// whose sites it watches, the traced exit's D side. A site of a class the program does not
+// watch, and the exits while it needs none, cost what they cost without a program; lockstat's
+// hold on the SYNC_* calls' sites only while one of its probes is enabled (kdt_lockstat).
+// Written on the exclusive side alone.
 extern bool kdt_active;
+extern uint32_t kdt_hooks;
+extern bool kdt_lockstat;
+
+// The hooks D needs now: none while no program runs.
+static inline uint32_t kdt_hooks_now(void)
+{
+    return kdt_active ? kdt_hooks : 0u;
+}
+
+// Does the running program watch class cls's sites? (A site's test before its D path.)
+static inline bool kdt_on(unsigned cls)
+{
+    return kdt_active && ((kdt_hooks >> cls) & 1u);
+}
 
 // Is the ring recording this class? (The hooks also run for D probes.)
 static inline bool ktrace_ring_on(unsigned cls)
@@ -78,8 +98,8 @@ static inline bool ktrace_ring_on(unsigned cls)
 }
 
 // Each CPU's exit key (cpu.h trace_ran): the thread its last traced exit returned to, and
-// KTRACE_RAN_D while a D program runs, so that every traced exit reaches ktrace_switched (D's
-// on-cpu); KTRACE_RAN_TICK from a traced tick while SYSTEM is traced to the exit, whose
+// KTRACE_RAN_D while the D program needs the exits (DPROBE_H_EXIT), so that every traced exit
+// reaches ktrace_switched (D's on-cpu, remain-cpu, a call's return, a first run); KTRACE_RAN_TICK from a traced tick while SYSTEM is traced to the exit, whose
 // choice, when it keeps that thread, is a REMAIN_CPU event (ktrace_tick_mark); ktrace_ran_d:
 // the bit as ktrace_sync last set it. ktrace_ran_set_all sets every CPU's bit to d and, with
 // forget, forgets their threads too (a capture starts).
@@ -99,27 +119,30 @@ static inline void ktrace_tick_mark(void)
 }
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
-// may change them): a class's hooks run while the ring records it or a D program runs; the
-// entry is traced while either runs or notifications wait. The changes out of line
-// (kernel/ktrace_state.c).
+// may change them): a class's hooks run while the ring records it or the D program watches it
+// (kdt_hooks); the entry is traced while either runs or notifications wait. The changes out of
+// line (kernel/ktrace_state.c).
 extern uint32_t ktrace_synced_classes;
 void ktrace_sync_classes(uint32_t want);
 void ktrace_kernel_on_changed(uint32_t on);
 // Runs at every traced kernel exit: the common case (nothing changed) is a compare.
 static inline void ktrace_sync(void)
 {
-    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
+    const uint32_t d = kdt_hooks_now();
+    uint32_t want = ktrace.tr_active | (d & DPROBE_H_CLASSES);
     if (__builtin_expect(want != ktrace_synced_classes, 0))
         ktrace_sync_classes(want);
-    uint32_t on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
+    uint32_t on = ktrace.tr_running || ktrace_hot.notes || d != 0;
     if (__builtin_expect(on != ktrace_kernel_on, 0))
         ktrace_kernel_on_changed(on);
     // D's exits out of line (ktrace_exit_end), before the inline paths may be taken again
-    if (__builtin_expect(kdt_active != ktrace_ran_d, 0))
-        ktrace_ran_set_all(false, kdt_active);
-    // The inline paths: classes recorded in fast mode with no filter, none while D runs
-    // (its probes are on the general paths).
-    ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
+    const bool dx = (d & DPROBE_H_EXIT) != 0;
+    if (__builtin_expect(dx != ktrace_ran_d, 0))
+        ktrace_ran_set_all(false, dx);
+    // The inline paths: classes recorded in fast mode with no filter and no D watching (its
+    // probes are on the general paths); SYSTEM's ONCPU and REMAIN_CPU not while D needs the
+    // exits (ktrace_switched writes them then).
+    ktrace_hot.plain = ktrace.tr_active & ~ktrace.tr_slow & ~d & ~(dx ? 1u << KEV_C_SYSTEM : 0u);
     ktrace_hot.fast = ktrace_hot.plain & ~ktrace.tr_wide;
     ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
 }

@@ -26,6 +26,7 @@ enum proc_state { PROC_FREE = 0, PROC_ALIVE, PROC_ZOMBIE };
 struct proc {
     enum proc_state state;
     bool exiting;               // teardown started; no new threads
+    bool irq_refusal_said;      // the console said which lines it may attach (kernel/irq.c)
     int32_t pid;
     int32_t ppid;
     const struct kapp_header *app;

@@ -79,6 +79,10 @@ struct thread {
     // (arch_stack_guard; kernel/kcall.c), 0 for none: the main thread's stack lies at the
     // bottom of the process's RAM slot, and what lies below it is no memory of the process's.
     uint32_t stack_guard;
+    // Its stack, [stack_base, stack_top): the one ThreadCreate was given (its guard in it, when
+    // it has one), the main thread's at the bottom of its RAM slot; 0, 0 for a kernel thread.
+    // Read to say a fault below it is the stack's overflow (kernel/kfault_stack.c).
+    uint32_t stack_base, stack_top;
     int32_t  dying_status;
     char name[KNAME_MAX];
     uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding

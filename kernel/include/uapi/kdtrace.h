@@ -24,6 +24,18 @@ enum kdt_cmd {
     KDT_FBT_TABLE = 9,  // (buf, len): the kernel's fbt table's description (d/dfbt.h: its
                         // functions and names), copied when len holds it; returns its size
                         // either way. ENOENT: this kernel has none. No program needed.
+    KDT_COST = 10,      // (struct kdt_cost *): what the program's probes have cost the board
+                        // since KDT_GO (its consumer's; ECANCELED: no program loaded)
+};
+
+// KDT_COST: the firings of the program's probes and the board's time in its probe sites (from
+// a site's opening to its close: the hook's D work, the clauses, the event the site records
+// when the ring records it), summed over the CPUs, and the board's time since KDT_GO (each CPU's
+// when it runs: the span times the CPUs), all in the cycle counter's counts.
+struct kdt_cost {
+    uint64_t firings;
+    uint64_t site_cycles;
+    uint64_t run_cycles;
 };
 
 #define KDT_OBJ_MAX (64u * 1024u)   // the largest compiled program KDT_LOAD takes (bytes)
@@ -37,6 +49,10 @@ struct kdt_load {
     uint32_t errbuf, errlen;        // where the kernel writes why it refused the program
     uint32_t cpu_only;              // -x cpu=N: N + 1, probes fire on CPU N only (BEGIN, END,
                                     // ERROR and tick-N wherever they come); 0: every CPU
+    uint32_t dobj_hdr;              // the program's .dobj header (d/dobj_file.h, 72 bytes: its
+                                    // output options and -w), or 0: kept for an incident record
+                                    // (docs/incidents.md), and its destructive word is what
+                                    // allows panic( ) and breakpoint( )
 };
 
 #endif

@@ -67,6 +67,8 @@ enum ktrace_cmd {
                                     // classes off whatever ADDCLASS or ADDALLCLASSES say, now
                                     // and after (a passive logger's -F: the program that starts
                                     // the capture cannot turn them on); 0 withholds none
+    KTRACE_INCIDENT = 43,           // (KTRACE_INCIDENT_*, arg): the incident record an earlier
+                                    // boot left (docs/incidents.md), below
     KTRACE_NCMDS
 };
 
@@ -104,6 +106,15 @@ struct ktrace_query {
     } cpu[8];
 };
 #define KTRACE_QUERY_CPUS 8
+
+// KTRACE_INCIDENT's operations: the record an earlier boot's D trigger left in the board's
+// incident region (trace/kev_incident.h), held until a reader has written it out.
+#define KTRACE_INCIDENT_QUERY 0u    // () -> its bytes (header and body), 0 when none is held
+#define KTRACE_INCIDENT_READ  1u    // (struct ktrace_incident_read *) -> bytes copied
+#define KTRACE_INCIDENT_DONE  2u    // (its seq): written out; kept, no longer announced
+struct ktrace_incident_read {
+    uint32_t off, buf, len;         // from byte off of the record, len bytes into buf
+};
 
 // KTRACE_PROBE's operations (docs/live.md, "The probe path"). The ring goes quiet (no buffer
 // notified) and a reader outside the target takes the buffers through the kernel's probe block.
@@ -200,6 +211,10 @@ struct kuser_ring {
 #define KTRACE_BENCH_CLEAN    9
 // A steal's hook as the steal site runs it (the queue's CPU noted, then STEAL).
 #define KTRACE_BENCH_STEAL    10
+// A simple event while every FULL buffer is claimed by a host reader (each host word the claim
+// of the buffer's sequence, trace/kev_probe.h): the ring's words for the loop's length only.
+// With no buffer free, each event is a dropped one: the cost of a drop when the host holds all.
+#define KTRACE_BENCH_CLAIMED  11
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u

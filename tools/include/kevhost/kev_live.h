@@ -51,6 +51,8 @@ struct kev_live_counts {
     uint64_t buffers_lost;           // buffers whose bytes did not all arrive, dropped
     uint64_t late_events;            // events of a late buffer the view had passed (in the file)
     uint64_t board_lost;             // events the board said it dropped (LOSS frames)
+    uint64_t wire_lost_events;       // events of compact frames lost inside buffers kept (their
+                                     // place a DROPPED event, trace/kev_wire.h)
     unsigned segments;               // headers seen
 };
 
@@ -71,6 +73,10 @@ struct kev_live_consumer {
     // the board dropped buffers the host did not take (a LOSS frame, kev_stream.h): the file's
     // trailer counts the same events lost on that CPU
     void (*loss)(void *user, struct kev_reader *r, const struct ks_loss *s);
+    // a reader outside the board (kevprobe) says how far behind it is and what the board has
+    // dropped so far (a READER frame, kev_stream.h): said, counted nowhere (the trace's DROPPED
+    // events and trailer are the counts)
+    void (*reader)(void *user, const struct ks_reader *s);
     // a fault, in a sentence (no newline), said once where it happened
     void (*fault)(void *user, enum kev_live_fault f, const char *what);
     // the segment ended: complete (its trailer arrived and agrees), or not (a reset, the end

@@ -80,6 +80,10 @@ struct kev_probe {
                                 // found no magic: the caller may wait and try again
     uint8_t *p_table;           // the buffers' table, read each poll
     struct kev_slot *p_slots;   // one buffer
+    // A copy given back (done) while a pick of the kernel was deciding on its buffer (the
+    // entry FILLING, its sequence p_next): kept in p_slots until the entry says the verdict.
+    int p_pending;
+    unsigned p_pend_idx, p_pend_n;
     struct kev_probe_counts p_counts;
     // The framed stream (p_stream: trace/kev_stream.h) instead of the bare file: the file's
     // bytes in DATA frames, a HEARTBEAT at each flush the kernel served once every buffer
@@ -96,6 +100,12 @@ struct kev_probe {
     // The board outrunning the reader (said at most once a second): the loss counts seen, the
     // events read by class, and a sentence for the caller to say (then clear) when they grew.
     uint64_t p_watch_ns, p_lost_seen;
+    // The READER frames (p_stream): the buffers the last round found given out and not yet
+    // written as it began, when the last frame went, whether it said the reader behind, the
+    // drops it said.
+    uint32_t p_behind;
+    uint64_t p_reader_ns, p_reader_dropped;
+    int p_reader_behind;
     uint64_t p_class_events[KEV_NCLASS];
     char p_note[300];
     char p_err[256];

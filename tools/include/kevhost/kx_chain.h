@@ -18,6 +18,11 @@
 //     thread that waits on no thread (running, ready, or blocked in a receive, a sleep, an
 //     interrupt wait: the root, to which the time is attributed), an unknown thread, a thread
 //     already in it (a cycle: a deadlock), or KX_CHAIN_MAX links (cut).
+//   * A root blocked in a receive, a sleep or an interrupt wait waits for input: the stretch's
+//     time goes to what woke it, known when it does (kx_chains_state's irq): an interrupt (a
+//     device's line, a peer's bytes through it) or a timer (the tick: a timer's pulse, a
+//     sleep's end), a root of its own (KX_ROOT_INPUT), not to the thread that only waited;
+//     woken by a thread (a message, a pulse it sent), the waiting thread stays the root.
 //   * A wait: a thread's time waiting on threads without a break (a send and then its reply is
 //     one wait), cut into stretches with one chain each (kx_sink.chain: the rows of blocked_by).
 //     Each link of a stretch's chain and its root get the stretch's time: per wait, the time of
@@ -61,13 +66,25 @@ enum kx_chain_end {
     KX_END_UNKNOWN,           // link[n - 1] waits on a thread not known (th[n] -1)
     KX_END_CYCLE,             // th[n] is already in the chain: a deadlock
     KX_END_CUT,               // KX_CHAIN_MAX links followed, th[n] waits on more
+    KX_END_INPUT,             // th[n] waits for input (a receive, a sleep, an interrupt wait);
+                              // once it came, `input` says what it was
 };
+
+// A root that is an input (kx_chain.root, kx_wroot.th, kx_cpair.root): what a thread waited for
+// came from interrupt line irq (KX_ROOT_TICK: the tick, a timer's expiry); -1 stays "no thread
+// known" (a cycle, a cut chain, a thread not known).
+#define KX_ROOT_INPUT(irq) (-2 - (int)(irq))
+#define KX_ROOT_IS_INPUT(r) ((r) <= -2)
+#define KX_ROOT_IRQ(r) ((unsigned)(-2 - (r)))
+#define KX_ROOT_TICK 0x100u
+#define KX_INPUT_OPEN 0xffffu  // kx_chain.input: the input had not come by the end of the trace
 
 // A chain: link[i] goes from th[i] to th[i + 1]; th[0] the waiter.
 struct kx_chain {
     unsigned n;               // links, 1 .. KX_CHAIN_MAX
     uint8_t end;              // enum kx_chain_end
     uint8_t waking;           // the root is waking (kx_chains.root_waking): its wake-up's latency
+    uint16_t input;           // KX_END_INPUT: irq + 1 of the interrupt that woke th[n], 0 not yet
     int th[KX_CHAIN_MAX + 1];
     struct kx_link link[KX_CHAIN_MAX];
 };
@@ -137,6 +154,8 @@ struct kx_sink;
 struct kx_chains {
     // each thread's input: its state, its message, its wait on an object
     uint8_t state[KX_MAX_THREADS];      // KEV_TH_*, KX_STATE_UNKNOWN
+    uint16_t woke_irq[KX_MAX_THREADS];  // irq + 1 of the interrupt its last wake from an input
+                                        // wait came in, 0 none (a thread woke it)
     int msg_to[KX_MAX_THREADS];         // the receiver of its message (-1: not received)
     uint32_t msg_pid[KX_MAX_THREADS];   // its message's server process
     uint8_t msg_open[KX_MAX_THREADS];   // it has a message sent and not replied to
@@ -178,8 +197,9 @@ struct kx_chains {
 void kx_chains_setup(struct kx_chains *c, const struct kx_model *m, const struct kx_sink *sink);
 void kx_chains_free(struct kx_chains *c);
 // Thread th entered state st (KEV_TH_*); `by`: the thread running where that was written (the
-// one that woke it, signalled it, handed it a mutex), -1 none or an interrupt.
-void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by);
+// one that woke it, signalled it, handed it a mutex), -1 none or an interrupt; irq: irq + 1 of
+// the interrupt it was written in, 0 none.
+void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by, unsigned irq);
 // A message of client th to process pid was sent; received by thread srv; replied to.
 void kx_chains_send(struct kx_chains *c, int th, uint32_t pid);
 void kx_chains_recv(struct kx_chains *c, int th, int srv);
@@ -198,7 +218,8 @@ static inline void kx_chains_step(struct kx_chains *c, uint64_t t)
 // At the end of the trace: every open wait's stretch ends at t (the wait stays open: t1 0).
 void kx_chains_finish(struct kx_chains *c, uint64_t t);
 
-// The thread at the end of chain ch when it is a root, else -1.
+// The thread at the end of chain ch when it is a root, an input's root (KX_ROOT_INPUT) when it
+// waited for an input that came from an interrupt, else -1.
 int kx_chain_root(const struct kx_chain *ch);
 // The path a wait spent the most time on: from its waiter, at each position the link of the
 // most time from the thread reached (into out, at most max; the count).

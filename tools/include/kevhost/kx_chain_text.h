@@ -23,6 +23,10 @@ const char *kx_link_obj(const struct kx_stats *s, const struct kx_link *l, char 
 // A chain on one line: "relay/client -[reply]-> relay/server -[mutex 1]-> relay/main" ("?": a
 // thread not known; " (a cycle)", " ... (cut)" as it ends).
 const char *kx_chain_line(const struct kx_stats *s, const struct kx_chain *c, char *buf, size_t n);
+// A root as the tools name it (kx_chain_root): a thread's label; an input's "interrupt 5", "a
+// timer (the tick)", "input not come by the end of the trace"; -1 "no thread known (a cycle,
+// or a holder unknown)".
+const char *kx_chain_root_name(const struct kx_stats *s, int root, char *buf, size_t n);
 // A thread's label, "a thread not known" for -1.
 const char *kx_chain_thread(const struct kx_stats *s, int th, char *buf, size_t n);
 

@@ -16,6 +16,9 @@
 //     period or more: a stall. A run holding a stall is a stretched run, by the stalls'
 //     time. (The other CPUs' turns inside a run, stretches of consecutive events from one
 //     other CPU, are kept too: at least that much of the run was theirs.)
+// A tick gap that holds a window of events the capture lost (kx_emul_lost: a DROPPED, losses
+// after the last buffer) is the trace's, not the target's nor the emulator's: the ticks there
+// may have come and not been recorded. Such gaps are counted apart and said as such.
 // kx_stats feeds every event (kx_emul_event, after the model took it) and finishes it; kevstat
 // prints kx_emul_print's lines, kevreport shows the JSON's "says" and "warnings". Every gap and
 // every stall is kept, so that the task instances can say how much of each the emulator held
@@ -70,6 +73,10 @@ struct kx_emul {
     struct kx_emul_gap *gap, longest; // every gap, in time order (grown)
     size_t ngaps, gap_cap;
     uint64_t gaps;              // every gap
+    // windows of lost events (kx_emul_lost), and the gaps that hold one: the trace's
+    struct { uint64_t t0, t1; } *lost;
+    size_t nlost, lost_cap;
+    uint64_t lost_gaps, lost_skipped; // gaps in lost windows, the periods they span
     int gaps_emulator;          // the gaps are the emulator's (the mode says so: say_ticks)
     // turns and runs (several CPUs under -icount only)
     int turns_on;
@@ -84,13 +91,17 @@ struct kx_emul {
     struct kx_emul_stall *stall; // every stall; by thread, then time, after kx_emul_finish
     size_t nstall, stall_cap;
     char says[200];
-    char warn[3][800];
+    char warn[4][800];
     unsigned nwarn;
 };
 
 void kx_emul_init(struct kx_emul *x, const struct kev_reader *r, const struct kx_model *m);
 // After the model took e: its time, its CPU's turn, the runs it ended or began, a tick.
 void kx_emul_event(struct kx_emul *x, const struct kev_event *e);
+// The capture lost events between t0 and t1 (any CPU; called in the pass, in time order or not).
+void kx_emul_lost(struct kx_emul *x, uint64_t t0, uint64_t t1);
+// A window of lost events touches [t0, t1] (0 when x is NULL).
+int kx_emul_in_lost(const struct kx_emul *x, uint64_t t0, uint64_t t1);
 // The results, and the sentences that say them.
 void kx_emul_finish(struct kx_emul *x);
 void kx_emul_free(struct kx_emul *x);

@@ -47,7 +47,7 @@ struct kx_fields {
     struct kx_ev_field th_pid, th_tid, pr_ppid, pr_pid, int_irq, comm_rcvid, comm_pid;
     const struct kev_field_desc *dprog_what, *dprog_timers, *dprog_who;       // DPROG
     const struct kev_field_desc *dtimer_who, *dtimer_at;                      // DTIMER
-    const struct kev_field_desc *timer_pid;                                   // TIMER
+    const struct kev_field_desc *timer_pid, *timer_id;                        // TIMER
 };
 extern struct kx_fields kx_fields_table;
 static inline const struct kx_fields *kx_fields(void)

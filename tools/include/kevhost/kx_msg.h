@@ -34,6 +34,7 @@
 #include "kx.h"
 
 #define KX_MSG_MAX 512u // messages in flight (a lossy trace's stale ones are dropped when full)
+#define KX_TIMER_UNNAMED 0xffffffffu // a timer's pulse whose TIMER event the capture lacks
 #define KX_PULSES_PER_PROC 16u // the kernel's bound on the pulses queued by one process's sends
                                // (KMAX_PULSES_PER_PROC, kernel/include/kernel/kernel.h)
 
@@ -49,6 +50,9 @@ struct kx_msg {
     unsigned send_cpu;               // the CPU the send was written on
     uint32_t client_pid, srv_pid, coid, rcvid;
     uint32_t chid;                   // a pulse's channel (its send's chid field)
+    uint32_t timer;                  // a timer's pulse (sent in the tick): the TIMER event's
+                                     // timer id, KX_TIMER_UNNAMED with no TIMER before it; 0
+                                     // not a timer's
     uint64_t t_send, t_recv, t_reply;
     uint64_t id;                     // 1, 2, ... in send order (a flow id)
     int parent, first_child, next_sibling; // nesting (indices, -1 = none)
@@ -71,6 +75,7 @@ struct kx_msgs {
     uint64_t unmatched_recv, unmatched_reply, overflow;
     uint64_t stale;                  // messages dropped: their client sent again (events lost)
     uint32_t timer_pid[KEV_MAX_CPUS]; // a TIMER's owner, for the pulse the CPU sends next
+    uint32_t timer_id[KEV_MAX_CPUS];  // ... and its id
     uint32_t rchid[KX_MAX_THREADS];  // the channel each thread last received a pulse on + 1
     uint64_t lost_pulses;            // pulses sent and never received (lost, not pending)
     int told_lost;                   // the trace says each timer pulse the kernel drops
@@ -96,9 +101,15 @@ enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const stru
 unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct kx_seg *seg,
                       unsigned max, unsigned *depth);
 // Free a completed root and what it nests (call after kx_msgs_path).
-// A TIMER event on `cpu` (owner pid): the pulse the CPU sends next, in the interrupt, is that
-// timer's, charged to pid.
-void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t pid);
+// A TIMER event on `cpu` (timer id, owner pid): the pulse the CPU sends next, in the interrupt,
+// is that timer's, charged to pid.
+void kx_msgs_timer(struct kx_msgs *q, unsigned cpu, uint32_t id, uint32_t pid);
+// The interrupt lines whose pulses are timers' (the kernel's tick and a CPU's share of it:
+// uapi/ktrace.h KIRQ_TICK, KIRQ_CPUTICK); irq as kx_msg.irq holds it (irq + 1).
+static inline int kx_msg_tick_irq(unsigned irq1)
+{
+    return irq1 == 0x101u || irq1 == 0x102u;
+}
 // The kernel says the timer pulse `cpu` just sent (in its interrupt) was dropped: it is marked
 // lost, if the bound rule did not already; from then on timer pulses are marked so alone.
 void kx_msgs_pulse_lost(struct kx_msgs *q, unsigned cpu);

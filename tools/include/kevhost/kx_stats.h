@@ -57,8 +57,6 @@ struct kx_th_stats {
     uint64_t prio_since;              // its running time before this is charged (prio_t)
     uint64_t runs;                    // times it was switched in
     uint64_t migrations;              // times it was switched in on another CPU than before
-    uint64_t exec_t;                  // of its RUNNING time, what its CPU executed (kx_exec_*)
-    double exec_f0;                   // kx_stats.exec_f when its run began
     unsigned run_cpu;                 // CPU + 1 it runs or last ran on, 0 when not yet seen
     uint64_t kc_t, kc_call;           // pending kernel call: entry time, call + 1
     unsigned kc_slot;                 // its row of the kernel-call table (kx_kc_slot)
@@ -130,22 +128,13 @@ struct kx_user {
     unsigned vnw, vslots;
 };
 
-// The executed share: an emulator that runs the CPUs in turn on one clock (QEMU's exact
-// mode, -icount, several CPUs: kx_emul.turns_on) gives each CPU with work an equal turn
-// (QEMU's round robin splits each deadline's budget evenly; a CPU waiting in WFI takes none), so
-// of a RUNNING stretch while k CPUs run threads other than idle, 1/k is its CPU's. exec_f is
-// the integral of 1/k over time, k counted from the threads' own RUNNING state; a run's
-// executed time is exec_f at its end minus at its start. Elsewhere (one CPU, real cores, the
-// host's clock) a run's time is all its own.
 struct kx_stats {
     struct kx_model m;
-    double exec_f;
-    uint64_t exec_last;
-    unsigned exec_busy;               // threads other than idle RUNNING now
     struct kx_msgs q;
     // each message record's slices for its flows (by its index in q.m): the sender's at the
     // send, the receiver's at the receive
     struct kx_slice_ref msg_out[KX_MSG_MAX], msg_in[KX_MSG_MAX];
+    unsigned msg_timer[KX_MSG_MAX];   // a timer's pulse: its timer (kx_tasks_timer), by index
     const struct kev_reader *r;
     struct kx_sink sink;              // who wants the records (kx_stats_sink)
     unsigned skip;                    // KX_SKIP_*
@@ -212,8 +201,13 @@ unsigned kx_kc_slot(const struct kx_model *m, int idx, unsigned call, const uint
                     unsigned nargs);
 const char *kx_kc_slot_name(unsigned slot, char *buf, size_t n);
 unsigned kx_kc_slot_call(unsigned slot);
-// The emulator ran the CPUs in turn (kx_emul.turns_on): a thread's executed time (exec_t) is
-// less than its RUNNING time. Else exec_t is its RUNNING time.
+// What a thread's CPU executed of its RUNNING time, when the model knows better than that time:
+// never, today. Under QEMU's -icount the CPUs run in turn on one clock, so a run holds other
+// CPUs' turns; the trace says where some of them were (kx_emul.h) but not all, and an even
+// share per CPU with work was off by half for a 4-CPU pipeline's workers and +13 % for a hog on
+// a busy CPU (against their own clocks). So no estimate is given: kx_exec_in_turns is 0, every
+// reader shows RUNNING time alone (kevstat, the report, kevsql, kevweb, kevtop, the CTF), and
+// kx_exec_time (a run's kx_state_row.exec) is that RUNNING time.
 int kx_exec_in_turns(const struct kx_stats *s);
 uint64_t kx_exec_time(const struct kx_stats *s, int idx);
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
@@ -290,6 +284,14 @@ void kx_wait_json(const struct kx_stats *s, FILE *f);
 void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1);
 // The "tasks" member of the JSON object (kx_task_json.c), after a comma.
 void kx_task_json(const struct kx_stats *s, FILE *f);
+// Events the capture lost in windows (kx_gap) that overlap [t0, t1] on any CPU: a count the
+// analyses made over that time may miss what they held (it is "at least" that count).
+uint64_t kx_stats_lost_in(const struct kx_stats *s, uint64_t t0, uint64_t t1);
+// The tasks' headline every reader says (kevstat -s tasks, the report's Tasks section, kevweb
+// over a finished file; kx_task_json.c): the tasks, the deadline misses of those that have a
+// deadline (periodic, or given one) named with their counts ("at least" where the capture lost
+// events in the task's time), and the tasks judged by no deadline named too. Into b (n bytes).
+void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n);
 // The "chains" member of the JSON object (kx_chain_json.c), after a comma.
 void kx_chain_json(const struct kx_stats *s, FILE *f);
 

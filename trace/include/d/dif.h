@@ -175,8 +175,15 @@ enum dif_actkind {
     DIF_ACT_SYSTEM,     /* as DIF_ACT_PRINTF; the consumer runs the formatted command */
     DIF_ACT_RAISE,      /* raise(sig): records "ll", the signal and the firing process's pid;
                          * the consumer signals that process (DTrace's raise) */
+    DIF_ACT_TRIGGER,    /* freeze( ), panic( ), breakpoint( ): da_arg DIF_TRIG_*; records
+                         * nothing; the host acts after the firing (dvm_state's trig_*) */
     DIF_ACT_NKINDS
 };
+/* DIF_ACT_TRIGGER's actions (the numbers of trace/kev_incident.h's enum kev_inc_action) */
+#define DIF_TRIG_FREEZE     0u
+#define DIF_TRIG_PANIC      1u
+#define DIF_TRIG_BREAKPOINT 2u
+#define DIF_TRIG_NKINDS     3u
 #define DIF_TRACEMEM_MAX 1024u
 #define DIF_CLAUSE_RECMAX 65520u /* a clause's record data, at most: with the engine's header
                                  * a record's size fits 16 bits */
@@ -315,6 +322,10 @@ struct dif_obj {
  * before running it. Returns 0 and fills *obj, or -1 with a message in err naming the table
  * entry or program and pc. */
 int dif_verify(const void *blob, size_t len, struct dif_obj *obj, char *err, size_t errlen);
+/* dif_destructive: the verified object's destructive actions, as DTrace counts them: 1 for
+ * system( ), freopen( ) or raise( ) (the consumer's: -w), 2 when it also has panic( ) or
+ * breakpoint( ) (the kernel's: -w and a privileged consumer); 0 for none. */
+int dif_destructive(const struct dif_obj *o);
 
 /* dif_str: the string at a verified offset. */
 static inline const char *dif_str(const struct dif_obj *o, uint32_t off) { return o->strs + off; }

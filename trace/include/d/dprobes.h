@@ -23,67 +23,85 @@
 #define DPROBE_IRQ_EXIT(n)  (DPROBE_IRQ_BASE + 2u * (n) + 1u)
 #define DPROBE_FIXED_BASE (DPROBE_IRQ_BASE + 2u * DPROBE_IRQ_MAX)
 
+/* What a probe's firings need of the kernel's hooks: a bit per trace class whose sites fire
+ * it (1u << KEV_C_*, trace/kev.h's numbers), and the traced kernel exit's D side (on-cpu,
+ * remain-cpu, a call's return, a thread's first run). The kernel turns on only what a loaded
+ * program's probes need (kernel/kdtrace.c, kdt_hooks), so that a probe no clause enables costs
+ * nothing at its site, as DTrace's disabled probes do (docs/dtrace-target.md). */
+#define DPROBE_H_KER_CALL 0x04u
+#define DPROBE_H_INT      0x08u
+#define DPROBE_H_PR_TH    0x10u
+#define DPROBE_H_SYSTEM   0x20u
+#define DPROBE_H_USER     0x40u
+#define DPROBE_H_COMM     0x80u
+#define DPROBE_H_CLASSES  0xfcu    /* every class a hook records */
+#define DPROBE_H_EXIT     0x100u   /* (its ONCPU and REMAIN_CPU then leave the inline exit) */
+/* lockstat's: the SYNC_* calls' entries and returns and their SYNC_WAIT (kernel/klockstat.c) */
+#define DPROBE_H_LOCKSTAT (DPROBE_H_KER_CALL | DPROBE_H_SYSTEM | DPROBE_H_EXIT)
+
 /* The named probes after the computed ranges, one line each, in id order: X(ID, provider,
- * name) gives DPROBE_<ID> its id and dprobe_get its description (trace/d/probes.c), so that a
- * probe cannot have an id and no name. A new probe goes at the end: compiled D objects and
- * the replay of a capture (tools/dtrace) carry these ids. */
+ * name, hooks) gives DPROBE_<ID> its id, dprobe_get its description and dprobe_hooks what it
+ * needs (trace/d/probes.c), so that a probe cannot have an id and no name, nor fire from a
+ * hook the kernel left off. A new probe goes at the end: compiled D objects and the replay of
+ * a capture (tools/dtrace) carry these ids. (The spin-lock probes and exec-failure fire from
+ * the lock and ProcSpawn themselves: no hook.) */
 #define DPROBE_FIXED_LIST(X) \
-    X(SCHED_ONCPU, "sched", "on-cpu") \
-    X(SCHED_OFFCPU, "sched", "off-cpu") \
-    X(SCHED_CREATE, "sched", "thread-create") \
-    X(SCHED_EXIT, "sched", "thread-exit") \
-    X(SCHED_WAKEUP, "sched", "wakeup") \
-    X(SCHED_BLOCK_SEND, "sched", "block-send") \
-    X(SCHED_BLOCK_RECEIVE, "sched", "block-receive") \
-    X(SCHED_BLOCK_REPLY, "sched", "block-reply") \
-    X(SCHED_BLOCK_MUTEX, "sched", "block-mutex") \
-    X(SCHED_BLOCK_COND, "sched", "block-cond") \
-    X(SCHED_BLOCK_SEM, "sched", "block-sem") \
-    X(SCHED_BLOCK_SLEEP, "sched", "block-sleep") \
-    X(SCHED_BLOCK_JOIN, "sched", "block-join") \
-    X(PROC_CREATE, "proc", "create") \
-    X(PROC_EXIT, "proc", "exit") \
-    X(MSG_SEND, "msg", "send") \
-    X(MSG_RECEIVE, "msg", "receive") \
-    X(MSG_REPLY, "msg", "reply") \
-    X(MSG_PULSE, "msg", "pulse") \
-    X(MSG_ERROR, "msg", "error") \
-    X(USER_EVENT, "user", "event") \
+    X(SCHED_ONCPU, "sched", "on-cpu", DPROBE_H_EXIT) \
+    X(SCHED_OFFCPU, "sched", "off-cpu", DPROBE_H_PR_TH) \
+    X(SCHED_CREATE, "sched", "thread-create", DPROBE_H_PR_TH) \
+    X(SCHED_EXIT, "sched", "thread-exit", DPROBE_H_PR_TH) \
+    X(SCHED_WAKEUP, "sched", "wakeup", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_SEND, "sched", "block-send", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_RECEIVE, "sched", "block-receive", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_REPLY, "sched", "block-reply", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_MUTEX, "sched", "block-mutex", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_COND, "sched", "block-cond", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_SEM, "sched", "block-sem", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_SLEEP, "sched", "block-sleep", DPROBE_H_PR_TH) \
+    X(SCHED_BLOCK_JOIN, "sched", "block-join", DPROBE_H_PR_TH) \
+    X(PROC_CREATE, "proc", "create", DPROBE_H_PR_TH) \
+    X(PROC_EXIT, "proc", "exit", DPROBE_H_PR_TH) \
+    X(MSG_SEND, "msg", "send", DPROBE_H_COMM) \
+    X(MSG_RECEIVE, "msg", "receive", DPROBE_H_COMM) \
+    X(MSG_REPLY, "msg", "reply", DPROBE_H_COMM) \
+    X(MSG_PULSE, "msg", "pulse", DPROBE_H_COMM) \
+    X(MSG_ERROR, "msg", "error", DPROBE_H_COMM) \
+    X(USER_EVENT, "user", "event", DPROBE_H_USER) \
     /* Solaris's sched and proc probes (docs/d-probes.md) */ \
-    X(SCHED_ENQUEUE, "sched", "enqueue") \
-    X(SCHED_DEQUEUE, "sched", "dequeue") \
-    X(SCHED_SLEEP, "sched", "sleep") \
-    X(SCHED_PREEMPT, "sched", "preempt") \
-    X(SCHED_REMAIN_CPU, "sched", "remain-cpu") \
-    X(SCHED_SURRENDER, "sched", "surrender") \
-    X(SCHED_CHANGE_PRI, "sched", "change-pri") \
-    X(SCHED_TICK, "sched", "tick") \
-    X(PROC_EXEC_SUCCESS, "proc", "exec-success") \
-    X(PROC_LWP_CREATE, "proc", "lwp-create") \
-    X(PROC_LWP_START, "proc", "lwp-start") \
-    X(PROC_LWP_EXIT, "proc", "lwp-exit") \
-    X(PROC_SIGNAL_SEND, "proc", "signal-send") \
-    X(PROC_SIGNAL_HANDLE, "proc", "signal-handle") \
-    X(PROC_FAULT, "proc", "fault") \
+    X(SCHED_ENQUEUE, "sched", "enqueue", DPROBE_H_PR_TH) \
+    X(SCHED_DEQUEUE, "sched", "dequeue", DPROBE_H_PR_TH) \
+    X(SCHED_SLEEP, "sched", "sleep", DPROBE_H_PR_TH) \
+    X(SCHED_PREEMPT, "sched", "preempt", DPROBE_H_PR_TH) \
+    X(SCHED_REMAIN_CPU, "sched", "remain-cpu", DPROBE_H_SYSTEM | DPROBE_H_EXIT) \
+    X(SCHED_SURRENDER, "sched", "surrender", DPROBE_H_SYSTEM) \
+    X(SCHED_CHANGE_PRI, "sched", "change-pri", DPROBE_H_SYSTEM) \
+    X(SCHED_TICK, "sched", "tick", DPROBE_H_INT) \
+    X(PROC_EXEC_SUCCESS, "proc", "exec-success", DPROBE_H_PR_TH | DPROBE_H_EXIT) \
+    X(PROC_LWP_CREATE, "proc", "lwp-create", DPROBE_H_PR_TH) \
+    X(PROC_LWP_START, "proc", "lwp-start", DPROBE_H_PR_TH | DPROBE_H_EXIT) \
+    X(PROC_LWP_EXIT, "proc", "lwp-exit", DPROBE_H_PR_TH) \
+    X(PROC_SIGNAL_SEND, "proc", "signal-send", DPROBE_H_SYSTEM) \
+    X(PROC_SIGNAL_HANDLE, "proc", "signal-handle", DPROBE_H_SYSTEM) \
+    X(PROC_FAULT, "proc", "fault", DPROBE_H_SYSTEM) \
     /* contention, after illumos's lockstat */ \
-    X(LOCK_ADAPTIVE_ACQUIRE, "lockstat", "adaptive-acquire") \
-    X(LOCK_ADAPTIVE_BLOCK, "lockstat", "adaptive-block") \
-    X(LOCK_ADAPTIVE_RELEASE, "lockstat", "adaptive-release") \
-    X(LOCK_CV_BLOCK, "lockstat", "cv-block") \
-    X(LOCK_SEM_BLOCK, "lockstat", "sem-block") \
-    X(LOCK_SEM_ACQUIRE, "lockstat", "sem-acquire") \
-    X(LOCK_SEM_RELEASE, "lockstat", "sem-release") \
+    X(LOCK_ADAPTIVE_ACQUIRE, "lockstat", "adaptive-acquire", DPROBE_H_LOCKSTAT) \
+    X(LOCK_ADAPTIVE_BLOCK, "lockstat", "adaptive-block", DPROBE_H_LOCKSTAT) \
+    X(LOCK_ADAPTIVE_RELEASE, "lockstat", "adaptive-release", DPROBE_H_LOCKSTAT) \
+    X(LOCK_CV_BLOCK, "lockstat", "cv-block", DPROBE_H_LOCKSTAT) \
+    X(LOCK_SEM_BLOCK, "lockstat", "sem-block", DPROBE_H_LOCKSTAT) \
+    X(LOCK_SEM_ACQUIRE, "lockstat", "sem-acquire", DPROBE_H_LOCKSTAT) \
+    X(LOCK_SEM_RELEASE, "lockstat", "sem-release", DPROBE_H_LOCKSTAT) \
     /* a spawn as Solaris's fork and exec (docs/d-probes.md); exec-failure fires at \
      * the failed return of ProcSpawn, DPROBE_KCALL_PROC_SPAWN */ \
-    X(PROC_START, "proc", "start") \
-    X(PROC_EXEC, "proc", "exec") \
-    X(PROC_EXEC_FAILURE, "proc", "exec-failure") \
+    X(PROC_START, "proc", "start", DPROBE_H_PR_TH | DPROBE_H_EXIT) \
+    X(PROC_EXEC, "proc", "exec", DPROBE_H_PR_TH | DPROBE_H_EXIT) \
+    X(PROC_EXEC_FAILURE, "proc", "exec-failure", 0) \
     /* the kernel's spin locks (several CPUs) */ \
-    X(LOCK_SPIN_ACQUIRE, "lockstat", "spin-acquire") \
-    X(LOCK_SPIN_SPIN, "lockstat", "spin-spin") \
-    X(LOCK_SPIN_RELEASE, "lockstat", "spin-release")
+    X(LOCK_SPIN_ACQUIRE, "lockstat", "spin-acquire", 0) \
+    X(LOCK_SPIN_SPIN, "lockstat", "spin-spin", 0) \
+    X(LOCK_SPIN_RELEASE, "lockstat", "spin-release", 0)
 
-#define DPROBE_FIXED_ID(id, prov, name) DPROBE_##id,
+#define DPROBE_FIXED_ID(id, prov, name, hooks) DPROBE_##id,
 enum dprobe_fixed {
     DPROBE_FIXED_BEFORE = DPROBE_FIXED_BASE - 1u,
     DPROBE_FIXED_LIST(DPROBE_FIXED_ID)
@@ -135,6 +153,12 @@ enum dprobe_fixed {
 struct dprobe_desc {
     const char *prov, *mod, *func, *name;
 };
+
+/* dprobe_hooks: the hooks probe id's firings need (DPROBE_H_*): a kernel call's entry and
+ * return their class (the exit's general path fires the return), an interrupt's the INT class, a named probe its column; a
+ * row's own probe every class (which row fires it is the generated helpers' knowledge); the
+ * rest (BEGIN, END, ERROR, timers, fbt, pid, USDT) none. */
+uint32_t dprobe_hooks(uint32_t id);
 
 /* Probes the event table's rows name (trace/kev_events.h: a row's D column) that no list here
  * has: "provider:::name", each with an id of its own name alone, DPROBE_ROW_BASE plus its

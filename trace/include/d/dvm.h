@@ -298,6 +298,11 @@ struct dvm_state {
      * switch on several CPUs), and a program without dynamic variables marks no epoch */
     unsigned uses;
     unsigned epochs;       /* concurrent and DVM_USES_DYN: firings mark their CPU's epoch */
+    /* a trigger action ran (freeze( ), panic( ), breakpoint( ): DIF_ACT_TRIGGER): the first
+     * firing to run one claims trig_kind (its DIF_TRIG_* + 1) and then sets the ECB (index + 1)
+     * and its CPU + 1 (trig_cpu last), which the host tests after each firing on that CPU and
+     * clears (dvm_trigger_taken) once it has acted; until then further triggers are ignored */
+    uint32_t trig_kind, trig_ecb, trig_cpu;
 };
 #define DVM_USES_VTIMESTAMP 1u    /* the vtimestamp built-in */
 #define DVM_USES_WALLTIME   2u    /* the walltimestamp built-in */
@@ -334,6 +339,15 @@ void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx);
  * when the buffer is filled or `final`; ring: reads everything only when `final`. */
 typedef void (*dvm_rec_cb)(void *arg, const struct dvm_rechdr *rec);
 void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, void *arg);
+/* dvm_trigger_taken: the host acted on the pending trigger (trig_*): the next one may claim. */
+void dvm_trigger_taken(struct dvm_state *st);
+/* dvm_buf_peek: the records CPU cpu's principal buffer holds and no read has taken yet, each to
+ * cb, oldest first, left in place (an incident record's copy, kernel/kincident.c). */
+void dvm_buf_peek(const struct dvm_state *st, unsigned cpu, dvm_rec_cb cb, void *arg);
+/* dvm_agg_restore: CPU cpu's aggregation table made n bytes of entries another engine of the
+ * same program held (its table's used bytes, as an incident record keeps them), their hash
+ * chains rebuilt: 0, or -1 when they do not fit or are not whole entries of its aggregations. */
+int dvm_agg_restore(struct dvm_state *st, unsigned cpu, const uint8_t *bytes, uint32_t n);
 
 /* Aggregation buffers (per CPU). Entry values are laid out per function, see agg.c. */
 typedef void (*dvm_agg_cb)(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals);

@@ -267,6 +267,10 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // timer's count of lost pulses since it was created, this one included, so a reader that
 // lost some of these events still has the true count from the next.
 #define KEV_SYS_TIMER_LOST  0x20du
+// A D clause's trigger action ran (docs/incidents.md): freeze( ), panic( ) or breakpoint( ). The
+// ring stops right after this event; its words: [action | clause << 8, probe id, who, record],
+// then the probe's name. record is the incident record's number, 0 when none was written.
+#define KEV_SYS_TRIGGER     0x20fu
 // The scheduling decisions D's sched and proc providers describe (ours; docs/trace-events.md
 // "Decisions"), each written while SYSTEM is traced, at no cost while it is not: a clock tick
 // whose choice keeps the running thread [who, prio] (at the tick's exit, sched:::remain-cpu);

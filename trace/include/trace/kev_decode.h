@@ -203,6 +203,12 @@ const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t t
 // name), or -1 when the page has fewer (or none).
 int kev_sp_irqdev_at(const struct kev_reader *r, unsigned k, uint32_t *line, uint32_t *major,
                      uint32_t *instance, char name[KEV_NAME_MAX]);
+// The k-th incident section of the system page (KEV_SP_INCIDENT records, in their order: an
+// incident record's trigger and D sections, trace/kev_incident.h): its type in *type and its
+// bytes gathered from its pieces into dst (cap bytes; dst NULL asks only the length). Its
+// length, or -1 when the page has fewer or its pieces do not make it whole.
+long kev_sp_incident_at(const struct kev_reader *r, unsigned k, uint32_t *type, void *dst,
+                        size_t cap);
 // Copy the NUL-terminated string packed in e's payload from word `first` into buf[n].
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                       char *buf, size_t n);

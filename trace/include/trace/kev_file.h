@@ -31,6 +31,9 @@ struct kev_out {
 #define KEV_SP_PROC   3u // pid, ppid, name
 #define KEV_SP_THREAD 4u // pid, tid, state, priority, name
 #define KEV_SP_IRQDEV 5u // line, major, instance, driver name: an interrupt line's device
+#define KEV_SP_INCIDENT 6u // an incident record's section, or a piece of one: its type, its
+                           // bytes, this piece's offset, then the piece (trace/kev_incident.h)
+#define KEV_SP_PIECE_MAX 32768u // the most bytes of a section one INCIDENT record carries
 
 // Trailer flags.
 #define KEV_TRL_FILLED      1u // tracing stopped because every buffer was full (fill policy)
@@ -108,6 +111,10 @@ void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state
 void kev_sp_irqdev(struct kev_out *o, uint32_t line, uint32_t major, uint32_t instance,
                    const char *name);
 size_t kev_sp_end(struct kev_out *o);
+// The same for a page whose last `tail` bytes of records the caller writes itself after o's
+// bytes (an incident's sections, too large for a buffer), the END record (one word 0) among
+// them and last: the lengths count them; nothing more is written into o.
+size_t kev_sp_end_tail(struct kev_out *o, size_t tail);
 
 // The loss note (kev.h KEV_SYS_SLOG) after the last buffer: "N events lost ...", at time t32.
 void kev_loss_note(struct kev_out *o, uint32_t t32, uint64_t lost);

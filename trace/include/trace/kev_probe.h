@@ -19,11 +19,17 @@
 // buffer, in the probe area, 0 at first). To take FULL buffer i of sequence S the host writes
 // ~(S + 1) in word i (a claim), re-reads the buffer's sequence and state (still FULL and S: the
 // kernel, which stores a buffer's new state before it reads the word, will see the claim and
-// not reuse it), copies the slots, checks them, and writes S + 1 (done). The kernel, picking
-// its next buffer under the pool lock, takes a FULL buffer whose word is S + 1 as FREE, skips
-// one whose word is ~(S + 1) (for TRACE_CLAIM_PASSES picks that wanted it at most: then the
-// claim is refused and the buffer reused), and overwrites (ring, overwrite policies) only an
-// unclaimed one, counting its events lost. A word is only compared with the sequence the kernel
+// not reuse it), copies the slots, writes S + 1 (done), and reads the entry once more: still
+// FULL and S, the copy is its own (any later pick sees the done); FILLING and S, a pick is
+// deciding (read again); a new sequence, the buffer was reused: its tb_lost (pb_off_lost) says
+// S + 1 when the kernel counted its events lost (a claim refused while the host copied: the
+// copy is dropped), else the kernel saw the done and the copy, finished before it, is whole.
+// The kernel, picking its next buffer under the pool lock, takes a FULL buffer whose word is
+// S + 1 as FREE, skips one whose word is ~(S + 1) (for TRACE_CLAIM_PASSES picks that wanted it
+// at most: then the claim is refused and the buffer reused), and overwrites (ring, overwrite
+// policies) only an unclaimed one, counting its events lost; a refused claim's buffer is
+// counted lost and marked (tb_lost = S + 1, kept until a later claim's refusal: the host
+// claims no later life of the buffer before it has read the mark). A word is only compared with the sequence the kernel
 // gave out, never an index: one left from an earlier life of the buffer is no claim, one that
 // names no life of it (garbage) is refused and counted (the ring's tr_refused, once a life).
 // The host reads the next sequence (pb_next_seq)
@@ -39,7 +45,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define KEV_PROBE_VERSION 2u
+#define KEV_PROBE_VERSION 3u
 #define KEV_PROBE_MAGIC "KEV PROBE BLOCK" // 15 characters and the NUL: 16 bytes
 #define KEV_PROBE_MAGIC_LEN 16u
 
@@ -73,7 +79,8 @@ struct kev_probe_block {
     uint32_t pb_nbufs, pb_buf_bytes, pb_ncpus, pb_flags;
     uint16_t pb_buf_stride, pb_cpu_stride;
     uint8_t pb_off_seq, pb_off_state, pb_off_cpu, pb_off_nslots;    // in a struct trace_buf
-    uint8_t pb_off_dropped, pb_off_overwritten, pb_pad[2];          // in a struct trace_cpu
+    uint8_t pb_off_dropped, pb_off_overwritten;                     // in a struct trace_cpu
+    uint8_t pb_off_lost, pb_pad;                                    // in a struct trace_buf
     uint32_t pb_gen;        // the capture's number since boot (from 1)
     uint32_t pb_check;      // kev_probe_check over pb_version .. pb_gen
     // ---- what changes ----

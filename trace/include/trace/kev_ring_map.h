@@ -38,6 +38,7 @@ struct kev_ring_map {
     uint32_t off_state;             // u8, enum trace_bufstate
     uint32_t off_cpu;               // u8, the CPU that filled it (KEV_RING_NO_FIELD: not known)
     uint32_t off_nslots;            // u16, valid once FULL
+    uint32_t off_lost;              // u32, seq + 1 of the last life counted lost (tb_lost)
     // struct trace_cpu
     uint32_t cpu_stride;
     uint32_t off_wp, off_cur;       // KEV_RING_NO_FIELD in the probe block (never read there)
@@ -49,7 +50,7 @@ static inline struct kev_ring_map kev_ring_map_flight(const struct kev_flight *f
 {
     struct kev_ring_map m = {
         nbufs, f->ptr_bytes, f->buf_stride, f->off_seq, f->off_state, KEV_RING_NO_FIELD,
-        f->off_nslots, f->cpu_stride, f->off_wp, f->off_cur, f->off_dropped, f->off_overwritten,
+        f->off_nslots, KEV_RING_NO_FIELD, f->cpu_stride, f->off_wp, f->off_cur, f->off_dropped, f->off_overwritten,
     };
     return m;
 }
@@ -59,7 +60,7 @@ static inline struct kev_ring_map kev_ring_map_probe(const struct kev_probe_bloc
 {
     struct kev_ring_map m = {
         b->pb_nbufs, 0, b->pb_buf_stride, b->pb_off_seq, b->pb_off_state, b->pb_off_cpu,
-        b->pb_off_nslots, b->pb_cpu_stride, KEV_RING_NO_FIELD, KEV_RING_NO_FIELD,
+        b->pb_off_nslots, b->pb_off_lost, b->pb_cpu_stride, KEV_RING_NO_FIELD, KEV_RING_NO_FIELD,
         b->pb_off_dropped, b->pb_off_overwritten,
     };
     return m;
@@ -105,6 +106,11 @@ static inline unsigned kev_ring_state(const struct kev_ring_map *m, const uint8_
 static inline unsigned kev_ring_nslots(const struct kev_ring_map *m, const uint8_t *e)
 {
     return kev_ring_le(e + m->off_nslots, 2);
+}
+
+static inline uint32_t kev_ring_lost(const struct kev_ring_map *m, const uint8_t *e)
+{
+    return kev_ring_le(e + m->off_lost, 4);
 }
 
 static inline unsigned kev_ring_buf_cpu(const struct kev_ring_map *m, const uint8_t *e)

@@ -130,6 +130,13 @@
     F(x, addr, ADDR, HI_LO, 3, 0, 0, 0, NULL, "the fault address (0 when not known)") \
     F(x, who, WHO, WORD, 5, 0, 0, 0, NULL, "the thread on that CPU") \
     F(x, message, STRING, STRING, 6, 0, 0, 0, NULL, "the panic's message")
+#define KEV_F_TRIGGER(F, x) \
+    F(x, action, ENUM, WORD, 0, 0, 8, 0, trigger_action_names, "0 freeze( ), 1 panic( ), 2 breakpoint( )") \
+    F(x, clause, U32, WORD, 0, 8, 16, 0, NULL, "the clause's number in the D program, from 1") \
+    F(x, probe_id, U32, WORD, 1, 0, 0, 0, NULL, "the D probe's id (d/dprobes.h)") \
+    F(x, who, WHO, WORD, 2, 0, 0, 0, NULL, "the thread the probe fired in") \
+    F(x, record, U32, WORD, 3, 0, 0, 0, NULL, "the incident record written (0: none)") \
+    F(x, probe, STRING, STRING, 4, 0, 0, 0, NULL, "the probe's name")
 #define KEV_F_IMAGE(F, x) \
     F(x, pid, PID, WORD, 0, 0, 0, 0, NULL, "the process (0: the kernel)") \
     F(x, id_len, U32, WORD, 1, 0, 8, 0, NULL, "the build id's length in bytes (0: none)") \

@@ -23,6 +23,17 @@
 //              reason): a reader that missed a LOSS frame still totals right from the next.
 // Their payloads are little-endian like the header: ks_heartbeat_put/get, ks_loss_put/get.
 //
+// Two frames carry a kernel buffer in the compact wire encoding (trace/kev_wire.h) instead of
+// its bytes in DATA frames: KEY (the dictionary of the slots' headers and their encodings) and
+// SLOTS (consecutive slots of one buffer, a third of their bytes). The host expands them into
+// the very bytes the DATA frames would have carried; the file is the same. A stream that sends
+// them ends with an END frame whose flags byte has KS_END_LEN_ONLY: its CRC field is 0, as the
+// board computes no CRC of bytes it never sends (each SLOTS frame checks its own expansion
+// with a sum, and every frame's CRC covers the bytes sent). With -x wire=check the logger also
+// sends each such buffer's own bytes after its SLOTS frames, in REF frames: never file bytes
+// (a reader passes them by), the board's copy a test compares the expansion with where the
+// board has no other (x86-pc: no host files).
+//
 // Flow control, host to board, on a transport with a way back (a UART's receive line): the
 // byte KS_XOFF asks the board to stop sending, KS_XON to go on (a serial port's software flow
 // control). The logger never waits for a stopped host: it obeys between kernel buffers, so
@@ -45,6 +56,12 @@
 #define KS_END    2u
 #define KS_HEARTBEAT 3u
 #define KS_LOSS   4u
+#define KS_KEY    5u
+#define KS_SLOTS  6u
+#define KS_REF    7u
+#define KS_READER 8u
+#define KS_TYPE_MAX KS_READER
+#define KS_END_LEN_ONLY 1u  // END's flags (the frame header's byte 3): no file CRC
 #define KS_XON    0x11u   // host to board: send again
 #define KS_XOFF   0x13u   // host to board: stop sending (drop and count)
 #define KS_HDR_BYTES 8u
@@ -92,7 +109,22 @@ struct ks_loss {
 #define KS_LOSS_HOST_STALL 2u   // the transport took nothing for the logger's stall time
                                 // (a reader or a probe that stopped reading)
 
+// READER payload, KS_READER_BYTES: what a reader outside the board (kevprobe) saw of the board
+// at a round: never file bytes, only said (kevtop's reader line), so a live view says the
+// reader's lag and the board's drops while they happen, before the buffers that count them
+// come (a DROPPED event at the next buffer's start, the trailer: those are the counts).
+//   board_time u64 | written_time u64 | dropped u64 | behind u32 | pad u32
+struct ks_reader {
+    uint64_t board_time;    // the newest time the reader knows the board at (cycle counter)
+    uint64_t written_time;  // the newest event it has written
+    uint64_t dropped;       // events the kernel has dropped or overwritten so far, all CPUs
+    uint32_t behind;        // buffers the board has given out that the reader has not written
+};
+#define KS_READER_BYTES 32u
+
 void ks_heartbeat_put(uint8_t *payload, const struct ks_heartbeat *h);
+void ks_reader_put(uint8_t *payload, const struct ks_reader *r);
+int ks_reader_get(const uint8_t *payload, size_t len, struct ks_reader *r);
 void ks_loss_put(uint8_t *payload, const struct ks_loss *l);
 // 0 and *out filled, or -1 when the payload is shorter than the layout.
 int ks_heartbeat_get(const uint8_t *payload, size_t len, struct ks_heartbeat *out);
@@ -100,6 +132,9 @@ int ks_loss_get(const uint8_t *payload, size_t len, struct ks_loss *out);
 
 // Encoder: writes one frame into out (at least KS_MAX_FRAME bytes); returns its length.
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len);
+// ... with the flags byte given (KS_END_LEN_ONLY on an END frame).
+size_t ks_frame_flags(uint8_t *out, unsigned type, unsigned flags, uint16_t seq,
+                      const void *payload, size_t len);
 
 // Decoder: feed it bytes as they come; it calls back for each good frame's payload and for
 // every problem found.
@@ -121,6 +156,7 @@ struct ks_decoder {
     uint32_t file_crc;      // running CRC-32 of the delivered payload
     uint32_t end_len, end_crc;  // from the END frame
     uint32_t end_seq;           // ... and its sequence number
+    uint32_t end_flags;         // ... and its flags (KS_END_LEN_ONLY)
     uint64_t frames, problems, junk_bytes;
     uint64_t heartbeats;    // HEARTBEAT frames seen
     uint64_t loss_frames;   // LOSS frames seen, and the events they reported lost
@@ -128,6 +164,10 @@ struct ks_decoder {
     void (*on_data)(void *arg, const uint8_t *p, size_t n);
     void (*on_heartbeat)(void *arg, const struct ks_heartbeat *h);    // may be NULL
     void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
+    void (*on_reader)(void *arg, const struct ks_reader *r);          // may be NULL
+    // KEY, SLOTS and REF frames (the compact encoding), their payloads; NULL: counted, not used
+    void (*on_wire)(void *arg, unsigned type, const uint8_t *p, size_t n);
+    uint64_t wire_frames;   // KEY and SLOTS frames seen
     void (*on_problem)(void *arg, enum ks_problem what, uint64_t offset, uint32_t detail);
     void *arg;
     uint64_t offset;        // stream offset of buf[0] (during a callback: of its frame)
@@ -139,8 +179,9 @@ struct ks_decoder {
 
 void ks_decoder_init(struct ks_decoder *d);
 void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n);
-// After the input ends: 0 when an END frame closed a complete, undamaged stream whose length
-// and CRC match; otherwise non-zero (problems were reported, or the END frame is missing).
+// After the input ends: 0 when an END frame closed a complete, undamaged stream of DATA frames
+// alone whose length and CRC match; otherwise non-zero (problems were reported, the END frame
+// is missing, or the stream held KEY and SLOTS frames, whose bytes a reader expands itself).
 int ks_decoder_finish(struct ks_decoder *d);
 
 #endif

@@ -48,12 +48,14 @@
 //            closes this CPU's buffer for the logger (take, flush, stop) or reads its counts.
 //            The inline hooks do not take it: see WRITER AND CLOSER below.
 //   tr_pool_lock: the pool (which buffer is FREE/FULL/LOGGER, sequence numbers, the
-//            policy), buffer switches, every CPU's loss counts (tc_recorded, tc_dropped,
+//            policy), buffer switches, every CPU's other loss counts (tc_recorded,
 //            tc_overwritten, tc_unreported: a CPU overwriting another's buffer changes them
 //            without waiting for that CPU), deferred notifications, the control calls and the
 //            filters. Taken only at buffer switches and by the control/logger calls, never
-//            for an event that fits in the CPU's current buffer. (tc_npending, changed from
-//            interrupt context under the CPU's lock alone, is atomic.)
+//            for an event that fits in the CPU's current buffer, nor for one dropped while
+//            the CPU is dry (DRY below). (tc_npending, changed from interrupt context under
+//            the CPU's lock alone, is atomic.) tc_dropped and the dry state are the CPU's own
+//            (its tc_lock; a reader of the counts holds both).
 // Order: tr_pool_lock, then tc_locks. A CPU holding its tc_lock and needing the pool lets go
 // of it first; only the holder of the pool lock takes a second tc_lock (another CPU's, or all
 // of them in CPU order for a filter change, so that filters read under one's own tc_lock are
@@ -77,6 +79,16 @@
 // restored by set_limit after a count), so a hook never pairs a write pointer of the closer's
 // with a limit of its own. The writer's cost: one store and one ordered load (no lock, no
 // barrier instruction beyond the ordered accesses).
+//
+// DRY (what a full ring costs). A CPU whose pick found no buffer is dry: until something could
+// have freed one, each of its events is counted dropped under its own lock, in a constant
+// number of instructions, without looking at the pool. Something could have: the logger gave
+// a buffer back (tr_freed moved), the host wrote the word of the buffer it frees next (the
+// oldest FULL one, watched: one load), or the CPU dropped as many events as its backoff says
+// (1, 2, 4 ... TRACE_DRY_SPAN_MAX: the rare frees out of order, and a host's claim's passes).
+// Then it picks again as any event would. So a reader that is slow, paused or gone costs the
+// writer its dropped events' count, and a pick (O(buffers)) once per buffer freed or per
+// backoff span, never per event.
 //
 // INVARIANTS. Every buffer starts with CONTROL BUFFER (seq, index) and CONTROL TIME (64-bit
 // time) and, when events were lost before it on this CPU, CONTROL DROPPED (count, total). Its
@@ -107,6 +119,8 @@ struct trace_ring;
 // reused it (a slow probe's copy of 16 KB spans a few at the demo's rate: docs/probe-path.md).
 #define TRACE_CLAIM_PASSES 8u
 #define TRACE_CLAIM_COUNTED 0x80u   // (tb_claim: this life's refusal is counted)
+// A dry CPU (DRY below) picks again at the latest after this many drops (its backoff's cap).
+#define TRACE_DRY_SPAN_MAX 1024u
 // On several CPUs each CPU's struct trace_cpu starts a cache line of its own (and the shared
 // words the hooks read, tr_active ..., keep theirs), so a CPU writing its own buffer never
 // writes a line another CPU reads on its hot path. TRACE_CACHE_LINE: the largest data-cache
@@ -154,6 +168,11 @@ struct trace_buf {
     uint32_t tb_reported; // loss count of the DROPPED event this buffer starts with
     uint16_t tb_nslots;   // slots used, BUFFER_END included (valid once FULL)
     uint16_t tb_overhead; // slots that are not events: control slots, extra combine slots
+    uint32_t tb_lost;     // seq + 1 of the last life reused, counted lost, under a host's
+                          // claim (trace/kev_probe.h, "Hand-over": a host that gave a buffer
+                          // back as a pick reused it reads whether its copy was counted
+                          // lost; it claims no later life of it before it has read this);
+                          // stored before the new life's sequence
 };
 
 struct trace_cpu {
@@ -180,6 +199,15 @@ struct trace_cpu {
     uint32_t tc_lock;          // this CPU's lock (LOCKING above)
     uint32_t tc_flushed;       // a flush closed its buffer: the next buffer start is the
                                // flush's doing (tr_reopen_cycles), under the pool lock
+    // DRY (above), under this CPU's lock: the last pick found no buffer; tr_freed then; the
+    // buffer whose host word is watched (-1: none) and that word then; drops left before the
+    // next pick and the span they were counted from; the drops a DROPPED event has reported.
+    uint32_t tc_dry;
+    uint32_t tc_dry_freed;
+    int tc_dry_watch;
+    uint32_t tc_dry_word;
+    uint32_t tc_dry_left, tc_dry_span;
+    uint64_t tc_drop_seen;
 } TRACE_PER_CPU_LINE;
 
 struct trace_evfilter {
@@ -227,6 +255,8 @@ struct trace_ring {
     uint32_t tr_reopens;     // buffer starts a flush caused (a CPU's first after its buffer was
     uint64_t tr_reopen_cycles;  // flushed) and their cycles, from the slow path's clock reading
     uint32_t tr_withheld;    // classes kept off whatever the class filters say (the owner's)
+    uint32_t tr_freed;       // moves whenever a buffer may have become free (a release, a
+                             // start, new host words): dry CPUs pick again (DRY above)
 };
 
 // Counts for the logger (trace_ring_counts). recorded includes the current buffer.
@@ -258,6 +288,12 @@ void trace_ring_set_wake(struct trace_ring *r, uint32_t nbufs);
 void trace_ring_set_acks(struct trace_ring *r, const uint32_t *acks);
 int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
 void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
+// The flight recorder frozen at this event (a D trigger, docs/incidents.md): stopped as
+// trace_ring_stop stops it, every buffer closed and kept, from any context that holds none of
+// the ring's locks (a D firing, on any CPU), and the port told the ring stopped itself
+// (trace_port_stopped), as the fill policy's end tells it. 1 when it stopped a running ring,
+// 0 when the ring was not running.
+int trace_ring_freeze(struct trace_ring *r);
 // Closes the current buffers holding events; *done (unless NULL): a time every event stamped
 // before which is in a closed buffer, and no BUFFER_END after (a reader's heartbeat).
 int trace_ring_flush(struct trace_ring *r, uint64_t *done);

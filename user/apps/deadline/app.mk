@@ -9,3 +9,13 @@ ARGS  := 600 6
 # appinit, it and a passive tracelogger, as `make run APPS=deadline` builds.
 IMAGES         += deadlines
 deadlines_APPS := appinit deadline tracelogger
+
+# deadline beside irqrate's interrupt-driven driver under the tracelogger: the task classes
+# (test/qemu/test_task_class.sh: the loop periodic with its misses, the driver event-driven).
+IMAGES          += taskclass
+taskclass_APPS  := appinit deadline irqrate tracelogger
+
+# It under the board's dtrace with a capture (as make dtrace APPS=deadline builds it): its
+# truth under a loaded D program is make run's (test/qemu/test_d_truth.sh).
+IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,dtdeadline)
+dtdeadline_APPS := dtrace appinit deadline tracelogger

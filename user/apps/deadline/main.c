@@ -7,7 +7,8 @@
 // that disturbs nothing misses exactly the N programmed periods; a watcher that takes the CPU
 // from it adds misses, and one that holds it past a whole period loses a timer pulse (a wake-up
 // whose release index, by the clock, is two or more past the last one's).
-//   deadline [PERIODS [OVERRUNS]]    (default 600 6)
+//   deadline [PERIODS [OVERRUNS]]    (default 600 6; a part "deadline ..." of the boot command
+//                                    line, as QEMU_ARGS gives it, before the image's ARGS)
 // Prints: "deadline: P periods, missed M: k1 k2 ...; pulses lost L" and exits 0.
 #include <kern.h>
 #include <stdio.h>
@@ -48,6 +49,15 @@ static void spin_us(uint64_t from, uint32_t us, uint64_t hz)
 
 int main(int argc, char **argv)
 {
+    static char cmd[1024];      // its part of the boot command line, when one names it: first
+    static char *kargv[64];     // (every word of the line is split before its part is found)
+    int kargc = kargs("deadline", cmd, sizeof(cmd), kargv, 64);
+    if (kargc < 0) {
+        printf("deadline: the boot command line does not fit its buffer\n");
+        return 2;
+    }
+    if (kargc > 1)
+        argc = kargc, argv = kargv;
     unsigned periods = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 600u;
     unsigned overruns = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 6u;
     if (periods == 0 || overruns > periods) {

@@ -4,6 +4,10 @@
 # aggregations renamed to kernel calls (its view of the engine is read-only). It compiles on
 # the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
 PRIO  := 150
+# (its own priority, which it reads at and which its reading rounds take when they must be
+# atomic: dtrace.c read_round)
+DTRACE_OWN_PRIO := $(PRIO)
+$(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_OWN_PRIO=$(DTRACE_OWN_PRIO)
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 # The code generator's files (trace/d/module.mk's D_CG_SRCS, read after this file).
 D_CG_FILES := $(sort $(wildcard trace/d/cg*.c))

@@ -104,6 +104,33 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
     return most;
 }
 
+// What the clauses that fire before END do, for the reading rounds' pace and kind: MIDRUN_AGGS
+// when one reads the aggregations (printa( ), clear( ), trunc( )): the rounds are atomic
+// (read_round); MIDRUN_RECORDS when one records in the principal buffers (a program of
+// aggregations alone has only its errors there: it is read at switchrate, as DTrace reads it).
+#define MIDRUN_AGGS 1u
+#define MIDRUN_RECORDS 2u
+static unsigned midrun_use(const struct dobj_file_hdr *h)
+{
+    static struct dif_obj o;
+    char why[128];
+    if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
+        return MIDRUN_RECORDS;
+    unsigned use = 0;
+    for (uint32_t e = 0; e < o.hdr->dh_necbs; e++) {
+        if (o.probes[o.ecbs[e].de_probe].dp_id == DPROBE_END)
+            continue;
+        const struct dif_clause *cl = &o.clauses[o.ecbs[e].de_clause];
+        if (!(cl->dc_flags & DIF_CLF_NOREC))
+            use |= MIDRUN_RECORDS;
+        for (uint32_t k = cl->dc_act; k < cl->dc_act + cl->dc_nacts; k++)
+            if (o.acts[k].da_kind == DIF_ACT_PRINTA || o.acts[k].da_kind == DIF_ACT_CLEAR ||
+                o.acts[k].da_kind == DIF_ACT_TRUNC)
+                use |= MIDRUN_AGGS;
+    }
+    return use;
+}
+
 // next_wait: the time to the next read, in ns. DTrace reads every switchrate (1hz by default)
 // into buffers of 4m; this dtrace's are 8k at most (fit_bufsize), which a stream of a few
 // thousand records a second (the Toolkit's dapptrace, the Guide's sched/pritime.d at their
@@ -124,6 +151,7 @@ static uint32_t read_records(struct dcons *c, unsigned ncpu)
 // dtrace -i consumes where these reads were (docs/d-consumer.md), so both ways print the same.
 #define READ_WAIT_MIN 1000000u          // 1 ms: the kernel's timers' grain
 #define READ_WAIT_MAX 20000000u         // 20 ms
+#define STARVED_WAIT_MAX 1000000000u    // 1 s: the pacer's look at the end while rounds starve
 struct read_pace {
     uint64_t wait, ceiling;             // ns
     uint64_t period;                    // switchrate's
@@ -154,6 +182,38 @@ static void drop_advice(const struct dvm_state *st)
                     "at the most\n", (unsigned long)(st->buf[0].size / 1024u));
     fprintf(stderr, "dtrace: each string in a record takes strsize (%u) bytes: a smaller -x "
                     "strsize, or fewer or shorter records, drop less\n", (unsigned)st->strsize);
+}
+
+// The board's time this consumer's reading rounds took, from each wake to its next wait: its
+// CPU time, or more when something preempted it in a round (it reads below the programs).
+static uint64_t busy_cycles;
+
+// A share of `of` in hundredths of a percent, and a cycle count in microseconds.
+static unsigned long share_bp(uint64_t part, uint64_t of)
+{
+    return of ? (unsigned long)(part * 10000u / of) : 0;
+}
+
+static unsigned long cycles_us(uint64_t c)
+{
+    return (unsigned long)(c * 1000000u / ClockCyclesPerSec());
+}
+
+// cost_report: what watching cost the board, from the kernel's count (KDT_COST: the firings,
+// the time in the probes' sites, the CPUs' time since the probes went on) and this consumer's
+// rounds, each as a share of that time (docs/dtrace-target.md, "What watching costs").
+static void cost_report(void)
+{
+    struct kdt_cost k;
+    if (dt(KDT_COST, (uint32_t)(uintptr_t)&k, 0, 0) < 0)
+        return;
+    unsigned long site = share_bp(k.site_cycles, k.run_cycles);
+    unsigned long busy = share_bp(busy_cycles, k.run_cycles);
+    fprintf(stderr, "dtrace: what the probes cost the board: %s firings, %lu us in their sites "
+                    "(%lu.%02lu %% of its CPU time since they went on); this consumer's reads "
+                    "%lu us (%lu.%02lu %%, at most: preemptions included)\n",
+            u64txt(k.firings).s, cycles_us(k.site_cycles), site / 100u, site % 100u,
+            cycles_us(busy_cycles), busy / 100u, busy % 100u);
 }
 
 // drops_now: the principal buffers' drops so far, over the CPUs (the engine's counts, which
@@ -288,7 +348,8 @@ static void usage(FILE *f)
                "            (its part of the boot command line) and tracing before the program\n"
                "            goes, stop them after it stops (dtrace -i replays that span)\n"
                "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
-               "            firing process; system(\"clear\"); no other command, no freopen( ))\n"
+               "            firing process; system(\"clear\"); no other command, no freopen( );\n"
+               "            panic( ) and breakpoint( ), docs/incidents.md)\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
 }
 
@@ -425,19 +486,16 @@ static void probe_cost(const struct dvm_state *st, int sites, uint32_t n, uint64
             (unsigned long)((t - before) * 100u / t), (unsigned long)(t / before));
 }
 
-// destructive_actions: the program has system( ), freopen( ) or raise( ) (DTrace's
-// destructive actions that this engine has), which need -w or -x destructive.
+// destructive_actions: the program has system( ), freopen( ), raise( ), panic( ) or
+// breakpoint( ) (DTrace's destructive actions that this engine has), which need -w or
+// -x destructive.
 static int destructive_actions(const struct dobj_file_hdr *h)
 {
     static struct dif_obj o;
     char why[128];
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
         return 0;   // the kernel refuses it, with the verifier's reason
-    for (uint32_t k = 0; k < o.hdr->dh_nacts; k++)
-        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN ||
-            o.acts[k].da_kind == DIF_ACT_RAISE)
-            return 1;
-    return 0;
+    return dif_destructive(&o) != 0;
 }
 
 static int load_file(const char *path, struct dobj_file_hdr **h)
@@ -771,30 +829,126 @@ static int probes_go(const struct dobj_file_hdr *h, const struct dvm_state *st, 
 // (child, when there is one) ends or a buffer fills; dtrace(1M) would also stop on ^C, which a
 // board has none to send. The workload's pid while it runs (-1 once it ended, its status in
 // *status).
+//
+// Two threads share it. The pacer, at dtrace's own priority, keeps the time: it waits for the
+// next read (next_wait) or the workload's end, sees at once that the program called exit( ),
+// the workload ended or a buffer filled, and asks for each reading round. The reader (this
+// thread) reads below the programs (DOBJ_CONSUMER_PRIO, or -x prio), so a round's copying and
+// printing waits until they leave a CPU; when the end comes in a round that a CPU-bound
+// program starves, the pacer raises the reader to its own priority to finish it (a reader alone
+// at the low priority never saw exit( ) under four busy CPUs). A program that shows its
+// aggregations while it runs (printa( ), clear( ), trunc( )) has its rounds read atomically,
+// at dtrace's own priority from the read to its records' end, so that no firing comes between:
+// what printa( ) shows and trunc( ) removes is the aggregation at the read, as dtrace -i,
+// consuming where the reads were, shows it.
+struct reading {
+    const struct dvm_state *st;
+    const struct cli *c;
+    struct read_pace pace;
+    int child, status;                  // the workload's pid (-1 once ended) and status
+    int reader, go;                     // the reader's tid; the semaphore that starts a round
+    unsigned own;                       // dtrace's own priority
+    uint32_t most, rounds_done;         // the last round's largest read; rounds finished
+    int in_round, ending;               // (shared: __atomic)
+};
+
+static int pacer_ended(struct reading *r)
+{
+    return r->st->exiting || (r->c->workload && r->child < 0) || any_filled(r->st);
+}
+
+static int pacer(void *arg)
+{
+    struct reading *r = arg;
+    uint64_t dropped = drops_now(r->st);
+    uint32_t seen = 0;
+    uint64_t sleep = r->pace.wait;
+    for (;;) {
+        if (r->child > 0) {
+            TimerTimeout(sleep);
+            if (ProcWait(r->child, &r->status) == r->child)
+                r->child = -1;
+        } else {
+            ThreadSleep(sleep);
+        }
+        if (pacer_ended(r))
+            break;
+        if (__atomic_load_n(&r->in_round, __ATOMIC_ACQUIRE)) {
+            // Starved: no round asked twice, and the end looked for less often, up to
+            // STARVED_WAIT_MAX apart (a pacer still waking every 20 ms beside a busy program
+            // cost each of kbench's ticks 340 instructions: scripts/bench-watch.sh).
+            sleep = sleep >= STARVED_WAIT_MAX / 2u ? STARVED_WAIT_MAX : sleep * 2u;
+            continue;
+        }
+        uint32_t done = __atomic_load_n(&r->rounds_done, __ATOMIC_ACQUIRE);
+        if (done != seen) {             // the wait follows what the last round read
+            uint64_t d = drops_now(r->st);
+            next_wait(&r->pace, r->most, (uint32_t)r->st->buf[0].size, d != dropped);
+            dropped = d;
+            seen = done;
+        }
+        sleep = r->pace.wait;
+        __atomic_store_n(&r->in_round, 1, __ATOMIC_RELEASE);
+        SemPost(r->go);
+    }
+    __atomic_store_n(&r->ending, 1, __ATOMIC_RELEASE);
+    ThreadSetPrio(r->reader, (int)r->own, SCHED_POLICY_RR);
+    SemPost(r->go);
+    return 0;
+}
+
+static uint8_t pacer_stack[1024] __attribute__((aligned(16)));
+
 static int read_until_end(struct dcons *cons, const struct dvm_state *st,
                           const struct dobj_file_hdr *h, const struct cli *c, int placed,
                           int child, int *status)
 {
+    const unsigned use = midrun_use(h);
+    const int atomic = (use & MIDRUN_AGGS) != 0;
+    const unsigned low = h->prio ? h->prio : DOBJ_CONSUMER_PRIO;
     const uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
-    struct read_pace pace = { READ_WAIT_MIN, period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period };
-    if (placed > 0)     // under fbt each read's own kernel path fires probes: read at switchrate
-        pace.wait = pace.ceiling = period;
-    uint64_t dropped = drops_now(st);
-    for (;;) {
-        if (child > 0) {
-            TimerTimeout(pace.wait);
-            if (ProcWait(child, status) == child)
-                child = -1;
-        } else {
-            ThreadSleep(pace.wait);
-        }
-        uint32_t most = read_records(cons, st->opts.ncpu);
-        if (st->exiting || (c->workload && child < 0) || any_filled(st))
-            return child;
-        uint64_t d = drops_now(st);
-        next_wait(&pace, most, (uint32_t)st->buf[0].size, d != dropped);
-        dropped = d;
+    static struct reading r;
+    r = (struct reading){ .st = st, .c = c, .child = child, .status = *status,
+                          .reader = ThreadSelf(), .own = DTRACE_OWN_PRIO,
+                          .pace = { READ_WAIT_MIN,
+                                    period < READ_WAIT_MAX ? period : READ_WAIT_MAX, period } };
+    // Under fbt each read's own kernel path fires probes; a program of aggregations alone
+    // brings nothing to read but errors: both are read at switchrate (errors that fill a
+    // buffer set the wait back to READ_WAIT_MIN, as any drop).
+    if (placed > 0 || !(use & MIDRUN_RECORDS))
+        r.pace.wait = period;
+    if (placed > 0)
+        r.pace.ceiling = period;
+    r.go = SemCreate(0);
+    int tid = r.go < 0 ? -1 : ThreadCreate(pacer, &r, pacer_stack, sizeof(pacer_stack),
+                                           (int)r.own, SCHED_POLICY_RR);
+    if (tid < 0) {
+        fprintf(stderr, "dtrace: cannot start the reading rounds' pacer: errno %d\n", errno);
+        if (r.go >= 0)
+            SemDestroy(r.go);
+        *status = r.status;
+        return r.child;
     }
+    ThreadName(tid, "dtrace pacer");
+    if (!atomic)
+        ThreadSetPrio(0, (int)low, SCHED_POLICY_RR);
+    for (;;) {
+        SemWait(r.go);
+        if (__atomic_load_n(&r.ending, __ATOMIC_ACQUIRE))
+            break;
+        uint64_t woke = ClockCycles();
+        r.most = read_records(cons, st->opts.ncpu);
+        busy_cycles += ClockCycles() - woke;
+        __atomic_add_fetch(&r.rounds_done, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&r.in_round, 0, __ATOMIC_RELEASE);
+        if (__atomic_load_n(&r.ending, __ATOMIC_ACQUIRE))
+            break;
+    }
+    ThreadJoin(tid, NULL);
+    ThreadSetPrio(0, (int)r.own, SCHED_POLICY_RR);
+    SemDestroy(r.go);
+    *status = r.status;
+    return r.child;
 }
 
 // workload_end: the workload (-c) waited for when it still runs (child), and said how it ended
@@ -845,10 +999,13 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     child = read_until_end(&cons, st, h, c, placed, child, &status);
     dt(KDT_STOP, 0, 0, 0);
     int logger_failed = logger > 0 && capture_stop(logger) < 0;  // the span's stop is in it
+    uint64_t woke = ClockCycles();
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
+    busy_cycles += ClockCycles() - woke;
     if (drops_now(st))
         drop_advice(st);
+    cost_report();      // (on stderr, as dtrace(1M)'s own lines; under -q too: it is no record)
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", c->outpath, errtext(errno));

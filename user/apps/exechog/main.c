@@ -5,7 +5,8 @@
 // last CPU, reads the counter in a tight loop: a step of at most GAP counts is its own
 // execution, a longer one a turn of another CPU (or an interrupt of its own). Workers bound to
 // the other CPUs but CPU 0 alternate BURST-count bursts of work and sleeps. It prints
-// "exechog: hog executed N of M counts (K steps over GAP)".
+// "exechog: hog executed N of M counts (K steps over GAP)" and "exechog: hog's loop ran from S
+// to E (counts since boot)": the clock it saw while it ran.
 #include <cpus.h>
 #include <kern.h>
 #include <stdio.h>
@@ -55,5 +56,7 @@ int main(void)
         ThreadJoin(tid[k], NULL);
     printf("exechog: hog executed %llu of %llu counts (%llu steps over %u)\n",
            (unsigned long long)own, (unsigned long long)(end - start), (unsigned long long)gaps, GAP);
+    printf("exechog: hog's loop ran from %llu to %llu (counts since boot)\n",
+           (unsigned long long)start, (unsigned long long)end);
     return 0;
 }

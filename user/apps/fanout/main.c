@@ -33,8 +33,8 @@
 #define MAX_LISTED  24u
 #define STACK       1536
 
-// Each stack with its guard below it (kern.h KSTACK): a row a thread, each aligned to the guard.
-static uint8_t stacks[NWORKERS][KSTACK_SIZE(STACK)] __attribute__((aligned(KSTACK_GUARD)));
+// Each stack with its guard below it (kern.h KSTACK), a row a thread.
+static KSTACK(stacks[NWORKERS], STACK);
 static int chids[NWORKERS], done_sem, total_mtx;
 static unsigned ncpus = 1;
 static uint64_t total;                   // under total_mtx

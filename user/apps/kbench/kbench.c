@@ -126,6 +126,37 @@ static uint64_t bench_roundtrip(int coid, uint32_t n)
 
 static int peer_coid;
 
+// n turns of a loop of two instructions (a subtract and a branch), whatever the compiler: the
+// span a timer's interrupts are measured against.
+static void spin_turns(uint32_t n)
+{
+#if defined(__i386__)
+    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#elif defined(__aarch64__)
+    __asm__ volatile("1: subs %w0, %w0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#else
+    __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+#endif
+}
+
+// The kernel's tick interrupt, whole (entry, the tick's work, exit), as this thread sees it: a
+// span of the loop above less its own instructions, over the ticks that came in it. The span
+// is long (TICK_SPAN_TURNS: some 400 ticks) so that the counter's step (40 instructions at
+// 25 MHz under -icount shift=0) is a tenth of an instruction a tick, and the clock reads
+// around it count for nothing.
+#define TICK_SPAN_TURNS 200000000u
+static uint64_t bench_tick(void)
+{
+    uint32_t k0 = 0, k1 = 0;
+    SysInfo(KSYSINFO_TICKS, &k0);
+    uint64_t t0 = ClockCycles();
+    spin_turns(TICK_SPAN_TURNS);
+    uint64_t c = ClockCycles() - t0;
+    SysInfo(KSYSINFO_TICKS, &k1);
+    uint64_t all = per_op(c, 1), loop = 2ull * TICK_SPAN_TURNS;
+    return k1 != k0 && all > loop ? (all - loop + (k1 - k0) / 2u) / (k1 - k0) : 0;
+}
+
 // Events generated so far (KTRACE_QUERYEVENTS); 0 when tracing is not set up.
 static uint64_t events_now(void)
 {
@@ -166,6 +197,9 @@ static void kernel_benches(const char *suffix, int count)
     if (count)
         print_events("msg_roundtrip", events_now() - e0, (uint64_t)RUNS * n);
     printf("BENCH msg_roundtrip_insns%s %s insns\n", suffix, u64txt(median(v)).s);
+    for (int r = 0; r < RUNS; r++)
+        v[r] = bench_tick();
+    printf("BENCH tick_interrupt_insns%s %s insns\n", suffix, u64txt(median(v)).s);
 }
 
 // One 2-word user event (KTRACE_INSERTSUSEREVENT) from kt_peer, a process without
@@ -267,6 +301,21 @@ static uint64_t flush_cost(void)
 // 2 on netduinoplus2). The ring policy wraps, so the count does not change the figures.
 #define KB_BUFS (BOARD_TRACE_BUFS < 8 ? BOARD_TRACE_BUFS : 8)
 
+// A dropped event: the switch policy, every buffer FULL and nobody taking them (no logger
+// here), then the same with every buffer claimed by a host reader (KTRACE_BENCH_CLAIMED). What
+// a drop costs must not grow with what the ring holds.
+static void drop_costs(void)
+{
+    TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_SWITCH, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (uint32_t i = 0; i < KB_BUFS * KEV_BUF_SLOTS / KTRACE_BENCH_MAX + 2u; i++)
+        trace_bench(KTRACE_BENCH_SIMPLE, KTRACE_BENCH_MAX);     // every buffer filled
+    printf("BENCH trace_drop_full_insns %s insns\n", u64txt(hook_cost(KTRACE_BENCH_SIMPLE)).s);
+    printf("BENCH trace_drop_claimed_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_CLAIMED)).s);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+}
+
 static void trace_costs(void)
 {
     if (TraceEvent(KTRACE_ALLOCBUFFER, KB_BUFS, 0, 0) != KB_BUFS) {
@@ -311,6 +360,7 @@ static void trace_costs(void)
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
     printf("BENCH trace_flush_insns %s insns\n", u64txt(flush_cost()).s);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
+    drop_costs();
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
     printf("kbench: %s events generated while measuring\n", u64txt(q.generated).s);

@@ -30,8 +30,8 @@ static void bad_pointers(int chid, int coid)
               EFAULT);
     CHECK_ERR(ThreadCreate(NULL, NULL, KERNEL_RAM, 512, 0, 0), EFAULT);
     CHECK_ERR(ThreadCreate(NULL, NULL, buf, sizeof(buf), 0, 9), EINVAL);
-    // a stack with no room for its guard and a first frame above it; one that starts outside
-    // the process's RAM (kern.h KSTACK)
+    // a stack smaller than a first frame (kern.h THREAD_STACK_MIN); one that starts outside
+    // the process's RAM
     CHECK_ERR(ThreadCreate(NULL, NULL, buf, sizeof(buf), 0, 0), EINVAL);
     uint8_t *s = stack_get();
     CHECK_ERR(ThreadCreate(NULL, NULL, s - 0x1000000u, 0x1000000u + TSTACK_SIZE, 0, 0), EFAULT);

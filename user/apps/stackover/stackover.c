@@ -3,7 +3,8 @@
 // is a fault and never a write into the program's own data (docs/hostile.md, "Stack guards").
 // As `stackover` it recurses in its main thread, whose stack lies at the bottom of its RAM slot
 // (user/module.mk); as `stackover_th` in a thread of its own, on a stack from KSTACK, whose
-// guard is at the bottom (kern.h). Each frame writes two bytes of its locals, the lowest and
+// guard is at the bottom (kern.h); as `stackover_al` in a thread on a stack of ALLOC_STACK bytes
+// that ThreadCreate allocates, its guard below it. Each frame writes two bytes of its locals, the lowest and
 // the highest, and the call writes its return address: a frame touches little of itself, as
 // most do. Before each call the program checks its canaries: the 64 bytes right below the
 // thread's stack and two blocks of its data; one written says so and exits 3. The kernel's
@@ -18,14 +19,16 @@
 #define LOCALS   112u       // with the call's own words, a frame of about 128 bytes
 #define CANARY   0xa5u
 #define THREAD_STACK 2048u
+#define ALLOC_STACK  1024u
 
 // The program's data right below the thread's stack: the area's first KSTACK_GUARD bytes end
 // where the stack begins, with the canary last.
+// (KSTACK's section on the whole area: a member takes none of its own.)
 static struct {
     uint8_t pad[KSTACK_GUARD - 64u];
     uint8_t below[64];
-    KSTACK(stack, THREAD_STACK);
-} area __attribute__((aligned(KSTACK_GUARD)));
+    uint8_t stack[KSTACK_SIZE(THREAD_STACK)] __attribute__((aligned(KSTACK_GUARD)));
+} area __attribute__((aligned(KSTACK_GUARD), section(".bss.kstack")));
 
 static uint8_t canary_data[64] = { [0 ... 63] = CANARY };   // .data
 static uint8_t canary_bss[64];                              // .bss, set in main
@@ -68,7 +71,8 @@ __attribute__((noinline)) static unsigned recurse(unsigned depth)
 static int recurse_thread(void *arg)
 {
     (void)arg;
-    return (int)recurse(0);
+    ThreadName(ThreadSelf(), "recurse");    // itself: on another CPU it may fault before main
+    return (int)recurse(0);                 // would name it
 }
 
 int main(int argc, char **argv)
@@ -76,18 +80,23 @@ int main(int argc, char **argv)
     (void)argc;
     memset(area.below, CANARY, sizeof(area.below));
     memset(canary_bss, CANARY, sizeof(canary_bss));
-    if (strcmp(argv[0], "stackover_th") != 0) {
+    int tid;
+    if (strcmp(argv[0], "stackover_th") == 0) {
+        printf("stackover: recursing in a thread, stack %p + %u, canary at %p\n",
+               (void *)area.stack, (unsigned)sizeof(area.stack), (void *)area.below);
+        tid = ThreadCreate(recurse_thread, NULL, area.stack, sizeof(area.stack), 0, 0);
+    } else if (strcmp(argv[0], "stackover_al") == 0) {
+        printf("stackover: recursing in a thread on a stack of %u bytes ThreadCreate allocates\n",
+               ALLOC_STACK);
+        tid = ThreadCreate(recurse_thread, NULL, NULL, ALLOC_STACK, 0, 0);
+    } else {
         printf("stackover: recursing in main, sp %p\n", (void *)&argc);
         return (int)recurse(0);
     }
-    printf("stackover: recursing in a thread, stack %p + %u, canary at %p\n", (void *)area.stack,
-           (unsigned)sizeof(area.stack), (void *)area.below);
-    int tid = ThreadCreate(recurse_thread, NULL, area.stack, sizeof(area.stack), 0, 0);
     if (tid < 0) {
         printf("stackover: ThreadCreate failed\n");
         return 2;
     }
-    ThreadName(tid, "recurse");
     int status = 0;
     ThreadJoin(tid, &status);
     printf("stackover: the thread ended, status %d\n", status);

@@ -25,8 +25,8 @@
 #define STACK 1024
 #define HOME 0u             // the producer's CPU: where every woken worker is queued
 
-// Each stack with its guard below it (kern.h KSTACK): a row a thread, each aligned to the guard.
-static uint8_t stacks[WORKERS][KSTACK_SIZE(STACK)] __attribute__((aligned(KSTACK_GUARD)));
+// Each stack with its guard below it (kern.h KSTACK), a row a thread.
+static KSTACK(stacks[WORKERS], STACK);
 static int go, finished;
 static volatile int done;
 static unsigned runs[WORKERS], taken[WORKERS], moved[WORKERS];
