@@ -493,7 +493,7 @@ static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM
 // A spawn's firings (trace/kev_derived.h kev_derived_spawned, kev_derived_spawn_failed; a spawn
 // is Solaris's fork and exec at once, docs/d-probes.md): f in t's context (NULL: the site's), as
 // its parent (KEV_DAS_PARENT: execname and curpsinfo->pr_fname the parent's, "kernel" without
-// one), arg0's text at DUTEXT_ADDR the program's name (f->program: `program`, else t's
+// one), arg0's text at DUTEXT_ADDR the program's name (kev_dfire_program: `program`, else t's
 // process's, as a long user event's payload).
 void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program)
 {
@@ -506,11 +506,11 @@ void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const cha
     for (unsigned i = 0; i < f->n && i < DVM_NARGS; i++)
         args[i] = f->a[i];
     const char *text = program ? program : p ? p->name : "";
-    if (f->program)
+    if (kev_dfire_program(f))
         kdt_text_set(text, (unsigned)strlen(text) + 1u);
     fire_named(t ? t : k_current, f->id, args,
                f->as == KEV_DAS_PARENT ? (parent ? parent->name : "kernel") : NULL);
-    if (f->program)
+    if (kev_dfire_program(f))
         kdt_text_clear();
 }
 

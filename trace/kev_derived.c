@@ -40,7 +40,6 @@ static unsigned fire(struct kev_dfire *out, unsigned n, uint32_t id, unsigned as
     f->id = id;
     f->n = (uint8_t)nargs;
     f->as = (uint8_t)as;
-    f->program = 0;
     f->a[0] = a0;
     f->a[1] = a1;
     f->a[2] = a2;
@@ -108,23 +107,16 @@ unsigned kev_derived_first_run(struct kev_dfire *out, uint64_t who, uint64_t pid
     return fire(out, n, DPROBE_PROC_LWP_START, KEV_DAS_THREAD, 4, who, pid, prio, 0);
 }
 
-// program: out[n - 1]'s arg0 is the program's name (DUTEXT_ADDR, served by the caller).
-static unsigned program(struct kev_dfire *out, unsigned n)
-{
-    out[n - 1u].program = 1;
-    return n;
-}
-
 unsigned kev_derived_spawned(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio)
 {
     unsigned n = fire(out, 0, DPROBE_PROC_START, KEV_DAS_PARENT, 3, who, pid, prio, 0);
-    n = program(out, fire(out, n, DPROBE_PROC_EXEC, KEV_DAS_PARENT, 1, DUTEXT_ADDR, 0, 0, 0));
+    n = fire(out, n, DPROBE_PROC_EXEC, KEV_DAS_PARENT, 1, DUTEXT_ADDR, 0, 0, 0);
     return fire(out, n, DPROBE_PROC_EXEC_SUCCESS, KEV_DAS_THREAD, 1, pid, 0, 0, 0);
 }
 
 unsigned kev_derived_spawn_failed(struct kev_dfire *out, uint64_t err)
 {
-    unsigned n = program(out, fire(out, 0, DPROBE_PROC_EXEC, KEV_DAS_SITE, 1, DUTEXT_ADDR, 0, 0, 0));
+    unsigned n = fire(out, 0, DPROBE_PROC_EXEC, KEV_DAS_SITE, 1, DUTEXT_ADDR, 0, 0, 0);
     return fire(out, n, DPROBE_PROC_EXEC_FAILURE, KEV_DAS_SITE, 1, err, 0, 0, 0);
 }
 

@@ -108,7 +108,7 @@ void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const cha
 {
     kdt_fire_n_in(t, f->id, f->a, f->n, 0);
     fired[nfired - 1].parent = f->as == KEV_DAS_PARENT;
-    fired[nfired - 1].program = f->program;
+    fired[nfired - 1].program = (uint8_t)kev_dfire_program(f);
     fired[nfired - 1].text = program;
     nspawned++;
 }

@@ -441,7 +441,7 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
  * thread t on cpu: each in p->ctx, the context the caller set (the site's, or the thread the
  * rule is about, or the one going off: the caller's to set); under t's parent's name where the
  * rule says so (KEV_DAS_PARENT: its CREATE's parent, "kernel" without one); exec's args[0] the
- * program's name (f->program): `program`, else t's process's as the capture names it. The
+ * program's name (kev_dfire_program): `program`, else t's process's as the capture names it. The
  * switch step is switch_to's. */
 struct rule_site {
     struct replay *p;
@@ -463,7 +463,7 @@ static void rule_fire(void *user, const struct kev_dfire *f)
         const char *parent = q && q->parent ? kev_proc_name(p->r, q->parent) : "kernel";
         p->ctx.execname = parent ? parent : "";
     }
-    if (f->program) {
+    if (kev_dfire_program(f)) {
         const char *name = s->program ? s->program : kev_proc_name(p->r, pid);
         replay_text.p = (const uint8_t *)(name ? name : "");
         replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;

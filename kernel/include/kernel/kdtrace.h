@@ -75,7 +75,7 @@ int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // One firing f of a spawn's rule (trace/kev_derived.h kev_derived_spawned at a spawned
 // process's first thread's first run, kev_derived_spawn_failed) in thread t's context (NULL:
 // the site's), under t's parent's name where the rule says so (KEV_DAS_PARENT), arg0's text
-// the program's name where it says so (f->program): `program`, or NULL for t's process's.
+// the program's name where it says so (kev_dfire_program): `program`, or NULL for t's process's.
 struct kev_dfire;
 void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program);
 // The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len

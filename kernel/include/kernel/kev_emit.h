@@ -65,10 +65,10 @@ static inline void kev_emit_fire(const struct thread *t, struct kev_dfire f, uin
 // (ktrace_kdt_switch: off-cpu, the clocks).
 static inline void kev_emit_rule_fire(void *t, const struct kev_dfire *f)
 {
-    if (f->as == KEV_DAS_PARENT || f->program)
+    if (f->as == KEV_DAS_PARENT || kev_dfire_program(f))
         kdt_fire_spawn(t, f, NULL);
-    else
-        kev_emit_fire(f->as == KEV_DAS_THREAD ? t : NULL, *f, 0);
+    else    // (kev_emit_fire's call, without its copy of the firing)
+        kdt_fire_n_in(f->as == KEV_DAS_THREAD ? t : NULL, f->id, f->a, f->n, 0);
 }
 
 static inline void kev_emit_rule_step(void *t, uint32_t id)

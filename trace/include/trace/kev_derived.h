@@ -31,18 +31,24 @@ enum kev_das { KEV_DAS_SITE, KEV_DAS_THREAD, KEV_DAS_OFF, KEV_DAS_PARENT };
 #define KEV_DSTEP_SWITCH  0xfffff001u
 #define KEV_DSTEP(id) ((id) >= KEV_DSTEP_SWITCH)
 
-// One firing: the probe (d/dprobes.h) or a step, its context, its n arguments (the rest 0);
-// program: arg0 is DUTEXT_ADDR (d/dutext.h), where copyinstr( ) reads the name of the program
-// a spawn named, NUL included (proc:::exec's args[0]), which the caller serves there while the
-// firing runs (the kernel has it; a capture holds a started program's name, not a failed one's).
+// One firing: the probe (d/dprobes.h) or a step, its context, its n arguments (the rest 0).
 struct kev_dfire {
     uint32_t id;
-    uint8_t n, as, program;
+    uint8_t n, as;
     uint64_t a[KEV_DFIRE_ARGS];
 };
 
+// Whether f's arg0 is DUTEXT_ADDR (d/dutext.h), where copyinstr( ) reads the name of the program
+// a spawn named, NUL included: proc:::exec's args[0], the one firing that has it, which the
+// caller serves there while the firing runs (the kernel has it; a capture holds a started
+// program's name, not a failed one's). By the probe, so that no firing carries a flag for it.
+static inline int kev_dfire_program(const struct kev_dfire *f)
+{
+    return f->id == DPROBE_PROC_EXEC;
+}
+
 // The caller's half of a rule: fire(user, f) fires one firing in the context f->as names (with
-// the program's name where f->program says so); step(user, id) takes a step (KEV_DSTEP_*;
+// the program's name where kev_dfire_program says so); step(user, id) takes a step (KEV_DSTEP_*;
 // NULL for a caller whose rules name none: kev_derived_spawn_failed's).
 struct kev_dtake {
     void (*fire)(void *user, const struct kev_dfire *f);
@@ -120,12 +126,12 @@ unsigned kev_derived_tick(struct kev_dfire *out, uint64_t irq, uint64_t who, uin
 unsigned kev_derived_first_run(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
 // A spawn is Solaris's fork and exec at once: at the new process's first thread's first run
 // (who, pid, priority), proc:::start (who, pid, priority) and proc:::exec (args[0] the
-// program's name, f->program) as in a forked child before its exec, in that thread under its
+// program's name, kev_dfire_program) as in a forked child before its exec, in that thread under its
 // parent's name (KEV_DAS_PARENT), then exec-success (pid) in the thread as itself.
 unsigned kev_derived_spawned(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
 // A spawn that failed with errno err (ProcSpawn's return, before its kercall:::return): no
 // child exists, so in the spawner's (the site's) context, proc:::exec (args[0] the name of the
-// program it named, f->program), then exec-failure (err).
+// program it named, kev_dfire_program), then exec-failure (err).
 unsigned kev_derived_spawn_failed(struct kev_dfire *out, uint64_t err);
 
 // THCREATE: sched:::thread-create and proc:::lwp-create (who, pid, priority).
