@@ -509,49 +509,42 @@ static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM
     fire_named(t, id, args, NULL);
 }
 
-// A spawn is Solaris's fork and exec at once (docs/d-probes.md): when the new process's first
-// thread first runs, proc:::start and proc:::exec fire as in a forked child before its exec,
-// in that thread with its parent's name (execname, curpsinfo->pr_fname), exec's args[0] the
-// program's name (at DUTEXT_ADDR, as a long user event's payload); then exec-success as
-// itself. dtrace -i fires the same at the thread's first RUNNING (kevreplay.c spawned).
-void kdt_fire_spawned(const struct thread *t)
+// A spawn's firings (trace/kev_derived.h kev_derived_spawned, kev_derived_spawn_failed; a spawn
+// is Solaris's fork and exec at once, docs/d-probes.md): f in t's context (NULL: the site's), as
+// its parent (KEV_DAS_PARENT: execname and curpsinfo->pr_fname the parent's, "kernel" without
+// one), arg0's text at DUTEXT_ADDR the program's name (kev_dfire_program: `program`, else t's
+// process's, as a long user event's payload).
+void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program)
 {
-    const struct proc *p = t->proc, *parent = p && p->ppid ? proc_by_pid(p->ppid) : NULL;
-    const char *pname = parent ? parent->name : "kernel";
-    if (!p)
+    const struct proc *p = t ? t->proc : NULL;
+    const struct proc *parent = p && p->ppid ? proc_by_pid(p->ppid) : NULL;
+    if (!wanted(f->id))
         return;
     KSTACK_MARK_PROBE_SITE();
-    if (wanted(DPROBE_PROC_START)) {
-        uint64_t args[DVM_NARGS] = { ktrace_who(t), ktrace_pid(t), t->prio };
-        fire_named(t, DPROBE_PROC_START, args, pname);
-    }
-    if (wanted(DPROBE_PROC_EXEC)) {
-        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
-        kdt_text_set(p->name, (unsigned)strlen(p->name) + 1u);
-        fire_named(t, DPROBE_PROC_EXEC, args, pname);
+    uint64_t args[DVM_NARGS] = { 0 };
+    for (unsigned i = 0; i < f->n && i < DVM_NARGS; i++)
+        args[i] = f->a[i];
+    const char *text = program ? program : p ? p->name : "";
+    if (kev_dfire_program(f))
+        kdt_text_set(text, (unsigned)strlen(text) + 1u);
+    fire_named(t ? t : k_current, f->id, args,
+               f->as == KEV_DAS_PARENT ? (parent ? parent->name : "kernel") : NULL);
+    if (kev_dfire_program(f))
         kdt_text_clear();
-    }
-    if (wanted(DPROBE_PROC_EXEC_SUCCESS)) {
-        uint64_t args[DVM_NARGS] = { ktrace_pid(t) };
-        fire_as(t, DPROBE_PROC_EXEC_SUCCESS, args);
-    }
 }
 
-// A failed ProcSpawn (kcall.c): exec for the program it named, then exec-failure with the
-// error, in the spawner's context (no child exists), before the call's return probe.
+static void spawn_failed_fire(void *program, const struct kev_dfire *f)
+{
+    kdt_fire_spawn(NULL, f, program);
+}
+
+// A failed ProcSpawn (kcall.c): its rule's firings in the spawner's context, before the call's
+// return probe; `name` the program it named.
 void kdt_fire_spawn_failed(const char *name, int err)
 {
-    KSTACK_MARK_PROBE_SITE();
-    if (wanted(DPROBE_PROC_EXEC)) {
-        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
-        kdt_text_set(name, (unsigned)strlen(name) + 1u);
-        fire_as(k_current, DPROBE_PROC_EXEC, args);
-        kdt_text_clear();
-    }
-    if (wanted(DPROBE_PROC_EXEC_FAILURE)) {
-        uint64_t args[DVM_NARGS] = { (uint64_t)err };
-        fire_as(k_current, DPROBE_PROC_EXEC_FAILURE, args);
-    }
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    const struct kev_dtake k = { spawn_failed_fire, NULL, (void *)(uintptr_t)name };
+    kev_derived_take(f, kev_derived_spawn_failed(f, (uint64_t)err), &k);
 }
 
 // (KSTACK_MARK_PROBE_SITE in each of these, not in fire_as: stack( ) starts at the site that

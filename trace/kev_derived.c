@@ -7,20 +7,20 @@
 #include <trace/kev_derived.h>
 #include <trace/kev.h>
 #include <trace/kev_events.h>
-
-// The kernel calls whose first argument is a blocked thread's object (uapi/kcall.h's numbers).
-enum { CALL_MSGSEND = 11, CALL_MSGRECEIVE = 14, CALL_THREADJOIN = 50, CALL_PROCWAIT = 62 };
+#include <d/dutext.h>
+#include <uapi/kcall.h>
+#include <uapi/ktrace.h>
 
 // The blocked states that fire sched:::sleep, and the block-* probe after it. A state not here
 // (STOPPED, WAITPAGE, SIGSUSPEND, INTR, ...) fires neither. A new blocked state is a line here.
 static const struct kev_dblock blocks[] = {
-    { KEV_TH_SEND, DPROBE_SCHED_BLOCK_SEND, CALL_MSGSEND, 0 },          // its connection
-    { KEV_TH_RECEIVE, DPROBE_SCHED_BLOCK_RECEIVE, CALL_MSGRECEIVE, 0 }, // its channel
-    { KEV_TH_REPLY, DPROBE_SCHED_BLOCK_REPLY, CALL_MSGSEND, 0 },        // its connection
+    { KEV_TH_SEND, DPROBE_SCHED_BLOCK_SEND, KC_MsgSend, 0 },          // its connection
+    { KEV_TH_RECEIVE, DPROBE_SCHED_BLOCK_RECEIVE, KC_MsgReceive, 0 }, // its channel
+    { KEV_TH_REPLY, DPROBE_SCHED_BLOCK_REPLY, KC_MsgSend, 0 },        // its connection
     { KEV_TH_NANOSLEEP, DPROBE_SCHED_BLOCK_SLEEP, 0, 0 },
     { KEV_TH_MUTEX, DPROBE_SCHED_BLOCK_MUTEX, 0, 0 },
     { KEV_TH_CONDVAR, DPROBE_SCHED_BLOCK_COND, 0, 0 },
-    { KEV_TH_JOIN, DPROBE_SCHED_BLOCK_JOIN, CALL_THREADJOIN, CALL_PROCWAIT }, // whom it waits for
+    { KEV_TH_JOIN, DPROBE_SCHED_BLOCK_JOIN, KC_ThreadJoin, KC_ProcWait }, // whom it waits for
     { KEV_TH_SEM, DPROBE_SCHED_BLOCK_SEM, 0, 0 },
 };
 
@@ -96,17 +96,28 @@ unsigned kev_derived_offcpu(struct kev_dfire *out, uint64_t who, uint64_t pid, u
 unsigned kev_derived_tick(struct kev_dfire *out, uint64_t irq, uint64_t who, uint64_t pid,
                           uint64_t prio)
 {
-    if (irq != 0x100u && irq != 0x101u)
+    if (irq != KIRQ_TICK && irq != KIRQ_CPUTICK)
         return 0;
     return fire(out, 0, DPROBE_SCHED_TICK, KEV_DAS_SITE, 3, who, pid, prio, 0);
 }
 
 unsigned kev_derived_first_run(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio)
 {
-    unsigned n = 0;
-    if (pid && kev_who_tid(who) == 1u)
-        n = fire(out, n, KEV_DSTEP_SPAWNED, KEV_DAS_THREAD, 0, 0, 0, 0, 0);
+    unsigned n = pid && kev_who_tid(who) == 1u ? kev_derived_spawned(out, who, pid, prio) : 0;
     return fire(out, n, DPROBE_PROC_LWP_START, KEV_DAS_THREAD, 4, who, pid, prio, 0);
+}
+
+unsigned kev_derived_spawned(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio)
+{
+    unsigned n = fire(out, 0, DPROBE_PROC_START, KEV_DAS_PARENT, 3, who, pid, prio, 0);
+    n = fire(out, n, DPROBE_PROC_EXEC, KEV_DAS_PARENT, 1, DUTEXT_ADDR, 0, 0, 0);
+    return fire(out, n, DPROBE_PROC_EXEC_SUCCESS, KEV_DAS_THREAD, 1, pid, 0, 0, 0);
+}
+
+unsigned kev_derived_spawn_failed(struct kev_dfire *out, uint64_t err)
+{
+    unsigned n = fire(out, 0, DPROBE_PROC_EXEC, KEV_DAS_SITE, 1, DUTEXT_ADDR, 0, 0, 0);
+    return fire(out, n, DPROBE_PROC_EXEC_FAILURE, KEV_DAS_SITE, 1, err, 0, 0, 0);
 }
 
 unsigned kev_derived_thcreate(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # A row's own D probe fired live: the kevrowlive image's kernel alone has the event table's
 # test-only row (test/tools/test_event_row.c, SYSTEM 0x3f0 TEST_ONLY) and its emit site
-# (test/tools/test_event_row_kernel.c: kev_emit_row), which kevrow reaches three times with
+# (test/tools/test_event_row_kernel.c: the generated kev_emit_test_only, behind
+# ThreadCtl(KTCTL_KDEBUG_ROW)), which kevrow reaches three times with
 # values it prints first (user/apps/kevrow). Its probe, kevtest:::test-only, is in no probe list
 # of d/dprobes.h: the host's dcompile built with the row (HT/evrow/dcompile) gives it its id from
 # the rows, the kernel fires it under the id it walks from the same rows (trace/d/row_probes.c),

@@ -22,79 +22,32 @@
 #include <trace/trace_ring.h>
 #include "../../tools/dtrace/kevreplay.h"
 #include <kevhost/kev_capture.h>
+#include "dtrace_replay.h"
 
 static struct kev_slot mem[2 * KEV_BUF_SLOTS];
 static struct trace_ring ring;
 
-struct text {
-    char s[4096];
-    size_t n;
-};
-
-static void text_write(void *arg, const char *s, size_t n)
-{
-    struct text *t = arg;
-    if (n > sizeof(t->s) - 1 - t->n)
-        n = sizeof(t->s) - 1 - t->n;
-    memcpy(t->s + t->n, s, n);
-    t->n += n;
-    t->s[t->n] = 0;
-}
-
 // A capture of the events below, written to a temporary file (its path in path[]).
 static void write_capture(char *path, size_t n)
 {
-    memset(&trace_host_port, 0, sizeof(trace_host_port));
-    assert_int_equal(trace_ring_init(&ring, mem, sizeof(mem), 2), 0);
-    trace_filter_all(&ring, 1);
-    assert_int_equal(trace_ring_start(&ring), 0);
     struct kcap c;
-    kcap_begin(&c, 0, 1000000);
-    trace_host_port.now = 1000;
+    replay_capture_begin(&ring, mem, sizeof(mem), &c);
     trace_emit_string(&ring, KEV_C_USER, 10, NULL, 0, "channel 2 reads 3.305 V");
     trace_emit_string(&ring, KEV_C_USER, 11, NULL, 0, "hi");
     const uint32_t noterm[4] = { 0x41414141u, 0x42424242u, 0x43434343u, 0x44444444u };
     trace_emit_words(&ring, KEV_C_USER, 12, noterm, 4);    // "AAAABBBBCCCCDDDD", no NUL
     trace_emit_simple(&ring, KEV_C_USER, 13, 7, 8);
     trace_emit_string(&ring, KEV_C_USER, 14, NULL, 0, "after the bad one");
-    kcap_finish(&c, &ring);
-    snprintf(path, n, "/tmp/test_dtrace_ustr.%d.kev", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(c.data, 1, c.len, f), c.len);
-    fclose(f);
-    kcap_free(&c);
+    replay_capture_file(&ring, &c, path, n);
 }
 
 // Replays the capture through prog with the given strsize; out and err get the consumer's text.
-static void replay(const char *prog, unsigned strsize, struct text *out, struct text *err)
+static void replay(const char *prog, unsigned strsize, struct replay_text *out,
+                   struct replay_text *err)
 {
     char path[64];
     write_capture(path, sizeof(path));
-    static uint8_t arena[1u << 20];
-    static struct dcc_out co;
-    memset(&co, 0, sizeof(co));
-    struct dcc_in in = { prog, strlen(prog), strsize, 0, NULL, 0 };
-    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
-    static struct dvm_state st;
-    struct dvm_opts vo = { 1u << 16, 1u << 16, 1u << 16, 0, 0, 1, 1, 1u << 12, 0 };
-    size_t memlen = 4u << 20;
-    void *m = malloc(memlen), *cm = malloc(memlen);
-    char why[256];
-    assert_int_equal(dvm_load(&st, co.obj, co.objlen, &vo, m, memlen, why, sizeof(why)), 0);
-    memset(out, 0, sizeof(*out));
-    memset(err, 0, sizeof(*err));
-    struct dcons_out so = { text_write, out }, se = { text_write, err };
-    static struct dcons cons;
-    dcons_init(&cons, &st, &so, &se, cm, memlen);
-    cons.quiet = 1;
-    volatile sig_atomic_t stop = 0;
-    assert_int_equal(kev_replay(path, &st, &cons, 1000000000u, 1, 0, &stop, NULL), 0);
-    dvm_buf_read(&st, 0, 1, dcons_record, &cons);
-    dcons_final(&cons);
-    unlink(path);
-    free(m);
-    free(cm);
+    replay_run(path, prog, strsize, out, err);
 }
 
 static const char prog[] =
@@ -104,7 +57,7 @@ static const char prog[] =
 static void test_text_and_malformed(void **state)
 {
     (void)state;
-    static struct text out, err;
+    static struct replay_text out, err;
     replay(prog, 0, &out, &err);
     assert_string_equal(out.s, "10 [channel 2 reads 3.305 V]\n11 [hi]\n13 7 8\n"
                                "14 [after the bad one]\n\n"); // and dtrace's last newline
@@ -117,7 +70,7 @@ static void test_text_and_malformed(void **state)
 static void test_strsize_cuts(void **state)
 {
     (void)state;
-    static struct text out, err;
+    static struct replay_text out, err;
     replay(prog, 8, &out, &err);    // 7 bytes and the NUL, as D's copyinstr cuts
     assert_string_equal(out.s, "10 [channel]\n11 [hi]\n12 [AAAABBB]\n13 7 8\n14 [after t]\n\n");
     assert_string_equal(err.s, "");
@@ -126,7 +79,7 @@ static void test_strsize_cuts(void **state)
 static void test_sizes(void **state)
 {
     (void)state;
-    static struct text out, err;
+    static struct replay_text out, err;
     replay("user:::event /arg0 != 13/ { printf(\"%d %d\\n\", arg0, arg2); }\n"
            "user:::event /arg0 == 10/ { printf(\"%s\\n\", stringof(copyin(arg1, 4))); }\n"
            "user:::event /arg0 == 11/ { printf(\"%d\\n\", arg1 == 0x10000000000); }\n",

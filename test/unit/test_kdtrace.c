@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The kernel's D provider on the host: the DTrace kernel call's errors, a program compiled
 // with the real compiler loaded through the call, BEGIN's record read back with KDT_READ,
-// probes fired from the hook path only while the program runs, and unloading.
+// probes fired from the hook path only while the program runs, and unloading; the spawn rules'
+// table (spawn_cases.h) along kernel/kdt_fire.c, the kernel's own firing of it.
 #define _GNU_SOURCE // memmem
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ktimer.h>
+#include "spawn_cases.h"
 
 static uint8_t ram[32768] __attribute__((aligned(32768)));
 static struct kapp_header app;
@@ -280,6 +282,82 @@ static void test_user_string_text(void **state)
     assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
 }
 
+// The spawn rules' table (spawn_cases.h) along the kernel's whole path: each spawned case's
+// thread's first run through ktrace_switched (the exit's, which fires the rule in kdt_fire.c's
+// kdt_fire_spawn: the parent's name, the program's text), the failed spawn through
+// kdt_fire_spawn_failed (kcall.c's, with the program ProcSpawn named), in init's context. One
+// clause per probe (its epid), each recording the same eight values: pid, tid, execname (1
+// init, 2 worker), arg0-3 and exec's args[0] text (1 the process's, 2 the named program's).
+#define SPAWN_ROW(probe, text)                                                                 \
+    "proc:::" probe " { trace(pid); trace(tid); trace(execname == \"init\" ?" \
+    " 1 : execname == \"worker\" ? 2 : 0); trace(arg0); trace(arg1); trace(arg2); trace(arg3);" \
+    " trace(" text "); }\n"
+static const char *const spawn_probes[] = { "start", "exec", "exec-success", "exec-failure",
+                                            "lwp-start" };
+
+static void test_spawn_table_along_kdt_fire(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    compile(SPAWN_ROW("start", "0") SPAWN_ROW("exec", "copyinstr(arg0) == \"worker\" ? 1 :"
+            " copyinstr(arg0) == \"nosuch\" ? 2 : 0") SPAWN_ROW("exec-success", "0")
+            SPAWN_ROW("exec-failure", "0") SPAWN_ROW("lwp-start", "0"), &l);
+    static uint8_t ram2[4096], ram8[4096];
+    struct proc *init = kstub_proc(SPAWN_PPID, ram2, sizeof(ram2), 0);
+    struct proc *worker = kstub_proc(SPAWN_PID, ram8, sizeof(ram8), 0);
+    strcpy(init->name, "init");
+    strcpy(worker->name, "worker");
+    worker->ppid = SPAWN_PPID;
+    struct thread *spawner = kstub_thread(init, 10);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    for (unsigned c = 0; c < SPAWN_NCASES; c++) {
+        const struct spawn_case *sc = &spawn_cases[c];
+        if (!sc->tid) {     // init's ProcSpawn of a program that does not exist
+            kstub_run(spawner);
+            kdt_fire_spawn_failed("nosuch", SPAWN_ERR);
+            kstub_run(t);
+            continue;
+        }
+        struct thread *th = kstub_thread(worker, SPAWN_PRIO);
+        assert_int_equal(th->tid, sc->tid);
+        thread_set_trace_ids(th, SPAWN_PID, th->tid);  // (kstub_thread numbers it after)
+        th->dt_unstarted = 1;
+        ktrace_switched(th);
+    }
+    int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
+    assert_true(n > 0);
+    for (unsigned c = 0; c < SPAWN_NCASES; c++) {
+        const struct spawn_case *sc = &spawn_cases[c];
+        const uint32_t who = SPAWN_PID << 16 | sc->tid;
+        for (const struct spawn_firing *w = sc->f; w->probe; w++) {
+            const struct dvm_rechdr *h;
+            do {    // (past pads and sched's records: on-cpu is not asked for)
+                assert_true(off + (int)sizeof(*h) <= n);
+                h = (const struct dvm_rechdr *)(ram + 16384 + off);
+                off += h->rh_size;
+            } while (h->rh_epid == 0 || h->rh_epid > 5);
+            uint64_t v[8];
+            assert_true(h->rh_size >= sizeof(*h) + sizeof(v));
+            memcpy(v, h + 1, sizeof(v));
+            if (strcmp(spawn_probes[h->rh_epid - 1], w->probe))
+                fail_msg("%s: proc:::%s fired, want proc:::%s", sc->name,
+                         spawn_probes[h->rh_epid - 1], w->probe);
+            const bool spawner_ctx = w->as == SPAWN_AS_SPAWNER;
+            assert_int_equal(v[0], spawner_ctx ? SPAWN_PPID : SPAWN_PID);
+            assert_int_equal(v[1], spawner_ctx ? 1 : sc->tid);
+            assert_int_equal(v[2], w->as == SPAWN_AS_SELF ? 2 : 1);
+            for (unsigned i = 0; i < 4; i++)
+                assert_int_equal(v[3 + i], i >= w->n ? 0 : w->a[i] == SPAWN_WHO ? who : w->a[i]);
+            if (!strcmp(w->probe, "exec"))
+                assert_int_equal(v[7], w->text ? 1 : 2);
+        }
+    }
+    assert_true(off >= n);  // nothing more fired
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +367,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_event_timestamp_clamped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_timestamp_slow_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_string_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spawn_table_along_kdt_fire, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

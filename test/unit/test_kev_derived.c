@@ -19,6 +19,7 @@
 #include <trace/kev_events.h>
 #include <trace/kev.h>
 #include <d/dprobes.h>
+#include <d/dutext.h>
 
 // ---- the specification ---------------------------------------------------------------------
 
@@ -119,8 +120,6 @@ static const char *name_of(uint32_t id)
     struct dprobe_desc d;
     if (id == KEV_DSTEP_SWITCH)
         return "switch";
-    if (id == KEV_DSTEP_SPAWNED)
-        return "spawned";
     if (dprobe_get(id, &d) != 0)
         return "?";
     snprintf(buf, sizeof(buf), "%s", d.name);
@@ -226,7 +225,7 @@ static void the_blocked_states_are_the_specification(void **state)
 // ---- the other rules, case by case -------------------------------------------------------------
 
 struct want {
-    const char *probe;      // a probe's name, "switch" or "spawned"
+    const char *probe;      // a probe's name
     unsigned as, n;
     uint64_t a[4];
 };
@@ -247,10 +246,14 @@ static unsigned created(struct kev_dfire *o) { return kev_derived_thcreate(o, 0x
 static unsigned destroyed(struct kev_dfire *o) { return kev_derived_thdestroy(o, 0x40003, (uint64_t)-9); }
 static unsigned faulted(struct kev_dfire *o) { return kev_derived_fault(o, 11); }
 static unsigned off_cpu(struct kev_dfire *o) { return kev_derived_offcpu(o, 0x20001, 2, 40, KEV_TH_SEND); }
+static unsigned spawn_failed(struct kev_dfire *o) { return kev_derived_spawn_failed(o, 2); }
 
 // docs/d-probes.md: tick with the interrupted thread at lines 0x100 and 0x101 alone; a first
-// run's start (a spawned process's first thread, never the kernel's) before lwp-start, both
-// in the thread's context; thread-create then lwp-create; thread-exit's status; fault's
+// run's start, exec and exec-success (a spawned process's first thread, never the kernel's:
+// Solaris's fork and exec, start and exec as the forked child under its parent's name, exec's
+// args[0] the program's name, exec-success as itself) before lwp-start, all in the thread's
+// context; a failed spawn's exec (the program it named) and exec-failure (the errno) in the
+// spawner's; thread-create then lwp-create; thread-exit's status; fault's
 // signal; off-cpu with the thread coming on and the state the one going off is left in, in
 // the latter's context.
 static const struct rule_case rule_cases[] = {
@@ -259,8 +262,13 @@ static const struct rule_case rule_cases[] = {
     { "a reschedule IPI", tick_ipi, { { NULL, 0, 0, { 0 } } } },
     { "a device line", tick_device, { { NULL, 0, 0, { 0 } } } },
     { "a spawned process's first run", run_spawned,
-      { { "spawned", KEV_DAS_THREAD, 0, { 0 } },
+      { { "start", KEV_DAS_PARENT, 3, { 0x80001, 8, 14 } },
+        { "exec", KEV_DAS_PARENT, 1, { DUTEXT_ADDR } },
+        { "exec-success", KEV_DAS_THREAD, 1, { 8 } },
         { "lwp-start", KEV_DAS_THREAD, 4, { 0x80001, 8, 14, 0 } } } },
+    { "a failed spawn", spawn_failed,
+      { { "exec", KEV_DAS_SITE, 1, { DUTEXT_ADDR } },
+        { "exec-failure", KEV_DAS_SITE, 1, { 2 } } } },
     { "a created thread's first run", run_thread,
       { { "lwp-start", KEV_DAS_THREAD, 4, { 0x80003, 8, 14, 0 } } } },
     { "a kernel thread's first run", run_kernel,
@@ -287,7 +295,7 @@ static void each_rule_gives_its_firings(void **state)
             fail_msg("%s: %u firings, want %u", rc->name, n, want);
         for (unsigned k = 0; k < n; k++) {
             const struct want *w = &rc->want[k];
-            uint32_t id = !strcmp(w->probe, "spawned") ? KEV_DSTEP_SPAWNED : probe_named(w->probe);
+            uint32_t id = probe_named(w->probe);
             if (f[k].id != id)
                 fail_msg("%s: firing %u is %s, want %s", rc->name, k, name_of(f[k].id), w->probe);
             assert_int_equal(f[k].as, w->as);

@@ -37,6 +37,7 @@ struct kev_emit_gen_case {
 #include <kernel/kev_emit.h>
 #include <kev_emit_gen_added.h>     // the test-only row's generated helper (tools/emitgen -a)
 #include "../tools/test_event_row.h"
+#include "spawn_cases.h"
 #include <kevhost/row_probes.h>
 
 // ---- the D side, recorded ---------------------------------------------------------------------
@@ -49,6 +50,9 @@ struct firing {
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
     uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
     uint32_t err;       // the firing's errno (kdt_fire_n_in)
+    uint8_t parent;     // a spawn's, under the thread's parent's name (kdt_fire_spawn)
+    uint8_t program;    // a spawn's, exec's text `text` (kdt_fire_spawn)
+    const char *text;   // ... the program kdt_fire_spawn was given (NULL: the thread's process's)
 };
 static struct firing fired[8];
 static unsigned nfired, holds, nstacks;
@@ -95,14 +99,17 @@ void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsig
         f->a[i] = a[i];
 }
 
-// A spawned process's start at its first thread's first run (kdtrace.c): recorded as
-// proc:::start in that thread's context (the probes it fires are kdtrace.c's, not the row's).
+// A spawn's firings under the parent's name or with the program's (kdt_fire.c kdt_fire_spawn):
+// recorded as any firing in that thread's context, with the name and text it is given, and
+// counted (which of a rule's firings go there is the rule's: trace/kev_derived.h).
 static unsigned nspawned;
 
-void kdt_fire_spawned(const struct thread *t)
+void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program)
 {
-    const uint64_t a[1] = { 0 };
-    kdt_fire_n_in(t, DPROBE_PROC_START, a, 1, 0);
+    kdt_fire_n_in(t, f->id, f->a, f->n, 0);
+    fired[nfired - 1].parent = f->as == KEV_DAS_PARENT;
+    fired[nfired - 1].program = (uint8_t)kev_dfire_program(f);
+    fired[nfired - 1].text = program;
     nspawned++;
 }
 
@@ -504,15 +511,19 @@ static void every_emit_row_against_its_helper(void **state)
     assert_int_equal(kev_field_get(&fs, "cpu")->v, 3);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
               kev_emit_oncpu(true, (struct thread *)th, 0x80001, 0, 14, true), { "prio", 14 });
-    assert_int_equal(nfired, 3);
-    assert_int_equal(nspawned, 1);
+    assert_int_equal(nfired, 5);
+    assert_int_equal(nspawned, 2);              // start and exec: as the parent, exec's program
     assert_int_equal(fired[1].id, DPROBE_PROC_START);
-    assert_int_equal(fired[2].id, DPROBE_PROC_LWP_START);
-    for (unsigned k = 0; k < 3; k++)
+    assert_int_equal(fired[2].id, DPROBE_PROC_EXEC);
+    assert_int_equal(fired[2].a[0], DUTEXT_ADDR);
+    assert_int_equal(fired[3].id, DPROBE_PROC_EXEC_SUCCESS);
+    assert_int_equal(fired[3].a[0], 8);
+    assert_int_equal(fired[4].id, DPROBE_PROC_LWP_START);
+    for (unsigned k = 0; k < 5; k++)
         assert_ptr_equal(fired[k].as, th);
-    assert_int_equal(fired[2].a[0], 0x80001);   // lwp-start (derived): the thread, its pid, prio
-    assert_int_equal(fired[2].a[1], 8);
-    assert_int_equal(fired[2].a[2], 14);
+    assert_int_equal(fired[4].a[0], 0x80001);   // lwp-start (derived): the thread, its pid, prio
+    assert_int_equal(fired[4].a[1], 8);
+    assert_int_equal(fired[4].a[2], 14);
     EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
               kev_emit_oncpu(true, (struct thread *)th, 0x80003, 1, 14, true), { "prio", 14 });
     assert_int_equal(nspawned, 0);
@@ -811,6 +822,49 @@ static void state_changes_fire_sched_probes(void **state)
     kcap_free(&cap);
 }
 
+// ---- the spawn rules' table along the kernel's path ----------------------------------------
+
+// spawn_cases.h's table as the kernel's emit helper fires it: a first run's rule from
+// kev_emit_oncpu (after its on-cpu), each firing in the context the table names (the thread
+// coming on), under the parent's name where it says so, exec's text the thread's process's
+// (kdt_fire_spawn given no program: it names t's). A failed spawn writes no event and has no
+// emit helper: kernel/kdt_fire.c fires its rule (kdt_fire_spawn_failed, the same loop), which
+// test_kdtrace.c holds with the rest of the table.
+static void the_spawn_table_along_the_kernels_path(void **state)
+{
+    (void)state;
+    for (unsigned c = 0; c < SPAWN_NCASES; c++) {
+        const struct spawn_case *sc = &spawn_cases[c];
+        const uint32_t who = SPAWN_PID << 16 | sc->tid;
+        unsigned k = 0;
+        if (!sc->tid)
+            continue;
+        ring_up();
+        kev_emit_oncpu(true, (struct thread *)th, who, 0, SPAWN_PRIO, true);
+        assert_int_equal(fired[k++].id, DPROBE_SCHED_ONCPU);
+        for (const struct spawn_firing *w = sc->f; w->probe; w++, k++) {
+            if (k >= nfired)
+                fail_msg("%s: %s did not fire", sc->name, w->probe);
+            const struct firing *f = &fired[k];
+            struct dprobe_desc d;
+            assert_int_equal(dprobe_get(f->id, &d), 0);
+            if (strcmp(d.prov, "proc") || strcmp(d.name, w->probe))
+                fail_msg("%s: firing %u is %s:::%s, want proc:::%s", sc->name, k, d.prov, d.name,
+                         w->probe);
+            assert_ptr_equal(f->as, th);
+            assert_int_equal(f->parent, w->as == SPAWN_AS_PARENT);
+            for (unsigned i = 0; i < NARGS; i++)
+                assert_int_equal(f->a[i], i >= w->n ? 0 : w->a[i] == SPAWN_WHO ? who : w->a[i]);
+            assert_int_equal(f->program, !strcmp(w->probe, "exec"));
+            if (f->program)
+                assert_null(f->text);   // the thread's own process's name, the kernel's
+        }
+        assert_int_equal(nfired, k);
+        kcap_finish(&cap, &ktrace);
+        kcap_free(&cap);
+    }
+}
+
 // ---- a row whose probe is its own: its id its name's ------------------------------------------
 
 // The test-only row (test/tools/test_event_row.c, added before main as in the host tools' test
@@ -909,6 +963,7 @@ int main(void)
         cmocka_unit_test(every_emit_row_against_its_helper),
         cmocka_unit_test(every_generated_helper_against_its_row),
         cmocka_unit_test(state_changes_fire_sched_probes),
+        cmocka_unit_test(the_spawn_table_along_the_kernels_path),
         cmocka_unit_test(a_rows_own_probe_fires_with_the_hosts_id),
         cmocka_unit_test(inserting_a_row_renumbers_no_probe),
     };

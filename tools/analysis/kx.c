@@ -79,6 +79,18 @@ static void set_str(char *dst, const char *src)
     dst[i] = 0;
 }
 
+int kx_thread_find(const struct kx_model *m, uint32_t pid, uint32_t tid)
+{
+    for (unsigned h = hash_of(pid, tid);; h = (h + 1) & (KX_HASH - 1)) {
+        int32_t v = m->hash[h];
+        if (!v)
+            return KX_NO_THREAD;
+        const struct kx_thread *t = &m->th[v - 1];
+        if (t->pid == pid && t->tid == tid)
+            return v - 1;
+    }
+}
+
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid)
 {
     unsigned h = hash_of(pid, tid);
@@ -99,7 +111,7 @@ int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid)
     t->tid = tid;
     t->prio = -1;
     t->state = KX_STATE_UNKNOWN;
-    t->cpu = -1;
+    t->cpu = t->last_cpu = -1;
     if (m->r) {
         set_str(t->name, kev_thread_name(m->r, pid, tid));
         set_str(t->comm, kev_proc_name(m->r, pid));
@@ -144,7 +156,7 @@ static void run_on(struct kx_model *m, int idx, unsigned cpu)
         m->cur[t->cpu] = KX_NO_THREAD; // migrated
     m->cur[cpu] = idx;
     m->prev[cpu] = KX_NO_THREAD;
-    t->cpu = (int)cpu;
+    t->cpu = t->last_cpu = (int)cpu;
     t->state = KEV_TH_RUNNING;
 }
 
@@ -204,6 +216,36 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
             set_str(m->th[i].comm, name);
 }
 
+// A process's or thread's creation or end in the kernel's counts (struct kx_proc): a process's
+// CREATE counts its first thread (the kernel's p->nthreads is 1 by then), whose THCREATE then
+// is not counted again; a snapshot's processes count their threads at their CREATEs; a thread
+// DEAD leaves the count; a process's end leaves its children without a parent.
+static void proc_event(struct kx_model *m, const struct kev_event *e)
+{
+    uint32_t pid = e->ev <= KEV_TH_DESTROY ? kx_th_pid(e) : kx_pr_pid(e);
+    struct kx_proc *q = pid < KX_MAX_PID ? &m->proc[pid] : NULL;
+    if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_CREATE) {
+        if (!q)
+            return;
+        q->known = q->created = 1;
+        q->parent = kx_pr_ppid(e);
+        q->nlwp = m->in_snapshot ? 0 : 1;
+        q->first_pending = !m->in_snapshot;
+    } else if (e->ev == KEV_PR_DESTROY_NAME || e->ev == KEV_PR_DESTROY) {
+        for (unsigned k = 0; k < KX_MAX_PID; k++)
+            if (m->proc[k].known && m->proc[k].parent == pid)
+                m->proc[k].parent = 0;
+    } else if (e->ev == KEV_TH_CREATE && pid && q) {
+        q->known = 1;
+        if (q->first_pending && kx_th_tid(e) == 1)
+            q->first_pending = 0;
+        else
+            q->nlwp++;
+    } else if (e->ev == KEV_TH_DEAD && pid && q && q->known) {
+        q->nlwp--;
+    }
+}
+
 void kx_model_update(struct kx_model *m, const struct kev_event *e)
 {
     if (e->cls != KEV_C_CONTROL) {
@@ -212,6 +254,7 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
         m->last_t = e->t64;
     }
     if (e->cls == KEV_C_PR_TH && e->nw >= 2) {
+        proc_event(m, e);
         if (e->ev <= KEV_TH_DESTROY)
             thread_event(m, e);
         else if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_THREAD_NAME) && e->nw >= 3)
@@ -255,6 +298,11 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid)
 {
     return pid < KX_MAX_PID ? m->ppid[pid] : 0;
+}
+
+const struct kx_proc *kx_proc(const struct kx_model *m, uint32_t pid)
+{
+    return pid < KX_MAX_PID && m->proc[pid].known ? &m->proc[pid] : NULL;
 }
 
 const char *kx_label_plain(const struct kx_model *m, int idx, char *buf, size_t n)

@@ -74,11 +74,6 @@ void kx_usdt_event(const struct kev_reader *r, const struct kev_event *e)
     }
 }
 
-unsigned kx_usdt_count(void)
-{
-    return nprobes;
-}
-
 static void value(const struct probe *p, unsigned k, uint64_t v, char *out, size_t n)
 {
     if (p->is_signed[k])

@@ -283,8 +283,9 @@ static void give_time(struct kev_live *l, uint64_t t, int by_hb)
             l->c[i].time(l->c[i].user, l->r, t);
 }
 
-// The stream's CRC-32 (IEEE 802.3) by zlib, several times kev_stream.c's nibble table's speed:
-// every byte of a stream is checked twice (its frame's CRC, the file's).
+// The stream's CRC-32 (IEEE 802.3) by zlib's crc32 (the same function as trace/kev_crc32.c's
+// ks_crc32, the board's tables; zlib's is the host's maintained one): every byte of a stream
+// is checked twice (its frame's CRC, the file's).
 static uint32_t zcrc(uint32_t crc, const void *p, size_t n)
 {
     return (uint32_t)crc32(crc, p, (uInt)n);

@@ -3,13 +3,16 @@
 // its row's D column in the event table names (kevreplay_table.c), the ones the kernel's site
 // fired (docs/d-probes.md), with the same arguments, at the board's time (cycles since boot
 // converted to ns as the kernel does; walltimestamp from the header's boot date), on the
-// event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
-// CPU. Events with no probe are skipped. The column's derived probes: the sched and proc
+// event's CPU, in the context (pid, tid, execname) of the thread whose context that CPU is in.
+// Events with no probe are skipped. The capture's threads, processes and what each CPU runs
+// are the analysis model every reader shares (kevhost/kx.h), which each event reaches through
+// the model pass (kx_pass.h) after the probes it fires have read the state before it (a new
+// process's and thread's, after: the kernel creates them before their probes fire); what only
+// D needs beside it is kevreplay_ctx.h's. The column's derived probes: the sched and proc
 // probes are the kernel's rules themselves (trace/kev_derived.h, which kev_emit.h fires live),
-// fed with each thread's state and priority as the capture tells them (struct rthread);
+// fed with each thread's state and priority as the model holds them;
 // lockstat's follow the kernel's table (d/lockstat.h, kernel/ktrace_sync.c) from each SYNC_*
 // call; the probes a capture holds no event for are named once on stderr (no_capture_note).
-#define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
 #include <kevhost/kev_input.h>
@@ -25,7 +28,6 @@
 #include <d/dutext.h>
 #include <d/dtimers.h>
 #include <d/lockstat.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,44 +37,11 @@
 #include <trace/kev_events.h>
 #include <trace/kev_derived.h>
 #include <kevhost/kx_fields.h>
-
-/* A thread as the capture tells it, keyed by who (pid << 16 | tid); kc: the kernel call it is
- * in (its entry event seen and no exit yet), with the arguments the entry carried (kc_nw: 2
- * fast, 6 wide). */
-struct rthread {
-    uint32_t who, obj, owner;
-    uint8_t used, state, prio, unstarted;
-    uint8_t kc_open, kc_nw;
-    uint16_t kc;
-    uint32_t kc_a[6];
-    uint8_t left;               /* the state its last change left, while that change fires (a
-                                 * wakeup's: the one it slept in), as the kernel's
-                                 * traced_state; else its state */
-    uint8_t cpu;                /* the CPU it runs or last ran on */
-    uint64_t blocked_at;        /* cycles; 0: not blocked on a SYNC_* object in this call */
-    uint64_t vt, vt_since;      /* vtimestamp's clock, as kernel/kdtrace.c keeps it: cycles on
-                                 * a CPU since the capture began, and since when it runs (0:
-                                 * it does not) */
-};
-#define RTHREADS 1024u
-
-/* A client's message as its MsgSend's entry told it, keyed by its receive id (which names the
- * client thread: every message of one thread has the same): the connection and the size the
- * board's msg probes give as arg0 and arg2 (kernel/ktrace.c kdt_msg). */
-struct rmsg {
-    uint32_t rcvid, coid, bytes;
-    uint8_t used, coid_known, bytes_known;
-};
-#define RMSGS 1024u
-
-/* A process as the capture tells it (the kernel's p->ppid and p->nthreads): its parent, from
- * its CREATE_NAME until that parent ends; its threads created and not yet DEAD. */
-struct rproc {
-    uint32_t pid;
-    int32_t ppid, nlwp;
-    uint8_t used, spawning;     /* spawning: its first thread's CREATE is counted already */
-};
-#define RPROCS 256u
+#include <kevhost/kx_pass.h>
+#include <kevhost/tool_file.h>
+#include <uapi/kcall.h>
+#include <uapi/kdtrace.h>
+#include "kevreplay_ctx.h"
 
 struct replay {
     struct dvm_state *st;
@@ -81,21 +50,14 @@ struct replay {
     uint64_t switchrate, next_switch, cps, wall0;
     int started;
     unsigned ncpus, cpu_only;
-    int32_t pid[DVM_MAXCPU], tid[DVM_MAXCPU];
     unsigned ntimers;                 /* the program's tick-N and profile-N probes, all of them: */
     uint32_t *timer;                  /* each one's probe index */
     uint64_t *next;                   /* and its next time (ns since boot) */
     struct dvm_ctx ctx;
-    uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
-    uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
     uint64_t now_cycles;              /* the event's time, in cycles since boot */
-    uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
-    struct { int on; uint32_t who, from; } steal[DVM_MAXCPU]; /* a STEAL awaiting its RUNNING */
-    int in_snapshot;
     int firing;                       /* this event's CPU fires probes (-x cpu) */
     struct rstack_census stacks;      /* the capture's STACK samples, FAULTs, ONCPU events */
     uint64_t t0;                      /* ns of the first event */
-    struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
     uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
     int32_t pid_target;               /* the process pid$target probes fire in (0: not yet) */
@@ -109,100 +71,64 @@ struct replay {
                                        * consumed where it read them, not at the switch rate */
     int timer_events;                 /* its timers fire at the capture's DTIMER events (the
                                        * board's program had the same timers), not by time */
-    uint8_t fresh[DVM_MAXCPU];        /* a CPU whose next choice fires no off-cpu: at the go,
-                                       * every CPU but the consumer's (kernel/ktrace.c) */
     struct dvm_ctx end;
     char end_exec[64];                /* END's execname, kept past the reader */
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
-    struct rthread th[RTHREADS];
-    struct rproc pr[RPROCS];
-    struct rmsg msg[RMSGS];
     struct kev_reader *r;
+    struct kx_model *m;               /* the capture's threads, processes, CPUs (kevhost/kx.h) */
+    struct rctx *c;                   /* what only D needs beside them (kevreplay_ctx.h) */
+    struct kx_pass pass;              /* each event: replay_before, the model, replay_after */
+    int after;                        /* replay_before left the event's creations to after */
 };
 
 /* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
 static struct replay *replay_now;
-/* the highest pid a process of the capture was created with so far (its snapshot's too), kept
- * past the replay for END (kev_replay_pid_max) */
-static uint32_t pid_max;
+/* the model and D's context of the replay under way (one at a time; kept past it for END:
+ * kev_replay_pid_max) */
+static struct kx_model replay_model;
+static struct rctx replay_ctx;
 
-static struct rthread *rthread(struct replay *p, uint32_t who)
+/* th_of: the model's index of thread who (added when new; KX_NO_THREAD: none, a full model). */
+static int th_of(struct replay *p, uint32_t who)
 {
-    unsigned h = (who * 2654435761u) >> 22;
-    for (unsigned k = 0; k < RTHREADS; k++) {
-        struct rthread *t = &p->th[(h + k) % RTHREADS];
-        if (t->used && t->who == who)
-            return t;
-        if (!t->used) {
-            memset(t, 0, sizeof(*t));
-            t->used = 1;
-            t->who = who;
-            t->state = 0xff;
-            return t;
-        }
-    }
-    static struct rthread spare;    /* a full table: a scratch entry, nothing remembered */
-    memset(&spare, 0, sizeof(spare));
-    spare.who = who;
-    return &spare;
+    return who ? kx_thread(p->m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
 }
 
-static struct rmsg *rmsg(struct replay *p, uint32_t rcvid)
+/* who_of: thread idx's who (0: none). */
+static uint32_t who_of(const struct replay *p, int idx)
 {
-    unsigned h = (rcvid * 2654435761u) >> 22;
-    for (unsigned k = 0; k < RMSGS; k++) {
-        struct rmsg *m = &p->msg[(h + k) % RMSGS];
-        if (m->used && m->rcvid == rcvid)
-            return m;
-        if (!m->used) {
-            memset(m, 0, sizeof(*m));
-            m->used = 1;
-            m->rcvid = rcvid;
-            return m;
-        }
-    }
-    static struct rmsg spare;       /* a full table: nothing known */
-    memset(&spare, 0, sizeof(spare));
-    spare.rcvid = rcvid;
-    return &spare;
+    return idx >= 0 ? kev_who_of(p->m->th[idx].pid, p->m->th[idx].tid) : 0u;
 }
 
-/* rthread_find: the thread who, or NULL when the capture has not named it. */
-static struct rthread *rthread_find(struct replay *p, uint32_t who)
+/* th_state: thread idx's state (KX_STATE_UNKNOWN: not seen), the one it enters while its
+ * change fires. */
+static unsigned th_state(const struct replay *p, int idx)
 {
-    unsigned h = (who * 2654435761u) >> 22;
-    for (unsigned k = 0; k < RTHREADS; k++) {
-        struct rthread *t = &p->th[(h + k) % RTHREADS];
-        if (!t->used)
-            return NULL;
-        if (t->who == who)
-            return t;
-    }
-    return NULL;
+    if (idx < 0)
+        return KX_STATE_UNKNOWN;
+    const struct rctx_thread *c = rctx_thread(p->c, idx);
+    return c->changing ? c->entering : p->m->th[idx].state;
 }
 
-/* rproc: process pid's entry (created, zeroed, when create is set); NULL when none. */
-static struct rproc *rproc(struct replay *p, uint32_t pid, int create)
+/* th_prio: thread idx's priority, 0 when the capture has not said it. */
+static uint32_t th_prio(const struct replay *p, int idx)
 {
-    for (unsigned k = 0; k < RPROCS; k++) {
-        struct rproc *q = &p->pr[(pid + k) % RPROCS];
-        if (q->used && q->pid == pid)
-            return q;
-        if (!q->used) {
-            if (!create)
-                return NULL;
-            memset(q, 0, sizeof(*q));
-            q->used = 1;
-            q->pid = pid;
-            return q;
-        }
-    }
-    return NULL;    /* a full table: the process's counts are not kept */
+    return idx >= 0 && p->m->th[idx].prio > 0 ? (uint32_t)p->m->th[idx].prio : 0u;
 }
 
-/* dvm_lwpinfo (d/dprinfo.h) for the host's dtrace: over a capture, from the tables the events
- * build, as the kernel's reads its own; when the host runs a program itself (BEGIN, tick-N,
- * END, no capture), every firing is the consumer's: one thread, running. */
+/* cpu_thread: the thread whose context cpu is in, as the kernel's k_current: the one running
+ * there; between its leaving and the next one's RUNNING, still the one that left (the kernel
+ * ends the call or takes the interrupt in its context); else the one the CPU's last ONCPU
+ * named; KX_NO_THREAD when the capture has not said. */
+static int cpu_thread(const struct replay *p, unsigned cpu)
+{
+    const struct kx_model *m = p->m;
+    return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu] >= 0 ? m->prev[cpu] : m->oncpu[cpu];
+}
+
+/* dvm_lwpinfo (d/dprinfo.h) for the host's dtrace: over a capture, from the model, as the
+ * kernel's reads its own; when the host runs a program itself (BEGIN, tick-N, END, no
+ * capture), every firing is the consumer's: one thread, running. */
 int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
     struct replay *p = replay_now;
@@ -214,11 +140,11 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
         return 0;
     }
     if (pid) {
-        const struct rproc *q = rproc(p, pid, 0);
+        const struct kx_proc *q = kx_proc(p->m, pid);
         const char *name = kev_proc_name(p->r, pid);
         if (!q && !name)
             return -1;
-        out->ppid = q ? q->ppid : 0;
+        out->ppid = q ? (int32_t)q->parent : 0;
         out->nlwp = q ? q->nlwp : 0;
         out->fname = name;
     } else {
@@ -228,27 +154,27 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
     }
     if (!kev_who_tid(who))
         return 0;
-    const struct rthread *t = rthread_find(p, who);
-    if (!t || t->state == 0xff)
+    int idx = kx_thread_find(p->m, pid, kev_who_tid(who));
+    if (th_state(p, idx) == KX_STATE_UNKNOWN)
         return -1;
-    out->state = t->state;
-    out->left = t->left;
-    out->cpu = t->cpu;
+    out->state = (uint8_t)th_state(p, idx);
+    const struct rctx_thread *c = rctx_thread(p->c, idx);
+    out->left = c->changing ? c->left : (uint8_t)th_state(p, idx);
+    out->cpu = (uint8_t)(p->m->th[idx].last_cpu > 0 ? p->m->th[idx].last_cpu : 0);
     out->idle = pid == 0;
     return 0;
 }
 
-/* dvm_ppid (d/dprinfo.h) for the host's dtrace: over a capture its process table (a process
+/* dvm_ppid (d/dprinfo.h) for the host's dtrace: over a capture the model's processes (a process
  * the capture never named is unknown); running a program itself, the host's processes, whose
  * parent /proc/PID/stat gives (its fourth field, after the name in parentheses). */
 int dvm_ppid(int32_t pid, int32_t *ppid)
 {
     if (replay_now) {
-        const struct rproc *q = pid > 0 && pid <= 0xffff ? rproc(replay_now, (uint32_t)pid, 0)
-                                                          : NULL;
+        const struct kx_proc *q = pid > 0 ? kx_proc(replay_now->m, (uint32_t)pid) : NULL;
         if (!q && (pid <= 0 || pid > 0xffff || !kev_proc_name(replay_now->r, (uint32_t)pid)))
             return -1;
-        *ppid = q ? q->ppid : 0;
+        *ppid = q ? (int32_t)q->parent : 0;
         return 0;
     }
     char path[32], buf[512];
@@ -360,13 +286,6 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
     }
 }
 
-/* The kernel-call numbers whose entry tells what a message is about, and the board's
- * consumer's (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's
- * headers; a block's calls are its rule's, trace/kev_derived.c). */
-enum { KC_MSGSEND_EV = 11, KC_DTRACE_EV = 33 };
-/* The board's consumer reading a CPU's records: DTrace(KDT_READ, cpu, ...) (uapi/kdtrace.h) */
-enum { KDT_READ_CMD = 4 };
-
 /* msg_seen: a message's connection and size, which the board's msg probes give as arg0 and
  * arg2 (kernel/ktrace.c kdt_msg) and no COMM event carries: the client's MsgSend's first and
  * third arguments, remembered by receive id (which names the client thread) from its entry
@@ -375,9 +294,10 @@ static void msg_seen(struct replay *p, const struct kev_event *e, unsigned cpu)
 {
     if (e->cls != KEV_C_COMM || e->ev != KEV_COMM_SND_MESSAGE || e->nw < 2)
         return;
-    struct rmsg *m = rmsg(p, kx_comm_rcvid(e));
-    const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
-    int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
+    struct rctx_msg *m = rctx_msg(p->c, kx_comm_rcvid(e));
+    int cur = cpu_thread(p, cpu);
+    const struct rctx_thread *c = cur >= 0 ? rctx_thread(p->c, cur) : NULL;
+    int sent = c && c->kc_open && c->kc == KC_MsgSend;
     m->coid = sent ? c->kc_a[0] : 0;
     m->bytes = sent && c->kc_nw > 2 ? c->kc_a[2] : 0;
     m->coid_known = (uint8_t)sent;
@@ -392,14 +312,14 @@ static int site_value(void *user, const char *name, const struct kev_fields *fs,
     struct replay *p = user;
     const struct kev_field *who = kev_field_get(fs, "who");
     if (!strcmp(name, "prio") && who) {
-        *v = rthread(p, (uint32_t)who->v)->prio;
+        *v = (uint8_t)th_prio(p, th_of(p, (uint32_t)who->v));
         return 1;
     }
     const struct kev_field *id = kev_field_get(fs, "rcvid");
     int coid = !strcmp(name, "coid"), bytes = !strcmp(name, "bytes");
     if (!id || (!coid && !bytes))
         return 0;
-    const struct rmsg *m = rmsg(p, (uint32_t)id->v);
+    const struct rctx_msg *m = rctx_msg(p->c, (uint32_t)id->v);
     *v = coid ? m->coid : m->bytes;
     return coid ? m->coid_known : m->bytes_known;
 }
@@ -440,29 +360,9 @@ static int32_t replay_nrunnable(unsigned cpu)
                     "over the capture (live, the board counts its queues)\n", p->ncpus);
         return 0;
     }
-    for (unsigned k = 0; p && k < RTHREADS; k++)
-        n += p->th[k].used && p->th[k].state == KEV_TH_READY && kev_who_pid(p->th[k].who);
+    for (unsigned k = 0; p && k < p->m->nth; k++)
+        n += th_state(p, (int)k) == KEV_TH_READY && p->m->th[k].pid;
     return n;
-}
-
-/* boot_date_ns: the header's TRACE_BOOT_DATE ("Sun Nov 22 10:50:32 UTC 2026", the board's
- * boot) in nanoseconds since 1970, the base of walltimestamp; 0 when absent or unreadable. */
-static uint64_t boot_date_ns(const struct kev_reader *r)
-{
-    unsigned len;
-    const char *v = kev_attr(r, "BOOT_DATE", &len);
-    char buf[64];
-    struct tm tm;
-    if (!v || len >= sizeof(buf))
-        return 0;
-    memcpy(buf, v, len);
-    buf[len] = '\0';
-    memset(&tm, 0, sizeof(tm));
-    const char *end = strptime(buf, "%a %b %d %H:%M:%S UTC %Y", &tm);
-    if (!end)
-        return 0;
-    time_t secs = timegm(&tm);
-    return secs > 0 ? (uint64_t)secs * 1000000000ull : 0;
 }
 
 /* cycles_ns: a cycle count in nanoseconds, in the kernel's own integer arithmetic
@@ -473,52 +373,60 @@ static uint64_t cycles_ns(const struct replay *p, uint64_t c)
     return (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz;
 }
 
-/* vtime_switch: who is RUNNING on cpu from the event's time: vtimestamp's clocks switch as
- * the board's do at that event (kernel/kdtrace.c vtime_switch_locked): the clock of the thread
- * that ran there stops, who's starts; a thread still counted on the CPU it left (another CPU
- * ran it first) is closed there. */
-static void vtime_switch(struct replay *p, unsigned cpu, uint32_t who)
+/* vtime_switch: thread idx is RUNNING on cpu from the event's time: vtimestamp's clocks switch
+ * as the board's do at that event (kernel/kdtrace.c vtime_switch_locked): the clock of the
+ * thread that ran there stops, idx's starts; a thread still counted on the CPU it left
+ * (another CPU ran it first) is closed there. */
+static void vtime_switch(struct replay *p, unsigned cpu, int idx)
 {
     uint64_t now = p->now_cycles ? p->now_cycles : 1u;     /* (vt_since 0: not running) */
-    if (who == p->vt_running[cpu])
+    struct rctx_cpu *c = &p->c->cpu[cpu];
+    if (idx == c->vt_running)
         return;
-    if (p->vt_running[cpu]) {
-        struct rthread *o = rthread(p, p->vt_running[cpu]);
+    if (c->vt_running >= 0) {
+        struct rctx_thread *o = rctx_thread(p->c, c->vt_running);
         if (o->vt_since) {
             o->vt += now - o->vt_since;
             o->vt_since = 0;
         }
     }
-    struct rthread *t = rthread(p, who);
+    struct rctx_thread *t = rctx_thread(p->c, idx);
     if (t->vt_since) {
-        for (unsigned c = 0; c < DVM_MAXCPU; c++)
-            if (c != cpu && p->vt_running[c] == who)
-                p->vt_running[c] = 0;
+        for (unsigned k = 0; k < DVM_MAXCPU; k++)
+            if (k != cpu && p->c->cpu[k].vt_running == idx)
+                p->c->cpu[k].vt_running = KX_NO_THREAD;
         t->vt += now - t->vt_since;
     }
-    p->vt_running[cpu] = who;
+    c->vt_running = idx;
     t->vt_since = now;
 }
 
-/* set_ctx: the context of the thread running on cpu (the board's fill_ctx): its vtimestamp is
- * its clock at the event's time, converted once. */
-static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
+/* set_ctx_of: the context of thread idx on cpu (the board's fill_ctx; KX_NO_THREAD: none the
+ * capture has said): its vtimestamp is its clock at the event's time, converted once. */
+static void set_ctx_of(struct replay *p, unsigned cpu, int idx)
 {
-    uint32_t who = p->cur[cpu];
+    uint32_t who = who_of(p, idx);
     p->ctx.cpu = cpu;
     uint32_t pid = kev_who_pid(who);
     p->ctx.pid = (int32_t)pid;
     p->ctx.tid = (int32_t)kev_who_tid(who);
-    p->ctx.prio = who ? rthread(p, who)->prio : 0;
+    p->ctx.prio = (uint8_t)th_prio(p, idx);
     if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
-        const struct rthread *t = rthread(p, who);
+        const struct rctx_thread *t = rctx_thread(p->c, idx);
         p->ctx.vtimestamp = cycles_ns(p, t->vt + (t->vt_since ? p->now_cycles - t->vt_since : 0));
     }
-    const char *name = pid ? kev_proc_name(r, pid) : "kernel";
+    const char *name = pid ? kev_proc_name(p->r, pid) : "kernel";
     p->ctx.execname = name ? name : "";
-    const struct rproc *q = pid ? rproc(p, pid, 0) : NULL;
-    p->ctx.ppid = q ? q->ppid : 0;
+    const struct kx_proc *q = pid ? kx_proc(p->m, pid) : NULL;
+    p->ctx.ppid = q ? (int32_t)q->parent : 0;
     p->ctx.nlwp = pid ? (q ? q->nlwp : 0) : 1;
+}
+
+/* set_ctx: the context of the thread whose context cpu is in (cpu_thread). */
+static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
+{
+    (void)r;
+    set_ctx_of(p, cpu, cpu_thread(p, cpu));
 }
 
 static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -529,22 +437,62 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
         dvm_fire(p->st, &p->ctx, id, a);
 }
 
-/* fire_rule: one firing a rule gave (trace/kev_derived.h), in p->ctx: the context the caller
- * set (the thread the rule is about, or the one going off, is the caller's to set). */
-static void fire_rule(struct replay *p, const struct kev_dfire *f)
+/* A rule's firings (trace/kev_derived.h) as the replay takes them (kev_derived_take), about
+ * thread t on cpu: each in p->ctx, the context the caller set (the site's, or the thread the
+ * rule is about, or the one going off: the caller's to set); under t's parent's name where the
+ * rule says so (KEV_DAS_PARENT: its CREATE's parent, "kernel" without one); exec's args[0] the
+ * program's name (kev_dfire_program): `program`, else t's process's as the capture names it. The
+ * switch step is switch_to's. */
+struct rule_site {
+    struct replay *p;
+    int t;
+    unsigned cpu;
+    const char *program;
+};
+
+static void switch_to(struct replay *p, int t, unsigned cpu);
+
+static void rule_fire(void *user, const struct kev_dfire *f)
 {
+    const struct rule_site *s = user;
+    struct replay *p = s->p;
+    const char *own = p->ctx.execname;
+    uint32_t pid = kev_who_pid(who_of(p, s->t));
+    if (f->as == KEV_DAS_PARENT) {
+        const struct kx_proc *q = kx_proc(p->m, pid);
+        const char *parent = q && q->parent ? kev_proc_name(p->r, q->parent) : "kernel";
+        p->ctx.execname = parent ? parent : "";
+    }
+    if (kev_dfire_program(f)) {
+        const char *name = s->program ? s->program : kev_proc_name(p->r, pid);
+        replay_text.p = (const uint8_t *)(name ? name : "");
+        replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;
+    }
     uint64_t a[DVM_NARGS] = { 0 };
     for (unsigned k = 0; k < f->n && k < KEV_DFIRE_ARGS; k++)
         a[k] = f->a[k];
     if (p->firing)
         dvm_fire(p->st, &p->ctx, f->id, a);
+    replay_text.p = NULL;
+    replay_text.len = 0;
+    p->ctx.execname = own;
 }
 
-/* fire_rules: n firings of a rule that names no step. */
-static void fire_rules(struct replay *p, const struct kev_dfire *f, unsigned n)
+static void rule_step(void *user, uint32_t id)
 {
-    for (unsigned k = 0; k < n; k++)
-        fire_rule(p, &f[k]);
+    const struct rule_site *s = user;
+    (void)id;   /* (KEV_DSTEP_SWITCH, the one step) */
+    switch_to(s->p, s->t, s->cpu);
+}
+
+/* take: rule firings f (n of them) about model thread t on cpu (KX_NO_THREAD, 0: a rule that
+ * names no thread's parent, program or step), exec's program `program` (NULL: t's process's). */
+static void take(struct replay *p, int t, unsigned cpu, const char *program,
+                 const struct kev_dfire *f, unsigned n)
+{
+    struct rule_site s = { p, t, cpu, program };
+    const struct kev_dtake k = { rule_fire, rule_step, &s };
+    kev_derived_take(f, n, &k);
 }
 
 /* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
@@ -668,16 +616,15 @@ static void fbt_begin(struct replay *p)
             p->fbt_pidx[id - DPROBE_FBT_BASE] = (uint16_t)(k + 1u);
     }
 }
-static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
-                       unsigned cpu);
-static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t);
+static void state_fire(struct replay *p, int t, unsigned prev, unsigned next, unsigned cpu);
+static void oncpu_start(struct replay *p, int t);
 static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                        int fire);
 
 /* on_kcall: a kernel call's entry or exit by the running thread t: the call it is in (for
  * msg_args and block-*'s object), and lockstat's probes as kernel/ktrace_sync.c fires them
  * (d/lockstat.h) */
-static void on_kcall(struct replay *p, const struct kev_event *e, struct rthread *t)
+static void on_kcall(struct replay *p, const struct kev_event *e, struct rctx_thread *t)
 {
     enum kev_kcall_part part = kev_kcall_part(e);
     unsigned n = kev_kcall_no(e);
@@ -712,8 +659,8 @@ static void on_kcall(struct replay *p, const struct kev_event *e, struct rthread
 }
 
 /* on_system: a SYSTEM event's part of on_thread: the fbt, pid and USDT probes its FUNC_* and
- * USDT events fire, and what the snapshot, ONCPU, PRIO_CHANGE, STEAL and SYNC_WAIT events
- * tell of the threads (their own probes fire from the table, table_fire). */
+ * USDT events fire, and what the snapshot, ONCPU, STEAL and SYNC_WAIT events tell D beside the
+ * model (their own probes fire from the table, table_fire). */
 static void on_system(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
@@ -727,100 +674,81 @@ static void on_system(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     const struct kx_fields *f = kx_fields();
-    if (e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
-        kev_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
-        uint32_t c = kev_field(e, f->snap_cpu), who = kev_field(e, f->snap_who);
-        if (c < DVM_MAXCPU) {
-            struct rthread *t = rthread(p, who);
-            p->cur[c] = who;
-            t->cpu = (uint8_t)c;
-            vtime_switch(p, c, who);
-        }
-        return;
-    }
-    if (e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
-        p->in_snapshot = kev_field(e, f->snap_what) == 0;
+    int c = kx_snapshot_cpu(e);
+    if (c >= 0 && c < (int)DVM_MAXCPU) {    /* CPU c runs snap_who: its clock runs */
+        vtime_switch(p, (unsigned)c, th_of(p, kev_field(e, f->snap_who)));
         return;
     }
     if (e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
         /* the kernel returned into its who on this CPU: the switch ends (its THRUNNING began
          * it; on-cpu fired from the table, oncpu_before) */
-        oncpu_start(p, r, rthread(p, kev_field(e, f->oncpu_who)));
-        return;
-    }
-    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        rthread(p, kev_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
-            (uint8_t)kev_field(e, f->prio_new);
+        oncpu_start(p, th_of(p, kev_field(e, f->oncpu_who)));
         return;
     }
     if (e->ev == KEV_SYS_STEAL && e->nw >= 2) {
         /* this CPU's choice took the thread from another CPU's queue: its RUNNING, next on
          * this CPU, fires dequeue with that queue's CPU (runq_cpu) */
         if (cpu < DVM_MAXCPU) {
-            p->steal[cpu].on = 1;
-            p->steal[cpu].who = kev_field(e, f->steal_who);
-            p->steal[cpu].from = kev_field(e, f->steal_from);
+            p->c->cpu[cpu].steal.on = 1;
+            p->c->cpu[cpu].steal.who = kev_field(e, f->steal_who);
+            p->c->cpu[cpu].steal.from = kev_field(e, f->steal_from);
         }
         return;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
-        struct rthread *t = rthread(p, p->last_state[cpu]);
+        struct rctx_thread *t = rctx_thread(p->c, p->c->cpu[cpu].last_state);
         t->owner = kev_field(e, f->sync_owner);
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
     }
 }
 
-/* thread_life: a thread's CREATE or DESTROY: its process's count of threads, and (outside the
- * snapshot) sched:::create or the thread's exit probes. */
-static void thread_life(struct replay *p, const struct kev_event *e, uint32_t pid,
-                        struct rthread *t)
+/* thread_create: a thread's CREATE, once the model counted it in its process (replay_after):
+ * outside the snapshot, sched:::thread-create and lwp-create, and its first run to come. */
+static void thread_create(struct replay *p, const struct kev_event *e)
 {
-    uint32_t who = t->who;
-    struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
-    if (q && q->spawning && kev_who_tid(who) == 1)
-        q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
-    else if (q)
-        q->nlwp++;          /* (the kernel counts it before its CREATE) */
-    if (p->in_snapshot)
+    uint32_t pid = kx_th_pid(e);
+    int t = kx_thread(p->m, pid, kx_th_tid(e));
+    if (p->m->in_snapshot)
         return;
     struct kev_dfire f[KEV_DFIRE_MAX];
-    if (e->ev == KEV_TH_DESTROY) {
-        fire_rules(p, f, kev_derived_thdestroy(f, who, 0)); /* status: not in the capture */
-        if (p->firing)
-            rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
-        return;
-    }
-    fire_rules(p, f, kev_derived_thcreate(f, who, pid, t->prio));
-    t->unstarted = 1;
+    take(p, t, 0, NULL, f, kev_derived_thcreate(f, kev_who_of(pid, kx_th_tid(e)), pid,
+                                                (uint8_t)th_prio(p, t)));
+    rctx_thread(p->c, t)->unstarted = 1;
 }
 
-/* thread_state: a thread's new state st on cpu: the probes the change fires (outside the
- * snapshot), where it runs, its process's count of threads when it dies. */
-static void thread_state(struct replay *p, struct kev_reader *r, uint32_t pid,
-                         struct rthread *t, unsigned st, unsigned cpu)
+/* thread_destroy: a thread's DESTROY, outside the snapshot: sched:::thread-exit. */
+static void thread_destroy(struct replay *p, const struct kev_event *e)
 {
-    uint32_t who = t->who;
-    unsigned prev = t->state;
-    t->state = (uint8_t)st;
-    t->left = (uint8_t)(prev == 0xff ? st : prev);
-    p->last_state[cpu] = who;
-    if (!p->in_snapshot)
-        state_fire(p, r, t, prev, cpu);
-    else if (st == KEV_TH_RUNNING)
-        p->cur[cpu] = who;
-    if (st == KEV_TH_RUNNING && cpu < DVM_MAXCPU)
-        p->steal[cpu].on = 0;   /* (a STEAL is its choice's: the next RUNNING here takes it) */
-    t->left = (uint8_t)st;
-    if (st == KEV_TH_RUNNING)
-        t->cpu = (uint8_t)cpu;
-    struct rproc *q = pid && st == KEV_TH_DEAD ? rproc(p, pid, 0) : NULL;
-    if (q)
-        q->nlwp--;              /* (the kernel counts it out after its lwp-exit) */
+    if (p->m->in_snapshot)
+        return;
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    take(p, KX_NO_THREAD, 0, NULL, f,   /* status: not in the capture */
+         kev_derived_thdestroy(f, kev_who_of(kx_th_pid(e), kx_th_tid(e)), 0));
+    if (p->firing)
+        rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
 }
 
-/* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board:
- * args[0] (a who), arg1 its pid, arg2 its priority. */
+/* thread_state: thread t's new state st on cpu, before the model takes it: the probes the
+ * change fires (outside the snapshot), in the state it enters. */
+static void thread_state(struct replay *p, int t, unsigned st, unsigned cpu)
+{
+    unsigned prev = th_state(p, t);
+    p->c->cpu[cpu].last_state = t;
+    if (!p->m->in_snapshot && t >= 0) {
+        struct rctx_thread *c = rctx_thread(p->c, t);
+        c->changing = 1;
+        c->entering = (uint8_t)st;
+        c->left = (uint8_t)(prev == KX_STATE_UNKNOWN ? st : prev);
+        state_fire(p, t, prev, st, cpu);
+        c->changing = 0;
+    }
+    if (st == KEV_TH_RUNNING && cpu < DVM_MAXCPU)
+        p->c->cpu[cpu].steal.on = 0;  /* (a STEAL is its choice's: the next RUNNING here takes it) */
+}
+
+/* on_thread: the sched, proc and lockstat probes a thread, SYNC_* or SYSTEM event fires, as
+ * kev_emit_thread_state, ktrace_kdt_switch and ktrace_sync.c fire them on the board: args[0]
+ * (a who), arg1 its pid, arg2 its priority; with the model's state before the event. */
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
@@ -828,89 +756,63 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         on_system(p, r, e, cpu);
         return;
     }
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && p->cur[cpu]) {
+    int cur = cpu_thread(p, cpu);
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && cur >= 0) {
         struct kev_dfire f[KEV_DFIRE_MAX];      /* the tick's, in the thread it interrupts */
-        fire_rules(p, f, kev_derived_tick(f, kx_int_irq(e), p->cur[cpu],
-                                          kev_who_pid(p->cur[cpu]), p->ctx.prio));
+        uint32_t who = who_of(p, cur);
+        take(p, KX_NO_THREAD, cpu, NULL, f, kev_derived_tick(f, kx_int_irq(e), who,
+                                                              kev_who_pid(who), p->ctx.prio));
         return;
     }
-    if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
-        on_kcall(p, e, rthread(p, p->cur[cpu]));
+    if (e->cls == KEV_C_KER_CALL && cur >= 0) {
+        on_kcall(p, e, rctx_thread(p->c, cur));
         return;
     }
-    if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
-                                               e->ev != KEV_TH_DESTROY))
+    if (e->cls != KEV_C_PR_TH || e->nw < 2 || e->ev >= 64 || e->ev == KEV_TH_CREATE)
         return;
-    uint32_t pid = kx_th_pid(e);
-    struct rthread *t = rthread(p, kev_who_of(pid, kx_th_tid(e)));
-    if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY)
-        thread_life(p, e, pid, t);
+    if (e->ev == KEV_TH_DESTROY)
+        thread_destroy(p, e);
     else
-        thread_state(p, r, pid, t, e->ev, cpu);
+        thread_state(p, kx_thread(p->m, kx_th_pid(e), kx_th_tid(e)), e->ev, cpu);
 }
 
-/* spawned: a spawned process's first thread t runs for the first time: a spawn is Solaris's
- * fork and exec at once, so proc:::start and proc:::exec fire here as in a forked child
- * before its exec, with its parent's name (execname; exec's args[0] the program's), then
- * exec-success as itself (kernel/kdtrace.c kdt_fire_spawned). */
-static void spawned(struct replay *p, struct kev_reader *r, const struct rthread *t)
-{
-    uint32_t who = t->who, pid = kev_who_pid(who);
-    const struct rproc *q = rproc(p, pid, 0);
-    const char *parent = q && q->ppid ? kev_proc_name(r, (uint32_t)q->ppid) : "kernel";
-    const char *name = kev_proc_name(r, pid), *own = p->ctx.execname;
-    p->ctx.execname = parent ? parent : "";
-    fire4(p, DPROBE_PROC_START, who, pid, t->prio, 0);
-    replay_text.p = (const uint8_t *)(name ? name : "");
-    replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;
-    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
-    replay_text.p = NULL;
-    replay_text.len = 0;
-    p->ctx.execname = own;
-    fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
-}
-
-/* runq_cpu: enqueue's and dequeue's arg3 for t's change on cpu, the CPU whose run queue: with
- * one CPU its own. With several, enqueue's is not in the capture (a READY event is the waker
- * CPU's, and the queue is the kernel's placement): -1, Solaris's "no CPU's queue". Dequeue's,
- * into RUNNING, is the rule's (kev_derived_dequeue_cpu): the STEAL just before it on cpu, else
- * cpu's own queue; -1 over a capture that shows no SYSTEM event (ONCPU, a decision, a STEAL),
- * where a steal would not have been recorded. */
-static uint64_t runq_cpu(const struct replay *p, const struct rthread *t, unsigned cpu)
+/* runq_cpu: enqueue's and dequeue's arg3 for t's change into state st on cpu, the CPU whose
+ * run queue: with one CPU its own. With several, enqueue's is not in the capture (a READY
+ * event is the waker CPU's, and the queue is the kernel's placement): -1, Solaris's "no CPU's
+ * queue". Dequeue's, into RUNNING, is the rule's (kev_derived_dequeue_cpu): the STEAL just
+ * before it on cpu, else cpu's own queue; -1 over a capture that shows no SYSTEM event (ONCPU,
+ * a decision, a STEAL), where a steal would not have been recorded. */
+static uint64_t runq_cpu(const struct replay *p, int t, unsigned st, unsigned cpu)
 {
     if (p->ncpus <= 1)
         return 0;
     const struct rstack_census *c = &p->stacks;
-    if (t->state != KEV_TH_RUNNING || cpu >= DVM_MAXCPU ||
+    if (st != KEV_TH_RUNNING || cpu >= DVM_MAXCPU ||
         !(c->oncpu || c->steal || c->remain || c->surrender || c->sigsend))
         return (uint64_t)-1;
-    const int stolen = p->steal[cpu].on && p->steal[cpu].who == t->who;
-    return kev_derived_dequeue_cpu(cpu, stolen ? p->steal[cpu].from : KEV_DSTEAL_NONE);
+    const int stolen = p->c->cpu[cpu].steal.on && p->c->cpu[cpu].steal.who == who_of(p, t);
+    return kev_derived_dequeue_cpu(cpu, stolen ? p->c->cpu[cpu].steal.from : KEV_DSTEAL_NONE);
 }
 
 /* oncpu_start: at a thread's first run, after its on-cpu, the rule the board's kev_emit_oncpu
  * fires (kev_derived_first_run): a spawned process's start and exec probes and the thread's
- * lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
-static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t)
+ * lwp-start, in the context of t, the thread coming on (set_ctx_of). */
+static void oncpu_start(struct replay *p, int t)
 {
-    if (!t->unstarted)
+    struct rctx_thread *d = rctx_thread(p->c, t);
+    if (!d->unstarted)
         return;
-    t->unstarted = 0;
+    d->unstarted = 0;
+    uint32_t who = who_of(p, t);
     struct kev_dfire f[KEV_DFIRE_MAX];
-    unsigned n = kev_derived_first_run(f, t->who, kev_who_pid(t->who), t->prio);
-    for (unsigned k = 0; k < n; k++) {
-        if (f[k].id == KEV_DSTEP_SPAWNED)
-            spawned(p, r, t);
-        else
-            fire_rule(p, &f[k]);
-    }
+    take(p, t, 0, NULL, f, kev_derived_first_run(f, who, kev_who_pid(who), (uint8_t)th_prio(p, t)));
 }
 
 /* block_obj: sched:::block-*'s arg3 for t, which entered the blocked state of rule b: the
  * first argument of the call it blocked in (the board's t->coid, its channel's chid,
  * t->join_tid), from that call's entry event; *known 0 when the capture does not hold it (0
  * then, and noted by the caller). */
-static uint64_t block_obj(const struct rthread *t, const struct kev_dblock *b, int *known)
+static uint64_t block_obj(const struct rctx_thread *t, const struct kev_dblock *b, int *known)
 {
     *known = !b || !b->call || (t->kc_open && (t->kc == b->call || (b->call2 &&
                                                                    t->kc == b->call2)));
@@ -918,52 +820,50 @@ static uint64_t block_obj(const struct rthread *t, const struct kev_dblock *b, i
 }
 
 /* switch_to: the board's ktrace_kdt_switch at t's RUNNING on cpu (the rule's
- * KEV_DSTEP_SWITCH): vtimestamp's clocks, off-cpu in the context of the thread going off, then
- * t's context; over a capture without ONCPU events the switch's end too, on-cpu from the
- * ONCPU row as if the event were here and t's first run (oncpu_start). */
-static void switch_to(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned cpu)
+ * KEV_DSTEP_SWITCH): vtimestamp's clocks, off-cpu in the context of the thread going off (the
+ * one whose context cpu was in), then t's context; over a capture without ONCPU events the
+ * switch's end too, on-cpu from the ONCPU row as if the event were here and t's first run
+ * (oncpu_start). */
+static void switch_to(struct replay *p, int t, unsigned cpu)
 {
-    uint32_t old = p->cur[cpu], who = t->who;
-    if (old == who)
+    int old = cpu_thread(p, cpu);
+    uint32_t who = who_of(p, t);
+    if (old == t)
         return;
-    vtime_switch(p, cpu, who);
-    if (old && !p->fresh[cpu]) {
+    vtime_switch(p, cpu, t);
+    if (old >= 0 && !p->c->cpu[cpu].fresh) {
         struct kev_dfire f;
-        set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
-        if (kev_derived_offcpu(&f, who, kev_who_pid(who), t->prio, rthread(p, old)->state))
-            fire_rule(p, &f);
+        set_ctx_of(p, cpu, old);    /* the one going off: its clock stopped now */
+        take(p, t, cpu, NULL, &f, kev_derived_offcpu(&f, who, kev_who_pid(who),
+                                                      (uint8_t)th_prio(p, t), th_state(p, old)));
     }
-    p->cur[cpu] = who;
-    p->fresh[cpu] = 0;
-    set_ctx(p, r, cpu);
+    p->c->cpu[cpu].fresh = 0;
+    set_ctx_of(p, cpu, t);
     if (!p->stacks.oncpu) {     /* (the event's who where its row puts it, a whole word) */
         const struct kev_field_desc *fw = kx_fields()->oncpu_who;
         uint32_t words[2] = { 0, 0 };
         words[fw->word < 2 ? fw->word : 0] = who;
         const struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_ONCPU, .cpu = cpu,
                                      .w = words, .nw = 2, .nslots = 1 };
-        table_fire(p, r, &e, p->firing);
-        oncpu_start(p, r, t);
+        table_fire(p, p->r, &e, p->firing);
+        oncpu_start(p, t);
     }
 }
 
-/* state_fire: the probes of thread t's state change from prev (on_thread), as the board's
- * kev_emit_thread_state fires them: the rule's (kev_derived_change), the switch its step. */
-static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
-                       unsigned cpu)
+/* state_fire: the probes of thread t's state change from prev to next (on_thread), as the
+ * board's kev_emit_thread_state fires them: the rule's (kev_derived_change), the switch its
+ * step. */
+static void state_fire(struct replay *p, int t, unsigned prev, unsigned next, unsigned cpu)
 {
-    const struct kev_dblock *b = kev_derived_block(t->state);
+    const struct kev_dblock *b = kev_derived_block(next);
     int known;
-    const struct kev_dchange c = { prev, t->state, t->who, kev_who_pid(t->who), t->prio,
-                                   block_obj(t, b, &known), runq_cpu(p, t, cpu) };
+    uint32_t who = who_of(p, t);
+    const struct kev_dchange c = { prev, next, who, kev_who_pid(who), (uint8_t)th_prio(p, t),
+                                   block_obj(rctx_thread(p->c, t), b, &known),
+                                   runq_cpu(p, t, next, cpu) };
     struct kev_dfire f[KEV_DFIRE_MAX];
     unsigned n = kev_derived_change(f, &c);
-    for (unsigned k = 0; k < n; k++) {
-        if (f[k].id == KEV_DSTEP_SWITCH)
-            switch_to(p, r, t, cpu);
-        else
-            fire_rule(p, &f[k]);
-    }
+    take(p, t, cpu, NULL, f, n);
     if (n && b && b->probe && !known && p->firing)
         rargs_missing(b->probe, 1u << 3, RARGS_BLOCK_OBJ);
 }
@@ -1036,16 +936,13 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
 static void fault_fire(struct replay *p, struct kev_reader *r, unsigned cpu,
                        const struct kev_stack *s)
 {
-    uint32_t cur = p->cur[cpu];
-    p->fault[cpu].on = 0;
-    p->cur[cpu] = p->fault[cpu].who;
-    set_ctx(p, r, cpu);
+    p->c->cpu[cpu].fault.on = 0;
+    set_ctx_of(p, cpu, th_of(p, p->c->cpu[cpu].fault.who));
     if (s)
         rstacks_set(s);
     struct kev_dfire f[KEV_DFIRE_MAX];
-    fire_rules(p, f, kev_derived_fault(f, p->fault[cpu].sig));
+    take(p, KX_NO_THREAD, cpu, NULL, f, kev_derived_fault(f, p->c->cpu[cpu].fault.sig));
     rstacks_clear();
-    p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
 }
 
@@ -1061,17 +958,17 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     if (e->ev == KEV_SYS_FAULT) {
         if (kev_fault_decode(e->w, e->nw, &f) != 0)
             return;
-        if (p->fault[cpu].on)
+        if (p->c->cpu[cpu].fault.on)
             fault_fire(p, r, cpu, NULL);
-        p->fault[cpu].on = 1;
-        p->fault[cpu].who = f.who;
-        p->fault[cpu].sig = f.sig;
+        p->c->cpu[cpu].fault.on = 1;
+        p->c->cpu[cpu].fault.who = f.who;
+        p->c->cpu[cpu].fault.sig = f.sig;
         return;
     }
     if (kev_stack_decode(e->w, e->nw, &s) != 0)
         return;
     if (s.kind == KEV_STACK_FAULT) {
-        if (p->fault[cpu].on && p->fault[cpu].who == s.who)
+        if (p->c->cpu[cpu].fault.on && p->c->cpu[cpu].fault.who == s.who)
             fault_fire(p, r, cpu, &s);
         return;
     }
@@ -1080,9 +977,7 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
         return;
     }
     const struct dif_obj *o = &p->st->obj;
-    uint32_t cur = p->cur[cpu];
-    p->cur[cpu] = s.who;
-    set_ctx(p, r, cpu);
+    set_ctx_of(p, cpu, th_of(p, s.who));
     rstacks_set(&s);
     uint64_t pc = s.depth ? s.pcs[0] : 0;
     for (unsigned i = 0; i < p->ntimers; i++) {
@@ -1095,7 +990,6 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }
     rstacks_clear();
-    p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
 }
 
@@ -1115,10 +1009,8 @@ static void dtimer_fire(struct replay *p, struct kev_reader *r, const struct kev
     uint64_t pc = s && s->depth ? s->pcs[0] : 0;
     uint64_t kpc = s && s->kind == KEV_STACK_KERNEL ? pc : 0;
     uint64_t upc = s && s->kind == KEV_STACK_USER ? pc : 0;
-    uint32_t cur = p->cur[cpu];
     int firing = p->firing;
-    p->cur[cpu] = who;
-    set_ctx(p, r, cpu);
+    set_ctx_of(p, cpu, th_of(p, who));
     p->ctx.timestamp = t;
     if (s)
         rstacks_set(s);
@@ -1137,57 +1029,23 @@ static void dtimer_fire(struct replay *p, struct kev_reader *r, const struct kev
     }
     p->firing = firing;
     rstacks_clear();
-    p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
 }
 
-/* procs_before: a process's CREATE_NAME, before its proc:::create fires: its parent, and its
- * first thread counted (the kernel's p->nthreads is 1 by then; the snapshot's processes
- * count their threads as their CREATEs come). */
-static void procs_before(struct replay *p, const struct kev_event *e)
-{
-    if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
-        (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
-        return;
-    uint32_t pid = kx_pr_pid(e);
-    if (pid > pid_max)
-        pid_max = pid;
-    struct rproc *q = rproc(p, pid, 1);
-    if (!q)
-        return;
-    q->ppid = (int32_t)kx_pr_ppid(e);
-    q->nlwp = p->in_snapshot ? 0 : 1;
-    q->spawning = !p->in_snapshot;
-}
-
-/* procs_after: a process's end, after its proc:::exit fired: its children lose their parent,
- * as the kernel's proc_last_thread_gone leaves them. */
-static void procs_after(struct replay *p, const struct kev_event *e)
-{
-    if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
-        (e->ev != KEV_PR_DESTROY_NAME && e->ev != KEV_PR_DESTROY))
-        return;
-    for (unsigned k = 0; k < RPROCS; k++)
-        if (p->pr[k].used && p->pr[k].ppid == (int32_t)kx_pr_pid(e))
-            p->pr[k].ppid = 0;
-}
-
-/* spawn_failed: ProcSpawn returns err: proc:::exec and exec-failure, in the spawner's context
- * (there is no child), before the call's return probe, as kernel/kcall.c fires them. The
- * capture holds no name for a program that did not start: exec's args[0] is "" (said once). */
-static void spawn_failed(struct replay *p, uint64_t err)
+/* spawn_failed: ProcSpawn returns err: its rule's firings (kev_derived_spawn_failed: exec and
+ * exec-failure), in the spawner's context (there is no child), before the call's return probe,
+ * as kernel/kcall.c fires them. The capture holds no name for a program that did not start:
+ * exec's args[0] is "" (said once). */
+static void spawn_failed(struct replay *p, struct kev_reader *r, uint64_t err)
 {
     if (!p->spawn_nameless && dvm_enabled(p->st, DPROBE_PROC_EXEC)) {
         fprintf(stderr, "dtrace: proc:::exec over a capture: the program a spawn failed to "
                 "start is not in the capture: its args[0] is \"\"\n");
         p->spawn_nameless = 1;
     }
-    replay_text.p = (const uint8_t *)"";
-    replay_text.len = 1;
-    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
-    replay_text.p = NULL;
-    replay_text.len = 0;
-    fire4(p, DPROBE_PROC_EXEC_FAILURE, err, 0, 0, 0);
+    struct kev_dfire f[KEV_DFIRE_MAX];
+    (void)r;
+    take(p, KX_NO_THREAD, 0, "", f, kev_derived_spawn_failed(f, err));
 }
 
 /* oncpu_before: an ONCPU event's thread runs on its CPU before the table fires its on-cpu in
@@ -1198,11 +1056,8 @@ static void oncpu_before(struct replay *p, struct kev_reader *r, const struct ke
 {
     if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_ONCPU || e->nw < 1)
         return;
-    uint32_t who = kev_field(e, kx_fields()->oncpu_who);
-    if (p->cur[cpu] != who) {
-        p->cur[cpu] = who;
-        set_ctx(p, r, cpu);
-    }
+    (void)r;
+    set_ctx_of(p, cpu, th_of(p, kev_field(e, kx_fields()->oncpu_who)));
 }
 
 /* table_fire: the probes the event table's D column says e's site fires (kevreplay_table.h),
@@ -1213,10 +1068,10 @@ static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_
 {
     static struct kev_fields fs;
     struct rtable_fire f[4];
-    unsigned n = rtable_probes(r, e, p->in_snapshot, site_value, p, &fs, f, 4);
+    unsigned n = rtable_probes(r, e, p->m->in_snapshot, site_value, p, &fs, f, 4);
     for (unsigned i = 0; i < n; i++) {
         if (f[i].id == DPROBE_KCALL_RETURN(DPROBE_KCALL_PROC_SPAWN) && (int64_t)f[i].a[0] < 0)
-            spawn_failed(p, (uint64_t)-(int64_t)f[i].a[0]);
+            spawn_failed(p, r, (uint64_t)-(int64_t)f[i].a[0]);
         if (!fire)
             continue;
         if (f[i].payload) {
@@ -1272,14 +1127,16 @@ static void span_go(struct replay *p, struct kev_reader *r, const struct kev_eve
                     unsigned cpu, uint64_t t)
 {
     uint32_t who = kev_field(e, kx_fields()->dprog_who);
-    for (unsigned k = 0; k < RTHREADS; k++)
-        p->th[k].vt = p->th[k].vt_since = 0;
-    memset(p->vt_running, 0, sizeof(p->vt_running));
-    for (unsigned c = 0; c < DVM_MAXCPU; c++)
-        p->fresh[c] = c != cpu;
-    p->cur[cpu] = who;
-    vtime_switch(p, cpu, who);
-    set_ctx(p, r, cpu);
+    int th = th_of(p, who);
+    (void)r;
+    for (unsigned k = 0; k < KX_MAX_THREADS; k++)
+        p->c->th[k].vt = p->c->th[k].vt_since = 0;
+    for (unsigned c = 0; c < DVM_MAXCPU; c++) {
+        p->c->cpu[c].vt_running = KX_NO_THREAD;
+        p->c->cpu[c].fresh = c != cpu;
+    }
+    vtime_switch(p, cpu, th);
+    set_ctx_of(p, cpu, th);
     /* the timers fire at the board's timer runs when the board ran the same timers */
     uint32_t digest = kev_field(e, kx_fields()->dprog_timers);
     p->timer_events = p->stacks.dtimer &&
@@ -1291,9 +1148,9 @@ static void span_go(struct replay *p, struct kev_reader *r, const struct kev_eve
     start(p, t, 1);
     /* KDT_GO's own entry came just before: when the consumer's kernel calls are traced, its
      * reads are, and the replay consumes at them (board_read) */
-    struct rthread *ct = rthread(p, who);
+    const struct rctx_thread *ct = rctx_thread(p->c, th);
     p->consumer = who;
-    p->board_reads = ct->kc_open && ct->kc == KC_DTRACE_EV;
+    p->board_reads = ct->kc_open && ct->kc == KC_DTrace;
     if (p->board_reads)
         p->next_switch = UINT64_MAX;
 }
@@ -1304,9 +1161,9 @@ static void span_go(struct replay *p, struct kev_reader *r, const struct kev_eve
  * place, so that firings between two reads land in the same read on both sides. */
 static void board_read(struct replay *p, const struct kev_event *e, unsigned cpu)
 {
-    if (!p->board_reads || !in_span(p) || p->cur[cpu] != p->consumer ||
+    if (!p->board_reads || !in_span(p) || who_of(p, cpu_thread(p, cpu)) != p->consumer ||
         e->cls != KEV_C_KER_CALL || kev_kcall_part(e) != KEV_KCALL_ENTRY ||
-        kev_kcall_no(e) != KC_DTRACE_EV || kev_kcall_arg(e, 0) != KDT_READ_CMD)
+        kev_kcall_no(e) != KC_DTrace || kev_kcall_arg(e, 0) != KDT_READ)
         return;
     uint32_t c = kev_kcall_arg(e, 1);
     if (c < p->st->opts.ncpu) {
@@ -1320,8 +1177,8 @@ static void board_read(struct replay *p, const struct kev_event *e, unsigned cpu
 static void span_stop(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu, uint64_t t)
 {
-    p->cur[cpu] = kev_field(e, kx_fields()->dprog_who);
-    set_ctx(p, r, cpu);
+    (void)r;
+    set_ctx_of(p, cpu, th_of(p, kev_field(e, kx_fields()->dprog_who)));
     p->ctx.timestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
     p->end = p->ctx;
@@ -1330,9 +1187,24 @@ static void span_stop(struct replay *p, struct kev_reader *r, const struct kev_e
     p->stopped = 1;
 }
 
-static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+/* created: e is a process's creation or a thread's, whose probes fire once the model took it
+ * (replay_after): the kernel creates the process (its parent, its first thread counted) or
+ * counts the thread in it before they fire. */
+static int created(const struct kev_event *e)
+{
+    return e->cls == KEV_C_PR_TH && e->nw >= 2 &&
+           (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_CREATE || e->ev == KEV_TH_CREATE);
+}
+
+/* replay_before: an event with the model's state before it (kx_pass.h's on_event): the probes
+ * it fires (but a creation's, replay_after's); non-zero stops the replay. */
+static int replay_before(void *user, const struct kev_reader *cr, const struct kev_event *e,
+                         struct kx_model *m)
 {
     struct replay *p = user;
+    struct kev_reader *r = p->r;
+    (void)cr, (void)m;
+    p->after = 0;
     if (e->cls == KEV_C_CONTROL)
         return 0;
     /* timestamp: nanoseconds since boot from the event's cycle count, in the kernel's own
@@ -1390,16 +1262,39 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             dtimer_fire(p, r, e, cpu, t);
         return done(p) && !in_span(p);
     }
-    if (p->fault[cpu].on)       /* a FAULT whose STACK did not follow */
+    if (p->c->cpu[cpu].fault.on)    /* a FAULT whose STACK did not follow */
         fault_fire(p, r, cpu, NULL);
     msg_seen(p, e, cpu);
-    procs_before(p, e);
-    oncpu_before(p, r, e, cpu);
-    table_fire(p, r, e, fire);
+    p->after = created(e);
+    if (!p->after) {
+        oncpu_before(p, r, e, cpu);
+        table_fire(p, r, e, fire);
+    }
     board_read(p, e, cpu);
-    procs_after(p, e);
     on_thread(p, r, e, cpu);
     return done(p) && !in_span(p);
+}
+
+/* replay_after: a creation once the model took it (kx_pass.h's after): proc:::create (from the
+ * table) and a thread's create probes (thread_create), in the creator's context. */
+static void replay_after(void *user, const struct kev_reader *cr, const struct kev_event *e,
+                         struct kx_model *m)
+{
+    struct replay *p = user;
+    (void)cr, (void)m;
+    if (!p->after)
+        return;
+    if (e->ev == KEV_TH_CREATE)
+        thread_create(p, e);
+    else
+        table_fire(p, p->r, e, p->firing);
+}
+
+/* replay_event: e through the pass (kev_cb). */
+static int replay_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    const struct replay *p = user;
+    return kx_pass_step(&p->pass, r, e);
 }
 
 /* A capture that lost events (the kernel's drops and overwrites, the trailer's count, or
@@ -1414,30 +1309,19 @@ static void lost_note(const char *path, const struct kev_reader *r)
                 (unsigned long long)lost, (unsigned long long)r->kr_seq_missing);
 }
 
-static uint8_t *read_file(const char *path, size_t *lenp)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0, k;
-    uint8_t *data = malloc(cap);
-    while (data && (k = fread(data + len, 1, cap - len, f)) > 0)
-        if ((len += k) == cap)
-            data = realloc(data, cap *= 2);
-    fclose(f);
-    *lenp = len;
-    return data;
-}
-
 uint32_t kev_replay_pid_max(void)
 {
-    return pid_max;
+    uint32_t max = 0;
+    for (uint32_t pid = 0; pid < KX_MAX_PID; pid++)
+        if (replay_model.proc[pid].created)
+            max = pid;
+    return max;
 }
 
 unsigned kev_capture_ncpus(const char *path)
 {
     size_t len;
-    uint8_t *data = read_file(path, &len);
+    uint8_t *data = tool_read_file(path, &len);
     static struct kev_reader r;
     unsigned n = 1;
     if (data && kev_open(&r, data, len) == 0) {
@@ -1488,7 +1372,7 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->switchrate = switchrate_ns;
     p->next_switch = switchrate_ns;
     p->cps = r->kr_cycles_per_sec;
-    p->wall0 = boot_date_ns(r);
+    p->wall0 = (uint64_t)kx_boot_time(r) * 1000000000ull;  /* (the board's boot, kx.h) */
     p->ncpus = ncpus;
     p->cpu_only = cpu_only;
     p->ctx.execname = "";
@@ -1496,10 +1380,15 @@ static void replay_start(struct replay *p, struct kev_reader *r, const struct rs
     p->stacks = *c;
     p->window = c->dprog_go > 0;
     p->goless = c->dprog > 0 && !c->dprog_go;
+    p->m = &replay_model;
+    p->c = &replay_ctx;
+    kx_model_init(p->m, r);
+    rctx_reset(p->c);
+    p->pass = (struct kx_pass){ .m = p->m, .on_event = replay_before, .after = replay_after,
+                                .user = p, .file_order = 1 };
     replay_now = p;
     kev_uname_capture(r);   /* `utsname: the capture's header */
     kev_devinfo_capture(r); /* struct dev_info: the capture's system page */
-    pid_max = 0;
     dvm_uread = replay_uread;
     dvm_nrunnable = replay_nrunnable;
     no_capture_note(st, &p->stacks);
@@ -1537,7 +1426,7 @@ static int replay_finish(struct replay *p, struct kev_reader *r, const char *pat
     if (!p->started)            /* a capture without events: BEGIN still runs, at time 0 */
         start(p, 0, 0);
     for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
-        if (p->fault[cpu].on)   /* the capture ended before the FAULT's STACK */
+        if (p->c->cpu[cpu].fault.on)    /* the capture ended before the FAULT's STACK */
             fault_fire(p, r, cpu, NULL);
     int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
     if (damaged)
@@ -1565,17 +1454,12 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
                uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
                volatile sig_atomic_t *stop, struct dvm_ctx *end_ctx)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t len;
+    uint8_t *data = tool_read_file(path, &len);
+    if (!data) {
         fprintf(stderr, "dtrace: failed to open %s\n", path);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0, k;
-    uint8_t *data = malloc(cap);
-    while ((k = fread(data + len, 1, cap - len, f)) > 0)
-        if ((len += k) == cap)
-            data = realloc(data, cap *= 2);
-    fclose(f);
     static struct kev_reader r;
     static struct replay p;
     if (kev_open(&r, data, len) != 0) {
@@ -1588,7 +1472,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
         memset(&c, 0, sizeof(c));
     replay_start(&p, &r, &c, st, cons, switchrate_ns, ncpus, cpu_only, stop);
     kev_set_user(&r, &p);
-    kev_on_any(&r, on_event);
+    kev_on_any(&r, replay_event);
     int rc = kev_decode(&r);
     rc = replay_finish(&p, &r, path, rc, end_ctx);
     free(data);
@@ -1631,7 +1515,7 @@ static void live_replay_held(struct live_replay *lr)
         lr->held[i].w = lr->words + w;
         w += lr->held[i].nw;
         if (!done(&lr->p))
-            on_event(&lr->p, lr->r, &lr->held[i]);
+            replay_event(&lr->p, lr->r, &lr->held[i]);
     }
     free(lr->held), free(lr->words);
     lr->held = NULL, lr->words = NULL;
@@ -1664,7 +1548,7 @@ static void live_event(void *user, struct kev_reader *r, const struct kev_event 
         return;
     if (!lr->deciding) {
         if (!done(&lr->p) || in_span(&lr->p))
-            on_event(&lr->p, r, e);
+            replay_event(&lr->p, r, e);
         return;
     }
     if (e->cls == KEV_C_SYSTEM)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/common/row_probes.c trace/d/row_probes.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c trace/kev_derived.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/kevkvar.c tools/dtrace/kevincident.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/common/row_probes.c trace/d/row_probes.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c tools/dtrace/kevreplay_ctx.c trace/kev_derived.c tools/dtrace/kevtarget.c tools/dtrace/kevprogs.c tools/dtrace/kevkvar.c tools/dtrace/kevincident.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 # -i names its output's code addresses as stacksym does, from the ELF files the capture ran
 # (found by build id: tools/common/tool_syms.c; libdwfl).
@@ -59,12 +59,24 @@ $(HT)/test_d_ccstack: $(call host_test_objs,test/unit/test_d_ccstack.c $(D_ALL_S
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lpthread $(HOST_TLDFLAGS)
 
-# dtrace -i's user-event text over ring-written captures, a malformed one included.
-HOST_TESTS += $(HT)/test_dtrace_ustr
-$(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c tools/dtrace/kevreplay_table.c trace/kev_derived.c \
+# dtrace -i in a unit test (test/unit/dtrace_replay.c) and what the replay links.
+DTRACE_REPLAY_TEST_SRCS := test/unit/dtrace_replay.c tools/dtrace/kevreplay.c tools/dtrace/kevuname.c \
+                          tools/dtrace/kevdevinfo.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c \
+                          tools/dtrace/kevreplay_table.c tools/dtrace/kevreplay_ctx.c trace/kev_derived.c \
                           tools/common/kev_capture.c trace/trace_ring.c $(TRACE_HOST_SRCS) \
                           tools/common/kev_live.c tools/common/kev_input.c trace/kev_stream.c trace/kev_crc32.c trace/kev_wire.c tools/analysis/kx_fields.c \
-                          $(D_ALL_SRCS))
+                          tools/analysis/kx.c tools/analysis/kx_pass.c tools/analysis/kx_sort.c tools/analysis/kx_ids.c \
+                          tools/common/tool_map.c tools/common/tool_file.c trace/kev_userreg.c $(D_ALL_SRCS)
+# dtrace -i's user-event text over ring-written captures, a malformed one included.
+HOST_TESTS += $(HT)/test_dtrace_ustr
+$(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c $(DTRACE_REPLAY_TEST_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
+
+# The spawn rules' table (test/unit/spawn_cases.h) along dtrace -i's path, over a ring-written
+# capture of each case's events; test_kdtrace holds the kernel's path to the same table.
+HOST_TESTS += $(HT)/test_dtrace_spawn
+$(HT)/test_dtrace_spawn: $(call host_test_objs,test/unit/test_dtrace_spawn.c $(DTRACE_REPLAY_TEST_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lz $(HOST_TLDFLAGS)
 

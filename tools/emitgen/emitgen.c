@@ -291,7 +291,8 @@ static void print_maker(FILE *f, const struct kev_event_desc *row, const struct 
     fprintf(f, "\n// %s's %s:%s:%s:%s.\nstatic inline struct kev_dfire %s(", row->name, p->prov,
             p->mod, p->func, p->name, p->maker);
     print_params(f, p);
-    fprintf(f, ")\n{\n    const struct kev_dfire f = { %s, %u, KEV_DAS_SITE, {", p->id, p->nargs);
+    fprintf(f, ")\n{\n    const struct kev_dfire f = { .id = %s, .n = %u, .as = KEV_DAS_SITE, .a = {",
+            p->id, p->nargs);
     for (unsigned k = 0; k < p->nargs; k++)
         fprintf(f, "%s %s", k ? "," : "", p->args[k]);
     fprintf(f, "%s } };\n    return f;\n}\n", p->nargs ? "" : " 0");

@@ -460,8 +460,6 @@ void ks_result_text(sqlite3_context *ctx, const char *s);
 int ks_utid(struct ks_trace *t, int th);
 // As a result: NULL for none.
 void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th);
-// A number as a result, NULL when negative (a CPU not known).
-void ks_result_nonneg(sqlite3_context *ctx, int v);
 
 // What kev_open made on a connection (one trace at a time): the virtual-table module's client
 // data, so a table's arguments can only name the trace this connection opened.

@@ -156,14 +156,6 @@ void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th)
         sqlite3_result_null(ctx);
 }
 
-void ks_result_nonneg(sqlite3_context *ctx, int v)
-{
-    if (v >= 0)
-        sqlite3_result_int(ctx, v);
-    else
-        sqlite3_result_null(ctx);
-}
-
 // ---- the table ------------------------------------------------------------------------------------
 
 static const struct ks_table *table_named(const char *name)

@@ -73,10 +73,12 @@ uint64_t kdt_site_cycles(void);
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
-// proc:::start, exec and exec-success when a spawned process's first thread t is first chosen
-// to run (its first RUNNING event: kdt_fire.c ktrace_kdt_switch; a spawn is Solaris's fork and
-// exec at once: docs/d-probes.md).
-void kdt_fire_spawned(const struct thread *t);
+// One firing f of a spawn's rule (trace/kev_derived.h kev_derived_spawned at a spawned
+// process's first thread's first run, kev_derived_spawn_failed) in thread t's context (NULL:
+// the site's), under t's parent's name where the rule says so (KEV_DAS_PARENT), arg0's text
+// the program's name where it says so (kev_dfire_program): `program`, or NULL for t's process's.
+struct kev_dfire;
+void kdt_fire_spawn(const struct thread *t, const struct kev_dfire *f, const char *program);
 // The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len
 // bytes at p; kdt_text_clear( ) after the firing.
 void kdt_text_set(const void *p, unsigned len);

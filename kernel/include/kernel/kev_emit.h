@@ -59,22 +59,32 @@ static inline void kev_emit_fire(const struct thread *t, struct kev_dfire f, uin
     kdt_fire_n_in(t, f.id, f.a, f.n, err);
 }
 
-// A rule's n firings in order, about thread t: each in the site's context, or t's where the
-// rule says so (KEV_DAS_THREAD); its steps taken at their place: the switch to t
-// (ktrace_kdt_switch: off-cpu, the clocks), a spawned process's start (kdt_fire_spawned).
+// The kernel's hooks of a rule's loop (trace/kev_derived.h kev_derived_take), about thread t:
+// a firing in the site's context, or t's where the rule says so (KEV_DAS_THREAD), a spawn's
+// under t's parent's name and with its program's (kdt_fire_spawn); the switch to t
+// (ktrace_kdt_switch: off-cpu, the clocks).
+static inline void kev_emit_rule_fire(void *t, const struct kev_dfire *f)
+{
+    if (f->as == KEV_DAS_PARENT || kev_dfire_program(f))
+        kdt_fire_spawn(t, f, NULL);
+    else    // (kev_emit_fire's call, without its copy of the firing)
+        kdt_fire_n_in(f->as == KEV_DAS_THREAD ? t : NULL, f->id, f->a, f->n, 0);
+}
+
+static inline void kev_emit_rule_step(void *t, uint32_t id)
+{
+    (void)id;   // (KEV_DSTEP_SWITCH, the one step)
+    ktrace_kdt_switch(t);
+}
+
+// A rule's n firings in order, about thread t (kev_derived_take, the hooks above).
 // Out of line: a helper inlined at a site without D keeps the ring's write alone.
 static __attribute__((noinline, unused)) void kev_emit_fire_all(struct thread *t,
                                                                 const struct kev_dfire *f,
                                                                 unsigned n)
 {
-    for (unsigned k = 0; k < n; k++) {
-        if (f[k].id == KEV_DSTEP_SWITCH)
-            ktrace_kdt_switch(t);
-        else if (f[k].id == KEV_DSTEP_SPAWNED)
-            kdt_fire_spawned(t);
-        else
-            kev_emit_fire(f[k].as == KEV_DAS_THREAD ? t : NULL, f[k], 0);
-    }
+    const struct kev_dtake k = { kev_emit_rule_fire, kev_emit_rule_step, t };
+    kev_derived_take(f, n, &k);
 }
 
 // The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
@@ -323,7 +333,7 @@ KEV_EMIT_INLINE void kev_emit_fault(bool d, bool ring, const struct thread *t, u
 // ONCPU [who, cpu]: the switch's end, the kernel's exit into t (who its who), another thread
 // than this CPU ran last. sched:::on-cpu in t's context (pid, prio: t's), then at t's first run
 // (`first`: created while D ran) what kev_derived_first_run gives: a spawned process's
-// proc:::start, exec and exec-success (its first thread: kdt_fire_spawned) and
+// proc:::start, exec and exec-success (its first thread: kev_derived_spawned) and
 // proc:::lwp-start. The caller sends d false when D runs nothing here; the inline exit writes
 // the event itself (ktrace_kcall.h ktrace_exit_end) when SYSTEM is on its path.
 KEV_EMIT_INLINE void kev_emit_oncpu(bool d, struct thread *t, uint32_t who, uint32_t cpu,

@@ -56,6 +56,20 @@ struct kx_thread {
     int prio;                // -1 when unknown (from wide-mode state events and PRIO_CHANGE)
     unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
     int cpu;                 // CPU it runs on, or -1
+    int last_cpu;            // CPU it runs or last ran on, -1 before its first run
+};
+
+// A process as the kernel holds it at the moment (its p->ppid and p->nthreads), which a reader
+// showing the process as the kernel would then (dtrace -i's curpsinfo, progenyof) takes; the
+// parent that created it stays in kx_model's ppid[].
+struct kx_proc {
+    uint32_t parent;         // its parent while that parent lives (0 once it ended: the kernel's
+                             // proc_last_thread_gone leaves its children none), 0 when unknown
+    int32_t nlwp;            // its threads created and not yet DEAD (the first counted at the
+                             // process's CREATE, as the kernel's; the snapshot's at their CREATEs)
+    uint8_t known;           // its CREATE or a thread's seen
+    uint8_t created;         // its CREATE seen
+    uint8_t first_pending;   // its first thread counted at its CREATE, its THCREATE not yet seen
 };
 
 struct kx_model {
@@ -74,6 +88,7 @@ struct kx_model {
     uint64_t first_t, last_t; // first and last event time (cycles) seen so far
     int have_t;
     uint32_t ppid[KX_MAX_PID]; // parent of each process from PROCCREATE events (0 unknown)
+    struct kx_proc proc[KX_MAX_PID]; // each process as the kernel holds it now
 };
 
 // Start a model for r (after kev_open): threads named in the system page are added.
@@ -82,6 +97,8 @@ void kx_model_init(struct kx_model *m, const struct kev_reader *r);
 void kx_model_setup(struct kx_model *m, const struct kev_reader *r);
 // Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
+// Index of thread (pid, tid) when the model has it, else KX_NO_THREAD (nothing added).
+int kx_thread_find(const struct kx_model *m, uint32_t pid, uint32_t tid);
 // Apply e (any class) to the model. The START snapshot's state events are all written on the
 // CPU that took it: a thread it lists as running is placed by the snapshot's per-CPU entries
 // (SYSTEM SNAPSHOT 2 | cpu << 8, who: that CPU runs who; the kernel writes none for a CPU
@@ -92,6 +109,8 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e);
 int kx_snapshot_cpu(const struct kev_event *e);
 // Parent of process pid as PROCCREATE gave it, 0 when unknown.
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
+// Process pid as the kernel holds it now (struct kx_proc), NULL when none of its events came.
+const struct kx_proc *kx_proc(const struct kx_model *m, uint32_t pid);
 // A thread as every tool names it: "comm/name", "comm/tid", "name" or "pidP/T" into buf; a CPU's
 // idle thread (named "idle", tid k + 1 on CPU k) with its CPU: "idle (CPU 2)".
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);

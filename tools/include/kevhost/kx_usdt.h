@@ -20,7 +20,5 @@ void kx_usdt_print(const struct kx_stats *s, int asked);
 // "provider", "name", "module", "function", "site" (hex), "count", "first", "last" (cycles from
 // the first event), "args" [{"min", "max"} per argument, numbers as the program passed them]}].
 void kx_usdt_json_member(const struct kx_stats *s, FILE *f);
-// The probes recorded.
-unsigned kx_usdt_count(void);
 
 #endif

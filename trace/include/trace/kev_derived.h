@@ -16,20 +16,19 @@
 #include <d/dprobes.h>
 
 #define KEV_DFIRE_ARGS 6u   // a firing's arguments at most (a kernel call's entry's six)
-#define KEV_DFIRE_MAX  2u   // a rule's firings at most
+#define KEV_DFIRE_MAX  4u   // a rule's firings at most (a spawned process's first run)
 
 // Whose context a firing runs in: the site's thread (the kernel's k_current, the replay's
 // thread running on the event's CPU), the thread the rule is about (on-cpu and what follows
-// it: the thread coming on), or the thread going off the CPU (off-cpu).
-enum kev_das { KEV_DAS_SITE, KEV_DAS_THREAD, KEV_DAS_OFF };
+// it: the thread coming on), the thread going off the CPU (off-cpu), or the thread the rule is
+// about under its parent's name (execname, curpsinfo->pr_fname: a spawned process's start and
+// exec, as in a forked child before its exec; "kernel" when it has no parent).
+enum kev_das { KEV_DAS_SITE, KEV_DAS_THREAD, KEV_DAS_OFF, KEV_DAS_PARENT };
 
-// A step the caller takes itself at that place among the firings (ids no probe has):
+// A step the caller takes itself at that place among the firings (an id no probe has):
 // KEV_DSTEP_SWITCH, the thread was chosen to run: the CPU's switch begins (off-cpu in the
-// context of the one going off, kev_derived_offcpu; vtimestamp's clocks); KEV_DSTEP_SPAWNED,
-// a spawned process's first thread runs: proc:::start, exec and exec-success, which need the
-// parent's name and the program's (kernel/kdt_fire.c kdt_fire_spawned, kevreplay.c spawned).
+// context of the one going off, kev_derived_offcpu; vtimestamp's clocks).
 #define KEV_DSTEP_SWITCH  0xfffff001u
-#define KEV_DSTEP_SPAWNED 0xfffff002u
 #define KEV_DSTEP(id) ((id) >= KEV_DSTEP_SWITCH)
 
 // One firing: the probe (d/dprobes.h) or a step, its context, its n arguments (the rest 0).
@@ -39,6 +38,37 @@ struct kev_dfire {
     uint64_t a[KEV_DFIRE_ARGS];
 };
 
+// Whether f's arg0 is DUTEXT_ADDR (d/dutext.h), where copyinstr( ) reads the name of the program
+// a spawn named, NUL included: proc:::exec's args[0], the one firing that has it, which the
+// caller serves there while the firing runs (the kernel has it; a capture holds a started
+// program's name, not a failed one's). By the probe, so that no firing carries a flag for it.
+static inline int kev_dfire_program(const struct kev_dfire *f)
+{
+    return f->id == DPROBE_PROC_EXEC;
+}
+
+// The caller's half of a rule: fire(user, f) fires one firing in the context f->as names (with
+// the program's name where kev_dfire_program says so); step(user, id) takes a step (KEV_DSTEP_*;
+// NULL for a caller whose rules name none: kev_derived_spawn_failed's).
+struct kev_dtake {
+    void (*fire)(void *user, const struct kev_dfire *f);
+    void (*step)(void *user, uint32_t id);
+    void *user;
+};
+// A rule's n firings in order, each fired or, a step, taken at its place: the one loop the
+// kernel's sites (kev_emit.h) and dtrace -i (kevreplay.c) both take a rule's firings by. Inline,
+// so that the kernel's constant hooks fold into its caller as the loop it replaced.
+static inline void kev_derived_take(const struct kev_dfire *f, unsigned n,
+                                    const struct kev_dtake *k)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (!KEV_DSTEP(f[i].id))
+            k->fire(k->user, &f[i]);
+        else if (k->step)
+            k->step(k->user, f[i].id);
+    }
+}
+
 // A state the reader has not seen (a thread first met in a capture): wakeup's arg3 is 0.
 #define KEV_DSTATE_UNKNOWN 0xffu
 
@@ -46,8 +76,7 @@ struct kev_dfire {
 // arg3 the object it waits on when the state has one: the first argument of the kernel call
 // (`call`, or `call2`; 0: no object, arg3 0) that blocked it, which is what the kernel reads
 // from the thread (its connection, its channel, the thread it joins) and dtrace -i takes from
-// that call's entry event. Calls by their numbers (uapi/kcall.h; the host has no kernel
-// headers): MsgSend 11, MsgReceive 14, ThreadJoin 50, ProcWait 62.
+// that call's entry event. Calls by their numbers (uapi/kcall.h's KC_*).
 struct kev_dblock {
     uint8_t state;      // KEV_TH_*
     uint32_t probe;     // DPROBE_SCHED_BLOCK_*, or 0
@@ -86,15 +115,24 @@ unsigned kev_derived_offcpu(struct kev_dfire *out, uint64_t who, uint64_t pid, u
                             uint64_t off_state);
 
 // An interrupt's entry on line irq with the thread it interrupts (who, pid, priority): at the
-// tick's lines (0x100 the kernel's tick, 0x101 a CPU's share: uapi/ktrace.h KIRQ_TICK,
-// KIRQ_CPUTICK) sched:::tick, in the site's context. The caller has a thread to name.
+// tick's lines (uapi/ktrace.h KIRQ_TICK the kernel's tick, KIRQ_CPUTICK a CPU's share)
+// sched:::tick, in the site's context. The caller has a thread to name.
 unsigned kev_derived_tick(struct kev_dfire *out, uint64_t irq, uint64_t who, uint64_t pid,
                           uint64_t prio);
 
-// A thread's first run, after its on-cpu (a thread created while D ran), in its context: a
-// spawned process's (pid not the kernel's, its first thread) KEV_DSTEP_SPAWNED, then
-// proc:::lwp-start (who, pid, priority).
+// A thread's first run, after its on-cpu (a thread created while D ran): a spawned process's
+// (pid not the kernel's, its first thread) kev_derived_spawned, then proc:::lwp-start (who,
+// pid, priority) in its context.
 unsigned kev_derived_first_run(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
+// A spawn is Solaris's fork and exec at once: at the new process's first thread's first run
+// (who, pid, priority), proc:::start (who, pid, priority) and proc:::exec (args[0] the
+// program's name, kev_dfire_program) as in a forked child before its exec, in that thread under its
+// parent's name (KEV_DAS_PARENT), then exec-success (pid) in the thread as itself.
+unsigned kev_derived_spawned(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
+// A spawn that failed with errno err (ProcSpawn's return, before its kercall:::return): no
+// child exists, so in the spawner's (the site's) context, proc:::exec (args[0] the name of the
+// program it named, kev_dfire_program), then exec-failure (err).
+unsigned kev_derived_spawn_failed(struct kev_dfire *out, uint64_t err);
 
 // THCREATE: sched:::thread-create and proc:::lwp-create (who, pid, priority).
 unsigned kev_derived_thcreate(struct kev_dfire *out, uint64_t who, uint64_t pid, uint64_t prio);
