@@ -15,6 +15,7 @@
 # length, or the bench fails; the 4-CPU capture (the UART there runs one CPU) is saved to its
 # semihosted file and measured by kevwire, which the two others hold to the board's stream.
 #   scripts/bench-wire.sh BUILD_DIR HOST_DIR [A53_BUILD_DIR]
+. "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
 b=$1
 h=$2

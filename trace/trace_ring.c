@@ -498,6 +498,40 @@ static uint32_t payload_word(const struct payload *p, unsigned k)
     return v;
 }
 
+// The event's slots at this CPU's write pointer, after a TIME when need says the high word
+// moved on; then the high-water notification and the next inline limit. Under this CPU's lock.
+static inline __attribute__((always_inline)) void put_event(struct trace_ring *r,
+                                                            struct trace_cpu *c, unsigned cpu,
+                                                            unsigned cls, unsigned ev,
+                                                            const struct payload *p,
+                                                            unsigned nslots, unsigned need,
+                                                            uint32_t lo, uint32_t hi)
+{
+    struct trace_buf *b = &r->tr_buf[c->tc_buf];
+    struct kev_slot *s = c->tc_wp;
+    if (need > nslots) { // the high word moved on (or time went back): restate the full time
+        put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
+        b->tb_overhead++;
+        c->tc_hi = hi;
+    }
+    if (nslots == 1u) {
+        put_slot(s++, KEV_HEADER(KEV_TYPE_S, cls, ev, cpu), lo, payload_word(p, 0),
+                 payload_word(p, 1));
+    } else {
+        for (unsigned k = 0; k < nslots; k++) {
+            unsigned type = k == 0 ? KEV_TYPE_CB : k + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
+            put_slot(s++, KEV_HEADER(type, cls, ev, cpu), lo, payload_word(p, 2u * k),
+                     payload_word(p, 2u * k + 1u));
+        }
+        b->tb_overhead = (uint16_t)(b->tb_overhead + nslots - 1u);
+    }
+    c->tc_wp = s;
+    c->tc_last = lo;
+    if (used_slots(r, c) >= KEV_HIGH_WATER)
+        notify_buffer(r, (unsigned)c->tc_buf);
+    set_limit(r, c);
+}
+
 // Emit one event (1 slot if its payload fits 2 words, else a combine event). The core of every
 // slow path: filters, room (switching buffers per policy), TIME on a new high word,
 // high-water notification. Under this CPU's lock; an event that needs a buffer switch lets it
@@ -536,7 +570,6 @@ again:
     }
     if (((TRACE_LOAD(r->tr_slow) >> cls) & 1u) && !filters_pass(r, c, cls, ev, p->w, p->nw))
         goto out;
-
     for (;;) {
         if (c->tc_buf >= 0) {
             need = nslots + (hi != c->tc_hi || lo < c->tc_last);
@@ -558,30 +591,7 @@ again:
             r->tr_reopen_cycles += trace_port_now64() - t64;
         }
     }
-
-    struct trace_buf *b = &r->tr_buf[c->tc_buf];
-    struct kev_slot *s = c->tc_wp;
-    if (need > nslots) { // the high word moved on (or time went back): restate the full time
-        put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
-        b->tb_overhead++;
-        c->tc_hi = hi;
-    }
-    if (nslots == 1u) {
-        put_slot(s++, KEV_HEADER(KEV_TYPE_S, cls, ev, cpu), lo, payload_word(p, 0),
-                 payload_word(p, 1));
-    } else {
-        for (unsigned k = 0; k < nslots; k++) {
-            unsigned type = k == 0 ? KEV_TYPE_CB : k + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
-            put_slot(s++, KEV_HEADER(type, cls, ev, cpu), lo, payload_word(p, 2u * k),
-                     payload_word(p, 2u * k + 1u));
-        }
-        b->tb_overhead = (uint16_t)(b->tb_overhead + nslots - 1u);
-    }
-    c->tc_wp = s;
-    c->tc_last = lo;
-    if (used_slots(r, c) >= KEV_HIGH_WATER)
-        notify_buffer(r, (unsigned)c->tc_buf);
-    set_limit(r, c);
+    put_event(r, c, cpu, cls, ev, p, nslots, need, lo, hi);
 out:
     trace_cpu_unlock(c);
     if (pooled)

@@ -530,7 +530,8 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
             if (s->tasks) {         // where a job that leaves its loop ends; a timer armed
                 kx_tasks_kcall(s->tasks, idx, call, e->t64);
                 if (call == KX_KC_TIMER_SETTIME && e->nw >= 1)
-                    kx_tasks_armed(s->tasks, s->m.th[idx].pid, e->w[0], e->nw >= 3 ? e->w[2] : 0);
+                    kx_tasks_armed(s->tasks, s->m.th[idx].pid, kev_kcall_arg(e, 0),
+                                   kev_kcall_arg(e, 2));
             }
         }
         return;

@@ -402,10 +402,83 @@ static void print_miss(const struct kx_stats *s, const struct kx_inst *i)
 }
 
 // Task instances (kx_task.h): a line per task, then each task's response times and misses.
+// The task table's row of task t.
+static void print_task_row(const struct kx_stats *s, const struct kx_task *t)
+{
+    char lb[80], db[48];
+    printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
+           (unsigned long long)t->n);
+    if (t->period)
+        printf(" %12.3f", us(s, t->period));
+    else
+        printf(" %12s", "-");
+    printf(" %12.3f %20s %7llu %10llu", us(s, t->gap_max - t->gap_min),
+           deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses,
+           (unsigned long long)t->emul_misses);
+    if (t->late_max == INT64_MIN)
+        printf(" %14s", "-");
+    else
+        printf(" %14.3f", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
+                                          : us(s, (uint64_t)t->late_max));
+    printf("  %-12s %14llu\n", kx_task_kind(t), (unsigned long long)t->missed_periods);
+}
+
+// Task n's summary lines: its instances' ends, its period and how it is released, its missed
+// periods and exits, the events its time lost and the emulator's share; its distributions and
+// each missed instance.
+static void print_task_detail(const struct kx_stats *s, unsigned n)
+{
+    const struct kx_tasks *k = s->tasks;
+    const struct kx_task *t = &k->task[n];
+    char lb[80];
+    printf("  %s: %llu ended, %llu open at the end, %llu preemptions; period %s, releases "
+           "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
+           (unsigned long long)t->ended, (unsigned long long)t->unfinished,
+           (unsigned long long)t->preempt,
+           t->period_given ? "given" : !t->period ? (t->periodic ? "unknown (its timer's interval is not in the capture)" : "none (event-driven)")
+           : t->relayed ? "its timer's interval, relayed" : "its timer's interval",
+           us(s, t->gap_min), us(s, t->gap_max));
+    printf("    %s: released by %s%s", kx_task_kind(t),
+           kx_rel_how_name(kx_task_released_by(t)),
+           !t->deadline ? " (no deadline given: nothing judged)" : "");
+    if (t->periodic && t->interval)
+        printf("; its timer's interval %.3f us", us(s, t->interval));
+    if (t->missed_periods)
+        printf("; %llu missed periods (pulses sent for it the kernel dropped: no job)",
+               (unsigned long long)t->missed_periods);
+    if (t->exits)
+        printf("; %llu instance%s ended in the thread's exit (its exit path: no job, not "
+               "judged)", (unsigned long long)t->exits, t->exits == 1 ? "" : "s");
+    putchar('\n');
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    for (size_t j = 0; j < k->ninst; j++)
+        if (k->inst[j].task == n) {
+            uint64_t e = k->inst[j].end ? k->inst[j].end : s->t_last;
+            t0 = k->inst[j].release < t0 ? k->inst[j].release : t0;
+            t1 = e > t1 ? e : t1;
+        }
+    uint64_t lost = kx_stats_lost_in(s, t0, t1);
+    if (lost)
+        printf("    LOST EVENTS: the capture lost %llu events in its time; %llu of its jobs "
+               "not judged (a window of lost events touches them): at least %llu misses, "
+               "at least %llu missed periods\n", (unsigned long long)lost,
+               (unsigned long long)t->spoiled, (unsigned long long)t->misses,
+               (unsigned long long)t->missed_periods);
+    if (t->stretched)
+        printf("    EMULATOR: %llu instances hold %.3f us the emulator took (tick gaps, stalls "
+               "of their CPU); of the misses %llu are the emulator's, %llu the program's\n",
+               (unsigned long long)t->stretched, us(s, t->emul),
+               (unsigned long long)t->emul_misses, (unsigned long long)t->misses);
+    quantize(s, &t->resp, "response (release -> end)");
+    quantize(s, &t->exec, "execution (running)");
+    for (size_t j = 0; j < k->ninst; j++)
+        if (k->inst[j].task == n && k->inst[j].missed)
+            print_miss(s, &k->inst[j]);
+}
+
 static void print_tasks(const struct kx_stats *s)
 {
     const struct kx_tasks *k = s->tasks;
-    char lb[80], db[48];
     printf("== Task instances: %u tasks (an instance: from its release at the thread's activation "
            "point, a receive, an interrupt wait or a sleep, to its next wait there) ==\n",
            k ? k->ntask : 0);
@@ -417,70 +490,10 @@ static void print_tasks(const struct kx_stats *s)
     printf("  %-32s %9s %12s %12s %20s %7s %10s %14s  %-12s %14s\n", "task", "instances",
            "period us", "jitter us", "deadline us", "misses", "emulator's", "late max us", "kind",
            "missed periods");
-    for (unsigned n = 0; n < k->ntask; n++) {
-        const struct kx_task *t = &k->task[n];
-        printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
-               (unsigned long long)t->n);
-        if (t->period)
-            printf(" %12.3f", us(s, t->period));
-        else
-            printf(" %12s", "-");
-        printf(" %12.3f %20s %7llu %10llu", us(s, t->gap_max - t->gap_min),
-               deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses,
-               (unsigned long long)t->emul_misses);
-        if (t->late_max == INT64_MIN)
-            printf(" %14s", "-");
-        else
-            printf(" %14.3f", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
-                                              : us(s, (uint64_t)t->late_max));
-        printf("  %-12s %14llu\n", kx_task_kind(t), (unsigned long long)t->missed_periods);
-    }
-    for (unsigned n = 0; n < k->ntask; n++) {
-        const struct kx_task *t = &k->task[n];
-        printf("  %s: %llu ended, %llu open at the end, %llu preemptions; period %s, releases "
-               "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
-               (unsigned long long)t->ended, (unsigned long long)t->unfinished,
-               (unsigned long long)t->preempt,
-               t->period_given ? "given" : !t->period ? (t->periodic ? "unknown (its timer's interval is not in the capture)" : "none (event-driven)")
-               : t->relayed ? "its timer's interval, relayed" : "its timer's interval",
-               us(s, t->gap_min), us(s, t->gap_max));
-        printf("    %s: released by %s%s", kx_task_kind(t),
-               kx_rel_how_name(kx_task_released_by(t)),
-               !t->deadline ? " (no deadline given: nothing judged)" : "");
-        if (t->periodic && t->interval)
-            printf("; its timer's interval %.3f us", us(s, t->interval));
-        if (t->missed_periods)
-            printf("; %llu missed periods (pulses sent for it the kernel dropped: no job)",
-                   (unsigned long long)t->missed_periods);
-        if (t->exits)
-            printf("; %llu instance%s ended in the thread's exit (its exit path: no job, not "
-                   "judged)", (unsigned long long)t->exits, t->exits == 1 ? "" : "s");
-        putchar('\n');
-        uint64_t t0 = UINT64_MAX, t1 = 0;
-        for (size_t j = 0; j < k->ninst; j++)
-            if (k->inst[j].task == n) {
-                uint64_t e = k->inst[j].end ? k->inst[j].end : s->t_last;
-                t0 = k->inst[j].release < t0 ? k->inst[j].release : t0;
-                t1 = e > t1 ? e : t1;
-            }
-        uint64_t lost = kx_stats_lost_in(s, t0, t1);
-        if (lost)
-            printf("    LOST EVENTS: the capture lost %llu events in its time; %llu of its jobs "
-                   "not judged (a window of lost events touches them): at least %llu misses, "
-                   "at least %llu missed periods\n", (unsigned long long)lost,
-                   (unsigned long long)t->spoiled, (unsigned long long)t->misses,
-                   (unsigned long long)t->missed_periods);
-        if (t->stretched)
-            printf("    EMULATOR: %llu instances hold %.3f us the emulator took (tick gaps, stalls "
-                   "of their CPU); of the misses %llu are the emulator's, %llu the program's\n",
-                   (unsigned long long)t->stretched, us(s, t->emul),
-                   (unsigned long long)t->emul_misses, (unsigned long long)t->misses);
-        quantize(s, &t->resp, "response (release -> end)");
-        quantize(s, &t->exec, "execution (running)");
-        for (size_t j = 0; j < k->ninst; j++)
-            if (k->inst[j].task == n && k->inst[j].missed)
-                print_miss(s, &k->inst[j]);
-    }
+    for (unsigned n = 0; n < k->ntask; n++)
+        print_task_row(s, &k->task[n]);
+    for (unsigned n = 0; n < k->ntask; n++)
+        print_task_detail(s, n);
     for (unsigned r = 0; r < k->nrule; r++)
         if (!k->rule[r].matched)
             printf("  --%s %s: no task of that name\n", k->rule[r].deadline ? "deadline" : "period",
