@@ -271,7 +271,7 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // [firings, site cycles, run cycles], each 64 bits, high word first: the kernel's own counts
 // (KDT_COST) from KDT_GO to this event, written at KDT_STOP after END while SYSTEM is traced,
 // so that kevstat says from the capture what dtrace's closing line said on the board.
-#define KEV_SYS_DCOST       0x20eu
+#define KEV_SYS_DCOST       0x210u
 // A D clause's trigger action ran (docs/incidents.md): freeze( ), panic( ) or breakpoint( ). The
 // ring stops right after this event; its words: [action | clause << 8, probe id, who, record],
 // then the probe's name. record is the incident record's number, 0 when none was written.
