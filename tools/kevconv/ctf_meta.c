@@ -15,6 +15,9 @@
 #include <trace/kev_stack.h>
 #include <kevhost/syms_usdt.h>
 
+// The fields every per-thread event declares first, in this order (tid, pid, vtid)
+#define THREAD_FIELDS "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n"
+
 static void str(FILE *f, const char *s)
 {
     putc('"', f);
@@ -206,7 +209,7 @@ static void usdt_events(FILE *f)
         fputs("event {\n\tname = ", f);
         str(f, c->probe);
         fprintf(f, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
-                   "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n"
+                   THREAD_FIELDS
                    "\t\tuint64_hex_t site;\n\t\tstring module;\n\t\tstring function;\n",
                 CTF_ID_USDT + i);
         for (unsigned k = 0; k < c->nargs && k < SYMS_USDT_ARGS; k++)
@@ -342,14 +345,14 @@ static void kev_events(FILE *f)
     event(f, CTF_ID_KEV_IRQ_HANDLER_ENTRY, "kev_irq_handler_entry", "\t\tint32_t irq;\n");
     event(f, CTF_ID_KEV_IRQ_HANDLER_EXIT, "kev_irq_handler_exit", "\t\tint32_t irq;\n");
     event(f, CTF_ID_KEV_THREAD_STATE, "kev_thread_state",
-          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_state_t state;\n"
+          THREAD_FIELDS "\t\tkev_state_t state;\n"
           "\t\tint32_t prio;\n");
     event(f, CTF_ID_KEV_PROCESS_CREATE, "kev_process_create",
           "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_PROCESS_DESTROY, "kev_process_destroy",
           "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_THREAD_NAME, "kev_thread_name",
-          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tstring name;\n");
+          THREAD_FIELDS "\t\tstring name;\n");
     event(f, CTF_ID_KEV_TIMER, "kev_timer_expire", "\t\tuint32_t timer_id;\n\t\tint32_t pid;\n");
     event(f, CTF_ID_KEV_USER, "kev_user",
           "\t\tuint16_t code;\n\t\tstring text;\n\t\tuint32_t _data_length;\n"
@@ -361,11 +364,11 @@ static void kev_events(FILE *f)
     // with the kernel's own priorities and cause; a thread blocking on a mutex, semaphore or
     // condvar with its owner (Linux tid, -1 when none); what a process runs, with its build id.
     event(f, CTF_ID_KEV_FAULT, "kev_fault",
-          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_signal_t signal;\n"
+          THREAD_FIELDS "\t\tkev_signal_t signal;\n"
           "\t\tkev_fault_kind_t kind;\n\t\tuint8_t addr_valid;\n\t\tuint64_hex_t pc;\n"
           "\t\tuint64_hex_t addr;\n\t\tstring function;\n");
     event(f, CTF_ID_KEV_STACK, "kev_stack",
-          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_stack_kind_t kind;\n"
+          THREAD_FIELDS "\t\tkev_stack_kind_t kind;\n"
           "\t\tkev_stack_end_t ended;\n\t\tuint8_t at_max;\n\t\tuint32_t _pcs_length;\n"
           "\t\tuint64_hex_t pcs[_pcs_length];\n\t\tstring frames[_pcs_length];\n");
     event(f, CTF_ID_SCHED_PI_SETPRIO, "sched_pi_setprio",
@@ -373,7 +376,7 @@ static void kev_events(FILE *f)
           "\t\tint32_t vpid;\n\t\tint32_t vtid;\n\t\tint32_t old_prio;\n"
           "\t\tint32_t new_prio;\n\t\tkev_prio_cause_t cause;\n");
     event(f, CTF_ID_KEV_SYNC_WAIT, "kev_sync_wait",
-          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_sync_kind_t kind;\n"
+          THREAD_FIELDS "\t\tkev_sync_kind_t kind;\n"
           "\t\tuint32_t object;\n\t\tint32_t owner_tid;\n\t\tint32_t owner_vpid;\n"
           "\t\tint32_t owner_vtid;\n");
     event(f, CTF_ID_KEV_IMAGE, "kev_image",
