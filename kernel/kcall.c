@@ -23,6 +23,8 @@
 #include <d/dprobes.h>
 #include <kernel/smp.h>
 #include <kernel/cpu_sum.h>
+#include <kernel/kversion.h>
+#include <trace/kev_ident.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -217,6 +219,7 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
         v = (uint32_t)cpu_counter_sum(CPU_TICKS_SHARED);
         break;
     case KSYSINFO_TIMER_OVERRUNS:   v = k_timer_overruns; break;
+    case KSYSINFO_BUILD_DATE:       v = kev_ident_date_value(k_version); break;
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))

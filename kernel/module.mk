@@ -4,7 +4,7 @@
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
-               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kdt_devinfo.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdt_uname.c kernel/kversion.c kernel/kdt_devinfo.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c trace/kev_derived.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c kernel/kfault_stack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c

@@ -101,6 +101,12 @@ $(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_t
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# The kernel's build date as SysInfo gives it and a capture's header says it (kev_ident.h).
+HOST_TESTS += $(HT)/test_kev_ident
+$(HT)/test_kev_ident: $(call host_test_objs,test/unit/test_kev_ident.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The incident record's check and writers on a record built by hand (trace/kev_incident.h).
 HOST_TESTS += $(HT)/test_kev_incident
 $(HT)/test_kev_incident: $(call host_test_objs,test/unit/test_kev_incident.c trace/kev_incident.c \

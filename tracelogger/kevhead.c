@@ -76,6 +76,11 @@ int kev_write_head(const struct tl_opts *o)
     }
     size_t splen = kev_sp_end(&sp);
 
+    // SYS_VERSION: the kernel's build date, as D's `utsname.version gives it live.
+    uint32_t built = 0;
+    char version[12];
+    SysInfo(KSYSINFO_BUILD_DATE, &built);
+    kev_ident_date_text(built, version);
     utc_date_text(date, now);
     utc_date_text(boot, now - (uint32_t)(ClockCycles() / hz));
     kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
@@ -83,7 +88,7 @@ int kev_write_head(const struct tl_opts *o)
         .hs_file_name = o->file, .hs_date = date, .hs_boot_date = boot,
         .hs_cycles_per_sec = hz, .hs_cpu_num = ncpu, .hs_sysname = KEV_IDENT_SYSNAME,
         .hs_nodename = BOARD_NAME_STR, .hs_sys_release = KEV_IDENT_RELEASE,
-        .hs_sys_version = KEV_IDENT_VERSION,
+        .hs_sys_version = version,
         .hs_machine = BOARD_ARCH_STR, .hs_syspage_len = splen,
     };
     kev_hdr_standard(&h, &std);

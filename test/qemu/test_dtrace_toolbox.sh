@@ -200,6 +200,9 @@ check "aggregations as ?: operands count in the arm chosen only (acq's on-cpu, n
     "grep -qE '^on-cpu acq [1-9][0-9]*\$' '$tmp/cap.out' && ! grep -q never '$tmp/cap.out' && grep -qE '^zone global [1-9]' '$tmp/cap.out'"
 check "func( ), mod( ) and %a name the kernel pcs of the samples as kernel functions" \
     "grep -qE '^func kernel\`[a-z_]+ [1-9]' '$tmp/cap.out' && grep -qE '^mod kernel +[1-9]' '$tmp/cap.out' && grep -qE '^pc kernel\`[a-z_]+\\+0x[0-9a-f]+ [1-9]' '$tmp/cap.out' && ! grep -q '\`0x' '$tmp/cap.out'"
+grep -qE '^pc kernel' "$tmp/cap.out" ||
+    "$H/kevstat" "$tmp/trace.kev" 2>&1 | grep -E 'idle|events,' | sed 's/^/# kevstat: /'
+grep -E '^(func|mod|pc) ' "$tmp/cap.out" | head -8 | sed 's/^/# /'
 
 # $pid, progenyof( ) and `utsname (docs/d-subset.md). $pid is the board's dtrace's pid (1, its
 # console prefix), live (read when the program runs: the script was compiled on the host) and

@@ -131,6 +131,9 @@ struct kthread_info {
 // period with no kernel timer due, untraced; docs/smp.md, "The tick"); the rest
 // were the exclusive tick's. EINVAL from a one-CPU kernel.
 #define KSYSINFO_TICKS_SHARED       27
+// The kernel's build date as yyyymmdd (20261128): the version D's `utsname gives, which the
+// tracelogger writes as the capture header's SYS_VERSION (trace/kev_ident.h).
+#define KSYSINFO_BUILD_DATE         28
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's
