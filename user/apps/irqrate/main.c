@@ -11,6 +11,7 @@
 // else took, by the program's own count (test/qemu/test_d_cost.sh holds what a D program says
 // it cost against it).
 #include <kern.h>
+#include <spin_turns.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <board_user.h>
@@ -31,14 +32,7 @@ static int free_meter(void *arg)
 {
     (void)arg;
     while (free_run) {
-        uint32_t n = FREE_CHUNK;
-#if defined(__i386__)
-        __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#elif defined(__aarch64__)
-        __asm__ volatile("1: subs %w0, %w0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#else
-        __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
-#endif
+        spin_turns(FREE_CHUNK);
         free_turns += FREE_CHUNK;
     }
     return 0;

@@ -12,6 +12,7 @@
 // the cost added per recorded event.
 #include <board_user.h>
 #include <kern.h>
+#include <spin_turns.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,21 +127,8 @@ static uint64_t bench_roundtrip(int coid, uint32_t n)
 
 static int peer_coid;
 
-// n turns of a loop of two instructions (a subtract and a branch), whatever the compiler: the
-// span a timer's interrupts are measured against.
-static void spin_turns(uint32_t n)
-{
-#if defined(__i386__)
-    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#elif defined(__aarch64__)
-    __asm__ volatile("1: subs %w0, %w0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#else
-    __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
-#endif
-}
-
 // The kernel's tick interrupt, whole (entry, the tick's work, exit), as this thread sees it: a
-// span of the loop above less its own instructions, over the ticks that came in it. The span
+// span of spin_turns (spin_turns.h) less its own instructions, over the ticks that came in it. The span
 // is long (TICK_SPAN_TURNS: some 400 ticks) so that the counter's step (40 instructions at
 // 25 MHz under -icount shift=0) is a tenth of an instruction a tick, and the clock reads
 // around it count for nothing.
