@@ -104,3 +104,11 @@ ks_f=$(echo "$ks" | sed -n 's/^    \([0-9]*\) firings, \([0-9]*\) us in their si
 ks_c=$(echo "$ks" | sed -n 's/^    its consumer ran \([0-9]*\) us.*/\1/p')
 check "kevstat -s d over the capture says dtrace's firings and site time (${ks_f:-none} against ${firings:-?} ${site_us:-?}), its consumer's CPU time ${ks_c:-?} us" \
     "[ -n '$ks_f' ] && [ '$ks_f' = '${firings:-x} ${site_us:-x}' ] && [ '${ks_c:-0}' -gt 0 ]"
+# --json's d_programs member holds the same counts in cycles (whole us as the text cuts them)
+kj=$("$H/kevstat" --json "$tmp/watch.kev" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin); hz = d["trace"]["cycles_per_sec"]; p = d["d_programs"]
+print(len(p), p[0]["firings"], p[0]["site_cycles"] * 1000000 // hz,
+      p[0]["consumer_cycles"] * 1000000 // hz) if p and p[0]["firings"] is not None else print("none")' 2>&1)
+check "kevstat --json's d_programs says the same: one program, its firings, site and consumer time ($kj)" \
+    "[ '$kj' = '1 ${ks_f:-x} ${ks_c:-x}' ]"

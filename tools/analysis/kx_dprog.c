@@ -76,3 +76,29 @@ void kx_dprog_finish(struct kx_stats *s, uint64_t t)
     if (p)
         span_close(s, p, t);
 }
+
+// (a count, or null when the program has none)
+static void count_or_null(FILE *f, const char *key, int present, uint64_t v)
+{
+    if (present)
+        fprintf(f, ",\"%s\":%llu", key, (unsigned long long)v);
+    else
+        fprintf(f, ",\"%s\":null", key);
+}
+
+void kx_dprog_json(const struct kx_stats *s, FILE *f)
+{
+    const struct kx_dprogs *d = &s->dprogs;
+    fputs(",\n\"d_programs\":[", f);
+    for (unsigned i = 0; i < d->n; i++) {
+        const struct kx_dprog *p = &d->p[i];
+        fprintf(f, "%s\n{\"pid\":%u,\"tid\":%u,\"go\":%llu", i ? "," : "",
+                kev_who_pid(p->who), kev_who_tid(p->who), (unsigned long long)p->go);
+        count_or_null(f, "stop", p->stop != 0, p->stop);
+        count_or_null(f, "firings", p->costed, p->firings);
+        count_or_null(f, "site_cycles", p->costed, p->site);
+        count_or_null(f, "run_cycles", p->costed, p->run);
+        fprintf(f, ",\"consumer_cycles\":%llu}", (unsigned long long)p->consumer);
+    }
+    fprintf(f, "],\n\"d_programs_not_listed\":%u", d->more);
+}

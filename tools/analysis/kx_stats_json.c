@@ -323,6 +323,7 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     kx_wait_json(s, f);
     kx_task_json(s, f);
     kx_chain_json(s, f);
+    kx_dprog_json(s, f);
     unsigned nfn;
     const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
     fputs(",\n\"funcs\":[", f);

@@ -10,6 +10,7 @@
 #define TOOLS_KX_DPROG_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define KX_DPROG_MAX 8u     // programs listed; more are counted in kx_dprogs.more
 
@@ -33,5 +34,9 @@ struct kev_event;
 void kx_dprog_event(struct kx_stats *s, const struct kev_event *e);
 // At the capture's end: a span still open gets its consumer's time to t.
 void kx_dprog_finish(struct kx_stats *s, uint64_t t);
+// The "d_programs" member of kevstat's JSON object, after a comma: each program's pid and tid,
+// go and stop (null: the capture ended first), the kernel's firings, site_cycles and
+// run_cycles (null without a DCOST event), consumer_cycles; then "d_programs_not_listed".
+void kx_dprog_json(const struct kx_stats *s, FILE *f);
 
 #endif
