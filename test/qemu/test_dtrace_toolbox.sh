@@ -27,6 +27,8 @@
 # capture's header as traceprinter prints it. One boot of about 5 s (QEMU_ICOUNT=exact:
 # the samples come at the same instructions every run), and a second as long for a declared
 # self-> associative array (the last part says why it has its own).
+# The board's files are named relative to $tmp, QEMU's directory: the boot's instructions do not
+# depend on TMPDIR's length, so the samples (6 in idle_main on mps2-an385) land the same everywhere.
 #   test/qemu/test_dtrace_toolbox.sh BUILD_DIR HOST_DIR
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -162,7 +164,7 @@ ok $? "the script compiles for the board: ?: aggregations, \`mpid, \`ncpus, zone
 [ -s "$tmp/cc.err" ] && sed 's/^/# /' "$tmp/cc.err"
 
 (cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
-    QEMU_ARGS="dtrace -K -c appinit $tmp/toolbox.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/trace.kev" \
+    QEMU_ARGS="dtrace -K -c appinit toolbox.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f trace.kev" \
     "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
 rc=$?
 con_of dtrace < "$tmp/run.out" | grep -v '^kernel: ' > "$tmp/dtrace.out"
@@ -322,7 +324,7 @@ D
 "$H/dcompile" --kernel "$img" -T acq -s "$tmp/self.d" -o "$tmp/self.dobj" > "$tmp/scc.err" 2>&1
 src=$?
 (cd "$tmp" && QEMU_ICOUNT=exact QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
-    QEMU_ARGS="dtrace -K -c appinit $tmp/self.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f $tmp/self.kev" \
+    QEMU_ARGS="dtrace -K -c appinit self.dobj ;; appinit acq ;; tracelogger -d1 -p 997 -f self.kev" \
     "$here/scripts/qemu-run.sh" "$img" > "$tmp/self.run" 2>&1)
 srun=$?
 con_of dtrace < "$tmp/self.run" | grep -v '^kernel: ' | grep -v '^dtrace: ' > "$tmp/self.live"
