@@ -8,6 +8,7 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
               trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c trace/d/stacks.c \
               test/unit/kstub.c
 KUNIT_CORE  += kernel/cpu_sum.c    # SysInfo's per-CPU totals (kcall.c)
+KUNIT_CORE  += kernel/kversion.c   # and its build date
 KUNIT_CORE  += kernel/kloadavg.c   # avenrun, sampled by the tick (kernel/main.c)
 KUNIT_CORE  += kernel/kfbt_none.c  # the host has no fbt trap (kdtrace.c's KDT_GO asks it)
 KUNIT_CORE  += kernel/kusdt_none.c # nor a USDT site's
