@@ -13,6 +13,7 @@
     X("pred_fail", "kercall::MsgSend:entry /pid == 5/ { }")                   \
     X("count", "kercall::MsgSend:entry { @[probefunc] = count(); }")          \
     X("count_pid", "kercall::MsgSend:entry { @[pid] = count(); }")            \
+    X("count_execname_tid", "kercall::MsgSend:entry { @[execname, tid] = count(); }") \
     X("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }")           \
     X("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }")                    \
     X("copyin_member", "struct m { int op; int value; }; kercall::MsgSend:entry "        \

@@ -662,11 +662,12 @@ static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
             c->fault_addr = c->rec[j];
             return -1;
         }
-        for (unsigned b = 0; b < n; b++)
-            k[off + b] = (uint8_t)s[b];
         unsigned end = t[j + 1] ? off + ssz : (off + n + 3u) & ~3u; /* more keys: whole slot */
-        for (unsigned b = off + n; b < end; b++)
-            k[b] = 0;
+        /* zeroed whole words first (off and end are word-aligned: the kernel's memset stores
+         * words then), the string over them: a 256-byte slot cleared byte by byte cost a
+         * firing of @[execname, tid] some 600 instructions */
+        memset(k + off, 0, end - off);
+        memcpy(k + off, s, n);
         sig = end;
         off += ssz;
     }
