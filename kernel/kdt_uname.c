@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The board's names for D's `utsname, `architecture and `platform (d/duname.h): the ones the
-// tracelogger writes into a capture's header (trace/kev_ident.h, kernel/kversion.c, and the board's KDT_BOARD_NAME
-// and KDT_BOARD_ARCH of its board_user.h, which kernel/module.mk passes as KDT_BOARD_NAME and
+// tracelogger writes into a capture's header (trace/kev_ident.h, kernel/kversion.c, and the
+// board's names of its board_user.h, which kernel/module.mk passes as KDT_BOARD_NAME and
 // KDT_BOARD_ARCH), so that dtrace -i over the capture reads there what a script printed live.
 // Constant data: read in a firing with no lock.
 #include <d/duname.h>
