@@ -401,7 +401,6 @@ static void print_miss(const struct kx_stats *s, const struct kx_inst *i)
     putchar('\n');
 }
 
-// Task instances (kx_task.h): a line per task, then each task's response times and misses.
 // The task table's row of task t.
 static void print_task_row(const struct kx_stats *s, const struct kx_task *t)
 {
@@ -476,6 +475,7 @@ static void print_task_detail(const struct kx_stats *s, unsigned n)
             print_miss(s, &k->inst[j]);
 }
 
+// Task instances (kx_task.h): a line per task, then each task's response times and misses.
 static void print_tasks(const struct kx_stats *s)
 {
     const struct kx_tasks *k = s->tasks;
