@@ -4,6 +4,7 @@
 # docs/live.md) (user/module.mk reads this file: docs/applications.md).
 PRIO  := 30
 FLAGS := 0
+EXTRA := user/lib/pulse_chan.c   # its timer's pulse channel (pulse_chan.h)
 ARGS  := 600 6
 
 # appinit, it and a passive tracelogger, as `make run APPS=deadline` builds.

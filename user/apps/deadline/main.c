@@ -11,6 +11,7 @@
 //                                    line, as QEMU_ARGS gives it, before the image's ARGS)
 // Prints: "deadline: P periods, missed M: k1 k2 ...; pulses lost L" and exits 0.
 #include <kern.h>
+#include <pulse_chan.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,14 +67,13 @@ int main(int argc, char **argv)
     }
     uint64_t hz = ClockCyclesPerSec(), period = hz * PERIOD_US / 1000000u;
     calibrate(hz);
-    int chid = ChannelCreate(0);
-    int timer = TimerCreate(ConnectAttach(0, chid), 1, 0);
-    if (chid < 0 || timer < 0 || TimerSettime(timer, PERIOD_US, PERIOD_US) < 0) {
+    struct pulse_chan tick;
+    if (pulse_chan_timer(&tick, PERIOD_US, 1) < 0) {
         printf("deadline: cannot set up its timer\n");
         return 1;
     }
     struct kpulse p;
-    MsgReceive(chid, &p, sizeof(p), NULL);
+    MsgReceive(tick.chid, &p, sizeof(p), NULL);
     uint64_t t0 = ClockCycles();
     unsigned missed = 0, listed = 0, lost = 0, share = periods / (overruns ? overruns : 1u);
     unsigned list[MAX_LISTED];
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         }
         if (done + 1u == periods)
             break;
-        MsgReceive(chid, &p, sizeof(p), NULL);
+        MsgReceive(tick.chid, &p, sizeof(p), NULL);
         // Released at t0 + k * period: the index of the latest release now is the next one,
         // or more when pulses never came.
         uint64_t idx = (ClockCycles() - t0) / period;
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
             lost += (unsigned)(idx - k - 1u);
         k = idx > k + 1u ? idx : k + 1u;
     }
-    TimerDestroy(timer);
+    TimerDestroy(tick.id);
     printf("deadline: %u periods, missed %u:", periods, missed);
     for (unsigned i = 0; i < listed; i++)
         printf(" %u", list[i]);

@@ -12,6 +12,7 @@
 // time, the window and the share. User events mark the window (EV_START, EV_STOP) so that a D
 // predicate, live or over the capture, counts the samples of the same span.
 #include <kern.h>
+#include <pulse_chan.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <board_user.h>
@@ -50,10 +51,8 @@ int main(void)
         printf("hotshare: usage: hotshare [rate_hz [share_pct (0-90) [run_ms]]]\n");
         return 1;
     }
-    int chid = ChannelCreate(0);
-    int self = ConnectAttach(0, chid);
-    int id = InterruptAttachEvent(DEVTIMER_IRQ, self, CODE_IRQ);
-    if (chid < 0 || self < 0 || id < 0) {
+    struct pulse_chan irq;
+    if (pulse_chan_irq(&irq, DEVTIMER_IRQ, CODE_IRQ) < 0) {
         printf("hotshare: set-up failed\n");
         return 1;
     }
@@ -71,12 +70,12 @@ int main(void)
     while (ClockCycles() < end) {
         struct kpulse p;
         TimerTimeout(100 * 1000000ull);
-        if (MsgReceive(chid, &p, sizeof(p), NULL) != 0)
+        if (MsgReceive(irq.chid, &p, sizeof(p), NULL) != 0)
             break;                  // no interrupt for 100 ms
         if (p.code != CODE_IRQ)
             continue;
         devtimer_ack();
-        InterruptUnmask(DEVTIMER_IRQ, id);
+        InterruptUnmask(DEVTIMER_IRQ, irq.id);
         hot_spin(spin);
         n++;
     }
@@ -86,7 +85,7 @@ int main(void)
         span_us = 1;
     TraceEvent(KTRACE_INSERTSUSEREVENT, EV_STOP, n, (uint32_t)hot_us);
     devtimer_stop();
-    InterruptDetach(id);
+    InterruptDetach(irq.id);
     printf("hotshare: %lu periods at %lu Hz, hot %lu us of %lu us (%lu.%02lu%%)\n",
            (unsigned long)n, (unsigned long)hz, (unsigned long)hot_us, (unsigned long)span_us,
            (unsigned long)(hot_us * 100u / span_us),

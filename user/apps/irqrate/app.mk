@@ -3,6 +3,7 @@
 # the interrupt-rate test (test/qemu/test_irqrate.sh; docs/interrupts.md).
 PRIO  := 50
 FLAGS := KAPP_F_IO
+EXTRA := user/lib/pulse_chan.c   # its interrupt's pulse channel (pulse_chan.h)
 MMIO  := $(BOARD_DEVTIMER_WINDOW)
 
 # Its boot image for the test: appinit starts it under a capture (as make run APPS=irqrate).

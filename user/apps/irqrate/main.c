@@ -11,6 +11,7 @@
 // else took, by the program's own count (test/qemu/test_d_cost.sh holds what a D program says
 // it cost against it).
 #include <kern.h>
+#include <pulse_chan.h>
 #include <spin_turns.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,8 @@ int main(int argc, char **argv)
         return 2;
     }
     static uint8_t free_stack[1024] __attribute__((aligned(16)));
-    int chid = ChannelCreate(0);
-    int self = ConnectAttach(0, chid);
-    int id = InterruptAttachEvent(DEVTIMER_IRQ, self, CODE_IRQ);
-    if (chid < 0 || self < 0 || id < 0) {
+    struct pulse_chan irq;
+    if (pulse_chan_irq(&irq, DEVTIMER_IRQ, CODE_IRQ) < 0) {
         printf("irqrate: set-up failed\n");
         return 1;
     }
@@ -71,19 +70,19 @@ int main(int argc, char **argv)
     while (ClockCycles() < end) {
         struct kpulse p;
         TimerTimeout(100 * 1000000ull);
-        if (MsgReceive(chid, &p, sizeof(p), NULL) != 0)
+        if (MsgReceive(irq.chid, &p, sizeof(p), NULL) != 0)
             break;                  // no interrupt for 100 ms: the test says so
         if (p.code != CODE_IRQ) {
             other++;
             continue;
         }
         devtimer_ack();
-        InterruptUnmask(DEVTIMER_IRQ, id);
+        InterruptUnmask(DEVTIMER_IRQ, irq.id);
         n++;
     }
     devtimer_stop();
     TraceEvent(KTRACE_INSERTSUSEREVENT, EV_STOP, n, other);
-    InterruptDetach(id);
+    InterruptDetach(irq.id);
     free_run = 0;
     printf("irqrate: %lu interrupts in %u ms, device programmed at %lu Hz (line %d)\n",
            (unsigned long)n, (unsigned)run_ms, (unsigned long)hz, DEVTIMER_IRQ);

@@ -6,6 +6,7 @@
 # miss is the one it makes itself.
 PRIO  := 220
 FLAGS := 0
+EXTRA := user/lib/pulse_chan.c   # its timer's pulse channel (pulse_chan.h)
 
 # The incident test's image: the board's dtrace with a D trigger over it and the faulting
 # stackfault, the tracelogger as a flight recorder (-K).

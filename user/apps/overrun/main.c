@@ -15,6 +15,7 @@
 // 0xW (released 0xR), N us late" for the miss (the cycles' low words) and "overrun: P periods,
 // missed M" at its end; exits 0.
 #include <kern.h>
+#include <pulse_chan.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,14 +57,13 @@ int main(int argc, char **argv)
     }
     uint64_t hz = ClockCyclesPerSec(), period = hz * PERIOD_US / 1000000u;
     ThreadSleep(100u * 1000000u);
-    int chid = ChannelCreate(0);
-    int timer = TimerCreate(ConnectAttach(0, chid), 1, 0);
-    if (chid < 0 || timer < 0 || TimerSettime(timer, PERIOD_US, PERIOD_US) < 0) {
+    struct pulse_chan tick;
+    if (pulse_chan_timer(&tick, PERIOD_US, 1) < 0) {
         printf("overrun: cannot set up its timer\n");
         return 1;
     }
     struct kpulse p;
-    MsgReceive(chid, &p, sizeof(p), NULL);
+    MsgReceive(tick.chid, &p, sizeof(p), NULL);
     uint64_t t0 = ClockCycles(), k = 0;
     unsigned missed = 0;
     for (unsigned done = 0; done < periods; done++) {
@@ -85,11 +85,11 @@ int main(int argc, char **argv)
         }
         if (done + 1u == periods)
             break;
-        MsgReceive(chid, &p, sizeof(p), NULL);
+        MsgReceive(tick.chid, &p, sizeof(p), NULL);
         uint64_t idx = (ClockCycles() - t0) / period;   // the latest release
         k = idx > k + 1u ? idx : k + 1u;
     }
-    TimerDestroy(timer);
+    TimerDestroy(tick.id);
     printf("overrun: %u periods, missed %u\n", periods, missed);
     for (unsigned s = 0; s < linger; s++)
         ThreadSleep(1000000000u);
