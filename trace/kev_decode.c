@@ -427,50 +427,49 @@ static void take_trailer(struct kev_reader *r, size_t t, uint32_t nbufs, uint32_
     r->kr_ev_end = t;
 }
 
+// A trailer's layout in its format version (offsets in bytes from the trailer's start).
+struct trailer_layout {
+    uint32_t tag, version;
+    size_t len_back;                 // its length word: at the file's end - len_back
+    size_t nbufs_at, ncpu_at, flags_at;
+    size_t fixed, per_cpu;           // its length: fixed + per_cpu * ncpu
+    size_t events_at, lost_at;       // CPU 0's events count; a CPU's lost count past its events
+};
+
 // The trailer sits at the very end: CONTROL slots BEGIN, INFO, per CPU EVENTS and LOST, END;
-// END's words are (checksum of every earlier trailer word, trailer bytes, "END!").
-static int parse_trailer(struct kev_reader *r)
-{
-    size_t len = r->kr_len, base = r->kr_ev_off;
-    r->kr_ev_end = len;
-    if (!ends_in_trailer(r))
-        return 0;
-    uint32_t tlen = word_at(r, len - 8);
-    if (tlen < 48 || tlen > len - base || tlen % 32 != 16)
-        return fail(r, KEV_ERR_TRAILER, len - 8, "trailer length ", "", tlen, " is invalid", NONUM);
-    size_t t = len - tlen;
-    uint32_t ncpu = word_at(r, t + 24);
-    if (word_at(r, t) != KEV_TRAILER_TAG || word_at(r, t + 4) != KEV_TRAILER_MAGIC ||
-        word_at(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
-        kev_trailer_len(ncpu) != tlen)
-        return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
-    if (trailer_version_sum(r, t, KEV_TRAILER_VERSION))
-        return r->kr_err;
-    // per CPU an EVENTS slot, then a LOST slot: each count in the slot's words 1 and 2
-    take_trailer(r, t, word_at(r, t + 20), ncpu, word_at(r, t + 28), t + 36, 32, 16);
-    return 0;
-}
+// END's words are (checksum of every earlier trailer word, trailer bytes, "END!"). Per CPU an
+// EVENTS slot, then a LOST slot: each count in the slot's words 1 and 2 (kev_trailer_len's
+// 16 * (3 + 2 * ncpu) bytes).
+static const struct trailer_layout trailer_v102 = {
+    KEV_TRAILER_TAG, KEV_TRAILER_VERSION, 8, 20, 24, 28, 48, 32, 36, 16,
+};
 
 // Format 1.01's trailer: an EMPTY-class tag word 0x3ff, magic, version 1, length, buffers,
 // ncpu, flags, 0, per CPU (events, lost) as 64-bit pairs, then (length, checksum, 0, END).
-static int parse_trailer_v101(struct kev_reader *r)
+static const struct trailer_layout trailer_v101 = { 0x3ffu, 1u, 16, 16, 20, 24, 48, 16, 32, 8 };
+
+// The trailer of the file's format version, if the file ends in one: checked and taken.
+static int parse_trailer(struct kev_reader *r)
 {
+    const struct trailer_layout *l = r->kr_ver_minor < 2 ? &trailer_v101 : &trailer_v102;
     size_t len = r->kr_len, base = r->kr_ev_off;
     r->kr_ev_end = len;
     if (!ends_in_trailer(r))
         return 0;
-    uint32_t tlen = word_at(r, len - 16);
-    if (tlen < 48 || tlen > len - base || (tlen - 48) % 16 != 0)
-        return fail(r, KEV_ERR_TRAILER, len - 16, "trailer length ", "", tlen, " is invalid", NONUM);
+    uint32_t tlen = word_at(r, len - l->len_back);
+    if (tlen < l->fixed || tlen > len - base || (tlen - l->fixed) % l->per_cpu != 0)
+        return fail(r, KEV_ERR_TRAILER, len - l->len_back, "trailer length ", "", tlen,
+                    " is invalid", NONUM);
     size_t t = len - tlen;
-    uint32_t ncpu = word_at(r, t + 20);
-    if (word_at(r, t) != 0x3ffu || word_at(r, t + 4) != KEV_TRAILER_MAGIC ||
+    uint32_t ncpu = word_at(r, t + l->ncpu_at);
+    if (word_at(r, t) != l->tag || word_at(r, t + 4) != KEV_TRAILER_MAGIC ||
         word_at(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
-        48u + 16u * ncpu != tlen)
+        l->fixed + l->per_cpu * ncpu != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
-    if (trailer_version_sum(r, t, 1u))
+    if (trailer_version_sum(r, t, l->version))
         return r->kr_err;
-    take_trailer(r, t, word_at(r, t + 16), ncpu, word_at(r, t + 24), t + 32, 16, 8);
+    take_trailer(r, t, word_at(r, t + l->nbufs_at), ncpu, word_at(r, t + l->flags_at),
+                 t + l->events_at, l->per_cpu, l->lost_at);
     return 0;
 }
 
@@ -505,8 +504,7 @@ static int open_head(struct kev_reader *r, const void *data, size_t len)
 
 int kev_open(struct kev_reader *r, const void *data, size_t len)
 {
-    if (open_head(r, data, len) || parse_syspage(r) ||
-        (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r)))
+    if (open_head(r, data, len) || parse_syspage(r) || parse_trailer(r))
         return r->kr_err;
     // The data must open with a CONTROL BUFFER slot; this also catches swapped files.
     if (r->kr_ev_end - r->kr_ev_off >= KEV_SLOT_BYTES) {
@@ -1289,7 +1287,7 @@ int kev_feed_end(struct kev_reader *r, const void *trailer, size_t len)
 {
     kev_feed(r, trailer, len);
     r->kr_live = 0;
-    if (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r))
+    if (parse_trailer(r))
         return r->kr_err;
     if (!r->kr_have_trailer || r->kr_ev_end != 0)
         return fail(r, KEV_ERR_TRAILER, 0, "damaged trailer", 0, 0, 0, 0);

@@ -103,18 +103,27 @@ static int parse_attr(struct tl_opts *o, const char *s)
     return 0;
 }
 
+// pick: *index set to word's among the n words of list, 0; or -1 after saying it is an unknown
+// `what` (the words it may be listed).
+static int pick(const char *word, const char *const *list, int n, const char *what, int *index)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(word, list[i]) == 0) {
+            *index = i;
+            return 0;
+        }
+    printf("tracelogger: unknown %s '%s' (", what, word);
+    for (int i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", list[i]);
+    printf(")\n");
+    return -1;
+}
+
 static int parse_x(struct tl_opts *o, const char *s)
 {
     static const char *const policies[] = { "switch", "overwrite", "ring", "fill" };
-    if (strncmp(s, "bufpolicy=", 10) == 0) {
-        for (int i = 0; i < 4; i++)
-            if (strcmp(s + 10, policies[i]) == 0) {
-                o->policy = i;
-                return 0;
-            }
-        printf("tracelogger: unknown buffer policy '%s' (switch, overwrite, ring, fill)\n", s + 10);
-        return -1;
-    }
+    if (strncmp(s, "bufpolicy=", 10) == 0)
+        return pick(s + 10, policies, 4, "buffer policy", &o->policy);
     if (strncmp(s, "startwait=", 10) == 0)
         return number(s + 10, &o->start_wait, "startwait");
     if (strncmp(s, "cpu=", 4) == 0) {
@@ -147,13 +156,7 @@ static int parse_x(struct tl_opts *o, const char *s)
     }
     if (strncmp(s, "wire=", 5) == 0) {
         static const char *const wires[] = { "compact", "raw", "check" };
-        for (int i = 0; i < 3; i++)
-            if (strcmp(s + 5, wires[i]) == 0) {
-                o->wire = i;
-                return 0;
-            }
-        printf("tracelogger: unknown wire '%s' (compact, raw, check)\n", s + 5);
-        return -1;
+        return pick(s + 5, wires, 3, "wire", &o->wire);
     }
     if (strcmp(s, "probe") == 0 || strcmp(s, "probe=keep") == 0) {
         o->probe = s[5] ? 2 : 1;

@@ -3,27 +3,14 @@
 // the deadlock lines print ("relay/client waited 7503.160 us: its send to relay/server, which
 // waited 7501.120 us on mutex 1 held by relay/main"). Times are microseconds since boot.
 #include <kevhost/kx_chain_text.h>
+#include <kevhost/tool_append.h>
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 static double us(const struct kx_stats *s, uint64_t cycles)
 {
     return kx_seconds(s->r, cycles) * 1e6;
-}
-
-// Appends to buf (at *at, at most n in all).
-static void put(char *buf, size_t n, size_t *at, const char *fmt, ...)
-{
-    if (*at >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + *at, n - *at, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        *at += (size_t)k < n - *at ? (size_t)k : n - *at - 1;
 }
 
 const char *kx_chain_thread(const struct kx_stats *s, int th, char *buf, size_t n)
@@ -95,27 +82,27 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
     char a[80], l[200];
     size_t at = 0;
     buf[0] = 0;
-    put(buf, n, &at, "%s", kx_chain_thread(s, w->th, a, sizeof(a)));
+    tool_append(buf, n, &at, "%s", kx_chain_thread(s, w->th, a, sizeof(a)));
     if (w->prio >= 0) // its priority then, an inherited one included
-        put(buf, n, &at, " (prio %d)", w->prio);
-    put(buf, n, &at, " waited %.3f us%s", us(s, len), w->t1 ? "" : " (still at the end)");
+        tool_append(buf, n, &at, " (prio %d)", w->prio);
+    tool_append(buf, n, &at, " waited %.3f us%s", us(s, len), w->t1 ? "" : " (still at the end)");
     for (unsigned i = 0; i < np; i++) {
         kx_link_text(s, &p[i]->l, l, sizeof(l));
         if (!i)
-            put(buf, n, &at, ": %s", strncmp(l, "on its ", 7) ? l : l + 3);
+            tool_append(buf, n, &at, ": %s", strncmp(l, "on its ", 7) ? l : l + 3);
         else
-            put(buf, n, &at, ", which waited %.3f us %s", us(s, p[i]->t), l);
+            tool_append(buf, n, &at, ", which waited %.3f us %s", us(s, p[i]->t), l);
     }
-    put(buf, n, &at, "%s; attributed to ", w->cycle ? " (a deadlock cycle)" : "");
+    tool_append(buf, n, &at, "%s; attributed to ", w->cycle ? " (a deadlock cycle)" : "");
     for (unsigned i = 0; i < w->nroot; i++) {
-        put(buf, n, &at, "%s%s %.3f us", i ? ", " : "",
+        tool_append(buf, n, &at, "%s%s %.3f us", i ? ", " : "",
             kx_chain_root_name(s, w->root[i].th, a, sizeof(a)), us(s, w->root[i].t));
         if (w->root[i].wake) // (woken, not yet running: across CPUs the IPI and the answer)
-            put(buf, n, &at, " (of it waking %.3f us: its wake-up's latency)",
+            tool_append(buf, n, &at, " (of it waking %.3f us: its wake-up's latency)",
                 us(s, w->root[i].wake));
     }
     if (w->root_other)
-        put(buf, n, &at, ", other threads %.3f us", us(s, w->root_other));
+        tool_append(buf, n, &at, ", other threads %.3f us", us(s, w->root_other));
     return buf;
 }
 
@@ -124,22 +111,22 @@ const char *kx_chain_line(const struct kx_stats *s, const struct kx_chain *c, ch
     char a[80], o[80];
     size_t at = 0;
     buf[0] = 0;
-    put(buf, n, &at, "%s", kx_chain_thread(s, c->th[0], a, sizeof(a)));
+    tool_append(buf, n, &at, "%s", kx_chain_thread(s, c->th[0], a, sizeof(a)));
     for (unsigned i = 0; i < c->n; i++) {
         const struct kx_link *l = &c->link[i];
         if (l->kind == KX_LINK_SEND || l->kind == KX_LINK_REPLY)
             snprintf(o, sizeof(o), "%s", kx_link_name(l->kind));
         else
             kx_wait_obj(s, l->obj, o, sizeof(o));
-        put(buf, n, &at, " -[%s]-> %s", o, c->th[i + 1] >= 0
+        tool_append(buf, n, &at, " -[%s]-> %s", o, c->th[i + 1] >= 0
                                              ? kx_label(&s->m, c->th[i + 1], a, sizeof(a)) : "?");
     }
     if (c->end == KX_END_INPUT)
-        put(buf, n, &at, " <- %s", kx_chain_root_name(s, kx_chain_root(c), a, sizeof(a)));
+        tool_append(buf, n, &at, " <- %s", kx_chain_root_name(s, kx_chain_root(c), a, sizeof(a)));
     else if (c->end == KX_END_CYCLE)
-        put(buf, n, &at, " (a cycle)");
+        tool_append(buf, n, &at, " (a cycle)");
     else if (c->end == KX_END_CUT)
-        put(buf, n, &at, " ... (cut)");
+        tool_append(buf, n, &at, " ... (cut)");
     return buf;
 }
 

@@ -18,8 +18,8 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/json_out.h>
+#include <kevhost/tool_append.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,20 +121,6 @@ static void task_json(const struct kx_stats *s, FILE *f, const struct kx_tasks *
     fprintf(f, "],\"missed_more\":%llu}", (unsigned long long)more);
 }
 
-// b grows by a printf (what fits: the text is cut, never overrun).
-static void say(char *b, size_t n, size_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void say(char *b, size_t n, size_t *at, const char *fmt, ...)
-{
-    if (*at >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(b + *at, n - *at, fmt, ap);
-    va_end(ap);
-    *at = w < 0 ? n : *at + (size_t)w < n ? *at + (size_t)w : n - 1;
-}
-
 void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n)
 {
     const struct kx_tasks *k = s->tasks;
@@ -150,8 +136,8 @@ void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n)
         if (x->deadline)
             judged++, misses += x->misses, spoiled += x->spoiled;
     }
-    say(b, n, &at, "%u task(s), %s%llu deadline miss(es)", ntask, spoiled ? "at least " : "",
-        (unsigned long long)misses);
+    tool_append(b, n, &at, "%u task(s), %s%llu deadline miss(es)", ntask,
+                spoiled ? "at least " : "", (unsigned long long)misses);
     const char *sep = ": ";
     double cps = (double)(s->r->kr_cycles_per_sec ? s->r->kr_cycles_per_sec : 1u);
     for (unsigned t = 0; t < ntask; t++) {
@@ -159,26 +145,26 @@ void kx_tasks_headline(const struct kx_stats *s, char *b, size_t n)
         if (!x->deadline)
             continue;
         const char *from = kx_task_period_from(x);
-        say(b, n, &at, "%s%s %s%llu (deadline %.3f us, %s%s", sep,
+        tool_append(b, n, &at, "%s%s %s%llu (deadline %.3f us, %s%s", sep,
             kx_label(&s->m, x->th, lb, sizeof(lb)), x->spoiled ? "at least " : "",
             (unsigned long long)x->misses, (double)x->deadline * 1e6 / cps,
             x->deadline_given ? "given" : from && !strcmp(from, "given") ? "its given period"
             : from && x->relayed ? "the period of the timer its releases relay"
             : from ? "its timer's period" : "its period", x->spoiled ? "; " : ")");
         if (x->spoiled)
-            say(b, n, &at, "%llu job(s) not judged: the capture lost events in them)",
+            tool_append(b, n, &at, "%llu job(s) not judged: the capture lost events in them)",
                 (unsigned long long)x->spoiled);
         sep = ", ";
     }
     if (judged < ntask) {
-        say(b, n, &at, "; %u without a deadline, not judged (event-driven: give one with "
+        tool_append(b, n, &at, "; %u without a deadline, not judged (event-driven: give one with "
             "--deadline TASK=TIME)", ntask - judged);
         sep = ": ";
         for (unsigned t = 0; t < ntask; t++) {
             const struct kx_task *x = &k->task[t];
             if (x->deadline)
                 continue;
-            say(b, n, &at, "%s%s", sep, kx_label(&s->m, x->th, lb, sizeof(lb)));
+            tool_append(b, n, &at, "%s%s", sep, kx_label(&s->m, x->th, lb, sizeof(lb)));
             sep = ", ";
         }
     }

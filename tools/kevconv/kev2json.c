@@ -46,6 +46,7 @@
 #include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 #include <kevhost/json_out.h>
+#include <kevhost/tool_append.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
@@ -115,10 +116,8 @@ static void o_printf(struct out *o, const char *fmt, ...)
     o_room(o, 1024);
     va_list ap;
     va_start(ap, fmt);
-    int k = vsnprintf(o->b + o->n, o->cap - o->n, fmt, ap);
+    tool_vappend(o->b, o->cap, &o->n, fmt, ap);
     va_end(ap);
-    if (k > 0)
-        o->n += (size_t)k < o->cap - o->n ? (size_t)k : o->cap - o->n - 1;
 }
 
 static void o_sink(void *user, const char *p, size_t n)

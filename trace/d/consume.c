@@ -993,31 +993,25 @@ static void setopt(struct dcons *c, const char *name, const char *val)
     static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
         "aggpercpu", "switchrate", "aggrate", "statusrate",
         "cleanrate", "stackframes", "ustackframes", "jstackframes", "prio" };
+    /* the options acted on: a flag (set when nonzero), or a position (at most 0xffff) */
+    const struct { const char *name; int *flag; unsigned *pos; } acted[] = {
+        { "quiet", &c->quiet, NULL }, { "aggsortkey", &c->aggsortkey, NULL },
+        { "aggsortrev", &c->aggsortrev, NULL }, { "aggzoom", &c->aggzoom, NULL },
+        { "agghist", &c->agghist, NULL }, { "aggpack", &c->aggpack, NULL },
+        { "aggsortpos", NULL, &c->aggsortpos }, { "aggsortkeypos", NULL, &c->aggsortkeypos },
+    };
     uint64_t v;
     int known = 0;
-    if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
-        !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
-        !d_strcmp(name, "aggzoom") || !d_strcmp(name, "agghist") || !d_strcmp(name, "aggpack") ||
-        !d_strcmp(name, "aggsortkeypos")) {
+    for (unsigned k = 0; k < sizeof(acted) / sizeof(acted[0]); k++) {
+        if (d_strcmp(name, acted[k].name))
+            continue;
         known = 1;
         if (!runtime_value(val, &v))
             goto bad;
-        if (!d_strcmp(name, "quiet"))
-            c->quiet = v != 0;
-        else if (!d_strcmp(name, "aggsortkey"))
-            c->aggsortkey = v != 0;
-        else if (!d_strcmp(name, "aggsortrev"))
-            c->aggsortrev = v != 0;
-        else if (!d_strcmp(name, "aggzoom"))
-            c->aggzoom = v != 0;
-        else if (!d_strcmp(name, "agghist"))
-            c->agghist = v != 0;
-        else if (!d_strcmp(name, "aggpack"))
-            c->aggpack = v != 0;
-        else if (!d_strcmp(name, "aggsortpos"))
-            c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
+        if (acted[k].flag)
+            *acted[k].flag = v != 0;
         else
-            c->aggsortkeypos = v > 0xffff ? 0xffff : (unsigned)v;
+            *acted[k].pos = v > 0xffff ? 0xffff : (unsigned)v;
         return;
     }
     for (unsigned k = 0; k < sizeof(quiet_ones) / sizeof(quiet_ones[0]); k++)

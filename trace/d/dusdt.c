@@ -44,6 +44,20 @@ static int num(const char **s, int32_t *out)
     return 0;
 }
 
+// The number of one or two digits after a register's letter at *s (a digit follows it): it, *s
+// past it; -1 (*s unmoved) when over max.
+static int reg_number(const char **s, int max)
+{
+    const char *p = *s + 1;
+    int n = *p++ - '0';
+    if (*p >= '0' && *p <= '9')
+        n = n * 10 + (*p++ - '0');
+    if (n > max)
+        return -1;
+    *s = p;
+    return n;
+}
+
 // An ARM register's name: its number, *s past it; -1 if none.
 static int reg_arm(const char **s)
 {
@@ -51,16 +65,8 @@ static int reg_arm(const char **s)
         { "sl", 10 }, { "fp", 11 }, { "ip", 12 }, { "sp", 13 }, { "lr", 14 },
     };
     const char *p = *s;
-    if (p[0] == 'r' && p[1] >= '0' && p[1] <= '9') {
-        int n = p[1] - '0';
-        p += 2;
-        if (*p >= '0' && *p <= '9')
-            n = n * 10 + (*p++ - '0');
-        if (n > 12)
-            return -1;
-        *s = p;
-        return n;
-    }
+    if (p[0] == 'r' && p[1] >= '0' && p[1] <= '9')
+        return reg_number(s, 12);
     for (unsigned i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
         if (p[0] == alias[i].name[0] && p[1] == alias[i].name[1]) {
             *s = p + 2;
@@ -74,16 +80,8 @@ static int reg_arm(const char **s)
 static int reg_a64(const char **s)
 {
     const char *p = *s;
-    if ((p[0] == 'x' || p[0] == 'w') && p[1] >= '0' && p[1] <= '9') {
-        int n = p[1] - '0';
-        p += 2;
-        if (*p >= '0' && *p <= '9')
-            n = n * 10 + (*p++ - '0');
-        if (n > 30)
-            return -1;
-        *s = p;
-        return n;
-    }
+    if ((p[0] == 'x' || p[0] == 'w') && p[1] >= '0' && p[1] <= '9')
+        return reg_number(s, 30);
     if (p[0] == 's' && p[1] == 'p') {
         *s = p + 2;
         return 31;

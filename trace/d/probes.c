@@ -66,6 +66,15 @@ const struct dfbt *dprobe_fbt_table(void)
     return fbt_table;
 }
 
+/* entry_pair: the entry probe of prov:mod:func (second 0), or the one paired with it (`end`:
+ * a function's or kernel call's return, an interrupt's exit). 0. */
+static int entry_pair(struct dprobe_desc *d, const char *prov, const char *mod, const char *func,
+                      uint32_t second, const char *end)
+{
+    *d = (struct dprobe_desc){ prov, mod, func, second ? end : "entry" };
+    return 0;
+}
+
 /* fbt_get: the fbt probe `id` names, if the table has that function and it can be probed
  * there (entry or return): dprobe_get's answer for fbt ids. */
 static int fbt_get(uint32_t id, struct dprobe_desc *d)
@@ -76,11 +85,7 @@ static int fbt_get(uint32_t id, struct dprobe_desc *d)
     const struct dfbt_func *fn = &fbt_table->funcs[f];
     if ((id & 1u) ? fn->df_return_why != DFBT_OK : fn->df_entry_why != DFBT_OK)
         return -1;
-    d->prov = "fbt";
-    d->mod = DPROBE_FBT_MODULE;
-    d->func = dfbt_name(fbt_table, f);
-    d->name = (id & 1u) ? "return" : "entry";
-    return 0;
+    return entry_pair(d, "fbt", DPROBE_FBT_MODULE, dfbt_name(fbt_table, f), id & 1u, "return");
 }
 
 static uint32_t dprobe_next_kernel(uint32_t id);
@@ -145,11 +150,7 @@ static int pid_get(uint32_t id, struct dprobe_desc *d)
     const struct dprobe_pidfn *f = dprobe_pid_fn((id - DPROBE_PID_BASE) / 2u);
     if (!f)
         return -1;
-    d->prov = "pid";
-    d->mod = f->mod;
-    d->func = f->func;
-    d->name = (id & 1u) ? "return" : "entry";
-    return 0;
+    return entry_pair(d, "pid", f->mod, f->func, id & 1u, "return");
 }
 
 const struct dprobe_usdt *dprobe_usdt_site(uint32_t id)
@@ -204,23 +205,14 @@ int dprobe_get(uint32_t id, struct dprobe_desc *d)
         return 0;
     }
     if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE) {
-        uint32_t n = (id - DPROBE_KCALL_BASE) / 2;
-        if (!kcall_names[n])
+        const char *func = kcall_names[(id - DPROBE_KCALL_BASE) / 2];
+        if (!func)
             return -1;
-        d->prov = "kercall";
-        d->mod = "";
-        d->func = kcall_names[n];
-        d->name = (id - DPROBE_KCALL_BASE) % 2 ? "return" : "entry";
-        return 0;
+        return entry_pair(d, "kercall", "", func, (id - DPROBE_KCALL_BASE) % 2, "return");
     }
-    if (id >= DPROBE_IRQ_BASE && id < DPROBE_FIXED_BASE) {
-        uint32_t n = (id - DPROBE_IRQ_BASE) / 2;
-        d->prov = "interrupt";
-        d->mod = "";
-        d->func = irq_names[n];
-        d->name = (id - DPROBE_IRQ_BASE) % 2 ? "exit" : "entry";
-        return 0;
-    }
+    if (id >= DPROBE_IRQ_BASE && id < DPROBE_FIXED_BASE)
+        return entry_pair(d, "interrupt", "", irq_names[(id - DPROBE_IRQ_BASE) / 2],
+                          (id - DPROBE_IRQ_BASE) % 2, "exit");
     if (id >= DPROBE_FIXED_BASE && id < DPROBE_COUNT) {
         *d = fixed[id - DPROBE_FIXED_BASE];
         return 0;
