@@ -104,7 +104,7 @@ static inline bool proc_may_take(const struct proc *p, int held, int used, int p
 
 // Such a pool's first object not in use, taken for process p (marked in use, p in member
 // owner_member) if p's quota allows one more (proc_may_take_from); NULL if it does not, or
-// every object is in use.
+// every object is in use. The exclusive side's (kernel/klock.h): objects are created there alone.
 #define proc_pool_take(p, pool, n, owner_member, lim) ({                                 \
     __typeof__(&(pool)[0]) got_ = NULL;                                                  \
     if (proc_may_take_from((p), (pool), (n), owner_member, (lim)))                       \
