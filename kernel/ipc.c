@@ -62,31 +62,21 @@ static struct channel *chan_lookup(int chid)
 
 static struct connection *conn_lookup(const struct proc *p, int coid)
 {
-    int i = coid - COID_BASE;
-    if (i < 0 || i >= KMAX_CONNECTIONS || !connections[i].in_use || connections[i].owner != p)
-        return NULL;
-    return &connections[i];
+    return proc_pool_owned(connections, KMAX_CONNECTIONS, coid, COID_BASE, owner, p);
 }
 
 int ipc_channel_create(struct proc *p, uint32_t flags)
 {
     if (flags != 0)
         return -EINVAL;
-    if (!proc_may_take_from(p, k_channels, KMAX_CHANNELS, owner, KLIM_CHANNELS))
+    struct channel *ch = proc_pool_take(p, k_channels, KMAX_CHANNELS, owner, KLIM_CHANNELS);
+    if (!ch)
         return -EAGAIN;
-    for (int i = 0; i < KMAX_CHANNELS; i++) {
-        struct channel *ch = &k_channels[i];
-        if (ch->in_use)
-            continue;
-        ch->in_use = true;
-        ch->chid = i + CHID_BASE;
-        ch->owner = p;
-        list_init(&ch->send_q);
-        list_init(&ch->recv_q);
-        list_init(&ch->pulses);
-        return ch->chid;
-    }
-    return -EAGAIN;
+    ch->chid = (int)(ch - k_channels) + CHID_BASE;
+    list_init(&ch->send_q);
+    list_init(&ch->recv_q);
+    list_init(&ch->pulses);
+    return ch->chid;
 }
 
 // Fails every thread waiting on the channel, drops its pulses and cuts its connections.
@@ -136,19 +126,13 @@ int ipc_connect_attach(struct proc *p, int pid, int chid)
         return -ESRCH;
     if (!ch || ch->owner != target)
         return -ESRCH;
-    if (!proc_may_take_from(p, connections, KMAX_CONNECTIONS, owner, KLIM_CONNECTIONS))
+    struct connection *c = proc_pool_take(p, connections, KMAX_CONNECTIONS, owner,
+                                          KLIM_CONNECTIONS);
+    if (!c)
         return -EAGAIN;
-    for (int i = 0; i < KMAX_CONNECTIONS; i++) {
-        struct connection *c = &connections[i];
-        if (c->in_use)
-            continue;
-        c->in_use = true;
-        c->coid = i + COID_BASE;
-        c->owner = p;
-        c->chan = ch;
-        return c->coid;
-    }
-    return -EAGAIN;
+    c->coid = (int)(c - connections) + COID_BASE;
+    c->chan = ch;
+    return c->coid;
 }
 
 bool ipc_conn_ok(const struct proc *p, int coid)

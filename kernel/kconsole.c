@@ -33,17 +33,7 @@
 #include <kernel/board.h>
 #include <kernel/smp.h>
 
-static struct kspin con_lock;
-static inline void con_take(void)
-{
-    if (KSMP && k_ncpus > 1)
-        kspin_lock(&con_lock, KLOCK_RANK_CON);
-}
-static inline void con_give(void)
-{
-    if (KSMP && k_ncpus > 1)
-        kspin_unlock(&con_lock, KLOCK_RANK_CON);
-}
+static struct kspin con_lock;       // smp_spin_lock: while more than one CPU runs
 
 #define SH_WRITE0 0x04
 
@@ -76,9 +66,9 @@ static void flush(struct proc *p)
 
 void kcon_flush(struct proc *p)
 {
-    con_take();
+    smp_spin_lock(&con_lock, KLOCK_RANK_CON);
     flush(p);
-    con_give();
+    smp_spin_unlock(&con_lock, KLOCK_RANK_CON);
 }
 
 static void put(struct proc *p, const char *s, unsigned n)
@@ -139,15 +129,15 @@ static void putc_locked(struct proc *p, char c)
 
 void kcon_putc(struct proc *p, char c)
 {
-    con_take();
+    smp_spin_lock(&con_lock, KLOCK_RANK_CON);
     putc_locked(p, c);
-    con_give();
+    smp_spin_unlock(&con_lock, KLOCK_RANK_CON);
 }
 
 void kcon_write(struct proc *p, uint32_t buf, uint32_t len)
 {
-    con_take();
+    smp_spin_lock(&con_lock, KLOCK_RANK_CON);
     for (uint32_t i = 0; i < len; i++)
         putc_locked(p, *(const volatile char *)(uintptr_t)(buf + i));
-    con_give();
+    smp_spin_unlock(&con_lock, KLOCK_RANK_CON);
 }

@@ -258,9 +258,8 @@ static int load(struct proc *p, uint32_t uargs)
     struct kdt_load l;
     char err[128];
 
-    if (!proc_can_read(p, uargs, sizeof(l)))
+    if (proc_copy_in(p, &l, uargs, sizeof(l)) < 0)
         return -EFAULT;     // (no buffer to say so in)
-    kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
     if (block)
         return refuse(p, &l, -EEXIST, "a D program is already loaded (one at a time)");
     int e = options_check(p, &l);
@@ -293,8 +292,8 @@ static int load(struct proc *p, uint32_t uargs)
         return e;
     }
     kmemset(&kdt_dobj_hdr, 0, sizeof(kdt_dobj_hdr));
-    if (l.dobj_hdr && proc_can_read(p, l.dobj_hdr, sizeof(kdt_dobj_hdr)))
-        kmemcpy(&kdt_dobj_hdr, (const void *)(uintptr_t)l.dobj_hdr, sizeof(kdt_dobj_hdr));
+    if (l.dobj_hdr)     // (unreadable: left empty)
+        proc_copy_in(p, &kdt_dobj_hdr, l.dobj_hdr, sizeof(kdt_dobj_hdr));
     kdt_cpu_only = l.cpu_only;
     kdt_consumer = p;
     p->map2_base = (uint32_t)(uintptr_t)block;
@@ -527,11 +526,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             return -ECANCELED;
         if (p != kdt_consumer)
             return -EPERM;
-        if (!proc_can_write(p, a, sizeof(k)))
-            return -EFAULT;
         kdt_cost_read(&k);
-        kmemcpy((void *)(uintptr_t)a, &k, sizeof(k));
-        return 0;
+        return proc_copy_out(p, a, &k, sizeof(k));
     }
     if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
         return -EINVAL;

@@ -456,18 +456,16 @@ int kincident_call(struct thread *t, uint32_t op, uint32_t arg)
         return held && whole ? (int)(sizeof(*h) + h->body_bytes) : 0;
     case KTRACE_INCIDENT_READ: {    // (struct ktrace_incident_read *)
         struct ktrace_incident_read rq;
-        if (!proc_can_read(p, arg, sizeof(rq)))
+        if (proc_copy_in(p, &rq, arg, sizeof(rq)) < 0)
             return -EFAULT;
-        kmemcpy(&rq, (const void *)(uintptr_t)arg, sizeof(rq));
         if (!whole)
             return -ENOENT;
         uint32_t total = (uint32_t)sizeof(*h) + h->body_bytes;
         if (rq.off > total)
             return -EINVAL;
         uint32_t n = rq.len < total - rq.off ? rq.len : total - rq.off;
-        if (!proc_can_write(p, rq.buf, n))
+        if (proc_copy_out(p, rq.buf, __incident_start + rq.off, n) < 0)
             return -EFAULT;
-        kmemcpy((void *)(uintptr_t)rq.buf, __incident_start + rq.off, n);
         return (int)n;
     }
     case KTRACE_INCIDENT_DONE:      // (seq): written out; kept, no longer announced

@@ -12,17 +12,7 @@
 #include <kernel/smp.h>
 #include <kernel/kloadavg.h>
 
-static struct kspin timer_lock;
-static inline void timers_lock(void)
-{
-    if (KSMP && k_ncpus > 1)
-        kspin_lock(&timer_lock, KLOCK_RANK_TIMER);
-}
-static inline void timers_unlock(void)
-{
-    if (KSMP && k_ncpus > 1)
-        kspin_unlock(&timer_lock, KLOCK_RANK_TIMER);
-}
+static struct kspin timer_lock;     // smp_spin_lock: while more than one CPU runs
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
@@ -78,17 +68,17 @@ static inline void ktimer_insert(struct ktimer *t, uint64_t expires)
 
 void ktimer_start(struct ktimer *t, uint64_t expires)
 {
-    timers_lock();
+    smp_spin_lock(&timer_lock, KLOCK_RANK_TIMER);
     ktimer_insert(t, expires);
-    timers_unlock();
+    smp_spin_unlock(&timer_lock, KLOCK_RANK_TIMER);
 }
 
 // ktimer_stop's (ktimer.h) for a timer on the list.
 void ktimer_stop_linked(struct ktimer *t)
 {
-    timers_lock();
+    smp_spin_lock(&timer_lock, KLOCK_RANK_TIMER);
     list_unlink(&t->link);
-    timers_unlock();
+    smp_spin_unlock(&timer_lock, KLOCK_RANK_TIMER);
 }
 
 // The tick on the shared side (several CPUs; docs/smp.md, "The tick"). Under
@@ -117,7 +107,7 @@ void ktimer_stop_linked(struct ktimer *t)
 enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
 {
     enum ktick_shared r = KTICK_SHARE;
-    timers_lock();
+    smp_spin_lock(&timer_lock, KLOCK_RANK_TIMER);
     unsigned n = arch_tick_pending();
     if (n) {
         uint64_t ticks = k_ticks + n;
@@ -136,15 +126,15 @@ enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
             r = KTICK_TAKEN;
         }
     }
-    timers_unlock();
+    smp_spin_unlock(&timer_lock, KLOCK_RANK_TIMER);
     return r;
 }
 
 void ktimer_start_after_locked(struct ktimer *t, uint64_t ticks)
 {
-    timers_lock();
+    smp_spin_lock(&timer_lock, KLOCK_RANK_TIMER);
     ktimer_insert(t, k_ticks + ticks);
-    timers_unlock();
+    smp_spin_unlock(&timer_lock, KLOCK_RANK_TIMER);
 }
 
 void ktimer_run(uint64_t now)

@@ -87,9 +87,8 @@ static int publish(const struct proc *p, uint32_t arg)
 {
     struct kev_probe_block *b = &kev_probe_block;
     struct ktrace_probe_pub pub;
-    if (!proc_can_read(p, arg, sizeof(pub)))
+    if (proc_copy_in(p, &pub, arg, sizeof(pub)) < 0)
         return -EFAULT;
-    kmemcpy(&pub, (const void *)(uintptr_t)arg, sizeof(pub));
     if (!pub.head_len || !proc_can_read(p, pub.head, pub.head_len) ||
         !proc_can_read(p, pub.page, pub.page_len) || (pub.flags & ~KEV_PROBE_F_KEEP))
         return -EINVAL;
@@ -164,9 +163,8 @@ static int stopped(const struct proc *p, uint32_t arg)
 {
     struct kev_probe_block *b = &kev_probe_block;
     struct ktrace_probe_end end;
-    if (!proc_can_read(p, arg, sizeof(end)))
+    if (proc_copy_in(p, &end, arg, sizeof(end)) < 0)
         return -EFAULT;
-    kmemcpy(&end, (const void *)(uintptr_t)arg, sizeof(end));
     if (b->pb_state == KEV_PROBE_IDLE)
         return -EINVAL;
     if (ktrace.tr_running)

@@ -214,9 +214,8 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
         uint32_t addr = (uint32_t)at;
         unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
         uint64_t v = 0;
-        if (at != addr || !proc_can_read(t->proc, addr, size))
+        if (at != addr || proc_copy_in(t->proc, &v, addr, size) < 0)
             return 0;       // (a place the program's own code just read: not expected)
-        kmemcpy(&v, (const void *)(uintptr_t)addr, size);
         return dusdt_extend(a, v);
     }
     default:

@@ -43,61 +43,29 @@ void sync_init(void)
 
 static struct kmutex *mutex_lookup(const struct proc *p, int id)
 {
-    int i = id - SYNC_ID_BASE;
-    if (i < 0 || i >= KMAX_MUTEXES || !mutexes[i].in_use || mutexes[i].owner_proc != p)
-        return NULL;
-    return &mutexes[i];
+    return proc_pool_owned(mutexes, KMAX_MUTEXES, id, SYNC_ID_BASE, owner_proc, p);
 }
 
 static struct kcond *cond_lookup(const struct proc *p, int id)
 {
-    int i = id - SYNC_ID_BASE;
-    if (i < 0 || i >= KMAX_CONDS || !conds[i].in_use || conds[i].owner_proc != p)
-        return NULL;
-    return &conds[i];
+    return proc_pool_owned(conds, KMAX_CONDS, id, SYNC_ID_BASE, owner_proc, p);
 }
 
 static struct ksem *sem_lookup(const struct proc *p, int id)
 {
-    int i = id - SYNC_ID_BASE;
-    if (i < 0 || i >= KMAX_SEMS || !sems[i].in_use || sems[i].owner_proc != p)
-        return NULL;
-    return &sems[i];
-}
-
-// May p take one more of each pool's objects: its quota domain's limit (proc.h).
-static bool may_take_mutexes(const struct proc *p)
-{
-    return proc_may_take_from(p, mutexes, KMAX_MUTEXES, owner_proc, KLIM_MUTEXES);
-}
-
-static bool may_take_conds(const struct proc *p)
-{
-    return proc_may_take_from(p, conds, KMAX_CONDS, owner_proc, KLIM_CONDS);
-}
-
-static bool may_take_sems(const struct proc *p)
-{
-    return proc_may_take_from(p, sems, KMAX_SEMS, owner_proc, KLIM_SEMS);
+    return proc_pool_owned(sems, KMAX_SEMS, id, SYNC_ID_BASE, owner_proc, p);
 }
 
 int mutex_create(struct proc *p)
 {
-    if (!may_take_mutexes(p))
+    struct kmutex *m = proc_pool_take(p, mutexes, KMAX_MUTEXES, owner_proc, KLIM_MUTEXES);
+    if (!m)
         return -EAGAIN;
-    for (int i = 0; i < KMAX_MUTEXES; i++) {
-        struct kmutex *m = &mutexes[i];
-        if (m->in_use)
-            continue;
-        m->in_use = true;
-        m->owner_proc = p;
-        m->owner = NULL;
-        m->cond_refs = 0;
-        list_init(&m->waiters);
-        list_init(&m->held_link);
-        return i + SYNC_ID_BASE;
-    }
-    return -EAGAIN;
+    m->owner = NULL;
+    m->cond_refs = 0;
+    list_init(&m->waiters);
+    list_init(&m->held_link);
+    return (int)(m - mutexes) + SYNC_ID_BASE;
 }
 
 static void mutex_take(struct kmutex *m, struct thread *t)
@@ -302,47 +270,13 @@ uint8_t sync_inherited_prio(const struct thread *t)
     return best;
 }
 
-// A condition variable's or a semaphore's slot as sync_slot_take sees it: the members both
-// pools' objects have.
-struct sync_slot {
-    bool *in_use;
-    struct proc **owner_proc;
-    struct list *waiters;
-};
-
-static struct sync_slot cond_slot(int i)
-{
-    return (struct sync_slot){ &conds[i].in_use, &conds[i].owner_proc, &conds[i].waiters };
-}
-
-static struct sync_slot sem_slot(int i)
-{
-    return (struct sync_slot){ &sems[i].in_use, &sems[i].owner_proc, &sems[i].waiters };
-}
-
-// cond_create's and sem_create's one body: the first free of a pool's n slots taken for p,
-// with no waiters. Returns its index, or -EAGAIN when p's quota or the pool is full.
-// Exclusive side only (it alone creates objects).
-static int sync_slot_take(struct proc *p, bool may_take, int n, struct sync_slot (*slot)(int))
-{
-    if (!may_take)
-        return -EAGAIN;
-    for (int i = 0; i < n; i++) {
-        struct sync_slot o = slot(i);
-        if (*o.in_use)
-            continue;
-        *o.in_use = true;
-        *o.owner_proc = p;
-        list_init(o.waiters);
-        return i;
-    }
-    return -EAGAIN;
-}
-
 int cond_create(struct proc *p)
 {
-    int i = sync_slot_take(p, may_take_conds(p), KMAX_CONDS, cond_slot);
-    return i < 0 ? i : i + SYNC_ID_BASE;
+    struct kcond *c = proc_pool_take(p, conds, KMAX_CONDS, owner_proc, KLIM_CONDS);
+    if (!c)
+        return -EAGAIN;
+    list_init(&c->waiters);
+    return (int)(c - conds) + SYNC_ID_BASE;
 }
 
 // Shared mode: the condvar's lock, then its mutex's, then the priority lock (the mutex's
@@ -433,12 +367,13 @@ int sem_create(struct proc *p, int count)
 {
     if (count < 0)
         return -EINVAL;
-    int i = sync_slot_take(p, may_take_sems(p), KMAX_SEMS, sem_slot);
-    if (i < 0)
-        return i;
-    sems[i].count = count;
-    sems[i].taker = NULL;
-    return i + SYNC_ID_BASE;
+    struct ksem *s = proc_pool_take(p, sems, KMAX_SEMS, owner_proc, KLIM_SEMS);
+    if (!s)
+        return -EAGAIN;
+    list_init(&s->waiters);
+    s->count = count;
+    s->taker = NULL;
+    return (int)(s - sems) + SYNC_ID_BASE;
 }
 
 // A semaphore involves no priority: its waiters block and are made ready in shared mode too,

@@ -73,10 +73,7 @@ static void utimer_fired(struct ktimer *kt)
 
 static struct utimer *utimer_lookup(const struct proc *p, int id)
 {
-    int i = id - TIMER_ID_BASE;
-    if (i < 0 || i >= KMAX_TIMERS || !utimers[i].in_use || utimers[i].proc != p)
-        return NULL;
-    return &utimers[i];
+    return proc_pool_owned(utimers, KMAX_TIMERS, id, TIMER_ID_BASE, proc, p);
 }
 
 int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t value)
@@ -85,24 +82,17 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
         return -EINVAL;
     if (!ipc_conn_ok(p, coid))     // only a connection of the caller's own
         return -EBADF;
-    if (!proc_may_take_from(p, utimers, KMAX_TIMERS, proc, KLIM_TIMERS))
+    struct utimer *u = proc_pool_take(p, utimers, KMAX_TIMERS, proc, KLIM_TIMERS);
+    if (!u)
         return -EAGAIN;
-    for (int i = 0; i < KMAX_TIMERS; i++) {
-        struct utimer *u = &utimers[i];
-        if (u->in_use)
-            continue;
-        u->in_use = true;
-        u->proc = p;
-        u->coid = coid;
-        u->code = code;
-        u->value = value;
-        u->prio = (uint8_t)prio;
-        u->lost = 0;
-        u->interval_ticks = 0;
-        ktimer_init(&u->kt, utimer_fired);
-        return i + TIMER_ID_BASE;
-    }
-    return -EAGAIN;
+    u->coid = coid;
+    u->code = code;
+    u->value = value;
+    u->prio = (uint8_t)prio;
+    u->lost = 0;
+    u->interval_ticks = 0;
+    ktimer_init(&u->kt, utimer_fired);
+    return (int)(u - utimers) + TIMER_ID_BASE;
 }
 
 int utimer_settime(struct proc *p, int id, uint32_t first_us, uint32_t interval_us)

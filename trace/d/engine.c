@@ -444,17 +444,31 @@ static struct dvm_spec *spec_get(struct dvm_state *st, uint64_t id)
     return &st->spec[id - 1];
 }
 
-/* spec_end: commit copies the speculation's records into cpu's principal buffer (each one that
- * does not fit is a drop) and frees it; discard just frees it. */
-static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit)
+/* spec_hold: speculation id locked, while it is active; NULL (and not locked) when there is
+ * none or it ended meanwhile. The caller unlocks it. */
+static struct dvm_spec *spec_hold(struct dvm_state *st, uint64_t id)
 {
     struct dvm_spec *s = spec_get(st, id);
     unsigned conc = st->opts.concurrent;
     if (!s)
-        return;
+        return NULL;
     d_word_lock(&s->lock, conc);
-    int live = d_load_acq(&s->active, conc) != 0; /* (not ended meanwhile) */
-    for (uint32_t pos = 0; live && commit && pos + sizeof(struct dvm_rechdr) <= s->off;) {
+    if (!d_load_acq(&s->active, conc)) {
+        d_word_unlock(&s->lock, conc);
+        return NULL;
+    }
+    return s;
+}
+
+/* spec_end: commit copies the speculation's records into cpu's principal buffer (each one that
+ * does not fit is a drop) and frees it; discard just frees it. */
+static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit)
+{
+    struct dvm_spec *s = spec_hold(st, id);
+    unsigned conc = st->opts.concurrent;
+    if (!s)
+        return;
+    for (uint32_t pos = 0; commit && pos + sizeof(struct dvm_rechdr) <= s->off;) {
         struct dvm_rechdr h;
         memcpy(&h, s->data + pos, sizeof(h));
         uint8_t *p = buf_reserve(st, cpu, h.rh_size, 0);
@@ -466,10 +480,8 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
         }
         pos += h.rh_size;
     }
-    if (live) {
-        d_store_rel(&s->off, 0, conc);
-        d_store_rel(&s->active, 0, conc);
-    }
+    d_store_rel(&s->off, 0, conc);
+    d_store_rel(&s->active, 0, conc);
     d_word_unlock(&s->lock, conc);
 }
 
@@ -478,16 +490,14 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
 static void spec_put(struct dvm_state *st, unsigned cpu, uint64_t id, const uint8_t *rec,
                      uint32_t n)
 {
-    struct dvm_spec *s = spec_get(st, id);
+    struct dvm_spec *s = spec_hold(st, id);
     unsigned conc = st->opts.concurrent;
     if (!s)
         return;
-    d_word_lock(&s->lock, conc);
-    int live = d_load_acq(&s->active, conc) != 0; /* (not discarded meanwhile) */
-    if (live && n <= s->size - s->off) {
+    if (n <= s->size - s->off) {
         memcpy(s->data + s->off, rec, n);
         d_store_rel(&s->off, s->off + n, conc);
-    } else if (live) {
+    } else {
         st->stats[cpu].specdrops++;
     }
     d_word_unlock(&s->lock, conc);

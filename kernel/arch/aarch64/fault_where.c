@@ -12,37 +12,24 @@
 #define EC(esr)  ((unsigned)((esr) >> 26) & 0x3fu)
 #define FSC(esr) ((unsigned)(esr) & 0x3fu)
 
+// Each exception class's kind: those not named are KEV_FAULT_OTHER (0); a data abort's is
+// its fault status code's (alignment, or an access).
+static const uint8_t ec_kind[64] = {
+    [0x00] = KEV_FAULT_UNDEF, [0x0e] = KEV_FAULT_UNDEF, [0x18] = KEV_FAULT_UNDEF,
+    [0x20] = KEV_FAULT_EXEC, [0x21] = KEV_FAULT_EXEC,         // instruction abort
+    [0x22] = KEV_FAULT_ALIGN, [0x26] = KEV_FAULT_ALIGN,       // pc or sp alignment
+    [0x24] = KEV_FAULT_ACCESS, [0x25] = KEV_FAULT_ACCESS,     // data abort
+    [0x2f] = KEV_FAULT_BUS, [0x3c] = KEV_FAULT_BREAK,
+};
+
 void a64_fault_decode(uint64_t esr, uint64_t far, struct arch_fault_where *w)
 {
-    w->addr = 0;
-    w->addr_valid = false;
-    switch (EC(esr)) {
-    case 0x24: case 0x25:           // data abort
-        w->kind = FSC(esr) == 0x21 ? KEV_FAULT_ALIGN : KEV_FAULT_ACCESS;
-        w->addr = far;
-        w->addr_valid = true;
-        break;
-    case 0x20: case 0x21:           // instruction abort
-        w->kind = KEV_FAULT_EXEC;
-        w->addr = far;
-        w->addr_valid = true;
-        break;
-    case 0x22: case 0x26:           // pc or sp alignment
-        w->kind = KEV_FAULT_ALIGN;
-        break;
-    case 0x00: case 0x18: case 0x0e:
-        w->kind = KEV_FAULT_UNDEF;
-        break;
-    case 0x3c:
-        w->kind = KEV_FAULT_BREAK;
-        break;
-    case 0x2f:
-        w->kind = KEV_FAULT_BUS;
-        break;
-    default:
-        w->kind = KEV_FAULT_OTHER;
-        break;
-    }
+    unsigned ec = EC(esr);
+    bool data = ec == 0x24 || ec == 0x25;
+    bool abort = data || ec == 0x20 || ec == 0x21;     // the classes that set FAR
+    w->kind = data && FSC(esr) == 0x21 ? KEV_FAULT_ALIGN : ec_kind[ec];
+    w->addr = abort ? far : 0;
+    w->addr_valid = abort;
 }
 
 void arch_fault_where(struct arch_fault_where *w)

@@ -108,6 +108,18 @@ bool armv7m_fault_redirected(uint32_t pc, uint32_t *cfsr, uint32_t *dfsr, uint32
 #endif
 }
 
+// The message of a fault on a data access: "<what> accessing <addr>, pc <pc>" where the status
+// register says the address register holds the address (addr_valid), else "<what>, pc <pc>".
+static void access_message(char *buf, size_t size, const char *what, bool addr_valid,
+                           uint32_t addr, uint32_t pc)
+{
+    if (addr_valid)
+        ksnprintf(buf, size, "%s accessing %p, pc %p", what, (void *)(uintptr_t)addr,
+                  (void *)(uintptr_t)pc);
+    else
+        ksnprintf(buf, size, "%s, pc %p", what, (void *)(uintptr_t)pc);
+}
+
 int arch_fault_info(char *buf, size_t size)
 {
     uint32_t cfsr = SCB_CFSR, mmfar = SCB_MMFAR, bfar = SCB_BFAR, dfsr = SCB_DFSR;
@@ -137,18 +149,11 @@ int arch_fault_info(char *buf, size_t size)
                       (void *)(uintptr_t)k_current->ctx.psp);
         else if (cfsr & MMFSR_IACCVIOL)
             ksnprintf(buf, size, "MPU violation executing at %p", (void *)(uintptr_t)pc);
-        else if (cfsr & MMFSR_MMARVALID)
-            ksnprintf(buf, size, "MPU violation accessing %p, pc %p", (void *)(uintptr_t)mmfar,
-                      (void *)(uintptr_t)pc);
         else
-            ksnprintf(buf, size, "MPU violation, pc %p", (void *)(uintptr_t)pc);
+            access_message(buf, size, "MPU violation", cfsr & MMFSR_MMARVALID, mmfar, pc);
     } else if (cfsr & 0xff00u) {
         sig = KSIG_BUS;
-        if (cfsr & BFSR_BFARVALID)
-            ksnprintf(buf, size, "bus fault accessing %p, pc %p", (void *)(uintptr_t)bfar,
-                      (void *)(uintptr_t)pc);
-        else
-            ksnprintf(buf, size, "bus fault, pc %p", (void *)(uintptr_t)pc);
+        access_message(buf, size, "bus fault", cfsr & BFSR_BFARVALID, bfar, pc);
     } else if (cfsr & 0xffff0000u) {
         sig = KSIG_ILL;
         const char *what = (cfsr & UFSR_DIVBYZERO) ? "divide by zero"

@@ -10,35 +10,23 @@
 #include <fault_decode.h>
 #include <trace/kev.h>
 
+// Each exception vector's kind: those not named are KEV_FAULT_OTHER (0); a page fault's (14)
+// is its error code's.
+static const uint8_t vector_kind[32] = {
+    [0] = KEV_FAULT_DIVZERO, [3] = KEV_FAULT_BREAK, [6] = KEV_FAULT_UNDEF,
+    [11] = KEV_FAULT_ACCESS, [12] = KEV_FAULT_ACCESS, [13] = KEV_FAULT_ACCESS,
+    [17] = KEV_FAULT_ALIGN,
+};
+
 void x86_fault_decode(uint32_t vector, uint32_t error, uint32_t cr2, struct arch_fault_where *w)
 {
-    w->addr = 0;
-    w->addr_valid = false;
-    switch (vector) {
-    case 14:
+    bool page = vector == 14;
+    if (page)
         w->kind = (error & 16) ? KEV_FAULT_EXEC : KEV_FAULT_ACCESS;
-        w->addr = cr2;
-        w->addr_valid = true;
-        break;
-    case 13: case 12: case 11:
-        w->kind = KEV_FAULT_ACCESS;
-        break;
-    case 0:
-        w->kind = KEV_FAULT_DIVZERO;
-        break;
-    case 6:
-        w->kind = KEV_FAULT_UNDEF;
-        break;
-    case 3:
-        w->kind = KEV_FAULT_BREAK;
-        break;
-    case 17:
-        w->kind = KEV_FAULT_ALIGN;
-        break;
-    default:
-        w->kind = KEV_FAULT_OTHER;
-        break;
-    }
+    else
+        w->kind = vector < 32 ? vector_kind[vector] : KEV_FAULT_OTHER;
+    w->addr = page ? cr2 : 0;
+    w->addr_valid = page;
 }
 
 void arch_fault_where(struct arch_fault_where *w)

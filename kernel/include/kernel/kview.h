@@ -5,7 +5,8 @@
 // functions on them are not theirs to call) and the few calls they make into the core:
 //   the current thread   k_current (kernel/cpu.h)
 //   process lookup       proc_by_pid, proc_find_app, proc_app_end
-//   user memory          proc_can_read, proc_can_write, proc_copy_string
+//   user memory          proc_can_read, proc_can_write, proc_copy_in, proc_copy_out,
+//                        proc_copy_string
 //   time                 kview_ns, kview_stall
 //   memory               kview_alloc, kview_free: blocks of the contiguous pool
 //   the other CPUs       kview_unmap_others, kview_hold_cpus (kernel/kunmap.h)
@@ -41,6 +42,23 @@ bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len);
 bool proc_can_write(const struct proc *p, uint32_t addr, uint32_t len);
 // Bounded copy of a NUL-terminated user string: its length, or -EFAULT or -EINVAL (too long).
 int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size);
+// A kernel-call argument's bytes in or out: n bytes of the process's memory at uaddr copied
+// to dst, or src's copied there; 0, or -EFAULT (nothing copied) where the process may not
+// read (in) or write (out) all of them.
+static inline int proc_copy_in(const struct proc *p, void *dst, uint32_t uaddr, uint32_t n)
+{
+    if (!proc_can_read(p, uaddr, n))
+        return -EFAULT;
+    kmemcpy(dst, (const void *)(uintptr_t)uaddr, n);
+    return 0;
+}
+static inline int proc_copy_out(const struct proc *p, uint32_t uaddr, const void *src, uint32_t n)
+{
+    if (!proc_can_write(p, uaddr, n))
+        return -EFAULT;
+    kmemcpy((void *)(uintptr_t)uaddr, src, n);
+    return 0;
+}
 
 // Cycles of the board's counter as nanoseconds.
 static inline uint64_t kview_ns(uint64_t cycles)

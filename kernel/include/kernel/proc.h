@@ -102,6 +102,29 @@ static inline bool proc_may_take(const struct proc *p, int held, int used, int p
     proc_may_take((p), held_, used_, (int)(n), (lim));                                   \
 })
 
+// Such a pool's first object not in use, taken for process p (marked in use, p in member
+// owner_member) if p's quota allows one more (proc_may_take_from); NULL if it does not, or
+// every object is in use. The exclusive side's (kernel/klock.h): objects are created there alone.
+#define proc_pool_take(p, pool, n, owner_member, lim) ({                                 \
+    __typeof__(&(pool)[0]) got_ = NULL;                                                  \
+    if (proc_may_take_from((p), (pool), (n), owner_member, (lim)))                       \
+        for (int j_ = 0; j_ < (int)(n) && !got_; j_++)                                   \
+            if (!(pool)[j_].in_use) {                                                    \
+                got_ = &(pool)[j_];                                                      \
+                got_->in_use = true;                                                     \
+                got_->owner_member = (p);                                                \
+            }                                                                            \
+    got_;                                                                                \
+})
+
+// The object of such a pool that a process names by id (its index + base): in use, and
+// taken by process p; NULL otherwise.
+#define proc_pool_owned(pool, n, id, base, owner_member, p) ({                           \
+    int i_ = (id) - (base);                                                              \
+    i_ < 0 || i_ >= (int)(n) || !(pool)[i_].in_use || (pool)[i_].owner_member != (p)     \
+        ? NULL : &(pool)[i_];                                                            \
+})
+
 void proc_init(void);
 // Registers the programs found in the image's program slots (kernel/kview.c). Returns how many.
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);

@@ -23,6 +23,20 @@ static inline unsigned smp_ncpus(void)
     return KSMP ? k_ncpus : 1u;
 }
 
+// A spin lock for state every CPU reaches, taken only while more than one CPU runs: until the
+// others start, and always on a board of one CPU, this CPU is the only one in the kernel and
+// the lock would guard nothing.
+static inline void smp_spin_lock(struct kspin *l, unsigned rank)
+{
+    if (smp_ncpus() > 1)
+        kspin_lock(l, rank);
+}
+static inline void smp_spin_unlock(struct kspin *l, unsigned rank)
+{
+    if (smp_ncpus() > 1)
+        kspin_unlock(l, rank);
+}
+
 // Each CPU online, c its id.
 #define smp_for_each_cpu(c) for (unsigned c = 0; c < smp_ncpus(); c++)
 
