@@ -613,14 +613,6 @@ static void consume(struct dvm_state *st, struct dcons *cons, int final)
     dcons_drops(cons);
 }
 
-static int filled(const struct dvm_state *st)
-{
-    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
-        if (st->stats[cpu].filled)
-            return 1;
-    return 0;
-}
-
 /* disasm: dtrace -S, the DIF of every predicate and action, one instruction a line. */
 static void disasm_prog(const struct dif_obj *o, const struct dif_prog *p, const char *what,
                         unsigned n)
@@ -1080,7 +1072,7 @@ static int run_host(struct dvm_state *st, struct dcons *cons, struct dvm_ctx *ct
     /* -c / -p: tracing ends when that process does */
     pid_t watched = child > 0 ? child : (pid_t)c->target;
     int watch = child > 0 || c->grab, gone = 0;
-    while (ntimers && !st->exiting && !interrupted && !filled(st) && !gone) {
+    while (ntimers && !st->exiting && !interrupted && !dvm_stats_total(st).filled && !gone) {
         uint64_t t = next_switch;
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++)
             if (ob->probes[k].dp_flags && next[k] < t)
@@ -1095,7 +1087,7 @@ static int run_host(struct dvm_state *st, struct dcons *cons, struct dvm_ctx *ct
         }
         fire_timers(st, ctx, o, next, t);
     }
-    while (watch && !gone && !st->exiting && !interrupted && !filled(st)) {
+    while (watch && !gone && !st->exiting && !interrupted && !dvm_stats_total(st).filled) {
         struct timespec tick = { 0, 10000000 }; /* no timer probes: wait in real time */
         nanosleep(&tick, NULL);
         consume(st, cons, 0);

@@ -201,10 +201,7 @@ static void consume(struct replay *p, int final)
 
 static int done(struct replay *p)
 {
-    for (unsigned cpu = 0; cpu < p->st->opts.ncpu; cpu++)
-        if (p->st->stats[cpu].filled)
-            return 1;
-    return p->st->exiting || *p->stop;
+    return dvm_stats_total(p->st).filled || p->st->exiting || *p->stop;
 }
 
 /* in_span: the replay is within a D program's span, before its stop. When nothing fires any

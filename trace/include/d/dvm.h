@@ -321,6 +321,25 @@ static inline int dvm_enabled(const struct dvm_state *st, uint32_t id)
     return id < DVM_PROBE_TABLE_MAX && st->probe_map && st->probe_map[id] != 0;
 }
 
+/* dvm_stats_total: the CPUs' counts added up, filled set when any CPU's buffer is full (the
+ * fill policy's end). A consumer reads them while firings run: each is a snapshot. */
+static inline struct dvm_stats dvm_stats_total(const struct dvm_state *st)
+{
+    struct dvm_stats sum = { 0 };
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++) {
+        const struct dvm_stats *s = &st->stats[cpu];
+        sum.drops += s->drops;
+        sum.aggdrops += s->aggdrops;
+        sum.dynvardrops += s->dynvardrops;
+        sum.errors += s->errors;
+        sum.specdrops += s->specdrops;
+        sum.specfailed += s->specfailed;
+        sum.fired += s->fired;
+        sum.filled |= s->filled;
+    }
+    return sum;
+}
+
 /* dvm_fire: runs every enabled clause of probe `id` (dprobes.h id or timer id) on ctx->cpu.
  * A firing nested inside another on the same CPU is dropped and counted, never recursed. */
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,

@@ -243,26 +243,6 @@ static void cost_report(void)
             cycles_us(busy_cycles), busy / 100u, busy % 100u);
 }
 
-// drops_now: the principal buffers' drops so far, over the CPUs (the engine's counts, which
-// the consumer's mapping of its state reads)
-static uint64_t drops_now(const struct dvm_state *st)
-{
-    uint64_t n = 0;
-    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
-        n += st->stats[cpu].drops;
-    return n;
-}
-
-// Fill policy: as dtrace(1M) does, the session ends once any CPU's buffer is full (END then
-// fires into the room each buffer keeps for it).
-static int any_filled(const struct dvm_state *st)
-{
-    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
-        if (st->stats[cpu].filled)
-            return 1;
-    return 0;
-}
-
 // The compiler's working memory: boards with room set DTRACE_CC_ARENA (boards/<b>/user.mk);
 // without it, programs come compiled from the host. DTRACE_CC_STACK: the bytes of stack the
 // compiler may take below its call (a deeper script is refused with a D_SYNTAX error): the
@@ -469,14 +449,6 @@ static uint32_t spin_for(uint64_t *cycles)
     }
 }
 
-static uint64_t fired(const struct dvm_state *st)
-{
-    uint64_t n = 0;
-    for (unsigned c = 0; c < st->opts.ncpu; c++)
-        n += st->stats[c].fired;
-    return n;
-}
-
 // dt_has_fbt: the program enables fbt probes (whose cost probe_cost measures).
 static int dt_has_fbt(const struct dobj_file_hdr *h)
 {
@@ -484,24 +456,21 @@ static int dt_has_fbt(const struct dobj_file_hdr *h)
     char why[128];
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
         return 0;
-    for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++)
-        if (o.probes[k].dp_id >= DPROBE_FBT_BASE && o.probes[k].dp_id < DPROBE_FBT_END)
-            return 1;
-    return 0;
+    return dif_enables_range(&o, DPROBE_FBT_BASE, DPROBE_FBT_END);
 }
 
 // probe_cost: times n iterations (in 16 parts, stopping at 50 times the unprobed time,
 // before) now that the probes are on, and says what they cost when they took at least half.
 static void probe_cost(const struct dvm_state *st, int sites, uint32_t n, uint64_t before)
 {
-    uint64_t f0 = fired(st), t0 = ClockCycles(), t = 0;
+    uint64_t f0 = dvm_stats_total(st).fired, t0 = ClockCycles(), t = 0;
     unsigned parts = 0;
     while (parts < 16 && (t = ClockCycles() - t0) < 50u * before) {
         spin(n / 16u);
         parts++;
     }
     t = (ClockCycles() - t0) * 16u / parts;   // the whole loop's time, had it run
-    uint64_t firings = fired(st) - f0;
+    uint64_t firings = dvm_stats_total(st).fired - f0;
     if (t < 2u * before || !firings)
         return;
     uint64_t per_cpu = firings / st->opts.ncpu ? firings / st->opts.ncpu : 1;
@@ -879,15 +848,17 @@ struct reading {
     int in_round, ending;               // (shared: __atomic)
 };
 
+// Fill policy: as dtrace(1M) does, the session ends once any CPU's buffer is full (END then
+// fires into the room each buffer keeps for it).
 static int pacer_ended(struct reading *r)
 {
-    return r->st->exiting || (r->c->workload && r->child < 0) || any_filled(r->st);
+    return r->st->exiting || (r->c->workload && r->child < 0) || dvm_stats_total(r->st).filled;
 }
 
 static int pacer(void *arg)
 {
     struct reading *r = arg;
-    uint64_t dropped = drops_now(r->st);
+    uint64_t dropped = dvm_stats_total(r->st).drops;  // the principal buffers'
     uint32_t seen = 0;
     uint64_t sleep = r->pace.wait;
     for (;;) {
@@ -909,7 +880,7 @@ static int pacer(void *arg)
         }
         uint32_t done = __atomic_load_n(&r->rounds_done, __ATOMIC_ACQUIRE);
         if (done != seen) {             // the wait follows what the last round read
-            uint64_t d = drops_now(r->st);
+            uint64_t d = dvm_stats_total(r->st).drops;
             next_wait(&r->pace, r->most, (uint32_t)r->st->buf[0].size, d != dropped);
             dropped = d;
             seen = done;
@@ -1047,7 +1018,7 @@ static int trace_program(struct dobj_file_hdr *h, const struct cli *c, FILE *out
     read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
     busy_cycles += ClockCycles() - woke;
-    if (drops_now(st))
+    if (dvm_stats_total(st).drops)
         drop_advice(st);
     cost_report();      // (on stderr, as dtrace(1M)'s own lines; under -q too: it is no record)
     fflush(stdout);
