@@ -16,12 +16,10 @@ const struct dfbt *kfbt_table(void)
 
 int kfbt_enable(struct dvm_state *st, const char **why)
 {
-    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
-        if (DPROBE_IS_FBT(st->obj.probes[k].dp_id)) {
-            *why = "fbt: this kernel places no fbt probes (docs/fbt.md, \"Boards\")";
-            return -ENOENT;
-        }
-    return 0;
+    if (!dif_enables_range(&st->obj, DPROBE_FBT_BASE, DPROBE_FBT_END))
+        return 0;
+    *why = "fbt: this kernel places no fbt probes (docs/fbt.md, \"Boards\")";
+    return -ENOENT;
 }
 
 void kfbt_disable(void)

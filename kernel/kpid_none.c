@@ -11,13 +11,11 @@
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     (void)consumer;
-    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
-        if (DPROBE_IS_PID(st->obj.probes[k].dp_id)) {
-            *why = "pid probes cannot be placed on this board: its programs' text cannot be "
-                   "changed, or its architecture has no pid trap yet (docs/pid.md)";
-            return -ENOTSUP;
-        }
-    return 0;
+    if (!dif_enables_range(&st->obj, DPROBE_PID_BASE, DPROBE_PID_END))
+        return 0;
+    *why = "pid probes cannot be placed on this board: its programs' text cannot be changed, or "
+           "its architecture has no pid trap yet (docs/pid.md)";
+    return -ENOTSUP;
 }
 
 void kpid_disable(void)

@@ -11,13 +11,11 @@
 int kusdt_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     (void)consumer;
-    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
-        if (DPROBE_IS_USDT(st->obj.probes[k].dp_id)) {
-            *why = "USDT probes cannot be placed on this board: its programs' text cannot be "
-                   "changed (docs/usdt.md)";
-            return -ENOTSUP;
-        }
-    return 0;
+    if (!dif_enables_range(&st->obj, DPROBE_USDT_BASE, DPROBE_USDT_END))
+        return 0;
+    *why = "USDT probes cannot be placed on this board: its programs' text cannot be changed "
+           "(docs/usdt.md)";
+    return -ENOTSUP;
 }
 
 void kusdt_disable(void)

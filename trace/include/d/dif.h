@@ -330,6 +330,16 @@ int dif_destructive(const struct dif_obj *o);
 /* dif_str: the string at a verified offset. */
 static inline const char *dif_str(const struct dif_obj *o, uint32_t off) { return o->strs + off; }
 
+/* dif_enables_range: whether a verified object enables a probe whose id is in [lo, end) (a
+ * provider that cannot place its probes on this board refuses such an object). */
+static inline int dif_enables_range(const struct dif_obj *o, uint32_t lo, uint32_t end)
+{
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++)
+        if (o->probes[k].dp_id >= lo && o->probes[k].dp_id < end)
+            return 1;
+    return 0;
+}
+
 /* Helpers shared by the compiler, verifier, VM and consumer. */
 const char *dif_opname(unsigned op);
 unsigned dif_types_size(const char *types, unsigned strsize); /* bytes recorded */

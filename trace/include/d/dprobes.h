@@ -132,7 +132,8 @@ enum dprobe_fixed {
  * before it places anything. */
 #define DPROBE_USDT_BASE  0x40000u
 #define DPROBE_USDT_MAX   256u
-#define DPROBE_IS_USDT(id) ((id) >= DPROBE_USDT_BASE && (id) < DPROBE_USDT_BASE + DPROBE_USDT_MAX)
+#define DPROBE_USDT_END   (DPROBE_USDT_BASE + DPROBE_USDT_MAX)
+#define DPROBE_IS_USDT(id) ((id) >= DPROBE_USDT_BASE && (id) < DPROBE_USDT_END)
 
 /* pid probes (docs/pid.md): pid<PID>:<program>:<function>:entry, a program's function named
  * from its ELF file's symbol table, one id a function: DPROBE_PID_BASE + 2 x the function's
@@ -144,7 +145,8 @@ enum dprobe_fixed {
  * its own address), with the function's first instruction in dp_pad (arg0 is the offset). */
 #define DPROBE_PID_BASE   0x50000u
 #define DPROBE_PID_MAX    4096u
-#define DPROBE_IS_PID(id) ((id) >= DPROBE_PID_BASE && (id) < DPROBE_PID_BASE + 2u * DPROBE_PID_MAX)
+#define DPROBE_PID_END    (DPROBE_PID_BASE + 2u * DPROBE_PID_MAX)
+#define DPROBE_IS_PID(id) ((id) >= DPROBE_PID_BASE && (id) < DPROBE_PID_END)
 #define DPROBE_PID_TARGET 0xffffffffu   /* dp_period's high word: pid$target */
 /* The pid probes one program enables at most: the kernel's site table (kernel/kpid.h), one
  * site a probe. A glob matching more places these and counts the rest (docs/pid.md). */
