@@ -11,13 +11,8 @@
 #   scripts/bench-rtt.sh BUILD_DIR HOST_DIR
 . "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
-b=$1
-h=$2
+. "$(dirname "$0")/bench_dirs.sh" && bench_dirs rtt "$1" "$2"
 board=${BOARD:-mps2-an385}
-here=$(cd "$(dirname "$0")/.." && pwd)
-run=$here/scripts/qemu-run.sh
-out=$b/bench-rtt
-rm -rf "$out" && mkdir -p "$out"
 rate() { sed -n -e "s#^[0-9]*/tracelogger: ##" -e "s/^tracelogger: $1 carried \([0-9,]*\) events\/s.*/\1/p" "$2" | tr -d ,; }
 
 QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=300 QEMU_UART1=$out/u.uart \

@@ -13,13 +13,8 @@
 #   scripts/bench-stream.sh BUILD_DIR HOST_DIR
 . "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
-b=$1
-h=$2
+. "$(dirname "$0")/bench_dirs.sh" && bench_dirs stream "$1" "$2"
 board=${BOARD:-mps2-an385}
-here=$(cd "$(dirname "$0")/.." && pwd)
-run=$here/scripts/qemu-run.sh
-out=$b/bench-stream
-rm -rf "$out" && mkdir -p "$out"
 demo="init loop=3 idle=200"
 # ns an instruction in the board's exact mode (its qemu.sh's exact_icount, shift=N)
 shift_n=$(sed -n 's/^exact_icount=shift=\([0-9]*\).*/\1/p' "$here/boards/$board/qemu.sh")

@@ -17,13 +17,8 @@
 #   scripts/bench-wire.sh BUILD_DIR HOST_DIR [A53_BUILD_DIR]
 . "$(dirname "$0")/script_help.sh" && script_help "$0" "${1:-}"
 set -u
-b=$1
-h=$2
+. "$(dirname "$0")/bench_dirs.sh" && bench_dirs wire "$1" "$2"
 a53=${3:-}
-here=$(cd "$(dirname "$0")/.." && pwd)
-run=$here/scripts/qemu-run.sh
-out=$b/bench-wire
-rm -rf "$out" && mkdir -p "$out"
 fail() { echo "bench-wire: $1" >&2; exit 1; }
 events() { "$h/kevstat" "$1" 2>/dev/null | awk 'NR == 1 { print $1 }'; }
 wire_bytes() { "$h/kevwire" "$1" | sed -n 's/.* \([0-9]*\) bytes of stream.*/\1/p'; }
