@@ -146,38 +146,57 @@ static void args_read(int code, va_list ap, uint32_t a[4], const void **ptr)
 }
 
 // QNX's commands that choose the classes and events recorded, their fast or wide mode and
-// their process and thread filters, with their arguments a; ENOTSUP for any other code.
+// their process and thread filters, as ours: what QNX's arguments a name (every class; a class
+// in a[0]; a class and an event in a[0], a[1]) and which of them holds the pid or tid the
+// command sets (0: none). A code with two rows is carried out as both, in order: QNX's
+// SETCLASSTID and SETEVENTTID give the pid with the tid.
+enum filter_takes { ALL_CLASSES, ONE_CLASS, ONE_EVENT };
+static const struct filter_cmd {
+    int code;
+    uint8_t cmd, takes, x;
+} filter_cmds[] = {
+    { _NTO_TRACE_ADDALLCLASSES,     KTRACE_ADDALLCLASSES,     ALL_CLASSES, 0 },
+    { _NTO_TRACE_DELALLCLASSES,     KTRACE_DELALLCLASSES,     ALL_CLASSES, 0 },
+    { _NTO_TRACE_ADDCLASS,          KTRACE_ADDCLASS,          ONE_CLASS,   0 },
+    { _NTO_TRACE_DELCLASS,          KTRACE_DELCLASS,          ONE_CLASS,   0 },
+    { _NTO_TRACE_ADDEVENT,          KTRACE_ADDEVENT,          ONE_EVENT,   0 },
+    { _NTO_TRACE_DELEVENT,          KTRACE_DELEVENT,          ONE_EVENT,   0 },
+    { _NTO_TRACE_SETALLCLASSESFAST, KTRACE_SETALLCLASSESFAST, ALL_CLASSES, 0 },
+    { _NTO_TRACE_SETALLCLASSESWIDE, KTRACE_SETALLCLASSESWIDE, ALL_CLASSES, 0 },
+    { _NTO_TRACE_SETCLASSFAST,      KTRACE_SETCLASSFAST,      ONE_CLASS,   0 },
+    { _NTO_TRACE_SETCLASSWIDE,      KTRACE_SETCLASSWIDE,      ONE_CLASS,   0 },
+    { _NTO_TRACE_SETEVENTFAST,      KTRACE_SETEVENTFAST,      ONE_EVENT,   0 },
+    { _NTO_TRACE_SETEVENTWIDE,      KTRACE_SETEVENTWIDE,      ONE_EVENT,   0 },
+    { _NTO_TRACE_SETCLASSPID,       KTRACE_SETCLASSPID,       ONE_CLASS,   1 },
+    { _NTO_TRACE_SETCLASSTID,       KTRACE_SETCLASSPID,       ONE_CLASS,   1 },
+    { _NTO_TRACE_SETCLASSTID,       KTRACE_SETCLASSTID,       ONE_CLASS,   2 },
+    { _NTO_TRACE_CLRCLASSPID,       KTRACE_CLRCLASSPID,       ONE_CLASS,   0 },
+    { _NTO_TRACE_CLRCLASSTID,       KTRACE_CLRCLASSTID,       ONE_CLASS,   0 },
+    { _NTO_TRACE_SETEVENTPID,       KTRACE_SETEVENTPID,       ONE_EVENT,   2 },
+    { _NTO_TRACE_SETEVENTTID,       KTRACE_SETEVENTPID,       ONE_EVENT,   2 },
+    { _NTO_TRACE_SETEVENTTID,       KTRACE_SETEVENTTID,       ONE_EVENT,   3 },
+    { _NTO_TRACE_CLREVENTPID,       KTRACE_CLREVENTPID,       ONE_EVENT,   0 },
+    { _NTO_TRACE_CLREVENTTID,       KTRACE_CLREVENTTID,       ONE_EVENT,   0 },
+};
+
+// A filter or mode command (filter_cmds) with its arguments a: 0, or -1 (errno); ENOTSUP for
+// any other code.
 static int filter_call(int code, const uint32_t *a)
 {
-    switch (code) {
-    case _NTO_TRACE_ADDALLCLASSES:     return TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-    case _NTO_TRACE_DELALLCLASSES:     return TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    case _NTO_TRACE_ADDCLASS:          return class_op(KTRACE_ADDCLASS, (int)a[0], 0);
-    case _NTO_TRACE_DELCLASS:          return class_op(KTRACE_DELCLASS, (int)a[0], 0);
-    case _NTO_TRACE_ADDEVENT:          return each(KTRACE_ADDEVENT, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_DELEVENT:          return each(KTRACE_DELEVENT, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_SETALLCLASSESFAST: return TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
-    case _NTO_TRACE_SETALLCLASSESWIDE: return TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0);
-    case _NTO_TRACE_SETCLASSFAST:      return class_op(KTRACE_SETCLASSFAST, (int)a[0], 0);
-    case _NTO_TRACE_SETCLASSWIDE:      return class_op(KTRACE_SETCLASSWIDE, (int)a[0], 0);
-    case _NTO_TRACE_SETEVENTFAST:      return each(KTRACE_SETEVENTFAST, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_SETEVENTWIDE:      return each(KTRACE_SETEVENTWIDE, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_SETCLASSPID:       return class_op(KTRACE_SETCLASSPID, (int)a[0], a[1]);
-    case _NTO_TRACE_SETCLASSTID:       // (class, pid, tid): both filters
-        if (class_op(KTRACE_SETCLASSPID, (int)a[0], a[1]) < 0)
+    int found = 0;
+    for (size_t i = 0; i < sizeof(filter_cmds) / sizeof(filter_cmds[0]); i++) {
+        const struct filter_cmd *f = &filter_cmds[i];
+        if (f->code != code)
+            continue;
+        found = 1;
+        uint32_t x = f->x ? a[f->x] : 0;
+        int rc = f->takes == ALL_CLASSES ? TraceEvent(f->cmd, 0, 0, 0)
+                 : f->takes == ONE_CLASS ? class_op(f->cmd, (int)a[0], x)
+                                         : each(f->cmd, (int)a[0], a[1], 0, x);
+        if (rc < 0)
             return -1;
-        return class_op(KTRACE_SETCLASSTID, (int)a[0], a[2]);
-    case _NTO_TRACE_CLRCLASSPID:       return class_op(KTRACE_CLRCLASSPID, (int)a[0], 0);
-    case _NTO_TRACE_CLRCLASSTID:       return class_op(KTRACE_CLRCLASSTID, (int)a[0], 0);
-    case _NTO_TRACE_SETEVENTPID:       return each(KTRACE_SETEVENTPID, (int)a[0], a[1], 0, a[2]);
-    case _NTO_TRACE_SETEVENTTID:       // (class, event, pid, tid)
-        if (each(KTRACE_SETEVENTPID, (int)a[0], a[1], 0, a[2]) < 0)
-            return -1;
-        return each(KTRACE_SETEVENTTID, (int)a[0], a[1], 0, a[3]);
-    case _NTO_TRACE_CLREVENTPID:       return each(KTRACE_CLREVENTPID, (int)a[0], a[1], 0, 0);
-    case _NTO_TRACE_CLREVENTTID:       return each(KTRACE_CLREVENTTID, (int)a[0], a[1], 0, 0);
-    default:                           return unsupported();
     }
+    return found ? 0 : unsupported();
 }
 
 int qnx_TraceEvent(int code, ...)
