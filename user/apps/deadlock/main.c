@@ -26,16 +26,26 @@ static void await(volatile int *flag)
     for (int i = 0; i < 1000 && !*flag; i++)
         ThreadSleep(1000000);
 }
+
+// Each thread's first step: it takes its first mutex, says so, and waits until the other
+// holds its own first: 0, or -1 when the lock failed.
+static int hold_first(int m, volatile int *held, volatile int *other_held)
+{
+    if (MutexLock(m))
+        return -1;
+    *held = 1;
+    await(other_held);
+    return 0;
+}
+
 static KSTACK(stk_a, 1024);
 static KSTACK(stk_b, 1024);
 
 static int thread_a(void *arg)
 {
     (void)arg;
-    if (MutexLock(m1))
+    if (hold_first(m1, &a_has1, &b_has2))
         return 1;
-    a_has1 = 1;
-    await(&b_has2);
     if (MutexLock(m2))                  // b holds it: the cycle closes here or in b
         return 1;
     a_got2 = 1;
@@ -47,10 +57,8 @@ static int thread_a(void *arg)
 static int thread_b(void *arg)
 {
     (void)arg;
-    if (MutexLock(m2))
+    if (hold_first(m2, &b_has2, &a_has1))
         return 1;
-    b_has2 = 1;
-    await(&a_has1);
     ThreadSleep(1000000);               // a asks for mutex 2 first (blocks), then b closes the cycle
     TimerTimeout((uint64_t)TIMEOUT_MS * 1000000u);
     if (MutexLock(m1) == 0) {           // not expected: a holds it until it gets m2
