@@ -145,6 +145,25 @@ static void control_errors(void)
           KW_EXITSTATUS(st));
 }
 
+// Until this process's thread tid is blocked in MsgReceive (at most about a second): a server
+// that only ran once the send was on its way takes the message without blocking, and QEMU
+// without -icount keeps the host's time, so a loaded host can run a 2 ms sleep out before the
+// server has had the CPU at all.
+static bool await_receive_blocked(int tid)
+{
+    uint32_t slots = 0;
+    SysInfo(KSYSINFO_NTHREAD, &slots);
+    for (unsigned tries = 0; tries < 1000u; tries++) {
+        struct kthread_info ti;
+        for (uint32_t i = 0; i < slots; i++)
+            if (ThreadInfo(i, &ti) == 0 && ti.pid == ProcSelf() && ti.tid == tid)
+                if (ti.state == THS_RECEIVE)
+                    return true;
+        ThreadSleep(1000000);
+    }
+    return false;
+}
+
 static void traced_round_trip(void)
 {
     struct seen f;
@@ -156,6 +175,7 @@ static void traced_round_trip(void)
     int coid = ConnectAttach(0, srv_chid);
     int t = ThreadCreate(echo_server, NULL, stack_get(), TSTACK_SIZE, 20, 0);
     ThreadSleep(2000000);
+    CHECK(await_receive_blocked(t), "the server waits in MsgReceive before the send");
     int st = MsgSend(coid, "abc", 4, NULL, 0);
     ThreadJoin(t, NULL);
     uint32_t words[4] = { 11, 22, 33, 44 };
