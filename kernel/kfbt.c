@@ -179,8 +179,7 @@ int kfbt_copy_table(struct proc *p, uint32_t buf, uint32_t len)
     uint32_t need = t->hdr->dh_desc_len;
     if (len < need)
         return (int)need;      // the consumer asks again with room
-    if (!proc_can_write(p, buf, need))
+    if (proc_copy_out(p, buf, t->hdr, need) < 0)
         return -EFAULT;
-    kmemcpy((void *)(uintptr_t)buf, t->hdr, need);
     return (int)need;
 }

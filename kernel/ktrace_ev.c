@@ -356,9 +356,8 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
         uint32_t w[USER_MAX_WORDS];  // (an odd count is below it: room for the helper's pad)
         if (b > USER_MAX_WORDS)
             return -EINVAL;
-        if ((a & 3u) || !proc_can_read(p, a, b * 4u))
+        if ((a & 3u) || proc_copy_in(p, w, a, b * 4u) < 0)
             return -EFAULT;
-        kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
         kev_emit_user_words(d, code, w, b);
         return 0;
     }

@@ -204,10 +204,7 @@ int ktrace_probe_call(const struct proc *p, uint32_t op, uint32_t arg)
         }
         w.clean_lo = (uint32_t)cc;
         w.clean_hi = (uint32_t)(cc >> 32);
-        if (!proc_can_write(p, arg, sizeof(w)))
-            return -EFAULT;
-        kmemcpy((void *)(uintptr_t)arg, &w, sizeof(w));
-        return 0;
+        return proc_copy_out(p, arg, &w, sizeof(w));
     }
     case KTRACE_PROBE_HOSTDONE:
         arch_dcache_fetch(&kev_probe_block.pb_host_done, sizeof(kev_probe_block.pb_host_done));
